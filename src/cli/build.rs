@@ -1,0 +1,261 @@
+//! `ibfat build`: fabric families as wiring plans.
+
+use super::output::print_json;
+use clap::{Args, Subcommand};
+use ibfat::cabling;
+use ibfat::topology::kary::KaryParams;
+use ibfat::topology::lsft::LsftParams;
+use ibfat::topology::mols::{MolsParams, WiringChoice};
+use ibfat::topology::spec::parse_guid;
+use ibfat::topology::{BuildOptions, FamilySpec, Plan, Spec, Speed, Width};
+use ibfat::{Error, Result};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const BUILD_AFTER: &str = "\
+The plan folder (--out DIR) receives:
+  topology.net   ibsim net file (both ends of every cable, GUIDs, node descriptions)
+  cables.csv     one row per cable: both ends (switch, GUID, port) and a label
+  fabric.yaml    the spec; `ibfat build --spec fabric.yaml` rebuilds the identical fabric
+  topology.dot   Graphviz picture (topology.svg too when `dot` is installed)
+The folder is written atomically: all files or none. An existing folder is replaced only
+when it holds nothing but an earlier ibfat plan.";
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = BUILD_AFTER)]
+pub struct BuildArgs {
+    #[command(subcommand)]
+    family: Option<Family>,
+    /// Rebuild the fabric described by a fabric.yaml
+    #[arg(long, value_name = "FILE", required = true)]
+    spec: Option<PathBuf>,
+    #[command(flatten)]
+    out: OutArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Family {
+    /// Latin-square fat-tree from the projective plane of order Q
+    Lsft {
+        /// Order q of the projective plane: a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 ...)
+        #[arg(long, value_name = "Q")]
+        order: u32,
+        /// Also cable the spines' upper q+1 ports to a second copy of all leaves and hosts
+        #[arg(long)]
+        two_sided: bool,
+        /// Hosts per leaf, 1..=q+1 (default q+1)
+        #[arg(long, value_name = "M")]
+        hosts_per_leaf: Option<u32>,
+        #[command(flatten)]
+        opts: FabricOpts,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)
+    Kary {
+        /// Arity k >= 2 (switches have 2k ports)
+        #[arg(long, value_name = "K")]
+        arity: u32,
+        /// Levels n >= 2
+        #[arg(long, value_name = "N")]
+        levels: u32,
+        #[command(flatten)]
+        opts: FabricOpts,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// 3-level fat-tree with the middle stage rewired by orthogonal Latin squares
+    Mols {
+        /// Arity n >= 2: n³ hosts, 3n² switches of 2n ports
+        #[arg(long, value_name = "N")]
+        arity: u32,
+        /// standard | basic (r + u·c mod n) | mols (GF(n), prime powers) | auto (best available)
+        #[arg(long, default_value = "auto", value_parser = parse_wiring)]
+        wiring: WiringChoice,
+        #[command(flatten)]
+        opts: FabricOpts,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+}
+
+fn parse_wiring(s: &str) -> std::result::Result<WiringChoice, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+#[derive(Args, Debug, Clone)]
+struct FabricOpts {
+    /// Permute every switch's ports and draw random GUIDs from this seed (testing)
+    #[arg(long, value_name = "SEED")]
+    shuffle: Option<u64>,
+    /// First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i
+    #[arg(long, value_name = "HEX", value_parser = parse_guid_arg)]
+    guid_base: Option<u64>,
+    /// Width of every cable: 1x, 4x, 8x, 12x
+    #[arg(long, default_value = "4x", value_parser = parse_width)]
+    link_width: Width,
+    /// Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR
+    #[arg(long, default_value = "SDR", value_parser = parse_speed)]
+    link_speed: Speed,
+}
+
+fn parse_guid_arg(s: &str) -> std::result::Result<u64, String> {
+    parse_guid(s).ok_or_else(|| format!("`{s}` is not a GUID (write 0x followed by hex digits)"))
+}
+fn parse_width(s: &str) -> std::result::Result<Width, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+fn parse_speed(s: &str) -> std::result::Result<Speed, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct OutArgs {
+    /// Write the plan folder here (atomically); without it only the report is printed
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Do not render topology.svg even when Graphviz is installed
+    #[arg(long)]
+    no_svg: bool,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `ibfat build` reports.
+#[derive(Serialize, Debug)]
+pub struct BuildReport {
+    pub family: String,
+    pub name: String,
+    pub description: String,
+    pub switches: usize,
+    pub hosts: usize,
+    pub cables: usize,
+    pub switch_cables: usize,
+    pub hosts_per_switch: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proximity_switches: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out: Option<PathBuf>,
+    pub files: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub svg_note: Option<String>,
+}
+
+impl FabricOpts {
+    fn options(&self) -> BuildOptions {
+        let d = BuildOptions::default();
+        BuildOptions {
+            guid_base: self.guid_base.unwrap_or(d.guid_base),
+            shuffle: self.shuffle,
+            width: self.link_width,
+            speed: self.link_speed,
+        }
+    }
+}
+
+/// Build the plan and write it; shared with `ibfat demo`.
+pub fn build_and_write(spec: &Spec, out: Option<&Path>, svg: bool) -> Result<(Plan, BuildReport)> {
+    let plan = spec.build()?;
+    let mut report = BuildReport {
+        family: plan.layout.family_name().into(),
+        name: plan.spec.short_name(),
+        description: plan.layout.describe(),
+        switches: plan.fabric.switches().count(),
+        hosts: plan.layout.hosts().len(),
+        cables: plan.fabric.link_count(),
+        switch_cables: plan.fabric.link_count() - plan.layout.hosts().len(),
+        hosts_per_switch: plan.layout.hosts().len() as f64 / plan.fabric.switches().count() as f64,
+        proximity_switches: match &plan.layout {
+            ibfat::topology::Layout::Mols(l) => Some(l.proximity().mean),
+            _ => None,
+        },
+        out: out.map(Path::to_path_buf),
+        files: Vec::new(),
+        svg_note: None,
+    };
+    if let Some(dir) = out {
+        let limit = svg.then_some(Duration::from_secs(60));
+        let written = cabling::write_plan(&plan, dir, limit)?;
+        report.files = written.written;
+        report.svg_note = written.svg_note;
+    }
+    Ok((plan, report))
+}
+
+pub fn print_report(r: &BuildReport) {
+    println!("{} ({})", r.description, r.name);
+    println!(
+        "  {} switches, {} hosts, {} cables ({} switch-to-switch), {:.2} hosts per switch",
+        r.switches, r.hosts, r.cables, r.switch_cables, r.hosts_per_switch
+    );
+    if let Some(p) = r.proximity_switches {
+        println!("  proximity switches (bottoms sharing a middle switch, self included): {p:.1}");
+    }
+    if let Some(dir) = &r.out {
+        println!("  wrote {}: {}", dir.display(), r.files.join(", "));
+        if let Some(note) = &r.svg_note {
+            println!("  no topology.svg: {note}");
+        }
+    }
+}
+
+pub fn run(a: BuildArgs) -> Result<i32> {
+    let (spec, out) = match a.family {
+        Some(Family::Lsft {
+            order,
+            two_sided,
+            hosts_per_leaf,
+            opts,
+            out,
+        }) => (
+            Spec {
+                family: FamilySpec::Lsft(LsftParams {
+                    order,
+                    two_sided,
+                    hosts_per_leaf,
+                }),
+                options: opts.options(),
+            },
+            out,
+        ),
+        Some(Family::Kary {
+            arity,
+            levels,
+            opts,
+            out,
+        }) => (
+            Spec {
+                family: FamilySpec::Kary(KaryParams { arity, levels }),
+                options: opts.options(),
+            },
+            out,
+        ),
+        Some(Family::Mols {
+            arity,
+            wiring,
+            opts,
+            out,
+        }) => (
+            Spec {
+                family: FamilySpec::Mols(MolsParams { arity, wiring }),
+                options: opts.options(),
+            },
+            out,
+        ),
+        None => {
+            let path = a.spec.expect("clap requires --spec without a family");
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+            (Spec::from_yaml(&text, &path)?, a.out)
+        }
+    };
+    let (_, report) = build_and_write(&spec, out.out.as_deref(), !out.no_svg)?;
+    if out.json {
+        print_json(&report)?;
+    } else {
+        print_report(&report);
+    }
+    Ok(0)
+}

@@ -1,0 +1,154 @@
+//! Errors and the exit codes scripts can trust.
+//!
+//! * exit 0 — success, or a verification that passed;
+//! * exit 1 — a verification that ran and found defects (conflicts, miswiring, bad LFTs);
+//! * exit 2 — bad input: a parameter out of range, a malformed or inconsistent file;
+//! * exit 3 — the environment failed us: I/O errors, a missing external tool.
+//!
+//! Input errors always say where (file and line when there is one), which field, what
+//! was expected, and a hint when a near-valid value exists.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Result alias used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Where in an input file a problem is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub file: PathBuf,
+    /// 1-based line number; 0 when the problem concerns the whole file.
+    pub line: usize,
+}
+
+/// A problem with what the user gave us.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    pub location: Option<Location>,
+    /// The parameter or field concerned (`order`, `hosts_per_leaf`, `port` ...).
+    pub field: Option<String>,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(loc) = &self.location {
+            if loc.line > 0 {
+                write!(f, "{}:{}: ", loc.file.display(), loc.line)?;
+            } else {
+                write!(f, "{}: ", loc.file.display())?;
+            }
+        }
+        if let Some(field) = &self.field {
+            write!(f, "{field}: ")?;
+        }
+        write!(f, "{}", self.message)?;
+        if let Some(h) = &self.hint {
+            write!(f, " (hint: {h})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Every error ibfat reports.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input (exit 2).
+    #[error("{0}")]
+    Input(Box<InputError>),
+    /// I/O or environment failure (exit 3).
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// An external program failed or is missing (exit 3).
+    #[error("{0}")]
+    Tool(String),
+}
+
+impl Error {
+    /// A bad parameter or field, without a file location.
+    pub fn input(field: impl Into<String>, message: impl Into<String>, hint: Option<String>) -> Error {
+        Error::Input(Box::new(InputError {
+            location: None,
+            field: Some(field.into()),
+            message: message.into(),
+            hint,
+        }))
+    }
+
+    /// A problem at a line of a file (line 0 = the file as a whole).
+    pub fn at(file: impl AsRef<Path>, line: usize, message: impl Into<String>) -> Error {
+        Error::Input(Box::new(InputError {
+            location: Some(Location {
+                file: file.as_ref().to_path_buf(),
+                line,
+            }),
+            field: None,
+            message: message.into(),
+            hint: None,
+        }))
+    }
+
+    /// Attach or replace a hint (input errors only).
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Error {
+        if let Error::Input(e) = &mut self {
+            e.hint = Some(hint.into());
+        }
+        self
+    }
+
+    /// Attach a file location to an input error that has none.
+    pub fn in_file(mut self, file: impl AsRef<Path>, line: usize) -> Error {
+        if let Error::Input(e) = &mut self {
+            if e.location.is_none() {
+                e.location = Some(Location {
+                    file: file.as_ref().to_path_buf(),
+                    line,
+                });
+            }
+        }
+        self
+    }
+
+    /// An I/O error with what we were doing.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Error {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Input(_) => 2,
+            Error::Io { .. } | Error::Tool(_) => 3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_errors_read_well() {
+        let e = Error::input(
+            "order",
+            "6 is not a prime power",
+            Some("nearest prime powers: 5, 7".into()),
+        );
+        assert_eq!(
+            e.to_string(),
+            "order: 6 is not a prime power (hint: nearest prime powers: 5, 7)"
+        );
+        assert_eq!(e.exit_code(), 2);
+        let e = Error::at("topo.net", 12, "expected `[port] \"node\"[port]`");
+        assert_eq!(e.to_string(), "topo.net:12: expected `[port] \"node\"[port]`");
+    }
+}

@@ -1,0 +1,72 @@
+//! `cables.csv`: the installers' cable list, one row per cable with both ends.
+
+use crate::topology::{Fabric, NodeKind};
+use std::fmt::Write;
+
+/// Quote a CSV field when it needs it (RFC 4180).
+pub fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Header of `cables.csv`.
+pub const HEADER: &str = "cable,label,a_node,a_guid,a_port,a_desc,b_node,b_guid,b_port,b_desc,width,speed";
+
+/// Render the cable list. End `a` is the switch of a host cable and the lower (leaf-side)
+/// switch of a switch cable, so rows group by the switch an installer stands at.
+pub fn write_cables(fabric: &Fabric) -> String {
+    let mut rows: Vec<(u32, u8, u32, u8)> = fabric
+        .links()
+        .map(|l| {
+            let a_is_ca = fabric.node(l.a).kind != NodeKind::Switch;
+            let b_is_ca = fabric.node(l.b).kind != NodeKind::Switch;
+            let swap = if a_is_ca != b_is_ca { a_is_ca } else { l.a > l.b };
+            if swap {
+                (l.b, l.pb, l.a, l.pa)
+            } else {
+                (l.a, l.pa, l.b, l.pb)
+            }
+        })
+        .collect();
+    // switch cables first (by switch, port), then host cables (by switch, port)
+    rows.sort_by_key(|&(a, pa, b, _)| (fabric.node(b).kind != NodeKind::Switch, a, pa));
+    let mut out = String::with_capacity(rows.len() * 120);
+    out.push_str(HEADER);
+    out.push('\n');
+    for (i, &(a, pa, b, pb)) in rows.iter().enumerate() {
+        let (na, nb) = (fabric.node(a), fabric.node(b));
+        let port = fabric.port(a, pa);
+        let _ = writeln!(
+            out,
+            "{},{},{},0x{:016x},{},{},{},0x{:016x},{},{},{},{}",
+            i + 1,
+            field(&format!("{}:{}-{}:{}", na.name, pa, nb.name, pb)),
+            field(&na.name),
+            na.guid,
+            pa,
+            field(&na.desc),
+            field(&nb.name),
+            nb.guid,
+            pb,
+            field(&nb.desc),
+            port.width,
+            port.speed
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_only_when_needed() {
+        assert_eq!(field("L3 leaf"), "L3 leaf");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

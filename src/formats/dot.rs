@@ -1,0 +1,133 @@
+//! Graphviz pictures of a wiring: one rank per switch level, hosts at the bottom
+//! (folded into their leaf when there are too many to draw), port numbers on the cable
+//! ends so the picture doubles as a cabling aid for small fabrics.
+
+use crate::topology::{Fabric, Layout, NodeKind};
+use std::fmt::Write;
+
+/// Draw hosts individually up to this many; beyond, show "n hosts" in the leaf.
+pub const MAX_DRAWN_HOSTS: usize = 128;
+
+const LEVEL_COLOURS: [&str; 5] = ["#f2f2f2", "#cfe2f3", "#d9ead3", "#fff2cc", "#f4cccc"];
+
+/// Load of the cable at (node, port): a value in 0..=1 and a tooltip.
+pub type HeatFn<'a> = &'a dyn Fn(u32, u8) -> Option<(f64, String)>;
+
+/// Render a plan as a DOT graph; `heat` optionally colours switch-to-switch cables by load
+/// (`heat(a, pa) -> Some(load in 0..=1, label)`, used by the checker's heat map).
+pub fn write_dot(fabric: &Fabric, layout: &Layout, title: &str, heat: Option<HeatFn>) -> String {
+    let levels = layout.levels(fabric);
+    let top = levels.iter().copied().max().unwrap_or(1);
+    let draw_hosts = layout.hosts().len() <= MAX_DRAWN_HOSTS;
+    let mut out = String::new();
+    let _ = writeln!(out, "graph \"{}\" {{", title.replace('"', "'"));
+    let _ = writeln!(
+        out,
+        "  label=\"{}\"; labelloc=t; rankdir=BT; splines=line; nodesep=0.15; ranksep=1.2;",
+        title.replace('"', "'")
+    );
+    let _ = writeln!(
+        out,
+        "  node [shape=box, style=\"rounded,filled\", fontname=Helvetica, fontsize=10, height=0.3];"
+    );
+    let _ = writeln!(out, "  edge [fontsize=7, fontname=Helvetica, color=\"#555555\"];");
+    let mut host_count = vec![0u32; fabric.len()];
+    if !draw_hosts {
+        for ep in layout.hosts() {
+            if let Some((sw, _)) = fabric.peer(ep.node, ep.port) {
+                host_count[sw as usize] += 1;
+            }
+        }
+    }
+    for level in 0..=top {
+        let members: Vec<u32> = (0..fabric.len() as u32)
+            .filter(|&n| levels[n as usize] == level)
+            .filter(|&n| draw_hosts || fabric.node(n).kind == NodeKind::Switch)
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "  {{ rank=same;");
+        for n in members {
+            let node = fabric.node(n);
+            let colour = LEVEL_COLOURS[(level as usize).min(LEVEL_COLOURS.len() - 1)];
+            let label = if host_count[n as usize] > 0 {
+                format!("{}\\n{} hosts", node.name, host_count[n as usize])
+            } else {
+                node.name.clone()
+            };
+            let shape = if node.kind == NodeKind::Switch {
+                ""
+            } else {
+                ", shape=ellipse"
+            };
+            let _ = writeln!(
+                out,
+                "    \"{}\" [label=\"{label}\", fillcolor=\"{colour}\", tooltip=\"{}\"{shape}];",
+                node.name,
+                node.desc.replace('"', "'")
+            );
+        }
+        let _ = writeln!(out, "  }}");
+    }
+    for l in fabric.links() {
+        let (a, b) = (fabric.node(l.a), fabric.node(l.b));
+        if !draw_hosts && (a.kind != NodeKind::Switch || b.kind != NodeKind::Switch) {
+            continue;
+        }
+        let mut attrs = format!("taillabel=\"{}\", headlabel=\"{}\"", l.pa, l.pb);
+        if let Some(h) = heat {
+            let both = [h(l.a, l.pa), h(l.b, l.pb)];
+            let worst = both.iter().flatten().max_by(|x, y| x.0.total_cmp(&y.0));
+            if let Some((load, label)) = worst {
+                let _ = write!(
+                    attrs,
+                    ", color=\"{}\", penwidth={:.1}, tooltip=\"{}\"",
+                    heat_colour(*load),
+                    1.0 + 3.0 * load,
+                    label
+                );
+            }
+        }
+        let _ = writeln!(out, "  \"{}\" -- \"{}\" [{attrs}];", a.name, b.name);
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Green (idle) through yellow to red (worst) for a load in 0..=1.
+pub fn heat_colour(load: f64) -> String {
+    let x = load.clamp(0.0, 1.0);
+    let (r, g) = if x < 0.5 {
+        ((510.0 * x) as u8, 200u8)
+    } else {
+        (255u8, (200.0 * (2.0 - 2.0 * x)) as u8)
+    };
+    format!("#{r:02x}{g:02x}30")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::lsft::{build, LsftParams};
+    use crate::topology::BuildOptions;
+
+    #[test]
+    fn draws_every_cable_and_level() {
+        let (f, l) = build(
+            &LsftParams {
+                order: 2,
+                two_sided: false,
+                hosts_per_leaf: None,
+            },
+            &BuildOptions::default(),
+        )
+        .unwrap();
+        let dot = write_dot(&f, &l, "lsft2", None);
+        assert_eq!(dot.matches(" -- ").count(), f.link_count());
+        assert_eq!(dot.matches("rank=same").count(), 3);
+        assert!(dot.starts_with("graph \"lsft2\" {"));
+        assert_eq!(heat_colour(0.0), "#00c830");
+        assert_eq!(heat_colour(1.0), "#ff0030");
+    }
+}

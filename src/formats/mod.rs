@@ -1,0 +1,6 @@
+//! File formats: what ibfat writes for deployment and reads back from the tools.
+
+pub mod atomic;
+pub mod csv;
+pub mod dot;
+pub mod ibsim;

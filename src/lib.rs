@@ -1,0 +1,18 @@
+//! ibfat: plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
+//!
+//! * [`geometry`] — GF(q), PG(2,q), mutually orthogonal Latin squares;
+//! * [`topology`] — port-level models of the Latin-square fat-tree, the k-ary n-tree and
+//!   the MOLS proximity 3-level tree;
+//! * [`cabling`] — wiring plans for deployment;
+//! * [`formats`] — ibsim, CSV, Graphviz and the other files ibfat reads and writes;
+//! * [`metrics`] — cost and latency figures.
+
+pub mod cabling;
+pub mod error;
+pub mod formats;
+pub mod geometry;
+pub mod metrics;
+pub mod rng;
+pub mod topology;
+
+pub use error::{Error, Result};

@@ -1,0 +1,540 @@
+//! Port-level model of an InfiniBand fabric: nodes with numbered ports and cables.
+//!
+//! Everything is stored in flat vectors indexed by integers so that routing, checking
+//! and recognition never hash on their hot paths: node `n`'s port `p` lives at
+//! `ports[nodes[n].first_port + p]`, and a cable is the pair of global port indices
+//! that point at each other through `Port::peer`.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// Index of a node in [`Fabric::nodes`].
+pub type NodeId = u32;
+/// Global index of a port in [`Fabric::ports`].
+pub type PortIdx = u32;
+/// `Port::peer` of an unconnected port.
+pub const NO_PEER: PortIdx = u32::MAX;
+/// Highest usable port number of a switch (255 is reserved in LFTs for "no route").
+pub const MAX_PORTS: u32 = 254;
+
+/// Kind of an InfiniBand node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    Switch,
+    Ca,
+    Router,
+}
+
+/// Active link width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Width {
+    X1,
+    X2,
+    #[default]
+    X4,
+    X8,
+    X12,
+}
+
+/// Active link speed (per lane).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Speed {
+    #[default]
+    Sdr,
+    Ddr,
+    Qdr,
+    Fdr10,
+    Fdr,
+    Edr,
+    Hdr,
+    Ndr,
+    Xdr,
+}
+
+impl Width {
+    /// Number of lanes.
+    pub fn lanes(self) -> u32 {
+        match self {
+            Width::X1 => 1,
+            Width::X2 => 2,
+            Width::X4 => 4,
+            Width::X8 => 8,
+            Width::X12 => 12,
+        }
+    }
+    /// ibsim's enabled-width bit (`w=`); `None` for widths ibsim cannot model.
+    pub fn ibsim_mask(self) -> Option<u32> {
+        match self {
+            Width::X1 => Some(1),
+            Width::X4 => Some(2),
+            Width::X8 => Some(4),
+            Width::X12 => Some(8),
+            Width::X2 => None,
+        }
+    }
+}
+
+impl Speed {
+    /// ibsim's enabled-speed bit (`s=`); ibsim 0.10 models SDR, DDR and QDR only.
+    pub fn ibsim_mask(self) -> Option<u32> {
+        match self {
+            Speed::Sdr => Some(1),
+            Speed::Ddr => Some(2),
+            Speed::Qdr => Some(4),
+            _ => None,
+        }
+    }
+    /// Approximate signalling rate per lane in Gb/s (for ordering and reports).
+    pub fn gbps_per_lane(self) -> f64 {
+        match self {
+            Speed::Sdr => 2.5,
+            Speed::Ddr => 5.0,
+            Speed::Qdr => 10.0,
+            Speed::Fdr10 => 10.3125,
+            Speed::Fdr => 14.0625,
+            Speed::Edr => 25.78125,
+            Speed::Hdr => 53.125,
+            Speed::Ndr => 106.25,
+            Speed::Xdr => 212.5,
+        }
+    }
+}
+
+impl fmt::Display for Width {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x", self.lanes())
+    }
+}
+
+impl fmt::Display for Speed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            Speed::Sdr => "SDR",
+            Speed::Ddr => "DDR",
+            Speed::Qdr => "QDR",
+            Speed::Fdr10 => "FDR10",
+            Speed::Fdr => "FDR",
+            Speed::Edr => "EDR",
+            Speed::Hdr => "HDR",
+            Speed::Ndr => "NDR",
+            Speed::Xdr => "XDR",
+        };
+        f.write_str(s)
+    }
+}
+
+impl FromStr for Width {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Width> {
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "1x" => Width::X1,
+            "2x" => Width::X2,
+            "4x" => Width::X4,
+            "8x" => Width::X8,
+            "12x" => Width::X12,
+            other => {
+                return Err(Error::input(
+                    "width",
+                    format!("unknown link width `{other}`"),
+                    Some("one of 1x, 2x, 4x, 8x, 12x".into()),
+                ))
+            }
+        })
+    }
+}
+
+impl FromStr for Speed {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Speed> {
+        Ok(match s.trim().to_ascii_uppercase().as_str() {
+            "SDR" => Speed::Sdr,
+            "DDR" => Speed::Ddr,
+            "QDR" => Speed::Qdr,
+            "FDR10" => Speed::Fdr10,
+            "FDR" => Speed::Fdr,
+            "EDR" => Speed::Edr,
+            "HDR" => Speed::Hdr,
+            "NDR" => Speed::Ndr,
+            "XDR" => Speed::Xdr,
+            other => {
+                return Err(Error::input(
+                    "speed",
+                    format!("unknown link speed `{other}`"),
+                    Some("one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR".into()),
+                ))
+            }
+        })
+    }
+}
+
+macro_rules! serde_via_str {
+    ($t:ty) => {
+        impl Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                s.parse()
+                    .map_err(|e: Error| serde::de::Error::custom(e.to_string()))
+            }
+        }
+    };
+}
+serde_via_str!(Width);
+serde_via_str!(Speed);
+
+/// A node: switch, channel adapter (host) or router.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub kind: NodeKind,
+    /// Number of external ports (ports 1..=nports; switches also have port 0).
+    pub nports: u8,
+    /// Index of this node's port 0 in [`Fabric::ports`].
+    pub first_port: PortIdx,
+    /// Node GUID (for switches also the GUID of every port).
+    pub guid: u64,
+    /// Short unique name (the ibsim node id): `L3`, `S12`, `H3_1` ...
+    pub name: String,
+    /// NodeDescription as the SMA reports it (at most 64 bytes in IB).
+    pub desc: String,
+}
+
+/// A port and, when cabled, its peer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Port {
+    pub node: NodeId,
+    pub num: u8,
+    /// Port GUID: node GUID for switch ports, node GUID + port number for CAs (ibsim's rule).
+    pub guid: u64,
+    /// Global index of the port at the other end of the cable, or [`NO_PEER`].
+    pub peer: PortIdx,
+    pub width: Width,
+    pub speed: Speed,
+    /// Base LID when known (discovered fabrics); 0 = unknown.
+    pub lid: u16,
+    /// LMC when known.
+    pub lmc: u8,
+}
+
+/// A host port: the unit that sends and receives in a schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Endpoint {
+    pub node: NodeId,
+    pub port: u8,
+}
+
+/// One cable, by its two ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub a: NodeId,
+    pub pa: u8,
+    pub b: NodeId,
+    pub pb: u8,
+}
+
+/// The whole fabric.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fabric {
+    pub nodes: Vec<Node>,
+    pub ports: Vec<Port>,
+}
+
+impl Fabric {
+    /// An empty fabric.
+    pub fn new() -> Fabric {
+        Fabric::default()
+    }
+
+    /// Add a node with `nports` external ports; port GUIDs follow ibsim's rule.
+    pub fn add_node(
+        &mut self,
+        kind: NodeKind,
+        nports: u32,
+        guid: u64,
+        name: impl Into<String>,
+        desc: impl Into<String>,
+    ) -> Result<NodeId> {
+        let name = name.into();
+        if nports == 0 || nports > MAX_PORTS {
+            return Err(Error::input(
+                "ports",
+                format!("node {name} has {nports} ports; a node has 1..={MAX_PORTS}"),
+                None,
+            ));
+        }
+        let id = self.nodes.len() as NodeId;
+        let first_port = self.ports.len() as PortIdx;
+        for p in 0..=nports {
+            let pguid = match kind {
+                NodeKind::Switch => guid,
+                _ => guid + p as u64,
+            };
+            self.ports.push(Port {
+                node: id,
+                num: p as u8,
+                guid: pguid,
+                peer: NO_PEER,
+                width: Width::default(),
+                speed: Speed::default(),
+                lid: 0,
+                lmc: 0,
+            });
+        }
+        self.nodes.push(Node {
+            kind,
+            nports: nports as u8,
+            first_port,
+            guid,
+            name,
+            desc: desc.into(),
+        });
+        Ok(id)
+    }
+
+    /// Global index of port `p` of node `n` (panics when out of range: use [`Fabric::try_port_index`]).
+    #[inline]
+    pub fn port_index(&self, n: NodeId, p: u8) -> PortIdx {
+        let node = &self.nodes[n as usize];
+        debug_assert!(p <= node.nports);
+        node.first_port + p as PortIdx
+    }
+
+    /// Global index of port `p` of node `n`, checked.
+    pub fn try_port_index(&self, n: NodeId, p: u32) -> Result<PortIdx> {
+        let node = self
+            .nodes
+            .get(n as usize)
+            .ok_or_else(|| Error::input("node", format!("no node with index {n}"), None))?;
+        if p > node.nports as u32 {
+            return Err(Error::input(
+                "port",
+                format!("port {p} is beyond {} which has ports 1..={}", node.name, node.nports),
+                None,
+            ));
+        }
+        Ok(node.first_port + p)
+    }
+
+    /// The port record.
+    #[inline]
+    pub fn port(&self, n: NodeId, p: u8) -> &Port {
+        &self.ports[self.port_index(n, p) as usize]
+    }
+
+    /// Cable two ports together.
+    pub fn connect(&mut self, a: NodeId, pa: u32, b: NodeId, pb: u32) -> Result<()> {
+        self.connect_with(a, pa, b, pb, Width::default(), Speed::default())
+    }
+
+    /// Cable two ports together with a given width and speed.
+    pub fn connect_with(&mut self, a: NodeId, pa: u32, b: NodeId, pb: u32, width: Width, speed: Speed) -> Result<()> {
+        let ia = self.try_port_index(a, pa)?;
+        let ib = self.try_port_index(b, pb)?;
+        if pa == 0 || pb == 0 {
+            return Err(Error::input(
+                "port",
+                "port 0 is the switch management port and takes no cable",
+                None,
+            ));
+        }
+        if ia == ib {
+            return Err(Error::input(
+                "port",
+                format!("{} port {pa} cannot be cabled to itself", self.nodes[a as usize].name),
+                None,
+            ));
+        }
+        for (i, n, p) in [(ia, a, pa), (ib, b, pb)] {
+            let peer = self.ports[i as usize].peer;
+            if peer != NO_PEER {
+                let other = &self.ports[peer as usize];
+                return Err(Error::input(
+                    "port",
+                    format!(
+                        "{} port {p} is already cabled to {} port {}",
+                        self.nodes[n as usize].name, self.nodes[other.node as usize].name, other.num
+                    ),
+                    None,
+                ));
+            }
+        }
+        for (i, j) in [(ia, ib), (ib, ia)] {
+            let port = &mut self.ports[i as usize];
+            port.peer = j;
+            port.width = width;
+            port.speed = speed;
+        }
+        Ok(())
+    }
+
+    /// Remove the cable at a port (no-op when unconnected).
+    pub fn disconnect(&mut self, n: NodeId, p: u8) {
+        let i = self.port_index(n, p);
+        let j = self.ports[i as usize].peer;
+        if j != NO_PEER {
+            self.ports[i as usize].peer = NO_PEER;
+            self.ports[j as usize].peer = NO_PEER;
+        }
+    }
+
+    /// The (node, port) at the other end of the cable at `n`:`p`.
+    #[inline]
+    pub fn peer(&self, n: NodeId, p: u8) -> Option<(NodeId, u8)> {
+        let peer = self.ports[self.port_index(n, p) as usize].peer;
+        (peer != NO_PEER).then(|| {
+            let q = &self.ports[peer as usize];
+            (q.node, q.num)
+        })
+    }
+
+    /// Node record.
+    #[inline]
+    pub fn node(&self, n: NodeId) -> &Node {
+        &self.nodes[n as usize]
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the fabric has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Ids of all switches, in node order.
+    pub fn switches(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.ids_of(NodeKind::Switch)
+    }
+
+    /// Ids of all channel adapters, in node order.
+    pub fn cas(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.ids_of(NodeKind::Ca)
+    }
+
+    fn ids_of(&self, kind: NodeKind) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(move |(_, n)| n.kind == kind)
+            .map(|(i, _)| i as NodeId)
+    }
+
+    /// Every cable once, ordered by the global index of its lower end.
+    pub fn links(&self) -> impl Iterator<Item = Link> + '_ {
+        self.ports
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| p.peer != NO_PEER && (*i as PortIdx) < p.peer)
+            .map(|(_, p)| {
+                let q = &self.ports[p.peer as usize];
+                Link {
+                    a: p.node,
+                    pa: p.num,
+                    b: q.node,
+                    pb: q.num,
+                }
+            })
+    }
+
+    /// Number of cables.
+    pub fn link_count(&self) -> usize {
+        self.links().count()
+    }
+
+    /// Cabled ports of CAs: the hosts that take part in traffic, in node/port order.
+    pub fn endpoints(&self) -> Vec<Endpoint> {
+        let mut v = Vec::new();
+        for id in self.cas() {
+            let node = &self.nodes[id as usize];
+            for p in 1..=node.nports {
+                if self.ports[(node.first_port + p as u32) as usize].peer != NO_PEER {
+                    v.push(Endpoint { node: id, port: p });
+                }
+            }
+        }
+        v
+    }
+
+    /// Map from node GUID to node id (built on demand; not for hot loops).
+    pub fn guid_index(&self) -> HashMap<u64, NodeId> {
+        self.nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.guid, i as NodeId))
+            .collect()
+    }
+
+    /// Map from port GUID to (node, port) for CA ports and switch port 0.
+    pub fn port_guid_index(&self) -> HashMap<u64, (NodeId, u8)> {
+        let mut m = HashMap::with_capacity(self.ports.len());
+        for p in &self.ports {
+            let node = &self.nodes[p.node as usize];
+            if node.kind == NodeKind::Switch && p.num != 0 {
+                continue;
+            }
+            if node.kind != NodeKind::Switch && p.num == 0 {
+                continue;
+            }
+            m.insert(p.guid, (p.node, p.num));
+        }
+        m
+    }
+
+    /// Map from node name to node id (built on demand).
+    pub fn name_index(&self) -> HashMap<&str, NodeId> {
+        self.nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name.as_str(), i as NodeId))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cables_are_symmetric_and_checked() {
+        let mut f = Fabric::new();
+        let s = f.add_node(NodeKind::Switch, 4, 0x10, "S", "switch").unwrap();
+        let h = f.add_node(NodeKind::Ca, 2, 0x20, "H", "host").unwrap();
+        f.connect(s, 3, h, 1).unwrap();
+        assert_eq!(f.peer(s, 3), Some((h, 1)));
+        assert_eq!(f.peer(h, 1), Some((s, 3)));
+        assert_eq!(f.port(h, 2).guid, 0x22);
+        assert_eq!(f.port(s, 4).guid, 0x10);
+        assert!(f
+            .connect(s, 3, h, 2)
+            .unwrap_err()
+            .to_string()
+            .contains("already cabled"));
+        assert!(f.connect(s, 5, h, 2).unwrap_err().to_string().contains("beyond S"));
+        assert!(f.connect(s, 0, h, 2).is_err());
+        assert_eq!(f.link_count(), 1);
+        assert_eq!(f.endpoints(), vec![Endpoint { node: h, port: 1 }]);
+        f.disconnect(h, 1);
+        assert_eq!(f.peer(s, 3), None);
+    }
+
+    #[test]
+    fn width_and_speed_round_trip() {
+        for w in ["1x", "2x", "4x", "8x", "12x"] {
+            assert_eq!(w.parse::<Width>().unwrap().to_string(), w);
+        }
+        for s in ["SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR", "XDR"] {
+            assert_eq!(s.parse::<Speed>().unwrap().to_string(), s);
+        }
+        assert!(Speed::Edr > Speed::Qdr && Width::X1 < Width::X4);
+        assert!("5x".parse::<Width>().is_err());
+    }
+}

@@ -1,0 +1,215 @@
+//! Fabric families as port-level models, and the plan that ties a fabric to its family.
+//!
+//! A [`Plan`] is a [`Fabric`] plus a [`Layout`]: the layout says which node is which
+//! leaf/spine/level switch and which port leads where, in the canonical numbering the
+//! routing and the schedules use. Plans come from the builders here (same parameters,
+//! same fabric: names, GUIDs and ports are deterministic) or from recognising a
+//! discovered fabric; both end in the same `*Layout::resolve` functions, so routing does
+//! not care where a fabric came from.
+
+pub mod fabric;
+pub mod kary;
+pub mod lsft;
+pub mod mols;
+pub mod spec;
+
+pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
+pub use kary::KaryLayout;
+pub use lsft::LsftLayout;
+pub use mols::{MolsLayout, Wiring};
+pub use spec::{FamilySpec, Spec};
+
+use crate::error::{Error, Result};
+use crate::rng::SplitMix64;
+use std::collections::HashSet;
+
+/// Default GUID base: the 00:02:c9 OUI that ibsim and the lab fabrics use.
+pub const DEFAULT_GUID_BASE: u64 = 0x0002_c900_0000_0000;
+
+/// How a family is turned into a concrete fabric.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// First GUID; switches get `base + 0x1000_0000 + i`, CAs `base + 0x2000_0000 + 2i`.
+    pub guid_base: u64,
+    /// When set, permute every switch's ports and draw random GUIDs from this seed
+    /// (for testing recognition and routing on fabrics cabled "in any order").
+    pub shuffle: Option<u64>,
+    /// Width and speed of every cable.
+    pub width: Width,
+    pub speed: Speed,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            guid_base: DEFAULT_GUID_BASE,
+            shuffle: None,
+            width: Width::X4,
+            speed: Speed::Sdr,
+        }
+    }
+}
+
+/// The family-specific structure of a fabric.
+#[derive(Clone, Debug)]
+pub enum Layout {
+    Lsft(LsftLayout),
+    Kary(KaryLayout),
+    Mols(MolsLayout),
+}
+
+impl Layout {
+    /// Host ports in rank order (the order of `shift` and of schedule files).
+    pub fn hosts(&self) -> &[Endpoint] {
+        match self {
+            Layout::Lsft(l) => &l.hosts,
+            Layout::Kary(l) => &l.hosts,
+            Layout::Mols(l) => &l.hosts,
+        }
+    }
+    /// `lsft`, `kary` or `mols`.
+    pub fn family_name(&self) -> &'static str {
+        match self {
+            Layout::Lsft(_) => "lsft",
+            Layout::Kary(_) => "kary",
+            Layout::Mols(_) => "mols",
+        }
+    }
+    /// Switch level of every node (0 for hosts and anything outside the family):
+    /// LSFT leaves 1, spines 2; tree levels 1..=n; proximity tree bottom 1, middle 2, top 3.
+    pub fn levels(&self, fabric: &Fabric) -> Vec<u8> {
+        let mut v = vec![0u8; fabric.len()];
+        match self {
+            Layout::Lsft(l) => {
+                l.leaves.iter().for_each(|&n| v[n as usize] = 1);
+                l.spines.iter().for_each(|&n| v[n as usize] = 2);
+            }
+            Layout::Kary(l) => {
+                let per = l.per_level() as usize;
+                for (i, &n) in l.switches.iter().enumerate() {
+                    v[n as usize] = (i / per + 1) as u8;
+                }
+            }
+            Layout::Mols(l) => {
+                l.bottoms.iter().for_each(|&n| v[n as usize] = 1);
+                l.middles.iter().for_each(|&n| v[n as usize] = 2);
+                l.tops.iter().for_each(|&n| v[n as usize] = 3);
+            }
+        }
+        v
+    }
+
+    /// One-line description with the parameters.
+    pub fn describe(&self) -> String {
+        match self {
+            Layout::Lsft(l) => format!(
+                "Latin-square fat-tree LSFT({}) {}-sided, {} hosts per leaf",
+                l.q,
+                if l.sides == 2 { "two" } else { "one" },
+                l.hosts_per_leaf
+            ),
+            Layout::Kary(l) => format!("{}-ary {}-tree", l.k, l.levels),
+            Layout::Mols(l) => format!("{}-ary 3-level proximity fat-tree, {} wiring", l.n, l.wiring),
+        }
+    }
+}
+
+/// A fabric together with its family structure and the spec that produced it.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub spec: Spec,
+    pub fabric: Fabric,
+    pub layout: Layout,
+}
+
+impl Plan {
+    /// Build the fabric a spec describes.
+    pub fn from_spec(spec: &Spec) -> Result<Plan> {
+        spec.build()
+    }
+}
+
+/// Assigns node GUIDs: deterministic from the base, or random (but reproducible) when
+/// shuffling. Switches take one GUID, an n-port CA n+1 (ibsim's rule).
+pub(crate) struct GuidAlloc {
+    base: u64,
+    rng: Option<SplitMix64>,
+    used: HashSet<u64>,
+}
+
+impl GuidAlloc {
+    pub(crate) fn new(opts: &BuildOptions) -> GuidAlloc {
+        GuidAlloc {
+            base: opts.guid_base,
+            rng: opts.shuffle.map(|s| SplitMix64::new(s ^ 0x6775_6964)),
+            used: HashSet::new(),
+        }
+    }
+
+    fn draw(&mut self, span: u64) -> u64 {
+        let oui = self.base & 0xFFFF_FF00_0000_0000;
+        let rng = self.rng.as_mut().expect("random mode");
+        loop {
+            let g = oui | (rng.next_u64() & 0x00FF_FFFF_FFFF_FFF0);
+            if (0..span).all(|k| !self.used.contains(&(g + k))) {
+                self.used.extend((0..span).map(|k| g + k));
+                return g;
+            }
+        }
+    }
+
+    pub(crate) fn switch(&mut self, i: u32) -> u64 {
+        if self.rng.is_some() {
+            self.draw(1)
+        } else {
+            self.base + 0x1000_0000 + i as u64
+        }
+    }
+
+    pub(crate) fn ca(&mut self, i: u32, nports: u32) -> u64 {
+        if self.rng.is_some() {
+            self.draw(nports as u64 + 1)
+        } else {
+            self.base + 0x2000_0000 + (nports as u64 + 1) * i as u64
+        }
+    }
+}
+
+/// Per-switch port permutation: logical port k (1-based) is cabled at `map(k)`.
+pub(crate) struct PortShuffle {
+    rng: Option<SplitMix64>,
+}
+
+impl PortShuffle {
+    pub(crate) fn new(opts: &BuildOptions) -> PortShuffle {
+        PortShuffle {
+            rng: opts.shuffle.map(|s| SplitMix64::new(s ^ 0x706f_7274)),
+        }
+    }
+
+    /// A permutation of 1..=nports as a lookup table indexed by the logical port.
+    pub(crate) fn ports(&mut self, nports: u32) -> Vec<u8> {
+        let mut v: Vec<u8> = (0..=nports).map(|p| p as u8).collect();
+        if let Some(rng) = &mut self.rng {
+            rng.shuffle(&mut v[1..]);
+        }
+        v
+    }
+}
+
+/// Reject fabrics larger than a port number or LID space can address.
+pub(crate) fn check_size(field: &str, switches: u64, hosts: u64, lids_per_host: u64) -> Result<()> {
+    const MAX_UNICAST_LIDS: u64 = 0xBFFF;
+    let lids = switches + hosts * lids_per_host;
+    if lids > MAX_UNICAST_LIDS {
+        return Err(Error::input(
+            field,
+            format!(
+                "the fabric would have {switches} switches and {hosts} hosts, more than the \
+                 {MAX_UNICAST_LIDS} unicast LIDs of one subnet"
+            ),
+            None,
+        ));
+    }
+    Ok(())
+}

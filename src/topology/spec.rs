@@ -1,0 +1,364 @@
+//! `fabric.yaml`: the spec a plan is rebuilt from. `ibfat build --spec fabric.yaml`
+//! yields the identical fabric (same names, GUIDs, ports), so the spec is what goes in
+//! version control next to a cluster's cabling.
+
+use super::kary::KaryParams;
+use super::lsft::LsftParams;
+use super::mols::{MolsParams, WiringChoice};
+use super::{BuildOptions, Layout, Plan, Speed, Width, DEFAULT_GUID_BASE};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The family and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FamilySpec {
+    Lsft(LsftParams),
+    Kary(KaryParams),
+    Mols(MolsParams),
+}
+
+/// A complete, validated fabric spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub family: FamilySpec,
+    pub options: BuildOptions,
+}
+
+/// Counts a spec file may pin; a rebuild that disagrees is an inconsistent spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    pub switches: usize,
+    pub hosts: usize,
+    pub cables: usize,
+}
+
+/// The YAML document as written to `fabric.yaml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpecFile {
+    family: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    order: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    two_sided: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hosts_per_leaf: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    arity: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    levels: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    wiring: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    guid_base: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shuffle: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    link_width: Option<Width>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    link_speed: Option<Speed>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expect: Option<Expect>,
+}
+
+/// Parse a GUID written as hex (`0x...`) or decimal.
+pub fn parse_guid(s: &str) -> Option<u64> {
+    let s = s.trim();
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+impl Spec {
+    /// A spec with default build options.
+    pub fn new(family: FamilySpec) -> Spec {
+        Spec {
+            family,
+            options: BuildOptions::default(),
+        }
+    }
+
+    /// Build the fabric.
+    pub fn build(&self) -> Result<Plan> {
+        let (fabric, layout) = match &self.family {
+            FamilySpec::Lsft(p) => super::lsft::build(p, &self.options)?,
+            FamilySpec::Kary(p) => super::kary::build(p, &self.options)?,
+            FamilySpec::Mols(p) => super::mols::build(p, &self.options)?,
+        };
+        // record what `auto` resolved to, so the spec file rebuilds exactly this fabric
+        let mut spec = self.clone();
+        if let (FamilySpec::Mols(p), Layout::Mols(l)) = (&mut spec.family, &layout) {
+            p.wiring = l.wiring.to_string().parse().expect("a buildable wiring");
+        }
+        Ok(Plan { spec, fabric, layout })
+    }
+
+    /// Short name: `lsft7`, `lsft2x2` (two-sided), `kary4x3`, `mols7-mols`.
+    pub fn short_name(&self) -> String {
+        match &self.family {
+            FamilySpec::Lsft(p) => {
+                format!("lsft{}{}", p.order, if p.two_sided { "x2" } else { "" })
+            }
+            FamilySpec::Kary(p) => format!("kary{}x{}", p.arity, p.levels),
+            FamilySpec::Mols(p) => {
+                let wiring = p
+                    .resolve_wiring()
+                    .map(|w| w.to_string())
+                    .unwrap_or_else(|_| p.wiring.to_string());
+                format!("mols{}-{wiring}", p.arity)
+            }
+        }
+    }
+
+    /// The spec as YAML, with the counts of `plan` pinned under `expect`.
+    pub fn to_yaml(&self, plan: Option<&Plan>) -> String {
+        let mut f = SpecFile {
+            family: String::new(),
+            order: None,
+            two_sided: None,
+            hosts_per_leaf: None,
+            arity: None,
+            levels: None,
+            wiring: None,
+            guid_base: Some(format!("0x{:016x}", self.options.guid_base)),
+            shuffle: self.options.shuffle,
+            link_width: Some(self.options.width),
+            link_speed: Some(self.options.speed),
+            expect: plan.map(|p| Expect {
+                switches: p.fabric.switches().count(),
+                hosts: p.layout.hosts().len(),
+                cables: p.fabric.link_count(),
+            }),
+        };
+        match &self.family {
+            FamilySpec::Lsft(p) => {
+                f.family = "lsft".into();
+                f.order = Some(p.order);
+                f.two_sided = Some(p.two_sided);
+                f.hosts_per_leaf = Some(p.hosts_per_leaf.unwrap_or(p.order + 1));
+            }
+            FamilySpec::Kary(p) => {
+                f.family = "kary".into();
+                f.arity = Some(p.arity);
+                f.levels = Some(p.levels);
+            }
+            FamilySpec::Mols(p) => {
+                f.family = "mols".into();
+                f.arity = Some(p.arity);
+                f.wiring = Some(p.wiring.to_string());
+            }
+        }
+        let body = serde_yaml::to_string(&f).expect("a spec always serialises");
+        format!(
+            "# ibfat fabric spec: `ibfat build --spec fabric.yaml --out DIR` rebuilds this fabric\n\
+             # exactly (names, GUIDs, ports). `expect` pins the counts; a spec edited into\n\
+             # something else is rejected instead of silently building a different fabric.\n{body}"
+        )
+    }
+
+    /// Parse and validate a spec file's text; errors carry `path` and the line.
+    pub fn from_yaml(text: &str, path: &Path) -> Result<Spec> {
+        let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
+            let line = e.location().map(|l| l.line()).unwrap_or(0);
+            Error::at(path, line, format!("malformed fabric spec: {e}"))
+                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, guid_base, shuffle, link_width, link_speed, expect")
+        })?;
+        let line_of = |key: &str| {
+            text.lines()
+                .position(|l| l.trim_start().starts_with(&format!("{key}:")))
+                .map(|i| i + 1)
+                .unwrap_or(0)
+        };
+        let field_err = |key: &str, e: Error| match e {
+            Error::Input(mut ie) => {
+                ie.location = Some(crate::error::Location {
+                    file: path.to_path_buf(),
+                    line: line_of(key),
+                });
+                ie.field = Some(key.to_string());
+                Error::Input(ie)
+            }
+            other => other,
+        };
+        let forbid = |key: &str, present: bool, family: &str| -> Result<()> {
+            if present {
+                Err(Error::at(
+                    path,
+                    line_of(key),
+                    format!("{key}: does not apply to family {family}"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let need = |key: &str, v: Option<u32>| -> Result<u32> {
+            v.ok_or_else(|| Error::at(path, 0, format!("{key}: missing; family {} needs it", file.family)))
+        };
+        let family = match file.family.as_str() {
+            "lsft" => {
+                forbid("arity", file.arity.is_some(), "lsft")?;
+                forbid("levels", file.levels.is_some(), "lsft")?;
+                forbid("wiring", file.wiring.is_some(), "lsft")?;
+                let p = LsftParams {
+                    order: need("order", file.order)?,
+                    two_sided: file.two_sided.unwrap_or(false),
+                    hosts_per_leaf: file.hosts_per_leaf,
+                };
+                p.validate().map_err(|e| {
+                    let key = if e.to_string().starts_with("hosts_per_leaf") {
+                        "hosts_per_leaf"
+                    } else {
+                        "order"
+                    };
+                    field_err(key, e)
+                })?;
+                FamilySpec::Lsft(p)
+            }
+            "kary" => {
+                forbid("order", file.order.is_some(), "kary")?;
+                forbid("two_sided", file.two_sided.is_some(), "kary")?;
+                forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "kary")?;
+                forbid("wiring", file.wiring.is_some(), "kary")?;
+                let p = KaryParams {
+                    arity: need("arity", file.arity)?,
+                    levels: need("levels", file.levels)?,
+                };
+                p.validate().map_err(|e| {
+                    let key = if e.to_string().starts_with("levels") {
+                        "levels"
+                    } else {
+                        "arity"
+                    };
+                    field_err(key, e)
+                })?;
+                FamilySpec::Kary(p)
+            }
+            "mols" => {
+                forbid("order", file.order.is_some(), "mols")?;
+                forbid("two_sided", file.two_sided.is_some(), "mols")?;
+                forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "mols")?;
+                forbid("levels", file.levels.is_some(), "mols")?;
+                let wiring: WiringChoice = match &file.wiring {
+                    Some(w) => w.parse().map_err(|e| field_err("wiring", e))?,
+                    None => WiringChoice::Auto,
+                };
+                let p = MolsParams {
+                    arity: need("arity", file.arity)?,
+                    wiring,
+                };
+                p.resolve_wiring().map_err(|e| {
+                    let key = if e.to_string().starts_with("wiring") {
+                        "wiring"
+                    } else {
+                        "arity"
+                    };
+                    field_err(key, e)
+                })?;
+                FamilySpec::Mols(p)
+            }
+            other => {
+                return Err(
+                    Error::at(path, line_of("family"), format!("family: unknown family `{other}`"))
+                        .with_hint("one of lsft, kary, mols"),
+                )
+            }
+        };
+        let guid_base = match &file.guid_base {
+            None => DEFAULT_GUID_BASE,
+            Some(s) => parse_guid(s).ok_or_else(|| {
+                Error::at(path, line_of("guid_base"), format!("guid_base: `{s}` is not a GUID"))
+                    .with_hint("write it as 0x followed by 16 hex digits")
+            })?,
+        };
+        let options = BuildOptions {
+            guid_base,
+            shuffle: file.shuffle,
+            width: file.link_width.unwrap_or_default(),
+            speed: file.link_speed.unwrap_or_default(),
+        };
+        let spec = Spec { family, options };
+        if let Some(expect) = file.expect {
+            let plan = spec.build()?;
+            let got = Expect {
+                switches: plan.fabric.switches().count(),
+                hosts: plan.layout.hosts().len(),
+                cables: plan.fabric.link_count(),
+            };
+            if got != expect {
+                return Err(Error::at(
+                    path,
+                    line_of("expect"),
+                    format!(
+                        "expect: the spec builds {} switches, {} hosts, {} cables but pins {} switches, {} hosts, {} cables",
+                        got.switches, got.hosts, got.cables, expect.switches, expect.hosts, expect.cables
+                    ),
+                )
+                .with_hint("the parameters and the pinned counts disagree; fix one of them"));
+            }
+        }
+        Ok(spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<Spec> {
+        Spec::from_yaml(s, Path::new("fabric.yaml"))
+    }
+
+    #[test]
+    fn round_trips_with_expect() {
+        for fam in [
+            FamilySpec::Lsft(LsftParams {
+                order: 3,
+                two_sided: true,
+                hosts_per_leaf: Some(2),
+            }),
+            FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }),
+            FamilySpec::Mols(MolsParams {
+                arity: 4,
+                wiring: WiringChoice::Auto,
+            }),
+        ] {
+            let mut spec = Spec::new(fam);
+            spec.options.shuffle = Some(5);
+            let plan = spec.build().unwrap();
+            let yaml = plan.spec.to_yaml(Some(&plan));
+            let again = parse(&yaml).unwrap();
+            assert_eq!(again, plan.spec, "{yaml}");
+            assert_eq!(again.build().unwrap().fabric, plan.fabric);
+        }
+    }
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let e = parse("family: lsft\norder: 6\n").unwrap_err().to_string();
+        assert!(e.starts_with("fabric.yaml:2: order: 6 is not a prime power"), "{e}");
+        let e = parse("family: lsft\norder: 3\nhosts_per_leaf: 9\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("fabric.yaml:3: hosts_per_leaf:"), "{e}");
+        let e = parse("family: kary\narity: 1\nlevels: 3\n").unwrap_err().to_string();
+        assert!(e.starts_with("fabric.yaml:2: arity:"), "{e}");
+        let e = parse("family: lsft\norder: 3\nlevels: 2\n").unwrap_err().to_string();
+        assert!(
+            e.contains("fabric.yaml:3: levels: does not apply to family lsft"),
+            "{e}"
+        );
+        let e = parse("family: lsft\norder: 3\nexpect: {switches: 26, hosts: 52, cables: 1}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("fabric.yaml:3: expect:"), "{e}");
+        let e = parse("family: [lsft\n").unwrap_err().to_string();
+        assert!(e.starts_with("fabric.yaml:"), "{e}");
+        let e = parse("family: lsft\norder: 3\ncolour: red\n").unwrap_err().to_string();
+        assert!(e.contains("unknown field `colour`"), "{e}");
+        let e = parse("family: ring\n").unwrap_err().to_string();
+        assert!(e.contains("unknown family `ring`"), "{e}");
+    }
+}
