@@ -3,4 +3,5 @@
 pub mod atomic;
 pub mod csv;
 pub mod dot;
+pub mod ibnetdiscover;
 pub mod ibsim;

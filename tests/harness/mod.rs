@@ -1,0 +1,425 @@
+//! The project's own lab: run the real `ibsim`, `opensm`, `ibnetdiscover` and
+//! `dump_lfts` on a simulated fabric, with no InfiniBand hardware.
+//!
+//! Every lab lives in its own temporary folder with its own ibsim socket name, so tests
+//! run in parallel. Processes are started in their own process group, recorded by PID
+//! and stopped by PID (SIGTERM, then SIGKILL) when the lab is dropped. Facts this
+//! encodes (verified on Debian 12, OpenSM 3.3.23, ibsim 0.10, infiniband-diags 44):
+//! * clients need `LD_PRELOAD=libumad2sim.so` and the same `IBSIM_SOCKNAME`; each one
+//!   creates `./sys-<pid>/` in its working folder, so they run inside the lab folder;
+//! * ibsim reads console commands from stdin and spins at EOF, so its stdin is a FIFO
+//!   opened read-write (never EOF); replies go to its log;
+//! * ibsim serves at most 10 clients and a client killed by a signal leaks its slot, so
+//!   tools get generous time limits and the whole lab is torn down on failure;
+//! * `opensm -o` exits 0 even when it fell back to another engine: check the log line
+//!   `<engine> tables configured on all switches`;
+//! * `opensm-lfts.dump` is written only with the ROUTING log bit (`-D 0x43`).
+#![allow(dead_code)]
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+pub const UMAD2SIM: &str = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+
+/// Fail loudly (never skip) when the lab packages are missing: a test that cannot run
+/// the real components must not pass.
+pub fn require_tools() {
+    let missing: Vec<&str> = ["ibsim", "opensm", "ibnetdiscover", "dump_lfts"]
+        .into_iter()
+        .filter(|t| !Path::new("/usr/bin").join(t).exists() && !Path::new("/usr/sbin").join(t).exists())
+        .collect();
+    assert!(
+        missing.is_empty() && Path::new(UMAD2SIM).exists(),
+        "the lab needs {missing:?} and {UMAD2SIM}: run scripts/install-deps.sh (Debian: opensm ibsim-utils \
+         libumad2sim0 infiniband-diags)"
+    );
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// Wait for a child with a time limit; kill it (and its group) when it overruns.
+pub fn wait_timeout(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    loop {
+        if let Ok(Some(st)) = child.try_wait() {
+            return Some(st);
+        }
+        if start.elapsed() > limit {
+            kill_group(child.id(), true);
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn kill_group(pid: u32, hard: bool) {
+    let sig = if hard { "-KILL" } else { "-TERM" };
+    let _ = Command::new("kill").arg(sig).arg("--").arg(format!("-{pid}")).stderr(Stdio::null()).status();
+}
+
+fn stop_child(child: &mut Child, grace: Duration) {
+    if let Ok(Some(_)) = child.try_wait() {
+        return;
+    }
+    kill_group(child.id(), false);
+    if wait_timeout(child, grace).is_none() {
+        kill_group(child.id(), true);
+        let _ = child.wait();
+    }
+}
+
+/// Size limits for ibsim from a net file: nodes, switches, ports (with head-room).
+fn sim_limits(net: &str) -> (usize, usize, usize) {
+    let (mut nodes, mut switches, mut ports) = (0, 0, 0);
+    for l in net.lines() {
+        let is_sw = l.starts_with("Switch");
+        if is_sw || l.starts_with("Hca") || l.starts_with("Ca") || l.starts_with("Rt") {
+            nodes += 1;
+            switches += is_sw as usize;
+            let n: usize = l.split_whitespace().nth(1).and_then(|x| x.parse().ok()).unwrap_or(0);
+            ports += n + 1;
+        }
+    }
+    (nodes + 16, switches + 16, ports + 64)
+}
+
+/// A running ibsim with its console and folder.
+pub struct Sim {
+    pub dir: tempfile::TempDir,
+    pub sock: String,
+    pub net: PathBuf,
+    child: Child,
+    ctl: PathBuf,
+    log: PathBuf,
+}
+
+/// One OpenSM run's settings.
+#[derive(Clone, Debug, Default)]
+pub struct OsmConfig {
+    /// `-R` value, e.g. `minhop`, `ftree`, `file`, `ibfat,minhop`.
+    pub engine: String,
+    pub lmc: u8,
+    /// `-U` file for the `file` engine.
+    pub lfts_file: Option<PathBuf>,
+    /// Seed the guid2lid cache with this text.
+    pub guid2lid: Option<String>,
+    /// (folder holding lib<name>.so, name, options line) for an event plugin.
+    pub plugin: Option<(PathBuf, String, String)>,
+    /// Extra config-file lines.
+    pub conf: Vec<String>,
+    pub extra_args: Vec<String>,
+    pub timeout: Option<Duration>,
+    /// Log tag (file names); default the engine.
+    pub tag: Option<String>,
+}
+
+/// What a one-shot OpenSM run left behind.
+pub struct OsmRun {
+    pub log: String,
+    pub log_path: PathBuf,
+    pub dump_dir: PathBuf,
+    pub success: bool,
+}
+
+impl OsmRun {
+    /// The engine named in `<engine> tables configured on all switches` (last pass).
+    pub fn configured_by(&self) -> Option<String> {
+        configured_by(&self.log)
+    }
+    /// `opensm-lfts.dump` of this run.
+    pub fn lfts_dump(&self) -> String {
+        fs::read_to_string(self.dump_dir.join("opensm-lfts.dump")).expect("opensm-lfts.dump (log flags 0x43)")
+    }
+}
+
+/// The engine of the last "tables configured on all switches" line of an OpenSM log.
+pub fn configured_by(log: &str) -> Option<String> {
+    log.lines()
+        .filter_map(|l| l.split("osm_ucast_mgr_process: ").nth(1))
+        .filter_map(|rest| rest.strip_suffix(" tables configured on all switches"))
+        .last()
+        .map(str::to_string)
+}
+
+/// A long-running OpenSM (for re-sweeps).
+pub struct OpenSm {
+    child: Child,
+    pub log_path: PathBuf,
+    pub dump_dir: PathBuf,
+}
+
+impl OpenSm {
+    pub fn log(&self) -> String {
+        fs::read_to_string(&self.log_path).unwrap_or_default()
+    }
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+    /// True while the process runs.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+    /// Ask for a heavy sweep (OpenSM re-routes on SIGHUP).
+    pub fn sighup(&self) {
+        let _ = Command::new("kill").arg("-HUP").arg(self.child.id().to_string()).status();
+    }
+    /// Wait until `needle` occurs at least `count` times in the log.
+    pub fn wait_for(&self, needle: &str, count: usize, limit: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if self.log().matches(needle).count() >= count {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+    pub fn stop(mut self) {
+        stop_child(&mut self.child, Duration::from_secs(15));
+    }
+}
+
+impl Drop for OpenSm {
+    fn drop(&mut self) {
+        stop_child(&mut self.child, Duration::from_secs(15));
+    }
+}
+
+impl Sim {
+    /// Start ibsim on a net file (text given, written into the lab folder).
+    pub fn start_text(net_text: &str) -> Sim {
+        require_tools();
+        let dir = tempfile::Builder::new().prefix("ibfat-lab-").tempdir().expect("temp dir");
+        let net = dir.path().join("topology.net");
+        fs::write(&net, net_text).unwrap();
+        Sim::start_in(dir, net, net_text)
+    }
+
+    /// Start ibsim on a net file on disk (copied into the lab folder).
+    pub fn start(net: &Path) -> Sim {
+        let text = fs::read_to_string(net).unwrap_or_else(|e| panic!("cannot read {}: {e}", net.display()));
+        Sim::start_text(&text)
+    }
+
+    fn start_in(dir: tempfile::TempDir, net: PathBuf, net_text: &str) -> Sim {
+        let sock = format!("ibfat{}_{}", std::process::id(), COUNTER.fetch_add(1, Ordering::SeqCst));
+        let ctl = dir.path().join("ibsim.ctl");
+        let log = dir.path().join("ibsim.log");
+        let st = Command::new("mkfifo").arg(&ctl).status().expect("mkfifo");
+        assert!(st.success(), "mkfifo failed");
+        // read-write open of the FIFO never blocks and never reaches EOF
+        let console = fs::OpenOptions::new().read(true).write(true).open(&ctl).expect("open console fifo");
+        let (n, s, p) = sim_limits(net_text);
+        let child = Command::new("ibsim")
+            .args(["-N", &n.max(2048).to_string(), "-S", &s.max(256).to_string(), "-P", &p.max(13312).to_string()])
+            .arg("-s")
+            .arg(&net)
+            .env("IBSIM_SOCKNAME", &sock)
+            .current_dir(dir.path())
+            .stdin(Stdio::from(console))
+            .stdout(Stdio::from(fs::File::create(&log).unwrap()))
+            .stderr(Stdio::from(fs::File::options().append(true).open(&log).unwrap()))
+            .process_group(0)
+            .spawn()
+            .expect("spawn ibsim");
+        let mut sim = Sim { dir, sock, net, child, ctl, log };
+        let start = Instant::now();
+        loop {
+            let text = fs::read_to_string(&sim.log).unwrap_or_default();
+            if text.contains("Network simulator ready") && sim.socket_listening() {
+                break;
+            }
+            if let Ok(Some(st)) = sim.child.try_wait() {
+                panic!("ibsim exited ({st}) on {}:\n{}", sim.net.display(), tail(&text, 30));
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "ibsim not ready after 60 s:\n{}", tail(&text, 30));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        sim
+    }
+
+    fn socket_listening(&self) -> bool {
+        let want = format!("@{}:ctl", self.sock);
+        fs::read_to_string("/proc/net/unix").map(|t| t.lines().any(|l| l.trim_end().trim_end_matches('@').ends_with(&want))).unwrap_or(false)
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn client(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.env("LD_PRELOAD", UMAD2SIM)
+            .env("IBSIM_SOCKNAME", &self.sock)
+            .current_dir(self.dir.path())
+            .stdin(Stdio::null())
+            .process_group(0);
+        c
+    }
+
+    /// Run a diagnostic tool against the simulator.
+    pub fn try_tool(&self, program: &str, args: &[&str], limit: Duration) -> Output {
+        let mut child = self
+            .client(program)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        // drain pipes in threads so big outputs never block the tool
+        let mut so = child.stdout.take().unwrap();
+        let mut se = child.stderr.take().unwrap();
+        let t1 = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            std::io::Read::read_to_end(&mut so, &mut v).ok();
+            v
+        });
+        let t2 = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            std::io::Read::read_to_end(&mut se, &mut v).ok();
+            v
+        });
+        let status = wait_timeout(&mut child, limit).unwrap_or_else(|| panic!("{program} {args:?} timed out"));
+        Output { status, stdout: t1.join().unwrap(), stderr: t2.join().unwrap() }
+    }
+
+    /// Run a tool that must succeed; its stdout.
+    pub fn tool(&self, program: &str, args: &[&str]) -> String {
+        let out = self.try_tool(program, args, Duration::from_secs(120));
+        assert!(
+            out.status.success(),
+            "{program} {args:?} failed ({}):\n{}",
+            out.status,
+            tail(&String::from_utf8_lossy(&out.stderr), 20)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 output")
+    }
+
+    pub fn ibnetdiscover(&self, args: &[&str]) -> String {
+        self.tool("ibnetdiscover", args)
+    }
+
+    /// All switch LFTs by directed route (works whatever the LFTs say).
+    pub fn dump_lfts(&self) -> String {
+        self.tool("dump_lfts", &[])
+    }
+
+    /// Send one ibsim console command; the text ibsim printed in reply.
+    pub fn console(&self, cmd: &str) -> String {
+        let before = fs::metadata(&self.log).map(|m| m.len()).unwrap_or(0) as usize;
+        let mut f = fs::OpenOptions::new().write(true).open(&self.ctl).expect("console fifo");
+        writeln!(f, "{cmd}").unwrap();
+        let start = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let text = fs::read(&self.log).unwrap_or_default();
+            let new = String::from_utf8_lossy(&text[before.min(text.len())..]).into_owned();
+            if new.contains("sim> ") || start.elapsed() > Duration::from_secs(10) {
+                return new.replace("sim> ", "");
+            }
+        }
+    }
+
+    fn osm_command(&self, cfg: &OsmConfig, tag: &str) -> (Command, PathBuf, PathBuf) {
+        let base = self.dir.path();
+        let cache = base.join(format!("cache-{tag}"));
+        let tmp = base.join(format!("tmp-{tag}"));
+        let dump = base.join(format!("dump-{tag}"));
+        for d in [&cache, &tmp, &dump] {
+            fs::create_dir_all(d).unwrap();
+        }
+        if let Some(g) = &cfg.guid2lid {
+            fs::write(cache.join("guid2lid"), g).unwrap();
+        }
+        let conf_path = base.join(format!("opensm-{tag}.conf"));
+        let mut conf = String::new();
+        if let Some((_, name, opts)) = &cfg.plugin {
+            conf.push_str(&format!("event_plugin_name {name}\n"));
+            if !opts.is_empty() {
+                conf.push_str(&format!("event_plugin_options {opts}\n"));
+            }
+        }
+        for l in &cfg.conf {
+            conf.push_str(l);
+            conf.push('\n');
+        }
+        fs::write(&conf_path, conf).unwrap();
+        let log = base.join(format!("osm-{tag}.log"));
+        let _ = fs::remove_file(&log);
+        let mut c = self.client("opensm");
+        c.env("OSM_CACHE_DIR", &cache).env("OSM_TMP_DIR", &tmp);
+        if let Some((dir, _, _)) = &cfg.plugin {
+            c.env("LD_LIBRARY_PATH", dir);
+        }
+        c.arg("-F").arg(&conf_path).arg("-R").arg(&cfg.engine).args(["-D", "0x43", "-e"]);
+        c.arg("-f").arg(&log).arg("--dump_files_dir").arg(&dump);
+        if cfg.lmc > 0 {
+            c.arg("-l").arg(cfg.lmc.to_string());
+        }
+        if let Some(u) = &cfg.lfts_file {
+            c.arg("-U").arg(u);
+        }
+        c.args(&cfg.extra_args);
+        c.stdout(Stdio::from(fs::File::create(base.join(format!("osm-{tag}.stdout"))).unwrap()));
+        c.stderr(Stdio::from(fs::File::create(base.join(format!("osm-{tag}.stderr"))).unwrap()));
+        (c, log, dump)
+    }
+
+    /// Run `opensm -o` (one sweep, program the LFTs, exit).
+    pub fn opensm(&self, cfg: &OsmConfig) -> OsmRun {
+        let tag = cfg.tag.clone().unwrap_or_else(|| cfg.engine.replace(',', "_"));
+        let (mut c, log_path, dump_dir) = self.osm_command(cfg, &tag);
+        c.arg("-o");
+        let mut child = c.spawn().expect("spawn opensm");
+        let limit = cfg.timeout.unwrap_or(Duration::from_secs(180));
+        let status = wait_timeout(&mut child, limit);
+        let log = fs::read_to_string(&log_path).unwrap_or_default();
+        let success = status.map(|s| s.success()).unwrap_or(false);
+        OsmRun { log, log_path, dump_dir, success }
+    }
+
+    /// Start OpenSM in the background (log flushed after every line with -d2).
+    pub fn opensm_daemon(&self, cfg: &OsmConfig) -> OpenSm {
+        let tag = cfg.tag.clone().unwrap_or_else(|| format!("{}-daemon", cfg.engine.replace(',', "_")));
+        let (mut c, log_path, dump_dir) = self.osm_command(cfg, &tag);
+        c.arg("-d2");
+        let child = c.spawn().expect("spawn opensm");
+        let osm = OpenSm { child, log_path, dump_dir };
+        let limit = cfg.timeout.unwrap_or(Duration::from_secs(180));
+        assert!(osm.wait_for("SUBNET UP", 1, limit), "opensm not up:\n{}", tail(&osm.log(), 30));
+        osm
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        stop_child(&mut self.child, Duration::from_secs(5));
+    }
+}
+
+/// Last `n` lines of a text (for failure messages).
+pub fn tail(s: &str, n: usize) -> String {
+    let v: Vec<&str> = s.lines().collect();
+    v[v.len().saturating_sub(n)..].join("\n")
+}
+
+/// Path of the `ibfat` binary under test.
+pub fn ibfat_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_ibfat"))
+}
+
+/// Run the ibfat CLI; (exit code, stdout, stderr).
+pub fn ibfat(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(ibfat_bin()).args(args).output().expect("run ibfat");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
