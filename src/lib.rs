@@ -8,11 +8,13 @@
 //! * [`metrics`] — cost and latency figures.
 
 pub mod cabling;
+pub mod check;
 pub mod error;
 pub mod formats;
 pub mod geometry;
 pub mod metrics;
 pub mod rng;
+pub mod routing;
 pub mod topology;
 
 pub use error::{Error, Result};

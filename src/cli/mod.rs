@@ -3,8 +3,11 @@
 
 mod build;
 mod demo;
+mod lfts;
 mod metrics;
 pub(crate) mod output;
+mod route;
+mod topo;
 
 use clap::{Parser, Subcommand};
 
@@ -46,6 +49,10 @@ enum Command {
     Metrics(metrics::MetricsArgs),
     /// Build an order-7 Latin-square fat-tree and a 7-ary MOLS 3-tree and report
     Demo(demo::DemoArgs),
+    /// Compute deterministic LFTs; write opensm-lfts.dump and guid2lid
+    Route(route::RouteArgs),
+    /// Work with LFT dumps (validate)
+    Lfts(lfts::LftsArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -55,6 +62,8 @@ pub fn main() -> i32 {
         Command::Build(a) => build::run(a),
         Command::Metrics(a) => metrics::run(a),
         Command::Demo(a) => demo::run(a),
+        Command::Route(a) => route::run(a),
+        Command::Lfts(a) => lfts::run(a),
     };
     match res {
         Ok(code) => code,
