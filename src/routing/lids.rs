@@ -348,9 +348,11 @@ mod tests {
         )
         .unwrap();
         let lids = Lids::plan(&f, l.hosts(), 0).unwrap();
-        let text = lids
-            .to_guid2lid(&f)
-            .replacen("0x0002c90020000001 0x0001", "0x0002c90020000001 0x0002", 1);
+        let text = lids.to_guid2lid(&f).replacen(
+            "0x0002c90020000001 0x0001 0x0001",
+            "0x0002c90020000001 0x0002 0x0002",
+            1,
+        );
         let e = Lids::from_guid2lid(&f, &text, Path::new("g")).unwrap_err().to_string();
         assert!(e.starts_with("g:") && e.contains("LID 2 is used by both"), "{e}");
         let e = Lids::from_guid2lid(&f, "0x1234 0x1 0x1\n", Path::new("g"))

@@ -146,9 +146,9 @@ impl OsmRun {
 /// The engine of the last "tables configured on all switches" line of an OpenSM log.
 pub fn configured_by(log: &str) -> Option<String> {
     log.lines()
+        .rev()
         .filter_map(|l| l.split("osm_ucast_mgr_process: ").nth(1))
-        .filter_map(|rest| rest.strip_suffix(" tables configured on all switches"))
-        .last()
+        .find_map(|rest| rest.strip_suffix(" tables configured on all switches"))
         .map(str::to_string)
 }
 
