@@ -29,43 +29,38 @@ fn kind_word(k: NodeKind) -> &'static str {
 }
 
 /// Render the LFTs in OpenSM's `opensm-lfts.dump` format (the `-U` file format).
+///
+/// Every entry line is `0x<lid> <port> # <type> portguid 0x<guid>: '<desc>'`; the text
+/// after the port depends only on the LID, so it is rendered once per LID and copied into
+/// every switch section (the dump of a large fabric is hundreds of megabytes).
 pub fn write_opensm(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> String {
     let max = lfts.stride - 1;
-    // per LID: (kind word, port guid, description), precomputed once
-    let owners: Vec<Option<(&str, u64, &str)>> = (0..lfts.stride)
-        .map(|lid| {
-            let o = *lids.owner.get(lid)?;
-            let p = fabric.ports.get(o as usize)?;
-            let n = fabric.node(p.node);
-            Some((kind_word(n.kind), p.guid, n.desc.as_str()))
+    let heads: Vec<String> = (0..lfts.stride).map(|lid| format!("0x{lid:04x} ")).collect();
+    let tails: Vec<String> = (0..lfts.stride)
+        .map(|lid| match lids.owner.get(lid).and_then(|&o| fabric.ports.get(o as usize)) {
+            Some(p) => {
+                let n = fabric.node(p.node);
+                format!(" # {} portguid 0x{:016x}: '{}'\n", kind_word(n.kind), p.guid, n.desc)
+            }
+            None => " # unknown node and type (LID might be unconfigured)\n".to_string(),
         })
         .collect();
-    let mut out = String::with_capacity(lfts.ports.len() * 60);
+    let ports: Vec<String> = (0..=255u32).map(|p| format!("{p:03}")).collect();
+    let per_row: usize = (1..lfts.stride).map(|l| heads[l].len() + tails[l].len() + 3).sum();
+    let mut out = String::with_capacity(lfts.switches.len() * (per_row + 128));
     for (row, &sw) in lfts.switches.iter().enumerate() {
         let node = fabric.node(sw);
         let swlid = lids.base[fabric.port_index(sw, 0) as usize];
-        let _ = writeln!(
-            out,
-            "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):",
-            node.guid, node.desc
-        );
+        let _ = writeln!(out, "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):", node.guid, node.desc);
         let mut n = 0;
         for (lid, &port) in lfts.row(row).iter().enumerate().skip(1) {
             if port == NO_ROUTE {
                 continue;
             }
             n += 1;
-            match owners[lid] {
-                Some((kind, guid, desc)) => {
-                    let _ = writeln!(out, "0x{lid:04x} {port:03} # {kind} portguid 0x{guid:016x}: '{desc}'");
-                }
-                None => {
-                    let _ = writeln!(
-                        out,
-                        "0x{lid:04x} {port:03} # unknown node and type (LID might be unconfigured)"
-                    );
-                }
-            }
+            out.push_str(&heads[lid]);
+            out.push_str(&ports[port as usize]);
+            out.push_str(&tails[lid]);
         }
         let _ = writeln!(out, "{n} lids dumped");
     }

@@ -158,6 +158,10 @@ pub struct KaryRouter<'a> {
     /// node -> switch index in the layout
     idx: Vec<u32>,
     pow: Vec<u32>,
+    /// `digit[(l-1) * hosts + r]` = ⌊d / k^(l−1)⌋ mod k of rank r's tree position d
+    digit: Vec<u8>,
+    /// `sub[(l-1) * hosts + r]` = ⌊d / k^l⌋ (the level-l subtree holding the host)
+    sub: Vec<u32>,
 }
 
 impl<'a> KaryRouter<'a> {
@@ -166,8 +170,23 @@ impl<'a> KaryRouter<'a> {
         for (i, &n) in l.switches.iter().enumerate() {
             idx[n as usize] = i as u32;
         }
-        let pow = (0..=l.levels).map(|e| l.k.pow(e)).collect();
-        KaryRouter { l, idx, pow }
+        let pow: Vec<u32> = (0..=l.levels).map(|e| l.k.pow(e)).collect();
+        let h = l.hosts.len();
+        let mut digit = vec![0u8; l.levels as usize * h];
+        let mut sub = vec![0u32; l.levels as usize * h];
+        for lv in 1..=l.levels as usize {
+            for (r, &d) in l.host_pos.iter().enumerate() {
+                digit[(lv - 1) * h + r] = ((d / pow[lv - 1]) % l.k) as u8;
+                sub[(lv - 1) * h + r] = d / pow[lv];
+            }
+        }
+        KaryRouter {
+            l,
+            idx,
+            pow,
+            digit,
+            sub,
+        }
     }
 
     #[inline]
@@ -178,16 +197,11 @@ impl<'a> KaryRouter<'a> {
         }
         let k = self.l.k;
         let per = self.pow[self.l.levels as usize - 1];
-        let level = i / per + 1;
-        let g = (i % per) / self.pow[level as usize - 1];
-        let d = self.l.host_pos[rank as usize];
-        let digit = (d / self.pow[level as usize - 1]) % k;
-        let table = if d / self.pow[level as usize] == g {
-            &self.l.down
-        } else {
-            &self.l.up
-        };
-        table[(i * k + digit) as usize]
+        let level = (i / per) as usize;
+        let g = (i % per) / self.pow[level];
+        let at = level * self.l.hosts.len() + rank as usize;
+        let table = if self.sub[at] == g { &self.l.down } else { &self.l.up };
+        table[(i * k) as usize + self.digit[at] as usize]
     }
 
     fn rank(&self, node: NodeId) -> u32 {

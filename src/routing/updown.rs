@@ -26,6 +26,17 @@ pub struct SwitchGraph {
     adj: Vec<(u32, u8)>,
     /// (rank, row): smaller is closer to the root.
     key: Vec<(u32, u32)>,
+    /// Rows in root-first order.
+    order: Vec<u32>,
+}
+
+/// Per-thread buffers of [`SwitchGraph::column`].
+#[derive(Default)]
+pub struct Scratch {
+    dl: Vec<u32>,
+    legal: Vec<u32>,
+    queue: Vec<u32>,
+    cands: Vec<u8>,
 }
 
 impl SwitchGraph {
@@ -44,8 +55,10 @@ impl SwitchGraph {
             }
         }
         start.push(adj.len() as u32);
-        let key = rank.iter().enumerate().map(|(r, &k)| (k, r as u32)).collect();
-        SwitchGraph { start, adj, key }
+        let key: Vec<(u32, u32)> = rank.iter().enumerate().map(|(r, &k)| (k, r as u32)).collect();
+        let mut order: Vec<u32> = (0..key.len() as u32).collect();
+        order.sort_unstable_by_key(|&r| key[r as usize]);
+        SwitchGraph { start, adj, key, order }
     }
 
     fn nbrs(&self, r: usize) -> &[(u32, u8)] {
@@ -58,125 +71,149 @@ impl SwitchGraph {
         self.key[b] < self.key[a]
     }
 
-    /// Out port of every switch row towards switch row `x` (0 at x itself).
-    pub fn column(&self, x: usize) -> Vec<u8> {
+    /// Out port of every switch row towards switch row `x` (0 at x itself), into `col`.
+    ///
+    /// One pass in root-first order decides every switch with a legal route (its legal
+    /// neighbours are final by then); the switches without one are then routed by a
+    /// breadth-first search from the legal region outwards, so they step towards the
+    /// nearest switch with a legal route (strictly decreasing distance: no loops).
+    pub fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
         let n = self.key.len();
         // down-only distance to x (x and the switches above it)
-        let mut dl = vec![INF; n];
-        dl[x] = 0;
-        let mut queue = vec![x as u32];
+        sc.dl.clear();
+        sc.dl.resize(n, INF);
+        sc.dl[x] = 0;
+        sc.queue.clear();
+        sc.queue.push(x as u32);
         let mut head = 0;
-        while head < queue.len() {
-            let v = queue[head] as usize;
+        while head < sc.queue.len() {
+            let v = sc.queue[head] as usize;
             head += 1;
             for &(u, _) in self.nbrs(v) {
                 let u = u as usize;
-                if self.up(v, u) && dl[u] == INF {
-                    dl[u] = dl[v] + 1;
-                    queue.push(u as u32);
+                if self.up(v, u) && sc.dl[u] == INF {
+                    sc.dl[u] = sc.dl[v] + 1;
+                    sc.queue.push(u as u32);
                 }
             }
         }
-        // legal (up* down*) distance, rows in root-first order
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_unstable_by_key(|&r| self.key[r as usize]);
-        let mut legal = dl.clone();
-        for &y in &order {
+        sc.legal.clear();
+        sc.legal.extend_from_slice(&sc.dl);
+        let cands = &mut sc.cands;
+        let mut orphans = 0usize;
+        for &y in &self.order {
             let y = y as usize;
-            if dl[y] != INF {
-                continue;
-            }
-            let best = self
-                .nbrs(y)
-                .iter()
-                .filter(|&&(u, _)| self.up(y, u as usize))
-                .map(|&(u, _)| legal[u as usize])
-                .min();
-            if let Some(b) = best.filter(|&b| b != INF) {
-                legal[y] = b + 1;
-            }
-        }
-        let needs_fallback = legal.contains(&INF);
-        let plain = if needs_fallback { self.bfs(x) } else { Vec::new() };
-        let mut col = vec![super::lft::NO_ROUTE; n];
-        let mut cands: Vec<u8> = Vec::with_capacity(64);
-        for y in 0..n {
             if y == x {
                 col[y] = 0;
                 continue;
             }
             cands.clear();
-            if dl[y] != INF {
+            if sc.dl[y] != INF {
+                // on a down-only path: keep going down
                 for &(v, p) in self.nbrs(y) {
-                    if self.up(v as usize, y) && dl[v as usize] != INF && dl[v as usize] + 1 == dl[y] {
-                        cands.push(p);
-                    }
-                }
-            } else if legal[y] != INF {
-                for &(u, p) in self.nbrs(y) {
-                    if self.up(y, u as usize) && legal[u as usize] != INF && legal[u as usize] + 1 == legal[y] {
+                    let dv = sc.dl[v as usize];
+                    if self.up(v as usize, y) && dv != INF && dv + 1 == sc.dl[y] {
                         cands.push(p);
                     }
                 }
             } else {
-                // no legal path: step to the neighbour with the shortest legal route, else
-                // along a shortest path towards the destination
+                let mut best = INF;
+                for &(u, p) in self.nbrs(y) {
+                    if self.up(y, u as usize) {
+                        let lu = sc.legal[u as usize];
+                        if lu < best {
+                            best = lu;
+                            cands.clear();
+                        }
+                        if lu == best && lu != INF {
+                            cands.push(p);
+                        }
+                    }
+                }
+                if best == INF {
+                    orphans += 1;
+                    col[y] = super::lft::NO_ROUTE;
+                    continue;
+                }
+                sc.legal[y] = best + 1;
+            }
+            // adjacency is in port order, so the choice is deterministic; spread by destination
+            col[y] = cands
+                .get(x % cands.len().max(1))
+                .copied()
+                .unwrap_or(super::lft::NO_ROUTE);
+        }
+        if orphans == 0 {
+            return;
+        }
+        // switches without a legal route: BFS outwards from the legal region
+        let legal = &sc.legal;
+        let fb = &mut sc.dl; // reuse: distance to the legal region
+        fb.clear();
+        fb.resize(n, INF);
+        sc.queue.clear();
+        for y in 0..n {
+            if legal[y] != INF {
+                fb[y] = 0;
+                sc.queue.push(y as u32);
+            }
+        }
+        let mut head = 0;
+        while head < sc.queue.len() {
+            let v = sc.queue[head] as usize;
+            head += 1;
+            for &(u, _) in self.nbrs(v) {
+                let u = u as usize;
+                if fb[u] == INF {
+                    fb[u] = fb[v] + 1;
+                    sc.queue.push(u as u32);
+                }
+            }
+        }
+        for y in 0..n {
+            if legal[y] != INF || y == x || fb[y] == INF {
+                continue;
+            }
+            cands.clear();
+            if fb[y] == 1 {
+                // next to the legal region: the neighbour with the shortest legal route
                 let best = self
                     .nbrs(y)
                     .iter()
                     .map(|&(u, _)| legal[u as usize])
                     .min()
                     .unwrap_or(INF);
-                if best != INF {
-                    cands.extend(
-                        self.nbrs(y)
-                            .iter()
-                            .filter(|&&(u, _)| legal[u as usize] == best)
-                            .map(|&(_, p)| p),
-                    );
-                } else if plain[y] != INF {
-                    cands.extend(
-                        self.nbrs(y)
-                            .iter()
-                            .filter(|&&(u, _)| plain[u as usize] != INF && plain[u as usize] + 1 == plain[y])
-                            .map(|&(_, p)| p),
-                    );
-                }
+                cands.extend(
+                    self.nbrs(y)
+                        .iter()
+                        .filter(|&&(u, _)| legal[u as usize] == best)
+                        .map(|&(_, p)| p),
+                );
+            } else {
+                cands.extend(
+                    self.nbrs(y)
+                        .iter()
+                        .filter(|&&(u, _)| fb[u as usize] != INF && fb[u as usize] + 1 == fb[y])
+                        .map(|&(_, p)| p),
+                );
             }
-            if !cands.is_empty() {
-                cands.sort_unstable();
-                cands.dedup();
-                // spread destinations over equal choices, deterministically
-                col[y] = cands[x % cands.len()];
-            }
+            col[y] = cands
+                .get(x % cands.len().max(1))
+                .copied()
+                .unwrap_or(super::lft::NO_ROUTE);
         }
-        col
-    }
-
-    fn bfs(&self, x: usize) -> Vec<u32> {
-        let mut d = vec![INF; self.key.len()];
-        d[x] = 0;
-        let mut queue = vec![x as u32];
-        let mut head = 0;
-        while head < queue.len() {
-            let v = queue[head] as usize;
-            head += 1;
-            for &(u, _) in self.nbrs(v) {
-                if d[u as usize] == INF {
-                    d[u as usize] = d[v] + 1;
-                    queue.push(u);
-                }
-            }
-        }
-        d
     }
 }
 
 /// Fill the entries of every switch LID (`switch_lid[row]`) in all rows.
 pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
-    let cols: Vec<Vec<u8>> = (0..switch_lid.len()).into_par_iter().map(|x| graph.column(x)).collect();
+    let n = switch_lid.len();
+    let mut cols = vec![0u8; n * n];
+    cols.par_chunks_mut(n.max(1))
+        .enumerate()
+        .for_each_init(Scratch::default, |sc, (x, col)| graph.column(x, col, sc));
     let stride = lfts.stride;
-    for (x, col) in cols.iter().enumerate() {
+    for (x, col) in cols.chunks(n.max(1)).enumerate() {
         let lid = switch_lid[x] as usize;
         for (y, &p) in col.iter().enumerate() {
             lfts.ports[y * stride + lid] = p;
