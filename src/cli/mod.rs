@@ -2,6 +2,7 @@
 //! 0 success / check passed, 1 check found defects, 2 bad input, 3 environment failure.
 
 mod build;
+mod check;
 mod demo;
 mod lfts;
 mod metrics;
@@ -53,6 +54,8 @@ enum Command {
     Route(route::RouteArgs),
     /// Work with LFT dumps (validate)
     Lfts(lfts::LftsArgs),
+    /// Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs
+    Check(check::CheckArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -64,6 +67,7 @@ pub fn main() -> i32 {
         Command::Demo(a) => demo::run(a),
         Command::Route(a) => route::run(a),
         Command::Lfts(a) => lfts::run(a),
+        Command::Check(a) => check::run(a),
     };
     match res {
         Ok(code) => code,

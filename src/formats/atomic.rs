@@ -49,6 +49,32 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Stream a file atomically: `fill` writes into a buffered temporary file that is synced
+/// and renamed to `path` only when `fill` succeeds (for outputs too big to hold twice).
+pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    let tmp = tmp_sibling(path, "tmp");
+    let res = (|| -> std::io::Result<()> {
+        let f = fs::File::create(&tmp)?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+        fill(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = res {
+        let _ = fs::remove_file(&tmp);
+        return Err(Error::io(format!("cannot write {}", path.display()), e));
+    }
+    if let Some(parent) = path.parent() {
+        sync_dir(if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        });
+    }
+    Ok(())
+}
+
 /// Write several files into an existing (or new) folder, each atomically. Files are
 /// complete or absent; other files in the folder are left alone.
 pub fn write_files(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {

@@ -28,43 +28,89 @@ fn kind_word(k: NodeKind) -> &'static str {
     }
 }
 
-/// Render the LFTs in OpenSM's `opensm-lfts.dump` format (the `-U` file format).
-///
-/// Every entry line is `0x<lid> <port> # <type> portguid 0x<guid>: '<desc>'`; the text
-/// after the port depends only on the LID, so it is rendered once per LID and copied into
-/// every switch section (the dump of a large fabric is hundreds of megabytes).
-pub fn write_opensm(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> String {
-    let max = lfts.stride - 1;
-    let heads: Vec<String> = (0..lfts.stride).map(|lid| format!("0x{lid:04x} ")).collect();
-    let tails: Vec<String> = (0..lfts.stride)
-        .map(|lid| match lids.owner.get(lid).and_then(|&o| fabric.ports.get(o as usize)) {
-            Some(p) => {
-                let n = fabric.node(p.node);
-                format!(" # {} portguid 0x{:016x}: '{}'\n", kind_word(n.kind), p.guid, n.desc)
-            }
-            None => " # unknown node and type (LID might be unconfigured)\n".to_string(),
-        })
-        .collect();
-    let ports: Vec<String> = (0..=255u32).map(|p| format!("{p:03}")).collect();
-    let per_row: usize = (1..lfts.stride).map(|l| heads[l].len() + tails[l].len() + 3).sum();
-    let mut out = String::with_capacity(lfts.switches.len() * (per_row + 128));
-    for (row, &sw) in lfts.switches.iter().enumerate() {
+/// Per-LID pieces of the dump text: the text after the port depends only on the LID, so it
+/// is rendered once and copied into every switch section.
+struct DumpText {
+    heads: Vec<String>,
+    tails: Vec<String>,
+    ports: Vec<String>,
+}
+
+impl DumpText {
+    fn new(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> DumpText {
+        let heads = (0..lfts.stride).map(|lid| format!("0x{lid:04x} ")).collect();
+        let tails = (0..lfts.stride)
+            .map(
+                |lid| match lids.owner.get(lid).and_then(|&o| fabric.ports.get(o as usize)) {
+                    Some(p) => {
+                        let n = fabric.node(p.node);
+                        format!(" # {} portguid 0x{:016x}: '{}'\n", kind_word(n.kind), p.guid, n.desc)
+                    }
+                    None => " # unknown node and type (LID might be unconfigured)\n".to_string(),
+                },
+            )
+            .collect();
+        let ports = (0..=255u32).map(|p| format!("{p:03}")).collect();
+        DumpText { heads, tails, ports }
+    }
+
+    fn section(&self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, row: usize, out: &mut String) {
+        let sw = lfts.switches[row];
         let node = fabric.node(sw);
         let swlid = lids.base[fabric.port_index(sw, 0) as usize];
-        let _ = writeln!(out, "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):", node.guid, node.desc);
+        let max = lfts.stride - 1;
+        let _ = writeln!(
+            out,
+            "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):",
+            node.guid, node.desc
+        );
         let mut n = 0;
         for (lid, &port) in lfts.row(row).iter().enumerate().skip(1) {
             if port == NO_ROUTE {
                 continue;
             }
             n += 1;
-            out.push_str(&heads[lid]);
-            out.push_str(&ports[port as usize]);
-            out.push_str(&tails[lid]);
+            out.push_str(&self.heads[lid]);
+            out.push_str(&self.ports[port as usize]);
+            out.push_str(&self.tails[lid]);
         }
         let _ = writeln!(out, "{n} lids dumped");
     }
+}
+
+/// Render the LFTs in OpenSM's `opensm-lfts.dump` format (the `-U` file format):
+/// `0x<lid> <port> # <type> portguid 0x<guid>: '<desc>'` per routed LID, every switch.
+pub fn write_opensm(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> String {
+    let text = DumpText::new(fabric, lids, lfts);
+    let mut out = String::new();
+    for row in 0..lfts.switches.len() {
+        text.section(fabric, lids, lfts, row, &mut out);
+    }
     out
+}
+
+/// Write the dump to `path` atomically, rendering switch sections in parallel and
+/// streaming them in order (the file of a large fabric is hundreds of megabytes).
+pub fn write_opensm_file(path: &Path, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Result<()> {
+    use rayon::prelude::*;
+    let text = DumpText::new(fabric, lids, lfts);
+    let rows: Vec<usize> = (0..lfts.switches.len()).collect();
+    crate::formats::atomic::write_file_with(path, |w| {
+        for batch in rows.chunks(64) {
+            let parts: Vec<String> = batch
+                .par_iter()
+                .map(|&row| {
+                    let mut s = String::with_capacity(lfts.stride * 64);
+                    text.section(fabric, lids, lfts, row, &mut s);
+                    s
+                })
+                .collect();
+            for p in parts {
+                w.write_all(p.as_bytes())?;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// One switch section of a dump.
