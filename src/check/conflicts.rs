@@ -574,7 +574,7 @@ pub fn check<P: Pattern + ?Sized>(
         flows: acc.flows,
         unrouted_flows: acc.unrouted,
         throughput_ratio: if acc.flows > 0 { acc.sum / acc.flows as f64 } else { 1.0 },
-        max_congestion: acc.hist.len().saturating_sub(1).max(0) as u32,
+        max_congestion: 0, // set by trim_histogram
         histogram: acc.hist,
         worst_phases: acc.worst,
         worst_links: Vec::new(),
