@@ -62,6 +62,9 @@ pub struct LftReport {
     pub misdelivered: u64,
     /// Host routes longer than the shortest path where the family promises minimal routes.
     pub non_minimal: u64,
+    /// Black holes, loops and misdeliveries split by what the LID belongs to.
+    pub defective_host_lid_entries: u64,
+    pub defective_switch_lid_entries: u64,
     pub defects: Vec<Defect>,
     /// Host-to-host routes from the switches hosts attach to.
     pub host_hops: HopStats,
@@ -149,6 +152,8 @@ fn all_pairs(fabric: &Fabric, lfts: &LftSet) -> Vec<u8> {
 /// Per-LID result, merged across threads.
 struct LidResult {
     entries: u64,
+    host_bad: u64,
+    switch_bad: u64,
     black_holes: u64,
     loops: u64,
     misdelivered: u64,
@@ -162,6 +167,8 @@ impl LidResult {
     fn new() -> LidResult {
         LidResult {
             entries: 0,
+            host_bad: 0,
+            switch_bad: 0,
             black_holes: 0,
             loops: 0,
             misdelivered: 0,
@@ -173,6 +180,8 @@ impl LidResult {
     }
     fn merge(mut self, o: LidResult) -> LidResult {
         self.entries += o.entries;
+        self.host_bad += o.host_bad;
+        self.switch_bad += o.switch_bad;
         self.black_holes += o.black_holes;
         self.loops += o.loops;
         self.misdelivered += o.misdelivered;
@@ -338,6 +347,12 @@ fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResu
             h += 1;
             st[x] = St::Ok(h);
         }
+    }
+    let bad = st.iter().filter(|s| **s == St::Bad).count() as u64;
+    if dest_is_switch {
+        res.switch_bad += bad;
+    } else {
+        res.host_bad += bad;
     }
     // hop statistics and the minimal-route promise
     for (r, s) in st.iter().enumerate() {
@@ -620,6 +635,8 @@ pub fn validate(fabric: &Fabric, lids: &Lids, lfts: &LftSet, layout: Option<&Lay
         loops: res.loops,
         misdelivered: res.misdelivered,
         non_minimal: res.non_minimal,
+        defective_host_lid_entries: res.host_bad,
+        defective_switch_lid_entries: res.switch_bad,
         defects,
         host_hops: stats(res.host_hops),
         switch_hops: stats(res.switch_hops),

@@ -477,7 +477,8 @@ pub fn tail(s: &str, n: usize) -> String {
 
 /// Path of the `ibfat` binary under test.
 pub fn ibfat_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_ibfat"))
+    // set by cargo for integration tests; examples that include the harness do not run it
+    PathBuf::from(option_env!("CARGO_BIN_EXE_ibfat").expect("the ibfat binary is known to integration tests only"))
 }
 
 /// Run the ibfat CLI; (exit code, stdout, stderr).
