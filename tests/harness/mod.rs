@@ -477,8 +477,12 @@ pub fn tail(s: &str, n: usize) -> String {
 
 /// Path of the `ibfat` binary under test.
 pub fn ibfat_bin() -> PathBuf {
-    // set by cargo for integration tests; examples that include the harness do not run it
-    PathBuf::from(option_env!("CARGO_BIN_EXE_ibfat").expect("the ibfat binary is known to integration tests only"))
+    // set by cargo for integration tests; examples that include the harness fall back to
+    // the binary next to them
+    match option_env!("CARGO_BIN_EXE_ibfat") {
+        Some(p) => PathBuf::from(p),
+        None => std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.join("ibfat"))).unwrap_or_else(|| "ibfat".into()),
+    }
 }
 
 /// Run the ibfat CLI; (exit code, stdout, stderr).
