@@ -481,7 +481,10 @@ pub fn ibfat_bin() -> PathBuf {
     // the binary next to them
     match option_env!("CARGO_BIN_EXE_ibfat") {
         Some(p) => PathBuf::from(p),
-        None => std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.join("ibfat"))).unwrap_or_else(|| "ibfat".into()),
+        None => std::env::current_exe()
+            .ok()
+            .and_then(|e| Some(e.parent()?.parent()?.join("ibfat")))
+            .unwrap_or_else(|| "ibfat".into()),
     }
 }
 
