@@ -78,6 +78,15 @@ fn main() {
             fs::write(dir.join(format!("opensm-{engine}.dump")), r.lfts_dump()).unwrap();
             fs::write(dir.join(format!("dump_lfts-{engine}.txt")), sim.dump_lfts()).unwrap();
             fs::write(dir.join(format!("opensm-{engine}.engine")), format!("{by}\n")).unwrap();
+            if engine == "minhop" {
+                // `ibroute <switch lid>` of every switch (LID-routed, so after a full routing)
+                let mut all = String::new();
+                for sw in plan.fabric.switches() {
+                    let lid = lids.lid(&plan.fabric, sw, 0).to_string();
+                    all.push_str(&sim.tool("ibroute", &[&lid]));
+                }
+                fs::write(dir.join("ibroute-minhop.txt"), all).unwrap();
+            }
             println!("{name}: -R {engine} -> {by} tables");
         }
         fs::write(dir.join("ibnetdiscover.txt"), sim.ibnetdiscover(&[])).unwrap();

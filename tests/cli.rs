@@ -198,3 +198,195 @@ fn usage_errors_exit_2_and_help_teaches() {
     assert_eq!(c, 0);
     assert!(out.contains("Exit codes") && out.contains("Examples"));
 }
+
+#[test]
+fn routing_bad_input_exits_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    let p = plan.to_str().unwrap();
+    assert_eq!(ibfat(&["build", "lsft", "--order", "2", "--out", p, "--no-svg"]).0, 0);
+    assert_eq!(ibfat(&["route", p, "--out", p]).0, 0);
+    let g2l = fs::read_to_string(plan.join("guid2lid")).unwrap();
+    let dump = fs::read_to_string(plan.join("opensm-lfts.dump")).unwrap();
+
+    // a guid2lid with a hole (one switch missing)
+    let holed: String = g2l
+        .split("\n\n")
+        .filter(|e| !e.is_empty())
+        .skip(1)
+        .map(|e| format!("{e}\n\n"))
+        .collect();
+    let bad_g2l = dir.path().join("holed.guid2lid");
+    fs::write(&bad_g2l, holed).unwrap();
+    let out = dir.path().join("routes");
+    let (c, _, e) = ibfat(&[
+        "route",
+        p,
+        "--lids",
+        bad_g2l.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("holed.guid2lid") && e.contains("has no LID"), "{e}");
+    assert!(!out.exists());
+
+    // an LFT dump with a port beyond the switch: file and line
+    let bad = dump.replacen("0x0001 001", "0x0001 099", 1);
+    let bad_dump = dir.path().join("bad.dump");
+    fs::write(&bad_dump, bad).unwrap();
+    let (c, _, e) = ibfat(&[
+        "lfts",
+        "validate",
+        "--topology",
+        p,
+        "--lfts",
+        bad_dump.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("bad.dump:2: port 99 is beyond switch"), "{e}");
+
+    // an LFT set for another fabric
+    let other = dir.path().join("other");
+    let o = other.to_str().unwrap();
+    assert_eq!(
+        ibfat(&[
+            "build",
+            "lsft",
+            "--order",
+            "2",
+            "--shuffle",
+            "9",
+            "--out",
+            o,
+            "--no-svg"
+        ])
+        .0,
+        0
+    );
+    let (c, _, e) = ibfat(&[
+        "lfts",
+        "validate",
+        "--topology",
+        o,
+        "--lids",
+        plan.join("guid2lid").to_str().unwrap(),
+        "--lfts",
+        plan.join("opensm-lfts.dump").to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(
+        e.contains("is not in the fabric") || e.contains("is not in the topology"),
+        "{e}"
+    );
+
+    // a valid set validates (exit 0) and a broken one is a defect (exit 1)
+    assert_eq!(
+        ibfat(&[
+            "lfts",
+            "validate",
+            "--topology",
+            p,
+            "--lfts",
+            plan.join("opensm-lfts.dump").to_str().unwrap()
+        ])
+        .0,
+        0
+    );
+    let holed_dump: String = dump
+        .lines()
+        .filter(|l| !l.starts_with("0x0005 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let hd = dir.path().join("holed.dump");
+    fs::write(&hd, holed_dump).unwrap();
+    let (c, out, _) = ibfat(&[
+        "lfts",
+        "validate",
+        "--topology",
+        p,
+        "--lfts",
+        hd.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["black_holes"], 14, "LID 5 dropped by all 14 switches");
+    assert_eq!(v["ok"], false);
+}
+
+#[test]
+fn check_reports_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    let p = plan.to_str().unwrap();
+    assert_eq!(
+        ibfat(&["build", "kary", "--arity", "3", "--levels", "3", "--out", p, "--no-svg"]).0,
+        0
+    );
+    let (c, out, _) = ibfat(&["check", "--topology", p, "--pattern", "shift", "--json"]);
+    assert_eq!(c, 0, "shift on a k-ary tree with d-mod-k is conflict-free");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for k in [
+        "throughput_ratio",
+        "max_congestion",
+        "phases",
+        "flows",
+        "unrouted_flows",
+    ] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    assert_eq!(v["throughput_ratio"], 1.0);
+    // shards merge to the same figures
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let (c, out, e) = ibfat(&[
+            "check",
+            "--topology",
+            p,
+            "--pattern",
+            "shift",
+            "--shard",
+            &format!("{i}/3"),
+            "--json",
+        ]);
+        assert_eq!(c, 0, "{e}");
+        let f = dir.path().join(format!("s{i}.json"));
+        fs::write(&f, out).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["check", "merge", "--json"];
+    args.extend(files.iter().map(|s| s.as_str()));
+    let (c, out, e) = ibfat(&args);
+    assert_eq!(c, 0, "{e}");
+    let m: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(m["flows"], v["flows"]);
+    assert_eq!(m["phases_checked"], 27);
+    // LSFT shift has conflicts: exit 1, heat map written
+    let l = dir.path().join("l");
+    assert_eq!(
+        ibfat(&[
+            "build",
+            "lsft",
+            "--order",
+            "2",
+            "--out",
+            l.to_str().unwrap(),
+            "--no-svg"
+        ])
+        .0,
+        0
+    );
+    let heat = dir.path().join("heat.dot");
+    let (c, _, _) = ibfat(&[
+        "check",
+        "--topology",
+        l.to_str().unwrap(),
+        "--heatmap",
+        heat.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 1);
+    assert!(fs::read_to_string(&heat).unwrap().contains("penwidth"));
+    let (c, _, e) = ibfat(&["check", "--topology", l.to_str().unwrap(), "--shard", "3/3"]);
+    assert_eq!(c, 2, "{e}");
+}

@@ -109,6 +109,19 @@ fn ftree_leaves_lsft_lids_unrouted_where_ibfat_routes_them() {
     assert!((a.0 - b.0).abs() < 1e-12);
 }
 
+/// `ibroute` output of every switch reads into the same tables as `dump_lfts`.
+#[test]
+fn ibroute_output_reads_like_dump_lfts() {
+    for name in ["kary3x3", "lsft3", "lsft2x2", "mols3"] {
+        let (plan, lids) = load(name);
+        let dir = fixture(name);
+        let a = lftdump::read(&dir.join("ibroute-minhop.txt"), &plan.fabric, &lids).unwrap();
+        let b = lftdump::read(&dir.join("dump_lfts-minhop.txt"), &plan.fabric, &lids).unwrap();
+        assert!(a.routed_entries() > 0);
+        assert_eq!(a, b, "{name}");
+    }
+}
+
 #[test]
 fn every_fixture_parses_and_validates_its_host_routes() {
     for name in ["kary3x3", "lsft3", "lsft2x2", "mols3"] {
