@@ -1,0 +1,57 @@
+//! The C example in ffi/examples is compiled against the static library and run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// target/<profile> of this test binary (…/target/<profile>/deps/c_example-…).
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
+}
+
+#[test]
+fn c_example_builds_and_runs() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = profile_dir().join("libibfatc.a");
+    assert!(
+        lib.exists(),
+        "{} missing (cargo builds it with the library)",
+        lib.display()
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("example");
+    let out = Command::new("gcc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir.join("include"))
+        .arg(crate_dir.join("examples/example.c"))
+        .arg(&lib)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .expect("gcc");
+    assert!(out.status.success(), "gcc: {}", String::from_utf8_lossy(&out.stderr));
+    let run = Command::new(&exe).output().unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "example failed: {stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains("LSFT(3): 26 switches, 52 hosts, 104 cables"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("validation: ok=1 black_holes=0 loops=0 deadlock_free=1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("order 6: status 2: <spec>:2: order: 6 is not a prime power"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("unknown switch: status 5: no switch with GUID 0x000000000000dead"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("NULL handle: status 1"), "{stdout}");
+}
