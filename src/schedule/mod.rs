@@ -18,6 +18,8 @@
 
 pub mod compare;
 pub mod job;
+pub mod lsft;
+pub mod partial;
 pub mod shift;
 
 pub use job::Job;
