@@ -17,11 +17,14 @@
 //! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern.
 
 pub mod compare;
+pub mod generate;
 pub mod job;
 pub mod lsft;
 pub mod partial;
+pub mod placement;
 pub mod shift;
 
+pub use generate::{generate, Generated, PatternKind, Request};
 pub use job::Job;
 
 use crate::error::{Error, Result};
