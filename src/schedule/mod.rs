@@ -17,6 +17,7 @@
 //! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern.
 
 pub mod compare;
+pub mod file;
 pub mod generate;
 pub mod job;
 pub mod lsft;
@@ -24,6 +25,7 @@ pub mod partial;
 pub mod placement;
 pub mod shift;
 
+pub use file::Format;
 pub use generate::{generate, Generated, PatternKind, Request};
 pub use job::Job;
 
