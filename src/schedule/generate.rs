@@ -342,22 +342,22 @@ fn partial(plan: &Plan, req: &Request, job: &Job) -> Result<Generated> {
     }
     let d = req.job_size.unwrap_or(job.len());
     let (choice, report) = placement::choose(plan, job, d)?;
-    let mut g = match &choice {
-        Choice::Block(p) => block_pattern(p)?,
-        Choice::Full(sub) => {
-            let Layout::Lsft(l) = &plan.layout else {
-                unreachable!("choose() checks the family")
-            };
-            let mut g = Generated::new(Box::new(Compact::new(LsftAllToAll::new(l, sub))), sub.clone(), true);
+    let q = match &plan.layout {
+        Layout::Lsft(l) => l.q,
+        _ => unreachable!("choose() checks the family"),
+    };
+    let mut g = match choice {
+        Choice::Block(p) => block_pattern(&p)?,
+        Choice::Full(sub, pattern) => {
+            let mut g = Generated::new(Box::new(pattern), sub, true);
             g.conflict_free = Some(LSFT_GUARANTEE.into());
             g.notes.push(format!(
-                "no {}x k block holds {d} hosts of the pool: using the whole-fabric lsft schedule restricted to them",
-                l.q
+                "no {q}x k block holds {d} hosts of the pool: using the whole-fabric lsft schedule restricted to them"
             ));
             g
         }
         Choice::Shift(sub) => {
-            let mut g = Generated::new(Box::new(Shift::new(sub.len())), sub.clone(), true);
+            let mut g = Generated::new(Box::new(Shift::new(sub.len())), sub, true);
             g.notes
                 .push("shift was measured to beat the conflict-free placements (phases / throughput ratio)".into());
             g

@@ -319,6 +319,7 @@ pub fn verify(pattern: &dyn Pattern) -> Result<Counts> {
 ///
 /// Restricting a conflict-free schedule to part of its hosts keeps it conflict-free but
 /// can leave whole phases empty; dropping them changes no link load and shortens the run.
+#[derive(Clone, Debug)]
 pub struct Compact<P> {
     inner: P,
     keep: Vec<u32>,

@@ -183,8 +183,8 @@ pub struct Candidate {
 pub enum Choice {
     /// A §2.2 block.
     Block(Placement),
-    /// The §2.1 schedule restricted to these hosts (empty phases dropped).
-    Full(Job),
+    /// The §2.1 schedule restricted to these hosts, empty phases dropped.
+    Full(Job, Compact<LsftAllToAll>),
     /// Shift over these hosts.
     Shift(Job),
 }
@@ -342,7 +342,7 @@ pub fn choose(plan: &Plan, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport
             ratio: Some(1.0),
             note: None,
         });
-        choices.push(Choice::Full(sub.clone()));
+        choices.push(Choice::Full(sub.clone(), full));
     }
     let shift = super::shift::Shift::new(d);
     let ratio = checker_ratio(plan, &sub, &shift);
@@ -451,9 +451,10 @@ mod tests {
         let p = plan(3, false, None); // 52 hosts, grid of 9 leaves holds at most 27 in a block
         let pool = Job::whole(&p.layout);
         let (choice, report) = choose(&p, &pool, 40).unwrap();
-        let Choice::Full(job) = choice else {
+        let Choice::Full(job, pattern) = choice else {
             panic!("expected the full schedule")
         };
+        assert_complete(&pattern, true);
         assert_eq!(job.len(), 40);
         assert_eq!(report.candidates[report.chosen].pattern, "lsft");
         assert!(report.candidates.iter().all(|c| c.pattern != "lsft-partial"));
