@@ -9,11 +9,13 @@
 //! * [`schedule`] — all-to-all schedules and comparison patterns, and their files.
 
 pub mod cabling;
+pub mod check;
 pub mod error;
 pub mod formats;
 pub mod geometry;
 pub mod metrics;
 pub mod rng;
+pub mod routing;
 pub mod schedule;
 pub mod topology;
 

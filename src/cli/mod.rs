@@ -2,10 +2,14 @@
 //! 0 success / check passed, 1 check found defects, 2 bad input, 3 environment failure.
 
 mod build;
+mod check;
 mod demo;
+mod lfts;
 mod metrics;
 pub(crate) mod output;
+mod route;
 mod schedule;
+mod topo;
 
 use clap::{Parser, Subcommand};
 
@@ -50,6 +54,12 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Write an all-to-all schedule (lsft, lsft-partial, shift, ...) for a fabric's hosts
     Schedule(schedule::ScheduleArgs),
+    /// Compute deterministic LFTs; write opensm-lfts.dump and guid2lid
+    Route(route::RouteArgs),
+    /// Work with LFT dumps (validate)
+    Lfts(lfts::LftsArgs),
+    /// Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs
+    Check(check::CheckArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -60,6 +70,9 @@ pub fn main() -> i32 {
         Command::Metrics(a) => metrics::run(a),
         Command::Demo(a) => demo::run(a),
         Command::Schedule(a) => schedule::run(a),
+        Command::Route(a) => route::run(a),
+        Command::Lfts(a) => lfts::run(a),
+        Command::Check(a) => check::run(a),
     };
     match res {
         Ok(code) => code,

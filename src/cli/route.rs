@@ -1,0 +1,136 @@
+//! `ibfat route`: deterministic LFTs in OpenSM's formats.
+
+use super::output::print_json;
+use super::topo;
+use clap::Args;
+use ibfat::check::validate;
+use ibfat::formats::{atomic, lftdump};
+use ibfat::routing::{route, Lids};
+use ibfat::{Error, Result};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Writes DIR/opensm-lfts.dump (OpenSM's dump format: `opensm -R file -U DIR/opensm-lfts.dump`
+programs exactly these tables) and DIR/guid2lid (seed it as $OSM_CACHE_DIR/guid2lid so OpenSM
+assigns the same LIDs). Both are written atomically: OpenSM's file engine drops every LID a
+switch section omits, so a partial file would black-hole hosts.
+
+Routing: LSFT unique minimal paths (two-sided: spread over the q+1 spines a point's two
+copies share); k-ary n-tree d-mod-k; MOLS 3-tree base LID = bandwidth route (d-mod-k),
+base+1 = latency route (through a shared middle switch) with --lmc 1. Every switch routes
+every LID, switch LIDs included (up*/down*). The tables are validated before writing.
+
+Examples:
+  ibfat route lsft7/ --out lsft7/
+  ibfat route mols7/fabric.yaml --lmc 1 --out routes/")]
+pub struct RouteArgs {
+    /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
+    topology: PathBuf,
+    /// LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
+    lmc: u8,
+    /// Where the LIDs come from: `plan` (deterministic), `discovered` (the dump's), or a guid2lid file
+    #[arg(long, default_value = "auto")]
+    lids: String,
+    /// Output folder
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Skip the validation of the computed tables
+    #[arg(long)]
+    no_validate: bool,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    family: String,
+    switches: usize,
+    lids: usize,
+    lmc: u8,
+    entries: usize,
+    route_seconds: f64,
+    valid: Option<bool>,
+    out: PathBuf,
+    files: Vec<&'static str>,
+}
+
+pub fn run(a: RouteArgs) -> Result<i32> {
+    let loaded = topo::load(&a.topology)?;
+    let layout = topo::require_layout(&loaded)?;
+    let lids = match a.lids.as_str() {
+        "plan" => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
+        "discovered" => loaded
+            .lids
+            .clone()
+            .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
+        "auto" => match &loaded.lids {
+            Some(l) if l.lmc == a.lmc => l.clone(),
+            _ => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
+        },
+        file => {
+            let p = PathBuf::from(file);
+            let text = std::fs::read_to_string(&p).map_err(|e| Error::io(format!("cannot read {file}"), e))?;
+            Lids::from_guid2lid(&loaded.fabric, &text, &p)?
+        }
+    };
+    let t0 = Instant::now();
+    let lfts = route(&loaded.fabric, layout, &lids)?;
+    let secs = t0.elapsed().as_secs_f64();
+    let valid = if a.no_validate {
+        None
+    } else {
+        let r = validate(&loaded.fabric, &lids, &lfts, Some(layout));
+        if !r.ok {
+            eprintln!(
+                "ibfat: the computed tables fail validation (this is a bug): {:?}",
+                r.defects.first()
+            );
+            return Ok(1);
+        }
+        Some(true)
+    };
+    let dump = lftdump::write_opensm(&loaded.fabric, &lids, &lfts);
+    atomic::write_files(
+        &a.out,
+        &[
+            ("opensm-lfts.dump", dump.into_bytes()),
+            ("guid2lid", lids.to_guid2lid(&loaded.fabric).into_bytes()),
+        ],
+    )?;
+    let report = Report {
+        family: layout.describe(),
+        switches: lfts.switches.len(),
+        lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
+        lmc: lids.lmc,
+        entries: lfts.routed_entries(),
+        route_seconds: secs,
+        valid,
+        out: a.out.clone(),
+        files: vec!["opensm-lfts.dump", "guid2lid"],
+    };
+    if a.json {
+        print_json(&report)?;
+    } else {
+        println!("{}", report.family);
+        println!(
+            "  {} switches x {} LIDs (LMC {}): {} LFT entries in {:.3} s{}",
+            report.switches,
+            report.lids,
+            report.lmc,
+            report.entries,
+            secs,
+            if valid == Some(true) { ", validated" } else { "" }
+        );
+        println!(
+            "  wrote {}/opensm-lfts.dump and {}/guid2lid",
+            a.out.display(),
+            a.out.display()
+        );
+    }
+    Ok(0)
+}

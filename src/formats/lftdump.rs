@@ -1,0 +1,325 @@
+//! LFT dumps: OpenSM's `opensm-lfts.dump` (written and read), and the `dump_lfts` /
+//! `ibroute` outputs of infiniband-diags (read).
+//!
+//! All three share the grammar OpenSM's `file` routing engine accepts: a line starting
+//! with `Unicast lids` opens a switch and contains ` guid 0x<hex>`; an entry is
+//! `0x<lid hex> <port decimal>` optionally followed by ` portguid 0x<hex>` (which lets
+//! OpenSM remap LIDs). OpenSM gives every listed switch an empty table before reading its
+//! entries and leaves unlisted switches empty, so a dump ibfat writes always lists every
+//! switch and every routed LID, and is written atomically.
+
+use crate::error::{Error, Result};
+use crate::routing::lids::Lids;
+use crate::routing::{LftSet, NO_ROUTE};
+use crate::topology::{Fabric, NodeKind};
+use nom::bytes::complete::{tag, take_while_m_n};
+use nom::character::complete::{digit1, space1};
+use nom::combinator::map_res;
+use nom::{IResult, Parser};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::Path;
+
+fn kind_word(k: NodeKind) -> &'static str {
+    match k {
+        NodeKind::Switch => "Switch",
+        NodeKind::Ca => "Channel Adapter",
+        NodeKind::Router => "Router",
+    }
+}
+
+/// Per-LID pieces of the dump text: the text after the port depends only on the LID, so it
+/// is rendered once and copied into every switch section.
+struct DumpText {
+    heads: Vec<String>,
+    tails: Vec<String>,
+    ports: Vec<String>,
+}
+
+impl DumpText {
+    fn new(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> DumpText {
+        let heads = (0..lfts.stride).map(|lid| format!("0x{lid:04x} ")).collect();
+        let tails = (0..lfts.stride)
+            .map(
+                |lid| match lids.owner.get(lid).and_then(|&o| fabric.ports.get(o as usize)) {
+                    Some(p) => {
+                        let n = fabric.node(p.node);
+                        format!(" # {} portguid 0x{:016x}: '{}'\n", kind_word(n.kind), p.guid, n.desc)
+                    }
+                    None => " # unknown node and type (LID might be unconfigured)\n".to_string(),
+                },
+            )
+            .collect();
+        let ports = (0..=255u32).map(|p| format!("{p:03}")).collect();
+        DumpText { heads, tails, ports }
+    }
+
+    fn section(&self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, row: usize, out: &mut String) {
+        let sw = lfts.switches[row];
+        let node = fabric.node(sw);
+        let swlid = lids.base[fabric.port_index(sw, 0) as usize];
+        let max = lfts.stride - 1;
+        let _ = writeln!(
+            out,
+            "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):",
+            node.guid, node.desc
+        );
+        let mut n = 0;
+        for (lid, &port) in lfts.row(row).iter().enumerate().skip(1) {
+            if port == NO_ROUTE {
+                continue;
+            }
+            n += 1;
+            out.push_str(&self.heads[lid]);
+            out.push_str(&self.ports[port as usize]);
+            out.push_str(&self.tails[lid]);
+        }
+        let _ = writeln!(out, "{n} lids dumped");
+    }
+}
+
+/// Render the LFTs in OpenSM's `opensm-lfts.dump` format (the `-U` file format):
+/// `0x<lid> <port> # <type> portguid 0x<guid>: '<desc>'` per routed LID, every switch.
+pub fn write_opensm(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> String {
+    let text = DumpText::new(fabric, lids, lfts);
+    let mut out = String::new();
+    for row in 0..lfts.switches.len() {
+        text.section(fabric, lids, lfts, row, &mut out);
+    }
+    out
+}
+
+/// Write the dump to `path` atomically, rendering switch sections in parallel and
+/// streaming them in order (the file of a large fabric is hundreds of megabytes).
+pub fn write_opensm_file(path: &Path, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Result<()> {
+    use rayon::prelude::*;
+    let text = DumpText::new(fabric, lids, lfts);
+    let rows: Vec<usize> = (0..lfts.switches.len()).collect();
+    crate::formats::atomic::write_file_with(path, |w| {
+        for batch in rows.chunks(64) {
+            let parts: Vec<String> = batch
+                .par_iter()
+                .map(|&row| {
+                    let mut s = String::with_capacity(lfts.stride * 64);
+                    text.section(fabric, lids, lfts, row, &mut s);
+                    s
+                })
+                .collect();
+            for p in parts {
+                w.write_all(p.as_bytes())?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// One switch section of a dump.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpSwitch {
+    pub guid: u64,
+    pub line: usize,
+    /// (lid, port, port guid if given, line)
+    pub entries: Vec<(u16, u8, Option<u64>, usize)>,
+}
+
+fn hex_u64(i: &str) -> IResult<&str, u64> {
+    map_res(take_while_m_n(1, 16, |c: char| c.is_ascii_hexdigit()), |h| {
+        u64::from_str_radix(h, 16)
+    })
+    .parse(i)
+}
+
+/// `0x0001 001` at the start of an entry line.
+fn entry(i: &str) -> IResult<&str, (u64, u64)> {
+    let (i, _) = tag("0x")(i)?;
+    let (i, lid) = hex_u64(i)?;
+    let (i, _) = space1(i)?;
+    let (i, port) = map_res(digit1, str::parse::<u64>).parse(i)?;
+    Ok((i, (lid, port)))
+}
+
+fn after(s: &str, key: &str) -> Option<u64> {
+    let k = s.find(key)?;
+    hex_u64(&s[k + key.len()..]).ok().map(|x| x.1)
+}
+
+/// Parse any of the three dump formats.
+pub fn parse(text: &str, path: &Path) -> Result<Vec<DumpSwitch>> {
+    let mut out: Vec<DumpSwitch> = Vec::new();
+    for (k, raw) in text.lines().enumerate() {
+        let line = raw.trim_end_matches('\r').trim();
+        let lineno = k + 1;
+        if line.starts_with("Unicast lids") {
+            let guid = after(line, " guid 0x").ok_or_else(|| {
+                Error::at(path, lineno, "switch header without ` guid 0x<hex>`: expected `Unicast lids [...] of switch ... guid 0x<guid> ...`")
+            })?;
+            out.push(DumpSwitch {
+                guid,
+                line: lineno,
+                entries: Vec::new(),
+            });
+            continue;
+        }
+        if line.starts_with("0x") {
+            let Some(sw) = out.last_mut() else {
+                return Err(Error::at(
+                    path,
+                    lineno,
+                    "LFT entry before any `Unicast lids ... guid 0x...` switch header",
+                ));
+            };
+            let (rest, (lid, port)) = entry(line).map_err(|_| {
+                Error::at(
+                    path,
+                    lineno,
+                    format!("malformed LFT entry `{line}`: expected `0x<lid hex> <port decimal>`"),
+                )
+            })?;
+            if lid == 0 || lid > 0xBFFF {
+                return Err(Error::at(
+                    path,
+                    lineno,
+                    format!("LID 0x{lid:x} is outside the unicast range 0x1..=0xbfff"),
+                ));
+            }
+            if port > 254 {
+                return Err(Error::at(path, lineno, format!("port {port} is out of range 0..=254")));
+            }
+            if rest.contains("illegal port") {
+                continue; // ibroute marks entries beyond the LMC range this way
+            }
+            sw.entries
+                .push((lid as u16, port as u8, after(rest, "portguid 0x"), lineno));
+            continue;
+        }
+        // headers, footers, comments and tool noise (dump_lfts prints a deprecation notice)
+    }
+    if out.is_empty() {
+        return Err(Error::at(
+            path,
+            0,
+            "no `Unicast lids ... guid 0x...` switch sections: not an LFT dump",
+        ));
+    }
+    Ok(out)
+}
+
+/// Turn parsed sections into LFTs for `fabric` with `lids`. A switch GUID the fabric does
+/// not have, a port beyond a switch, or a LID whose port GUID disagrees with the fabric's
+/// LIDs is an error (an LFT set for another fabric or another LID assignment).
+pub fn to_lftset(sections: &[DumpSwitch], fabric: &Fabric, lids: &Lids, path: &Path) -> Result<LftSet> {
+    let by_guid: HashMap<u64, u32> = fabric.switches().map(|s| (fabric.node(s).guid, s)).collect();
+    let max_in_dump = sections
+        .iter()
+        .flat_map(|s| s.entries.iter().map(|e| e.0))
+        .max()
+        .unwrap_or(0);
+    let mut lfts = LftSet::new(fabric, lids.max_lid().max(max_in_dump));
+    let mut seen = vec![false; fabric.len()];
+    for s in sections {
+        let Some(&sw) = by_guid.get(&s.guid) else {
+            return Err(Error::at(
+                path,
+                s.line,
+                format!(
+                    "switch GUID 0x{:016x} is not in the topology: an LFT set for another fabric?",
+                    s.guid
+                ),
+            ));
+        };
+        if std::mem::replace(&mut seen[sw as usize], true) {
+            return Err(Error::at(
+                path,
+                s.line,
+                format!("switch 0x{:016x} ('{}') has two sections", s.guid, fabric.node(sw).desc),
+            ));
+        }
+        let nports = fabric.node(sw).nports;
+        for &(lid, port, pguid, line) in &s.entries {
+            if port > nports {
+                return Err(Error::at(
+                    path,
+                    line,
+                    format!(
+                        "port {port} is beyond switch '{}' which has ports 1..={nports}",
+                        fabric.node(sw).desc
+                    ),
+                ));
+            }
+            if let Some(g) = pguid {
+                let owner = lids
+                    .owner
+                    .get(lid as usize)
+                    .copied()
+                    .unwrap_or(crate::topology::NO_PEER);
+                let ok = owner != crate::topology::NO_PEER && fabric.ports[owner as usize].guid == g;
+                if !ok {
+                    return Err(Error::at(
+                        path,
+                        line,
+                        format!("LID 0x{lid:04x} belongs to port GUID 0x{g:016x} in the dump but not in the topology's LIDs"),
+                    )
+                    .with_hint("pass the guid2lid the tables were made for (--lids), or a dump taken after the same sweep"));
+                }
+            }
+            lfts.set(sw, lid, port);
+        }
+    }
+    Ok(lfts)
+}
+
+/// Read an LFT dump file for a fabric.
+pub fn read(path: &Path, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    to_lftset(&parse(&text, path)?, fabric, lids, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_all_three_dialects() {
+        let opensm = "Unicast lids [0-14] of switch Lid 9 guid 0x0002c90000001000 ('leaf L1'):\n\
+                      0x0001 001 # Channel Adapter portguid 0x0002c90000000101: 'H1 HCA-1'\n0x0009 000 # Switch portguid 0x0002c90000001000: 'leaf L1'\n14 lids dumped\n";
+        let ibroute = "Unicast lids [0x0-0xe] of switch Lid 9 guid 0x0002c90000001000 (leaf L1):\n  Lid  Out   Destination\n       Port     Info \n\
+                       0x0001 001 : (Channel Adapter portguid 0x0002c90000000101: 'H1 HCA-1')\n0x0009 000 : (Switch portguid 0x0002c90000001000: 'leaf L1')\n2 valid lids dumped \n";
+        let dump_lfts = format!(
+            "*** WARNING ***: this command has been replaced by dump_fts\n\n\n{}",
+            ibroute.replace("Lid 9 guid", "DR path slid 0; dlid 0; 0,1 guid")
+        );
+        for t in [opensm, ibroute, &dump_lfts] {
+            let s = parse(t, Path::new("d")).unwrap();
+            assert_eq!(s.len(), 1);
+            assert_eq!(s[0].guid, 0x0002c90000001000);
+            assert_eq!(
+                s[0].entries.iter().map(|e| (e.0, e.1, e.2)).collect::<Vec<_>>(),
+                vec![(1, 1, Some(0x0002c90000000101)), (9, 0, Some(0x0002c90000001000))]
+            );
+        }
+        let minimal = "Unicast lids of switch guid 0x0002c90000001000 x\n0x0001 1\n0x0008 3\n";
+        assert_eq!(parse(minimal, Path::new("d")).unwrap()[0].entries.len(), 2);
+    }
+
+    #[test]
+    fn errors_carry_lines() {
+        let e = parse(
+            "Unicast lids [0-1] of switch Lid 1 guid 0x1 ('x'):\n0x0001 one\n",
+            Path::new("d"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("d:2: malformed LFT entry"), "{e}");
+        let e = parse("0x0001 001\n", Path::new("d")).unwrap_err().to_string();
+        assert!(e.starts_with("d:1: LFT entry before"), "{e}");
+        let e = parse("hello\n", Path::new("d")).unwrap_err().to_string();
+        assert!(e.contains("not an LFT dump"), "{e}");
+        let e = parse(
+            "Unicast lids [0-1] of switch Lid 1 guid 0x1 ('x'):\n0x0001 300\n",
+            Path::new("d"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("d:2: port 300"), "{e}");
+    }
+}

@@ -1,0 +1,74 @@
+//! Linear forwarding tables of every switch, as one flat array.
+
+use crate::topology::{Fabric, NodeId};
+
+/// LFT entry meaning "no route" (OpenSM's OSM_NO_PATH): the switch drops the packet.
+pub const NO_ROUTE: u8 = 255;
+
+/// The LFTs of all switches: `ports[row * stride + lid]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LftSet {
+    /// Switch of each row.
+    pub switches: Vec<NodeId>,
+    /// Row of each node (`u32::MAX` for non-switches).
+    pub row_of: Vec<u32>,
+    /// LIDs per row (max LID + 1).
+    pub stride: usize,
+    pub ports: Vec<u8>,
+}
+
+impl LftSet {
+    /// Empty tables (every entry `NO_ROUTE`) for all switches of a fabric.
+    pub fn new(fabric: &Fabric, max_lid: u16) -> LftSet {
+        let switches: Vec<NodeId> = fabric.switches().collect();
+        let mut row_of = vec![u32::MAX; fabric.len()];
+        for (r, &s) in switches.iter().enumerate() {
+            row_of[s as usize] = r as u32;
+        }
+        let stride = max_lid as usize + 1;
+        LftSet {
+            ports: vec![NO_ROUTE; switches.len() * stride],
+            switches,
+            row_of,
+            stride,
+        }
+    }
+
+    /// The table of one row.
+    #[inline]
+    pub fn row(&self, row: usize) -> &[u8] {
+        &self.ports[row * self.stride..(row + 1) * self.stride]
+    }
+
+    /// Port of `lid` at the switch `node` (None when the node is not a switch or the LID is
+    /// beyond the table).
+    #[inline]
+    pub fn get(&self, node: NodeId, lid: u16) -> Option<u8> {
+        let r = *self.row_of.get(node as usize)?;
+        if r == u32::MAX || lid as usize >= self.stride {
+            return None;
+        }
+        Some(self.ports[r as usize * self.stride + lid as usize])
+    }
+
+    /// Set one entry.
+    pub fn set(&mut self, node: NodeId, lid: u16, port: u8) {
+        let r = self.row_of[node as usize] as usize;
+        self.ports[r * self.stride + lid as usize] = port;
+    }
+
+    /// Number of switches.
+    pub fn len(&self) -> usize {
+        self.switches.len()
+    }
+
+    /// True when there are no switches.
+    pub fn is_empty(&self) -> bool {
+        self.switches.is_empty()
+    }
+
+    /// Number of entries that hold a route.
+    pub fn routed_entries(&self) -> usize {
+        self.ports.iter().filter(|&&p| p != NO_ROUTE).count()
+    }
+}

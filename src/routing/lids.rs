@@ -1,0 +1,368 @@
+//! LID assignment: which LIDs each port answers to.
+//!
+//! A planned fabric gets deterministic LIDs: hosts in rank order first (LMC 0: 1, 2, 3...;
+//! LMC 1: 2, 4, 6... since a host's LID block must be aligned to 2^LMC), then the other CA
+//! and router ports, then switches (one LID each: switch port 0 is a base port, LMC 0).
+//! Written as OpenSM's `guid2lid` cache, OpenSM assigns exactly these LIDs. A discovered
+//! fabric keeps the LIDs its subnet manager gave it.
+
+use crate::error::{Error, Result};
+use crate::topology::{Endpoint, Fabric, NodeKind, PortIdx, NO_PEER};
+use std::fmt::Write;
+use std::path::Path;
+
+/// Highest unicast LID.
+pub const MAX_UNICAST_LID: u32 = 0xBFFF;
+
+/// LIDs of every port that has some (CA/router ports, switch port 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lids {
+    /// LMC of CA and router ports (switch port 0 always has LMC 0).
+    pub lmc: u8,
+    /// Base LID per global port index (0 = none).
+    pub base: Vec<u16>,
+    /// Owner of every LID (global port index), `NO_PEER` when unused; index = LID.
+    pub owner: Vec<PortIdx>,
+}
+
+impl Lids {
+    /// Number of LIDs a port answers to.
+    pub fn span(&self, fabric: &Fabric, port: PortIdx) -> u32 {
+        let p = &fabric.ports[port as usize];
+        if fabric.node(p.node).kind == NodeKind::Switch {
+            1
+        } else {
+            1 << self.lmc
+        }
+    }
+
+    /// Largest LID in use.
+    pub fn max_lid(&self) -> u16 {
+        (self.owner.len().max(1) - 1) as u16
+    }
+
+    /// Base LID of a CA port or of a switch (its port 0).
+    pub fn lid(&self, fabric: &Fabric, node: u32, port: u8) -> u16 {
+        let p = if fabric.node(node).kind == NodeKind::Switch {
+            0
+        } else {
+            port
+        };
+        self.base[fabric.port_index(node, p) as usize]
+    }
+
+    fn empty(fabric: &Fabric, lmc: u8) -> Lids {
+        Lids {
+            lmc,
+            base: vec![0; fabric.ports.len()],
+            owner: vec![NO_PEER],
+        }
+    }
+
+    fn set(&mut self, fabric: &Fabric, port: PortIdx, lid: u32) -> Result<()> {
+        let span = self.span(fabric, port);
+        let top = lid + span - 1;
+        if lid == 0 || top > MAX_UNICAST_LID {
+            return Err(Error::input(
+                "lid",
+                format!(
+                    "LID {lid} of {} is outside the unicast range 1..={MAX_UNICAST_LID}",
+                    describe_port(fabric, port)
+                ),
+                None,
+            ));
+        }
+        if span > 1 && lid % span != 0 {
+            return Err(Error::input(
+                "lid",
+                format!(
+                    "LID {lid} of {} is not aligned to its LMC ({span} LIDs)",
+                    describe_port(fabric, port)
+                ),
+                None,
+            ));
+        }
+        if self.owner.len() <= top as usize {
+            self.owner.resize(top as usize + 1, NO_PEER);
+        }
+        for l in lid..=top {
+            let prev = self.owner[l as usize];
+            if prev != NO_PEER && prev != port {
+                return Err(Error::input(
+                    "lid",
+                    format!(
+                        "LID {l} is used by both {} and {}",
+                        describe_port(fabric, prev),
+                        describe_port(fabric, port)
+                    ),
+                    None,
+                ));
+            }
+            self.owner[l as usize] = port;
+        }
+        self.base[port as usize] = lid as u16;
+        Ok(())
+    }
+
+    /// The deterministic assignment of a planned fabric: `hosts` (rank order) first, then
+    /// remaining CA/router ports, then switches in node order.
+    pub fn plan(fabric: &Fabric, hosts: &[Endpoint], lmc: u8) -> Result<Lids> {
+        if lmc > 1 {
+            return Err(Error::input(
+                "lmc",
+                format!("LMC {lmc} is not supported"),
+                Some("0 or 1".into()),
+            ));
+        }
+        let mut lids = Lids::empty(fabric, lmc);
+        let step = 1u32 << lmc;
+        let mut next = step; // LID 0 is reserved; aligned start
+        let mut placed = vec![false; fabric.ports.len()];
+        let mut order: Vec<PortIdx> = hosts.iter().map(|e| fabric.port_index(e.node, e.port)).collect();
+        for ep in fabric.endpoints() {
+            let i = fabric.port_index(ep.node, ep.port);
+            order.push(i);
+        }
+        for n in 0..fabric.len() as u32 {
+            if fabric.node(n).kind == NodeKind::Router {
+                for p in 1..=fabric.node(n).nports {
+                    if fabric.peer(n, p).is_some() {
+                        order.push(fabric.port_index(n, p));
+                    }
+                }
+            }
+        }
+        for i in order {
+            if std::mem::replace(&mut placed[i as usize], true) {
+                continue;
+            }
+            lids.set(fabric, i, next)?;
+            next += step;
+        }
+        for sw in fabric.switches() {
+            lids.set(fabric, fabric.port_index(sw, 0), next)?;
+            next += 1;
+        }
+        Ok(lids)
+    }
+
+    /// The LIDs recorded in a discovered fabric (ibnetdiscover after an SM ran).
+    /// `None` when the dump carries no LIDs (a fabric nobody has swept yet).
+    pub fn discovered(fabric: &Fabric) -> Result<Option<Lids>> {
+        let any = fabric.ports.iter().any(|p| p.lid != 0);
+        if !any {
+            return Ok(None);
+        }
+        let lmc = fabric
+            .ports
+            .iter()
+            .filter(|p| fabric.node(p.node).kind != NodeKind::Switch)
+            .map(|p| p.lmc)
+            .max()
+            .unwrap_or(0);
+        let mut lids = Lids::empty(fabric, lmc);
+        for (i, p) in fabric.ports.iter().enumerate() {
+            let kind = fabric.node(p.node).kind;
+            let relevant = if kind == NodeKind::Switch {
+                p.num == 0
+            } else {
+                p.num > 0 && p.peer != NO_PEER
+            };
+            if !relevant {
+                continue;
+            }
+            if p.lid == 0 {
+                return Err(Error::input(
+                    "lid",
+                    format!("{} has no LID while others have", describe_port(fabric, i as PortIdx)),
+                    None,
+                ));
+            }
+            lids.set(fabric, i as PortIdx, p.lid as u32)?;
+        }
+        Ok(Some(lids))
+    }
+
+    /// OpenSM's `guid2lid` cache text: `0x<port guid> 0x<min lid> 0x<max lid>` and a blank
+    /// line after every entry (without the blank lines OpenSM silently ignores the file).
+    pub fn to_guid2lid(&self, fabric: &Fabric) -> String {
+        let mut out = String::new();
+        for (i, &lid) in self.base.iter().enumerate() {
+            if lid == 0 {
+                continue;
+            }
+            let span = self.span(fabric, i as PortIdx) as u16;
+            let _ = write!(
+                out,
+                "0x{:016x} 0x{:04x} 0x{:04x}\n\n",
+                fabric.ports[i].guid,
+                lid,
+                lid + span - 1
+            );
+        }
+        out
+    }
+
+    /// Read a `guid2lid` file for this fabric. Every port GUID must belong to the fabric;
+    /// every CA port and switch must get a LID.
+    pub fn from_guid2lid(fabric: &Fabric, text: &str, path: &Path) -> Result<Lids> {
+        let index = fabric.port_guid_index();
+        let mut lids: Option<Lids> = None;
+        for (k, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let num = |s: &str| -> Option<u64> {
+                s.strip_prefix("0x")
+                    .map(|h| u64::from_str_radix(h, 16).ok())
+                    .unwrap_or_else(|| s.parse().ok())
+            };
+            let (Some(g), Some(lo), Some(hi)) = (
+                f.first().and_then(|s| num(s)),
+                f.get(1).and_then(|s| num(s)),
+                f.get(2).and_then(|s| num(s)),
+            ) else {
+                return Err(Error::at(
+                    path,
+                    k + 1,
+                    format!("expected `0x<port guid> 0x<min lid> 0x<max lid>`, found `{line}`"),
+                ));
+            };
+            let Some(&(node, port)) = index.get(&g) else {
+                return Err(Error::at(
+                    path,
+                    k + 1,
+                    format!("port GUID 0x{g:016x} is not in the fabric"),
+                ));
+            };
+            if hi < lo || hi - lo > 127 {
+                return Err(Error::at(path, k + 1, format!("bad LID range 0x{lo:x}..0x{hi:x}")));
+            }
+            let span = hi - lo + 1;
+            let is_switch = fabric.node(node).kind == NodeKind::Switch;
+            let l = lids.get_or_insert_with(|| Lids::empty(fabric, 0));
+            if !is_switch {
+                let lmc = span.trailing_zeros() as u8;
+                if span != 1 << lmc || lmc > 1 {
+                    return Err(Error::at(
+                        path,
+                        k + 1,
+                        format!("LID range of {span} LIDs: expected 1 or 2 (LMC 0 or 1)"),
+                    ));
+                }
+                if l.base
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &b)| b != 0 && fabric.node(fabric.ports[i].node).kind != NodeKind::Switch)
+                    && l.lmc != lmc
+                {
+                    return Err(Error::at(path, k + 1, "CA ports with different LMCs"));
+                }
+                l.lmc = lmc;
+            }
+            let idx = fabric.port_index(node, if is_switch { 0 } else { port });
+            l.set(fabric, idx, lo as u32).map_err(|e| e.in_file(path, k + 1))?;
+        }
+        let lids = lids.ok_or_else(|| Error::at(path, 0, "no entries"))?;
+        lids.require_complete(fabric).map_err(|e| e.in_file(path, 0))?;
+        Ok(lids)
+    }
+
+    /// Every switch and every cabled CA port has a LID.
+    pub fn require_complete(&self, fabric: &Fabric) -> Result<()> {
+        for sw in fabric.switches() {
+            if self.base[fabric.port_index(sw, 0) as usize] == 0 {
+                return Err(Error::input(
+                    "lid",
+                    format!("switch {} has no LID", fabric.node(sw).desc),
+                    None,
+                ));
+            }
+        }
+        for ep in fabric.endpoints() {
+            if self.base[fabric.port_index(ep.node, ep.port) as usize] == 0 {
+                return Err(Error::input(
+                    "lid",
+                    format!(
+                        "{} has no LID",
+                        describe_port(fabric, fabric.port_index(ep.node, ep.port))
+                    ),
+                    None,
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// "switch 'desc'" or "'desc' port 1" for messages.
+pub fn describe_port(fabric: &Fabric, port: PortIdx) -> String {
+    let p = &fabric.ports[port as usize];
+    let n = fabric.node(p.node);
+    match n.kind {
+        NodeKind::Switch => format!("switch '{}'", n.desc),
+        _ => format!("'{}' port {} (GUID 0x{:016x})", n.desc, p.num, p.guid),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::lsft::{build, LsftParams};
+    use crate::topology::BuildOptions;
+
+    #[test]
+    fn planned_lids_are_aligned_and_round_trip_through_guid2lid() {
+        let (f, l) = build(
+            &LsftParams {
+                order: 2,
+                two_sided: false,
+                hosts_per_leaf: None,
+            },
+            &BuildOptions::default(),
+        )
+        .unwrap();
+        for lmc in [0u8, 1] {
+            let lids = Lids::plan(&f, l.hosts(), lmc).unwrap();
+            let first = l.hosts()[0];
+            assert_eq!(lids.lid(&f, first.node, first.port), 1 << lmc);
+            assert_eq!(lids.max_lid() as u32, 21 * (1 << lmc) + 14 + (lmc as u32));
+            let text = lids.to_guid2lid(&f);
+            assert!(text.contains("\n\n"), "blank line after every entry");
+            let back = Lids::from_guid2lid(&f, &text, Path::new("guid2lid")).unwrap();
+            assert_eq!(back, lids);
+        }
+    }
+
+    #[test]
+    fn bad_guid2lid_is_located() {
+        let (f, l) = build(
+            &LsftParams {
+                order: 2,
+                two_sided: false,
+                hosts_per_leaf: None,
+            },
+            &BuildOptions::default(),
+        )
+        .unwrap();
+        let lids = Lids::plan(&f, l.hosts(), 0).unwrap();
+        let text = lids.to_guid2lid(&f).replacen(
+            "0x0002c90020000001 0x0001 0x0001",
+            "0x0002c90020000001 0x0002 0x0002",
+            1,
+        );
+        let e = Lids::from_guid2lid(&f, &text, Path::new("g")).unwrap_err().to_string();
+        assert!(e.starts_with("g:") && e.contains("LID 2 is used by both"), "{e}");
+        let e = Lids::from_guid2lid(&f, "0x1234 0x1 0x1\n", Path::new("g"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "g:1: port GUID 0x0000000000001234 is not in the fabric");
+        let partial: String = lids.to_guid2lid(&f).lines().take(4).map(|l| format!("{l}\n")).collect();
+        let e = Lids::from_guid2lid(&f, &partial, Path::new("g"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("has no LID"), "{e}");
+    }
+}

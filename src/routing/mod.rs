@@ -1,0 +1,90 @@
+//! Deterministic forwarding tables (LFTs) for every family.
+//!
+//! [`route`] fills the LFT of every switch for every LID — host LIDs with the family's
+//! routing ([`families`]) and switch LIDs with up*/down* over the family's ranking
+//! ([`updown`]) — so no LID is left unrouted anywhere (OpenSM's ftree leaves leaf-to-spine
+//! LIDs unrouted on an LSFT; ibfat does not).
+
+pub mod families;
+pub mod lft;
+pub mod lids;
+pub mod updown;
+
+pub use lft::{LftSet, NO_ROUTE};
+pub use lids::Lids;
+
+use crate::error::{Error, Result};
+use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};
+use families::HostRouter;
+use rayon::prelude::*;
+
+/// LIDs and LFTs of a fabric.
+#[derive(Clone, Debug)]
+pub struct Routes {
+    pub lids: Lids,
+    pub lfts: LftSet,
+}
+
+/// Compute the LFTs of every switch for the given LIDs.
+pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
+    lids.require_complete(fabric)?;
+    let router = HostRouter::new(fabric, layout);
+    let mut lfts = LftSet::new(fabric, lids.max_lid());
+    // rank of each host port (by global port index)
+    let mut rank_of_port = vec![u32::MAX; fabric.ports.len()];
+    for (r, ep) in layout.hosts().iter().enumerate() {
+        rank_of_port[fabric.port_index(ep.node, ep.port) as usize] = r as u32;
+    }
+    // what each LID is: a host (rank, offset), a switch, or something else
+    #[derive(Clone, Copy)]
+    enum Dest {
+        None,
+        Host(u32, u16),
+        Switch,
+    }
+    let mut dest = vec![Dest::None; lfts.stride];
+    for (lid, &owner) in lids.owner.iter().enumerate() {
+        if owner == NO_PEER || lid == 0 {
+            continue;
+        }
+        let p = &fabric.ports[owner as usize];
+        dest[lid] = match fabric.node(p.node).kind {
+            NodeKind::Switch => Dest::Switch,
+            _ => {
+                let r = rank_of_port[owner as usize];
+                if r == u32::MAX {
+                    return Err(Error::input(
+                        "topology",
+                        format!(
+                            "{} has a LID but is not a host of the {}",
+                            lids::describe_port(fabric, owner),
+                            layout.family_name()
+                        ),
+                        None,
+                    ));
+                }
+                Dest::Host(r, lid as u16 - lids.base[owner as usize])
+            }
+        };
+    }
+    let stride = lfts.stride;
+    let switches = lfts.switches.clone();
+    lfts.ports
+        .par_chunks_mut(stride)
+        .zip(switches.par_iter())
+        .for_each(|(row, &sw)| {
+            for (lid, d) in dest.iter().enumerate() {
+                if let Dest::Host(r, off) = *d {
+                    row[lid] = router.port(sw, r, off);
+                }
+            }
+        });
+    let rank: Vec<u32> = switches.iter().map(|&s| router.rank(s)).collect();
+    let graph = updown::SwitchGraph::new(fabric, &lfts, &rank);
+    let switch_lid: Vec<u16> = switches
+        .iter()
+        .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
+        .collect();
+    updown::fill(&graph, &mut lfts, &switch_lid);
+    Ok(lfts)
+}

@@ -1,0 +1,222 @@
+//! Routes to switch LIDs by up*/down* over a family-given ranking of the switches.
+//!
+//! Host routes of every family go up then down with respect to its ranks (LSFT: the root
+//! spine L, the points of L on side A, the other spines, the other leaves; trees: top to
+//! bottom). Routing the switch LIDs with the same up*/down* rule keeps the channel
+//! dependency graph of all those routes acyclic, hence deadlock-free. A switch from which
+//! no legal path exists (in a tree, a middle switch reaching another plane's middle switch
+//! of the same pod: planes meet only at the bottom) first steps to the neighbour with the
+//! shortest legal route, or along a shortest path towards one: such routes start at
+//! switches, which originate only management traffic (VL15), never data.
+//!
+//! Destination-based consistency: a switch on a down-only path to the destination always
+//! uses a down-only route (even when an up-down one is as short), so a packet that has
+//! started down never has to climb again.
+
+use super::lft::LftSet;
+use crate::topology::{Fabric, NodeKind};
+use rayon::prelude::*;
+
+const INF: u32 = u32::MAX;
+
+/// Switch-to-switch graph in compressed rows.
+pub struct SwitchGraph {
+    start: Vec<u32>,
+    /// (neighbour row, local port)
+    adj: Vec<(u32, u8)>,
+    /// (rank, row): smaller is closer to the root.
+    key: Vec<(u32, u32)>,
+    /// Rows in root-first order.
+    order: Vec<u32>,
+}
+
+/// Per-thread buffers of [`SwitchGraph::column`].
+#[derive(Default)]
+pub struct Scratch {
+    dl: Vec<u32>,
+    legal: Vec<u32>,
+    queue: Vec<u32>,
+    cands: Vec<u8>,
+}
+
+impl SwitchGraph {
+    /// Build from the fabric; `rank[row]` ranks the switches (0 = root level).
+    pub fn new(fabric: &Fabric, lfts: &LftSet, rank: &[u32]) -> SwitchGraph {
+        let mut start = Vec::with_capacity(lfts.switches.len() + 1);
+        let mut adj = Vec::new();
+        for &sw in &lfts.switches {
+            start.push(adj.len() as u32);
+            for p in 1..=fabric.node(sw).nports {
+                if let Some((peer, _)) = fabric.peer(sw, p) {
+                    if fabric.node(peer).kind == NodeKind::Switch {
+                        adj.push((lfts.row_of[peer as usize], p));
+                    }
+                }
+            }
+        }
+        start.push(adj.len() as u32);
+        let key: Vec<(u32, u32)> = rank.iter().enumerate().map(|(r, &k)| (k, r as u32)).collect();
+        let mut order: Vec<u32> = (0..key.len() as u32).collect();
+        order.sort_unstable_by_key(|&r| key[r as usize]);
+        SwitchGraph { start, adj, key, order }
+    }
+
+    fn nbrs(&self, r: usize) -> &[(u32, u8)] {
+        &self.adj[self.start[r] as usize..self.start[r + 1] as usize]
+    }
+
+    /// Moving from a to b goes up (towards the root).
+    #[inline]
+    fn up(&self, a: usize, b: usize) -> bool {
+        self.key[b] < self.key[a]
+    }
+
+    /// Out port of every switch row towards switch row `x` (0 at x itself), into `col`.
+    ///
+    /// One pass in root-first order decides every switch with a legal route (its legal
+    /// neighbours are final by then); the switches without one are then routed by a
+    /// breadth-first search from the legal region outwards, so they step towards the
+    /// nearest switch with a legal route (strictly decreasing distance: no loops).
+    pub fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
+        let n = self.key.len();
+        // down-only distance to x (x and the switches above it)
+        sc.dl.clear();
+        sc.dl.resize(n, INF);
+        sc.dl[x] = 0;
+        sc.queue.clear();
+        sc.queue.push(x as u32);
+        let mut head = 0;
+        while head < sc.queue.len() {
+            let v = sc.queue[head] as usize;
+            head += 1;
+            for &(u, _) in self.nbrs(v) {
+                let u = u as usize;
+                if self.up(v, u) && sc.dl[u] == INF {
+                    sc.dl[u] = sc.dl[v] + 1;
+                    sc.queue.push(u as u32);
+                }
+            }
+        }
+        sc.legal.clear();
+        sc.legal.extend_from_slice(&sc.dl);
+        let cands = &mut sc.cands;
+        let mut orphans = 0usize;
+        for &y in &self.order {
+            let y = y as usize;
+            if y == x {
+                col[y] = 0;
+                continue;
+            }
+            cands.clear();
+            if sc.dl[y] != INF {
+                // on a down-only path: keep going down
+                for &(v, p) in self.nbrs(y) {
+                    let dv = sc.dl[v as usize];
+                    if self.up(v as usize, y) && dv != INF && dv + 1 == sc.dl[y] {
+                        cands.push(p);
+                    }
+                }
+            } else {
+                let mut best = INF;
+                for &(u, p) in self.nbrs(y) {
+                    if self.up(y, u as usize) {
+                        let lu = sc.legal[u as usize];
+                        if lu < best {
+                            best = lu;
+                            cands.clear();
+                        }
+                        if lu == best && lu != INF {
+                            cands.push(p);
+                        }
+                    }
+                }
+                if best == INF {
+                    orphans += 1;
+                    col[y] = super::lft::NO_ROUTE;
+                    continue;
+                }
+                sc.legal[y] = best + 1;
+            }
+            // adjacency is in port order, so the choice is deterministic; spread by destination
+            col[y] = cands
+                .get(x % cands.len().max(1))
+                .copied()
+                .unwrap_or(super::lft::NO_ROUTE);
+        }
+        if orphans == 0 {
+            return;
+        }
+        // switches without a legal route: BFS outwards from the legal region
+        let legal = &sc.legal;
+        let fb = &mut sc.dl; // reuse: distance to the legal region
+        fb.clear();
+        fb.resize(n, INF);
+        sc.queue.clear();
+        for y in 0..n {
+            if legal[y] != INF {
+                fb[y] = 0;
+                sc.queue.push(y as u32);
+            }
+        }
+        let mut head = 0;
+        while head < sc.queue.len() {
+            let v = sc.queue[head] as usize;
+            head += 1;
+            for &(u, _) in self.nbrs(v) {
+                let u = u as usize;
+                if fb[u] == INF {
+                    fb[u] = fb[v] + 1;
+                    sc.queue.push(u as u32);
+                }
+            }
+        }
+        for y in 0..n {
+            if legal[y] != INF || y == x || fb[y] == INF {
+                continue;
+            }
+            cands.clear();
+            if fb[y] == 1 {
+                // next to the legal region: the neighbour with the shortest legal route
+                let best = self
+                    .nbrs(y)
+                    .iter()
+                    .map(|&(u, _)| legal[u as usize])
+                    .min()
+                    .unwrap_or(INF);
+                cands.extend(
+                    self.nbrs(y)
+                        .iter()
+                        .filter(|&&(u, _)| legal[u as usize] == best)
+                        .map(|&(_, p)| p),
+                );
+            } else {
+                cands.extend(
+                    self.nbrs(y)
+                        .iter()
+                        .filter(|&&(u, _)| fb[u as usize] != INF && fb[u as usize] + 1 == fb[y])
+                        .map(|&(_, p)| p),
+                );
+            }
+            col[y] = cands
+                .get(x % cands.len().max(1))
+                .copied()
+                .unwrap_or(super::lft::NO_ROUTE);
+        }
+    }
+}
+
+/// Fill the entries of every switch LID (`switch_lid[row]`) in all rows.
+pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
+    let n = switch_lid.len();
+    let mut cols = vec![0u8; n * n];
+    cols.par_chunks_mut(n.max(1))
+        .enumerate()
+        .for_each_init(Scratch::default, |sc, (x, col)| graph.column(x, col, sc));
+    let stride = lfts.stride;
+    for (x, col) in cols.chunks(n.max(1)).enumerate() {
+        let lid = switch_lid[x] as usize;
+        for (y, &p) in col.iter().enumerate() {
+            lfts.ports[y * stride + lid] = p;
+        }
+    }
+}

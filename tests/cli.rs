@@ -1,0 +1,392 @@
+//! The command line is a contract: exit codes, messages naming the field and the valid
+//! range, nothing written on bad input, JSON reports.
+
+mod harness;
+
+use harness::ibfat;
+use std::fs;
+
+fn assert_bad_input(args: &[&str], must_contain: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plan");
+    let mut full = args.to_vec();
+    full.extend(["--out", out.to_str().unwrap()]);
+    let (code, stdout, stderr) = ibfat(&full);
+    assert_eq!(code, 2, "{full:?}: stdout {stdout} stderr {stderr}");
+    for m in must_contain {
+        assert!(stderr.contains(m), "{full:?}: `{m}` not in: {stderr}");
+    }
+    assert_eq!(stderr.lines().count(), 1, "one clear message: {stderr}");
+    assert!(!out.exists(), "nothing written on bad input");
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no temporary folder left behind"
+    );
+}
+
+#[test]
+fn bad_parameters_exit_2_with_field_and_range() {
+    assert_bad_input(
+        &["build", "lsft", "--order", "6"],
+        &["order", "6 is not a prime power", "5, 7"],
+    );
+    assert_bad_input(&["build", "lsft", "--order", "10"], &["order", "9, 11"]);
+    assert_bad_input(
+        &["build", "lsft", "--order", "3", "--hosts-per-leaf", "5"],
+        &["hosts_per_leaf", "1..=4"],
+    );
+    assert_bad_input(
+        &["build", "lsft", "--order", "3", "--hosts-per-leaf", "0"],
+        &["hosts_per_leaf", "1..=4"],
+    );
+    assert_bad_input(&["build", "kary", "--arity", "1", "--levels", "3"], &["arity", "2..="]);
+    assert_bad_input(&["build", "kary", "--arity", "4", "--levels", "1"], &["levels", ">= 2"]);
+    assert_bad_input(&["build", "mols", "--arity", "1"], &["arity", "2..="]);
+    assert_bad_input(
+        &["build", "mols", "--arity", "6", "--wiring", "mols"],
+        &["wiring", "prime-power", "5, 7"],
+    );
+}
+
+#[test]
+fn bad_specs_exit_2_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("family: lsft\norder: 6\n", vec!["fabric.yaml:2", "order", "5, 7"]),
+        (
+            "family: lsft\norder: 3\nhosts_per_leaf: 7\n",
+            vec!["fabric.yaml:3", "hosts_per_leaf"],
+        ),
+        ("family: kary\narity: 3\n", vec!["levels: missing"]),
+        (
+            "family: lsft\norder: 3\narity: 2\n",
+            vec!["fabric.yaml:3", "arity: does not apply"],
+        ),
+        (
+            "family: lsft\norder: 3\nexpect: {switches: 1, hosts: 2, cables: 3}\n",
+            vec!["fabric.yaml:3", "expect"],
+        ),
+        ("family: [oops\n", vec!["fabric.yaml:"]),
+    ];
+    for (text, must) in cases {
+        let spec = dir.path().join("fabric.yaml");
+        fs::write(&spec, text).unwrap();
+        let out = dir.path().join("out");
+        let (code, _, stderr) = ibfat(&[
+            "build",
+            "--spec",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{text}: {stderr}");
+        for m in must {
+            assert!(stderr.contains(m), "{text}: `{m}` not in {stderr}");
+        }
+        assert!(!out.exists());
+    }
+}
+
+#[test]
+fn spec_rebuilds_the_identical_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    let (c, _, e) = ibfat(&[
+        "build",
+        "mols",
+        "--arity",
+        "4",
+        "--shuffle",
+        "3",
+        "--out",
+        a.to_str().unwrap(),
+        "--no-svg",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = ibfat(&[
+        "build",
+        "--spec",
+        a.join("fabric.yaml").to_str().unwrap(),
+        "--out",
+        b.to_str().unwrap(),
+        "--no-svg",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    for f in ["topology.net", "cables.csv", "fabric.yaml", "topology.dot"] {
+        assert_eq!(fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap(), "{f}");
+    }
+    // an existing plan folder is replaced; a folder with other files is refused
+    let (c, _, _) = ibfat(&[
+        "build",
+        "lsft",
+        "--order",
+        "2",
+        "--out",
+        b.to_str().unwrap(),
+        "--no-svg",
+    ]);
+    assert_eq!(c, 0);
+    fs::write(b.join("notes.txt"), "mine").unwrap();
+    let (c, _, e) = ibfat(&[
+        "build",
+        "lsft",
+        "--order",
+        "3",
+        "--out",
+        b.to_str().unwrap(),
+        "--no-svg",
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("notes.txt"));
+    assert!(
+        fs::read_to_string(b.join("fabric.yaml")).unwrap().contains("order: 2"),
+        "untouched"
+    );
+}
+
+#[test]
+fn build_report_as_json() {
+    let (c, out, _) = ibfat(&["build", "lsft", "--order", "7", "--json"]);
+    assert_eq!(c, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["family"], "lsft");
+    assert_eq!(v["switches"], 114);
+    assert_eq!(v["hosts"], 456);
+    assert_eq!(v["cables"], 912);
+}
+
+#[test]
+fn metrics_json_pins_the_published_figures() {
+    let (c, out, _) = ibfat(&["metrics", "all", "--json"]);
+    assert_eq!(c, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let hops = v["hops"].as_array().unwrap();
+    let row = |n: u64| hops.iter().find(|r| r["arity"] == n).unwrap().clone();
+    for (n, want) in [(4, 4.36), (8, 4.72), (12, 4.82), (16, 4.87)] {
+        let got = row(n)["standard"]["average_hops"].as_f64().unwrap();
+        assert!((got - want).abs() < 0.005, "n={n}: {got}");
+    }
+    let r19 = row(19);
+    assert!((r19["within_3_hops_gain"].as_f64().unwrap() - 18.1).abs() < 0.05);
+    assert!((r19["average_hops_change"].as_f64().unwrap() + 0.367).abs() < 0.0005);
+    let cost = v["cost"].as_array().unwrap();
+    let d18 = cost.iter().find(|r| r["degree"] == 18).unwrap();
+    assert_eq!(d18["lsft_one_sided"]["hosts"], 5526);
+}
+
+#[test]
+fn demo_runs_on_the_embedded_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo");
+    let (c, stdout, e) = ibfat(&["demo", "--out", out.to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
+    assert!(stdout.contains("LSFT(7)") && stdout.contains("456 hosts"), "{stdout}");
+    for d in ["lsft7", "mols7-mols"] {
+        for f in ["topology.net", "cables.csv", "fabric.yaml", "topology.dot"] {
+            assert!(out.join(d).join(f).exists(), "{d}/{f}");
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_teaches() {
+    let (c, _, _) = ibfat(&["build", "lsft"]);
+    assert_eq!(c, 2, "missing --order is a usage error");
+    let (c, out, _) = ibfat(&["--help"]);
+    assert_eq!(c, 0);
+    assert!(out.contains("Exit codes") && out.contains("Examples"));
+}
+
+#[test]
+fn routing_bad_input_exits_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    let p = plan.to_str().unwrap();
+    assert_eq!(ibfat(&["build", "lsft", "--order", "2", "--out", p, "--no-svg"]).0, 0);
+    assert_eq!(ibfat(&["route", p, "--out", p]).0, 0);
+    let g2l = fs::read_to_string(plan.join("guid2lid")).unwrap();
+    let dump = fs::read_to_string(plan.join("opensm-lfts.dump")).unwrap();
+
+    // a guid2lid with a hole (one switch missing)
+    let holed: String = g2l
+        .split("\n\n")
+        .filter(|e| !e.is_empty())
+        .skip(1)
+        .map(|e| format!("{e}\n\n"))
+        .collect();
+    let bad_g2l = dir.path().join("holed.guid2lid");
+    fs::write(&bad_g2l, holed).unwrap();
+    let out = dir.path().join("routes");
+    let (c, _, e) = ibfat(&[
+        "route",
+        p,
+        "--lids",
+        bad_g2l.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("holed.guid2lid") && e.contains("has no LID"), "{e}");
+    assert!(!out.exists());
+
+    // an LFT dump with a port beyond the switch: file and line
+    let bad = dump.replacen("0x0001 001", "0x0001 099", 1);
+    let bad_dump = dir.path().join("bad.dump");
+    fs::write(&bad_dump, bad).unwrap();
+    let (c, _, e) = ibfat(&[
+        "lfts",
+        "validate",
+        "--topology",
+        p,
+        "--lfts",
+        bad_dump.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("bad.dump:2: port 99 is beyond switch"), "{e}");
+
+    // an LFT set for another fabric
+    let other = dir.path().join("other");
+    let o = other.to_str().unwrap();
+    assert_eq!(
+        ibfat(&[
+            "build",
+            "lsft",
+            "--order",
+            "2",
+            "--shuffle",
+            "9",
+            "--out",
+            o,
+            "--no-svg"
+        ])
+        .0,
+        0
+    );
+    let (c, _, e) = ibfat(&[
+        "lfts",
+        "validate",
+        "--topology",
+        o,
+        "--lids",
+        plan.join("guid2lid").to_str().unwrap(),
+        "--lfts",
+        plan.join("opensm-lfts.dump").to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(
+        e.contains("is not in the fabric") || e.contains("is not in the topology"),
+        "{e}"
+    );
+
+    // a valid set validates (exit 0) and a broken one is a defect (exit 1)
+    assert_eq!(
+        ibfat(&[
+            "lfts",
+            "validate",
+            "--topology",
+            p,
+            "--lfts",
+            plan.join("opensm-lfts.dump").to_str().unwrap()
+        ])
+        .0,
+        0
+    );
+    let holed_dump: String = dump
+        .lines()
+        .filter(|l| !l.starts_with("0x0005 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let hd = dir.path().join("holed.dump");
+    fs::write(&hd, holed_dump).unwrap();
+    let (c, out, _) = ibfat(&[
+        "lfts",
+        "validate",
+        "--topology",
+        p,
+        "--lfts",
+        hd.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["black_holes"], 14, "LID 5 dropped by all 14 switches");
+    assert_eq!(v["ok"], false);
+}
+
+#[test]
+fn check_reports_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    let p = plan.to_str().unwrap();
+    assert_eq!(
+        ibfat(&["build", "kary", "--arity", "3", "--levels", "3", "--out", p, "--no-svg"]).0,
+        0
+    );
+    let (c, out, _) = ibfat(&["check", "--topology", p, "--pattern", "shift", "--json"]);
+    assert_eq!(c, 0, "shift on a k-ary tree with d-mod-k is conflict-free");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for k in [
+        "throughput_ratio",
+        "max_congestion",
+        "phases",
+        "flows",
+        "unrouted_flows",
+    ] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    assert_eq!(v["throughput_ratio"], 1.0);
+    // shards merge to the same figures
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let (c, out, e) = ibfat(&[
+            "check",
+            "--topology",
+            p,
+            "--pattern",
+            "shift",
+            "--shard",
+            &format!("{i}/3"),
+            "--json",
+        ]);
+        assert_eq!(c, 0, "{e}");
+        let f = dir.path().join(format!("s{i}.json"));
+        fs::write(&f, out).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["check", "merge", "--json"];
+    args.extend(files.iter().map(|s| s.as_str()));
+    let (c, out, e) = ibfat(&args);
+    assert_eq!(c, 0, "{e}");
+    let m: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(m["flows"], v["flows"]);
+    assert_eq!(m["phases_checked"], 27);
+    // LSFT shift has conflicts: exit 1, heat map written
+    let l = dir.path().join("l");
+    assert_eq!(
+        ibfat(&[
+            "build",
+            "lsft",
+            "--order",
+            "2",
+            "--out",
+            l.to_str().unwrap(),
+            "--no-svg"
+        ])
+        .0,
+        0
+    );
+    let heat = dir.path().join("heat.dot");
+    let (c, _, _) = ibfat(&[
+        "check",
+        "--topology",
+        l.to_str().unwrap(),
+        "--heatmap",
+        heat.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 1);
+    assert!(fs::read_to_string(&heat).unwrap().contains("penwidth"));
+    let (c, _, e) = ibfat(&["check", "--topology", l.to_str().unwrap(), "--shard", "3/3"]);
+    assert_eq!(c, 2, "{e}");
+}
