@@ -20,7 +20,10 @@ Patterns (phase = one round in which every rank sends to at most one rank):
   mols-shift          the same on a MOLS 3-level tree
   lsft                LSFT conflict-free all-to-all: N phases, every pair once (one- or two-sided)
   lsft-partial        conflict-free all-to-all of a q x K block with M hosts per leaf
-                      (--block K --per-leaf M), or of D hosts placed by ibfat (--job-size D)
+                      (--block K --per-leaf M), or of D hosts placed by ibfat (--job-size D):
+                      the smallest block holding D hosts, the lsft schedule restricted to D
+                      hosts and shift are measured with the checker on ibfat's own tables and
+                      the least phases / throughput ratio wins
   ring                N-1 phases of r -> r+1 (the ring algorithm's steps)
   recursive-doubling  phase i exchanges r <-> r XOR 2^i
   bruck               phase i sends r -> r + 2^i
@@ -280,12 +283,16 @@ fn print_report(r: &ScheduleReport) {
         );
         for (i, c) in p.candidates.iter().enumerate() {
             println!(
-                "  {} {:<13} {:>7} phases {:>5.1}% idle  ratio {:<7} {}{}",
+                "  {} {:<13} {:>7} phases {:>5.1}% idle  ratio {:<17} {}{}",
                 if i == p.chosen { "*" } else { " " },
                 c.pattern,
                 c.phases,
                 100.0 * c.idle_fraction,
-                c.ratio.map(|x| format!("{x:.3}")).unwrap_or_else(|| "?".into()),
+                match (c.ratio, c.measured) {
+                    (Some(x), true) => format!("{x:.3} (checked)"),
+                    (Some(x), false) => format!("{x:.3} (by design)"),
+                    (None, _) => "?".into(),
+                },
                 c.description,
                 c.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default()
             );

@@ -14,21 +14,29 @@
 //!    dropped (always possible; the only option when D > q³ or the grid is too sparse);
 //! 3. `shift` over the first D pool hosts: D phases, no idle slot, but conflicts.
 //!
-//! What is guaranteed: the chosen schedule is complete over the D chosen hosts (every
-//! ordered pair exactly once) and conflict-free under the canonical LSFT routing
-//! (minimal paths are unique between different leaves), and it has the fewest phases
-//! among the conflict-free candidates 1 and 2. A candidate whose conflicts are unknown
-//! (`shift`) is only chosen once the checker's throughput ratio r is known and its
-//! phases / r beat the conflict-free candidate's phases.
+//! Every candidate is measured with the link-conflict checker ([`crate::check`]) on the
+//! plan's own routing tables ([`crate::routing::route`]) when that is cheap (at most
+//! [`MEASURE_LIMIT`] flows); otherwise the conflict-free candidates keep their ratio 1.0
+//! by construction and `shift` stays unmeasured. The estimated duration of a candidate
+//! is phases / throughput ratio (a phase at ratio r moves its data at r of the link rate
+//! on average); the lowest estimate wins, ties to the earlier candidate (block, lsft,
+//! shift). An unmeasured `shift` is never chosen.
 //!
-//! TODO(check): [`checker_ratio`] returns `None` until the link-conflict checker
-//! (`ibfat::check`, issue 4 item 2) is merged; then it measures `shift` here.
+//! What is guaranteed: the chosen schedule is complete over the D chosen hosts (every
+//! ordered pair exactly once); when it is a block or the restricted lsft schedule it is
+//! conflict-free under the canonical LSFT routing (unique minimal paths between different
+//! leaves), which the checker confirms on ibfat's tables, and it has the fewest phases
+//! among those conflict-free candidates. `shift` is chosen only when its measured ratio
+//! makes it faster by that estimate — never when a block of exactly D hosts exists.
 
 use super::lsft::LsftAllToAll;
+use super::partial::LsftPartial;
 use super::partial::{BlockPos, BlockShape};
 use super::{Compact, Job, Pattern, IDLE};
+use crate::check::{check, CompiledRoutes};
 use crate::error::{Error, Result};
 use crate::geometry::Point;
+use crate::routing::{route, LftSet, Lids};
 use crate::topology::{Layout, LsftLayout, Plan};
 use serde::Serialize;
 
@@ -172,8 +180,11 @@ pub struct Candidate {
     pub idle_fraction: f64,
     /// Conflict-free by construction (canonical LSFT routing).
     pub conflict_free: bool,
-    /// Throughput ratio (1.0 by construction, the checker's figure, or unknown).
+    /// Throughput ratio: the checker's figure on the plan's own tables, else 1.0 for a
+    /// conflict-free construction, else unknown.
     pub ratio: Option<f64>,
+    /// True when `ratio` was measured by the checker.
+    pub measured: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -202,11 +213,38 @@ pub struct ChoiceReport {
     pub candidates: Vec<Candidate>,
 }
 
-/// The checker's throughput ratio of `pattern` over `job`, when the checker is available.
-///
-/// TODO(check): call `ibfat::check` on the plan's routing tables once it is merged.
-pub fn checker_ratio(_plan: &Plan, _job: &Job, _pattern: &dyn Pattern) -> Option<f64> {
-    None
+/// Largest number of flows (phases × ranks) the chooser measures with the checker.
+pub const MEASURE_LIMIT: u64 = 50_000_000;
+
+/// The checker on the plan's own tables, built on first use.
+struct Checker<'a> {
+    plan: &'a Plan,
+    tables: Option<(Lids, LftSet)>,
+}
+
+impl Checker<'_> {
+    /// Throughput ratio of `pattern` over `job`, or `None` when too big to measure here.
+    fn ratio(&mut self, job: &Job, pattern: &dyn Pattern) -> Result<Option<f64>> {
+        if pattern.phases() as u64 * job.len() as u64 > MEASURE_LIMIT {
+            return Ok(None);
+        }
+        if self.tables.is_none() {
+            let lids = Lids::plan(&self.plan.fabric, self.plan.layout.hosts(), 0)?;
+            let lfts = route(&self.plan.fabric, &self.plan.layout, &lids)?;
+            self.tables = Some((lids, lfts));
+        }
+        let (lids, lfts) = self.tables.as_ref().expect("built above");
+        let routes = CompiledRoutes::compile(&self.plan.fabric, lids, lfts, job.hosts(), 0)?;
+        let report = check(
+            &self.plan.fabric,
+            job.hosts(),
+            &routes,
+            pattern,
+            0..pattern.phases(),
+            &|| {},
+        )?;
+        Ok(Some(report.throughput_ratio))
+    }
 }
 
 /// Best block (fewest phases) of capacity ≥ d among the pool's hosts.
@@ -307,7 +345,14 @@ pub fn choose(plan: &Plan, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport
         }
     });
     let exact = block.as_ref().is_some_and(|b| b.phases() == d);
+    let mut checker = Checker { plan, tables: None };
+    let measured_note = |m: &Option<f64>| {
+        m.is_none()
+            .then(|| format!("not measured: more than {MEASURE_LIMIT} flows for the chooser"))
+    };
     if let Some(b) = &block {
+        let measured = checker.ratio(&b.job, &LsftPartial::new(b.shape.clone(), b.positions.clone())?)?;
+        let idle = (!exact).then(|| format!("{} of {} block positions idle", b.phases() - d, b.phases()));
         candidates.push(Candidate {
             pattern: "lsft-partial".into(),
             description: format!(
@@ -324,8 +369,9 @@ pub fn choose(plan: &Plan, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport
             phases: b.phases(),
             idle_fraction: b.idle_fraction(),
             conflict_free: true,
-            ratio: Some(1.0),
-            note: (!exact).then(|| format!("{} of {} block positions idle", b.phases() - d, b.phases())),
+            ratio: Some(measured.unwrap_or(1.0)),
+            measured: measured.is_some(),
+            note: idle.or_else(|| measured_note(&measured)),
         });
         choices.push(Choice::Block(b.clone()));
     }
@@ -333,41 +379,41 @@ pub fn choose(plan: &Plan, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport
     let sub = pool.select(&first);
     if !exact {
         let full = Compact::new(LsftAllToAll::new(layout, &sub));
+        let measured = checker.ratio(&sub, &full)?;
         candidates.push(Candidate {
             pattern: "lsft".into(),
             description: format!("whole-fabric schedule restricted to the first {d} hosts, empty phases dropped"),
             phases: full.phases(),
             idle_fraction: 1.0 - d as f64 / full.phases() as f64,
             conflict_free: true,
-            ratio: Some(1.0),
-            note: None,
+            ratio: Some(measured.unwrap_or(1.0)),
+            measured: measured.is_some(),
+            note: measured_note(&measured),
         });
         choices.push(Choice::Full(sub.clone(), full));
     }
-    let shift = super::shift::Shift::new(d);
-    let ratio = checker_ratio(plan, &sub, &shift);
+    let measured = checker.ratio(&sub, &super::shift::Shift::new(d))?;
     candidates.push(Candidate {
         pattern: "shift".into(),
         description: format!("shift over the first {d} hosts"),
         phases: d,
         idle_fraction: 0.0,
         conflict_free: false,
-        ratio,
-        note: ratio
+        ratio: measured,
+        measured: measured.is_some(),
+        note: measured
             .is_none()
-            .then(|| "ratio unknown until the checker (ibfat check) is merged; not chosen".into()),
+            .then(|| format!("ratio not measured (more than {MEASURE_LIMIT} flows); not chosen")),
     });
     choices.push(Choice::Shift(sub));
 
-    let cost = |c: &Candidate| c.ratio.map(|r| c.phases as f64 / r.max(1e-12));
+    // estimated duration in conflict-free phase times; the first of equal ones wins
+    let cost = |c: &Candidate| c.ratio.filter(|&r| r > 0.0).map(|r| c.phases as f64 / r);
     let chosen = (0..candidates.len())
-        .filter(|&i| cost(&candidates[i]).is_some())
-        .min_by(|&a, &b| {
-            cost(&candidates[a])
-                .partial_cmp(&cost(&candidates[b]))
-                .expect("finite costs")
-        })
-        .expect("a conflict-free candidate always exists");
+        .filter_map(|i| cost(&candidates[i]).map(|c| (i, c)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
+        .expect("a conflict-free candidate always has a ratio");
     let report = ChoiceReport {
         job_size: d,
         pool: pool.len(),
@@ -404,6 +450,7 @@ mod tests {
             let d = (5 * k * m) as usize;
             let (choice, report) = choose(&p, &pool, d).unwrap();
             assert!(report.exact, "D = {d}");
+            assert_sound(&report);
             let Choice::Block(b) = choice else {
                 panic!("D = {d}: expected a block")
             };
@@ -414,26 +461,48 @@ mod tests {
         }
     }
 
+    /// The chooser picked the candidate of least phases / ratio, every candidate was
+    /// measured on the plan's own tables, and the conflict-free ones measure 1.0.
+    fn assert_sound(report: &ChoiceReport) {
+        assert!(report.candidates.iter().all(|c| c.measured), "{report:?}");
+        for c in report.candidates.iter().filter(|c| c.conflict_free) {
+            assert_eq!(c.ratio, Some(1.0), "{c:?}");
+        }
+        let cost = |c: &Candidate| c.phases as f64 / c.ratio.unwrap();
+        let best = report.candidates.iter().map(cost).fold(f64::INFINITY, f64::min);
+        assert_eq!(cost(&report.candidates[report.chosen]), best, "{report:?}");
+    }
+
+    /// Whatever was chosen covers every ordered pair of its d hosts once.
+    fn assert_chosen_complete(choice: &Choice, d: usize) {
+        match choice {
+            Choice::Block(b) => {
+                assert_eq!(b.job.len(), d);
+                assert_complete(&LsftPartial::new(b.shape.clone(), b.positions.clone()).unwrap(), true);
+            }
+            Choice::Full(job, pattern) => {
+                assert_eq!(job.len(), d);
+                assert_complete(pattern, true);
+            }
+            Choice::Shift(job) => assert_eq!(job.len(), d),
+        }
+    }
+
     #[test]
-    fn other_sizes_use_the_smallest_block_and_say_so() {
+    fn other_sizes_offer_the_smallest_block_and_pick_by_measured_ratio() {
         let p = plan(5, false, None);
         let pool = Job::whole(&p.layout);
         for d in [7usize, 13, 29, 101, 124] {
             let (choice, report) = choose(&p, &pool, d).unwrap();
-            let Choice::Block(b) = choice else {
-                panic!("D = {d}: expected a block")
-            };
-            assert_eq!(b.job.len(), d);
-            // no valid block with fewer positions reaches d
-            assert_eq!(b.phases(), smallest_block(5, d));
-            assert!(!report.exact && b.idle_fraction() > 0.0);
+            assert!(!report.exact);
+            let block = &report.candidates[0];
+            assert_eq!(block.pattern, "lsft-partial");
+            // no valid block with fewer positions reaches d; the spare positions idle
+            assert_eq!(block.phases, smallest_block(5, d));
+            assert!(block.idle_fraction > 0.0);
             assert!(report.candidates.iter().any(|c| c.pattern == "lsft"));
-            assert!(report
-                .candidates
-                .iter()
-                .any(|c| c.pattern == "shift" && c.ratio.is_none()));
-            let s = LsftPartial::new(b.shape.clone(), b.positions.clone()).unwrap();
-            assert_complete(&s, true);
+            assert_sound(&report);
+            assert_chosen_complete(&choice, d);
         }
     }
 
@@ -451,13 +520,10 @@ mod tests {
         let p = plan(3, false, None); // 52 hosts, grid of 9 leaves holds at most 27 in a block
         let pool = Job::whole(&p.layout);
         let (choice, report) = choose(&p, &pool, 40).unwrap();
-        let Choice::Full(job, pattern) = choice else {
-            panic!("expected the full schedule")
-        };
-        assert_complete(&pattern, true);
-        assert_eq!(job.len(), 40);
-        assert_eq!(report.candidates[report.chosen].pattern, "lsft");
         assert!(report.candidates.iter().all(|c| c.pattern != "lsft-partial"));
+        assert_eq!(report.candidates[0].pattern, "lsft");
+        assert_sound(&report);
+        assert_chosen_complete(&choice, 40);
         let e = choose(&p, &pool, 53).unwrap_err().to_string();
         assert!(e.contains("52 hosts are available"), "{e}");
     }
