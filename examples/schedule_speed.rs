@@ -43,7 +43,7 @@ fn main() {
     let Layout::Lsft(l) = &plan.layout else { unreachable!() };
     println!("built LSFT({q}) in {:.2} s", start.elapsed().as_secs_f64());
     let start = Instant::now();
-    let s = LsftAllToAll::new(l, &Job::whole(&plan.layout));
+    let s = LsftAllToAll::new(l, &Job::whole(plan.layout.hosts()));
     println!(
         "prepared the lsft schedule in {:.1} ms",
         start.elapsed().as_secs_f64() * 1e3

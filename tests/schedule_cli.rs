@@ -5,6 +5,7 @@ mod harness;
 
 use harness::ibfat;
 use ibfat::schedule::file::read_json;
+use ibfat::schedule::job::Hosts;
 use ibfat::schedule::verify;
 use ibfat::topology::{Plan, Spec};
 use std::path::Path;
@@ -44,8 +45,8 @@ fn lsft_schedules_round_trip_through_files() {
     assert_eq!(r["complete"], true);
     assert_eq!(r["conflict_free_by_construction"], true);
     assert_eq!(r["counts"]["flows"], 104 * 104);
-    let (sched, job) = read_json(&out, Some(&plan)).unwrap();
-    assert!(job.unwrap().is_whole(&plan.layout));
+    let (sched, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
+    assert!(job.unwrap().is_whole(plan.layout.hosts()));
     assert_eq!(verify(&sched).unwrap().flows, 104 * 104);
 
     // the placement chooser, from the topology.net of the plan, written as CSV
@@ -81,7 +82,7 @@ fn lsft_schedules_round_trip_through_files() {
         out.to_str().unwrap(),
     ]);
     assert_eq!((r["ranks"].as_u64(), r["phases"].as_u64()), (Some(3), Some(2)));
-    let (_, job) = read_json(&out, Some(&plan)).unwrap();
+    let (_, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
     assert_eq!(job.unwrap().fabric_ranks(), &[16, 0, 1]);
 }
 

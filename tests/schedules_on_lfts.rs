@@ -104,7 +104,7 @@ fn lsft_on_shuffled_cabling_partial_leaves_and_jobs_measures_one() {
         .filter(|x| x % 7 < 3)
         .collect();
     let mut req = Request::new(PatternKind::Lsft);
-    req.job = Some(Job::from_fabric_ranks(&r.plan.layout, ranks).unwrap());
+    req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), ranks).unwrap());
     let g = generate(&r.plan, &req).unwrap();
     assert_conflict_free("q=5 job subset", &measure(&r, &g.job, g.pattern.as_ref()));
 }
@@ -156,7 +156,7 @@ fn tree_shifts_measure_one_when_the_guarantee_holds() {
     let aligned: Vec<u32> = vec![0, 1, 2, 3, 13, 14, 15, 16, 26];
     for ranks in [pods, aligned] {
         let mut req = Request::new(PatternKind::KaryShift);
-        req.job = Some(Job::from_fabric_ranks(&r.plan.layout, ranks.clone()).unwrap());
+        req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), ranks.clone()).unwrap());
         let g = generate(&r.plan, &req).unwrap();
         assert!(g.conflict_free.is_some(), "{ranks:?}");
         assert_conflict_free(
@@ -167,7 +167,7 @@ fn tree_shifts_measure_one_when_the_guarantee_holds() {
     // the first 5 hosts of a binary 3-tree: no guarantee, and shift does collide there
     let r = routed(FamilySpec::Kary(KaryParams { arity: 2, levels: 3 }), None, 0);
     let mut req = Request::new(PatternKind::KaryShift);
-    req.job = Some(Job::from_fabric_ranks(&r.plan.layout, (0..5).collect()).unwrap());
+    req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), (0..5).collect()).unwrap());
     let g = generate(&r.plan, &req).unwrap();
     assert!(g.conflict_free.is_none());
     assert!(measure(&r, &g.job, g.pattern.as_ref()).throughput_ratio < 1.0);
@@ -175,7 +175,7 @@ fn tree_shifts_measure_one_when_the_guarantee_holds() {
     for wiring in [WiringChoice::Mols, WiringChoice::Basic, WiringChoice::Standard] {
         let r = routed(FamilySpec::Mols(MolsParams { arity: 4, wiring }), None, 1);
         let mut req = Request::new(PatternKind::MolsShift);
-        req.job = Some(Job::from_fabric_ranks(&r.plan.layout, (16..48).collect()).unwrap());
+        req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), (16..48).collect()).unwrap());
         let g = generate(&r.plan, &req).unwrap();
         assert!(g.conflict_free.is_some());
         assert_conflict_free(

@@ -4,6 +4,7 @@ use super::output::print_json;
 use clap::Args;
 use ibfat::formats::ibnetdiscover;
 use ibfat::schedule::generate::BlockInfo;
+use ibfat::schedule::job::Hosts;
 use ibfat::schedule::placement::ChoiceReport;
 use ibfat::schedule::{file, generate, Counts, Format, Job, PatternKind, Request};
 use ibfat::topology::{Fabric, Plan, Spec};
@@ -202,7 +203,11 @@ fn cabling_difference(planned: &Fabric, found: &Fabric) -> Option<String> {
 pub fn run(a: ScheduleArgs) -> Result<i32> {
     let start = Instant::now();
     let plan = load_topology(&a.topology)?;
-    let job = a.job.as_deref().map(|j| Job::from_arg(j, &plan)).transpose()?;
+    let job = a
+        .job
+        .as_deref()
+        .map(|j| Job::from_arg(j, &Hosts::of(&plan)))
+        .transpose()?;
     let req = Request {
         kind: a.pattern,
         job,
@@ -230,7 +235,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
         pattern: g.pattern.name(),
         ranks: g.pattern.ranks(),
         phases: g.pattern.phases(),
-        whole_fabric: g.job.is_whole(&plan.layout),
+        whole_fabric: g.job.is_whole(plan.layout.hosts()),
         complete: g.complete,
         conflict_free_by_construction: g.conflict_free.is_some(),
         guarantee: g.conflict_free.clone(),

@@ -27,11 +27,10 @@
 //! temporary file renamed into place: complete or absent. Every phase is checked while
 //! it is written.
 
-use super::job::HostLookup;
+use super::job::{HostLookup, Hosts};
 use super::{Counts, Job, Pattern, PermutationCheck, Schedule, IDLE};
 use crate::error::{Error, Result};
 use crate::formats::atomic;
-use crate::topology::Plan;
 use rayon::prelude::*;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::collections::HashMap;
@@ -220,10 +219,10 @@ pub fn write(path: &Path, format: Format, pattern: &dyn Pattern, hosts: &[u64]) 
     Ok(counts)
 }
 
-/// Read and validate a JSON schedule file. With `plan`, every host must be a host port
+/// Read and validate a JSON schedule file. With `topo`, every host must be a host port
 /// of that topology and the job (hosts in rank order) is returned too. Errors name the
 /// file, line and column, the rank, phase or GUID; they are input errors (exit 2).
-pub fn read_json(path: &Path, plan: Option<&Plan>) -> Result<(Schedule, Option<Job>)> {
+pub fn read_json(path: &Path, topo: Option<&Hosts>) -> Result<(Schedule, Option<Job>)> {
     // read whole: positions in a byte slice are exact, a stream's are one peeked byte late
     let bytes = std::fs::read(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
@@ -232,12 +231,12 @@ pub fn read_json(path: &Path, plan: Option<&Plan>) -> Result<(Schedule, Option<J
             Error::io(format!("cannot read {}", path.display()), e)
         }
     })?;
-    parse_json(&bytes, path, plan)
+    parse_json(&bytes, path, topo)
 }
 
 /// [`read_json`] from the file's bytes; `path` is for messages.
-pub fn parse_json(bytes: &[u8], path: &Path, plan: Option<&Plan>) -> Result<(Schedule, Option<Job>)> {
-    let lookup = plan.map(HostLookup::new);
+pub fn parse_json(bytes: &[u8], path: &Path, topo: Option<&Hosts>) -> Result<(Schedule, Option<Job>)> {
+    let lookup = topo.map(HostLookup::new);
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let parsed = FileSeed {
         lookup: lookup.as_ref(),
@@ -256,8 +255,8 @@ pub fn parse_json(bytes: &[u8], path: &Path, plan: Option<&Plan>) -> Result<(Sch
             check.check(p, ph).map_err(|e| Error::at(path, 0, e.to_string()))?;
         }
     }
-    let job = match (plan, parsed.fabric_ranks) {
-        (Some(plan), Some(ranks)) => Some(Job::from_fabric_ranks(&plan.layout, ranks).map_err(|e| e.in_file(path, 0))?),
+    let job = match (topo, parsed.fabric_ranks) {
+        (Some(topo), Some(ranks)) => Some(Job::from_fabric_ranks(topo.ports, ranks).map_err(|e| e.in_file(path, 0))?),
         _ => None,
     };
     sched.hosts.shrink_to_fit();
@@ -564,6 +563,7 @@ mod tests {
     use super::*;
     use crate::schedule::shift::Shift;
     use crate::topology::lsft::LsftParams;
+    use crate::topology::Plan;
     use crate::topology::{FamilySpec, Spec};
 
     fn plan() -> Plan {
@@ -577,7 +577,8 @@ mod tests {
     }
 
     fn parse(text: &str, plan: Option<&Plan>) -> Result<(Schedule, Option<Job>)> {
-        parse_json(text.as_bytes(), Path::new("s.json"), plan)
+        let topo = plan.map(Hosts::of);
+        parse_json(text.as_bytes(), Path::new("s.json"), topo.as_ref())
     }
 
     struct Gappy;
@@ -633,17 +634,21 @@ mod tests {
         let p = plan();
         let t = tempfile::tempdir().unwrap();
         let path = t.path().join("shift.json");
-        let job = Job::whole(&p.layout);
+        let job = Job::whole(p.layout.hosts());
         let shift = Shift::new(job.len());
         let counts = write(&path, Format::Json, &shift, &job.port_guids(&p.fabric)).unwrap();
         assert_eq!(counts.flows, 21 * 21);
-        let (s, j) = read_json(&path, Some(&p)).unwrap();
+        let (s, j) = read_json(&path, Some(&Hosts::of(&p))).unwrap();
         assert_eq!(j.unwrap(), job);
         assert_eq!(s.phases.len(), 21);
+        // a fabric of unknown family: its endpoints are the rank order
+        let eps = p.fabric.endpoints();
+        let (_, j) = read_json(&path, Some(&Hosts::new(&p.fabric, &eps, "dump"))).unwrap();
+        assert_eq!(j.unwrap().hosts(), job.hosts());
         // a writer that fails leaves the earlier file alone
         let bad = write(&path, Format::Json, &Gappy, &[1, 2]);
         assert!(bad.is_err());
-        assert_eq!(read_json(&path, Some(&p)).unwrap().0, s);
+        assert_eq!(read_json(&path, Some(&Hosts::of(&p))).unwrap().0, s);
         assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
     }
 

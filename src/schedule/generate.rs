@@ -221,7 +221,7 @@ pub fn generate(plan: &Plan, req: &Request) -> Result<Generated> {
             None,
         ));
     }
-    let job = req.job.clone().unwrap_or_else(|| Job::whole(&plan.layout));
+    let job = req.job.clone().unwrap_or_else(|| Job::whole(plan.layout.hosts()));
     let n = job.len();
     let mut g = match kind {
         PatternKind::Shift => {
@@ -426,7 +426,7 @@ mod tests {
         assert!(g.notes.iter().any(|n| n.contains("twin leaves")));
         assert_complete(g.pattern.as_ref(), true);
         let mut req = Request::new(PatternKind::Lsft);
-        req.job = Some(Job::from_fabric_ranks(&plan.layout, vec![9, 4, 50, 1]).unwrap());
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![9, 4, 50, 1]).unwrap());
         let g = generate(&plan, &req).unwrap();
         assert_eq!(g.pattern.ranks(), 4);
         assert_complete(g.pattern.as_ref(), true);
@@ -449,7 +449,7 @@ mod tests {
         assert_complete(g.pattern.as_ref(), true);
         // a job given as a pool, its size the job size
         let mut req = Request::new(PatternKind::LsftPartial);
-        req.job = Some(Job::from_fabric_ranks(&plan.layout, (30..70).collect()).unwrap());
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), (30..70).collect()).unwrap());
         let g = generate(&plan, &req).unwrap();
         assert_eq!(g.pattern.ranks(), 40);
         assert_complete(g.pattern.as_ref(), true);
@@ -466,9 +466,9 @@ mod tests {
         assert!(g.conflict_free.is_some());
         let mut req = Request::new(PatternKind::KaryShift);
         // hosts 0, 1 on leaf 0 and host 5 on leaf 1: aligned mod 3 (B = 3 within one pod)
-        req.job = Some(Job::from_fabric_ranks(&plan.layout, vec![5, 0, 1]).unwrap());
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1]).unwrap());
         assert!(generate(&plan, &req).unwrap().conflict_free.is_some());
-        req.job = Some(Job::from_fabric_ranks(&plan.layout, vec![5, 0, 1, 2]).unwrap());
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1, 2]).unwrap());
         let g = generate(&plan, &req).unwrap();
         assert!(g.conflict_free.is_none() && !g.notes.is_empty());
     }

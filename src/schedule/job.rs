@@ -16,30 +16,61 @@
 
 use crate::error::{Error, Result};
 use crate::topology::spec::parse_guid;
-use crate::topology::{Endpoint, Fabric, Layout, NodeKind, Plan};
+use crate::topology::{Endpoint, Fabric, NodeKind, Plan};
 use std::collections::HashMap;
 use std::path::Path;
+
+/// A topology's host ports in its rank order, with the fabric they belong to: what job
+/// files and schedule files are resolved against. A plan gives [`Layout::hosts`]
+/// ([`Hosts::of`]); a discovered fabric of unknown family can give
+/// [`Fabric::endpoints`].
+///
+/// [`Layout::hosts`]: crate::topology::Layout::hosts
+#[derive(Clone, Debug)]
+pub struct Hosts<'a> {
+    pub fabric: &'a Fabric,
+    /// Host ports in rank order (fabric ranks index this list).
+    pub ports: &'a [Endpoint],
+    /// Name of the topology for messages (`lsft7`, a file name).
+    pub name: String,
+}
+
+impl<'a> Hosts<'a> {
+    /// A fabric's host ports in the given rank order.
+    pub fn new(fabric: &'a Fabric, ports: &'a [Endpoint], name: impl Into<String>) -> Hosts<'a> {
+        Hosts {
+            fabric,
+            ports,
+            name: name.into(),
+        }
+    }
+    /// The hosts of a plan, in its rank order.
+    pub fn of(plan: &'a Plan) -> Hosts<'a> {
+        Hosts::new(&plan.fabric, plan.layout.hosts(), plan.spec.short_name())
+    }
+}
 
 /// The hosts a pattern runs on, in rank order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     hosts: Vec<Endpoint>,
-    /// Index of each job rank in [`Layout::hosts`].
+    /// Index of each job rank in the topology's host list ([`Hosts::ports`]).
     fabric_ranks: Vec<u32>,
 }
 
 impl Job {
-    /// Every host of the fabric, in the topology's rank order.
-    pub fn whole(layout: &Layout) -> Job {
+    /// Every host of the topology (`all`: its hosts in rank order).
+    pub fn whole(all: &[Endpoint]) -> Job {
         Job {
-            hosts: layout.hosts().to_vec(),
-            fabric_ranks: (0..layout.hosts().len() as u32).collect(),
+            hosts: all.to_vec(),
+            fabric_ranks: (0..all.len() as u32).collect(),
         }
     }
 
-    /// The hosts at the given fabric ranks, in the given order (each at most once).
-    pub fn from_fabric_ranks(layout: &Layout, ranks: Vec<u32>) -> Result<Job> {
-        let n = layout.hosts().len();
+    /// The hosts at the given fabric ranks (indices into `all`), in the given order, each
+    /// at most once.
+    pub fn from_fabric_ranks(all: &[Endpoint], ranks: Vec<u32>) -> Result<Job> {
+        let n = all.len();
         if ranks.is_empty() {
             return Err(Error::input("job", "the job has no hosts", None));
         }
@@ -62,7 +93,7 @@ impl Job {
             at[r as usize] = i as u32;
         }
         Ok(Job {
-            hosts: ranks.iter().map(|&r| layout.hosts()[r as usize]).collect(),
+            hosts: ranks.iter().map(|&r| all[r as usize]).collect(),
             fabric_ranks: ranks,
         })
     }
@@ -79,14 +110,13 @@ impl Job {
     pub fn hosts(&self) -> &[Endpoint] {
         &self.hosts
     }
-    /// Fabric rank (index in [`Layout::hosts`]) of every job rank.
+    /// Fabric rank (index in the topology's host list) of every job rank.
     pub fn fabric_ranks(&self) -> &[u32] {
         &self.fabric_ranks
     }
-    /// True when the job is every host of the fabric in the topology's rank order.
-    pub fn is_whole(&self, layout: &Layout) -> bool {
-        self.fabric_ranks.len() == layout.hosts().len()
-            && self.fabric_ranks.iter().enumerate().all(|(i, &r)| r as usize == i)
+    /// True when the job is every host of `all` in that order.
+    pub fn is_whole(&self, all: &[Endpoint]) -> bool {
+        self.fabric_ranks.len() == all.len() && self.fabric_ranks.iter().enumerate().all(|(i, &r)| r as usize == i)
     }
     /// Port GUID of every job rank (the `hosts` list of a schedule file).
     pub fn port_guids(&self, fabric: &Fabric) -> Vec<u64> {
@@ -109,7 +139,7 @@ impl Job {
     }
 
     /// `--job` argument: `ranks:LIST` inline, otherwise a job file.
-    pub fn from_arg(arg: &str, plan: &Plan) -> Result<Job> {
+    pub fn from_arg(arg: &str, topo: &Hosts) -> Result<Job> {
         if let Some(list) = arg.strip_prefix("ranks:") {
             let mut ranks = Vec::new();
             for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -120,10 +150,10 @@ impl Job {
                         Some("write ranks:0-63,128-191 (inclusive ranges)".into()),
                     )
                 })?;
-                check_range(a, b, plan.layout.hosts().len()).map_err(|m| Error::input("job", m, None))?;
+                check_range(a, b, topo.ports.len()).map_err(|m| Error::input("job", m, None))?;
                 ranks.extend(a..=b);
             }
-            return Job::from_fabric_ranks(&plan.layout, ranks);
+            return Job::from_fabric_ranks(topo.ports, ranks);
         }
         let path = Path::new(arg);
         let text = std::fs::read_to_string(path).map_err(|e| {
@@ -137,13 +167,13 @@ impl Job {
                 Error::io(format!("cannot read {arg}"), e)
             }
         })?;
-        Job::parse(&text, path, plan)
+        Job::parse(&text, path, topo)
     }
 
     /// Parse a job file's text (see the module documentation); `path` is for messages.
-    pub fn parse(text: &str, path: &Path, plan: &Plan) -> Result<Job> {
-        let lookup = HostLookup::new(plan);
-        let n = plan.layout.hosts().len();
+    pub fn parse(text: &str, path: &Path, topo: &Hosts) -> Result<Job> {
+        let lookup = HostLookup::new(topo);
+        let n = topo.ports.len();
         let mut ranks: Vec<u32> = Vec::new();
         let mut line_of = vec![0usize; n];
         for (i, raw) in text.lines().enumerate() {
@@ -178,13 +208,13 @@ impl Job {
             return Err(Error::at(path, 0, "the job file lists no hosts")
                 .with_hint("one host per line: a port GUID (0x...), a node name or description, or ranks 0-63"));
         }
-        Job::from_fabric_ranks(&plan.layout, ranks)
+        Job::from_fabric_ranks(topo.ports, ranks)
     }
 
     /// The job whose port GUIDs are `guids`, in that order (a schedule file's host list).
     /// The error names the position and GUID that do not match the topology.
-    pub fn from_port_guids(guids: &[u64], plan: &Plan) -> Result<Job> {
-        let lookup = HostLookup::new(plan);
+    pub fn from_port_guids(guids: &[u64], topo: &Hosts) -> Result<Job> {
+        let lookup = HostLookup::new(topo);
         let ranks = guids
             .iter()
             .enumerate()
@@ -194,7 +224,7 @@ impl Job {
                     .map_err(|m| Error::input("hosts", format!("hosts[{i}]: {m}"), None))
             })
             .collect::<Result<Vec<u32>>>()?;
-        Job::from_fabric_ranks(&plan.layout, ranks)
+        Job::from_fabric_ranks(topo.ports, ranks)
     }
 }
 
@@ -226,33 +256,37 @@ fn check_range(a: u32, b: u32, n: usize) -> std::result::Result<(), String> {
 
 /// Finds host ports by GUID, node name or description (built once per file).
 pub(crate) struct HostLookup<'a> {
-    plan: &'a Plan,
+    fabric: &'a Fabric,
+    ports: &'a [Endpoint],
+    name: &'a str,
     rank_of_port_guid: HashMap<u64, u32>,
     /// Fabric ranks of each node's host ports.
     node_ranks: HashMap<u32, Vec<u32>>,
 }
 
 impl<'a> HostLookup<'a> {
-    pub(crate) fn new(plan: &'a Plan) -> HostLookup<'a> {
+    pub(crate) fn new(topo: &'a Hosts<'_>) -> HostLookup<'a> {
         let mut rank_of_port_guid = HashMap::new();
         let mut node_ranks: HashMap<u32, Vec<u32>> = HashMap::new();
-        for (r, e) in plan.layout.hosts().iter().enumerate() {
-            rank_of_port_guid.insert(plan.fabric.port(e.node, e.port).guid, r as u32);
+        for (r, e) in topo.ports.iter().enumerate() {
+            rank_of_port_guid.insert(topo.fabric.port(e.node, e.port).guid, r as u32);
             node_ranks.entry(e.node).or_default().push(r as u32);
         }
         HostLookup {
-            plan,
+            fabric: topo.fabric,
+            ports: topo.ports,
+            name: &topo.name,
             rank_of_port_guid,
             node_ranks,
         }
     }
 
     fn describe(&self, rank: u32) -> String {
-        let e = self.plan.layout.hosts()[rank as usize];
-        let guid = self.plan.fabric.port(e.node, e.port).guid;
+        let e = self.ports[rank as usize];
+        let guid = self.fabric.port(e.node, e.port).guid;
         format!(
             "host {} port {} (GUID 0x{guid:016x}, fabric rank {rank})",
-            self.plan.fabric.node(e.node).name,
+            self.fabric.node(e.node).name,
             e.port
         )
     }
@@ -262,12 +296,12 @@ impl<'a> HostLookup<'a> {
         if let Some(&r) = self.rank_of_port_guid.get(&g) {
             return Ok(r);
         }
-        let f = &self.plan.fabric;
+        let f = &self.fabric;
         if let Some(id) = f.nodes.iter().position(|n| n.guid == g) {
             let node = &f.nodes[id];
             return Err(match (node.kind, self.node_ranks.get(&(id as u32))) {
                 (NodeKind::Ca, Some(rs)) => {
-                    let e = self.plan.layout.hosts()[rs[0] as usize];
+                    let e = self.ports[rs[0] as usize];
                     format!(
                         "0x{g:016x} is the node GUID of {}; its port {} GUID is 0x{:016x}",
                         node.name,
@@ -283,7 +317,7 @@ impl<'a> HostLookup<'a> {
         }
         Err(format!(
             "0x{g:016x} is not a host port GUID of {} (wrong topology?)",
-            self.plan.spec.short_name()
+            self.name
         ))
     }
 
@@ -292,7 +326,7 @@ impl<'a> HostLookup<'a> {
             let g = parse_guid(item).ok_or_else(|| format!("`{item}` is not a GUID (0x and up to 16 hex digits)"))?;
             return self.by_guid(g);
         }
-        let f = &self.plan.fabric;
+        let f = &self.fabric;
         let by_name: Vec<usize> = f
             .nodes
             .iter()
@@ -311,10 +345,7 @@ impl<'a> HostLookup<'a> {
             by_name
         };
         match ids.as_slice() {
-            [] => Err(format!(
-                "no host is named or described `{item}` in {}",
-                self.plan.spec.short_name()
-            )),
+            [] => Err(format!("no host is named or described `{item}` in {}", self.name)),
             [id] => match self.node_ranks.get(&(*id as u32)).map(Vec::as_slice) {
                 Some([r]) => Ok(*r),
                 Some(rs) => Err(format!(
@@ -322,7 +353,7 @@ impl<'a> HostLookup<'a> {
                     rs.len(),
                     rs.iter()
                         .map(|&r| {
-                            let e = self.plan.layout.hosts()[r as usize];
+                            let e = self.ports[r as usize];
                             format!("0x{:016x}", f.port(e.node, e.port).guid)
                         })
                         .collect::<Vec<_>>()
@@ -361,12 +392,12 @@ mod tests {
     #[test]
     fn whole_job_is_the_rank_order() {
         let p = plan();
-        let j = Job::whole(&p.layout);
+        let j = Job::whole(p.layout.hosts());
         assert_eq!(j.len(), 21);
-        assert!(j.is_whole(&p.layout));
+        assert!(j.is_whole(p.layout.hosts()));
         assert_eq!(j.hosts(), p.layout.hosts());
-        let sub = Job::from_fabric_ranks(&p.layout, vec![3, 1]).unwrap();
-        assert!(!sub.is_whole(&p.layout));
+        let sub = Job::from_fabric_ranks(p.layout.hosts(), vec![3, 1]).unwrap();
+        assert!(!sub.is_whole(p.layout.hosts()));
         assert_eq!(sub.rank_of_fabric(21)[3], 0);
         assert_eq!(sub.select(&[1]).fabric_ranks(), &[1]);
     }
@@ -386,18 +417,23 @@ mod tests {
             name(7),
             desc(2)
         );
-        let j = Job::parse(&text, Path::new("job.txt"), &p).unwrap();
+        let topo = Hosts::of(&p);
+        let j = Job::parse(&text, Path::new("job.txt"), &topo).unwrap();
         assert_eq!(j.fabric_ranks(), &[5, 7, 2, 10, 11, 12]);
         assert_eq!(j.port_guids(&p.fabric)[0], g(5));
-        let inline = Job::from_arg("ranks:0-2, 9", &p).unwrap();
+        let inline = Job::from_arg("ranks:0-2, 9", &topo).unwrap();
         assert_eq!(inline.fabric_ranks(), &[0, 1, 2, 9]);
-        assert_eq!(Job::from_port_guids(&[g(4), g(0)], &p).unwrap().fabric_ranks(), &[4, 0]);
+        assert_eq!(
+            Job::from_port_guids(&[g(4), g(0)], &topo).unwrap().fabric_ranks(),
+            &[4, 0]
+        );
     }
 
     #[test]
     fn job_file_errors_name_file_line_and_host() {
         let p = plan();
-        let err = |text: &str| Job::parse(text, Path::new("job.txt"), &p).unwrap_err();
+        let topo = Hosts::of(&p);
+        let err = |text: &str| Job::parse(text, Path::new("job.txt"), &topo).unwrap_err();
         let host0 = p.layout.hosts()[0];
         let node_guid = p.fabric.node(host0.node).guid;
         let e = err(&format!("3\n0x{node_guid:x}\n"));
@@ -425,11 +461,11 @@ mod tests {
         assert!(s.contains("not a host port GUID of lsft2"), "{s}");
         let s = err("# nothing\n").to_string();
         assert!(s.contains("lists no hosts"), "{s}");
-        let s = Job::from_arg("ranks:5-2", &p).unwrap_err().to_string();
+        let s = Job::from_arg("ranks:5-2", &topo).unwrap_err().to_string();
         assert!(s.contains("range 5-2 is empty"), "{s}");
-        let s = Job::from_arg("/nonexistent/job", &p).unwrap_err().to_string();
+        let s = Job::from_arg("/nonexistent/job", &topo).unwrap_err().to_string();
         assert!(s.contains("no such job file"), "{s}");
-        let s = Job::from_port_guids(&[0x42], &p).unwrap_err().to_string();
+        let s = Job::from_port_guids(&[0x42], &topo).unwrap_err().to_string();
         assert!(s.starts_with("hosts: hosts[0]: 0x0000000000000042"), "{s}");
     }
 }

@@ -314,8 +314,7 @@ mod tests {
         configs.into_par_iter().for_each(|(q, two)| {
             {
                 let l = layout(q, two, None, None);
-                let job =
-                    Job::from_fabric_ranks(&Layout::Lsft(l.clone()), (0..l.hosts.len() as u32).collect()).unwrap();
+                let job = Job::from_fabric_ranks(&l.hosts, (0..l.hosts.len() as u32).collect()).unwrap();
                 let s = LsftAllToAll::new(&l, &job);
                 let sides = if two { 2 } else { 1 };
                 assert_eq!(s.phases(), (sides * (q + 1) * (q * q + q + 1)) as usize);
@@ -334,7 +333,7 @@ mod tests {
     fn triples_are_the_executed_ones_each_once() {
         for (q, two) in [(3u32, false), (4, true)] {
             let l = layout(q, two, None, None);
-            let s = LsftAllToAll::new(&l, &Job::whole(&Layout::Lsft(l.clone())));
+            let s = LsftAllToAll::new(&l, &Job::whole(&l.hosts));
             let d = q + 1;
             let bmod = if two { 2 * d } else { d };
             let mut seen = std::collections::HashSet::new();
@@ -351,8 +350,8 @@ mod tests {
     fn shuffled_ports_do_not_change_the_canonical_schedule() {
         let plain = layout(4, true, None, None);
         let shuffled = layout(4, true, None, Some(3));
-        let a = LsftAllToAll::new(&plain, &Job::whole(&Layout::Lsft(plain.clone())));
-        let b = LsftAllToAll::new(&shuffled, &Job::whole(&Layout::Lsft(shuffled.clone())));
+        let a = LsftAllToAll::new(&plain, &Job::whole(&plain.hosts));
+        let b = LsftAllToAll::new(&shuffled, &Job::whole(&shuffled.hosts));
         let g = vec![0; a.ranks()];
         assert_eq!(Schedule::from_pattern(&a, g.clone()), Schedule::from_pattern(&b, g));
     }
@@ -362,7 +361,7 @@ mod tests {
         // fewer hosts per leaf: flows to empty slots are dropped
         for two in [false, true] {
             let l = layout(3, two, Some(2), None);
-            let whole = Job::whole(&Layout::Lsft(l.clone()));
+            let whole = Job::whole(&l.hosts);
             let s = LsftAllToAll::new(&l, &whole);
             let counts = partial_permutations(&s);
             assert!(counts.idle > 0);
@@ -374,7 +373,7 @@ mod tests {
         // a job of every third host, listed backwards
         let l = layout(5, false, None, None);
         let ranks: Vec<u32> = (0..l.hosts.len() as u32).rev().filter(|r| r % 3 == 0).collect();
-        let job = Job::from_fabric_ranks(&Layout::Lsft(l.clone()), ranks).unwrap();
+        let job = Job::from_fabric_ranks(&l.hosts, ranks).unwrap();
         let s = LsftAllToAll::new(&l, &job);
         assert_eq!(s.ranks(), job.len());
         assert_switches_permute(&l, &s, &job);
@@ -384,7 +383,7 @@ mod tests {
     #[test]
     fn lsft31_phases_are_generated_in_place() {
         let l = layout(31, false, None, None);
-        let s = LsftAllToAll::new(&l, &Job::whole(&Layout::Lsft(l.clone())));
+        let s = LsftAllToAll::new(&l, &Job::whole(&l.hosts));
         assert_eq!(s.ranks(), 31_776);
         let mut out = vec![IDLE; s.ranks()];
         let mut check = crate::schedule::PermutationCheck::new(s.ranks());

@@ -27,7 +27,7 @@ pub mod shift;
 
 pub use file::Format;
 pub use generate::{generate, Generated, PatternKind, Request};
-pub use job::Job;
+pub use job::{Hosts, Job};
 
 use crate::error::{Error, Result};
 use rayon::prelude::*;

@@ -125,7 +125,7 @@ pub fn fixed_block(plan: &Plan, job: Option<&Job>, k: u32, m: u32) -> Result<Pla
                 ranks.push(r);
             }
             (
-                Job::from_fabric_ranks(&plan.layout, ranks)?,
+                Job::from_fabric_ranks(plan.layout.hosts(), ranks)?,
                 shape.positions().collect(),
             )
         }
@@ -445,7 +445,7 @@ mod tests {
     #[test]
     fn exact_blocks_are_found_when_d_factors() {
         let p = plan(5, false, None);
-        let pool = Job::whole(&p.layout);
+        let pool = Job::whole(p.layout.hosts());
         for (k, m) in [(1, 1), (3, 2), (4, 4), (5, 5)] {
             let d = (5 * k * m) as usize;
             let (choice, report) = choose(&p, &pool, d).unwrap();
@@ -491,7 +491,7 @@ mod tests {
     #[test]
     fn other_sizes_offer_the_smallest_block_and_pick_by_measured_ratio() {
         let p = plan(5, false, None);
-        let pool = Job::whole(&p.layout);
+        let pool = Job::whole(p.layout.hosts());
         for d in [7usize, 13, 29, 101, 124] {
             let (choice, report) = choose(&p, &pool, d).unwrap();
             assert!(!report.exact);
@@ -518,7 +518,7 @@ mod tests {
     #[test]
     fn too_big_for_a_block_falls_back_to_the_full_schedule() {
         let p = plan(3, false, None); // 52 hosts, grid of 9 leaves holds at most 27 in a block
-        let pool = Job::whole(&p.layout);
+        let pool = Job::whole(p.layout.hosts());
         let (choice, report) = choose(&p, &pool, 40).unwrap();
         assert!(report.candidates.iter().all(|c| c.pattern != "lsft-partial"));
         assert_eq!(report.candidates[0].pattern, "lsft");
@@ -535,7 +535,7 @@ mod tests {
         let ranks: Vec<u32> = (0..p.layout.hosts().len() as u32)
             .filter(|&r| r as usize >= p.layout.hosts().len() / 2 && r % 2 == 0)
             .collect();
-        let pool = Job::from_fabric_ranks(&p.layout, ranks).unwrap();
+        let pool = Job::from_fabric_ranks(p.layout.hosts(), ranks).unwrap();
         let (choice, _) = choose(&p, &pool, 12).unwrap();
         let Choice::Block(b) = choice else {
             panic!("expected a block")
@@ -553,9 +553,9 @@ mod tests {
         assert_eq!(b.job.len(), 30);
         let e = fixed_block(&p, None, 3, 3).unwrap_err().to_string();
         assert!(e.contains("has no host in slot 2") && e.contains("--job-size"), "{e}");
-        let inside = Job::from_fabric_ranks(&p.layout, b.job.fabric_ranks()[..5].to_vec()).unwrap();
+        let inside = Job::from_fabric_ranks(p.layout.hosts(), b.job.fabric_ranks()[..5].to_vec()).unwrap();
         assert_eq!(fixed_block(&p, Some(&inside), 3, 2).unwrap().positions.len(), 5);
-        let outside = Job::from_fabric_ranks(&p.layout, vec![0]).unwrap(); // host of point P
+        let outside = Job::from_fabric_ranks(p.layout.hosts(), vec![0]).unwrap(); // host of point P
         let e = fixed_block(&p, Some(&outside), 3, 2).unwrap_err().to_string();
         assert!(e.contains("job rank 0") && e.contains("outside the block"), "{e}");
         let tree = Spec::new(FamilySpec::Kary(crate::topology::kary::KaryParams {

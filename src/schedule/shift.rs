@@ -215,7 +215,7 @@ mod tests {
                 Layout::Lsft(_) => unreachable!(),
             };
             assert!(pos.iter().enumerate().all(|(r, &p)| p as usize == r));
-            let job = Job::whole(&plan.layout);
+            let job = Job::whole(plan.layout.hosts());
             let wanted = if matches!(plan.layout, Layout::Kary(_)) {
                 "kary-shift"
             } else {
@@ -237,7 +237,7 @@ mod tests {
     fn tree_shift_sorts_a_shuffled_job() {
         let plan = kary(2, 3);
         // the job lists hosts 6, 1, 4, 3 in this order; tree order is 1, 3, 4, 6
-        let job = Job::from_fabric_ranks(&plan.layout, vec![6, 1, 4, 3]).unwrap();
+        let job = Job::from_fabric_ranks(plan.layout.hosts(), vec![6, 1, 4, 3]).unwrap();
         let t = TreeShift::for_layout(&plan.layout, &job, "kary-shift").unwrap();
         assert_complete(&t, true);
         let mut out = vec![0; 4];
@@ -256,7 +256,7 @@ mod tests {
         let t = |ranks: Vec<u32>| {
             TreeShift::for_layout(
                 &plan.layout,
-                &Job::from_fabric_ranks(&plan.layout, ranks).unwrap(),
+                &Job::from_fabric_ranks(plan.layout.hosts(), ranks).unwrap(),
                 "kary-shift",
             )
             .unwrap()
@@ -273,7 +273,7 @@ mod tests {
             "3 hosts in a pod of 4"
         );
         assert!(!t(vec![0, 1, 2, 3, 4]).conflict_free_by_construction());
-        let e = TreeShift::for_layout(&plan.layout, &Job::whole(&plan.layout), "mols-shift")
+        let e = TreeShift::for_layout(&plan.layout, &Job::whole(plan.layout.hosts()), "mols-shift")
             .unwrap_err()
             .to_string();
         assert!(e.contains("use kary-shift"), "{e}");
