@@ -130,8 +130,9 @@ struct ScheduleReport {
 /// The fabric a schedule is for: a plan folder, its fabric.yaml, or the topology.net
 /// of a planned fabric (checked against the fabric.yaml beside it).
 ///
-/// TODO(recog): switch to the shared topology loader once recognition of arbitrary
-/// `ibnetdiscover` dumps is merged; this is the only place that decides.
+/// TODO(recog): switch to the shared loader (`super::topo::load`) once it recognises the
+/// family of arbitrary `ibnetdiscover` dumps (the recog branch); today it gives a dump no
+/// layout, so this function keeps the sibling-fabric.yaml rule. Only this function decides.
 fn load_topology(path: &Path) -> Result<Plan> {
     let read_spec = |yaml: &Path| -> Result<Plan> {
         let text =
