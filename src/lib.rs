@@ -5,7 +5,8 @@
 //!   the MOLS proximity 3-level tree;
 //! * [`cabling`] — wiring plans for deployment;
 //! * [`formats`] — ibsim, CSV, Graphviz and the other files ibfat reads and writes;
-//! * [`metrics`] — cost and latency figures.
+//! * [`metrics`] — cost and latency figures;
+//! * [`schedule`] — all-to-all schedules and comparison patterns, and their files.
 
 pub mod cabling;
 pub mod check;
@@ -15,6 +16,7 @@ pub mod geometry;
 pub mod metrics;
 pub mod rng;
 pub mod routing;
+pub mod schedule;
 pub mod topology;
 
 pub use error::{Error, Result};

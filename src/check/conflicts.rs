@@ -21,19 +21,9 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// Rank that is idle in a phase.
-pub const IDLE: u32 = u32::MAX;
+/// The pattern abstraction is the schedules' own (one trait for generators, files and checker).
+pub use crate::schedule::{Pattern, IDLE};
 const NO_LINK: u32 = u32::MAX;
-
-/// An all-to-all pattern generated one phase at a time.
-pub trait Pattern: Sync {
-    fn name(&self) -> String;
-    /// Number of ranks.
-    fn ranks(&self) -> usize;
-    fn phases(&self) -> usize;
-    /// Destination rank of every rank in phase `p` (`IDLE` = idle); `out.len() == ranks()`.
-    fn phase(&self, p: usize, out: &mut [u32]);
-}
 
 /// Shift all-to-all: in phase i rank r sends to (r + i) mod N.
 pub struct Shift {

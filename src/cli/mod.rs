@@ -8,6 +8,7 @@ mod lfts;
 mod metrics;
 pub(crate) mod output;
 mod route;
+mod schedule;
 mod topo;
 
 use clap::{Parser, Subcommand};
@@ -32,7 +33,8 @@ Examples:
   ibfat build kary --arity 4 --levels 3 --out ft/
   ibfat build mols --arity 7 --out mols7/      MOLS proximity 3-level tree
   ibfat build --spec lsft7/fabric.yaml --out again/   rebuild the identical fabric
-  ibfat metrics hops --json                    latency figures of the 3-level wirings";
+  ibfat metrics hops --json                    latency figures of the 3-level wirings
+  ibfat schedule lsft7/ --pattern lsft --out a2a.json   conflict-free all-to-all";
 
 #[derive(Parser, Debug)]
 #[command(name = "ibfat", version, about = "Plan, route and verify InfiniBand fat-tree fabrics built from finite geometry",
@@ -50,6 +52,8 @@ enum Command {
     Metrics(metrics::MetricsArgs),
     /// Build an order-7 Latin-square fat-tree and a 7-ary MOLS 3-tree and report
     Demo(demo::DemoArgs),
+    /// Write an all-to-all schedule (lsft, lsft-partial, shift, ...) for a fabric's hosts
+    Schedule(schedule::ScheduleArgs),
     /// Compute deterministic LFTs; write opensm-lfts.dump and guid2lid
     Route(route::RouteArgs),
     /// Work with LFT dumps (validate)
@@ -65,6 +69,7 @@ pub fn main() -> i32 {
         Command::Build(a) => build::run(a),
         Command::Metrics(a) => metrics::run(a),
         Command::Demo(a) => demo::run(a),
+        Command::Schedule(a) => schedule::run(a),
         Command::Route(a) => route::run(a),
         Command::Lfts(a) => lfts::run(a),
         Command::Check(a) => check::run(a),

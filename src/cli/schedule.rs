@@ -1,0 +1,320 @@
+//! `ibfat schedule`: write an all-to-all schedule (or a comparison pattern) for a fabric.
+
+use super::output::print_json;
+use clap::Args;
+use ibfat::formats::ibnetdiscover;
+use ibfat::schedule::generate::BlockInfo;
+use ibfat::schedule::job::Hosts;
+use ibfat::schedule::placement::ChoiceReport;
+use ibfat::schedule::{file, generate, Counts, Format, Job, PatternKind, Request};
+use ibfat::topology::{Fabric, Plan, Spec};
+use ibfat::{Error, Result};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const SCHEDULE_AFTER: &str = "\
+Patterns (phase = one round in which every rank sends to at most one rank):
+  shift               phase i: rank r -> (r+i) mod N, in job-rank order; N phases
+  kary-shift          shift in tree order on a k-ary n-tree (what d-mod-k routing expects)
+  mols-shift          the same on a MOLS 3-level tree
+  lsft                LSFT conflict-free all-to-all: N phases, every pair once (one- or two-sided)
+  lsft-partial        conflict-free all-to-all of a q x K block with M hosts per leaf
+                      (--block K --per-leaf M), or of D hosts placed by ibfat (--job-size D):
+                      the smallest block holding D hosts, the lsft schedule restricted to D
+                      hosts and shift are measured with the checker on ibfat's own tables and
+                      the least phases / throughput ratio wins
+  ring                N-1 phases of r -> r+1 (the ring algorithm's steps)
+  recursive-doubling  phase i exchanges r <-> r XOR 2^i
+  bruck               phase i sends r -> r + 2^i
+  random              a random permutation per phase (--seed S, --phases P; default N phases)
+  bisection           cross-half pairs, both directions at once; N/2 phases
+
+Ranks are the hosts of the job: by default every host in the topology's rank order
+(LSFT: side, point, slot; trees: tree order). --job picks a subset, in your order:
+  --job ranks:0-63,128-191   fabric ranks (inclusive ranges)
+  --job FILE                 one host per line: a port GUID (0x...), a fabric rank or
+                             range (17, 17-31), a node name (H3_1) or description; # comments
+With lsft-partial, --job is the pool --job-size places the job in (default: its size).
+
+Output (--out FILE, written atomically): JSON
+  {\"hosts\": [\"0x<port GUID>\", ...], \"phases\": [[dest of rank 0, dest of rank 1, ...], ...]}
+with null for an idle rank, or --format csv (rank,phase,peer rows; empty peer = idle).
+The format follows the extension when --format is not given. A rank sending to itself is
+its local copy. Conflict-freedom claims refer to the canonical routing of each family;
+`ibfat check` measures any schedule on real routing tables.
+
+Examples:
+  ibfat schedule lsft7/ --pattern lsft --out a2a.json
+  ibfat schedule lsft7/ --pattern lsft-partial --block 4 --per-leaf 3 --out job.json
+  ibfat schedule lsft7/ --pattern lsft-partial --job-size 100 --json
+  ibfat schedule ft/fabric.yaml --pattern kary-shift --job hosts.txt --out s.csv
+  ibfat schedule lsft7/ --pattern random --seed 7 --phases 10 --out rnd.json";
+
+#[derive(Args, Debug)]
+#[command(after_help = SCHEDULE_AFTER)]
+pub struct ScheduleArgs {
+    /// A plan folder, its fabric.yaml, or its topology.net
+    #[arg(value_name = "TOPOLOGY")]
+    topology: PathBuf,
+    /// Pattern to generate (list below)
+    #[arg(long, value_name = "P", value_parser = parse_kind)]
+    pattern: PatternKind,
+    /// The job's hosts: ranks:LIST or a file (see below); default every host
+    #[arg(long, value_name = "HOSTS")]
+    job: Option<String>,
+    /// lsft-partial: number K of grid columns of the block (1..=q)
+    #[arg(long, value_name = "K", requires = "per_leaf", conflicts_with = "job_size")]
+    block: Option<u32>,
+    /// lsft-partial: hosts per leaf M (1..=K)
+    #[arg(long, value_name = "M", requires = "block")]
+    per_leaf: Option<u32>,
+    /// lsft-partial: place a job of D hosts (from --job, or the whole fabric)
+    #[arg(long, value_name = "D")]
+    job_size: Option<usize>,
+    /// Seed of the random pattern
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Number of phases of the random pattern (default: the number of ranks)
+    #[arg(long, value_name = "P")]
+    phases: Option<usize>,
+    /// Write the schedule here (atomically); without it only the report is printed
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// json (default, or by the --out extension) or csv
+    #[arg(long, value_parser = parse_format)]
+    format: Option<Format>,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_kind(s: &str) -> std::result::Result<PatternKind, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+fn parse_format(s: &str) -> std::result::Result<Format, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+/// What `ibfat schedule` reports.
+#[derive(Serialize, Debug)]
+struct ScheduleReport {
+    topology: String,
+    description: String,
+    pattern: String,
+    ranks: usize,
+    phases: usize,
+    whole_fabric: bool,
+    /// Every ordered pair of ranks exactly once.
+    complete: bool,
+    conflict_free_by_construction: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guarantee: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counts: Option<Counts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    idle_fraction: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block: Option<BlockInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placement: Option<ChoiceReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<String>,
+    notes: Vec<String>,
+    seconds: f64,
+}
+
+/// The fabric a schedule is for: a plan folder, its fabric.yaml, or the topology.net
+/// of a planned fabric (checked against the fabric.yaml beside it).
+///
+/// TODO(recog): switch to the shared loader (`super::topo::load`) once it recognises the
+/// family of arbitrary `ibnetdiscover` dumps (the recog branch); today it gives a dump no
+/// layout, so this function keeps the sibling-fabric.yaml rule. Only this function decides.
+fn load_topology(path: &Path) -> Result<Plan> {
+    let read_spec = |yaml: &Path| -> Result<Plan> {
+        let text =
+            std::fs::read_to_string(yaml).map_err(|e| Error::io(format!("cannot read {}", yaml.display()), e))?;
+        Spec::from_yaml(&text, yaml)?.build()
+    };
+    if path.is_dir() {
+        let yaml = path.join("fabric.yaml");
+        if !yaml.is_file() {
+            return Err(
+                Error::at(path, 0, "this folder has no fabric.yaml, so it is not an ibfat plan")
+                    .with_hint("give a plan folder written by `ibfat build --out`, its fabric.yaml or topology.net"),
+            );
+        }
+        return read_spec(&yaml);
+    }
+    if !path.exists() {
+        return Err(Error::at(path, 0, "no such topology file or plan folder"));
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if ext == "yaml" || ext == "yml" {
+        return read_spec(path);
+    }
+    let dump = ibnetdiscover::read(path)?.strict(path)?;
+    let yaml = path.parent().unwrap_or(Path::new(".")).join("fabric.yaml");
+    if !yaml.is_file() {
+        return Err(Error::at(
+            path,
+            0,
+            "no fabric.yaml beside this dump: recognising the family of an arbitrary fabric dump is not available here yet",
+        )
+        .with_hint("give the plan folder that `ibfat build --out` wrote, or its fabric.yaml"));
+    }
+    let plan = read_spec(&yaml)?;
+    if let Some(diff) = cabling_difference(&plan.fabric, &dump.fabric) {
+        return Err(Error::at(
+            path,
+            0,
+            format!(
+                "the fabric here differs from the one {} describes: {diff}",
+                yaml.display()
+            ),
+        ));
+    }
+    Ok(plan)
+}
+
+/// First difference between two fabrics' cables (by GUID and port), if any.
+fn cabling_difference(planned: &Fabric, found: &Fabric) -> Option<String> {
+    let cables = |f: &Fabric| -> BTreeSet<((u64, u8), (u64, u8))> {
+        f.links()
+            .map(|l| {
+                let a = (f.node(l.a).guid, l.pa);
+                let b = (f.node(l.b).guid, l.pb);
+                (a.min(b), a.max(b))
+            })
+            .collect()
+    };
+    let (p, d) = (cables(planned), cables(found));
+    let show = |c: &((u64, u8), (u64, u8))| format!("0x{:016x}[{}] - 0x{:016x}[{}]", c.0 .0, c.0 .1, c.1 .0, c.1 .1);
+    if let Some(c) = p.difference(&d).next() {
+        return Some(format!("planned cable {} is missing", show(c)));
+    }
+    d.difference(&p)
+        .next()
+        .map(|c| format!("cable {} is not in the plan", show(c)))
+}
+
+pub fn run(a: ScheduleArgs) -> Result<i32> {
+    let start = Instant::now();
+    let plan = load_topology(&a.topology)?;
+    let job = a
+        .job
+        .as_deref()
+        .map(|j| Job::from_arg(j, &Hosts::of(&plan)))
+        .transpose()?;
+    let req = Request {
+        kind: a.pattern,
+        job,
+        block: a.block.zip(a.per_leaf),
+        job_size: a.job_size,
+        seed: a.seed,
+        phases: a.phases,
+    };
+    let g = generate(&plan, &req)?;
+    let format = a
+        .format
+        .unwrap_or_else(|| a.out.as_deref().map(Format::for_path).unwrap_or_default());
+    let counts = match &a.out {
+        Some(path) => Some(file::write(
+            path,
+            format,
+            g.pattern.as_ref(),
+            &g.job.port_guids(&plan.fabric),
+        )?),
+        None => None,
+    };
+    let report = ScheduleReport {
+        topology: plan.spec.short_name(),
+        description: plan.layout.describe(),
+        pattern: g.pattern.name(),
+        ranks: g.pattern.ranks(),
+        phases: g.pattern.phases(),
+        whole_fabric: g.job.is_whole(plan.layout.hosts()),
+        complete: g.complete,
+        conflict_free_by_construction: g.conflict_free.is_some(),
+        guarantee: g.conflict_free.clone(),
+        idle_fraction: counts.map(|c| c.idle_fraction()),
+        counts,
+        block: g.block.clone(),
+        placement: g.choice.clone(),
+        out: a.out.clone(),
+        format: a.out.as_ref().map(|_| format.to_string()),
+        notes: g.notes.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if a.json {
+        print_json(&report)?;
+    } else {
+        print_report(&report);
+    }
+    Ok(0)
+}
+
+fn print_report(r: &ScheduleReport) {
+    println!(
+        "{} on {} ({}): {} ranks{}, {} phases",
+        r.pattern,
+        r.description,
+        r.topology,
+        r.ranks,
+        if r.whole_fabric { " (every host)" } else { "" },
+        r.phases
+    );
+    if r.complete {
+        println!("  complete: every ordered pair of ranks exactly once");
+    }
+    match &r.guarantee {
+        Some(g) => println!("  conflict-free {g}"),
+        None => println!("  no conflict-freedom guarantee (measure it with `ibfat check`)"),
+    }
+    if let Some(b) = &r.block {
+        println!(
+            "  block: side {}, columns {:?}, {} hosts per leaf: {} of {} positions used",
+            b.side, b.columns, b.per_leaf, b.placed, b.positions
+        );
+    }
+    if let Some(p) = &r.placement {
+        println!(
+            "  placement of {} hosts (pool {}){}:",
+            p.job_size,
+            p.pool,
+            if p.exact { ", exact block" } else { "" }
+        );
+        for (i, c) in p.candidates.iter().enumerate() {
+            println!(
+                "  {} {:<13} {:>7} phases {:>5.1}% idle  ratio {:<17} {}{}",
+                if i == p.chosen { "*" } else { " " },
+                c.pattern,
+                c.phases,
+                100.0 * c.idle_fraction,
+                match (c.ratio, c.measured) {
+                    (Some(x), true) => format!("{x:.3} (checked)"),
+                    (Some(x), false) => format!("{x:.3} (by design)"),
+                    (None, _) => "?".into(),
+                },
+                c.description,
+                c.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default()
+            );
+        }
+    }
+    if let (Some(out), Some(c)) = (&r.out, &r.counts) {
+        println!(
+            "  wrote {} ({}): {} flows ({} local copies), {:.1}% of rank-phase slots idle",
+            out.display(),
+            r.format.as_deref().unwrap_or("json"),
+            c.flows,
+            c.self_flows,
+            100.0 * c.idle_fraction()
+        );
+    }
+    for n in &r.notes {
+        println!("  note: {n}");
+    }
+}

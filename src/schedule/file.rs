@@ -1,0 +1,732 @@
+//! Schedule files: the contract between ibfat and MPI launch scripts (README "Schedules").
+//!
+//! JSON (`--format json`, the default):
+//!
+//! ```text
+//! {"hosts": [
+//! "0x0002c90020000001",
+//! ...
+//! ],
+//! "phases": [
+//! [1,2,0,null],
+//! ...
+//! ]}
+//! ```
+//!
+//! `hosts[r]` is the port GUID of rank r (`0x` and 16 hex digits); `phases[p][r]` is the
+//! rank that rank r sends to in phase p, or `null` when r is idle. Every phase lists every
+//! rank and is a partial permutation (no rank receives twice). Writers put one host and
+//! one phase per line; readers accept any JSON layout and ignore other keys.
+//!
+//! CSV (`--format csv`): a header `rank,phase,peer`, then one row per rank and phase,
+//! phase by phase, with an empty peer when the rank is idle. It carries no GUIDs (take
+//! them from the JSON or the job file); it is meant for launch scripts
+//! (`awk -F, -v r=$RANK '$1 == r'`). ibfat reads JSON only.
+//!
+//! Files are written phase by phase (never materialised), in parallel batches, through a
+//! temporary file renamed into place: complete or absent. Every phase is checked while
+//! it is written.
+
+use super::job::{HostLookup, Hosts};
+use super::{Counts, Job, Pattern, PermutationCheck, Schedule, IDLE};
+use crate::error::{Error, Result};
+use crate::formats::atomic;
+use rayon::prelude::*;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+use std::str::FromStr;
+
+/// Output format of a schedule file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Json,
+    Csv,
+}
+
+impl Format {
+    /// `csv` for a `.csv` path, JSON otherwise.
+    pub fn for_path(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("csv") => Format::Csv,
+            _ => Format::Json,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Json => "json",
+            Format::Csv => "csv",
+        })
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Format> {
+        match s {
+            "json" => Ok(Format::Json),
+            "csv" => Ok(Format::Csv),
+            other => Err(Error::input(
+                "format",
+                format!("unknown schedule format `{other}`"),
+                Some("json or csv".into()),
+            )),
+        }
+    }
+}
+
+/// Decimal digits of `v` appended to `buf`.
+#[inline]
+fn push_u32(buf: &mut Vec<u8>, mut v: u32) {
+    let mut tmp = [0u8; 10];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&tmp[i..]);
+}
+
+/// Render phase `p` (already computed into `out`) in `format`.
+fn render_phase(format: Format, p: usize, out: &[u32], last: bool, buf: &mut Vec<u8>) {
+    match format {
+        Format::Json => {
+            buf.push(b'[');
+            for (r, &d) in out.iter().enumerate() {
+                if r > 0 {
+                    buf.push(b',');
+                }
+                if d == IDLE {
+                    buf.extend_from_slice(b"null");
+                } else {
+                    push_u32(buf, d);
+                }
+            }
+            buf.extend_from_slice(if last { b"]\n" } else { b"],\n" });
+        }
+        Format::Csv => {
+            for (r, &d) in out.iter().enumerate() {
+                push_u32(buf, r as u32);
+                buf.push(b',');
+                push_u32(buf, p as u32);
+                buf.push(b',');
+                if d != IDLE {
+                    push_u32(buf, d);
+                }
+                buf.push(b'\n');
+            }
+        }
+    }
+}
+
+fn io_err(e: std::io::Error) -> Error {
+    Error::io("cannot write the schedule", e)
+}
+
+/// Stream `pattern` to `w` with `hosts` (one port GUID per rank); every phase is checked
+/// to be a partial permutation. Returns the flow counts.
+pub fn write_to(w: &mut dyn Write, format: Format, pattern: &dyn Pattern, hosts: &[u64]) -> Result<Counts> {
+    let n = pattern.ranks();
+    if hosts.len() != n {
+        return Err(Error::Tool(format!(
+            "internal error: {} GUIDs for the {n} ranks of {}",
+            hosts.len(),
+            pattern.name()
+        )));
+    }
+    let phases = pattern.phases();
+    match format {
+        Format::Json => {
+            let mut head = Vec::with_capacity(24 * n + 32);
+            head.extend_from_slice(b"{\"hosts\": [\n");
+            for (i, g) in hosts.iter().enumerate() {
+                let sep = if i + 1 == n { "" } else { "," };
+                head.extend_from_slice(format!("\"0x{g:016x}\"{sep}\n").as_bytes());
+            }
+            head.extend_from_slice(b"],\n\"phases\": [\n");
+            w.write_all(&head).map_err(io_err)?;
+        }
+        Format::Csv => w.write_all(b"rank,phase,peer\n").map_err(io_err)?,
+    }
+    let mut total = Counts {
+        ranks: n,
+        ..Counts::default()
+    };
+    // batches of phases generated and rendered in parallel, written in order
+    let batch = (rayon::current_num_threads() * 4).max(1);
+    let mut start = 0;
+    while start < phases {
+        let end = (start + batch).min(phases);
+        let rendered: Vec<Result<(Vec<u8>, Counts)>> = (start..end)
+            .into_par_iter()
+            .map_init(
+                || (vec![IDLE; n], PermutationCheck::new(n)),
+                |(out, check), p| {
+                    pattern.phase(p, out);
+                    check.check(p, out).map_err(|e| {
+                        Error::Tool(format!(
+                            "internal error: pattern {} is not a partial permutation: {e}",
+                            pattern.name()
+                        ))
+                    })?;
+                    let mut c = Counts::default();
+                    c.add_phase(out);
+                    let mut buf = Vec::with_capacity(8 * n + 4);
+                    render_phase(format, p, out, p + 1 == phases, &mut buf);
+                    Ok((buf, c))
+                },
+            )
+            .collect();
+        for r in rendered {
+            let (buf, c) = r?;
+            w.write_all(&buf).map_err(io_err)?;
+            total.phases += c.phases;
+            total.flows += c.flows;
+            total.self_flows += c.self_flows;
+            total.idle += c.idle;
+        }
+        start = end;
+    }
+    if format == Format::Json {
+        w.write_all(b"]}\n").map_err(io_err)?;
+    }
+    Ok(total)
+}
+
+/// Write a schedule file atomically (complete or absent).
+pub fn write(path: &Path, format: Format, pattern: &dyn Pattern, hosts: &[u64]) -> Result<Counts> {
+    // the atomic writer speaks io::Error; keep ours aside and abort the file with a marker
+    let mut result: Result<Counts> = Ok(Counts::default());
+    let written = atomic::write_file_with(path, |w| {
+        result = write_to(w, format, pattern, hosts);
+        match &result {
+            Ok(_) => Ok(()),
+            Err(e) => Err(std::io::Error::other(e.to_string())),
+        }
+    });
+    let counts = result?;
+    written?;
+    Ok(counts)
+}
+
+/// Read and validate a JSON schedule file. With `topo`, every host must be a host port
+/// of that topology and the job (hosts in rank order) is returned too. Errors name the
+/// file, line and column, the rank, phase or GUID; they are input errors (exit 2).
+pub fn read_json(path: &Path, topo: Option<&Hosts>) -> Result<(Schedule, Option<Job>)> {
+    // read whole: positions in a byte slice are exact, a stream's are one peeked byte late
+    let bytes = std::fs::read(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Error::at(path, 0, "no such schedule file")
+        } else {
+            Error::io(format!("cannot read {}", path.display()), e)
+        }
+    })?;
+    parse_json(&bytes, path, topo)
+}
+
+/// [`read_json`] from the file's bytes; `path` is for messages.
+pub fn parse_json(bytes: &[u8], path: &Path, topo: Option<&Hosts>) -> Result<(Schedule, Option<Job>)> {
+    let lookup = topo.map(HostLookup::new);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let parsed = FileSeed {
+        lookup: lookup.as_ref(),
+    }
+    .deserialize(&mut de)
+    .and_then(|v| de.end().map(|_| v))
+    .map_err(|e| json_error(path, e))?;
+    let mut sched = Schedule {
+        hosts: parsed.hosts,
+        phases: parsed.phases,
+    };
+    if !parsed.phases_checked {
+        // phases came before hosts: check them now (no line numbers left)
+        let mut check = PermutationCheck::new(sched.hosts.len());
+        for (p, ph) in sched.phases.iter().enumerate() {
+            check.check(p, ph).map_err(|e| Error::at(path, 0, e.to_string()))?;
+        }
+    }
+    let job = match (topo, parsed.fabric_ranks) {
+        (Some(topo), Some(ranks)) => Some(Job::from_fabric_ranks(topo.ports, ranks).map_err(|e| e.in_file(path, 0))?),
+        _ => None,
+    };
+    sched.hosts.shrink_to_fit();
+    Ok((sched, job))
+}
+
+const FORMAT_HINT: &str =
+    "a schedule file is {\"hosts\": [\"0x<port GUID, 16 hex digits>\", ...], \"phases\": [[dest rank of rank 0, ...], ...]} with null for an idle rank";
+
+fn json_error(path: &Path, e: serde_json::Error) -> Error {
+    if e.is_io() {
+        return Error::io(format!("cannot read {}", path.display()), e.into());
+    }
+    let text = e.to_string();
+    let msg = text.rfind(" at line ").map(|i| &text[..i]).unwrap_or(&text);
+    let err = Error::at(path, e.line(), format!("{msg} (column {})", e.column()));
+    if e.is_syntax() || e.is_eof() {
+        err.with_hint(FORMAT_HINT)
+    } else {
+        err
+    }
+}
+
+struct Parsed {
+    hosts: Vec<u64>,
+    fabric_ranks: Option<Vec<u32>>,
+    phases: Vec<Vec<u32>>,
+    phases_checked: bool,
+}
+
+struct FileSeed<'a, 'p> {
+    lookup: Option<&'a HostLookup<'p>>,
+}
+
+impl<'de> DeserializeSeed<'de> for FileSeed<'_, '_> {
+    type Value = Parsed;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Parsed, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FileSeed<'_, '_> {
+    type Value = Parsed;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a schedule object {\"hosts\": [...], \"phases\": [...]}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Parsed, A::Error> {
+        let mut hosts: Option<(Vec<u64>, Option<Vec<u32>>)> = None;
+        let mut phases: Option<(Vec<Vec<u32>>, bool)> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "hosts" => {
+                    if hosts.is_some() {
+                        return Err(de::Error::duplicate_field("hosts"));
+                    }
+                    hosts = Some(map.next_value_seed(HostsSeed { lookup: self.lookup })?);
+                }
+                "phases" => {
+                    if phases.is_some() {
+                        return Err(de::Error::duplicate_field("phases"));
+                    }
+                    let n = hosts.as_ref().map(|h| h.0.len());
+                    phases = Some((map.next_value_seed(PhasesSeed { n })?, n.is_some()));
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let (hosts, fabric_ranks) = hosts.ok_or_else(|| de::Error::missing_field("hosts"))?;
+        let (phases, phases_checked) = phases.ok_or_else(|| de::Error::missing_field("phases"))?;
+        Ok(Parsed {
+            hosts,
+            fabric_ranks,
+            phases,
+            phases_checked,
+        })
+    }
+}
+
+/// The host list: GUIDs, distinct, and (with a topology) host ports of it.
+struct HostsSeed<'a, 'p> {
+    lookup: Option<&'a HostLookup<'p>>,
+}
+
+impl<'de> DeserializeSeed<'de> for HostsSeed<'_, '_> {
+    type Value = (Vec<u64>, Option<Vec<u32>>);
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HostsSeed<'_, '_> {
+    type Value = (Vec<u64>, Option<Vec<u32>>);
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of port GUIDs \"0x<16 hex digits>\"")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut state = HostState {
+            lookup: self.lookup,
+            guids: Vec::new(),
+            ranks: self.lookup.map(|_| Vec::new()),
+            first: HashMap::new(),
+        };
+        while seq.next_element_seed(HostSeed(&mut state))?.is_some() {}
+        if state.guids.is_empty() {
+            return Err(de::Error::custom("the host list is empty"));
+        }
+        Ok((state.guids, state.ranks))
+    }
+}
+
+struct HostState<'a, 'p> {
+    lookup: Option<&'a HostLookup<'p>>,
+    guids: Vec<u64>,
+    ranks: Option<Vec<u32>>,
+    first: HashMap<u64, usize>,
+}
+
+/// One host, checked where it stands (so the error carries its line).
+struct HostSeed<'s, 'a, 'p>(&'s mut HostState<'a, 'p>);
+
+impl<'de> DeserializeSeed<'de> for HostSeed<'_, '_, '_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HostSeed<'_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "hosts[{}]: a port GUID \"0x<16 hex digits>\"", self.0.guids.len())
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<(), E> {
+        let st = self.0;
+        let i = st.guids.len();
+        let g = s
+            .strip_prefix("0x")
+            .filter(|h| !h.is_empty() && h.len() <= 16)
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .ok_or_else(|| E::custom(format!("hosts[{i}]: `{s}` is not a port GUID (0x and 16 hex digits)")))?;
+        if let Some(j) = st.first.insert(g, i) {
+            return Err(E::custom(format!(
+                "hosts[{i}]: GUID 0x{g:016x} is already rank {j}; every rank is a different host port"
+            )));
+        }
+        if let (Some(lookup), Some(ranks)) = (st.lookup, st.ranks.as_mut()) {
+            ranks.push(lookup.by_guid(g).map_err(|m| E::custom(format!("hosts[{i}]: {m}")))?);
+        }
+        st.guids.push(g);
+        Ok(())
+    }
+}
+
+/// The phase list; each phase checked as it is read when the host count is known.
+struct PhasesSeed {
+    n: Option<usize>,
+}
+
+impl<'de> DeserializeSeed<'de> for PhasesSeed {
+    type Value = Vec<Vec<u32>>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PhasesSeed {
+    type Value = Vec<Vec<u32>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of phases")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut phases = Vec::new();
+        let mut check = self.n.map(PermutationCheck::new);
+        while let Some(ph) = seq.next_element_seed(PhaseSeed {
+            index: phases.len(),
+            n: self.n,
+            check: check.as_mut(),
+        })? {
+            phases.push(ph);
+        }
+        Ok(phases)
+    }
+}
+
+/// One phase: destinations or null.
+struct PhaseSeed<'a> {
+    index: usize,
+    n: Option<usize>,
+    check: Option<&'a mut PermutationCheck>,
+}
+
+impl<'de> DeserializeSeed<'de> for PhaseSeed<'_> {
+    type Value = Vec<u32>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PhaseSeed<'_> {
+    type Value = Vec<u32>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "phase {}: a list of destination ranks or null", self.index)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
+        let p = self.index;
+        let mut v = Vec::with_capacity(self.n.unwrap_or(0));
+        if let Some(c) = self.check.as_mut() {
+            c.begin();
+        }
+        loop {
+            let seed = DestSeed {
+                phase: p,
+                rank: v.len(),
+                n: self.n,
+                check: self.check.as_deref_mut(),
+            };
+            match seq.next_element_seed(seed)? {
+                Some(d) => v.push(d),
+                None => break,
+            }
+        }
+        if let Some(n) = self.n {
+            if v.len() != n {
+                return Err(de::Error::custom(super::PhaseError::Length {
+                    phase: p,
+                    len: v.len(),
+                    ranks: n,
+                }));
+            }
+        }
+        Ok(v)
+    }
+}
+
+/// One destination (a rank or null), checked where it stands.
+struct DestSeed<'a> {
+    phase: usize,
+    rank: usize,
+    n: Option<usize>,
+    check: Option<&'a mut PermutationCheck>,
+}
+
+impl<'de> DeserializeSeed<'de> for DestSeed<'_> {
+    type Value = u32;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<u32, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl DestSeed<'_> {
+    fn accept<E: de::Error>(self, d: i128) -> std::result::Result<u32, E> {
+        let (p, r) = (self.phase, self.rank);
+        if let Some(n) = self.n {
+            if r >= n {
+                return Err(E::custom(format!(
+                    "phase {p} lists more than {n} ranks; the schedule has {n} hosts"
+                )));
+            }
+        }
+        if d < 0 || d >= IDLE as i128 {
+            return Err(E::custom(format!(
+                "phase {p}: rank {r} sends to {d}, which is not a rank (write null for an idle rank)"
+            )));
+        }
+        if let Some(c) = self.check {
+            c.send(p, r as u32, d as u64).map_err(E::custom)?;
+        }
+        Ok(d as u32)
+    }
+}
+
+impl<'de> Visitor<'de> for DestSeed<'_> {
+    type Value = u32;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "phase {}, rank {}: a destination rank or null",
+            self.phase, self.rank
+        )
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<u32, E> {
+        self.accept(v as i128)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<u32, E> {
+        self.accept(v as i128)
+    }
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<u32, E> {
+        if let Some(n) = self.n {
+            if self.rank >= n {
+                return Err(E::custom(format!(
+                    "phase {} lists more than {n} ranks; the schedule has {n} hosts",
+                    self.phase
+                )));
+            }
+        }
+        Ok(IDLE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::shift::Shift;
+    use crate::topology::lsft::LsftParams;
+    use crate::topology::Plan;
+    use crate::topology::{FamilySpec, Spec};
+
+    fn plan() -> Plan {
+        Spec::new(FamilySpec::Lsft(LsftParams {
+            order: 2,
+            two_sided: false,
+            hosts_per_leaf: None,
+        }))
+        .build()
+        .unwrap()
+    }
+
+    fn parse(text: &str, plan: Option<&Plan>) -> Result<(Schedule, Option<Job>)> {
+        let topo = plan.map(Hosts::of);
+        parse_json(text.as_bytes(), Path::new("s.json"), topo.as_ref())
+    }
+
+    struct Gappy;
+    impl Pattern for Gappy {
+        fn name(&self) -> String {
+            "gappy".into()
+        }
+        fn ranks(&self) -> usize {
+            3
+        }
+        fn phases(&self) -> usize {
+            2
+        }
+        fn phase(&self, p: usize, out: &mut [u32]) {
+            out.copy_from_slice(&[[1, IDLE, 0], [IDLE, IDLE, 2]][p]);
+        }
+    }
+
+    #[test]
+    fn json_and_csv_round_trip() {
+        let hosts = [0x0002_c900_2000_0001u64, 0xffff_0000_0000_0002, 3];
+        let mut buf = Vec::new();
+        let counts = write_to(&mut buf, Format::Json, &Gappy, &hosts).unwrap();
+        assert_eq!((counts.flows, counts.self_flows, counts.idle), (3, 1, 3));
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(
+            text,
+            "{\"hosts\": [\n\"0x0002c90020000001\",\n\"0xffff000000000002\",\n\"0x0000000000000003\"\n],\n\
+             \"phases\": [\n[1,null,0],\n[null,null,2]\n]}\n"
+        );
+        let (s, job) = parse(&text, None).unwrap();
+        assert!(job.is_none());
+        assert_eq!(s, Schedule::from_pattern(&Gappy, hosts.to_vec()));
+        let mut csv = Vec::new();
+        write_to(&mut csv, Format::Csv, &Gappy, &hosts).unwrap();
+        assert_eq!(
+            String::from_utf8(csv).unwrap(),
+            "rank,phase,peer\n0,0,1\n1,0,\n2,0,0\n0,1,\n1,1,\n2,1,2\n"
+        );
+        // a big pattern round-trips through the parallel batches
+        let shift = Shift::new(300);
+        let g: Vec<u64> = (1..=300).collect();
+        let mut big = Vec::new();
+        write_to(&mut big, Format::Json, &shift, &g).unwrap();
+        assert_eq!(
+            parse_json(&big, Path::new("x"), None).unwrap().0,
+            Schedule::from_pattern(&shift, g)
+        );
+    }
+
+    #[test]
+    fn written_files_are_atomic_and_checked_against_the_topology() {
+        let p = plan();
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("shift.json");
+        let job = Job::whole(p.layout.hosts());
+        let shift = Shift::new(job.len());
+        let counts = write(&path, Format::Json, &shift, &job.port_guids(&p.fabric)).unwrap();
+        assert_eq!(counts.flows, 21 * 21);
+        let (s, j) = read_json(&path, Some(&Hosts::of(&p))).unwrap();
+        assert_eq!(j.unwrap(), job);
+        assert_eq!(s.phases.len(), 21);
+        // a fabric of unknown family: its endpoints are the rank order
+        let eps = p.fabric.endpoints();
+        let (_, j) = read_json(&path, Some(&Hosts::new(&p.fabric, &eps, "dump"))).unwrap();
+        assert_eq!(j.unwrap().hosts(), job.hosts());
+        // a writer that fails leaves the earlier file alone
+        let bad = write(&path, Format::Json, &Gappy, &[1, 2]);
+        assert!(bad.is_err());
+        assert_eq!(read_json(&path, Some(&Hosts::of(&p))).unwrap().0, s);
+        assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn bad_files_name_line_rank_phase_and_guid() {
+        let p = plan();
+        let g = |r: usize| {
+            let e = p.layout.hosts()[r];
+            format!("\"0x{:016x}\"", p.fabric.port(e.node, e.port).guid)
+        };
+        let err = |text: &str, plan: Option<&Plan>| {
+            let e = parse(text, plan).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{e}");
+            e.to_string()
+        };
+        let two = format!("{{\"hosts\": [\n{},\n{}\n],\n\"phases\": [\n", g(0), g(1));
+        let e = err(&format!("{two}[1,0],\n[0,0]\n]}}"), Some(&p));
+        assert!(
+            e.starts_with("s.json:7: phase 1: ranks 0 and 1 both send to rank 0"),
+            "{e}"
+        );
+        let e = err(&format!("{two}[1,2]\n]}}"), None);
+        assert!(
+            e.starts_with("s.json:6: phase 0: rank 1 sends to rank 2, which does not exist"),
+            "{e}"
+        );
+        let e = err(&format!("{two}[1]\n]}}"), None);
+        assert!(e.contains("phase 0 lists 1 ranks; the schedule has 2 hosts"), "{e}");
+        let e = err(&format!("{two}[1,0,null]\n]}}"), None);
+        assert!(e.contains("phase 0 lists more than 2 ranks"), "{e}");
+        let e = err(&format!("{two}[null,-1]\n]}}"), None);
+        assert!(e.contains("phase 0: rank 1 sends to -1"), "{e}");
+        let e = err(&format!("{two}[null,\"a\"]\n]}}"), None);
+        assert!(
+            e.starts_with("s.json:6: invalid type: string \"a\", expected phase 0, rank 1"),
+            "{e}"
+        );
+        let e = err(&format!("{two}[null,\n1.5]\n]}}"), None);
+        assert!(e.starts_with("s.json:7: invalid type: floating point"), "{e}");
+        let e = err("{\"hosts\": [\"0x12\", \"0x12\"], \"phases\": []}", None);
+        assert!(e.contains("hosts[1]: GUID 0x0000000000000012 is already rank 0"), "{e}");
+        let e = err("{\"hosts\": [\"12\"], \"phases\": []}", None);
+        assert!(e.contains("hosts[0]: `12` is not a port GUID"), "{e}");
+        let e = err(
+            "{\"hosts\": [\n\"0x0002c90020000001\",\n\"0x0002c90010000000\"\n], \"phases\": []}",
+            Some(&p),
+        );
+        assert!(
+            e.starts_with("s.json:3: hosts[1]: 0x0002c90010000000 is the GUID of L0"),
+            "{e}"
+        );
+        let e = err("{\"hosts\": [\"0x77\"], \"phases\": []}", Some(&p));
+        assert!(
+            e.contains("hosts[0]: 0x0000000000000077 is not a host port GUID of lsft2"),
+            "{e}"
+        );
+        let e = err("{\"phases\": []}", None);
+        assert!(e.contains("missing field `hosts`"), "{e}");
+        let e = err("{\"hosts\": [\"0x1\"], \"phases\": [[0]]", None);
+        assert!(e.contains("EOF") && e.contains("hint: a schedule file is"), "{e}");
+        let e = err("{\"hosts\": [\"0x1\"], \"phases\": [[0]]} x", None);
+        assert!(e.contains("trailing characters"), "{e}");
+        // phases before hosts are still checked, without a line
+        let e = err("{\"phases\": [[0, 0]], \"hosts\": [\"0x1\", \"0x2\"]}", None);
+        assert!(
+            e.starts_with("s.json: phase 0: ranks 0 and 1 both send to rank 0"),
+            "{e}"
+        );
+        // unknown keys are ignored
+        let (s, _) = parse(
+            "{\"note\": {\"a\": 1}, \"hosts\": [\"0x1\"], \"phases\": [[null]]}",
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.phases, vec![vec![IDLE]]);
+        let e = read_json(Path::new("/nonexistent/s.json"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no such schedule file"), "{e}");
+    }
+}

@@ -1,0 +1,499 @@
+//! From a request (pattern name, job, block or job size, seed) to a pattern over a job,
+//! with what the construction guarantees. The CLI is a thin layer over [`generate`].
+
+use super::compare::{Bisection, Bruck, RandomPermutations, RecursiveDoubling, Ring};
+use super::lsft::LsftAllToAll;
+use super::partial::LsftPartial;
+use super::placement::{self, Choice, ChoiceReport, Placement};
+use super::shift::{Shift, TreeShift};
+use super::{Compact, Job, Pattern};
+use crate::error::{Error, Result};
+use crate::topology::{Layout, Plan};
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// The patterns ibfat generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatternKind {
+    Shift,
+    KaryShift,
+    MolsShift,
+    Lsft,
+    LsftPartial,
+    Ring,
+    RecursiveDoubling,
+    Bruck,
+    Random,
+    Bisection,
+}
+
+impl PatternKind {
+    pub const ALL: [PatternKind; 10] = [
+        PatternKind::Shift,
+        PatternKind::KaryShift,
+        PatternKind::MolsShift,
+        PatternKind::Lsft,
+        PatternKind::LsftPartial,
+        PatternKind::Ring,
+        PatternKind::RecursiveDoubling,
+        PatternKind::Bruck,
+        PatternKind::Random,
+        PatternKind::Bisection,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            PatternKind::Shift => "shift",
+            PatternKind::KaryShift => "kary-shift",
+            PatternKind::MolsShift => "mols-shift",
+            PatternKind::Lsft => "lsft",
+            PatternKind::LsftPartial => "lsft-partial",
+            PatternKind::Ring => "ring",
+            PatternKind::RecursiveDoubling => "recursive-doubling",
+            PatternKind::Bruck => "bruck",
+            PatternKind::Random => "random",
+            PatternKind::Bisection => "bisection",
+        }
+    }
+
+    /// One line for `--help`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            PatternKind::Shift => "phase i: rank r -> (r+i) mod N, in job-rank order; N phases, complete",
+            PatternKind::KaryShift => "shift in tree order on a k-ary n-tree (what d-mod-k routing expects)",
+            PatternKind::MolsShift => "shift in tree order on a MOLS 3-level tree",
+            PatternKind::Lsft => "LSFT conflict-free all-to-all (§2.1 shift triples), one- or two-sided",
+            PatternKind::LsftPartial => {
+                "LSFT conflict-free all-to-all of a q x K block, M hosts per leaf (§2.2); --job-size places it"
+            }
+            PatternKind::Ring => "ring all-to-all steps: N-1 phases of r -> r+1",
+            PatternKind::RecursiveDoubling => "hypercube exchange: phase i pairs r with r XOR 2^i",
+            PatternKind::Bruck => "Bruck steps: phase i sends r -> r + 2^i",
+            PatternKind::Random => "a random permutation per phase (--seed, --phases)",
+            PatternKind::Bisection => "cross-half pairs, both directions: N/2 phases",
+        }
+    }
+}
+
+impl fmt::Display for PatternKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PatternKind {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<PatternKind> {
+        PatternKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            Error::input(
+                "pattern",
+                format!("unknown pattern `{s}`"),
+                Some(format!("one of {}", PatternKind::ALL.map(|k| k.name()).join(", "))),
+            )
+        })
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub kind: PatternKind,
+    /// The job (default: the whole fabric in rank order); the pool for `--job-size`.
+    pub job: Option<Job>,
+    /// `--block K --per-leaf M` (lsft-partial).
+    pub block: Option<(u32, u32)>,
+    /// `--job-size D` (lsft-partial placement chooser).
+    pub job_size: Option<usize>,
+    /// Seed of `random`.
+    pub seed: u64,
+    /// Number of phases of `random` (default N).
+    pub phases: Option<usize>,
+}
+
+impl Request {
+    /// A request for `kind` on the whole fabric with defaults.
+    pub fn new(kind: PatternKind) -> Request {
+        Request {
+            kind,
+            job: None,
+            block: None,
+            job_size: None,
+            seed: 0,
+            phases: None,
+        }
+    }
+}
+
+/// Where an lsft-partial job sits.
+#[derive(Clone, Debug, Serialize)]
+pub struct BlockInfo {
+    pub side: u32,
+    /// Field elements of the block's grid columns.
+    pub columns: Vec<u32>,
+    pub k: u32,
+    pub per_leaf: u32,
+    /// Block positions (q·k·m) and how many of them hold a rank.
+    pub positions: usize,
+    pub placed: usize,
+}
+
+impl BlockInfo {
+    fn of(p: &Placement) -> BlockInfo {
+        BlockInfo {
+            side: p.side,
+            columns: p.shape.columns.clone(),
+            k: p.shape.k(),
+            per_leaf: p.shape.m,
+            positions: p.shape.size(),
+            placed: p.job.len(),
+        }
+    }
+}
+
+/// A generated pattern over its job, and what its construction guarantees.
+pub struct Generated {
+    pub pattern: Box<dyn Pattern>,
+    pub job: Job,
+    /// Every ordered pair of ranks exactly once (by construction).
+    pub complete: bool,
+    /// Why the pattern is conflict-free, when its construction guarantees it.
+    pub conflict_free: Option<String>,
+    pub notes: Vec<String>,
+    pub block: Option<BlockInfo>,
+    pub choice: Option<ChoiceReport>,
+}
+
+impl fmt::Debug for Generated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Generated")
+            .field("pattern", &self.pattern.name())
+            .field("ranks", &self.pattern.ranks())
+            .field("phases", &self.pattern.phases())
+            .field("complete", &self.complete)
+            .field("conflict_free", &self.conflict_free)
+            .field("notes", &self.notes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Generated {
+    fn new(pattern: Box<dyn Pattern>, job: Job, complete: bool) -> Generated {
+        Generated {
+            pattern,
+            job,
+            complete,
+            conflict_free: None,
+            notes: Vec::new(),
+            block: None,
+            choice: None,
+        }
+    }
+}
+
+const LSFT_GUARANTEE: &str = "by construction (ALGORITHMS §2.1): every switch permutes its inputs in every \
+                              phase of the canonical LSFT model";
+const PARTIAL_GUARANTEE: &str = "by construction (ALGORITHMS §2.2): the block's leaves on each spine are \
+                                 permuted and each leaf's hosts use distinct spines";
+
+/// Generate the requested pattern on a plan.
+pub fn generate(plan: &Plan, req: &Request) -> Result<Generated> {
+    let kind = req.kind;
+    if kind != PatternKind::LsftPartial && (req.block.is_some() || req.job_size.is_some()) {
+        return Err(Error::input(
+            "pattern",
+            format!("--block, --per-leaf and --job-size place lsft-partial jobs; {kind} takes --job only"),
+            Some("--pattern lsft-partial --job-size D".into()),
+        ));
+    }
+    if kind != PatternKind::Random && req.phases.is_some() {
+        return Err(Error::input(
+            "phases",
+            format!("--phases sets the length of random; {kind} has a fixed number of phases"),
+            None,
+        ));
+    }
+    if req.block.is_some() && req.job_size.is_some() {
+        return Err(Error::input(
+            "block",
+            "give either --block K --per-leaf M or --job-size D",
+            None,
+        ));
+    }
+    let job = req.job.clone().unwrap_or_else(|| Job::whole(plan.layout.hosts()));
+    let n = job.len();
+    let mut g = match kind {
+        PatternKind::Shift => {
+            let mut g = Generated::new(Box::new(Shift::new(n)), job.clone(), true);
+            if let Layout::Kary(_) | Layout::Mols(_) = plan.layout {
+                let wanted = if matches!(plan.layout, Layout::Kary(_)) {
+                    "kary-shift"
+                } else {
+                    "mols-shift"
+                };
+                let t = TreeShift::for_layout(&plan.layout, &job, wanted)?;
+                let positions: Vec<u32> = match &plan.layout {
+                    Layout::Kary(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
+                    Layout::Mols(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
+                    Layout::Lsft(_) => unreachable!(),
+                };
+                if positions.windows(2).all(|w| w[0] < w[1]) && t.conflict_free_by_construction() {
+                    g.conflict_free = Some(format!(
+                        "the job is in tree order, so this is {wanted}, conflict-free under d-mod-k"
+                    ));
+                } else if !positions.windows(2).all(|w| w[0] < w[1]) {
+                    g.notes.push(format!(
+                        "the job is not in tree order; {wanted} shifts in the order d-mod-k expects"
+                    ));
+                }
+            }
+            g
+        }
+        PatternKind::KaryShift | PatternKind::MolsShift => {
+            let t = TreeShift::for_layout(&plan.layout, &job, kind.name())?;
+            let guaranteed = t.conflict_free_by_construction();
+            let modulus = t.modulus();
+            let mut g = Generated::new(Box::new(t), job, true);
+            if guaranteed {
+                g.conflict_free = Some(format!(
+                    "under d-mod-k: the job size is a multiple of {modulus} and the r-th host in tree order sits \
+                     at a position ≡ r (mod {modulus})"
+                ));
+            } else {
+                g.notes.push(format!(
+                    "no conflict-freedom guarantee: the job is not aligned to {modulus} hosts in tree order \
+                     (whole pods are); measure it with the checker"
+                ));
+            }
+            g
+        }
+        PatternKind::Lsft => {
+            let Layout::Lsft(l) = &plan.layout else {
+                return Err(Error::input(
+                    "pattern",
+                    format!(
+                        "lsft is the schedule of a Latin-square fat-tree; this topology is {}",
+                        plan.layout.describe()
+                    ),
+                    Some("use kary-shift or mols-shift on trees".into()),
+                ));
+            };
+            let slots = (l.sides * l.npts() * l.degree()) as usize;
+            let s = LsftAllToAll::new(l, &job);
+            let mut g = if n < slots {
+                let c = Compact::new(s);
+                let mut g = Generated::new(Box::new(c), job, true);
+                g.notes.push(format!(
+                    "{} of {slots} host slots are not in the job: their flows are dropped (idle), which keeps every \
+                     phase conflict-free; phases with no flow left are omitted",
+                    slots - n
+                ));
+                g
+            } else {
+                Generated::new(Box::new(s), job, true)
+            };
+            g.conflict_free = Some(LSFT_GUARANTEE.into());
+            if l.sides == 2 {
+                g.notes.push(
+                    "two-sided: flows between twin leaves (same point, other side) to host slot j climb the spine of \
+                     the j-th line through the point; routing must give the twin leaf's hosts distinct spines"
+                        .into(),
+                );
+            }
+            g
+        }
+        PatternKind::LsftPartial => partial(plan, req, &job)?,
+        PatternKind::Ring => Generated::new(Box::new(Ring::new(n)), job, false),
+        PatternKind::RecursiveDoubling => Generated::new(Box::new(RecursiveDoubling::new(n)), job, false),
+        PatternKind::Bruck => Generated::new(Box::new(Bruck::new(n)), job, false),
+        PatternKind::Random => {
+            let phases = req.phases.unwrap_or(n);
+            Generated::new(Box::new(RandomPermutations::new(n, phases, req.seed)), job, false)
+        }
+        PatternKind::Bisection => Generated::new(Box::new(Bisection::new(n)), job, false),
+    };
+    if g.pattern.phases() == 0 {
+        g.notes.push(format!("{kind} has no phase for {} rank(s)", g.job.len()));
+    }
+    Ok(g)
+}
+
+fn partial(plan: &Plan, req: &Request, job: &Job) -> Result<Generated> {
+    let block_pattern = |p: &Placement| -> Result<Generated> {
+        let s = LsftPartial::new(p.shape.clone(), p.positions.clone())?;
+        let idle = p.positions.len() < p.shape.size();
+        let pattern: Box<dyn Pattern> = if idle { Box::new(Compact::new(s)) } else { Box::new(s) };
+        let mut g = Generated::new(pattern, p.job.clone(), true);
+        g.conflict_free = Some(PARTIAL_GUARANTEE.into());
+        g.block = Some(BlockInfo::of(p));
+        if idle {
+            g.notes.push(format!(
+                "{} of {} block positions hold no rank: their flows are dropped (idle), still conflict-free",
+                p.shape.size() - p.positions.len(),
+                p.shape.size()
+            ));
+        }
+        Ok(g)
+    };
+    if let Some((k, m)) = req.block {
+        let p = placement::fixed_block(plan, req.job.as_ref(), k, m)?;
+        return block_pattern(&p);
+    }
+    let d = req.job_size.unwrap_or(job.len());
+    let (choice, report) = placement::choose(plan, job, d)?;
+    let q = match &plan.layout {
+        Layout::Lsft(l) => l.q,
+        _ => unreachable!("choose() checks the family"),
+    };
+    let mut g = match choice {
+        Choice::Block(p) => block_pattern(&p)?,
+        Choice::Full(sub, pattern) => {
+            let mut g = Generated::new(Box::new(pattern), sub, true);
+            g.conflict_free = Some(LSFT_GUARANTEE.into());
+            g.notes.push(format!(
+                "no {q}x k block holds {d} hosts of the pool: using the whole-fabric lsft schedule restricted to them"
+            ));
+            g
+        }
+        Choice::Shift(sub) => {
+            let ratio = report.candidates[report.chosen].ratio.unwrap_or(0.0);
+            let mut g = Generated::new(Box::new(Shift::new(sub.len())), sub, true);
+            g.notes.push(format!(
+                "shift measures throughput ratio {ratio:.4} on ibfat's own tables, which beats the conflict-free \
+                 placements by phases / ratio"
+            ));
+            g
+        }
+    };
+    g.choice = Some(report);
+    Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::testutil::assert_complete;
+    use crate::schedule::verify;
+    use crate::topology::kary::KaryParams;
+    use crate::topology::lsft::LsftParams;
+    use crate::topology::{FamilySpec, Spec};
+
+    fn lsft(q: u32, two: bool, m: Option<u32>) -> Plan {
+        Spec::new(FamilySpec::Lsft(LsftParams {
+            order: q,
+            two_sided: two,
+            hosts_per_leaf: m,
+        }))
+        .build()
+        .unwrap()
+    }
+
+    #[test]
+    fn every_pattern_generates_on_an_lsft() {
+        let plan = lsft(3, false, None);
+        for kind in PatternKind::ALL {
+            let mut req = Request::new(kind);
+            if kind == PatternKind::LsftPartial {
+                req.job_size = Some(12);
+            }
+            match generate(&plan, &req) {
+                Ok(g) => {
+                    let c = verify(g.pattern.as_ref()).unwrap();
+                    assert_eq!(c.ranks, g.job.len());
+                    if g.complete {
+                        assert_complete(g.pattern.as_ref(), true);
+                    }
+                    assert_eq!(
+                        g.conflict_free.is_some(),
+                        matches!(kind, PatternKind::Lsft | PatternKind::LsftPartial),
+                        "{kind}"
+                    );
+                }
+                Err(e) => assert!(
+                    matches!(kind, PatternKind::KaryShift | PatternKind::MolsShift),
+                    "{kind}: {e}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn restricted_lsft_is_compacted_and_complete() {
+        let plan = lsft(3, true, Some(2));
+        let g = generate(&plan, &Request::new(PatternKind::Lsft)).unwrap();
+        assert!(g.pattern.phases() < 2 * 4 * 13, "empty phases dropped");
+        assert!(g.notes.iter().any(|n| n.contains("twin leaves")));
+        assert_complete(g.pattern.as_ref(), true);
+        let mut req = Request::new(PatternKind::Lsft);
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![9, 4, 50, 1]).unwrap());
+        let g = generate(&plan, &req).unwrap();
+        assert_eq!(g.pattern.ranks(), 4);
+        assert_complete(g.pattern.as_ref(), true);
+    }
+
+    #[test]
+    fn partial_with_block_job_size_or_job() {
+        let plan = lsft(4, false, None);
+        let mut req = Request::new(PatternKind::LsftPartial);
+        req.block = Some((3, 2));
+        let g = generate(&plan, &req).unwrap();
+        assert_eq!((g.pattern.ranks(), g.pattern.phases()), (24, 24));
+        assert_complete(g.pattern.as_ref(), true);
+        req.block = None;
+        req.job_size = Some(23);
+        let g = generate(&plan, &req).unwrap();
+        let report = g.choice.as_ref().unwrap();
+        assert!(!report.exact);
+        assert_eq!(g.pattern.ranks(), 23);
+        assert_complete(g.pattern.as_ref(), true);
+        // a job given as a pool, its size the job size
+        let mut req = Request::new(PatternKind::LsftPartial);
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), (30..70).collect()).unwrap());
+        let g = generate(&plan, &req).unwrap();
+        assert_eq!(g.pattern.ranks(), 40);
+        assert_complete(g.pattern.as_ref(), true);
+    }
+
+    #[test]
+    fn shift_on_a_tree_reports_the_guarantee() {
+        let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }))
+            .build()
+            .unwrap();
+        let g = generate(&plan, &Request::new(PatternKind::Shift)).unwrap();
+        assert!(g.conflict_free.is_some());
+        let g = generate(&plan, &Request::new(PatternKind::KaryShift)).unwrap();
+        assert!(g.conflict_free.is_some());
+        let mut req = Request::new(PatternKind::KaryShift);
+        // hosts 0, 1 on leaf 0 and host 5 on leaf 1: aligned mod 3 (B = 3 within one pod)
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1]).unwrap());
+        assert!(generate(&plan, &req).unwrap().conflict_free.is_some());
+        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1, 2]).unwrap());
+        let g = generate(&plan, &req).unwrap();
+        assert!(g.conflict_free.is_none() && !g.notes.is_empty());
+    }
+
+    #[test]
+    fn misplaced_options_are_input_errors() {
+        let plan = lsft(3, false, None);
+        let mut req = Request::new(PatternKind::Shift);
+        req.job_size = Some(3);
+        let e = generate(&plan, &req).unwrap_err().to_string();
+        assert!(e.contains("--job-size place lsft-partial jobs"), "{e}");
+        let mut req = Request::new(PatternKind::Lsft);
+        req.phases = Some(3);
+        assert!(generate(&plan, &req).unwrap_err().to_string().contains("--phases"));
+        let tree = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 2 }))
+            .build()
+            .unwrap();
+        let e = generate(&tree, &Request::new(PatternKind::Lsft))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("Latin-square") && e.contains("kary-shift"), "{e}");
+        let e = "ringg".parse::<PatternKind>().unwrap_err().to_string();
+        assert!(
+            e.contains("unknown pattern `ringg`") && e.contains("lsft-partial"),
+            "{e}"
+        );
+    }
+}

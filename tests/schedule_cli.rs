@@ -1,0 +1,149 @@
+//! Issue 4, schedules through the CLI: `ibfat schedule` on plan folders, fabric.yaml and
+//! topology.net, its files read back against the topology, and its bad-input errors.
+
+mod harness;
+
+use harness::ibfat;
+use ibfat::schedule::file::read_json;
+use ibfat::schedule::job::Hosts;
+use ibfat::schedule::verify;
+use ibfat::topology::{Plan, Spec};
+use std::path::Path;
+
+fn build(dir: &Path, args: &[&str]) -> Plan {
+    let mut full = vec!["build"];
+    full.extend(args);
+    full.extend(["--out", dir.to_str().unwrap(), "--no-svg"]);
+    let (code, out, err) = ibfat(&full);
+    assert_eq!(code, 0, "{full:?}: {out}{err}");
+    let yaml = dir.join("fabric.yaml");
+    Spec::from_yaml(&std::fs::read_to_string(&yaml).unwrap(), &yaml)
+        .unwrap()
+        .build()
+        .unwrap()
+}
+
+fn run(args: &[&str]) -> serde_json::Value {
+    let mut full = vec!["schedule"];
+    full.extend(args);
+    full.push("--json");
+    let (code, out, err) = ibfat(&full);
+    assert_eq!(code, 0, "{full:?}: {out}{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{full:?}: {e}: {out}"))
+}
+
+#[test]
+fn lsft_schedules_round_trip_through_files() {
+    let t = tempfile::tempdir().unwrap();
+    let plan_dir = t.path().join("lsft3");
+    let plan = build(&plan_dir, &["lsft", "--order", "3", "--two-sided", "--shuffle", "5"]);
+    let p = plan_dir.to_str().unwrap();
+    let out = t.path().join("a2a.json");
+    let r = run(&[p, "--pattern", "lsft", "--out", out.to_str().unwrap()]);
+    assert_eq!(r["ranks"], 104);
+    assert_eq!(r["phases"], 104);
+    assert_eq!(r["complete"], true);
+    assert_eq!(r["conflict_free_by_construction"], true);
+    assert_eq!(r["counts"]["flows"], 104 * 104);
+    let (sched, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
+    assert!(job.unwrap().is_whole(plan.layout.hosts()));
+    assert_eq!(verify(&sched).unwrap().flows, 104 * 104);
+
+    // the placement chooser, from the topology.net of the plan, written as CSV
+    let net = plan_dir.join("topology.net");
+    let csv = t.path().join("job.csv");
+    let r = run(&[
+        net.to_str().unwrap(),
+        "--pattern",
+        "lsft-partial",
+        "--job-size",
+        "18",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(r["format"], "csv");
+    assert_eq!(r["placement"]["exact"], true, "18 = 3·3·2");
+    assert_eq!(r["phases"], 18);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().next(), Some("rank,phase,peer"));
+    assert_eq!(text.lines().count(), 1 + 18 * 18);
+
+    // a job file in the user's order, and a comparison pattern over it
+    let jobfile = t.path().join("hosts.txt");
+    std::fs::write(&jobfile, "# three hosts\nH4_0a\n0-1\n").unwrap();
+    let out = t.path().join("ring.json");
+    let r = run(&[
+        p,
+        "--pattern",
+        "ring",
+        "--job",
+        jobfile.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!((r["ranks"].as_u64(), r["phases"].as_u64()), (Some(3), Some(2)));
+    let (_, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
+    assert_eq!(job.unwrap().fabric_ranks(), &[16, 0, 1]);
+}
+
+#[test]
+fn tree_shifts_and_bad_input() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("ft");
+    build(&dir, &["kary", "--arity", "2", "--levels", "3"]);
+    let yaml = dir.join("fabric.yaml");
+    let r = run(&[yaml.to_str().unwrap(), "--pattern", "kary-shift", "--job", "ranks:4-7"]);
+    assert_eq!(r["conflict_free_by_construction"], true, "one pod");
+    let d = dir.to_str().unwrap();
+    let fails = |args: &[&str], want: &str| {
+        let mut full = vec!["schedule"];
+        full.extend(args);
+        let (code, out, err) = ibfat(&full);
+        assert_eq!(code, 2, "{full:?}: {out}{err}");
+        assert!(err.contains(want), "{full:?}: {err}");
+    };
+    fails(&[d, "--pattern", "lsft"], "Latin-square");
+    fails(&[d, "--pattern", "mols-shift"], "use kary-shift");
+    fails(&[d, "--pattern", "nope"], "unknown pattern `nope`");
+    fails(
+        &[d, "--pattern", "shift", "--job", "ranks:0-8"],
+        "rank 8 does not exist",
+    );
+    let jobfile = t.path().join("bad.txt");
+    std::fs::write(&jobfile, "H1\nS1_0\n").unwrap();
+    fails(
+        &[d, "--pattern", "shift", "--job", jobfile.to_str().unwrap()],
+        "bad.txt:2: `S1_0` names S1_0, a switch",
+    );
+    fails(&[d, "--pattern", "shift", "--block", "2"], "--per-leaf");
+    fails(&[t.path().to_str().unwrap(), "--pattern", "shift"], "no fabric.yaml");
+    // a topology.net without its fabric.yaml, and one that was edited
+    let lone = t.path().join("lone");
+    std::fs::create_dir(&lone).unwrap();
+    let net = std::fs::read_to_string(dir.join("topology.net")).unwrap();
+    std::fs::write(lone.join("topology.net"), &net).unwrap();
+    fails(
+        &[lone.join("topology.net").to_str().unwrap(), "--pattern", "shift"],
+        "no fabric.yaml beside this dump",
+    );
+    let edited = t.path().join("edited");
+    std::fs::create_dir(&edited).unwrap();
+    std::fs::copy(&yaml, edited.join("fabric.yaml")).unwrap();
+    let cut: String = net
+        .lines()
+        .filter(|l| !l.contains("\"H0\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(edited.join("topology.net"), cut).unwrap();
+    fails(
+        &[edited.join("topology.net").to_str().unwrap(), "--pattern", "shift"],
+        "differs from the one",
+    );
+    // nothing is written on failure
+    let out = t.path().join("never.json");
+    fails(
+        &[d, "--pattern", "lsft", "--out", out.to_str().unwrap()],
+        "Latin-square",
+    );
+    assert!(!out.exists());
+}
