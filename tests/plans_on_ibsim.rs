@@ -10,11 +10,24 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Everything ibnetdiscover can see of a fabric, keyed by GUIDs.
-fn signature(f: &Fabric) -> (BTreeSet<(u64, String, String, u8)>, BTreeSet<((u64, u8), (u64, u8))>, BTreeSet<u64>) {
+fn signature(
+    f: &Fabric,
+) -> (
+    BTreeSet<(u64, String, String, u8)>,
+    BTreeSet<((u64, u8), (u64, u8))>,
+    BTreeSet<u64>,
+) {
     let nodes = f
         .nodes
         .iter()
-        .map(|n| (n.guid, format!("{:?}", n.kind), n.desc.clone(), if n.kind == NodeKind::Switch { n.nports } else { 0 }))
+        .map(|n| {
+            (
+                n.guid,
+                format!("{:?}", n.kind),
+                n.desc.clone(),
+                if n.kind == NodeKind::Switch { n.nports } else { 0 },
+            )
+        })
         .collect();
     let links = f
         .links()
@@ -35,7 +48,10 @@ fn check_plan(args: &[&str]) {
     full.extend(["--out", out.to_str().unwrap(), "--no-svg"]);
     let (code, stdout, stderr) = ibfat(&full);
     assert_eq!(code, 0, "ibfat {full:?}: {stdout}{stderr}");
-    let planned = ibnetdiscover::read(&out.join("topology.net")).unwrap().strict(Path::new("topology.net")).unwrap();
+    let planned = ibnetdiscover::read(&out.join("topology.net"))
+        .unwrap()
+        .strict(Path::new("topology.net"))
+        .unwrap();
     let sim = Sim::start(&out.join("topology.net"));
     let text = sim.ibnetdiscover(&[]);
     let found = ibnetdiscover::parse(&text, Path::new("ibnetdiscover")).unwrap();
@@ -45,7 +61,10 @@ fn check_plan(args: &[&str]) {
     let (dn, dl, dg) = signature(&found.fabric);
     let missing: Vec<_> = pl.difference(&dl).collect();
     let extra: Vec<_> = dl.difference(&pl).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "{args:?}: cables missing {missing:?}, extra {extra:?}");
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{args:?}: cables missing {missing:?}, extra {extra:?}"
+    );
     assert_eq!(pn, dn, "{args:?}: nodes (GUID, kind, description, ports) differ");
     assert_eq!(pg, dg, "{args:?}: host port GUIDs differ");
     assert_eq!(found.fabric.switches().count(), planned.fabric.switches().count());

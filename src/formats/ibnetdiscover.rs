@@ -61,7 +61,11 @@ impl Discovered {
     /// The fabric, or an error naming the first problem (file and line).
     pub fn strict(self, path: &Path) -> Result<Discovered> {
         if let Some(p) = self.problems.first() {
-            let more = if self.problems.len() > 1 { format!(" (and {} more problems)", self.problems.len() - 1) } else { String::new() };
+            let more = if self.problems.len() > 1 {
+                format!(" (and {} more problems)", self.problems.len() - 1)
+            } else {
+                String::new()
+            };
             return Err(Error::at(path, p.line, format!("{}{more}", p.message)));
         }
         Ok(self)
@@ -106,7 +110,10 @@ fn dec_u32(i: &str) -> PResult<'_, u32> {
 }
 
 fn hex_u64(i: &str) -> PResult<'_, u64> {
-    map_res(take_while_m_n(1, 16, |c: char| c.is_ascii_hexdigit()), |h| u64::from_str_radix(h, 16)).parse(i)
+    map_res(take_while_m_n(1, 16, |c: char| c.is_ascii_hexdigit()), |h| {
+        u64::from_str_radix(h, 16)
+    })
+    .parse(i)
 }
 
 /// `0x` hex or decimal number.
@@ -265,7 +272,22 @@ fn guid_line(i: &str) -> PResult<'_, (NodeKind, bool, u64)> {
 
 /// `CA     8  1 0x0002c9000000010f 4x SDR - SW    12  2 0x0002c90000001003 ( 'H8 HCA-1' - 'leaf L4' )`
 #[allow(clippy::type_complexity)]
-fn ports_report_line(i: &str) -> PResult<'_, (NodeKind, u32, u32, u64, Option<Width>, Option<Speed>, Option<(NodeKind, u32, u32, u64)>, String, String)> {
+fn ports_report_line(
+    i: &str,
+) -> PResult<
+    '_,
+    (
+        NodeKind,
+        u32,
+        u32,
+        u64,
+        Option<Width>,
+        Option<Speed>,
+        Option<(NodeKind, u32, u32, u64)>,
+        String,
+        String,
+    ),
+> {
     fn ty(i: &str) -> PResult<'_, NodeKind> {
         alt((
             tag("CA").map(|_| NodeKind::Ca),
@@ -299,7 +321,10 @@ fn ports_report_line(i: &str) -> PResult<'_, (NodeKind, u32, u32, u64, Option<Wi
     let (d1, d2) = if remote.is_some() {
         let inner = descs.trim_start_matches('(').trim_end_matches(')').trim();
         match inner.find("' - '") {
-            Some(k) => (inner[..k].trim_start_matches('\'').to_string(), inner[k + 5..].trim_end_matches('\'').to_string()),
+            Some(k) => (
+                inner[..k].trim_start_matches('\'').to_string(),
+                inner[k + 5..].trim_end_matches('\'').to_string(),
+            ),
             None => (inner.to_string(), String::new()),
         }
     } else {
@@ -319,7 +344,11 @@ fn is_ports_report(text: &str) -> bool {
 /// Parse a dump of any supported format. `path` is used in messages only.
 pub fn parse(text: &str, path: &Path) -> Result<Discovered> {
     if text.trim().is_empty() {
-        return Err(Error::at(path, 0, "empty file: expected ibnetdiscover output or an ibsim net file"));
+        return Err(Error::at(
+            path,
+            0,
+            "empty file: expected ibnetdiscover output or an ibsim net file",
+        ));
     }
     if is_ports_report(text) {
         return parse_ports_report(text, path);
@@ -337,7 +366,11 @@ pub fn read(path: &Path) -> Result<Discovered> {
 fn parse_records(text: &str, path: &Path) -> Result<Discovered> {
     let mut nodes: Vec<RawNode> = Vec::new();
     let mut notes = Vec::new();
-    let mut next_guid: HashMap<NodeKind, u64> = HashMap::from([(NodeKind::Ca, 0x100000), (NodeKind::Switch, 0x200000), (NodeKind::Router, 0x300000)]);
+    let mut next_guid: HashMap<NodeKind, u64> = HashMap::from([
+        (NodeKind::Ca, 0x100000),
+        (NodeKind::Switch, 0x200000),
+        (NodeKind::Router, 0x300000),
+    ]);
     let mut explicit_guid: Option<(NodeKind, u64)> = None;
     let mut in_record = false;
     let mut saw_ibnd_names = false;
@@ -377,7 +410,11 @@ fn parse_records(text: &str, path: &Path) -> Result<Discovered> {
                 Error::at(path, lineno, format!("malformed node header `{}`: expected `Switch|Ca|Hca|Rt <ports> \"<node id>\" # \"<description>\"`", shorten(t)))
             })?;
             if nports == 0 || nports > 254 {
-                return Err(Error::at(path, lineno, format!("node \"{id}\" has {nports} ports; a node has 1..=254")));
+                return Err(Error::at(
+                    path,
+                    lineno,
+                    format!("node \"{id}\" has {nports} ports; a node has 1..=254"),
+                ));
             }
             let (desc, lid, lmc) = header_comment(rest);
             let guid = match explicit_guid.take() {
@@ -401,24 +438,49 @@ fn parse_records(text: &str, path: &Path) -> Result<Discovered> {
             continue;
         }
         if let Ok((_, (kind, rel, g))) = guid_line(t) {
-            let g = if rel { next_guid.get(&kind).copied().unwrap_or(0) + g } else { g };
+            let g = if rel {
+                next_guid.get(&kind).copied().unwrap_or(0) + g
+            } else {
+                g
+            };
             next_guid.insert(kind, g);
             explicit_guid = Some((kind, g));
             continue;
         }
         let known_prefixes = [
-            "vendid=", "devid=", "sysimgguid=", "Chassis ", "Non-Chassis Nodes", "Hostname:", "include", "do ", "width=", "speed=", "module=",
+            "vendid=",
+            "devid=",
+            "sysimgguid=",
+            "Chassis ",
+            "Non-Chassis Nodes",
+            "Hostname:",
+            "include",
+            "do ",
+            "width=",
+            "speed=",
+            "module=",
             "pdebug",
         ];
         if known_prefixes.iter().any(|p| t.starts_with(p)) {
             continue;
         }
-        notes.push(Problem { line: lineno, message: format!("skipped unknown line `{}`", shorten(t)) });
+        notes.push(Problem {
+            line: lineno,
+            message: format!("skipped unknown line `{}`", shorten(t)),
+        });
     }
     if nodes.is_empty() {
-        return Err(Error::at(path, 0, "no nodes found: expected `Switch`/`Ca` records (ibnetdiscover) or an ibsim net file"));
+        return Err(Error::at(
+            path,
+            0,
+            "no nodes found: expected `Switch`/`Ca` records (ibnetdiscover) or an ibsim net file",
+        ));
     }
-    let format = if saw_ibnd_names || text.contains("# Topology file") { DumpFormat::Ibnetdiscover } else { DumpFormat::IbsimNet };
+    let format = if saw_ibnd_names || text.contains("# Topology file") {
+        DumpFormat::Ibnetdiscover
+    } else {
+        DumpFormat::IbsimNet
+    };
     assemble(nodes, format, notes)
 }
 
@@ -432,7 +494,10 @@ fn shorten(s: &str) -> String {
 
 /// Node id `S-0002c90000001003` / `H-...` / `R-...` carries the GUID.
 fn guid_from_id(id: &str) -> Option<u64> {
-    let hex = id.strip_prefix("S-").or_else(|| id.strip_prefix("H-")).or_else(|| id.strip_prefix("R-"))?;
+    let hex = id
+        .strip_prefix("S-")
+        .or_else(|| id.strip_prefix("H-"))
+        .or_else(|| id.strip_prefix("R-"))?;
     let (rest, g) = hex_digit1::<&str, nom::error::Error<&str>>(hex).ok()?;
     if !rest.is_empty() || g.len() > 16 {
         return None;
@@ -442,7 +507,9 @@ fn guid_from_id(id: &str) -> Option<u64> {
 
 /// Header comment: `# "desc" base port 0 lid 6 lmc 0` -> (desc, lid, lmc).
 fn header_comment(rest: &str) -> (Option<String>, Option<u16>, Option<u8>) {
-    let Some(c) = rest.find('#') else { return (None, None, None) };
+    let Some(c) = rest.find('#') else {
+        return (None, None, None);
+    };
     let c = rest[c + 1..].trim();
     let (desc, tail) = if let Some(stripped) = c.strip_prefix('"') {
         // the description ends at the last quote before the port-0 info
@@ -479,7 +546,10 @@ fn assemble(raw: Vec<RawNode>, format: DumpFormat, notes: Vec<Problem>) -> Resul
         if let Some(&j) = by_guid.get(&n.guid) {
             problems.push(Problem {
                 line: n.line,
-                message: format!("duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})", n.guid, n.id, raw[j].id, raw[j].line),
+                message: format!(
+                    "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
+                    n.guid, n.id, raw[j].id, raw[j].line
+                ),
             });
         } else {
             by_guid.insert(n.guid, i);
@@ -488,7 +558,10 @@ fn assemble(raw: Vec<RawNode>, format: DumpFormat, notes: Vec<Problem>) -> Resul
             .add_node(n.kind, n.nports, n.guid, n.id.clone(), n.desc.clone())
             .map_err(|e| Error::at("", n.line, e.to_string()))?;
         if by_id.insert(n.id.as_str(), id).is_some() {
-            problems.push(Problem { line: n.line, message: format!("node id \"{}\" appears twice", n.id) });
+            problems.push(Problem {
+                line: n.line,
+                message: format!("node id \"{}\" appears twice", n.id),
+            });
         }
         node_lines.push(n.line);
         if let Some(lid) = n.lid {
@@ -503,18 +576,33 @@ fn assemble(raw: Vec<RawNode>, format: DumpFormat, notes: Vec<Problem>) -> Resul
         let me = i as NodeId;
         for p in &n.ports {
             if p.num == 0 || p.num > n.nports {
-                problems.push(Problem { line: p.line, message: format!("port {} is beyond node \"{}\" which has ports 1..={}", p.num, n.id, n.nports) });
+                problems.push(Problem {
+                    line: p.line,
+                    message: format!(
+                        "port {} is beyond node \"{}\" which has ports 1..={}",
+                        p.num, n.id, n.nports
+                    ),
+                });
                 continue;
             }
             let Some(&other) = by_id.get(p.remote_id.as_str()) else {
-                problems.push(Problem { line: p.line, message: format!("port {} of \"{}\" leads to unknown node \"{}\"", p.num, n.id, p.remote_id) });
+                problems.push(Problem {
+                    line: p.line,
+                    message: format!(
+                        "port {} of \"{}\" leads to unknown node \"{}\"",
+                        p.num, n.id, p.remote_id
+                    ),
+                });
                 continue;
             };
             let on = &raw[other as usize];
             if p.remote_port == 0 || p.remote_port > on.nports {
                 problems.push(Problem {
                     line: p.line,
-                    message: format!("port {} of \"{}\" leads to port {} of \"{}\", which has ports 1..={}", p.num, n.id, p.remote_port, on.id, on.nports),
+                    message: format!(
+                        "port {} of \"{}\" leads to port {} of \"{}\", which has ports 1..={}",
+                        p.num, n.id, p.remote_port, on.id, on.nports
+                    ),
                 });
                 continue;
             }
@@ -539,7 +627,10 @@ fn assemble(raw: Vec<RawNode>, format: DumpFormat, notes: Vec<Problem>) -> Resul
                 }
             }
             if let Some(prev) = claims.insert((me, p.num), (other, p.remote_port, p.line)) {
-                problems.push(Problem { line: p.line, message: format!("port {} of \"{}\" is listed twice (also line {})", p.num, n.id, prev.2) });
+                problems.push(Problem {
+                    line: p.line,
+                    message: format!("port {} of \"{}\" is listed twice (also line {})", p.num, n.id, prev.2),
+                });
             }
         }
     }
@@ -585,7 +676,13 @@ fn assemble(raw: Vec<RawNode>, format: DumpFormat, notes: Vec<Problem>) -> Resul
             }
         }
     }
-    Ok(Discovered { fabric, format, node_lines, notes, problems })
+    Ok(Discovered {
+        fabric,
+        format,
+        node_lines,
+        notes,
+        problems,
+    })
 }
 
 fn parse_ports_report(text: &str, path: &Path) -> Result<Discovered> {
@@ -602,22 +699,34 @@ fn parse_ports_report(text: &str, path: &Path) -> Result<Discovered> {
     let mut index: HashMap<(bool, u64), usize> = HashMap::new();
     let mut links: Vec<(usize, u32, usize, u32, Option<Width>, Option<Speed>, usize, u16, u16)> = Vec::new();
     let mut notes = Vec::new();
-    let mut node_of = |kind: NodeKind, port: u32, g: u64, desc: &str, lid: u32, line: usize, nodes: &mut Vec<PNode>| -> usize {
-        let (key, guid) = if kind == NodeKind::Switch { ((true, g), g) } else { ((false, g - port as u64), g - port as u64) };
-        let i = *index.entry(key).or_insert_with(|| {
-            nodes.push(PNode { kind, guid, desc: desc.to_string(), nports: 0, lid: 0, line });
-            nodes.len() - 1
-        });
-        let n = &mut nodes[i];
-        n.nports = n.nports.max(port);
-        if kind == NodeKind::Switch {
-            n.lid = lid as u16;
-        }
-        if n.desc.is_empty() {
-            n.desc = desc.to_string();
-        }
-        i
-    };
+    let mut node_of =
+        |kind: NodeKind, port: u32, g: u64, desc: &str, lid: u32, line: usize, nodes: &mut Vec<PNode>| -> usize {
+            let (key, guid) = if kind == NodeKind::Switch {
+                ((true, g), g)
+            } else {
+                ((false, g - port as u64), g - port as u64)
+            };
+            let i = *index.entry(key).or_insert_with(|| {
+                nodes.push(PNode {
+                    kind,
+                    guid,
+                    desc: desc.to_string(),
+                    nports: 0,
+                    lid: 0,
+                    line,
+                });
+                nodes.len() - 1
+            });
+            let n = &mut nodes[i];
+            n.nports = n.nports.max(port);
+            if kind == NodeKind::Switch {
+                n.lid = lid as u16;
+            }
+            if n.desc.is_empty() {
+                n.desc = desc.to_string();
+            }
+            i
+        };
     for (idx, raw) in text.lines().enumerate() {
         let lineno = idx + 1;
         let t = raw.trim_end_matches('\r').trim();
@@ -637,14 +746,21 @@ fn parse_ports_report(text: &str, path: &Path) -> Result<Discovered> {
         let a = node_of(kind, port, g, &d1, lid, lineno, &mut nodes);
         if let Some((rk, rlid, rport, rg)) = remote {
             if rport == 0 || rport > 254 {
-                return Err(Error::at(path, lineno, format!("remote port {rport} out of range 1..=254")));
+                return Err(Error::at(
+                    path,
+                    lineno,
+                    format!("remote port {rport} out of range 1..=254"),
+                ));
             }
             let b = node_of(rk, rport, rg, &d2, rlid, lineno, &mut nodes);
             let lid_a = if kind == NodeKind::Switch { 0 } else { lid as u16 };
             let lid_b = if rk == NodeKind::Switch { 0 } else { rlid as u16 };
             links.push((a, port, b, rport, w, s, lineno, lid_a, lid_b));
         } else {
-            notes.push(Problem { line: lineno, message: format!("port {port} of '{d1}' is not connected") });
+            notes.push(Problem {
+                line: lineno,
+                message: format!("port {port} of '{d1}' is not connected"),
+            });
         }
     }
     let raw: Vec<RawNode> = nodes
@@ -746,7 +862,11 @@ Ca\t1 \"H-0002c9000000010c\"\t\t# \"H7 HCA-1\"\n\
         assert!(e.starts_with("dump.txt:12: link listed by one end only"), "{e}");
         let t = FT2.replace("[3]\t\"S-0002c90000002000\"[4]", "[9]\t\"S-0002c90000002000\"[4]");
         let d = parse(&t, Path::new("t")).unwrap();
-        assert!(d.problems.iter().any(|p| p.message.contains("port 9 is beyond")), "{:?}", d.problems);
+        assert!(
+            d.problems.iter().any(|p| p.message.contains("port 9 is beyond")),
+            "{:?}",
+            d.problems
+        );
     }
 
     #[test]
@@ -757,7 +877,10 @@ Ca\t1 \"H-0002c9000000010c\"\t\t# \"H7 HCA-1\"\n\
         let e = parse("Switch x \"a\"\n", Path::new("d")).unwrap_err().to_string();
         assert!(e.starts_with("d:1: malformed node header"), "{e}");
         assert!(parse("", Path::new("d")).is_err());
-        assert!(parse("hello\n", Path::new("d")).unwrap_err().to_string().contains("no nodes"));
+        assert!(parse("hello\n", Path::new("d"))
+            .unwrap_err()
+            .to_string()
+            .contains("no nodes"));
     }
 
     #[test]
@@ -778,7 +901,18 @@ Ca\t1 \"H-0002c9000000010c\"\t\t# \"H7 HCA-1\"\n\
     fn ibsim_net_round_trip() {
         use crate::topology::lsft::{build, LsftParams};
         use crate::topology::BuildOptions;
-        let (f, _) = build(&LsftParams { order: 3, two_sided: true, hosts_per_leaf: None }, &BuildOptions { shuffle: Some(4), ..Default::default() }).unwrap();
+        let (f, _) = build(
+            &LsftParams {
+                order: 3,
+                two_sided: true,
+                hosts_per_leaf: None,
+            },
+            &BuildOptions {
+                shuffle: Some(4),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let net = crate::formats::ibsim::write_net(&f, &["x".into()]);
         let d = parse(&net, Path::new("n")).unwrap().strict(Path::new("n")).unwrap();
         assert_eq!(d.format, DumpFormat::IbsimNet);

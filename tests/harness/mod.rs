@@ -60,7 +60,12 @@ pub fn wait_timeout(child: &mut Child, limit: Duration) -> Option<std::process::
 
 fn kill_group(pid: u32, hard: bool) {
     let sig = if hard { "-KILL" } else { "-TERM" };
-    let _ = Command::new("kill").arg(sig).arg("--").arg(format!("-{pid}")).stderr(Stdio::null()).status();
+    let _ = Command::new("kill")
+        .arg(sig)
+        .arg("--")
+        .arg(format!("-{pid}"))
+        .stderr(Stdio::null())
+        .status();
 }
 
 fn stop_child(child: &mut Child, grace: Duration) {
@@ -167,7 +172,10 @@ impl OpenSm {
     }
     /// Ask for a heavy sweep (OpenSM re-routes on SIGHUP).
     pub fn sighup(&self) {
-        let _ = Command::new("kill").arg("-HUP").arg(self.child.id().to_string()).status();
+        let _ = Command::new("kill")
+            .arg("-HUP")
+            .arg(self.child.id().to_string())
+            .status();
     }
     /// Wait until `needle` occurs at least `count` times in the log.
     pub fn wait_for(&self, needle: &str, count: usize, limit: Duration) -> bool {
@@ -195,7 +203,10 @@ impl Sim {
     /// Start ibsim on a net file (text given, written into the lab folder).
     pub fn start_text(net_text: &str) -> Sim {
         require_tools();
-        let dir = tempfile::Builder::new().prefix("ibfat-lab-").tempdir().expect("temp dir");
+        let dir = tempfile::Builder::new()
+            .prefix("ibfat-lab-")
+            .tempdir()
+            .expect("temp dir");
         let net = dir.path().join("topology.net");
         fs::write(&net, net_text).unwrap();
         Sim::start_in(dir, net, net_text)
@@ -214,10 +225,21 @@ impl Sim {
         let st = Command::new("mkfifo").arg(&ctl).status().expect("mkfifo");
         assert!(st.success(), "mkfifo failed");
         // read-write open of the FIFO never blocks and never reaches EOF
-        let console = fs::OpenOptions::new().read(true).write(true).open(&ctl).expect("open console fifo");
+        let console = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&ctl)
+            .expect("open console fifo");
         let (n, s, p) = sim_limits(net_text);
         let child = Command::new("ibsim")
-            .args(["-N", &n.max(2048).to_string(), "-S", &s.max(256).to_string(), "-P", &p.max(13312).to_string()])
+            .args([
+                "-N",
+                &n.max(2048).to_string(),
+                "-S",
+                &s.max(256).to_string(),
+                "-P",
+                &p.max(13312).to_string(),
+            ])
             .arg("-s")
             .arg(&net)
             .env("IBSIM_SOCKNAME", &sock)
@@ -228,7 +250,14 @@ impl Sim {
             .process_group(0)
             .spawn()
             .expect("spawn ibsim");
-        let mut sim = Sim { dir, sock, net, child, ctl, log };
+        let mut sim = Sim {
+            dir,
+            sock,
+            net,
+            child,
+            ctl,
+            log,
+        };
         let start = Instant::now();
         loop {
             let text = fs::read_to_string(&sim.log).unwrap_or_default();
@@ -238,7 +267,11 @@ impl Sim {
             if let Ok(Some(st)) = sim.child.try_wait() {
                 panic!("ibsim exited ({st}) on {}:\n{}", sim.net.display(), tail(&text, 30));
             }
-            assert!(start.elapsed() < Duration::from_secs(60), "ibsim not ready after 60 s:\n{}", tail(&text, 30));
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "ibsim not ready after 60 s:\n{}",
+                tail(&text, 30)
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         sim
@@ -246,7 +279,9 @@ impl Sim {
 
     fn socket_listening(&self) -> bool {
         let want = format!("@{}:ctl", self.sock);
-        fs::read_to_string("/proc/net/unix").map(|t| t.lines().any(|l| l.trim_end().trim_end_matches('@').ends_with(&want))).unwrap_or(false)
+        fs::read_to_string("/proc/net/unix")
+            .map(|t| t.lines().any(|l| l.trim_end().trim_end_matches('@').ends_with(&want)))
+            .unwrap_or(false)
     }
 
     pub fn path(&self) -> &Path {
@@ -286,7 +321,11 @@ impl Sim {
             v
         });
         let status = wait_timeout(&mut child, limit).unwrap_or_else(|| panic!("{program} {args:?} timed out"));
-        Output { status, stdout: t1.join().unwrap(), stderr: t2.join().unwrap() }
+        Output {
+            status,
+            stdout: t1.join().unwrap(),
+            stderr: t2.join().unwrap(),
+        }
     }
 
     /// Run a tool that must succeed; its stdout.
@@ -313,7 +352,10 @@ impl Sim {
     /// Send one ibsim console command; the text ibsim printed in reply.
     pub fn console(&self, cmd: &str) -> String {
         let before = fs::metadata(&self.log).map(|m| m.len()).unwrap_or(0) as usize;
-        let mut f = fs::OpenOptions::new().write(true).open(&self.ctl).expect("console fifo");
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .open(&self.ctl)
+            .expect("console fifo");
         writeln!(f, "{cmd}").unwrap();
         let start = Instant::now();
         loop {
@@ -357,7 +399,11 @@ impl Sim {
         if let Some((dir, _, _)) = &cfg.plugin {
             c.env("LD_LIBRARY_PATH", dir);
         }
-        c.arg("-F").arg(&conf_path).arg("-R").arg(&cfg.engine).args(["-D", "0x43", "-e"]);
+        c.arg("-F")
+            .arg(&conf_path)
+            .arg("-R")
+            .arg(&cfg.engine)
+            .args(["-D", "0x43", "-e"]);
         c.arg("-f").arg(&log).arg("--dump_files_dir").arg(&dump);
         if cfg.lmc > 0 {
             c.arg("-l").arg(cfg.lmc.to_string());
@@ -366,8 +412,12 @@ impl Sim {
             c.arg("-U").arg(u);
         }
         c.args(&cfg.extra_args);
-        c.stdout(Stdio::from(fs::File::create(base.join(format!("osm-{tag}.stdout"))).unwrap()));
-        c.stderr(Stdio::from(fs::File::create(base.join(format!("osm-{tag}.stderr"))).unwrap()));
+        c.stdout(Stdio::from(
+            fs::File::create(base.join(format!("osm-{tag}.stdout"))).unwrap(),
+        ));
+        c.stderr(Stdio::from(
+            fs::File::create(base.join(format!("osm-{tag}.stderr"))).unwrap(),
+        ));
         (c, log, dump)
     }
 
@@ -381,18 +431,34 @@ impl Sim {
         let status = wait_timeout(&mut child, limit);
         let log = fs::read_to_string(&log_path).unwrap_or_default();
         let success = status.map(|s| s.success()).unwrap_or(false);
-        OsmRun { log, log_path, dump_dir, success }
+        OsmRun {
+            log,
+            log_path,
+            dump_dir,
+            success,
+        }
     }
 
     /// Start OpenSM in the background (log flushed after every line with -d2).
     pub fn opensm_daemon(&self, cfg: &OsmConfig) -> OpenSm {
-        let tag = cfg.tag.clone().unwrap_or_else(|| format!("{}-daemon", cfg.engine.replace(',', "_")));
+        let tag = cfg
+            .tag
+            .clone()
+            .unwrap_or_else(|| format!("{}-daemon", cfg.engine.replace(',', "_")));
         let (mut c, log_path, dump_dir) = self.osm_command(cfg, &tag);
         c.arg("-d2");
         let child = c.spawn().expect("spawn opensm");
-        let osm = OpenSm { child, log_path, dump_dir };
+        let osm = OpenSm {
+            child,
+            log_path,
+            dump_dir,
+        };
         let limit = cfg.timeout.unwrap_or(Duration::from_secs(180));
-        assert!(osm.wait_for("SUBNET UP", 1, limit), "opensm not up:\n{}", tail(&osm.log(), 30));
+        assert!(
+            osm.wait_for("SUBNET UP", 1, limit),
+            "opensm not up:\n{}",
+            tail(&osm.log(), 30)
+        );
         osm
     }
 }
