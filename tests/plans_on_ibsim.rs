@@ -9,14 +9,16 @@ use ibfat::topology::{Fabric, NodeKind};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// Everything ibnetdiscover can see of a fabric, keyed by GUIDs.
-fn signature(
-    f: &Fabric,
-) -> (
+/// Nodes (GUID, kind, description, switch ports), cables (GUID and port of both ends),
+/// host port GUIDs.
+type Signature = (
     BTreeSet<(u64, String, String, u8)>,
     BTreeSet<((u64, u8), (u64, u8))>,
     BTreeSet<u64>,
-) {
+);
+
+/// Everything ibnetdiscover can see of a fabric, keyed by GUIDs.
+fn signature(f: &Fabric) -> Signature {
     let nodes = f
         .nodes
         .iter()

@@ -148,7 +148,7 @@ pub fn configured_by(log: &str) -> Option<String> {
     log.lines()
         .filter_map(|l| l.split("osm_ucast_mgr_process: ").nth(1))
         .filter_map(|rest| rest.strip_suffix(" tables configured on all switches"))
-        .last()
+        .next_back()
         .map(str::to_string)
 }
 
