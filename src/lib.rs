@@ -5,6 +5,7 @@
 //!   the MOLS proximity 3-level tree;
 //! * [`cabling`] — wiring plans for deployment;
 //! * [`formats`] — ibsim, CSV, Graphviz and the other files ibfat reads and writes;
+//! * [`recognize`] — which family a discovered fabric is, in canonical coordinates;
 //! * [`metrics`] — cost and latency figures.
 
 pub mod cabling;
@@ -12,6 +13,7 @@ pub mod error;
 pub mod formats;
 pub mod geometry;
 pub mod metrics;
+pub mod recognize;
 pub mod rng;
 pub mod topology;
 
