@@ -35,7 +35,47 @@ use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
+
+/// FxHash, the multiply-rotate hash rustc uses: node ids and GUIDs of a local dump are
+/// not adversarial keys, and SipHash took a tenth of the parse time.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Fx {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        let mut tail = [0u8; 8];
+        let rest = chunks.remainder();
+        tail[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(tail) ^ ((rest.len() as u64) << 59));
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// Which dialect a dump was in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,36 +215,28 @@ fn dec_u32(i: &str) -> PResult<'_, u32> {
 }
 
 fn hex_u64(i: &str) -> PResult<'_, u64> {
-    map_res(take_while_m_n(1, 16, |c: char| c.is_ascii_hexdigit()), |h| {
-        u64::from_str_radix(h, 16)
-    })
-    .parse(i)
+    let (rest, h) = take_while_m_n(1, 16, |c: char| c.is_ascii_hexdigit()).parse(i)?;
+    let v = h.bytes().fold(0u64, |acc, b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            _ => b - b'A' + 10,
+        };
+        (acc << 4) | d as u64
+    });
+    Ok((rest, v))
 }
 
 /// `0x` hex or decimal number.
 fn number_u64(i: &str) -> PResult<'_, u64> {
-    alt((
-        preceded(alt((tag("0x"), tag("0X"))), hex_u64),
-        map_res(digit1, str::parse::<u64>),
-    ))
-    .parse(i)
+    match i.strip_prefix("0x").or_else(|| i.strip_prefix("0X")) {
+        Some(h) => hex_u64(h),
+        None => map_res(digit1, str::parse::<u64>).parse(i),
+    }
 }
 
 fn quoted(i: &str) -> PResult<'_, &str> {
     delimited(char('"'), take_till(|c| c == '"'), char('"')).parse(i)
-}
-
-fn bracket_num(i: &str) -> PResult<'_, u32> {
-    delimited(char('['), dec_u32, char(']')).parse(i)
-}
-
-fn paren_guid(i: &str) -> PResult<'_, u64> {
-    delimited(char('('), preceded(opt(tag("0x")), hex_u64), char(')')).parse(i)
-}
-
-/// `[ext 5]`: the front-panel number of a chassis port (`-g`).
-fn ext_port(i: &str) -> PResult<'_, u32> {
-    delimited((tag("[ext"), space1), dec_u32, char(']')).parse(i)
 }
 
 /// `4xQDR`, `12xEDR`, `4x???` (speed unknown), `??xSDR`.
@@ -218,17 +250,159 @@ fn split_width_speed(tok: &str) -> (Option<Width>, Option<Speed>) {
     }
 }
 
-/// Parsed port line (the node index is filled in by the caller).
-fn port_line(i: &str) -> PResult<'_, RawPort<'_>> {
-    let (i, num) = bracket_num(i)?;
-    let (i, guid) = opt(paren_guid).parse(i)?;
-    let (i, _) = opt(ext_port).parse(i)?;
-    let (i, _) = ws(i)?;
-    let (i, remote_id) = quoted(i)?;
-    let (i, remote_port) = opt(bracket_num).parse(i)?;
-    let (i, _) = opt(ext_port).parse(i)?;
-    let (i, _) = ws(i)?;
-    let (i, remote_guid) = opt(paren_guid).parse(i)?;
+// The two most frequent lines, port lines and GUID lines, are scanned by hand on bytes:
+// through nom on `&str` (char-by-char UTF-8 decoding, a generic error path per `opt`)
+// a port line cost ~1,000 instructions, which capped the parse of an ibsim net file at
+// about 60 MB/s. The grammar is the same as elsewhere; every token read is ASCII, so
+// the text after the scanned part starts on a char boundary.
+
+/// A byte cursor for the hand-scanned lines. Failed optional parts rewind.
+struct Cur<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Cur<'a> {
+    fn new(b: &'a [u8]) -> Cur<'a> {
+        Cur { b, i: 0 }
+    }
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_str(&mut self, s: &[u8]) -> bool {
+        if self.b[self.i..].starts_with(s) {
+            self.i += s.len();
+            true
+        } else {
+            false
+        }
+    }
+    fn spaces(&mut self) -> usize {
+        let start = self.i;
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.i += 1;
+        }
+        self.i - start
+    }
+    fn dec_u64(&mut self) -> Option<u64> {
+        let start = self.i;
+        let mut v: u64 = 0;
+        while let Some(d @ b'0'..=b'9') = self.peek() {
+            v = v.checked_mul(10)?.checked_add((d - b'0') as u64)?;
+            self.i += 1;
+        }
+        (self.i > start).then_some(v)
+    }
+    fn dec_u32(&mut self) -> Option<u32> {
+        self.dec_u64().and_then(|v| u32::try_from(v).ok())
+    }
+    fn hex_u64(&mut self) -> Option<u64> {
+        let start = self.i;
+        let mut v: u64 = 0;
+        while let Some(b) = self.peek() {
+            let d = match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' => b - b'A' + 10,
+                _ => break,
+            };
+            if self.i - start == 16 {
+                return None;
+            }
+            v = (v << 4) | d as u64;
+            self.i += 1;
+        }
+        (self.i > start).then_some(v)
+    }
+    /// `0x` hex or decimal.
+    fn number_u64(&mut self) -> Option<u64> {
+        if self.eat_str(b"0x") || self.eat_str(b"0X") {
+            self.hex_u64()
+        } else {
+            self.dec_u64()
+        }
+    }
+    /// Run an optional part; rewind when it does not match.
+    fn opt<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        let at = self.i;
+        let v = f(self);
+        if v.is_none() {
+            self.i = at;
+        }
+        v
+    }
+    /// `[12]`
+    fn bracket_num(&mut self) -> Option<u32> {
+        self.opt(|c| {
+            let v = c.eat(b'[').then(|| c.dec_u32())??;
+            c.eat(b']').then_some(v)
+        })
+    }
+    /// `(2c90000000101)` or `(0x2c90000000101)`
+    fn paren_guid(&mut self) -> Option<u64> {
+        self.opt(|c| {
+            if !c.eat(b'(') {
+                return None;
+            }
+            c.eat_str(b"0x");
+            let v = c.hex_u64()?;
+            c.eat(b')').then_some(v)
+        })
+    }
+    /// `[ext 5]`: the front-panel number of a chassis port (`-g`).
+    fn ext_port(&mut self) -> Option<u32> {
+        self.opt(|c| {
+            if !c.eat_str(b"[ext") || c.spaces() == 0 {
+                return None;
+            }
+            let v = c.dec_u32()?;
+            c.eat(b']').then_some(v)
+        })
+    }
+    /// `"..."`: the byte range inside the quotes.
+    fn quoted(&mut self) -> Option<(usize, usize)> {
+        self.opt(|c| {
+            if !c.eat(b'"') {
+                return None;
+            }
+            let start = c.i;
+            let len = c.b[start..].iter().position(|&b| b == b'"')?;
+            c.i = start + len + 1;
+            Some((start, start + len))
+        })
+    }
+}
+
+/// `[3]` in a line that failed to parse, to mark the port as doubtful.
+fn leading_port(line: &str) -> Option<u32> {
+    Cur::new(line.as_bytes()).bracket_num()
+}
+
+/// Parsed port line (the node index and line number are filled in by the caller);
+/// `None` when the line does not follow the grammar
+/// `[3](guid)[ext 1] "remote"[7][ext 2](guid) [w=.. s=..] [# comment]`.
+fn port_line(line: &str) -> Option<RawPort<'_>> {
+    let mut c = Cur::new(line.as_bytes());
+    let num = c.bracket_num()?;
+    let guid = c.paren_guid();
+    c.ext_port();
+    c.spaces();
+    let (a, b) = c.quoted()?;
+    let remote_port = c.bracket_num();
+    c.ext_port();
+    c.spaces();
+    let remote_guid = c.paren_guid();
+    c.spaces();
+    let remote_id = line.get(a..b)?;
+    let rest = line.get(c.i..)?;
     let mut p = RawPort {
         node: 0,
         num,
@@ -242,28 +416,28 @@ fn port_line(i: &str) -> PResult<'_, RawPort<'_>> {
         speed: None,
         line: 0,
     };
-    let (rest, _) = ws(i)?;
     // the rest: ibsim options (w=, s=) and/or an ibnetdiscover comment
-    if let Some(c) = rest.find('#') {
-        let (opts, comment) = (&rest[..c], &rest[c + 1..]);
-        if !opts.trim().is_empty() && !parse_ibsim_opts(opts, &mut p) {
-            return Err(nom::Err::Error(nom::error::Error::new(
-                rest,
-                nom::error::ErrorKind::Verify,
-            )));
+    match find_byte(rest.as_bytes(), b'#') {
+        Some(c) => {
+            if !parse_ibsim_opts(rest[..c].trim_end(), &mut p) {
+                return None;
+            }
+            parse_port_comment(&rest[c + 1..], &mut p);
         }
-        parse_port_comment(comment, &mut p);
-    } else if !parse_ibsim_opts(rest, &mut p) {
-        return Err(nom::Err::Error(nom::error::Error::new(
-            rest,
-            nom::error::ErrorKind::Verify,
-        )));
+        None => {
+            if !parse_ibsim_opts(rest.trim_end(), &mut p) {
+                return None;
+            }
+        }
     }
-    Ok(("", p))
+    Some(p)
 }
 
 /// ibsim link options `w=<mask> s=<mask> e=<mask>`; false when something else is there.
 fn parse_ibsim_opts(s: &str, p: &mut RawPort<'_>) -> bool {
+    if s.is_empty() {
+        return true;
+    }
     for tok in s.split_whitespace() {
         let (key, val) = match tok.split_once('=') {
             Some(kv) => kv,
@@ -354,19 +528,27 @@ fn node_header(i: &str) -> PResult<'_, (NodeKind, u32, &str, &str)> {
 
 /// `switchguid=0x2c90000001003(2c90000001003)`, `caguid=0x...`, `rtguid=`, ibsim `+` form.
 /// Whatever follows the GUID (the port GUID, a `-g` chassis comment) is ignored.
-fn guid_line(i: &str) -> PResult<'_, (NodeKind, bool, u64)> {
-    let (i, kind) = alt((
-        tag("switchguid").map(|_| NodeKind::Switch),
-        tag("hcaguids").map(|_| NodeKind::Ca),
-        tag("caguid").map(|_| NodeKind::Ca),
-        tag("rtguid").map(|_| NodeKind::Router),
-    ))
-    .parse(i)?;
-    let (i, _) = ws(i)?;
-    let (i, rel) = alt((char('=').map(|_| false), char('+').map(|_| true))).parse(i)?;
-    let (i, _) = ws(i)?;
-    let (i, g) = number_u64(i)?;
-    Ok((i, (kind, rel, g)))
+fn guid_line(line: &str) -> Option<(NodeKind, bool, u64)> {
+    let mut c = Cur::new(line.as_bytes());
+    let kind = if c.eat_str(b"switchguid") {
+        NodeKind::Switch
+    } else if c.eat_str(b"hcaguids") || c.eat_str(b"caguid") {
+        NodeKind::Ca
+    } else if c.eat_str(b"rtguid") {
+        NodeKind::Router
+    } else {
+        return None;
+    };
+    c.spaces();
+    let rel = if c.eat(b'=') {
+        false
+    } else if c.eat(b'+') {
+        true
+    } else {
+        return None;
+    };
+    c.spaces();
+    Some((kind, rel, c.number_u64()?))
 }
 
 /// One end of a ports-report line: `CA 8 1 0x0002c9000000010f`.
@@ -482,7 +664,7 @@ pub fn parse_with(text: &str, path: &Path, opts: ParseOptions) -> Result<Discove
     d.truncated = truncated;
     if truncated {
         d.notes.push(Problem {
-            line: text.lines().count(),
+            line: line_count(text),
             message: "the file ends in the middle of a line: the dump may be truncated".into(),
         });
     }
@@ -502,8 +684,50 @@ pub fn read_with(path: &Path, opts: ParseOptions) -> Result<Discovered> {
     parse_with(&text, path, opts)
 }
 
-fn truncation_hint(truncated: bool, lineno: usize, last: usize) -> &'static str {
-    if truncated && lineno == last {
+/// Position of the first `needle` byte, eight bytes at a time (a dump is mostly short
+/// lines; the per-byte loop of `str::lines` was a tenth of the parse).
+fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let pat = LO.wrapping_mul(needle as u64);
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) ^ pat;
+        // the lowest byte that is zero in w sets the lowest flagged high bit
+        let z = w.wrapping_sub(LO) & !w & HI;
+        if z != 0 {
+            return Some(base + (z.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks.remainder().iter().position(|&b| b == needle).map(|p| base + p)
+}
+
+/// Lines without their `\n` / `\r\n` ends.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match find_byte(rest.as_bytes(), b'\n') {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    })
+}
+
+/// Number of lines (the number of the last one).
+fn line_count(text: &str) -> usize {
+    let newlines = text.as_bytes().iter().filter(|&&b| b == b'\n').count();
+    newlines + usize::from(!text.ends_with('\n'))
+}
+
+fn truncation_hint(truncated: bool, lineno: usize, text: &str) -> &'static str {
+    if truncated && lineno == line_count(text) {
         " (this is the last line and the file ends in the middle of it: truncated dump?)"
     } else {
         ""
@@ -512,13 +736,12 @@ fn truncation_hint(truncated: bool, lineno: usize, last: usize) -> &'static str 
 
 fn read_records<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: bool) -> Result<(Raw<'a>, DumpFormat)> {
     let mut raw = Raw {
-        nodes: Vec::new(),
-        ports: Vec::new(),
+        nodes: Vec::with_capacity(text.len() / 400),
+        ports: Vec::with_capacity(text.len() / 40),
         notes: Vec::new(),
         problems: Vec::new(),
         suspect: Vec::new(),
     };
-    let last_line = text.lines().count();
     // ibsim's rule for GUID lines that give only a base: the next node of a kind takes it
     let mut next_guid: [u64; 3] = [0x100000, 0x200000, 0x300000];
     let slot = |k: NodeKind| match k {
@@ -529,7 +752,7 @@ fn read_records<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: b
     let mut explicit_guid: Option<(NodeKind, u64)> = None;
     let mut in_record = false;
     let mut saw_ibnd_names = false;
-    for (idx, line) in text.lines().enumerate() {
+    for (idx, line) in lines(text).enumerate() {
         let lineno = idx + 1;
         let t = line.trim();
         if t.is_empty() {
@@ -554,7 +777,7 @@ fn read_records<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: b
             }
             let node = raw.nodes.len() - 1;
             match port_line(body) {
-                Ok((_, mut p)) => {
+                Some(mut p) => {
                     p.line = lineno;
                     p.node = node as u32;
                     if let Remote::Id(id) = p.remote {
@@ -562,11 +785,11 @@ fn read_records<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: b
                     }
                     raw.ports.push(p);
                 }
-                Err(_) => {
+                None => {
                     let msg = format!(
                         "malformed port line `{}`: expected `[port] \"remote node\"[remote port]` and an optional `# ...` comment{}",
                         shorten(t),
-                        truncation_hint(truncated, lineno, last_line)
+                        truncation_hint(truncated, lineno, text)
                     );
                     if !opts.lenient {
                         return Err(Error::at(path, lineno, msg));
@@ -576,7 +799,7 @@ fn read_records<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: b
                         message: msg,
                     });
                     // the port number, if readable, is now in doubt
-                    if let Ok((_, num)) = bracket_num(body) {
+                    if let Some(num) = leading_port(body) {
                         raw.suspect.push((node, num, lineno));
                     }
                 }
@@ -592,7 +815,7 @@ fn read_records<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: b
                 format!(
                     "malformed node header `{}`: expected `Switch|Ca|Hca|Rt <ports> \"<node id>\" # \"<description>\"`{}",
                     shorten(t),
-                    truncation_hint(truncated, lineno, last_line)
+                    truncation_hint(truncated, lineno, text)
                 )
             });
             let parsed = parsed.and_then(|(_, (kind, nports, id, rest))| {
@@ -634,7 +857,7 @@ fn read_records<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: b
             in_record = true;
             continue;
         }
-        if let Ok((_, (kind, rel, g))) = guid_line(t) {
+        if let Some((kind, rel, g)) = guid_line(t) {
             let g = if rel { next_guid[slot(kind)].wrapping_add(g) } else { g };
             next_guid[slot(kind)] = g;
             explicit_guid = Some((kind, g));
@@ -712,13 +935,9 @@ fn header_comment(rest: &str) -> (Option<String>, Option<u16>, Option<u8>) {
     };
     let c = rest[c + 1..].trim();
     let (desc, tail) = if let Some(stripped) = c.strip_prefix('"') {
-        // the description ends at the last quote before the port-0 info
-        let end = ["\" base port", "\" enhanced port", "\" lid "]
-            .iter()
-            .filter_map(|m| stripped.rfind(m))
-            .min()
-            .or_else(|| stripped.rfind('"'))
-            .unwrap_or(stripped.len());
+        // the description ends at the last quote: what follows (`base port 0 lid 6 lmc 0`,
+        // ` (scp)`) has none
+        let end = stripped.rfind('"').unwrap_or(stripped.len());
         (Some(stripped[..end].to_string()), stripped.get(end + 1..).unwrap_or(""))
     } else {
         (Some(c.to_string()).filter(|s| !s.is_empty()), "")
@@ -748,17 +967,21 @@ struct Claim {
 /// Build the fabric from raw records and check both ends of every link.
 fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<Discovered> {
     let Raw {
-        nodes,
+        mut nodes,
         ports,
         notes,
         mut problems,
         suspect: raw_suspect,
     } = raw;
-    let mut fabric = Fabric::new();
-    let mut by_id: HashMap<&str, NodeId> = HashMap::with_capacity(nodes.len());
-    let mut by_guid: HashMap<u64, usize> = HashMap::with_capacity(nodes.len());
+    let mut fabric = Fabric {
+        nodes: Vec::with_capacity(nodes.len()),
+        ports: Vec::with_capacity(nodes.iter().map(|n| n.nports as usize + 1).sum()),
+    };
+    let descs: Vec<String> = nodes.iter_mut().map(|n| std::mem::take(&mut n.desc)).collect();
+    let mut by_id: FxMap<&str, NodeId> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
+    let mut by_guid: FxMap<u64, usize> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
     let mut node_lines = Vec::with_capacity(nodes.len());
-    for (i, n) in nodes.iter().enumerate() {
+    for ((i, n), desc) in nodes.iter().enumerate().zip(descs) {
         if let Some(&j) = by_guid.get(&n.guid) {
             problems.push(Problem {
                 line: n.line,
@@ -771,7 +994,7 @@ fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<Discovered>
             by_guid.insert(n.guid, i);
         }
         let id = fabric
-            .add_node(n.kind, n.nports, n.guid, n.id.to_string(), n.desc.clone())
+            .add_node(n.kind, n.nports, n.guid, n.id.to_string(), desc)
             .map_err(|e| Error::at(path, n.line, e.to_string()))?;
         if by_id.insert(n.id.as_ref(), id).is_some() {
             problems.push(Problem {
@@ -975,7 +1198,7 @@ fn read_ports_report<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncat
         line: usize,
     }
     let mut nodes: Vec<PNode<'a>> = Vec::new();
-    let mut index: HashMap<(bool, u64), usize> = HashMap::new();
+    let mut index: FxMap<(bool, u64), usize> = FxMap::default();
     let mut raw = Raw {
         nodes: Vec::new(),
         ports: Vec::new(),
@@ -983,7 +1206,6 @@ fn read_ports_report<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncat
         problems: Vec::new(),
         suspect: Vec::new(),
     };
-    let last_line = text.lines().count();
     let mut node_of = |(kind, lid, port, g): PortEnd, desc: &'a str, line: usize, nodes: &mut Vec<PNode<'a>>| {
         let (key, guid) = if kind == NodeKind::Switch {
             ((true, g), g)
@@ -1012,7 +1234,7 @@ fn read_ports_report<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncat
         }
         i
     };
-    for (idx, line) in text.lines().enumerate() {
+    for (idx, line) in lines(text).enumerate() {
         let lineno = idx + 1;
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
@@ -1023,7 +1245,7 @@ fn read_ports_report<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncat
             Err(_) => Err(format!(
                 "malformed ports-report line `{}`: expected `CA|SW|RT <lid> <port> 0x<guid> <width> <speed> [- CA|SW|RT <lid> <port> 0x<guid> ( 'desc' - 'desc' )]`{}",
                 shorten(t),
-                truncation_hint(truncated, lineno, last_line)
+                truncation_hint(truncated, lineno, text)
             )),
         };
         let parsed = parsed.and_then(|l| {
