@@ -5,6 +5,7 @@ mod build;
 mod demo;
 mod metrics;
 pub(crate) mod output;
+mod recognize;
 
 use clap::{Parser, Subcommand};
 
@@ -46,6 +47,8 @@ enum Command {
     Metrics(metrics::MetricsArgs),
     /// Build an order-7 Latin-square fat-tree and a 7-ary MOLS 3-tree and report
     Demo(demo::DemoArgs),
+    /// Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates
+    Recognize(recognize::RecognizeArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -55,6 +58,7 @@ pub fn main() -> i32 {
         Command::Build(a) => build::run(a),
         Command::Metrics(a) => metrics::run(a),
         Command::Demo(a) => demo::run(a),
+        Command::Recognize(a) => recognize::run(a),
     };
     match res {
         Ok(code) => code,

@@ -3,8 +3,8 @@
 //!
 //! Why this works: the collineation group of PG(2,q) is transitive on ordered
 //! quadrangles (four points, no three collinear), so if any isomorphism exists, one maps
-//! a chosen quadrangle of the discovered plane onto the fixed quadrangle
-//! P(0,0), P(1,0), P(0,1), P(1,1). From there joins and meets force further images
+//! a chosen quadrangle of the discovered plane onto a fixed quadrangle of PG(2,q) (both
+//! picked by the same greedy rule, [`greedy_quadrangle`]). From there joins and meets force further images
 //! (the closure of a quadrangle is the subplane over the prime field); where the
 //! closure stalls (q = p^e with e > 1) we branch on the image of one more point on an
 //! already mapped line and backtrack on contradiction. Wrong branches die quickly; only
@@ -16,7 +16,7 @@
 //! no hashing (flat arrays of indices).
 
 use super::graph::NONE;
-use crate::geometry::{Plane, Point};
+use crate::geometry::Plane;
 
 /// A projective plane of order q given by incidences, points and lines numbered 0..n.
 pub(crate) struct Incidence {
@@ -235,19 +235,24 @@ impl Search<'_> {
     }
 }
 
-/// Four points of `d`, no three collinear, chosen deterministically (smallest indices).
-fn quadrangle(d: &Incidence) -> Option<[u32; 4]> {
-    let n = d.n;
-    let (a, b) = (0, 1.min(n.saturating_sub(1)));
-    if a == b {
+/// The first four points (by index) in general position, for a plane given by its
+/// point count, a join and an incidence test. The same greedy rule on both planes means
+/// that a fabric whose GUIDs follow the canonical point order (an unshuffled plan) is
+/// mapped onto exactly the planned coordinates.
+fn greedy_quadrangle(
+    n: u32,
+    join: impl Fn(u32, u32) -> Option<u32>,
+    on: impl Fn(u32, u32) -> bool,
+) -> Option<[u32; 4]> {
+    if n < 4 {
         return None;
     }
-    let lab = d.join(a, b)?;
-    let on = |l: u32, p: u32| d.lines_of(p).contains(&l);
-    let c = (0..n).find(|&p| p != a && p != b && !on(lab, p))?;
-    let lac = d.join(a, c)?;
-    let lbc = d.join(b, c)?;
-    let e = (0..n).find(|&p| ![a, b, c].contains(&p) && !on(lab, p) && !on(lac, p) && !on(lbc, p))?;
+    let (a, b) = (0, 1);
+    let lab = join(a, b)?;
+    let c = (2..n).find(|&p| !on(lab, p))?;
+    let lac = join(a, c)?;
+    let lbc = join(b, c)?;
+    let e = (2..n).find(|&p| p != c && !on(lab, p) && !on(lac, p) && !on(lbc, p))?;
     Some([a, b, c, e])
 }
 
@@ -268,8 +273,10 @@ pub(crate) fn to_canonical(d: &Incidence, c: &Plane, budget: u64) -> Result<Coll
         nodes: 0,
         budget,
     };
-    let quad = quadrangle(d).ok_or(IsoFailure::NoQuadrangle)?;
-    let target = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(x, y)| c.point_index(Point::Grid(x, y)));
+    let quad = greedy_quadrangle(d.n, |a, b| d.join(a, b), |l, p| d.lines_of(p).contains(&l))
+        .ok_or(IsoFailure::NoQuadrangle)?;
+    let target = greedy_quadrangle(c.size(), |a, b| Some(c.join(a, b)), |l, p| c.incident(p, l))
+        .ok_or(IsoFailure::NoQuadrangle)?;
     for (p, x) in quad.into_iter().zip(target) {
         if !s.set_point(p, x) {
             return Err(IsoFailure::NotDesarguesian);

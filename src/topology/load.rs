@@ -77,7 +77,9 @@ fn resolve(path: &Path) -> Result<PathBuf> {
             0,
             "this folder has neither fabric.yaml nor topology.net: not a plan folder",
         )
-        .with_hint("give a plan folder written by `ibfat build --out`, a fabric.yaml, a topology.net or ibnetdiscover output"));
+        .with_hint(
+            "give a plan folder written by `ibfat build --out`, a fabric.yaml, a topology.net or ibnetdiscover output",
+        ));
     }
     if !path.exists() {
         return Err(Error::io(
@@ -190,7 +192,9 @@ mod tests {
         assert_eq!(e.exit_code(), 2, "{e}");
         // a bad dump names its line
         std::fs::write(dir.path().join("bad.txt"), "Switch 4 \"a\"\n[1] oops\n").unwrap();
-        let e = load_topology(&dir.path().join("bad.txt"), None).unwrap_err().to_string();
+        let e = load_topology(&dir.path().join("bad.txt"), None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("bad.txt:2: malformed port line"), "{e}");
     }
 }
