@@ -2,6 +2,7 @@
 //! 0 success / check passed, 1 check found defects, 2 bad input, 3 environment failure.
 
 mod build;
+mod cabling;
 mod demo;
 mod metrics;
 pub(crate) mod output;
@@ -49,6 +50,8 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates
     Recognize(recognize::RecognizeArgs),
+    /// Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault
+    Cabling(cabling::CablingArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -59,6 +62,7 @@ pub fn main() -> i32 {
         Command::Metrics(a) => metrics::run(a),
         Command::Demo(a) => demo::run(a),
         Command::Recognize(a) => recognize::run(a),
+        Command::Cabling(a) => cabling::run(a),
     };
     match res {
         Ok(code) => code,

@@ -1136,7 +1136,8 @@ fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<Discovered>
                     if let Some(s) = s {
                         fabric.ports[k].speed = s;
                     }
-                    rate_known[k] = w.is_some() && s.is_some();
+                    // an ibsim net file without w=/s= means ibsim's default 4xSDR
+                    rate_known[k] = format == DumpFormat::IbsimNet || (w.is_some() && s.is_some());
                 }
             }
             continue;
