@@ -483,8 +483,16 @@ pub fn tail(s: &str, n: usize) -> String {
 }
 
 /// Path of the `ibfat` binary under test.
+/// (Cargo tells integration tests where it is; examples that include this harness find
+/// it next to their own folder, `target/<profile>/examples/..`.)
 pub fn ibfat_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_ibfat"))
+    match option_env!("CARGO_BIN_EXE_ibfat") {
+        Some(p) => PathBuf::from(p),
+        None => std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent()?.parent().map(|d| d.join("ibfat")))
+            .unwrap_or_else(|| PathBuf::from("ibfat")),
+    }
 }
 
 /// Run the ibfat CLI; (exit code, stdout, stderr).
