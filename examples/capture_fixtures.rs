@@ -7,7 +7,6 @@
 //! grouping and `-f` full info. Re-running it replaces the files (dates inside change).
 
 #[path = "../tests/harness/mod.rs"]
-#[allow(dead_code)]
 mod harness;
 
 use harness::{OsmConfig, Sim};
