@@ -33,6 +33,16 @@ pub enum MatchedBy {
     Structure,
 }
 
+impl std::fmt::Display for MatchedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MatchedBy::Guid => "GUID",
+            MatchedBy::Description => "node description",
+            MatchedBy::Structure => "structure",
+        })
+    }
+}
+
 /// One end of a cable as the report shows it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct EndRef {

@@ -104,7 +104,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
     );
     let _ = writeln!(
         out,
-        "  nodes matched by {:?}; {} planned cables, {} found, {} in place",
+        "  nodes matched by {}; {} planned cables, {} found, {} in place",
         r.matched_by, r.planned_cables, r.found_cables, r.matching_cables
     );
     let section = |out: &mut String, title: &str, items: Vec<String>| {

@@ -1447,4 +1447,98 @@ Ca\t1 \"H-0002c9000000010c\"\t\t# \"H7 HCA-1\"\n\
         assert_eq!(d.format, DumpFormat::IbsimNet);
         assert_eq!(d.fabric, f);
     }
+
+    /// `-g` on chassis hardware (not produced by ibsim, so written here after the grammar
+    /// of ibnetdiscover's grouping output): chassis headers, section comments, chassis
+    /// comments on GUID lines, external port numbers on both ends.
+    #[test]
+    fn grouping_output_with_chassis_and_external_ports() {
+        let t = "#\n# Topology file: generated on today\n#\n# Initiated from node 0008f10403960558 port 0008f10403960559\n\n\
+Chassis 1 (guid 0x8f104004115)\n\n# Spine Nodes\nvendid=0x8f1\ndevid=0x5a31\n\
+sysimgguid=0x8f104004115\t\t# Chassis 1 (ISR9288)\n\
+switchguid=0x8f10400411a08(8f10400411a08)\t# ISR9288 Spine 1 Chip 1\n\
+Switch\t24 \"S-0008f10400411a08\"\t\t# \"Spine 1 Chip 1\" enhanced port 0 lid 7 lmc 0\n\
+[3][ext 5]\t\"S-0008f10400411a09\"[7][ext 2]\t\t# \"Line 2 Chip 1\" lid 8 4xQDR\n\
+\n# Line Nodes\nvendid=0x8f1\ndevid=0x5a30\n\
+switchguid=0x8f10400411a09(8f10400411a09)\t# ISR9288 Line 2 Chip 1\n\
+Switch\t24 \"S-0008f10400411a09\"\t\t# \"Line 2 Chip 1\" enhanced port 0 lid 8 lmc 0\n\
+[7][ext 2]\t\"S-0008f10400411a08\"[3][ext 5]\t\t# \"Spine 1 Chip 1\" lid 7 4xQDR s=4 w=2 v=8\n\
+[12][ext 9]\t\"H-0008f10403960558\"[1](8f10403960559) \t\t# \"node1 HCA-1\" lid 4 4xEDR s=4 w=2 v=4 e=2\n\
+\n# Chassis Switches\n\n# Chassis CAs\n\nNon-Chassis Nodes\n\n\
+vendid=0x2c9\ndevid=0x1003\ncaguid=0x8f10403960558\n\
+Ca\t2 \"H-0008f10403960558\"\t\t# \"node1 HCA-1\" (scp)\n\
+[1](8f10403960559) \t\"S-0008f10400411a09\"[12][ext 9]\t\t# lid 4 lmc 0 \"Line 2 Chip 1\" lid 8 4xEDR\n";
+        let d = parse(t, Path::new("g")).unwrap().strict(Path::new("g")).unwrap();
+        assert!(d.notes.is_empty(), "{:?}", d.notes);
+        let f = &d.fabric;
+        assert_eq!((f.len(), f.link_count()), (3, 2));
+        let spine = f.name_index()["S-0008f10400411a08"];
+        assert_eq!(f.node(spine).desc, "Spine 1 Chip 1");
+        assert_eq!(f.port(spine, 0).lid, 7);
+        let (line, lp) = f.peer(spine, 3).unwrap();
+        assert_eq!((f.node(line).guid, lp), (0x8f10400411a09, 7));
+        assert_eq!(
+            (f.port(spine, 3).width, f.port(spine, 3).speed),
+            (Width::X4, Speed::Qdr)
+        );
+        let ca = f.name_index()["H-0008f10403960558"];
+        assert_eq!(
+            f.node(ca).desc,
+            "node1 HCA-1",
+            "the Xsigo ` (scp)` mark is not part of it"
+        );
+        assert_eq!(f.port(ca, 1).speed, Speed::Edr);
+        assert_eq!(f.port(ca, 1).lid, 4);
+    }
+
+    #[test]
+    fn unknown_rates_and_truncated_last_lines() {
+        // `4x???` at both ends: speed unknown, so the rate of that link is not claimed known
+        let t = FT2.replace("4xQDR", "4x???");
+        let d = parse(&t, Path::new("t")).unwrap();
+        let f = &d.fabric;
+        let i = f.port_index(0, 3) as usize;
+        assert!(!d.rate_known[i]);
+        assert!(d.rate_known[f.port_index(0, 1) as usize]);
+        // a dump cut in the middle of a port line: strict names the line and says why
+        let cut = &FT2[..FT2.rfind("\"S-0002c90000001003\"[1]").unwrap() + 8];
+        let e = parse(cut, Path::new("cut")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("cut:22: malformed port line") && e.contains("truncated"),
+            "{e}"
+        );
+        // leniently, the line becomes a problem, its port a suspect, the rest is read
+        let d = parse_lenient(cut, Path::new("cut")).unwrap();
+        assert!(d.truncated);
+        assert_eq!(
+            d.problems.len(),
+            2,
+            "the bad line and the host link now one-sided: {:?}",
+            d.problems
+        );
+        assert!(d.is_suspect(2, 1).is_some());
+        assert_eq!(d.fabric.link_count(), 1);
+    }
+
+    #[test]
+    fn ibsim_options_and_garbage_after_a_port() {
+        let t = "Switch 4 \"A\"\n[1] \"B\"[2] w=1 s=4\n\nSwitch 4 \"B\"\n[2] \"A\"[1]\tw=1\ts=4\n";
+        let d = parse(t, Path::new("n")).unwrap().strict(Path::new("n")).unwrap();
+        assert_eq!(d.format, DumpFormat::IbsimNet);
+        assert_eq!(
+            (d.fabric.port(0, 1).width, d.fabric.port(0, 1).speed),
+            (Width::X1, Speed::Qdr)
+        );
+        let e = parse(&t.replace("w=1 s=4", "w=1 hello"), Path::new("n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("n:2: malformed port line"), "{e}");
+        let e = parse("Switch 300 \"A\"\n", Path::new("n")).unwrap_err().to_string();
+        assert!(e.contains("n:1: node \"A\" has 300 ports"), "{e}");
+        let e = parse("[1] \"A\"[1]\n", Path::new("n")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("n:1: port line `[1] \"A\"[1]` outside a node record"),
+            "{e}"
+        );
+    }
 }
