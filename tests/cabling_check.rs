@@ -263,3 +263,48 @@ fn damaged_dumps_are_compared_as_far_as_they_go() {
     assert!(r.problems[0].message.contains("one end only"), "{:?}", r.problems);
     assert_eq!(r.matching_cables, p.link_count() - 1);
 }
+
+#[test]
+fn a_leaf_port_leading_to_the_wrong_host_and_a_slow_link() {
+    let (p, layout) = plan();
+    let l = lsft(&layout);
+    let mut f = p.clone();
+    let d = 4usize;
+    // host A (slot 0 of leaf 9) is unplugged; host B (slot 0 of leaf 10) takes its place
+    let a = l.hosts[l.slot_rank[9 * d] as usize];
+    let b = l.hosts[l.slot_rank[10 * d] as usize];
+    let (leaf9, port9) = f.peer(a.node, a.port).unwrap();
+    f.disconnect(a.node, a.port);
+    f.disconnect(b.node, b.port);
+    f.connect(leaf9, port9 as u32, b.node, b.port as u32).unwrap();
+    // a leaf-spine cable of leaf 11 trained at DDR below a planned QDR: plan at QDR
+    let mut planned = p.clone();
+    for port in planned.ports.iter_mut() {
+        port.speed = ibfat::topology::Speed::Qdr;
+    }
+    for port in f.ports.iter_mut() {
+        port.speed = ibfat::topology::Speed::Qdr;
+    }
+    let i = f.port_index(l.leaves[11], l.leaf_up[11 * d]) as usize;
+    let j = f.ports[i].peer as usize;
+    f.ports[i].speed = ibfat::topology::Speed::Ddr;
+    f.ports[j].speed = ibfat::topology::Speed::Ddr;
+    let r = check(&planned, Some(&layout), &as_dump(&f));
+    assert_eq!(r.miswired.len(), 1, "{r:#?}");
+    assert_eq!(r.miswired[0].kind, "wrong_host");
+    assert!(
+        r.miswired[0].fix.contains(&format!("leads to {}", p.node(b.node).name)),
+        "{}",
+        r.miswired[0].fix
+    );
+    assert_eq!(r.missing.len(), 1, "B's own planned cable: {r:#?}");
+    let ends = [&r.missing[0].cable.a.node, &r.missing[0].cable.b.node];
+    assert!(ends.contains(&&p.node(b.node).name), "{ends:?}");
+    assert_eq!(r.degraded.len(), 1, "{r:#?}");
+    assert_eq!(
+        (r.degraded[0].planned.as_str(), r.degraded[0].found.as_str()),
+        ("4xQDR", "4xDDR")
+    );
+    assert_eq!(r.faults(), 3);
+    assert!(r.extra.is_empty() && r.swapped.is_empty());
+}
