@@ -698,17 +698,25 @@ pub fn check(plan: &Fabric, plan_layout: Option<&Layout>, found: &Discovered) ->
             break;
         }
     }
-    // both ends on other ports of the right nodes
+    // both ends on other ports of the right nodes: found cables by node pair
+    let mut by_pair: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    for (j, c) in new.iter().enumerate() {
+        if !new_used[j] {
+            by_pair
+                .entry((c.0 .0.min(c.1 .0), c.0 .0.max(c.1 .0)))
+                .or_default()
+                .push(j);
+        }
+    }
     for i in 0..lost.len() {
         if lost_used[i] {
             continue;
         }
         let c = lost[i];
-        let cand = (0..new.len()).find(|&j| {
-            !new_used[j]
-                && ((new[j].0 .0 == c.0 .0 && new[j].1 .0 == c.1 .0)
-                    || (new[j].0 .0 == c.1 .0 && new[j].1 .0 == c.0 .0))
-        });
+        let key = (c.0 .0.min(c.1 .0), c.0 .0.max(c.1 .0));
+        let cand = by_pair
+            .get(&key)
+            .and_then(|js| js.iter().copied().find(|&j| !new_used[j]));
         if let Some(j) = cand {
             lost_used[i] = true;
             new_used[j] = true;
