@@ -47,7 +47,7 @@ fn main() {
         let t = Instant::now();
         let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, hosts, 0).unwrap();
         let t_compile = t.elapsed().as_secs_f64();
-        let pat = Shift { ranks: hosts.len() };
+        let pat = Shift::new(hosts.len());
         let t = Instant::now();
         let r = check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap();
         let t_check = t.elapsed().as_secs_f64();

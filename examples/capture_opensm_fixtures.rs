@@ -16,7 +16,7 @@ use std::fs;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opensm");
     let cases = [
         ("kary3x3", FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }), None),
         (

@@ -7,6 +7,8 @@
 //! * [`formats`] — ibsim, CSV, Graphviz and the other files ibfat reads and writes;
 //! * [`metrics`] — cost and latency figures;
 //! * [`schedule`] — all-to-all schedules and comparison patterns, and their files.
+//! * [`recognize`] — which family a discovered fabric is, in canonical coordinates;
+//! * [`metrics`] — cost and latency figures.
 
 pub mod cabling;
 pub mod check;
@@ -14,6 +16,7 @@ pub mod error;
 pub mod formats;
 pub mod geometry;
 pub mod metrics;
+pub mod recognize;
 pub mod rng;
 pub mod routing;
 pub mod schedule;

@@ -19,7 +19,7 @@ fn shift_report(f: FamilySpec, lmc: u8, offset: u16) -> ibfat::check::CheckRepor
     let (plan, lids, lfts) = routed(f, lmc);
     let hosts = plan.layout.hosts();
     let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, hosts, offset).unwrap();
-    let pat = Shift { ranks: hosts.len() };
+    let pat = Shift::new(hosts.len());
     check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap()
 }
 
@@ -89,7 +89,7 @@ fn unrouted_flows_are_counted_and_named() {
         lfts.set(sw, lid, ibfat::routing::NO_ROUTE);
     }
     let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, hosts, 0).unwrap();
-    let pat = Shift { ranks: hosts.len() };
+    let pat = Shift::new(hosts.len());
     let r = check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap();
     assert_eq!(
         r.unrouted_flows,
@@ -155,7 +155,7 @@ fn shards_merge_into_the_full_report() {
     );
     let hosts = plan.layout.hosts();
     let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, hosts, 0).unwrap();
-    let pat = Shift { ranks: hosts.len() };
+    let pat = Shift::new(hosts.len());
     let full = check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap();
     let n = pat.phases();
     let shards: Vec<_> = (0..3)

@@ -9,7 +9,7 @@ use ibfat::topology::{Plan, Spec};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opensm").join(name)
 }
 
 fn load(name: &str) -> (Plan, Lids) {
@@ -36,7 +36,7 @@ fn shift_ratio(plan: &Plan, lids: &Lids, lfts: &ibfat::routing::LftSet) -> (f64,
         &plan.fabric,
         hosts,
         &routes,
-        &Shift { ranks: hosts.len() },
+        &Shift::new(hosts.len()),
         0..hosts.len(),
         &|| {},
     )

@@ -9,7 +9,8 @@ use ibfat::topology::{Fabric, NodeKind};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// Nodes (GUID, kind, description, switch ports), cables, and host port GUIDs.
+/// Nodes (GUID, kind, description, switch ports), cables (GUID and port of both ends),
+/// host port GUIDs.
 type Signature = (
     BTreeSet<(u64, String, String, u8)>,
     BTreeSet<((u64, u8), (u64, u8))>,

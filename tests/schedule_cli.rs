@@ -45,7 +45,7 @@ fn lsft_schedules_round_trip_through_files() {
     assert_eq!(r["complete"], true);
     assert_eq!(r["conflict_free_by_construction"], true);
     assert_eq!(r["counts"]["flows"], 104 * 104);
-    let (sched, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
+    let (sched, job) = read_json(&out, Some(&Hosts::of(&plan.topo()))).unwrap();
     assert!(job.unwrap().is_whole(plan.layout.hosts()));
     assert_eq!(verify(&sched).unwrap().flows, 104 * 104);
 
@@ -82,7 +82,7 @@ fn lsft_schedules_round_trip_through_files() {
         out.to_str().unwrap(),
     ]);
     assert_eq!((r["ranks"].as_u64(), r["phases"].as_u64()), (Some(3), Some(2)));
-    let (_, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
+    let (_, job) = read_json(&out, Some(&Hosts::of(&plan.topo()))).unwrap();
     assert_eq!(job.unwrap().fabric_ranks(), &[16, 0, 1]);
 }
 
@@ -116,28 +116,37 @@ fn tree_shifts_and_bad_input() {
         "bad.txt:2: `S1_0` names S1_0, a switch",
     );
     fails(&[d, "--pattern", "shift", "--block", "2"], "--per-leaf");
-    fails(&[t.path().to_str().unwrap(), "--pattern", "shift"], "no fabric.yaml");
-    // a topology.net without its fabric.yaml, and one that was edited
+    fails(
+        &[t.path().to_str().unwrap(), "--pattern", "shift"],
+        "neither fabric.yaml nor topology.net",
+    );
+    // a topology.net on its own is recognised (the same tree, the same ranks)
     let lone = t.path().join("lone");
     std::fs::create_dir(&lone).unwrap();
     let net = std::fs::read_to_string(dir.join("topology.net")).unwrap();
     std::fs::write(lone.join("topology.net"), &net).unwrap();
-    fails(
-        &[lone.join("topology.net").to_str().unwrap(), "--pattern", "shift"],
-        "no fabric.yaml beside this dump",
-    );
-    let edited = t.path().join("edited");
-    std::fs::create_dir(&edited).unwrap();
-    std::fs::copy(&yaml, edited.join("fabric.yaml")).unwrap();
+    let r = run(&[lone.join("topology.net").to_str().unwrap(), "--pattern", "kary-shift"]);
+    assert_eq!(r["ranks"], 8);
+    assert_eq!(r["conflict_free_by_construction"], true);
+    // a net file with a host's record cut out: its switch lists a cable to nobody
     let cut: String = net
         .lines()
-        .filter(|l| !l.contains("\"H0\""))
+        .filter(|l| !l.contains("\"H0\"") || l.starts_with('['))
         .map(|l| format!("{l}\n"))
         .collect();
-    std::fs::write(edited.join("topology.net"), cut).unwrap();
+    let edited = t.path().join("edited.net");
+    std::fs::write(&edited, cut).unwrap();
+    fails(&[edited.to_str().unwrap(), "--pattern", "shift"], "edited.net:");
+    // a fabric that is not of the family asked for
     fails(
-        &[edited.join("topology.net").to_str().unwrap(), "--pattern", "shift"],
-        "differs from the one",
+        &[
+            lone.join("topology.net").to_str().unwrap(),
+            "--pattern",
+            "shift",
+            "--family",
+            "lsft",
+        ],
+        "not a recognisable fabric",
     );
     // nothing is written on failure
     let out = t.path().join("never.json");

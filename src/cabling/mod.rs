@@ -1,4 +1,7 @@
-//! Wiring plans for deployment: the files an installation team works from.
+//! Wiring plans for deployment: the files an installation team works from, and the
+//! check of a discovered fabric against them ([`check`]).
+
+pub mod check;
 
 use crate::error::Result;
 use crate::formats::{atomic, csv, dot, ibsim};

@@ -25,34 +25,6 @@ use serde::{Deserialize, Serialize};
 pub use crate::schedule::{Pattern, IDLE};
 const NO_LINK: u32 = u32::MAX;
 
-/// Shift all-to-all: in phase i rank r sends to (r + i) mod N.
-pub struct Shift {
-    pub ranks: usize,
-}
-
-impl Pattern for Shift {
-    fn name(&self) -> String {
-        "shift".into()
-    }
-    fn ranks(&self) -> usize {
-        self.ranks
-    }
-    fn phases(&self) -> usize {
-        self.ranks
-    }
-    fn phase(&self, p: usize, out: &mut [u32]) {
-        let n = self.ranks;
-        let mut d = (p % n.max(1)) as u32;
-        for o in out.iter_mut() {
-            *o = d;
-            d += 1;
-            if d as usize == n {
-                d = 0;
-            }
-        }
-    }
-}
-
 /// Why a route does not deliver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

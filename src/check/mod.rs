@@ -5,5 +5,6 @@
 pub mod conflicts;
 pub mod lfts;
 
-pub use conflicts::{check, merge, CheckReport, CompiledRoutes, Pattern, Shift, IDLE};
+pub use crate::schedule::shift::Shift;
+pub use conflicts::{check, merge, CheckReport, CompiledRoutes, Pattern, IDLE};
 pub use lfts::{validate, LftReport};

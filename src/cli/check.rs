@@ -3,10 +3,12 @@
 use super::output::{print_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
-use ibfat::check::{check, merge, CheckReport, CompiledRoutes, Pattern, Shift};
+use ibfat::check::{check, merge, CheckReport, CompiledRoutes};
 use ibfat::formats::{atomic, dot, lftdump};
 use ibfat::routing::{route, Lids};
-use ibfat::topology::{Endpoint, Layout};
+use ibfat::schedule::job::Hosts;
+use ibfat::schedule::{file, generate, Job, Pattern, PatternKind, Request};
+use ibfat::topology::Endpoint;
 use ibfat::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -43,9 +45,28 @@ pub struct CheckArgs {
     /// guid2lid file with the LIDs the tables were made for
     #[arg(long)]
     lids: Option<PathBuf>,
-    /// `shift`, or a schedule file (JSON)
+    /// A pattern (shift, kary-shift, mols-shift, lsft, lsft-partial, ring,
+    /// recursive-doubling, bruck, random, bisection) or a schedule file (JSON)
     #[arg(long, default_value = "shift")]
     pattern: String,
+    /// Ranks of the job (as `ibfat schedule --job`): `ranks:0-63` or a host file
+    #[arg(long, value_name = "HOSTS")]
+    job: Option<String>,
+    /// lsft-partial: block width K (with --per-leaf M)
+    #[arg(long, value_name = "K", requires = "per_leaf")]
+    block: Option<u32>,
+    /// lsft-partial: hosts per leaf M
+    #[arg(long, value_name = "M", requires = "block")]
+    per_leaf: Option<u32>,
+    /// lsft-partial: place a job of D hosts
+    #[arg(long, value_name = "D")]
+    job_size: Option<usize>,
+    /// random: seed
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// random: number of phases
+    #[arg(long)]
+    phases: Option<usize>,
     /// Use LID base+K as destination (LMC paths; MOLS latency routes are K = 1)
     #[arg(long, default_value_t = 0)]
     lid_offset: u16,
@@ -85,16 +106,38 @@ fn parse_shard(s: &str) -> std::result::Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// The pattern named on the command line, over `hosts` (rank order).
-fn resolve_pattern(name: &str, _layout: Option<&Layout>, hosts: &[Endpoint]) -> Result<Box<dyn Pattern>> {
-    match name {
-        "shift" => Ok(Box::new(Shift { ranks: hosts.len() })),
-        other => Err(Error::input(
-            "pattern",
-            format!("unknown pattern `{other}`"),
-            Some("shift, or a schedule file".into()),
-        )),
+/// The pattern of the command line and the hosts it runs on (rank order): a schedule
+/// file (its own host list), or a named pattern over the job (default: every host).
+fn resolve_pattern(a: &CheckArgs, loaded: &topo::Any) -> Result<(Box<dyn Pattern>, Vec<Endpoint>)> {
+    let all: Vec<Endpoint> = match &loaded.layout {
+        Some(l) => l.hosts().to_vec(),
+        None => loaded.fabric.endpoints(),
+    };
+    let hosts_view = Hosts::new(&loaded.fabric, &all, loaded.name.clone());
+    let path = Path::new(&a.pattern);
+    if path.is_file() {
+        let (sched, job) = file::read_json(path, Some(&hosts_view))?;
+        let job = job.ok_or_else(|| Error::at(path, 0, "the schedule's hosts could not be matched to the topology"))?;
+        return Ok((Box::new(sched), job.hosts().to_vec()));
     }
+    let kind: PatternKind = a.pattern.parse()?;
+    let job = a.job.as_deref().map(|j| Job::from_arg(j, &hosts_view)).transpose()?;
+    if kind == PatternKind::Shift && a.block.is_none() && a.job_size.is_none() {
+        // plain shift needs no family
+        let ranks = job.as_ref().map(|j| j.hosts().to_vec()).unwrap_or(all);
+        return Ok((Box::new(ibfat::schedule::shift::Shift::new(ranks.len())), ranks));
+    }
+    let topo = loaded.topo()?;
+    let req = Request {
+        kind,
+        job,
+        block: a.block.zip(a.per_leaf),
+        job_size: a.job_size,
+        seed: a.seed,
+        phases: a.phases,
+    };
+    let g = generate(&topo, &req)?;
+    Ok((g.pattern, g.job.hosts().to_vec()))
 }
 
 pub fn print_report(r: &CheckReport) {
@@ -154,8 +197,8 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         }
         return Ok(exit_code(&r));
     }
-    let topology = a.topology.expect("clap requires --topology");
-    let loaded = topo::load(&topology)?;
+    let topology = a.topology.clone().expect("clap requires --topology");
+    let loaded = topo::load_any(&topology, None)?;
     let lids = match &a.lids {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| Error::io(format!("cannot read {}", p.display()), e))?;
@@ -173,13 +216,9 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     };
     let lfts = match &a.lfts {
         Some(p) => lftdump::read(p, &loaded.fabric, &lids)?,
-        None => route(&loaded.fabric, topo::require_layout(&loaded)?, &lids)?,
+        None => route(&loaded.fabric, loaded.topo()?.layout, &lids)?,
     };
-    let hosts: Vec<Endpoint> = match &loaded.layout {
-        Some(l) => l.hosts().to_vec(),
-        None => loaded.fabric.endpoints(),
-    };
-    let pattern = resolve_pattern(&a.pattern, loaded.layout.as_ref(), &hosts)?;
+    let (pattern, hosts) = resolve_pattern(&a, &loaded)?;
     let routes = CompiledRoutes::compile(&loaded.fabric, &lids, &lfts, &hosts, a.lid_offset)?;
     let n = pattern.phases();
     let range = match a.shard {
@@ -209,7 +248,7 @@ fn exit_code(r: &CheckReport) -> i32 {
     }
 }
 
-fn write_heatmap(path: &Path, loaded: &topo::Loaded, r: &CheckReport) -> Result<()> {
+fn write_heatmap(path: &Path, loaded: &topo::Any, r: &CheckReport) -> Result<()> {
     let Some(layout) = &loaded.layout else {
         return Err(Error::input(
             "heatmap",

@@ -56,7 +56,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             lids,
             json,
         } => {
-            let loaded = topo::load(&topology)?;
+            let loaded = topo::load_any(&topology, None)?;
             let lids = match lids {
                 Some(p) => {
                     let text = std::fs::read_to_string(&p)

@@ -2,11 +2,13 @@
 //! 0 success / check passed, 1 check found defects, 2 bad input, 3 environment failure.
 
 mod build;
+mod cabling;
 mod check;
 mod demo;
 mod lfts;
 mod metrics;
 pub(crate) mod output;
+mod recognize;
 mod route;
 mod schedule;
 mod topo;
@@ -60,6 +62,10 @@ enum Command {
     Lfts(lfts::LftsArgs),
     /// Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs
     Check(check::CheckArgs),
+    /// Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates
+    Recognize(recognize::RecognizeArgs),
+    /// Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault
+    Cabling(cabling::CablingArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -73,6 +79,8 @@ pub fn main() -> i32 {
         Command::Route(a) => route::run(a),
         Command::Lfts(a) => lfts::run(a),
         Command::Check(a) => check::run(a),
+        Command::Recognize(a) => recognize::run(a),
+        Command::Cabling(a) => cabling::run(a),
     };
     match res {
         Ok(code) => code,

@@ -29,6 +29,9 @@ Examples:
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
+    /// The family the fabric must be: auto (recognise), lsft, kary, mols
+    #[arg(long, default_value = "auto")]
+    family: String,
     /// LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
     lmc: u8,
@@ -60,15 +63,14 @@ struct Report {
 }
 
 pub fn run(a: RouteArgs) -> Result<i32> {
-    let loaded = topo::load(&a.topology)?;
-    let layout = topo::require_layout(&loaded)?;
+    let (loaded, found_lids) = topo::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
+    let layout = &loaded.layout;
     let lids = match a.lids.as_str() {
         "plan" => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
-        "discovered" => loaded
-            .lids
+        "discovered" => found_lids
             .clone()
             .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
-        "auto" => match &loaded.lids {
+        "auto" => match &found_lids {
             Some(l) if l.lmc == a.lmc => l.clone(),
             _ => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
         },

@@ -2,16 +2,13 @@
 
 use super::output::print_json;
 use clap::Args;
-use ibfat::formats::ibnetdiscover;
 use ibfat::schedule::generate::BlockInfo;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::placement::ChoiceReport;
 use ibfat::schedule::{file, generate, Counts, Format, Job, PatternKind, Request};
-use ibfat::topology::{Fabric, Plan, Spec};
 use ibfat::{Error, Result};
 use serde::Serialize;
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 const SCHEDULE_AFTER: &str = "\
@@ -55,9 +52,12 @@ Examples:
 #[derive(Args, Debug)]
 #[command(after_help = SCHEDULE_AFTER)]
 pub struct ScheduleArgs {
-    /// A plan folder, its fabric.yaml, or its topology.net
+    /// A plan folder, fabric.yaml, topology.net or ibnetdiscover output
     #[arg(value_name = "TOPOLOGY")]
     topology: PathBuf,
+    /// The family the fabric must be: auto (recognise), lsft, kary, mols
+    #[arg(long, default_value = "auto")]
+    family: String,
     /// Pattern to generate (list below)
     #[arg(long, value_name = "P", value_parser = parse_kind)]
     pattern: PatternKind,
@@ -127,83 +127,10 @@ struct ScheduleReport {
     seconds: f64,
 }
 
-/// The fabric a schedule is for: a plan folder, its fabric.yaml, or the topology.net
-/// of a planned fabric (checked against the fabric.yaml beside it).
-///
-/// TODO(recog): switch to the shared loader (`super::topo::load`) once it recognises the
-/// family of arbitrary `ibnetdiscover` dumps (the recog branch); today it gives a dump no
-/// layout, so this function keeps the sibling-fabric.yaml rule. Only this function decides.
-fn load_topology(path: &Path) -> Result<Plan> {
-    let read_spec = |yaml: &Path| -> Result<Plan> {
-        let text =
-            std::fs::read_to_string(yaml).map_err(|e| Error::io(format!("cannot read {}", yaml.display()), e))?;
-        Spec::from_yaml(&text, yaml)?.build()
-    };
-    if path.is_dir() {
-        let yaml = path.join("fabric.yaml");
-        if !yaml.is_file() {
-            return Err(
-                Error::at(path, 0, "this folder has no fabric.yaml, so it is not an ibfat plan")
-                    .with_hint("give a plan folder written by `ibfat build --out`, its fabric.yaml or topology.net"),
-            );
-        }
-        return read_spec(&yaml);
-    }
-    if !path.exists() {
-        return Err(Error::at(path, 0, "no such topology file or plan folder"));
-    }
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext == "yaml" || ext == "yml" {
-        return read_spec(path);
-    }
-    let dump = ibnetdiscover::read(path)?.strict(path)?;
-    let yaml = path.parent().unwrap_or(Path::new(".")).join("fabric.yaml");
-    if !yaml.is_file() {
-        return Err(Error::at(
-            path,
-            0,
-            "no fabric.yaml beside this dump: recognising the family of an arbitrary fabric dump is not available here yet",
-        )
-        .with_hint("give the plan folder that `ibfat build --out` wrote, or its fabric.yaml"));
-    }
-    let plan = read_spec(&yaml)?;
-    if let Some(diff) = cabling_difference(&plan.fabric, &dump.fabric) {
-        return Err(Error::at(
-            path,
-            0,
-            format!(
-                "the fabric here differs from the one {} describes: {diff}",
-                yaml.display()
-            ),
-        ));
-    }
-    Ok(plan)
-}
-
-/// First difference between two fabrics' cables (by GUID and port), if any.
-fn cabling_difference(planned: &Fabric, found: &Fabric) -> Option<String> {
-    let cables = |f: &Fabric| -> BTreeSet<((u64, u8), (u64, u8))> {
-        f.links()
-            .map(|l| {
-                let a = (f.node(l.a).guid, l.pa);
-                let b = (f.node(l.b).guid, l.pb);
-                (a.min(b), a.max(b))
-            })
-            .collect()
-    };
-    let (p, d) = (cables(planned), cables(found));
-    let show = |c: &((u64, u8), (u64, u8))| format!("0x{:016x}[{}] - 0x{:016x}[{}]", c.0 .0, c.0 .1, c.1 .0, c.1 .1);
-    if let Some(c) = p.difference(&d).next() {
-        return Some(format!("planned cable {} is missing", show(c)));
-    }
-    d.difference(&p)
-        .next()
-        .map(|c| format!("cable {} is not in the plan", show(c)))
-}
-
 pub fn run(a: ScheduleArgs) -> Result<i32> {
     let start = Instant::now();
-    let plan = load_topology(&a.topology)?;
+    let (loaded, _) = super::topo::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
+    let plan = loaded.topo();
     let job = a
         .job
         .as_deref()
@@ -226,12 +153,12 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
             path,
             format,
             g.pattern.as_ref(),
-            &g.job.port_guids(&plan.fabric),
+            &g.job.port_guids(plan.fabric),
         )?),
         None => None,
     };
     let report = ScheduleReport {
-        topology: plan.spec.short_name(),
+        topology: plan.name.clone(),
         description: plan.layout.describe(),
         pattern: g.pattern.name(),
         ranks: g.pattern.ranks(),

@@ -1,74 +1,103 @@
-//! Turning a TOPOLOGY argument into a fabric (and, when known, its family layout).
+//! TOPOLOGY arguments for the commands: the shared loader of `ibfat::topology::load`
+//! plus the LIDs that come with a topology.
 
-use ibfat::formats::ibnetdiscover;
+use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::Lids;
-use ibfat::topology::{Fabric, Layout, Spec};
+use ibfat::topology::load::{load_fabric, load_topology, Loaded};
+use ibfat::topology::{Fabric, Layout, Topo};
 use ibfat::{Error, Result};
 use std::path::{Path, PathBuf};
 
-/// A loaded topology.
-pub struct Loaded {
+/// A topology whose family may be unknown (validation and checks work without one).
+pub struct Any {
     pub fabric: Fabric,
     pub layout: Option<Layout>,
-    /// LIDs found with the topology: discovered ones, or a plan folder's guid2lid.
+    /// Why the family is unknown, when it is.
+    pub unrecognised: Option<String>,
+    /// Discovered LIDs, or a plan folder's guid2lid.
     pub lids: Option<Lids>,
-    pub source: PathBuf,
+    pub path: PathBuf,
+    pub name: String,
 }
 
-fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
-}
-
-/// Load a plan folder, a fabric.yaml, a topology.net or an ibnetdiscover dump.
-pub fn load(path: &Path) -> Result<Loaded> {
-    if path.is_dir() {
-        let spec_path = path.join("fabric.yaml");
-        if !spec_path.exists() {
-            return Err(
-                Error::at(path, 0, "folder without fabric.yaml: expected an ibfat plan folder")
-                    .with_hint("give the plan folder, its fabric.yaml, a topology.net or ibnetdiscover output"),
-            );
+impl Any {
+    /// The family structure, or an input error with the recognition's reason.
+    pub fn topo(&self) -> Result<Topo<'_>> {
+        match &self.layout {
+            Some(layout) => Ok(Topo {
+                fabric: &self.fabric,
+                layout,
+                name: self.name.clone(),
+            }),
+            None => Err(Error::at(
+                &self.path,
+                0,
+                format!(
+                    "not a recognisable fabric: {}",
+                    self.unrecognised.as_deref().unwrap_or("unknown family")
+                ),
+            )
+            .with_hint("`ibfat recognize --json` says what each family needs")),
         }
-        let plan = Spec::from_yaml(&read_text(&spec_path)?, &spec_path)?.build()?;
-        let g2l = path.join("guid2lid");
-        let lids = if g2l.exists() {
-            Some(Lids::from_guid2lid(&plan.fabric, &read_text(&g2l)?, &g2l)?)
-        } else {
-            None
-        };
-        return Ok(Loaded {
-            fabric: plan.fabric,
-            layout: Some(plan.layout),
-            lids,
-            source: path.to_path_buf(),
-        });
     }
-    let text = read_text(path)?;
-    let looks_yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml")
-        || text.trim_start().starts_with("family:")
-        || text.lines().any(|l| l.starts_with("family:"));
-    if looks_yaml {
-        let plan = Spec::from_yaml(&text, path)?.build()?;
-        return Ok(Loaded {
-            fabric: plan.fabric,
-            layout: Some(plan.layout),
-            lids: None,
-            source: path.to_path_buf(),
-        });
+}
+
+/// LIDs that come with a topology: the dump's own (after an SM sweep), or the guid2lid a
+/// plan folder holds next to its fabric.yaml.
+fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
+    if let Some(l) = Lids::discovered(fabric).map_err(|e| e.in_file(path, 0))? {
+        return Ok(Some(l));
     }
-    let d = ibnetdiscover::parse(&text, path)?.strict(path)?;
-    let lids = Lids::discovered(&d.fabric).map_err(|e| e.in_file(path, 0))?;
-    Ok(Loaded {
-        fabric: d.fabric,
-        layout: None,
+    let folder = if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let g2l = folder.join("guid2lid");
+    if g2l.is_file() {
+        let text = std::fs::read_to_string(&g2l).map_err(|e| Error::io(format!("cannot read {}", g2l.display()), e))?;
+        // a guid2lid for another fabric in the same folder is not ours to use
+        if let Ok(l) = Lids::from_guid2lid(fabric, &text, &g2l) {
+            return Ok(Some(l));
+        }
+    }
+    Ok(None)
+}
+
+/// Load any topology; recognise its family when it has none, but keep going without one.
+pub fn load_any(path: &Path, hint: Option<FamilyHint>) -> Result<Any> {
+    let lf = load_fabric(path, ParseOptions::default())?;
+    let lids = lids_with(path, &lf.fabric)?;
+    let name = match &lf.spec {
+        Some(s) => s.short_name(),
+        None => lf
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    };
+    let (layout, unrecognised) = match (lf.layout, hint) {
+        (Some(l), None) => (Some(l), None),
+        (Some(l), Some(h)) if FamilyHint::of(&l) == h => (Some(l), None),
+        _ => match recognize(&lf.fabric, hint) {
+            Recognition::Recognised { layout, .. } => (Some(layout), None),
+            Recognition::Unrecognised { reason, .. } => (None, Some(reason)),
+        },
+    };
+    Ok(Any {
+        fabric: lf.fabric,
+        layout,
+        unrecognised,
         lids,
-        source: path.to_path_buf(),
+        path: lf.path,
+        name,
     })
 }
 
-/// The layout, or an error saying the family could not be established.
-pub fn require_layout(l: &Loaded) -> Result<&Layout> {
-    l.layout.as_ref().ok_or_else(|| {
-        Error::at(&l.source, 0, "the fabric's family is not known: give the plan folder or its fabric.yaml (recognition of discovered fabrics is `ibfat recognize`)")
-    })
+/// Load a topology that must be of a known family, with its LIDs.
+pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<(Loaded, Option<Lids>)> {
+    let loaded = load_topology(path, hint)?;
+    let lids = lids_with(path, &loaded.fabric)?;
+    Ok((loaded, lids))
 }

@@ -8,7 +8,7 @@ use super::placement::{self, Choice, ChoiceReport, Placement};
 use super::shift::{Shift, TreeShift};
 use super::{Compact, Job, Pattern};
 use crate::error::{Error, Result};
-use crate::topology::{Layout, Plan};
+use crate::topology::{Layout, Topo};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -198,7 +198,7 @@ const PARTIAL_GUARANTEE: &str = "by construction (ALGORITHMS §2.2): the block's
                                  permuted and each leaf's hosts use distinct spines";
 
 /// Generate the requested pattern on a plan.
-pub fn generate(plan: &Plan, req: &Request) -> Result<Generated> {
+pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
     let kind = req.kind;
     if kind != PatternKind::LsftPartial && (req.block.is_some() || req.job_size.is_some()) {
         return Err(Error::input(
@@ -232,7 +232,7 @@ pub fn generate(plan: &Plan, req: &Request) -> Result<Generated> {
                 } else {
                     "mols-shift"
                 };
-                let t = TreeShift::for_layout(&plan.layout, &job, wanted)?;
+                let t = TreeShift::for_layout(plan.layout, &job, wanted)?;
                 let positions: Vec<u32> = match &plan.layout {
                     Layout::Kary(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
                     Layout::Mols(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
@@ -251,7 +251,7 @@ pub fn generate(plan: &Plan, req: &Request) -> Result<Generated> {
             g
         }
         PatternKind::KaryShift | PatternKind::MolsShift => {
-            let t = TreeShift::for_layout(&plan.layout, &job, kind.name())?;
+            let t = TreeShift::for_layout(plan.layout, &job, kind.name())?;
             let guaranteed = t.conflict_free_by_construction();
             let modulus = t.modulus();
             let mut g = Generated::new(Box::new(t), job, true);
@@ -319,7 +319,7 @@ pub fn generate(plan: &Plan, req: &Request) -> Result<Generated> {
     Ok(g)
 }
 
-fn partial(plan: &Plan, req: &Request, job: &Job) -> Result<Generated> {
+fn partial(plan: &Topo, req: &Request, job: &Job) -> Result<Generated> {
     let block_pattern = |p: &Placement| -> Result<Generated> {
         let s = LsftPartial::new(p.shape.clone(), p.positions.clone())?;
         let idle = p.positions.len() < p.shape.size();
@@ -377,6 +377,7 @@ mod tests {
     use crate::schedule::verify;
     use crate::topology::kary::KaryParams;
     use crate::topology::lsft::LsftParams;
+    use crate::topology::Plan;
     use crate::topology::{FamilySpec, Spec};
 
     fn lsft(q: u32, two: bool, m: Option<u32>) -> Plan {
@@ -397,7 +398,7 @@ mod tests {
             if kind == PatternKind::LsftPartial {
                 req.job_size = Some(12);
             }
-            match generate(&plan, &req) {
+            match generate(&plan.topo(), &req) {
                 Ok(g) => {
                     let c = verify(g.pattern.as_ref()).unwrap();
                     assert_eq!(c.ranks, g.job.len());
@@ -421,13 +422,13 @@ mod tests {
     #[test]
     fn restricted_lsft_is_compacted_and_complete() {
         let plan = lsft(3, true, Some(2));
-        let g = generate(&plan, &Request::new(PatternKind::Lsft)).unwrap();
+        let g = generate(&plan.topo(), &Request::new(PatternKind::Lsft)).unwrap();
         assert!(g.pattern.phases() < 2 * 4 * 13, "empty phases dropped");
         assert!(g.notes.iter().any(|n| n.contains("twin leaves")));
         assert_complete(g.pattern.as_ref(), true);
         let mut req = Request::new(PatternKind::Lsft);
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![9, 4, 50, 1]).unwrap());
-        let g = generate(&plan, &req).unwrap();
+        let g = generate(&plan.topo(), &req).unwrap();
         assert_eq!(g.pattern.ranks(), 4);
         assert_complete(g.pattern.as_ref(), true);
     }
@@ -437,12 +438,12 @@ mod tests {
         let plan = lsft(4, false, None);
         let mut req = Request::new(PatternKind::LsftPartial);
         req.block = Some((3, 2));
-        let g = generate(&plan, &req).unwrap();
+        let g = generate(&plan.topo(), &req).unwrap();
         assert_eq!((g.pattern.ranks(), g.pattern.phases()), (24, 24));
         assert_complete(g.pattern.as_ref(), true);
         req.block = None;
         req.job_size = Some(23);
-        let g = generate(&plan, &req).unwrap();
+        let g = generate(&plan.topo(), &req).unwrap();
         let report = g.choice.as_ref().unwrap();
         assert!(!report.exact);
         assert_eq!(g.pattern.ranks(), 23);
@@ -450,7 +451,7 @@ mod tests {
         // a job given as a pool, its size the job size
         let mut req = Request::new(PatternKind::LsftPartial);
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), (30..70).collect()).unwrap());
-        let g = generate(&plan, &req).unwrap();
+        let g = generate(&plan.topo(), &req).unwrap();
         assert_eq!(g.pattern.ranks(), 40);
         assert_complete(g.pattern.as_ref(), true);
     }
@@ -460,16 +461,16 @@ mod tests {
         let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }))
             .build()
             .unwrap();
-        let g = generate(&plan, &Request::new(PatternKind::Shift)).unwrap();
+        let g = generate(&plan.topo(), &Request::new(PatternKind::Shift)).unwrap();
         assert!(g.conflict_free.is_some());
-        let g = generate(&plan, &Request::new(PatternKind::KaryShift)).unwrap();
+        let g = generate(&plan.topo(), &Request::new(PatternKind::KaryShift)).unwrap();
         assert!(g.conflict_free.is_some());
         let mut req = Request::new(PatternKind::KaryShift);
         // hosts 0, 1 on leaf 0 and host 5 on leaf 1: aligned mod 3 (B = 3 within one pod)
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1]).unwrap());
-        assert!(generate(&plan, &req).unwrap().conflict_free.is_some());
+        assert!(generate(&plan.topo(), &req).unwrap().conflict_free.is_some());
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1, 2]).unwrap());
-        let g = generate(&plan, &req).unwrap();
+        let g = generate(&plan.topo(), &req).unwrap();
         assert!(g.conflict_free.is_none() && !g.notes.is_empty());
     }
 
@@ -478,15 +479,18 @@ mod tests {
         let plan = lsft(3, false, None);
         let mut req = Request::new(PatternKind::Shift);
         req.job_size = Some(3);
-        let e = generate(&plan, &req).unwrap_err().to_string();
+        let e = generate(&plan.topo(), &req).unwrap_err().to_string();
         assert!(e.contains("--job-size place lsft-partial jobs"), "{e}");
         let mut req = Request::new(PatternKind::Lsft);
         req.phases = Some(3);
-        assert!(generate(&plan, &req).unwrap_err().to_string().contains("--phases"));
+        assert!(generate(&plan.topo(), &req)
+            .unwrap_err()
+            .to_string()
+            .contains("--phases"));
         let tree = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 2 }))
             .build()
             .unwrap();
-        let e = generate(&tree, &Request::new(PatternKind::Lsft))
+        let e = generate(&tree.topo(), &Request::new(PatternKind::Lsft))
             .unwrap_err()
             .to_string();
         assert!(e.contains("Latin-square") && e.contains("kary-shift"), "{e}");

@@ -37,7 +37,7 @@ use crate::check::{check, CompiledRoutes};
 use crate::error::{Error, Result};
 use crate::geometry::Point;
 use crate::routing::{route, LftSet, Lids};
-use crate::topology::{Layout, LsftLayout, Plan};
+use crate::topology::{Layout, LsftLayout, Topo};
 use serde::Serialize;
 
 /// Ranks of a job placed in a block.
@@ -80,8 +80,8 @@ fn fabric_slots(layout: &LsftLayout) -> Vec<(u32, u32)> {
     v
 }
 
-fn lsft_layout<'a>(plan: &'a Plan, what: &str) -> Result<&'a LsftLayout> {
-    match &plan.layout {
+fn lsft_layout<'a>(plan: &Topo<'a>, what: &str) -> Result<&'a LsftLayout> {
+    match plan.layout {
         Layout::Lsft(l) => Ok(l),
         other => Err(Error::input(
             "pattern",
@@ -98,7 +98,7 @@ fn lsft_layout<'a>(plan: &'a Plan, what: &str) -> Result<&'a LsftLayout> {
 /// Without `job` every slot of the block must hold a host and the ranks are the block
 /// in (column, row, slot) order; with `job` the job's hosts must lie in the block (its
 /// other positions are idle) and keep their job order.
-pub fn fixed_block(plan: &Plan, job: Option<&Job>, k: u32, m: u32) -> Result<Placement> {
+pub fn fixed_block(plan: &Topo, job: Option<&Job>, k: u32, m: u32) -> Result<Placement> {
     let layout = lsft_layout(plan, "--block")?;
     let q = layout.q;
     let shape = BlockShape::first_columns(q, k, m);
@@ -218,7 +218,7 @@ pub const MEASURE_LIMIT: u64 = 50_000_000;
 
 /// The checker on the plan's own tables, built on first use.
 struct Checker<'a> {
-    plan: &'a Plan,
+    plan: &'a Topo<'a>,
     tables: Option<(Lids, LftSet)>,
 }
 
@@ -229,14 +229,14 @@ impl Checker<'_> {
             return Ok(None);
         }
         if self.tables.is_none() {
-            let lids = Lids::plan(&self.plan.fabric, self.plan.layout.hosts(), 0)?;
-            let lfts = route(&self.plan.fabric, &self.plan.layout, &lids)?;
+            let lids = Lids::plan(self.plan.fabric, self.plan.layout.hosts(), 0)?;
+            let lfts = route(self.plan.fabric, self.plan.layout, &lids)?;
             self.tables = Some((lids, lfts));
         }
         let (lids, lfts) = self.tables.as_ref().expect("built above");
-        let routes = CompiledRoutes::compile(&self.plan.fabric, lids, lfts, job.hosts(), 0)?;
+        let routes = CompiledRoutes::compile(self.plan.fabric, lids, lfts, job.hosts(), 0)?;
         let report = check(
-            &self.plan.fabric,
+            self.plan.fabric,
             job.hosts(),
             &routes,
             pattern,
@@ -255,7 +255,7 @@ struct BlockPick {
 }
 
 /// Place `d` hosts of `pool` (see the module documentation).
-pub fn choose(plan: &Plan, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport)> {
+pub fn choose(plan: &Topo, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport)> {
     let layout = lsft_layout(plan, "the placement chooser (--job-size)")?;
     if d == 0 || d > pool.len() {
         return Err(Error::input(
@@ -430,6 +430,7 @@ mod tests {
     use crate::schedule::partial::LsftPartial;
     use crate::schedule::testutil::assert_complete;
     use crate::topology::lsft::LsftParams;
+    use crate::topology::Plan;
     use crate::topology::{FamilySpec, Spec};
 
     fn plan(q: u32, two_sided: bool, m: Option<u32>) -> Plan {
@@ -448,7 +449,7 @@ mod tests {
         let pool = Job::whole(p.layout.hosts());
         for (k, m) in [(1, 1), (3, 2), (4, 4), (5, 5)] {
             let d = (5 * k * m) as usize;
-            let (choice, report) = choose(&p, &pool, d).unwrap();
+            let (choice, report) = choose(&p.topo(), &pool, d).unwrap();
             assert!(report.exact, "D = {d}");
             assert_sound(&report);
             let Choice::Block(b) = choice else {
@@ -493,7 +494,7 @@ mod tests {
         let p = plan(5, false, None);
         let pool = Job::whole(p.layout.hosts());
         for d in [7usize, 13, 29, 101, 124] {
-            let (choice, report) = choose(&p, &pool, d).unwrap();
+            let (choice, report) = choose(&p.topo(), &pool, d).unwrap();
             assert!(!report.exact);
             let block = &report.candidates[0];
             assert_eq!(block.pattern, "lsft-partial");
@@ -519,12 +520,12 @@ mod tests {
     fn too_big_for_a_block_falls_back_to_the_full_schedule() {
         let p = plan(3, false, None); // 52 hosts, grid of 9 leaves holds at most 27 in a block
         let pool = Job::whole(p.layout.hosts());
-        let (choice, report) = choose(&p, &pool, 40).unwrap();
+        let (choice, report) = choose(&p.topo(), &pool, 40).unwrap();
         assert!(report.candidates.iter().all(|c| c.pattern != "lsft-partial"));
         assert_eq!(report.candidates[0].pattern, "lsft");
         assert_sound(&report);
         assert_chosen_complete(&choice, 40);
-        let e = choose(&p, &pool, 53).unwrap_err().to_string();
+        let e = choose(&p.topo(), &pool, 53).unwrap_err().to_string();
         assert!(e.contains("52 hosts are available"), "{e}");
     }
 
@@ -536,7 +537,7 @@ mod tests {
             .filter(|&r| r as usize >= p.layout.hosts().len() / 2 && r % 2 == 0)
             .collect();
         let pool = Job::from_fabric_ranks(p.layout.hosts(), ranks).unwrap();
-        let (choice, _) = choose(&p, &pool, 12).unwrap();
+        let (choice, _) = choose(&p.topo(), &pool, 12).unwrap();
         let Choice::Block(b) = choice else {
             panic!("expected a block")
         };
@@ -549,14 +550,14 @@ mod tests {
     #[test]
     fn fixed_block_checks_hosts() {
         let p = plan(5, false, Some(2));
-        let b = fixed_block(&p, None, 3, 2).unwrap();
+        let b = fixed_block(&p.topo(), None, 3, 2).unwrap();
         assert_eq!(b.job.len(), 30);
-        let e = fixed_block(&p, None, 3, 3).unwrap_err().to_string();
+        let e = fixed_block(&p.topo(), None, 3, 3).unwrap_err().to_string();
         assert!(e.contains("has no host in slot 2") && e.contains("--job-size"), "{e}");
         let inside = Job::from_fabric_ranks(p.layout.hosts(), b.job.fabric_ranks()[..5].to_vec()).unwrap();
-        assert_eq!(fixed_block(&p, Some(&inside), 3, 2).unwrap().positions.len(), 5);
+        assert_eq!(fixed_block(&p.topo(), Some(&inside), 3, 2).unwrap().positions.len(), 5);
         let outside = Job::from_fabric_ranks(p.layout.hosts(), vec![0]).unwrap(); // host of point P
-        let e = fixed_block(&p, Some(&outside), 3, 2).unwrap_err().to_string();
+        let e = fixed_block(&p.topo(), Some(&outside), 3, 2).unwrap_err().to_string();
         assert!(e.contains("job rank 0") && e.contains("outside the block"), "{e}");
         let tree = Spec::new(FamilySpec::Kary(crate::topology::kary::KaryParams {
             arity: 2,
@@ -564,7 +565,7 @@ mod tests {
         }))
         .build()
         .unwrap();
-        assert!(fixed_block(&tree, None, 1, 1)
+        assert!(fixed_block(&tree.topo(), None, 1, 1)
             .unwrap_err()
             .to_string()
             .contains("Latin-square"));

@@ -274,7 +274,7 @@ impl Fabric {
         for p in 0..=nports {
             let pguid = match kind {
                 NodeKind::Switch => guid,
-                _ => guid + p as u64,
+                _ => guid.wrapping_add(p as u64), // a dump may carry any GUID: no overflow panic
             };
             self.ports.push(Port {
                 node: id,

@@ -9,12 +9,14 @@
 
 pub mod fabric;
 pub mod kary;
+pub mod load;
 pub mod lsft;
 pub mod mols;
 pub mod spec;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
 pub use kary::KaryLayout;
+pub use load::{load_fabric, load_topology, Loaded, LoadedFabric};
 pub use lsft::LsftLayout;
 pub use mols::{MolsLayout, Wiring};
 pub use spec::{FamilySpec, Spec};
@@ -127,6 +129,25 @@ impl Plan {
     pub fn from_spec(spec: &Spec) -> Result<Plan> {
         spec.build()
     }
+
+    /// The fabric and its family structure, as routing and schedules see them.
+    pub fn topo(&self) -> Topo<'_> {
+        Topo {
+            fabric: &self.fabric,
+            layout: &self.layout,
+            name: self.spec.short_name(),
+        }
+    }
+}
+
+/// A fabric with its family structure — planned or discovered and recognised. Routing,
+/// schedules and checks work on this view, so they do not care where a fabric came from.
+#[derive(Clone, Debug)]
+pub struct Topo<'a> {
+    pub fabric: &'a Fabric,
+    pub layout: &'a Layout,
+    /// Short name for reports (`lsft7`, or the dump's file name).
+    pub name: String,
 }
 
 /// Assigns node GUIDs: deterministic from the base, or random (but reproducible) when

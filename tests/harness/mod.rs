@@ -231,7 +231,10 @@ impl Sim {
             .open(&ctl)
             .expect("open console fifo");
         let (n, s, p) = sim_limits(net_text);
-        let child = Command::new("ibsim")
+        // unbuffered stdout (coreutils' stdbuf): console replies and the `sim> ` prompt
+        // reach the log at once instead of when the stdio buffer fills
+        let child = Command::new("stdbuf")
+            .args(["-o0", "ibsim"])
             .args([
                 "-N",
                 &n.max(2048).to_string(),
@@ -245,7 +248,11 @@ impl Sim {
             .env("IBSIM_SOCKNAME", &sock)
             .current_dir(dir.path())
             .stdin(Stdio::from(console))
-            .stdout(Stdio::from(fs::File::create(&log).unwrap()))
+            // both streams append: with a plain stdout its offset lags behind stderr's
+            // writes and console replies overwrite older log text
+            .stdout(Stdio::from(
+                fs::File::options().create(true).append(true).open(&log).unwrap(),
+            ))
             .stderr(Stdio::from(fs::File::options().append(true).open(&log).unwrap()))
             .process_group(0)
             .spawn()
@@ -476,15 +483,15 @@ pub fn tail(s: &str, n: usize) -> String {
 }
 
 /// Path of the `ibfat` binary under test.
+/// (Cargo tells integration tests where it is; examples that include this harness find
+/// it next to their own folder, `target/<profile>/examples/..`.)
 pub fn ibfat_bin() -> PathBuf {
-    // set by cargo for integration tests; examples that include the harness fall back to
-    // the binary next to them
     match option_env!("CARGO_BIN_EXE_ibfat") {
         Some(p) => PathBuf::from(p),
         None => std::env::current_exe()
             .ok()
-            .and_then(|e| Some(e.parent()?.parent()?.join("ibfat")))
-            .unwrap_or_else(|| "ibfat".into()),
+            .and_then(|e| e.parent()?.parent().map(|d| d.join("ibfat")))
+            .unwrap_or_else(|| PathBuf::from("ibfat")),
     }
 }
 

@@ -1,0 +1,38 @@
+//! Fuzz the dump reader: any bytes, read as a dump (ibnetdiscover output in any of its
+//! formats, a ports report, an ibsim net file), strictly and leniently; whatever parses is
+//! recognised. Nothing may panic, and every error must name the file (and, unless the
+//! text has nothing readable at all, a line).
+//!
+//! `cargo fuzz run parse_dump` (from the repository root; cargo-fuzz needs a nightly
+//! compiler or `RUSTC_BOOTSTRAP=1`). Seed the corpus with the captured fixtures:
+//! `mkdir -p fuzz/corpus/parse_dump && cp fixtures/*/ibnetdiscover*.txt fuzz/corpus/parse_dump/`.
+#![no_main]
+
+use ibfat::error::Error;
+use ibfat::formats::ibnetdiscover::{parse_with, ParseOptions};
+use ibfat::recognize::recognize;
+use libfuzzer_sys::fuzz_target;
+use std::path::Path;
+
+fn located(e: &Error) {
+    let Error::Input(ie) = e else { panic!("not an input error: {e}") };
+    let loc = ie.location.as_ref().expect("the file is named");
+    let whole = ["empty file", "no nodes found", "no ports found"].iter().any(|m| ie.message.starts_with(m));
+    assert!(loc.line >= 1 || whole, "no line: {e}");
+}
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let path = Path::new("fuzz.txt");
+    for lenient in [false, true] {
+        match parse_with(&text, path, ParseOptions { lenient }) {
+            Ok(d) => {
+                if let Err(e) = d.clone().strict(path) {
+                    located(&e);
+                }
+                let _ = recognize(&d.fabric, None);
+            }
+            Err(e) => located(&e),
+        }
+    }
+});

@@ -1,0 +1,198 @@
+//! `ibfat cabling`: compare a discovered fabric with its plan, cable by cable.
+
+use super::output::print_json;
+use clap::Args;
+use ibfat::cabling::check::{check, CableRef, CablingReport};
+use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::recognize::{recognize, Recognition};
+use ibfat::topology::{load::Source, load_fabric};
+use ibfat::{Error, Result};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+const AFTER: &str = "\
+PLAN is a plan folder (from `ibfat build --out`), its fabric.yaml or its topology.net.
+DUMP is what `ibnetdiscover` (or `ibnetdiscover -p`) printed on the installed fabric.
+
+Nodes are matched by GUID when the dump's GUIDs are the plan's, else by node description,
+else by structure (cables that agree port by port, then the family's canonical layout).
+Every difference comes with a fix:
+  missing    planned cable not there             connect L1 port 4 to S3 port 2
+  extra      cable not in the plan               remove the cable between ...
+  miswired   an end on the wrong port/switch/host move the cable at L3 port 7 to port 9
+  swapped    two cables exchanged                exchange the cables at L3 ports 7 and 9
+  degraded   in place but narrower/slower        reseat or replace the cable between ...
+A damaged dump (truncated, a link listed by one end only) is compared as far as it goes;
+what it leaves in doubt is listed as uncompared, with the dump's problems and lines.
+
+Exit codes: 0 the fabric matches the plan, 1 it does not (or could not be fully
+compared), 2 bad input, 3 I/O.
+
+Examples:
+  ibnetdiscover > found.txt && ibfat cabling --plan plans/lsft7 --discovered found.txt
+  ibfat cabling --plan plans/lsft7/topology.net --discovered found.txt --json | jq .missing";
+
+#[derive(Args, Debug)]
+#[command(after_help = AFTER)]
+pub struct CablingArgs {
+    /// The plan: plan folder, fabric.yaml or topology.net
+    #[arg(long, value_name = "PLAN")]
+    plan: PathBuf,
+    /// What was found: ibnetdiscover output (default format or -p) or an ibsim net file
+    #[arg(long, value_name = "DUMP")]
+    discovered: PathBuf,
+    /// Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Output<'a> {
+    plan: String,
+    discovered: String,
+    matches: bool,
+    faults: usize,
+    #[serde(flatten)]
+    report: &'a CablingReport,
+}
+
+fn cable(c: &CableRef) -> String {
+    format!("{} port {} - {} port {}", c.a.node, c.a.port, c.b.node, c.b.port)
+}
+
+pub fn run(a: CablingArgs) -> Result<i32> {
+    let plan = load_fabric(&a.plan, ParseOptions::default())?;
+    let found = load_fabric(&a.discovered, ParseOptions { lenient: true })?;
+    let Some(discovered) = &found.discovered else {
+        return Err(Error::at(
+            &found.path,
+            0,
+            "--discovered expects ibnetdiscover output or a net file, not a fabric spec",
+        )
+        .with_hint("run `ibnetdiscover > found.txt` on the fabric and pass found.txt"));
+    };
+    let layout = match &plan.layout {
+        Some(l) => Some(l.clone()),
+        None => match recognize(&plan.fabric, None) {
+            Recognition::Recognised { layout, .. } => Some(layout),
+            Recognition::Unrecognised { .. } => None,
+        },
+    };
+    let r = check(&plan.fabric, layout.as_ref(), discovered);
+    let code = if r.is_match() { 0 } else { 1 };
+    if a.json {
+        print_json(&Output {
+            plan: plan.path.display().to_string(),
+            discovered: found.path.display().to_string(),
+            matches: r.is_match(),
+            faults: r.faults(),
+            report: &r,
+        })?;
+        return Ok(code);
+    }
+    let mut out = String::new();
+    let src = |s: Source| s.describe();
+    let _ = writeln!(
+        out,
+        "plan {} ({}), discovered {} ({})",
+        plan.path.display(),
+        src(plan.source),
+        found.path.display(),
+        src(found.source)
+    );
+    let _ = writeln!(
+        out,
+        "  nodes matched by {}; {} planned cables, {} found, {} in place",
+        r.matched_by, r.planned_cables, r.found_cables, r.matching_cables
+    );
+    let section = |out: &mut String, title: &str, items: Vec<String>| {
+        if !items.is_empty() {
+            let _ = writeln!(out, "{title} ({})", items.len());
+            for i in items {
+                let _ = writeln!(out, "  {i}");
+            }
+        }
+    };
+    section(
+        &mut out,
+        "MISSING",
+        r.missing
+            .iter()
+            .map(|m| format!("{}: {}", cable(&m.cable), m.fix))
+            .collect(),
+    );
+    section(
+        &mut out,
+        "EXTRA",
+        r.extra
+            .iter()
+            .map(|m| format!("{}: {}", cable(&m.cable), m.fix))
+            .collect(),
+    );
+    section(
+        &mut out,
+        "MISWIRED",
+        r.miswired
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} ({}): planned {}: {}",
+                    cable(&m.found),
+                    m.kind,
+                    cable(&m.planned),
+                    m.fix
+                )
+            })
+            .collect(),
+    );
+    section(
+        &mut out,
+        "SWAPPED",
+        r.swapped
+            .iter()
+            .map(|m| {
+                format!(
+                    "{}: found {} and {}, planned {} and {}: {}",
+                    m.at,
+                    cable(&m.found[0]),
+                    cable(&m.found[1]),
+                    cable(&m.planned[0]),
+                    cable(&m.planned[1]),
+                    m.fix
+                )
+            })
+            .collect(),
+    );
+    section(
+        &mut out,
+        "DEGRADED",
+        r.degraded
+            .iter()
+            .map(|m| format!("{}: {} (planned {}): {}", cable(&m.cable), m.found, m.planned, m.fix))
+            .collect(),
+    );
+    section(
+        &mut out,
+        "DUMP PROBLEMS",
+        r.problems
+            .iter()
+            .map(|p| format!("{}:{}: {}", found.path.display(), p.line, p.message))
+            .collect(),
+    );
+    section(&mut out, "NOT COMPARED", r.uncompared.clone());
+    section(&mut out, "NOTES", r.notes.clone());
+    if r.is_match() {
+        let _ = writeln!(out, "OK: the fabric matches the plan");
+    } else if r.faults() == 0 {
+        let _ = writeln!(
+            out,
+            "INCOMPLETE: no fault found in what could be compared, but the dump is damaged"
+        );
+    } else {
+        let _ = writeln!(out, "MISMATCH: {} fault(s)", r.faults());
+    }
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    Ok(code)
+}

@@ -1,0 +1,149 @@
+//! `ibfat recognize`: which family a dump (or plan) is, with the canonical mapping.
+
+use super::output::print_json;
+use clap::Args;
+use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::recognize::{recognize, report, FamilyHint, RecognitionReport};
+use ibfat::topology::load_fabric;
+use ibfat::Result;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+const AFTER: &str = "\
+DUMP is the output of `ibnetdiscover` (default format, `-g`, `-f`, or the `-p` ports
+report), an ibsim net file, a plan folder or a fabric.yaml. Only the cabling is used:
+port order, GUIDs and names do not matter.
+
+Families: lsft (Latin-square fat-tree: order q, one- or two-sided; every leaf is mapped to
+a point and every spine to a line of PG(2,q) in the coordinates P, P(c), P(x,y) / L, L(c),
+L(c,r)), kary (k-ary n-tree: arity, levels, tree order of the hosts), mols (3-level
+proximity tree: arity, wiring standard|basic|mols|custom). A 3-level k-ary tree is also
+a MOLS tree with standard wiring; `auto` reports it as kary and says so under `equivalent`.
+
+Exit codes: 0 recognised, 1 unrecognised (the reason says what does not fit),
+2 bad input (file and line), 3 I/O.
+
+Examples:
+  ibnetdiscover > fabric.txt && ibfat recognize fabric.txt
+  ibfat recognize fabric.txt --json | jq '.leaves[] | [.description, .point]'
+  ibfat recognize ibnetdiscover-p.txt --family mols
+  ibfat recognize plans/lsft7/              check that a plan is what it says";
+
+#[derive(Args, Debug)]
+#[command(after_help = AFTER)]
+pub struct RecognizeArgs {
+    /// ibnetdiscover output, `-p` report, ibsim net file, plan folder or fabric.yaml
+    #[arg(value_name = "DUMP")]
+    dump: PathBuf,
+    /// Family to look for: auto, lsft, kary or mols
+    #[arg(long, default_value = "auto", value_parser = parse_family)]
+    family: FamilyArg,
+    /// Print the report as JSON (with the full leaf/spine/switch/host maps)
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--family` value: a family, or `auto` (none).
+#[derive(Clone, Copy, Debug)]
+struct FamilyArg(Option<FamilyHint>);
+
+fn parse_family(s: &str) -> std::result::Result<FamilyArg, String> {
+    FamilyHint::parse_opt(s).map(FamilyArg).map_err(|e| e.to_string())
+}
+
+#[derive(Serialize)]
+struct Output<'a> {
+    file: String,
+    source: &'static str,
+    #[serde(flatten)]
+    report: &'a RecognitionReport,
+}
+
+pub fn run(a: RecognizeArgs) -> Result<i32> {
+    let lf = load_fabric(&a.dump, ParseOptions::default())?;
+    let rec = recognize(&lf.fabric, a.family.0);
+    let r = report(&lf.fabric, &rec);
+    let code = if r.family == "unrecognised" { 1 } else { 0 };
+    if a.json {
+        print_json(&Output {
+            file: lf.path.display().to_string(),
+            source: lf.source.describe(),
+            report: &r,
+        })?;
+        return Ok(code);
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {}", lf.path.display(), lf.source.describe());
+    let _ = writeln!(
+        out,
+        "  {} switches, {} hosts, {} cables",
+        r.switches,
+        lf.fabric.endpoints().len(),
+        r.cables
+    );
+    if let Some(reason) = &r.reason {
+        let _ = writeln!(out, "unrecognised: {reason}");
+        if let Some(f) = &r.closest_family {
+            let _ = writeln!(out, "  closest family: {f}");
+        }
+        for at in r
+            .attempts
+            .iter()
+            .filter(|at| Some(&at.family) != r.closest_family.as_ref())
+        {
+            let _ = writeln!(out, "  not {}: {}", at.family, at.reason);
+        }
+        emit(&out);
+        return Ok(code);
+    }
+    let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
+    if let Some(e) = &r.equivalent {
+        let _ = writeln!(out, "  the same fabric is also: {e}");
+    }
+    if let Some(w) = &r.wiring {
+        let _ = writeln!(
+            out,
+            "  wiring {w}, {:.2} proximity switches per bottom switch",
+            r.proximity_switches.unwrap_or_default()
+        );
+    }
+    if !r.leaves.is_empty() {
+        let _ = writeln!(out, "  leaf -> point");
+        for l in &r.leaves {
+            let side = if r.sides == Some(2) {
+                ["a ", "b "][l.side as usize & 1]
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "    {side}{:<9} {} ({}, {} hosts)",
+                l.point, l.node.description, l.node.guid, l.hosts
+            );
+        }
+        let _ = writeln!(out, "  spine -> line");
+        for s in &r.spines {
+            let _ = writeln!(out, "    {:<9} {} ({})", s.line, s.node.description, s.node.guid);
+        }
+    }
+    if !r.switch_map.is_empty() {
+        let _ = writeln!(out, "  switch -> position");
+        for s in &r.switch_map {
+            let _ = writeln!(
+                out,
+                "    {:<7} {:<26} {} ({})",
+                s.role, s.position, s.node.description, s.node.guid
+            );
+        }
+    }
+    let _ = writeln!(out, "  {} hosts in rank order: see --json (host_map)", r.host_map.len());
+    emit(&out);
+    Ok(code)
+}
+
+/// Print a report; a closed pipe (`| head`) is not an error worth a panic.
+fn emit(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}

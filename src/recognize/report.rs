@@ -1,0 +1,296 @@
+//! A serialisable account of a recognition: the family, its parameters, and which node
+//! is which (the leaf → point and spine → line maps of an LSFT in canonical coordinates,
+//! the tree positions of switches and hosts). `ibfat recognize --json` prints it.
+
+use super::{FamilyHint, Recognition};
+use crate::topology::{Endpoint, Fabric, Layout, NodeId};
+use serde::Serialize;
+
+/// One node in a map.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct NodeRef {
+    /// Node GUID, `0x` and 16 hex digits.
+    pub guid: String,
+    /// Node id in the dump (`S-0002c9...`, or the ibsim name).
+    pub name: String,
+    pub description: String,
+}
+
+/// An LSFT leaf and its point.
+#[derive(Clone, Debug, Serialize)]
+pub struct LeafMap {
+    #[serde(flatten)]
+    pub node: NodeRef,
+    /// 0 or 1 (two-sided: the lower GUID of a point's pair is side 0).
+    pub side: u32,
+    /// Canonical coordinates, e.g. `P(1,2)`.
+    pub point: String,
+    pub point_index: u32,
+    pub hosts: usize,
+}
+
+/// An LSFT spine and its line.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpineMap {
+    #[serde(flatten)]
+    pub node: NodeRef,
+    /// Canonical coordinates, e.g. `L(0,3)`.
+    pub line: String,
+    pub line_index: u32,
+}
+
+/// A tree switch and its position.
+#[derive(Clone, Debug, Serialize)]
+pub struct SwitchMap {
+    #[serde(flatten)]
+    pub node: NodeRef,
+    /// `leaf`/`spine`; tree levels `level1`..; `bottom`/`middle`/`top`.
+    pub role: String,
+    /// Index in the layout's canonical order (leaf index, switch index, bottom index ...).
+    pub index: u32,
+    /// Human-readable position: `level 2 subtree 1 lane 3`, `pod 2 colour 0`, `plane 1 row 4`.
+    pub position: String,
+}
+
+/// A host port in rank order.
+#[derive(Clone, Debug, Serialize)]
+pub struct HostMap {
+    pub rank: u32,
+    #[serde(flatten)]
+    pub node: NodeRef,
+    pub port: u8,
+    /// Port GUID.
+    pub port_guid: String,
+    /// The switch it is cabled to.
+    pub switch: String,
+    /// LSFT: slot on the leaf; trees: tree position d.
+    pub slot: u32,
+}
+
+/// Why one family did not fit.
+#[derive(Clone, Debug, Serialize)]
+pub struct AttemptReport {
+    pub family: String,
+    pub reason: String,
+}
+
+/// Everything `ibfat recognize` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecognitionReport {
+    /// `lsft`, `kary`, `mols` or `unrecognised`.
+    pub family: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sides: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosts_per_leaf: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arity: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wiring: Option<String>,
+    /// Mean proximity switches (MOLS trees).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proximity_switches: Option<f64>,
+    /// Another family and parameters describing the same fabric.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub equivalent: Option<String>,
+    pub switches: usize,
+    pub hosts: usize,
+    pub cables: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest_family: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<AttemptReport>,
+    /// LSFT: leaf → point.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leaves: Vec<LeafMap>,
+    /// LSFT: spine → line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spines: Vec<SpineMap>,
+    /// Trees: every switch with its position.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub switch_map: Vec<SwitchMap>,
+    /// Host ports in rank order (the order of schedules).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub host_map: Vec<HostMap>,
+}
+
+/// `0x` and 16 hex digits.
+pub fn guid_str(g: u64) -> String {
+    format!("0x{g:016x}")
+}
+
+fn node_ref(f: &Fabric, n: NodeId) -> NodeRef {
+    let node = f.node(n);
+    NodeRef {
+        guid: guid_str(node.guid),
+        name: node.name.clone(),
+        description: node.desc.clone(),
+    }
+}
+
+fn host_map(f: &Fabric, hosts: &[Endpoint], slot: impl Fn(usize) -> u32) -> Vec<HostMap> {
+    hosts
+        .iter()
+        .enumerate()
+        .map(|(rank, ep)| HostMap {
+            rank: rank as u32,
+            node: node_ref(f, ep.node),
+            port: ep.port,
+            port_guid: guid_str(f.port(ep.node, ep.port).guid),
+            switch: f
+                .peer(ep.node, ep.port)
+                .map(|(s, _)| f.node(s).name.clone())
+                .unwrap_or_default(),
+            slot: slot(rank),
+        })
+        .collect()
+}
+
+/// Build the report of a recognition of `fabric`.
+pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
+    let mut r = RecognitionReport {
+        family: "unrecognised".into(),
+        description: None,
+        order: None,
+        sides: None,
+        hosts_per_leaf: None,
+        arity: None,
+        levels: None,
+        wiring: None,
+        proximity_switches: None,
+        equivalent: None,
+        switches: fabric.switches().count(),
+        hosts: fabric.endpoints().len(),
+        cables: fabric.link_count(),
+        reason: None,
+        closest_family: None,
+        attempts: Vec::new(),
+        leaves: Vec::new(),
+        spines: Vec::new(),
+        switch_map: Vec::new(),
+        host_map: Vec::new(),
+    };
+    let (layout, equivalent) = match rec {
+        Recognition::Unrecognised {
+            reason,
+            closest,
+            attempts,
+        } => {
+            r.reason = Some(reason.clone());
+            r.closest_family = closest.map(|f| f.to_string());
+            r.attempts = attempts
+                .iter()
+                .map(|a| AttemptReport {
+                    family: a.family.to_string(),
+                    reason: a.reason.clone(),
+                })
+                .collect();
+            return r;
+        }
+        Recognition::Recognised { layout, equivalent } => (layout, equivalent),
+    };
+    r.family = FamilyHint::of(layout).to_string();
+    r.description = Some(layout.describe());
+    r.equivalent = equivalent.clone();
+    r.hosts = layout.hosts().len();
+    match layout {
+        Layout::Lsft(l) => {
+            r.order = Some(l.q);
+            r.sides = Some(l.sides);
+            r.hosts_per_leaf = Some(l.hosts_per_leaf);
+            let npts = l.npts() as usize;
+            let d = l.degree() as usize;
+            r.leaves = l
+                .leaves
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| LeafMap {
+                    node: node_ref(fabric, n),
+                    side: (i / npts) as u32,
+                    point: l.plane.point((i % npts) as u32).to_string(),
+                    point_index: (i % npts) as u32,
+                    hosts: l.leaf_host[i * d..(i + 1) * d].iter().filter(|&&p| p != 0).count(),
+                })
+                .collect();
+            r.spines = l
+                .spines
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| SpineMap {
+                    node: node_ref(fabric, n),
+                    line: l.plane.line(i as u32).to_string(),
+                    line_index: i as u32,
+                })
+                .collect();
+            // slot of each rank
+            let mut slot_of = vec![0u32; l.hosts.len()];
+            for (i, &rank) in l.slot_rank.iter().enumerate() {
+                if rank != u32::MAX {
+                    slot_of[rank as usize] = (i % d) as u32;
+                }
+            }
+            r.host_map = host_map(fabric, &l.hosts, |rank| slot_of[rank]);
+        }
+        Layout::Kary(l) => {
+            r.arity = Some(l.k);
+            r.levels = Some(l.levels);
+            r.switch_map = l
+                .switches
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| {
+                    let (lv, g, lane) = l.coords(i as u32);
+                    SwitchMap {
+                        node: node_ref(fabric, n),
+                        role: format!("level{lv}"),
+                        index: i as u32,
+                        position: format!("level {lv} subtree {g} lane {lane}"),
+                    }
+                })
+                .collect();
+            r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
+        }
+        Layout::Mols(l) => {
+            r.arity = Some(l.n);
+            r.wiring = Some(l.wiring.to_string());
+            r.proximity_switches = Some(l.proximity().mean);
+            let n = l.n;
+            let mut map = Vec::with_capacity(3 * (n * n) as usize);
+            for (i, &b) in l.bottoms.iter().enumerate() {
+                map.push(SwitchMap {
+                    node: node_ref(fabric, b),
+                    role: "bottom".into(),
+                    index: i as u32,
+                    position: format!("pod {} colour {}", i as u32 / n, i as u32 % n),
+                });
+            }
+            for (i, &m) in l.middles.iter().enumerate() {
+                map.push(SwitchMap {
+                    node: node_ref(fabric, m),
+                    role: "middle".into(),
+                    index: i as u32,
+                    position: format!("plane {} row {}", i as u32 / n, i as u32 % n),
+                });
+            }
+            for (i, &t) in l.tops.iter().enumerate() {
+                map.push(SwitchMap {
+                    node: node_ref(fabric, t),
+                    role: "top".into(),
+                    index: i as u32,
+                    position: format!("plane {} index {}", i as u32 / n, i as u32 % n),
+                });
+            }
+            r.switch_map = map;
+            r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
+        }
+    }
+    r
+}

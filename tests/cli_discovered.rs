@@ -1,0 +1,126 @@
+//! `ibfat recognize` and `ibfat cabling` on the captured fixtures: reports, exit codes
+//! (0 recognised / matches, 1 unrecognised / mismatch, 2 bad input, 3 I/O) and help.
+
+mod harness;
+
+use harness::ibfat;
+use std::path::{Path, PathBuf};
+
+fn fixture(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn tmp_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn recognize_reports_and_exit_codes() {
+    let (code, out, err) = ibfat(&["recognize", &fixture("lsft2/ibnetdiscover.txt")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("LSFT(2)") && out.contains("leaf -> point") && out.contains("spine -> line"),
+        "{out}"
+    );
+    let (code, out, _) = ibfat(&["recognize", &fixture("kary2x3/ibnetdiscover-p.txt"), "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["family"].as_str(), v["arity"].as_u64(), v["levels"].as_u64()),
+        (Some("kary"), Some(2), Some(3))
+    );
+    assert_eq!(v["equivalent"], "mols arity 2 wiring standard");
+    assert_eq!(v["host_map"].as_array().unwrap().len(), 8);
+    let (code, out, _) = ibfat(&["recognize", &fixture("mols3/ibnetdiscover-g.txt"), "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["family"].as_str(), v["wiring"].as_str()),
+        (Some("mols"), Some("mols"))
+    );
+    // a plan folder's spec is recognised too
+    let (code, _, err) = ibfat(&["recognize", &fixture("lsft3x2/fabric.yaml"), "--family", "lsft"]);
+    assert_eq!(code, 0, "{err}");
+    // not a family: exit 1 with the reason
+    let (code, out, _) = ibfat(&["recognize", &fixture("router/ibnetdiscover.txt")]);
+    assert_eq!(code, 1);
+    assert!(out.contains("unrecognised: router \"router R1\""), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = tmp_file(dir.path(), "bad.txt", "Switch\t4 \"S-1\"\n[1]\t\"S-2\"[x]\n");
+    let (code, _, err) = ibfat(&["recognize", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.txt:2: malformed port line"), "{err}");
+    let (code, _, err) = ibfat(&["recognize", dir.path().join("absent.txt").to_str().unwrap()]);
+    assert_eq!(code, 3, "{err}");
+    let (code, _, err) = ibfat(&["recognize", bad.to_str().unwrap(), "--family", "tree"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, out, _) = ibfat(&["recognize", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Examples:") && out.contains("Exit codes"), "{out}");
+}
+
+#[test]
+fn cabling_reports_and_exit_codes() {
+    let plan = fixture("lsft2/fabric.yaml");
+    for dump in [
+        "ibnetdiscover.txt",
+        "ibnetdiscover-p.txt",
+        "ibnetdiscover-g.txt",
+        "ibnetdiscover-f.txt",
+    ] {
+        let (code, out, err) = ibfat(&[
+            "cabling",
+            "--plan",
+            &plan,
+            "--discovered",
+            &fixture(&format!("lsft2/{dump}")),
+        ]);
+        assert_eq!(code, 0, "{dump}: {out}{err}");
+        assert!(out.contains("OK: the fabric matches the plan"), "{out}");
+    }
+    // a dump cut short: what it has is compared, the rest is listed, exit 1
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("lsft2/ibnetdiscover.txt")).unwrap();
+    let cut = tmp_file(dir.path(), "cut.txt", &text[..text.len() / 2]);
+    let (code, out, _) = ibfat(&[
+        "cabling",
+        "--plan",
+        &plan,
+        "--discovered",
+        cut.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["faults"], 0, "{v:#}");
+    assert!(!v["uncompared"].as_array().unwrap().is_empty());
+    assert!(!v["problems"].as_array().unwrap().is_empty());
+    assert!(v["matching_cables"].as_u64().unwrap() > 0);
+    for key in ["missing", "extra", "miswired", "swapped", "degraded"] {
+        assert!(v[key].is_array(), "{key}");
+    }
+    // bad plan: exit 2; a spec as the discovered fabric: exit 2
+    let bad = tmp_file(dir.path(), "fabric.yaml", "family: lsft\norder: 6\n");
+    let (code, _, err) = ibfat(&[
+        "cabling",
+        "--plan",
+        bad.to_str().unwrap(),
+        "--discovered",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("fabric.yaml:2: order: 6 is not a prime power"), "{err}");
+    let (code, _, err) = ibfat(&["cabling", "--plan", &plan, "--discovered", &plan]);
+    assert_eq!(code, 2, "{err}");
+    let (code, out, _) = ibfat(&["cabling", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Examples:") && out.contains("swapped"), "{out}");
+}
