@@ -1,0 +1,175 @@
+/*
+ * Thin C layer between OpenSM 3.3.23 internals and the Rust plugin. Compiled against the
+ * installed libopensm-dev headers (osm_config.h changes osm_opensm_t's layout), so Rust
+ * never needs OpenSM's struct layouts. The osm_* functions are exported by the opensm
+ * executable and bind when opensm dlopen()s the plugin.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_switch.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_log.h>
+
+typedef int (*ibfat_build_fn)(void *rust_ctx);
+
+struct shim_engine {
+	ibfat_build_fn build;
+	void *rust_ctx;
+};
+
+/* one node / one cabled port of the subnet, as the Rust side reads them */
+struct shim_node {
+	uint64_t guid;
+	uint8_t kind;		/* 1 CA, 2 switch, 3 router (IB node types) */
+	uint8_t nports;
+	uint16_t lid;		/* switch: LID of port 0 */
+	char desc[65];
+};
+
+struct shim_port {
+	uint64_t node_guid;
+	uint64_t port_guid;
+	uint64_t remote_node_guid;
+	uint16_t lid;		/* CA/router ports: base LID */
+	uint8_t lmc;
+	uint8_t port;
+	uint8_t remote_port;
+	uint8_t width;		/* IB active width code */
+	uint8_t speed;		/* IB active speed code */
+};
+
+static int shim_build(void *context)
+{
+	struct shim_engine *e = context;
+	return e->build(e->rust_ctx);
+}
+
+static void shim_destroy(void *context)
+{
+	(void)context; /* the engine context lives as long as the plugin */
+}
+
+static int shim_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
+{
+	(void)osm;
+	re->build_lid_matrices = NULL;	/* OpenSM's own hop matrices */
+	re->ucast_build_fwd_tables = shim_build;
+	re->destroy = shim_destroy;
+	return 0;
+}
+
+int ibfat_shim_register(void *osm, const char *name, ibfat_build_fn build, void *rust_ctx)
+{
+	struct shim_engine *e = malloc(sizeof(*e));
+	external_routing_engine_module_t m;
+
+	if (!e)
+		return -1;
+	e->build = build;
+	e->rust_ctx = rust_ctx;
+	m.name = name;
+	m.setup = shim_setup;
+	m.context = e;
+	return osm_register_external_routing_engine(osm, &m, e);
+}
+
+void ibfat_shim_log(void *osm, int error, const char *msg)
+{
+	OSM_LOG(&((osm_opensm_t *)osm)->log, error ? OSM_LOG_ERROR : OSM_LOG_INFO, "%s\n", msg);
+}
+
+const char *ibfat_shim_options(void *osm)
+{
+	return ((osm_opensm_t *)osm)->subn.opt.event_plugin_options;
+}
+
+/* number of nodes and of cabled ports (ports with a remote end) */
+void ibfat_shim_subnet_size(void *osm, unsigned *nodes, unsigned *ports)
+{
+	cl_qmap_t *tbl = &((osm_opensm_t *)osm)->subn.node_guid_tbl;
+	osm_node_t *n;
+	unsigned nn = 0, np = 0;
+
+	for (n = (osm_node_t *)cl_qmap_head(tbl); n != (osm_node_t *)cl_qmap_end(tbl);
+	     n = (osm_node_t *)cl_qmap_next(&n->map_item)) {
+		unsigned i, num = osm_node_get_num_physp(n);
+		nn++;
+		for (i = 1; i < num; i++) {
+			osm_physp_t *p = osm_node_get_physp_ptr(n, i);
+			if (p && osm_physp_get_remote(p))
+				np++;
+		}
+	}
+	*nodes = nn;
+	*ports = np;
+}
+
+/* fill at most max_nodes / max_ports records; returns 0, or -1 if the subnet grew */
+int ibfat_shim_subnet_read(void *osm, struct shim_node *nodes, unsigned max_nodes, struct shim_port *ports,
+			   unsigned max_ports)
+{
+	cl_qmap_t *tbl = &((osm_opensm_t *)osm)->subn.node_guid_tbl;
+	osm_node_t *n;
+	unsigned nn = 0, np = 0;
+
+	for (n = (osm_node_t *)cl_qmap_head(tbl); n != (osm_node_t *)cl_qmap_end(tbl);
+	     n = (osm_node_t *)cl_qmap_next(&n->map_item)) {
+		unsigned i, num = osm_node_get_num_physp(n);
+		struct shim_node *sn;
+
+		if (nn >= max_nodes)
+			return -1;
+		sn = &nodes[nn++];
+		sn->guid = cl_ntoh64(osm_node_get_node_guid(n));
+		sn->kind = osm_node_get_type(n);
+		sn->nports = num > 0 ? num - 1 : 0;
+		sn->lid = 0;
+		memset(sn->desc, 0, sizeof(sn->desc));
+		memcpy(sn->desc, n->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
+		if (sn->kind == IB_NODE_TYPE_SWITCH) {
+			osm_physp_t *p0 = osm_node_get_physp_ptr(n, 0);
+			if (p0)
+				sn->lid = cl_ntoh16(osm_physp_get_base_lid(p0));
+		}
+		for (i = 1; i < num; i++) {
+			osm_physp_t *p = osm_node_get_physp_ptr(n, i);
+			osm_physp_t *r;
+			struct shim_port *sp;
+
+			if (!p || !(r = osm_physp_get_remote(p)))
+				continue;
+			if (np >= max_ports)
+				return -1;
+			sp = &ports[np++];
+			sp->node_guid = sn->guid;
+			sp->port = i;
+			sp->port_guid = cl_ntoh64(osm_physp_get_port_guid(p));
+			sp->remote_node_guid = cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(r)));
+			sp->remote_port = osm_physp_get_port_num(r);
+			sp->lid = sn->kind == IB_NODE_TYPE_SWITCH ? 0 : cl_ntoh16(osm_physp_get_base_lid(p));
+			sp->lmc = sn->kind == IB_NODE_TYPE_SWITCH ? 0 : osm_physp_get_lmc(p);
+			sp->width = p->port_info.link_width_active;
+			sp->speed = ib_port_info_get_link_speed_active(&p->port_info);
+		}
+	}
+	return 0;
+}
+
+/* copy a whole new LFT into a switch (entries beyond the switch's table are dropped;
+ * entries beyond len keep OpenSM's "no path"); -1 if the switch is unknown */
+int ibfat_shim_set_lft(void *osm, uint64_t sw_guid, const uint8_t *lft, unsigned len, unsigned *lft_size)
+{
+	osm_switch_t *sw = osm_get_switch_by_guid(&((osm_opensm_t *)osm)->subn, cl_hton64(sw_guid));
+	unsigned n;
+
+	if (!sw)
+		return -1;
+	n = len < sw->lft_size ? len : sw->lft_size;
+	memcpy(sw->new_lft, lft, n);
+	*lft_size = sw->lft_size;
+	return 0;
+}

@@ -1,0 +1,360 @@
+//! Issue 6, real components: stock OpenSM 3.3.23 on ibsim loads the plugin, routes with the
+//! `ibfat` engine, and what the switches hold (read back with the real `dump_lfts`) passes
+//! ibfat's validator; the schedule the plugin writes is conflict-free on those tables.
+//! Unrecognisable fabrics, bad options and cut cables make OpenSM fall back and keep going.
+
+#[path = "../../../tests/harness/mod.rs"]
+mod harness;
+
+use harness::{OsmConfig, Sim};
+use ibfat::check::{check, validate, CompiledRoutes};
+use ibfat::formats::{ibnetdiscover, lftdump};
+use ibfat::recognize::{recognize, Recognition};
+use ibfat::routing::Lids;
+use ibfat::schedule::file;
+use ibfat::schedule::job::Hosts;
+use ibfat::topology::kary::KaryParams;
+use ibfat::topology::lsft::LsftParams;
+use ibfat::topology::mols::{MolsParams, WiringChoice};
+use ibfat::topology::{BuildOptions, FamilySpec, Spec};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// target/<profile>, where cargo puts libibfatosm.so.
+fn plugin_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    assert!(
+        dir.join("libibfatosm.so").exists(),
+        "{} has no libibfatosm.so",
+        dir.display()
+    );
+    dir
+}
+
+fn net(f: FamilySpec, shuffle: Option<u64>) -> String {
+    let plan = Spec {
+        family: f,
+        options: BuildOptions {
+            shuffle,
+            ..Default::default()
+        },
+    }
+    .build()
+    .unwrap();
+    let files = ibfat::cabling::render(&plan);
+    String::from_utf8(files.iter().find(|x| x.0 == "topology.net").unwrap().1.clone()).unwrap()
+}
+
+fn plugin_cfg(engine: &str, opts: &str, lmc: u8) -> OsmConfig {
+    OsmConfig {
+        engine: engine.into(),
+        lmc,
+        plugin: Some((plugin_dir(), "ibfatosm".into(), opts.into())),
+        ..Default::default()
+    }
+}
+
+/// Route with the plugin, read the switches back, validate, check the plugin's schedule.
+fn route_with_plugin(name: &str, f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
+    let sim = Sim::start_text(&net(f, shuffle));
+    let sched = sim.path().join("schedule.json");
+    let run = sim.opensm(&plugin_cfg(
+        "ibfat",
+        &format!("schedule_out={},validate=1", sched.display()),
+        lmc,
+    ));
+    assert!(run.success, "{name}:\n{}", harness::tail(&run.log, 30));
+    assert_eq!(
+        run.configured_by().as_deref(),
+        Some("ibfat"),
+        "{name}: OpenSM did not route with ibfat:\n{}",
+        harness::tail(&run.log, 40)
+    );
+    assert!(run.log.contains("ibfat tables configured on all switches"));
+    assert!(
+        run.log.contains("ibfat: pass 1: recognised"),
+        "{name}: {}",
+        harness::tail(&run.log, 20)
+    );
+
+    let disc = ibnetdiscover::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
+        .unwrap()
+        .strict(Path::new("x"))
+        .unwrap();
+    let fabric = disc.fabric;
+    let lids = Lids::discovered(&fabric).unwrap().expect("LIDs after the sweep");
+    assert_eq!(lids.lmc, lmc);
+    let tables = lftdump::to_lftset(
+        &lftdump::parse(&sim.dump_lfts(), Path::new("dump_lfts")).unwrap(),
+        &fabric,
+        &lids,
+        Path::new("dump_lfts"),
+    )
+    .unwrap();
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+        panic!("{name}: not recognised")
+    };
+    let v = validate(&fabric, &lids, &tables, Some(&layout));
+    assert!(v.ok, "{name}: the programmed tables fail validation: {v:#?}");
+
+    // the schedule the plugin wrote is complete and conflict-free on the programmed tables
+    let all = layout.hosts().to_vec();
+    let (schedule, job) = file::read_json(&sched, Some(&Hosts::new(&fabric, &all, name))).unwrap();
+    let job = job.unwrap();
+    let routes = CompiledRoutes::compile(&fabric, &lids, &tables, job.hosts(), 0).unwrap();
+    let r = check(
+        &fabric,
+        job.hosts(),
+        &routes,
+        &schedule,
+        0..ibfat::schedule::Pattern::phases(&schedule),
+        &|| {},
+    )
+    .unwrap();
+    let n = job.hosts().len() as u64;
+    assert_eq!(r.flows, n * (n - 1), "{name}: every ordered pair once");
+    assert_eq!(
+        (r.throughput_ratio, r.unrouted_flows),
+        (1.0, 0),
+        "{name}: {:?}",
+        r.worst_links.first()
+    );
+}
+
+#[test]
+fn lsft_2_3_5_shuffled() {
+    for (q, seed) in [(2, 21), (3, 22), (5, 23)] {
+        route_with_plugin(
+            &format!("lsft{q}"),
+            FamilySpec::Lsft(LsftParams {
+                order: q,
+                two_sided: false,
+                hosts_per_leaf: None,
+            }),
+            Some(seed),
+            0,
+        );
+    }
+}
+
+#[test]
+fn lsft2_two_sided() {
+    route_with_plugin(
+        "lsft2x2",
+        FamilySpec::Lsft(LsftParams {
+            order: 2,
+            two_sided: true,
+            hosts_per_leaf: None,
+        }),
+        Some(5),
+        0,
+    );
+}
+
+#[test]
+fn kary_3x3_and_mols3_with_lmc1() {
+    route_with_plugin(
+        "kary3x3",
+        FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }),
+        Some(8),
+        0,
+    );
+    route_with_plugin(
+        "mols3",
+        FamilySpec::Mols(MolsParams {
+            arity: 3,
+            wiring: WiringChoice::Auto,
+        }),
+        Some(9),
+        1,
+    );
+}
+
+/// A fabric of no known family: the plugin logs why and OpenSM routes with minhop.
+#[test]
+fn unrecognisable_fabric_falls_back_to_minhop() {
+    // a ring of four switches with a host each
+    let mut text = String::from("# ring\n");
+    for i in 0..4 {
+        text.push_str(&format!(
+            "caguid=0x{:016x}\nHca\t1 \"H{i}\"\t# \"H{i} HCA-1\"\n[1]\t\"S{i}\"[1]\n\n",
+            0x100 + 2 * i
+        ));
+    }
+    for i in 0..4 {
+        let (l, r) = ((i + 3) % 4, (i + 1) % 4);
+        text.push_str(&format!("switchguid=0x{:016x}\nSwitch\t4 \"S{i}\"\t# \"ring S{i}\"\n[1]\t\"H{i}\"[1]\n[2]\t\"S{r}\"[3]\n[3]\t\"S{l}\"[2]\n\n", 0x200 + i));
+    }
+    let sim = Sim::start_text(&text);
+    let run = sim.opensm(&plugin_cfg("ibfat,minhop", "", 0));
+    assert!(run.success, "{}", harness::tail(&run.log, 30));
+    assert_eq!(
+        run.configured_by().as_deref(),
+        Some("minhop"),
+        "{}",
+        harness::tail(&run.log, 30)
+    );
+    assert!(
+        run.log.contains(
+            "ibfat: cannot route this fabric, falling back to the next engine: not a fabric ibfat recognises"
+        ),
+        "{}",
+        harness::tail(&run.log, 30)
+    );
+}
+
+/// Malformed options are logged; OpenSM falls back. An unwritable schedule path is logged
+/// but the routing itself succeeds.
+#[test]
+fn bad_options_and_unwritable_schedule_path() {
+    let sim = Sim::start_text(&net(
+        FamilySpec::Lsft(LsftParams {
+            order: 2,
+            two_sided: false,
+            hosts_per_leaf: None,
+        }),
+        None,
+    ));
+    let run = sim.opensm(&OsmConfig {
+        tag: Some("bad-opts".into()),
+        ..plugin_cfg("ibfat,minhop", "colour=red", 0)
+    });
+    assert!(run.success);
+    assert_eq!(run.configured_by().as_deref(), Some("minhop"));
+    assert!(
+        run.log.contains("bad plugin options: unknown option `colour`"),
+        "{}",
+        harness::tail(&run.log, 30)
+    );
+    let run = sim.opensm(&OsmConfig {
+        tag: Some("bad-path".into()),
+        ..plugin_cfg("ibfat,minhop", "schedule_out=/nonexistent/dir/s.json", 0)
+    });
+    assert!(run.success);
+    assert_eq!(
+        run.configured_by().as_deref(),
+        Some("ibfat"),
+        "{}",
+        harness::tail(&run.log, 30)
+    );
+    assert!(
+        run.log.contains("cannot write the schedule to /nonexistent/dir/s.json"),
+        "{}",
+        harness::tail(&run.log, 30)
+    );
+}
+
+/// Cut a cable, force a re-sweep, repeat 20 times: OpenSM stays up, every switch keeps
+/// valid routes to every LID it can still reach (ibfat when the fabric is whole, the next
+/// engine while a cable is missing), and ibfat takes over again after every repair.
+#[test]
+fn twenty_cut_and_restore_cycles() {
+    let sim = Sim::start_text(&net(
+        FamilySpec::Lsft(LsftParams {
+            order: 3,
+            two_sided: false,
+            hosts_per_leaf: None,
+        }),
+        Some(4),
+    ));
+    let mut osm = sim.opensm_daemon(&OsmConfig {
+        extra_args: vec!["-s".into(), "0".into()],
+        ..plugin_cfg("ibfat,minhop", "", 0)
+    });
+    assert!(
+        osm.wait_for("ibfat tables configured on all switches", 1, Duration::from_secs(60)),
+        "{}",
+        harness::tail(&osm.log(), 30)
+    );
+    // a leaf-to-spine cable: leaf L5's first switch port
+    let text = sim.ibnetdiscover(&[]);
+    let d = ibnetdiscover::parse(&text, Path::new("d")).unwrap();
+    let leaf = d
+        .fabric
+        .switches()
+        .find(|&s| d.fabric.node(s).desc.starts_with("L5 "))
+        .unwrap();
+    let up = (1..=d.fabric.node(leaf).nports)
+        .find(|&p| {
+            d.fabric
+                .peer(leaf, p)
+                .is_some_and(|(n, _)| d.fabric.node(n).kind == ibfat::topology::NodeKind::Switch)
+        })
+        .unwrap();
+    for cycle in 0..20 {
+        let before = osm.log().matches("tables configured on all switches").count();
+        sim.console(&format!("Unlink \"L5\"[{up}]"));
+        osm.sighup();
+        settle(&mut osm, "minhop", before, cycle);
+        valid_routes(&sim, cycle, false);
+        let before = osm.log().matches("tables configured on all switches").count();
+        sim.console(&format!("ReLink \"L5\"[{up}]"));
+        osm.sighup();
+        settle(&mut osm, "ibfat", before, cycle);
+        valid_routes(&sim, cycle, true);
+    }
+    assert!(osm.log().matches("ibfat tables configured on all switches").count() >= 21);
+    osm.stop();
+}
+
+/// Wait until OpenSM has re-routed after an event (more routing passes than `before`), the
+/// last pass was by `engine`, and no further pass followed for a second (a port change
+/// can trigger a second sweep); OpenSM must be alive throughout.
+fn settle(osm: &mut harness::OpenSm, engine: &str, before: usize, cycle: usize) {
+    let start = std::time::Instant::now();
+    let mut last = (0, std::time::Instant::now());
+    loop {
+        assert!(
+            osm.alive(),
+            "cycle {cycle}: OpenSM died:\n{}",
+            harness::tail(&osm.log(), 30)
+        );
+        let log = osm.log();
+        let n = log.matches("tables configured on all switches").count();
+        if n != last.0 {
+            last = (n, std::time::Instant::now());
+        }
+        let by = harness::configured_by(&log);
+        if n > before && by.as_deref() == Some(engine) && last.1.elapsed() > Duration::from_secs(1) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "cycle {cycle}: no settled {engine} pass (last {by:?}):\n{}",
+            harness::tail(&log, 30)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Every switch delivers every LID of the fabric as it is now (no black hole, loop or
+/// misdelivery); when whole, ibfat's full promise holds.
+fn valid_routes(sim: &Sim, cycle: usize, whole: bool) {
+    let d = ibnetdiscover::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
+        .unwrap()
+        .strict(Path::new("x"))
+        .unwrap();
+    let lids = Lids::discovered(&d.fabric).unwrap().unwrap();
+    let tables = lftdump::to_lftset(
+        &lftdump::parse(&sim.dump_lfts(), Path::new("dump_lfts")).unwrap(),
+        &d.fabric,
+        &lids,
+        Path::new("dump_lfts"),
+    )
+    .unwrap();
+    let layout = match recognize(&d.fabric, None) {
+        Recognition::Recognised { layout, .. } => Some(layout),
+        Recognition::Unrecognised { .. } => None,
+    };
+    assert_eq!(layout.is_some(), whole, "cycle {cycle}");
+    let v = validate(&d.fabric, &lids, &tables, layout.as_ref());
+    assert_eq!(
+        (v.black_holes, v.loops, v.misdelivered),
+        (0, 0, 0),
+        "cycle {cycle}: {v:#?}"
+    );
+    if whole {
+        assert!(v.ok, "cycle {cycle}: {v:#?}");
+    }
+}
