@@ -3,10 +3,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// target/<profile> of this test binary (…/target/<profile>/deps/c_example-…).
-fn profile_dir() -> PathBuf {
+/// The static library: cargo leaves it in target/<profile>/deps next to this test binary
+/// (`cargo build` also copies it to target/<profile>).
+fn static_lib() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
+    let deps = exe.parent().unwrap();
+    [deps, deps.parent().unwrap()]
+        .into_iter()
+        .map(|d| d.join("libibfatc.a"))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("no libibfatc.a in {} or its parent", deps.display()))
 }
 
 #[test]
