@@ -8,22 +8,17 @@ use std::process::Command;
 fn static_lib() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let deps = exe.parent().unwrap();
-    [deps, deps.parent().unwrap()]
+    let found = [deps, deps.parent().unwrap()]
         .into_iter()
         .map(|d| d.join("libibfatc.a"))
-        .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("no libibfatc.a in {} or its parent", deps.display()))
+        .find(|p| p.exists());
+    found.unwrap_or_else(|| panic!("no libibfatc.a in {} or its parent", deps.display()))
 }
 
 #[test]
 fn c_example_builds_and_runs() {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lib = profile_dir().join("libibfatc.a");
-    assert!(
-        lib.exists(),
-        "{} missing (cargo builds it with the library)",
-        lib.display()
-    );
+    let lib = static_lib();
     let tmp = tempfile::tempdir().unwrap();
     let exe = tmp.path().join("example");
     let out = Command::new("gcc")

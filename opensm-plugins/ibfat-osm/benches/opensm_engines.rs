@@ -13,7 +13,7 @@ mod harness;
 use harness::{OsmConfig, Sim};
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Spec};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Microseconds since midnight of an OpenSM log line (`Nov 22 06:21:58 729141 [...]`).
