@@ -1,6 +1,8 @@
 /*
  * ibfat C ABI example: build an order-3 Latin-square fat-tree from a spec, compute its
- * forwarding tables, look up a route, validate, and show how errors are reported.
+ * forwarding tables, look up a route, validate, and show how errors are reported. With a
+ * topology file argument (ibnetdiscover output or an ibsim net file) it also loads it,
+ * recognises its family, routes it and walks the all-to-all schedule as an MPI rank would.
  *
  *   gcc -std=c11 -Wall example.c -I ../include ../../target/release/libibfatc.a \
  *       -lpthread -ldl -lm -o example
@@ -21,7 +23,46 @@
 		}                                                                    \
 	} while (0)
 
-int main(void)
+static int discovered(const char *path)
+{
+	IbfatFabric *fabric = NULL;
+	IbfatRoutes *routes = NULL;
+	IbfatSchedule *sched = NULL;
+	IbfatRecognition rec;
+	IbfatValidation v;
+	uint32_t ranks, phases, peer, rank;
+	uint64_t guid;
+
+	CHECK(ibfat_fabric_load(path, &fabric));
+	CHECK(ibfat_fabric_recognize(fabric, IBFAT_FAMILY_AUTO, &rec));
+	printf("recognised family %d order %u sides %u hosts %u\n", (int)rec.family, rec.order, rec.sides, rec.hosts);
+	CHECK(ibfat_routes_compute(fabric, 0, IBFAT_LIDS_FABRIC, &routes));
+	CHECK(ibfat_routes_validate(routes, &v));
+	printf("discovered fabric routes: ok=%d deadlock_free=%d\n", v.ok, v.deadlock_free);
+	CHECK(ibfat_schedule_new(fabric, "lsft", NULL, &sched));
+	CHECK(ibfat_schedule_size(sched, &ranks, &phases));
+	printf("lsft schedule: %u ranks, %u phases\n", ranks, phases);
+	/* as MPI rank 5 would: find myself by port GUID, then my peer in every phase */
+	CHECK(ibfat_schedule_rank_guid(sched, 5, &guid));
+	CHECK(ibfat_schedule_rank_of(sched, guid, &rank));
+	unsigned sent = 0, idle = 0;
+	for (uint32_t p = 0; p < phases; p++) {
+		CHECK(ibfat_schedule_peer(sched, rank, p, &peer));
+		if (peer == IBFAT_IDLE)
+			idle++;
+		else
+			sent++;
+	}
+	printf("rank %u (GUID 0x%016" PRIx64 ") sends in %u phases, idle in %u\n", rank, guid, sent, idle);
+	IbfatStatus st = ibfat_schedule_peer(sched, ranks, 0, &peer);
+	printf("rank out of range: status %d: %s\n", (int)st, ibfat_last_error());
+	ibfat_schedule_free(sched);
+	ibfat_routes_free(routes);
+	ibfat_fabric_free(fabric);
+	return v.ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
 {
 	IbfatFabric *fabric = NULL;
 	IbfatRoutes *routes = NULL;
@@ -62,5 +103,7 @@ int main(void)
 
 	ibfat_routes_free(routes);
 	ibfat_fabric_free(fabric);
-	return v.ok ? 0 : 1;
+	if (!v.ok)
+		return 1;
+	return argc > 1 ? discovered(argv[1]) : 0;
 }

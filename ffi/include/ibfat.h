@@ -15,6 +15,11 @@
 #include <stdint.h>
 
 /**
+ * Destination of an idle rank in [`ibfat_schedule_peer`] and [`ibfat_schedule_phase`].
+ */
+#define IBFAT_IDLE UINT32_MAX
+
+/**
  * Result of every call.
  */
 typedef enum IbfatStatus {
@@ -71,6 +76,20 @@ typedef enum IbfatFamily {
 } IbfatFamily;
 
 /**
+ * Wiring of a MOLS 3-level tree (see `ibfat build mols --help`).
+ */
+typedef enum IbfatWiring {
+  /**
+   * Not a MOLS tree.
+   */
+  IBFAT_WIRING_NONE = 0,
+  IBFAT_WIRING_STANDARD = 1,
+  IBFAT_WIRING_BASIC = 2,
+  IBFAT_WIRING_MOLS = 3,
+  IBFAT_WIRING_CUSTOM = 4,
+} IbfatWiring;
+
+/**
  * Where the LIDs of [`ibfat_routes_compute`] come from.
  */
 typedef enum IbfatLidSource {
@@ -94,6 +113,33 @@ typedef struct IbfatFabric IbfatFabric;
  * LIDs and LFTs of a fabric.
  */
 typedef struct IbfatRoutes IbfatRoutes;
+
+/**
+ * An all-to-all schedule over some of a fabric's hosts.
+ */
+typedef struct IbfatSchedule IbfatSchedule;
+
+/**
+ * What [`ibfat_fabric_recognize`] found. Fields that do not apply to the family are 0.
+ */
+typedef struct IbfatRecognition {
+  enum IbfatFamily family;
+  /**
+   * LSFT: order q of the projective plane, and 1 or 2 sides.
+   */
+  uint32_t order;
+  uint32_t sides;
+  /**
+   * Trees: arity k (n for MOLS trees) and levels (3 for MOLS trees).
+   */
+  uint32_t arity;
+  uint32_t levels;
+  enum IbfatWiring wiring;
+  /**
+   * Hosts in rank order.
+   */
+  uint32_t hosts;
+} IbfatRecognition;
 
 /**
  * Validation summary of [`ibfat_routes_validate`].
@@ -127,6 +173,13 @@ const char *ibfat_version(void);
  * next ibfat call on the same thread; never NULL.
  */
 const char *ibfat_last_error(void);
+
+/**
+ * Self-test of the panic barrier: panics inside the library and returns what every entry
+ * point returns then, `IBFAT_E_INTERNAL`, with the panic message in `ibfat_last_error()`.
+ * Lets integrators check that no unwinding reaches their code.
+ */
+enum IbfatStatus ibfat_selftest_panic_barrier(void);
 
 /**
  * Create an empty fabric to describe node by node. Free with [`ibfat_fabric_free`].
@@ -198,6 +251,16 @@ enum IbfatStatus ibfat_fabric_family(const struct IbfatFabric *fabric,
                                      enum IbfatFamily *out_family);
 
 /**
+ * Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
+ * do not matter) and remember it for routing and schedules. `hint` restricts the search
+ * (`IBFAT_FAMILY_AUTO` tries all). A fabric of no known family returns
+ * `IBFAT_E_UNRECOGNISED` and `ibfat_last_error()` says why.
+ */
+enum IbfatStatus ibfat_fabric_recognize(struct IbfatFabric *fabric,
+                                        enum IbfatFamily hint,
+                                        struct IbfatRecognition *out_result);
+
+/**
  * Free a fabric (NULL is ignored).
  */
 void ibfat_fabric_free(struct IbfatFabric *fabric);
@@ -252,6 +315,69 @@ enum IbfatStatus ibfat_routes_write(const struct IbfatRoutes *routes,
  */
 enum IbfatStatus ibfat_routes_validate(const struct IbfatRoutes *routes,
                                        struct IbfatValidation *out_report);
+
+/**
+ * Make a schedule for the fabric (its family must be known). `pattern` is one of shift,
+ * kary-shift, mols-shift, lsft, lsft-partial, ring, recursive-doubling, bruck, random,
+ * bisection; `options` (may be NULL) is a comma-separated list of `seed=S`, `phases=P`,
+ * `job_size=D`, `block=K`, `per_leaf=M`, `job=ranks:0-63`.
+ */
+enum IbfatStatus ibfat_schedule_new(const struct IbfatFabric *fabric,
+                                    const char *pattern,
+                                    const char *options,
+                                    struct IbfatSchedule **out_schedule);
+
+/**
+ * Read a schedule file (ibfat's JSON format) for this fabric; its hosts must be the
+ * fabric's.
+ */
+enum IbfatStatus ibfat_schedule_load(const struct IbfatFabric *fabric,
+                                     const char *path,
+                                     struct IbfatSchedule **out_schedule);
+
+/**
+ * Numbers of ranks and phases.
+ */
+enum IbfatStatus ibfat_schedule_size(const struct IbfatSchedule *schedule,
+                                     uint32_t *out_ranks,
+                                     uint32_t *out_phases);
+
+/**
+ * The rank `rank` sends to in `phase` (`IBFAT_IDLE` when idle). O(1) for the generated
+ * patterns.
+ */
+enum IbfatStatus ibfat_schedule_peer(const struct IbfatSchedule *schedule,
+                                     uint32_t rank,
+                                     uint32_t phase,
+                                     uint32_t *out_peer);
+
+/**
+ * The destinations of all ranks in `phase` into `out_dest` (`len` must be the number of
+ * ranks; `IBFAT_IDLE` for idle ranks).
+ */
+enum IbfatStatus ibfat_schedule_phase(const struct IbfatSchedule *schedule,
+                                      uint32_t phase,
+                                      uint32_t *out_dest,
+                                      size_t len);
+
+/**
+ * Port GUID of a rank.
+ */
+enum IbfatStatus ibfat_schedule_rank_guid(const struct IbfatSchedule *schedule,
+                                          uint32_t rank,
+                                          uint64_t *out_guid);
+
+/**
+ * The rank of the host port with this GUID (an MPI process finds itself by its port GUID).
+ */
+enum IbfatStatus ibfat_schedule_rank_of(const struct IbfatSchedule *schedule,
+                                        uint64_t port_guid,
+                                        uint32_t *out_rank);
+
+/**
+ * Free a schedule (NULL is ignored).
+ */
+void ibfat_schedule_free(struct IbfatSchedule *schedule);
 
 /**
  * Free routes (NULL is ignored).

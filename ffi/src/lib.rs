@@ -8,9 +8,13 @@
 #![allow(clippy::missing_safety_doc)] // every function documents its pointer contract
 
 use ibfat::check::validate;
-use ibfat::formats::{ibnetdiscover, lftdump};
+use ibfat::formats::lftdump;
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, LftSet, Lids};
-use ibfat::topology::{Fabric, Layout, NodeKind, Spec};
+use ibfat::schedule::file as schedule_file;
+use ibfat::schedule::job::Hosts;
+use ibfat::schedule::{generate, Job, PatternKind, Request};
+use ibfat::topology::{Fabric, Layout, NodeKind, Spec, Topo, Wiring};
 use ibfat::Error;
 use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
@@ -66,6 +70,44 @@ pub enum IbfatLidSource {
     IbfatLidsFabric = 0,
     /// ibfat's deterministic assignment (hosts in rank order, then switches).
     IbfatLidsPlan = 1,
+}
+
+/// Wiring of a MOLS 3-level tree (see `ibfat build mols --help`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IbfatWiring {
+    /// Not a MOLS tree.
+    IbfatWiringNone = 0,
+    IbfatWiringStandard = 1,
+    IbfatWiringBasic = 2,
+    IbfatWiringMols = 3,
+    IbfatWiringCustom = 4,
+}
+
+/// What [`ibfat_fabric_recognize`] found. Fields that do not apply to the family are 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct IbfatRecognition {
+    pub family: IbfatFamily,
+    /// LSFT: order q of the projective plane, and 1 or 2 sides.
+    pub order: u32,
+    pub sides: u32,
+    /// Trees: arity k (n for MOLS trees) and levels (3 for MOLS trees).
+    pub arity: u32,
+    pub levels: u32,
+    pub wiring: IbfatWiring,
+    /// Hosts in rank order.
+    pub hosts: u32,
+}
+
+/// Destination of an idle rank in [`ibfat_schedule_peer`] and [`ibfat_schedule_phase`].
+pub const IBFAT_IDLE: u32 = u32::MAX;
+
+/// An all-to-all schedule over some of a fabric's hosts.
+pub struct IbfatSchedule {
+    pattern: Box<dyn ibfat::schedule::Pattern>,
+    /// Port GUID of every rank.
+    guids: Vec<u64>,
 }
 
 /// A fabric: nodes, ports, cables, and (once known) its family layout and LIDs.
@@ -180,6 +222,19 @@ pub extern "C" fn ibfat_last_error() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
 }
 
+/// Self-test of the panic barrier: panics inside the library and returns what every entry
+/// point returns then, `IBFAT_E_INTERNAL`, with the panic message in `ibfat_last_error()`.
+/// Lets integrators check that no unwinding reaches their code.
+#[no_mangle]
+pub extern "C" fn ibfat_selftest_panic_barrier() -> IbfatStatus {
+    guard(|| {
+        let v: Vec<u8> = Vec::new();
+        let i = v.len() + 3;
+        let _ = v[i]; // index out of bounds: a genuine panic
+        Ok(())
+    })
+}
+
 /// Create an empty fabric to describe node by node. Free with [`ibfat_fabric_free`].
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_fabric_new(out_fabric: *mut *mut IbfatFabric) -> IbfatStatus {
@@ -207,19 +262,8 @@ pub unsafe extern "C" fn ibfat_fabric_load(path: *const c_char, out_fabric: *mut
 }
 
 fn load(p: &Path) -> Result<(Fabric, Option<Layout>), Fail> {
-    let spec_path = if p.is_dir() {
-        p.join("fabric.yaml")
-    } else {
-        p.to_path_buf()
-    };
-    let text = std::fs::read_to_string(&spec_path)
-        .map_err(|e| Fail::from(Error::io(format!("cannot read {}", spec_path.display()), e)))?;
-    if p.is_dir() || text.lines().any(|l| l.starts_with("family:")) {
-        let plan = Spec::from_yaml(&text, &spec_path)?.build()?;
-        return Ok((plan.fabric, Some(plan.layout)));
-    }
-    let d = ibnetdiscover::parse(&text, p)?.strict(p)?;
-    Ok((d.fabric, None))
+    let lf = ibfat::topology::load::load_fabric(p, Default::default())?;
+    Ok((lf.fabric, lf.layout))
 }
 
 /// Build a fabric from the text of a fabric.yaml spec (e.g. "family: lsft\norder: 7\n").
@@ -361,6 +405,72 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
             Some(Layout::Mols(_)) => IbfatFamily::IbfatFamilyMols,
         };
         Ok(())
+    })
+}
+
+fn describe(layout: &Layout) -> IbfatRecognition {
+    let mut r = IbfatRecognition {
+        family: IbfatFamily::IbfatFamilyAuto,
+        order: 0,
+        sides: 0,
+        arity: 0,
+        levels: 0,
+        wiring: IbfatWiring::IbfatWiringNone,
+        hosts: layout.hosts().len() as u32,
+    };
+    match layout {
+        Layout::Lsft(l) => {
+            r.family = IbfatFamily::IbfatFamilyLsft;
+            r.order = l.q;
+            r.sides = l.sides;
+        }
+        Layout::Kary(l) => {
+            r.family = IbfatFamily::IbfatFamilyKary;
+            r.arity = l.k;
+            r.levels = l.levels;
+        }
+        Layout::Mols(l) => {
+            r.family = IbfatFamily::IbfatFamilyMols;
+            r.arity = l.n;
+            r.levels = 3;
+            r.wiring = match l.wiring {
+                Wiring::Standard => IbfatWiring::IbfatWiringStandard,
+                Wiring::Basic => IbfatWiring::IbfatWiringBasic,
+                Wiring::Mols => IbfatWiring::IbfatWiringMols,
+                Wiring::Custom => IbfatWiring::IbfatWiringCustom,
+            };
+        }
+    }
+    r
+}
+
+/// Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
+/// do not matter) and remember it for routing and schedules. `hint` restricts the search
+/// (`IBFAT_FAMILY_AUTO` tries all). A fabric of no known family returns
+/// `IBFAT_E_UNRECOGNISED` and `ibfat_last_error()` says why.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_recognize(
+    fabric: *mut IbfatFabric,
+    hint: IbfatFamily,
+    out_result: *mut IbfatRecognition,
+) -> IbfatStatus {
+    guard(|| {
+        let f = handle_mut(fabric, "fabric")?;
+        let o = out(out_result, "out_result")?;
+        let hint = match hint {
+            IbfatFamily::IbfatFamilyAuto => None,
+            IbfatFamily::IbfatFamilyLsft => Some(FamilyHint::Lsft),
+            IbfatFamily::IbfatFamilyKary => Some(FamilyHint::Kary),
+            IbfatFamily::IbfatFamilyMols => Some(FamilyHint::Mols),
+        };
+        match recognize(&f.fabric, hint) {
+            Recognition::Recognised { layout, .. } => {
+                *o = describe(&layout);
+                f.layout = Some(layout);
+                Ok(())
+            }
+            Recognition::Unrecognised { reason, .. } => Err(Fail(IbfatStatus::IbfatEUnrecognised, reason)),
+        }
     })
 }
 
@@ -546,6 +656,227 @@ pub unsafe extern "C" fn ibfat_routes_validate(
         };
         Ok(())
     })
+}
+
+fn parse_schedule_options(text: &str, kind: PatternKind, topo: &Topo) -> Result<Request, Fail> {
+    let mut req = Request::new(kind);
+    let (mut block, mut per_leaf) = (None, None);
+    let num = |k: &str, v: &str| -> Result<u64, Fail> {
+        v.parse()
+            .map_err(|_| Fail(IbfatStatus::IbfatEInput, format!("option {k}={v}: not a number")))
+    };
+    for tok in text.split([',', ';']).map(str::trim).filter(|t| !t.is_empty()) {
+        let (k, v) = tok
+            .split_once('=')
+            .ok_or_else(|| Fail(IbfatStatus::IbfatEInput, format!("option `{tok}` is not key=value")))?;
+        match k {
+            "seed" => req.seed = num(k, v)?,
+            "phases" => req.phases = Some(num(k, v)? as usize),
+            "job_size" => req.job_size = Some(num(k, v)? as usize),
+            "block" => block = Some(num(k, v)? as u32),
+            "per_leaf" => per_leaf = Some(num(k, v)? as u32),
+            "job" => req.job = Some(Job::from_arg(v, &Hosts::of(topo))?),
+            _ => {
+                return Err(Fail(
+                    IbfatStatus::IbfatEInput,
+                    format!("unknown option `{k}` (seed, phases, job_size, block, per_leaf, job)"),
+                ))
+            }
+        }
+    }
+    match (block, per_leaf) {
+        (Some(k), Some(m)) => req.block = Some((k, m)),
+        (None, None) => {}
+        _ => return Err(Fail(IbfatStatus::IbfatEInput, "block and per_leaf go together".into())),
+    }
+    Ok(req)
+}
+
+/// Make a schedule for the fabric (its family must be known). `pattern` is one of shift,
+/// kary-shift, mols-shift, lsft, lsft-partial, ring, recursive-doubling, bruck, random,
+/// bisection; `options` (may be NULL) is a comma-separated list of `seed=S`, `phases=P`,
+/// `job_size=D`, `block=K`, `per_leaf=M`, `job=ranks:0-63`.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_new(
+    fabric: *const IbfatFabric,
+    pattern: *const c_char,
+    options: *const c_char,
+    out_schedule: *mut *mut IbfatSchedule,
+) -> IbfatStatus {
+    guard(|| {
+        let f = handle(fabric, "fabric")?;
+        let kind: PatternKind = cstr(pattern, "pattern")?.parse()?;
+        let opts = if options.is_null() {
+            ""
+        } else {
+            cstr(options, "options")?
+        };
+        let o = out(out_schedule, "out_schedule")?;
+        let layout = f.layout.as_ref().ok_or_else(|| {
+            Fail(
+                IbfatStatus::IbfatEUnrecognised,
+                "the fabric's family is not known: recognise it first".into(),
+            )
+        })?;
+        let topo = Topo {
+            fabric: &f.fabric,
+            layout,
+            name: "fabric".into(),
+        };
+        let req = parse_schedule_options(opts, kind, &topo)?;
+        let g = generate(&topo, &req)?;
+        let guids = g.job.port_guids(&f.fabric);
+        *o = Box::into_raw(Box::new(IbfatSchedule {
+            pattern: g.pattern,
+            guids,
+        }));
+        Ok(())
+    })
+}
+
+/// Read a schedule file (ibfat's JSON format) for this fabric; its hosts must be the
+/// fabric's.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_load(
+    fabric: *const IbfatFabric,
+    path: *const c_char,
+    out_schedule: *mut *mut IbfatSchedule,
+) -> IbfatStatus {
+    guard(|| {
+        let f = handle(fabric, "fabric")?;
+        let p = Path::new(cstr(path, "path")?);
+        let o = out(out_schedule, "out_schedule")?;
+        let all = match &f.layout {
+            Some(l) => l.hosts().to_vec(),
+            None => f.fabric.endpoints(),
+        };
+        let (sched, _) = schedule_file::read_json(p, Some(&Hosts::new(&f.fabric, &all, "fabric")))?;
+        let guids = sched.hosts.clone();
+        *o = Box::into_raw(Box::new(IbfatSchedule {
+            pattern: Box::new(sched),
+            guids,
+        }));
+        Ok(())
+    })
+}
+
+/// Numbers of ranks and phases.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_size(
+    schedule: *const IbfatSchedule,
+    out_ranks: *mut u32,
+    out_phases: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        let s = handle(schedule, "schedule")?;
+        *out(out_ranks, "out_ranks")? = s.pattern.ranks() as u32;
+        *out(out_phases, "out_phases")? = s.pattern.phases() as u32;
+        Ok(())
+    })
+}
+
+fn check_rank_phase(s: &IbfatSchedule, rank: u32, phase: u32) -> Result<(), Fail> {
+    if rank as usize >= s.pattern.ranks() {
+        return Err(Fail(
+            IbfatStatus::IbfatENotFound,
+            format!("rank {rank}: the schedule has {} ranks", s.pattern.ranks()),
+        ));
+    }
+    if phase as usize >= s.pattern.phases() {
+        return Err(Fail(
+            IbfatStatus::IbfatENotFound,
+            format!("phase {phase}: the schedule has {} phases", s.pattern.phases()),
+        ));
+    }
+    Ok(())
+}
+
+/// The rank `rank` sends to in `phase` (`IBFAT_IDLE` when idle). O(1) for the generated
+/// patterns.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_peer(
+    schedule: *const IbfatSchedule,
+    rank: u32,
+    phase: u32,
+    out_peer: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        let s = handle(schedule, "schedule")?;
+        check_rank_phase(s, rank, 0)?;
+        check_rank_phase(s, 0, phase)?;
+        *out(out_peer, "out_peer")? = s.pattern.peer(phase as usize, rank as usize);
+        Ok(())
+    })
+}
+
+/// The destinations of all ranks in `phase` into `out_dest` (`len` must be the number of
+/// ranks; `IBFAT_IDLE` for idle ranks).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_phase(
+    schedule: *const IbfatSchedule,
+    phase: u32,
+    out_dest: *mut u32,
+    len: usize,
+) -> IbfatStatus {
+    guard(|| {
+        let s = handle(schedule, "schedule")?;
+        check_rank_phase(s, 0, phase)?;
+        if out_dest.is_null() {
+            return Err(arg("out-pointer out_dest is NULL"));
+        }
+        if len != s.pattern.ranks() {
+            return Err(arg(&format!(
+                "len is {len} but the schedule has {} ranks",
+                s.pattern.ranks()
+            )));
+        }
+        let buf = std::slice::from_raw_parts_mut(out_dest, len);
+        s.pattern.phase(phase as usize, buf);
+        Ok(())
+    })
+}
+
+/// Port GUID of a rank.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_rank_guid(
+    schedule: *const IbfatSchedule,
+    rank: u32,
+    out_guid: *mut u64,
+) -> IbfatStatus {
+    guard(|| {
+        let s = handle(schedule, "schedule")?;
+        check_rank_phase(s, rank, 0)?;
+        *out(out_guid, "out_guid")? = s.guids[rank as usize];
+        Ok(())
+    })
+}
+
+/// The rank of the host port with this GUID (an MPI process finds itself by its port GUID).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_rank_of(
+    schedule: *const IbfatSchedule,
+    port_guid: u64,
+    out_rank: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        let s = handle(schedule, "schedule")?;
+        let r = s.guids.iter().position(|&g| g == port_guid).ok_or_else(|| {
+            Fail(
+                IbfatStatus::IbfatENotFound,
+                format!("port GUID 0x{port_guid:016x} is not a rank of this schedule"),
+            )
+        })?;
+        *out(out_rank, "out_rank")? = r as u32;
+        Ok(())
+    })
+}
+
+/// Free a schedule (NULL is ignored).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_free(schedule: *mut IbfatSchedule) {
+    if !schedule.is_null() {
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(schedule))));
+    }
 }
 
 /// Free routes (NULL is ignored).

@@ -31,7 +31,23 @@ fn c_example_builds_and_runs() {
         .output()
         .expect("gcc");
     assert!(out.status.success(), "gcc: {}", String::from_utf8_lossy(&out.stderr));
-    let run = Command::new(&exe).output().unwrap();
+    // a shuffled order-3 LSFT as an ibsim net file, for the "discovered fabric" part
+    let plan = ibfat::topology::Spec {
+        family: ibfat::topology::FamilySpec::Lsft(ibfat::topology::lsft::LsftParams {
+            order: 3,
+            two_sided: false,
+            hosts_per_leaf: None,
+        }),
+        options: ibfat::topology::BuildOptions {
+            shuffle: Some(12),
+            ..Default::default()
+        },
+    }
+    .build()
+    .unwrap();
+    let net = tmp.path().join("topology.net");
+    std::fs::write(&net, ibfat::formats::ibsim::write_net(&plan.fabric, &[])).unwrap();
+    let run = Command::new(&exe).arg(&net).output().unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
         run.status.success(),
@@ -55,4 +71,19 @@ fn c_example_builds_and_runs() {
         "{stdout}"
     );
     assert!(stdout.contains("NULL handle: status 1"), "{stdout}");
+    assert!(
+        stdout.contains("recognised family 1 order 3 sides 1 hosts 52"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("discovered fabric routes: ok=1 deadlock_free=1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("lsft schedule: 52 ranks, 52 phases"), "{stdout}");
+    assert!(stdout.contains("rank 5 (GUID 0x"), "{stdout}");
+    assert!(stdout.contains("sends in 52 phases, idle in 0"), "{stdout}");
+    assert!(
+        stdout.contains("rank out of range: status 5: rank 52: the schedule has 52 ranks"),
+        "{stdout}"
+    );
 }

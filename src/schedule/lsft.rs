@@ -119,6 +119,31 @@ impl LsftAllToAll {
     }
 
     /// The shift triple (a, b, c) of phase `p`.
+    /// Where the flow of source `s` ends under shifts (a, b, c): up port (slot + a), spine
+    /// port (arrival + b), host (arrival + c), all in the canonical numbering.
+    #[inline]
+    fn follow(&self, s: &Src, (a, b, c): (u32, u32, u32)) -> u32 {
+        let d = self.d;
+        let spine_ports = self.sides * d;
+        let side_span = self.npts * d;
+        let mut u = s.slot + a;
+        if u >= d {
+            u -= d;
+        }
+        let (line_d, x) = self.up[(s.point_d + u) as usize];
+        let mut x = s.side_d + x + b;
+        if x >= spine_ports {
+            x -= spine_ports;
+        }
+        let (side_base, x2) = if x >= d { (side_span, x - d) } else { (0, x) };
+        let (point_d, y) = self.down[(line_d + x2) as usize];
+        let mut j = y + c;
+        if j >= d {
+            j -= d;
+        }
+        self.slot_rank[(side_base + point_d + j) as usize]
+    }
+
     pub fn triple(&self, p: usize) -> (u32, u32, u32) {
         let d = self.d as usize;
         if p < self.turns() {
@@ -142,28 +167,13 @@ impl Pattern for LsftAllToAll {
         (self.sides * self.d * self.npts) as usize
     }
     fn phase(&self, p: usize, out: &mut [u32]) {
-        let (a, b, c) = self.triple(p);
-        let d = self.d;
-        let spine_ports = self.sides * d;
-        let side_span = self.npts * d;
+        let abc = self.triple(p);
         for (o, s) in out.iter_mut().zip(&self.src) {
-            let mut u = s.slot + a;
-            if u >= d {
-                u -= d;
-            }
-            let (line_d, x) = self.up[(s.point_d + u) as usize];
-            let mut x = s.side_d + x + b;
-            if x >= spine_ports {
-                x -= spine_ports;
-            }
-            let (side_base, x2) = if x >= d { (side_span, x - d) } else { (0, x) };
-            let (point_d, y) = self.down[(line_d + x2) as usize];
-            let mut j = y + c;
-            if j >= d {
-                j -= d;
-            }
-            *o = self.slot_rank[(side_base + point_d + j) as usize];
+            *o = self.follow(s, abc);
         }
+    }
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        self.follow(&self.src[r], self.triple(p))
     }
 }
 

@@ -46,6 +46,14 @@ pub trait Pattern: Sync {
     fn phases(&self) -> usize;
     /// Destination rank of every rank in phase `p` ([`IDLE`] = idle); `out.len() == ranks()`.
     fn phase(&self, p: usize, out: &mut [u32]);
+    /// Destination of rank `r` in phase `p` ([`IDLE`] = idle). The default computes the
+    /// whole phase; patterns with a closed form answer in O(1) (an MPI rank asking for its
+    /// own peers through the C ABI must not pay O(ranks) per question).
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        let mut v = vec![IDLE; self.ranks()];
+        self.phase(p, &mut v);
+        v[r]
+    }
 }
 
 impl<P: Pattern + ?Sized> Pattern for &P {
@@ -61,6 +69,9 @@ impl<P: Pattern + ?Sized> Pattern for &P {
     fn phase(&self, p: usize, out: &mut [u32]) {
         (**self).phase(p, out)
     }
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        (**self).peer(p, r)
+    }
 }
 
 impl<P: Pattern + ?Sized> Pattern for Box<P> {
@@ -75,6 +86,9 @@ impl<P: Pattern + ?Sized> Pattern for Box<P> {
     }
     fn phase(&self, p: usize, out: &mut [u32]) {
         (**self).phase(p, out)
+    }
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        (**self).peer(p, r)
     }
 }
 
@@ -113,6 +127,9 @@ impl Pattern for Schedule {
     }
     fn phase(&self, p: usize, out: &mut [u32]) {
         out.copy_from_slice(&self.phases[p]);
+    }
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        self.phases[p][r]
     }
 }
 
@@ -366,6 +383,9 @@ impl<P: Pattern> Pattern for Compact<P> {
     }
     fn phase(&self, p: usize, out: &mut [u32]) {
         self.inner.phase(self.keep[p] as usize, out)
+    }
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        self.inner.peer(self.keep[p] as usize, r)
     }
 }
 

@@ -55,6 +55,9 @@ impl Pattern for Shift {
             *o = (if d >= n { d - n } else { d }) as u32;
         }
     }
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        ((r + p) % self.n) as u32
+    }
 }
 
 /// Shift in tree order over a job: `order[t]` is the job rank at tree index t.
@@ -66,6 +69,16 @@ pub struct TreeShift {
     positions: Vec<u32>,
     /// The guarantee's modulus B (see the module documentation).
     modulus: u64,
+    /// Tree index of each job rank (the inverse of `order`), for O(1) peers.
+    index_of: Vec<u32>,
+}
+
+fn inverse(order: &[u32]) -> Vec<u32> {
+    let mut v = vec![0; order.len()];
+    for (t, &r) in order.iter().enumerate() {
+        v[r as usize] = t as u32;
+    }
+    v
 }
 
 impl TreeShift {
@@ -82,6 +95,7 @@ impl TreeShift {
         let modulus = if level <= 1 { 1 } else { k.pow(level - 1) };
         TreeShift {
             name: "kary-shift",
+            index_of: inverse(&order),
             order,
             positions,
             modulus,
@@ -95,6 +109,7 @@ impl TreeShift {
         let one_bottom = positions[0] as u64 / n == *positions.last().expect("non-empty job") as u64 / n;
         TreeShift {
             name: "mols-shift",
+            index_of: inverse(&order),
             order,
             positions,
             modulus: if one_bottom { 1 } else { n * n },
@@ -172,6 +187,10 @@ impl Pattern for TreeShift {
             let d = t + p;
             out[src as usize] = self.order[if d >= n { d - n } else { d }];
         }
+    }
+    fn peer(&self, p: usize, r: usize) -> u32 {
+        let n = self.order.len();
+        self.order[(self.index_of[r] as usize + p) % n]
     }
 }
 

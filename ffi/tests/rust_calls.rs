@@ -1,0 +1,171 @@
+//! The C ABI called directly: argument checking, status codes, messages, recognition,
+//! schedules, and the panic barrier.
+
+use ibfatc::*;
+use std::ffi::{CStr, CString};
+use std::ptr;
+
+fn last() -> String {
+    unsafe { CStr::from_ptr(ibfat_last_error()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn null_pointers_and_bad_arguments_are_reported() {
+    unsafe {
+        assert_eq!(ibfat_fabric_new(ptr::null_mut()), IbfatStatus::IbfatEArg);
+        assert!(last().contains("out_fabric is NULL"));
+        let mut f = ptr::null_mut();
+        assert_eq!(ibfat_fabric_load(ptr::null(), &mut f), IbfatStatus::IbfatEArg);
+        let missing = CString::new("/nonexistent/topology.net").unwrap();
+        assert_eq!(ibfat_fabric_load(missing.as_ptr(), &mut f), IbfatStatus::IbfatEIo);
+        assert!(last().contains("/nonexistent/topology.net"));
+        assert!(f.is_null());
+        ibfat_fabric_free(ptr::null_mut());
+        ibfat_routes_free(ptr::null_mut());
+        ibfat_schedule_free(ptr::null_mut());
+    }
+}
+
+#[test]
+fn describe_a_fabric_node_by_node_and_recognise_it() {
+    unsafe {
+        // a 2-ary 2-tree: leaves 0,1 and tops 2,3, hosts 4..7
+        let mut f = ptr::null_mut();
+        assert_eq!(ibfat_fabric_new(&mut f), IbfatStatus::IbfatOk);
+        let mut ids = Vec::new();
+        for (i, kind) in [IbfatNodeKind::IbfatSwitch; 4]
+            .iter()
+            .chain([IbfatNodeKind::IbfatCa; 4].iter())
+            .enumerate()
+        {
+            let name = CString::new(format!("n{i}")).unwrap();
+            let mut id = 0;
+            let nports = if *kind == IbfatNodeKind::IbfatSwitch { 4 } else { 1 };
+            assert_eq!(
+                ibfat_fabric_add_node(
+                    f,
+                    *kind,
+                    nports,
+                    0x1000 + 4 * i as u64,
+                    name.as_ptr(),
+                    ptr::null(),
+                    &mut id
+                ),
+                IbfatStatus::IbfatOk,
+                "{}",
+                last()
+            );
+            ids.push(id);
+        }
+        for (leaf, top, lp, tp) in [(0, 2, 3, 1), (0, 3, 4, 1), (1, 2, 3, 2), (1, 3, 4, 2)] {
+            assert_eq!(
+                ibfat_fabric_connect(f, leaf, lp, top, tp),
+                IbfatStatus::IbfatOk,
+                "{}",
+                last()
+            );
+        }
+        for h in 0..4u32 {
+            assert_eq!(
+                ibfat_fabric_connect(f, h / 2, h % 2 + 1, 4 + h, 1),
+                IbfatStatus::IbfatOk,
+                "{}",
+                last()
+            );
+        }
+        assert_eq!(
+            ibfat_fabric_connect(f, 0, 1, 5, 1),
+            IbfatStatus::IbfatEInput,
+            "port already cabled"
+        );
+        assert!(last().contains("already cabled"), "{}", last());
+        assert_eq!(ibfat_fabric_connect(f, 0, 9, 7, 1), IbfatStatus::IbfatEInput);
+        assert!(last().contains("port 9 is beyond"), "{}", last());
+        let (mut s, mut c, mut l) = (0, 0, 0);
+        assert_eq!(ibfat_fabric_counts(f, &mut s, &mut c, &mut l), IbfatStatus::IbfatOk);
+        assert_eq!((s, c, l), (4, 4, 8));
+        let mut rec = std::mem::zeroed::<IbfatRecognition>();
+        assert_eq!(
+            ibfat_fabric_recognize(f, IbfatFamily::IbfatFamilyLsft, &mut rec),
+            IbfatStatus::IbfatEUnrecognised
+        );
+        assert!(!last().is_empty());
+        assert_eq!(
+            ibfat_fabric_recognize(f, IbfatFamily::IbfatFamilyAuto, &mut rec),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        assert_eq!(
+            (rec.family, rec.arity, rec.levels, rec.hosts),
+            (IbfatFamily::IbfatFamilyKary, 2, 2, 4)
+        );
+        let mut r = ptr::null_mut();
+        assert_eq!(
+            ibfat_routes_compute(f, 0, IbfatLidSource::IbfatLidsPlan, &mut r),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        let mut v = IbfatValidation::default();
+        assert_eq!(ibfat_routes_validate(r, &mut v), IbfatStatus::IbfatOk);
+        assert_eq!((v.ok, v.deadlock_free), (1, 1));
+        let mut sched = ptr::null_mut();
+        let pat = CString::new("kary-shift").unwrap();
+        assert_eq!(
+            ibfat_schedule_new(f, pat.as_ptr(), ptr::null(), &mut sched),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        let (mut ranks, mut phases) = (0, 0);
+        assert_eq!(
+            ibfat_schedule_size(sched, &mut ranks, &mut phases),
+            IbfatStatus::IbfatOk
+        );
+        assert_eq!((ranks, phases), (4, 4));
+        let mut dest = vec![0u32; 4];
+        assert_eq!(
+            ibfat_schedule_phase(sched, 1, dest.as_mut_ptr(), 4),
+            IbfatStatus::IbfatOk
+        );
+        for (rank, &d) in dest.iter().enumerate() {
+            let mut p = 0;
+            assert_eq!(ibfat_schedule_peer(sched, rank as u32, 1, &mut p), IbfatStatus::IbfatOk);
+            assert_eq!(p, d);
+        }
+        assert_eq!(
+            ibfat_schedule_phase(sched, 1, dest.as_mut_ptr(), 3),
+            IbfatStatus::IbfatEArg
+        );
+        let bad = CString::new("nope").unwrap();
+        let mut s2 = ptr::null_mut();
+        assert_eq!(
+            ibfat_schedule_new(f, bad.as_ptr(), ptr::null(), &mut s2),
+            IbfatStatus::IbfatEInput
+        );
+        assert!(last().contains("unknown pattern `nope`"));
+        let opts = CString::new("colour=red").unwrap();
+        assert_eq!(
+            ibfat_schedule_new(f, pat.as_ptr(), opts.as_ptr(), &mut s2),
+            IbfatStatus::IbfatEInput
+        );
+        assert!(last().contains("unknown option `colour`"));
+        ibfat_schedule_free(sched);
+        ibfat_routes_free(r);
+        ibfat_fabric_free(f);
+    }
+}
+
+#[test]
+fn no_panic_crosses_the_boundary() {
+    assert_eq!(ibfat_selftest_panic_barrier(), IbfatStatus::IbfatEInternal);
+    assert!(last().starts_with("internal error (please report)"), "{}", last());
+    // the next call works normally and clears the message
+    let mut f = ptr::null_mut();
+    assert_eq!(unsafe { ibfat_fabric_new(&mut f) }, IbfatStatus::IbfatOk);
+    assert_eq!(last(), "");
+    unsafe { ibfat_fabric_free(f) };
+}
