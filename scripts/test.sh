@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy -p ibfat --all-targets --features verbs --locked -- -D warnings
 cargo test --workspace --locked

@@ -15,6 +15,7 @@ pub mod check;
 pub mod error;
 pub mod formats;
 pub mod geometry;
+pub mod hca;
 pub mod metrics;
 pub mod recognize;
 pub mod rng;

@@ -390,3 +390,74 @@ fn check_reports_and_exit_codes() {
     let (c, _, e) = ibfat(&["check", "--topology", l.to_str().unwrap(), "--shard", "3/3"]);
     assert_eq!(c, 2, "{e}");
 }
+
+#[test]
+fn whoami_finds_local_ports_and_their_ranks() {
+    let t = tempfile::tempdir().unwrap();
+    // a plan and its lsft schedule; this host is rank 5's port
+    let plan = t.path().join("plan");
+    assert_eq!(
+        ibfat(&[
+            "build",
+            "lsft",
+            "--order",
+            "2",
+            "--out",
+            plan.to_str().unwrap(),
+            "--no-svg"
+        ])
+        .0,
+        0
+    );
+    let sched = t.path().join("a2a.json");
+    assert_eq!(
+        ibfat(&[
+            "schedule",
+            plan.to_str().unwrap(),
+            "--pattern",
+            "lsft",
+            "--out",
+            sched.to_str().unwrap()
+        ])
+        .0,
+        0
+    );
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&sched).unwrap()).unwrap();
+    let guid = u64::from_str_radix(v["hosts"][5].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let port = t.path().join("sys/mlx5_0/ports/1");
+    fs::create_dir_all(port.join("gids")).unwrap();
+    let g = |s: u32| format!("{:04x}", (guid >> s) & 0xffff);
+    fs::write(
+        port.join("gids/0"),
+        format!("fe80:0000:0000:0000:{}:{}:{}:{}\n", g(48), g(32), g(16), g(0)),
+    )
+    .unwrap();
+    fs::write(port.join("lid"), "0x6\n").unwrap();
+    fs::write(port.join("state"), "4: ACTIVE\n").unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(harness::ibfat_bin())
+            .args(args)
+            .env("IBFAT_SYSFS_ROOT", t.path().join("sys"))
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (c, out) = run(&["whoami", "--schedule", sched.to_str().unwrap(), "--json"]);
+    assert_eq!(c, 0, "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["rank"], 5);
+    assert_eq!(rows[0]["lid"], 6);
+    assert_eq!(
+        rows[0]["sending_phases"], 21,
+        "busy in all 21 phases (one is its local copy)"
+    );
+    // a port that is not in the schedule
+    fs::write(port.join("gids/0"), "fe80:0000:0000:0000:0000:0000:0000:0001\n").unwrap();
+    assert_eq!(run(&["whoami", "--schedule", sched.to_str().unwrap()]).0, 1);
+    // no ports at all
+    fs::remove_dir_all(t.path().join("sys")).unwrap();
+    assert_eq!(run(&["whoami"]).0, 3);
+}

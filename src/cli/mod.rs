@@ -12,6 +12,7 @@ mod recognize;
 mod route;
 mod schedule;
 mod topo;
+mod whoami;
 
 use clap::{Parser, Subcommand};
 
@@ -66,6 +67,8 @@ enum Command {
     Recognize(recognize::RecognizeArgs),
     /// Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault
     Cabling(cabling::CablingArgs),
+    /// This host's InfiniBand ports and their ranks in a schedule
+    Whoami(whoami::WhoamiArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -81,6 +84,7 @@ pub fn main() -> i32 {
         Command::Check(a) => check::run(a),
         Command::Recognize(a) => recognize::run(a),
         Command::Cabling(a) => cabling::run(a),
+        Command::Whoami(a) => whoami::run(a),
     };
     match res {
         Ok(code) => code,
