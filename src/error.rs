@@ -132,6 +132,16 @@ impl Error {
     }
 }
 
+/// The message of a caught panic (for the C ABI and the OpenSM plugin, which turn panics
+/// into error codes and log lines instead of letting them unwind into C).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

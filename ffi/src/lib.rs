@@ -177,11 +177,7 @@ fn guard(f: impl FnOnce() -> Result<(), Fail>) -> IbfatStatus {
             code
         }
         Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
+            let what = ibfat::error::panic_message(p.as_ref());
             set_error(&format!("internal error (please report): {what}"));
             IbfatStatus::IbfatEInternal
         }

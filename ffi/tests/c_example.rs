@@ -3,16 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The static library: cargo leaves it in target/<profile>/deps next to this test binary
-/// (`cargo build` also copies it to target/<profile>).
+#[path = "../../tests/harness/mod.rs"]
+mod harness;
+
 fn static_lib() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let found = [deps, deps.parent().unwrap()]
-        .into_iter()
-        .map(|d| d.join("libibfatc.a"))
-        .find(|p| p.exists());
-    found.unwrap_or_else(|| panic!("no libibfatc.a in {} or its parent", deps.display()))
+    harness::artifact_dir("libibfatc.a").join("libibfatc.a")
 }
 
 #[test]

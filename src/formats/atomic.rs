@@ -28,25 +28,7 @@ fn sync_dir(dir: &Path) {
 
 /// Write `bytes` to `path` atomically (temporary file in the same folder, fsync, rename).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = tmp_sibling(path, "tmp");
-    let res = (|| -> std::io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = res {
-        let _ = fs::remove_file(&tmp);
-        return Err(Error::io(format!("cannot write {}", path.display()), e));
-    }
-    if let Some(parent) = path.parent() {
-        sync_dir(if parent.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            parent
-        });
-    }
-    Ok(())
+    write_file_with(path, |w| w.write_all(bytes))
 }
 
 /// Stream a file atomically: `fill` writes into a buffered temporary file that is synced

@@ -65,6 +65,23 @@ impl SwitchGraph {
         &self.adj[self.start[r] as usize..self.start[r + 1] as usize]
     }
 
+    /// Breadth-first distances from the rows already in `queue` (at distance 0 in `dist`),
+    /// following an edge v -> u only when `step(v, u)` allows it.
+    fn bfs(&self, dist: &mut [u32], queue: &mut Vec<u32>, step: impl Fn(usize, usize) -> bool) {
+        let mut head = 0;
+        while head < queue.len() {
+            let v = queue[head] as usize;
+            head += 1;
+            for &(u, _) in self.nbrs(v) {
+                let u = u as usize;
+                if dist[u] == INF && step(v, u) {
+                    dist[u] = dist[v] + 1;
+                    queue.push(u as u32);
+                }
+            }
+        }
+    }
+
     /// Moving from a to b goes up (towards the root).
     #[inline]
     fn up(&self, a: usize, b: usize) -> bool {
@@ -85,18 +102,7 @@ impl SwitchGraph {
         sc.dl[x] = 0;
         sc.queue.clear();
         sc.queue.push(x as u32);
-        let mut head = 0;
-        while head < sc.queue.len() {
-            let v = sc.queue[head] as usize;
-            head += 1;
-            for &(u, _) in self.nbrs(v) {
-                let u = u as usize;
-                if self.up(v, u) && sc.dl[u] == INF {
-                    sc.dl[u] = sc.dl[v] + 1;
-                    sc.queue.push(u as u32);
-                }
-            }
-        }
+        self.bfs(&mut sc.dl, &mut sc.queue, |v, u| self.up(v, u));
         sc.legal.clear();
         sc.legal.extend_from_slice(&sc.dl);
         let cands = &mut sc.cands;
@@ -158,18 +164,7 @@ impl SwitchGraph {
                 sc.queue.push(y as u32);
             }
         }
-        let mut head = 0;
-        while head < sc.queue.len() {
-            let v = sc.queue[head] as usize;
-            head += 1;
-            for &(u, _) in self.nbrs(v) {
-                let u = u as usize;
-                if fb[u] == INF {
-                    fb[u] = fb[v] + 1;
-                    sc.queue.push(u as u32);
-                }
-            }
-        }
+        self.bfs(fb, &mut sc.queue, |_, _| true);
         for y in 0..n {
             if legal[y] != INF || y == x || fb[y] == INF {
                 continue;

@@ -504,3 +504,17 @@ pub fn ibfat(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The folder holding a build artifact of this workspace (`libibfatosm.so`,
+/// `libibfatc.a`): a test or bench build leaves cdylibs and staticlibs in
+/// target/<profile>/deps next to its executable; `cargo build` also copies them one up.
+pub fn artifact_dir(file: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("current executable");
+    let deps = exe.parent().expect("a folder");
+    let found = [deps, deps.parent().unwrap_or(deps)]
+        .into_iter()
+        .find(|d| d.join(file).exists());
+    found
+        .unwrap_or_else(|| panic!("no {file} in {} or its parent", deps.display()))
+        .to_path_buf()
+}

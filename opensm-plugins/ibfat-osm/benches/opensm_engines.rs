@@ -43,15 +43,8 @@ fn passes(log: &str, engine: &str) -> Vec<f64> {
     out
 }
 
-/// The folder holding libibfatosm.so: cargo leaves the cdylib of a test or bench build in
-/// target/<profile>/deps (next to this executable); `cargo build` also copies it one up.
 fn plugin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let found = [deps, deps.parent().unwrap()]
-        .into_iter()
-        .find(|d| d.join("libibfatosm.so").exists());
-    found.expect("libibfatosm.so next to the bench").to_path_buf()
+    harness::artifact_dir("libibfatosm.so")
 }
 
 fn main() {

@@ -61,13 +61,14 @@ extern "C" {
     fn ibfat_shim_register(osm: *mut c_void, name: *const c_char, build: BuildFn, ctx: *mut c_void) -> c_int;
     fn ibfat_shim_log(osm: *mut c_void, error: c_int, msg: *const c_char);
     fn ibfat_shim_options(osm: *mut c_void) -> *const c_char;
-    fn ibfat_shim_subnet_size(osm: *mut c_void, nodes: *mut c_uint, ports: *mut c_uint);
-    fn ibfat_shim_subnet_read(
+    fn ibfat_shim_subnet_walk(
         osm: *mut c_void,
         nodes: *mut ShimNode,
         max_nodes: c_uint,
         ports: *mut ShimPort,
         max_ports: c_uint,
+        n_nodes: *mut c_uint,
+        n_ports: *mut c_uint,
     ) -> c_int;
     fn ibfat_shim_set_lft(osm: *mut c_void, sw_guid: u64, lft: *const u8, len: c_uint, lft_size: *mut c_uint) -> c_int;
 }
@@ -226,11 +227,7 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
             -1
         }
         Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
+            let what = ibfat::error::panic_message(p.as_ref());
             log(
                 osm,
                 true,
@@ -244,13 +241,24 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
 /// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs).
 fn read_subnet(osm: *mut c_void) -> Result<Fabric, String> {
     let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
-    // SAFETY: plain out-parameters
-    unsafe { ibfat_shim_subnet_size(osm, &mut nn, &mut np) };
+    // SAFETY: counting walk: NULL buffers of size 0, plain out-parameters
+    unsafe { ibfat_shim_subnet_walk(osm, std::ptr::null_mut(), 0, std::ptr::null_mut(), 0, &mut nn, &mut np) };
     let mut nodes: Vec<ShimNode> = Vec::with_capacity(nn as usize);
     let mut ports: Vec<ShimPort> = Vec::with_capacity(np as usize);
+    let (mut filled_n, mut filled_p): (c_uint, c_uint) = (0, 0);
     // SAFETY: the buffers have room for nn / np records; the shim writes at most that many
-    let rc = unsafe { ibfat_shim_subnet_read(osm, nodes.as_mut_ptr(), nn, ports.as_mut_ptr(), np) };
-    if rc != 0 {
+    let rc = unsafe {
+        ibfat_shim_subnet_walk(
+            osm,
+            nodes.as_mut_ptr(),
+            nn,
+            ports.as_mut_ptr(),
+            np,
+            &mut filled_n,
+            &mut filled_p,
+        )
+    };
+    if rc != 0 || filled_n != nn || filled_p != np {
         return Err("the subnet changed while it was read".into());
     }
     // SAFETY: the shim filled exactly nn and np records

@@ -87,8 +87,11 @@ const char *ibfat_shim_options(void *osm)
 	return ((osm_opensm_t *)osm)->subn.opt.event_plugin_options;
 }
 
-/* number of nodes and of cabled ports (ports with a remote end) */
-void ibfat_shim_subnet_size(void *osm, unsigned *nodes, unsigned *ports)
+/* Walk the subnet: count the nodes and the cabled ports (ports with a remote end) into
+ * *n_nodes / *n_ports, and fill the records while they fit in the buffers (pass NULL
+ * buffers and 0 sizes to count only). Returns -1 when the buffers were too small. */
+int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_nodes, struct shim_port *ports,
+			   unsigned max_ports, unsigned *n_nodes, unsigned *n_ports)
 {
 	cl_qmap_t *tbl = &((osm_opensm_t *)osm)->subn.node_guid_tbl;
 	osm_node_t *n;
@@ -97,43 +100,23 @@ void ibfat_shim_subnet_size(void *osm, unsigned *nodes, unsigned *ports)
 	for (n = (osm_node_t *)cl_qmap_head(tbl); n != (osm_node_t *)cl_qmap_end(tbl);
 	     n = (osm_node_t *)cl_qmap_next(&n->map_item)) {
 		unsigned i, num = osm_node_get_num_physp(n);
+		struct shim_node *sn = nn < max_nodes ? &nodes[nn] : NULL;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(n));
+		uint8_t kind = osm_node_get_type(n);
+
 		nn++;
-		for (i = 1; i < num; i++) {
-			osm_physp_t *p = osm_node_get_physp_ptr(n, i);
-			if (p && osm_physp_get_remote(p))
-				np++;
-		}
-	}
-	*nodes = nn;
-	*ports = np;
-}
-
-/* fill at most max_nodes / max_ports records; returns 0, or -1 if the subnet grew */
-int ibfat_shim_subnet_read(void *osm, struct shim_node *nodes, unsigned max_nodes, struct shim_port *ports,
-			   unsigned max_ports)
-{
-	cl_qmap_t *tbl = &((osm_opensm_t *)osm)->subn.node_guid_tbl;
-	osm_node_t *n;
-	unsigned nn = 0, np = 0;
-
-	for (n = (osm_node_t *)cl_qmap_head(tbl); n != (osm_node_t *)cl_qmap_end(tbl);
-	     n = (osm_node_t *)cl_qmap_next(&n->map_item)) {
-		unsigned i, num = osm_node_get_num_physp(n);
-		struct shim_node *sn;
-
-		if (nn >= max_nodes)
-			return -1;
-		sn = &nodes[nn++];
-		sn->guid = cl_ntoh64(osm_node_get_node_guid(n));
-		sn->kind = osm_node_get_type(n);
-		sn->nports = num > 0 ? num - 1 : 0;
-		sn->lid = 0;
-		memset(sn->desc, 0, sizeof(sn->desc));
-		memcpy(sn->desc, n->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
-		if (sn->kind == IB_NODE_TYPE_SWITCH) {
-			osm_physp_t *p0 = osm_node_get_physp_ptr(n, 0);
-			if (p0)
-				sn->lid = cl_ntoh16(osm_physp_get_base_lid(p0));
+		if (sn) {
+			sn->guid = guid;
+			sn->kind = kind;
+			sn->nports = num > 0 ? num - 1 : 0;
+			sn->lid = 0;
+			memset(sn->desc, 0, sizeof(sn->desc));
+			memcpy(sn->desc, n->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
+			if (kind == IB_NODE_TYPE_SWITCH) {
+				osm_physp_t *p0 = osm_node_get_physp_ptr(n, 0);
+				if (p0)
+					sn->lid = cl_ntoh16(osm_physp_get_base_lid(p0));
+			}
 		}
 		for (i = 1; i < num; i++) {
 			osm_physp_t *p = osm_node_get_physp_ptr(n, i);
@@ -142,21 +125,24 @@ int ibfat_shim_subnet_read(void *osm, struct shim_node *nodes, unsigned max_node
 
 			if (!p || !(r = osm_physp_get_remote(p)))
 				continue;
-			if (np >= max_ports)
-				return -1;
-			sp = &ports[np++];
-			sp->node_guid = sn->guid;
+			sp = np < max_ports ? &ports[np] : NULL;
+			np++;
+			if (!sp)
+				continue;
+			sp->node_guid = guid;
 			sp->port = i;
 			sp->port_guid = cl_ntoh64(osm_physp_get_port_guid(p));
 			sp->remote_node_guid = cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(r)));
 			sp->remote_port = osm_physp_get_port_num(r);
-			sp->lid = sn->kind == IB_NODE_TYPE_SWITCH ? 0 : cl_ntoh16(osm_physp_get_base_lid(p));
-			sp->lmc = sn->kind == IB_NODE_TYPE_SWITCH ? 0 : osm_physp_get_lmc(p);
+			sp->lid = kind == IB_NODE_TYPE_SWITCH ? 0 : cl_ntoh16(osm_physp_get_base_lid(p));
+			sp->lmc = kind == IB_NODE_TYPE_SWITCH ? 0 : osm_physp_get_lmc(p);
 			sp->width = p->port_info.link_width_active;
 			sp->speed = ib_port_info_get_link_speed_active(&p->port_info);
 		}
 	}
-	return 0;
+	*n_nodes = nn;
+	*n_ports = np;
+	return nn > max_nodes || np > max_ports ? -1 : 0;
 }
 
 /* copy a whole new LFT into a switch (entries beyond the switch's table are dropped;

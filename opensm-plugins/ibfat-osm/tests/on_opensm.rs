@@ -20,17 +20,8 @@ use ibfat::topology::{BuildOptions, FamilySpec, Spec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The folder holding libibfatosm.so: a test build leaves the cdylib in
-/// target/<profile>/deps, next to this executable (`cargo build` also copies it one up).
 fn plugin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let found = [deps, deps.parent().unwrap()]
-        .into_iter()
-        .find(|d| d.join("libibfatosm.so").exists());
-    found
-        .unwrap_or_else(|| panic!("no libibfatosm.so in {} or its parent", deps.display()))
-        .to_path_buf()
+    harness::artifact_dir("libibfatosm.so")
 }
 
 fn net(f: FamilySpec, shuffle: Option<u64>) -> String {
