@@ -133,3 +133,65 @@ fn every_fixture_parses_and_validates_its_host_routes() {
         }
     }
 }
+
+/// The `portguid` annotations of OpenSM's dump, `dump_lfts` and `ibroute` name the same
+/// LIDs as the guid2lid OpenSM was seeded with, so a dump can be checked without it; the
+/// command line does that when no LIDs are given, and says why when it cannot.
+#[test]
+fn dump_annotations_give_the_lids_the_tables_were_made_for() {
+    for name in ["kary3x3", "lsft3", "lsft2x2", "mols3"] {
+        let (plan, lids) = load(name);
+        let dir = fixture(name);
+        for file in [
+            "opensm-minhop.dump",
+            "opensm-ftree.dump",
+            "dump_lfts-minhop.txt",
+            "dump_lfts-ftree.txt",
+            "ibroute-minhop.txt",
+        ] {
+            let path = dir.join(file);
+            let sections = lftdump::parse(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+            let found = lftdump::lids_from_annotations(&sections, &plan.fabric, &path).unwrap();
+            assert_eq!(found, lids, "{name}/{file}");
+            let (l2, t2) = lftdump::read_with_lids(&path, &plan.fabric, None).unwrap();
+            assert_eq!(l2, lids);
+            assert_eq!(t2, lftdump::read(&path, &plan.fabric, &lids).unwrap());
+        }
+    }
+    // the CLI: the net file alone (no LIDs, no guid2lid beside it) and OpenSM's dump
+    let tmp = std::env::temp_dir().join(format!("ibfat-annot-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let dir = fixture("lsft3");
+    std::fs::copy(dir.join("topology.net"), tmp.join("topology.net")).unwrap();
+    std::fs::copy(dir.join("dump_lfts-minhop.txt"), tmp.join("dump_lfts.txt")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ibfat"))
+        .args(["lfts", "validate", "--json", "--topology"])
+        .arg(tmp.join("topology.net"))
+        .arg("--lfts")
+        .arg(tmp.join("dump_lfts.txt"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{out:?}"));
+    assert_eq!(v["lids"], 13 * 4 + 26, "{v}"); // LSFT(3): 52 hosts, 26 switches
+    assert_eq!(v["black_holes"], 0, "{v}");
+    // a dump without annotations cannot name its LIDs: exit 2 with the line and a hint
+    std::fs::write(
+        tmp.join("bare.txt"),
+        "Unicast lids [0-2] of switch Lid 1 guid 0x1 ('x'):\n0x0001 000\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ibfat"))
+        .args(["lfts", "validate", "--topology"])
+        .arg(tmp.join("topology.net"))
+        .arg("--lfts")
+        .arg(tmp.join("bare.txt"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bare.txt:2") && err.contains("portguid") && err.contains("--lids"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&tmp).unwrap();
+}

@@ -4,7 +4,7 @@ use super::output::{print_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::{check, merge, CheckReport, CompiledRoutes};
-use ibfat::formats::{atomic, dot, lftdump};
+use ibfat::formats::{atomic, dot};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, generate, Job, Pattern, PatternKind, Request};
@@ -19,7 +19,8 @@ throughput 1/c. The throughput ratio is the mean of 1/c over all flows of all ph
 (self-flows excluded, unrouted or looping flows count 0 and are listed). 1.0 = conflict-free.
 
 LFTS: OpenSM's opensm-lfts.dump, `dump_lfts` or `ibroute` output; without --lfts ibfat's own
-tables for the topology are used. LIDs: --lids guid2lid, else the topology's own.
+tables for the topology are used. LIDs: --lids guid2lid, else the topology's own, else
+the ones the dump's `portguid` annotations name (OpenSM's dumps carry them).
 
 Cluster array jobs: `--shard i/N` checks the i-th of N slices of the phases (i from 0) and
 writes a shard report (--json); `ibfat check merge SHARD.json...` combines them exactly.
@@ -199,24 +200,23 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     }
     let topology = a.topology.clone().expect("clap requires --topology");
     let loaded = topo::load_any(&topology, None)?;
-    let lids = match &a.lids {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| Error::io(format!("cannot read {}", p.display()), e))?;
-            Lids::from_guid2lid(&loaded.fabric, &text, p)?
+    let (lids, lfts) = match &a.lfts {
+        Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
+        None => {
+            let lids = match (topo::given_lids(&loaded, a.lids.as_deref())?, &loaded.layout) {
+                (Some(l), _) => l,
+                (None, Some(layout)) => {
+                    Lids::plan(&loaded.fabric, layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
+                }
+                (None, None) => {
+                    return Err(
+                        Error::at(&topology, 0, "no LIDs known for this topology").with_hint("pass --lids guid2lid")
+                    )
+                }
+            };
+            let lfts = route(&loaded.fabric, loaded.topo()?.layout, &lids)?;
+            (lids, lfts)
         }
-        None => match (&loaded.lids, &loaded.layout, &a.lfts) {
-            (Some(l), _, _) => l.clone(),
-            (None, Some(layout), None) => {
-                Lids::plan(&loaded.fabric, layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
-            }
-            _ => {
-                return Err(Error::at(&topology, 0, "no LIDs known for this topology").with_hint("pass --lids guid2lid"))
-            }
-        },
-    };
-    let lfts = match &a.lfts {
-        Some(p) => lftdump::read(p, &loaded.fabric, &lids)?,
-        None => route(&loaded.fabric, loaded.topo()?.layout, &lids)?,
     };
     let (pattern, hosts) = resolve_pattern(&a, &loaded)?;
     let routes = CompiledRoutes::compile(&loaded.fabric, &lids, &lfts, &hosts, a.lid_offset)?;

@@ -4,9 +4,7 @@ use super::output::print_json;
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::validate;
-use ibfat::formats::lftdump;
-use ibfat::routing::Lids;
-use ibfat::{Error, Result};
+use ibfat::Result;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -21,7 +19,8 @@ enum LftsCmd {
     #[command(after_help = "\
 LFTS may be OpenSM's opensm-lfts.dump, `dump_lfts` output or `ibroute` output.
 LIDs come from --lids (a guid2lid file), else from the topology (ibnetdiscover output taken
-after the SM swept, or a plan folder holding guid2lid).
+after the SM swept, or a plan folder holding guid2lid), else from the dump's own
+`portguid` annotations (OpenSM's opensm-lfts.dump, dump_lfts and ibroute carry them).
 
 Checked: every switch delivers every CA and switch LID (no black holes, loops or wrong
 deliveries); hop counts (minimal where the family promises it: LSFT and k-ary host routes,
@@ -57,18 +56,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             json,
         } => {
             let loaded = topo::load_any(&topology, None)?;
-            let lids = match lids {
-                Some(p) => {
-                    let text = std::fs::read_to_string(&p)
-                        .map_err(|e| Error::io(format!("cannot read {}", p.display()), e))?;
-                    Lids::from_guid2lid(&loaded.fabric, &text, &p)?
-                }
-                None => loaded.lids.clone().ok_or_else(|| {
-                    Error::at(&topology, 0, "no LIDs known for this topology")
-                        .with_hint("pass --lids guid2lid, or a dump taken after the subnet manager swept")
-                })?,
-            };
-            let tables = lftdump::read(&lfts, &loaded.fabric, &lids)?;
+            let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(&loaded.fabric, &lids, &tables, loaded.layout.as_ref());
             if json {
                 print_json(&r)?;

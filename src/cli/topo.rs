@@ -2,8 +2,9 @@
 //! plus the LIDs that come with a topology.
 
 use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::formats::lftdump;
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::Lids;
+use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::load::{load_fabric, load_topology, Loaded};
 use ibfat::topology::{Fabric, Layout, Topo};
 use ibfat::{Error, Result};
@@ -100,4 +101,25 @@ pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<(Loaded, Opt
     let loaded = load_topology(path, hint)?;
     let lids = lids_with(path, &loaded.fabric)?;
     Ok((loaded, lids))
+}
+
+/// A `guid2lid` file for `fabric` (`--lids`).
+pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    Lids::from_guid2lid(fabric, &text, path)
+}
+
+/// The LIDs given (`--lids`), else the topology's own.
+pub fn given_lids(any: &Any, lids: Option<&Path>) -> Result<Option<Lids>> {
+    match lids {
+        Some(p) => read_guid2lid(&any.fabric, p).map(Some),
+        None => Ok(any.lids.clone()),
+    }
+}
+
+/// An LFT dump and the LIDs it was made for: `--lids`, else the topology's own, else the
+/// LIDs the dump's `portguid` annotations name (OpenSM's dumps carry them).
+pub fn read_lfts(any: &Any, lids: Option<&Path>, lfts: &Path) -> Result<(Lids, LftSet)> {
+    let given = given_lids(any, lids)?;
+    lftdump::read_with_lids(lfts, &any.fabric, given.as_ref())
 }

@@ -9,7 +9,7 @@
 //! switch and every routed LID, and is written atomically.
 
 use crate::error::{Error, Result};
-use crate::routing::lids::Lids;
+use crate::routing::lids::{LidRange, Lids};
 use crate::routing::{LftSet, NO_ROUTE};
 use crate::topology::{Fabric, NodeKind};
 use nom::bytes::complete::{tag, take_while_m_n};
@@ -272,6 +272,50 @@ pub fn to_lftset(sections: &[DumpSwitch], fabric: &Fabric, lids: &Lids, path: &P
 pub fn read(path: &Path, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
     to_lftset(&parse(&text, path)?, fabric, lids, path)
+}
+
+/// The LIDs a dump was made for, from its `portguid 0x...` annotations (OpenSM's
+/// `opensm-lfts.dump`, `dump_lfts` and `ibroute` name the port behind every LID they
+/// route). Lets a dump be checked without the `guid2lid` it was made with; an error when
+/// the dump is not annotated or does not name a LID for every switch and host.
+pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Path) -> Result<Lids> {
+    let mut by_guid: HashMap<u64, LidRange> = HashMap::new();
+    for s in sections {
+        for &(lid, _, pguid, line) in &s.entries {
+            let Some(guid) = pguid else {
+                return Err(Error::at(
+                    path,
+                    line,
+                    "entry without a `portguid 0x...` annotation: the dump does not say which port owns the LID",
+                )
+                .with_hint("pass the guid2lid the tables were made for (--lids)"));
+            };
+            let lid = lid as u64;
+            let r = by_guid.entry(guid).or_insert(LidRange {
+                guid,
+                lo: lid,
+                hi: lid,
+                line,
+            });
+            r.lo = r.lo.min(lid);
+            r.hi = r.hi.max(lid);
+        }
+    }
+    let mut ranges: Vec<LidRange> = by_guid.into_values().collect();
+    ranges.sort_by_key(|r| r.lo);
+    Lids::from_ranges(fabric, &ranges, path)
+}
+
+/// Read an LFT dump with the LIDs given, or else the LIDs its annotations name.
+pub fn read_with_lids(path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Result<(Lids, LftSet)> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let sections = parse(&text, path)?;
+    let lids = match lids {
+        Some(l) => l.clone(),
+        None => lids_from_annotations(&sections, fabric, path)?,
+    };
+    let lfts = to_lftset(&sections, fabric, &lids, path)?;
+    Ok((lids, lfts))
 }
 
 #[cfg(test)]

@@ -14,6 +14,15 @@ use std::path::Path;
 /// Highest unicast LID.
 pub const MAX_UNICAST_LID: u32 = 0xBFFF;
 
+/// One port's LIDs: `lo..=hi` (two LIDs for an LMC 1 CA port), read at `line`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LidRange {
+    pub guid: u64,
+    pub lo: u64,
+    pub hi: u64,
+    pub line: usize,
+}
+
 /// LIDs of every port that has some (CA/router ports, switch port 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lids {
@@ -206,8 +215,7 @@ impl Lids {
     /// Read a `guid2lid` file for this fabric. Every port GUID must belong to the fabric;
     /// every CA port and switch must get a LID.
     pub fn from_guid2lid(fabric: &Fabric, text: &str, path: &Path) -> Result<Lids> {
-        let index = fabric.port_guid_index();
-        let mut lids: Option<Lids> = None;
+        let mut ranges = Vec::new();
         for (k, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -230,15 +238,32 @@ impl Lids {
                     format!("expected `0x<port guid> 0x<min lid> 0x<max lid>`, found `{line}`"),
                 ));
             };
+            ranges.push(LidRange {
+                guid: g,
+                lo,
+                hi,
+                line: k + 1,
+            });
+        }
+        Lids::from_ranges(fabric, &ranges, path)
+    }
+
+    /// LIDs from (port GUID, first LID, last LID) ranges, as a `guid2lid` file or the
+    /// `portguid` annotations of an LFT dump give them. Every port GUID must belong to the
+    /// fabric; every switch and cabled CA port must get a LID; `line` locates errors.
+    pub fn from_ranges(fabric: &Fabric, ranges: &[LidRange], path: &Path) -> Result<Lids> {
+        let index = fabric.port_guid_index();
+        let mut lids: Option<Lids> = None;
+        for &LidRange { guid: g, lo, hi, line } in ranges {
             let Some(&(node, port)) = index.get(&g) else {
                 return Err(Error::at(
                     path,
-                    k + 1,
+                    line,
                     format!("port GUID 0x{g:016x} is not in the fabric"),
                 ));
             };
             if hi < lo || hi - lo > 127 {
-                return Err(Error::at(path, k + 1, format!("bad LID range 0x{lo:x}..0x{hi:x}")));
+                return Err(Error::at(path, line, format!("bad LID range 0x{lo:x}..0x{hi:x}")));
             }
             let span = hi - lo + 1;
             let is_switch = fabric.node(node).kind == NodeKind::Switch;
@@ -248,7 +273,7 @@ impl Lids {
                 if span != 1 << lmc || lmc > 1 {
                     return Err(Error::at(
                         path,
-                        k + 1,
+                        line,
                         format!("LID range of {span} LIDs: expected 1 or 2 (LMC 0 or 1)"),
                     ));
                 }
@@ -258,12 +283,12 @@ impl Lids {
                     .any(|(i, &b)| b != 0 && fabric.node(fabric.ports[i].node).kind != NodeKind::Switch)
                     && l.lmc != lmc
                 {
-                    return Err(Error::at(path, k + 1, "CA ports with different LMCs"));
+                    return Err(Error::at(path, line, "CA ports with different LMCs"));
                 }
                 l.lmc = lmc;
             }
             let idx = fabric.port_index(node, if is_switch { 0 } else { port });
-            l.set(fabric, idx, lo as u32).map_err(|e| e.in_file(path, k + 1))?;
+            l.set(fabric, idx, lo as u32).map_err(|e| e.in_file(path, line))?;
         }
         let lids = lids.ok_or_else(|| Error::at(path, 0, "no entries"))?;
         lids.require_complete(fabric).map_err(|e| e.in_file(path, 0))?;
