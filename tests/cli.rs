@@ -4,6 +4,7 @@
 mod harness;
 
 use harness::ibfat;
+use serde_json::Value;
 use std::fs;
 
 fn assert_bad_input(args: &[&str], must_contain: &[&str]) {
@@ -183,10 +184,65 @@ fn demo_runs_on_the_embedded_default() {
     let (c, stdout, e) = ibfat(&["demo", "--out", out.to_str().unwrap()]);
     assert_eq!(c, 0, "{e}");
     assert!(stdout.contains("LSFT(7)") && stdout.contains("456 hosts"), "{stdout}");
+    assert!(stdout.contains("throughput ratio 1.0000"), "{stdout}");
     for d in ["lsft7", "mols7-mols"] {
-        for f in ["topology.net", "cables.csv", "fabric.yaml", "topology.dot"] {
+        for f in [
+            "topology.net",
+            "cables.csv",
+            "fabric.yaml",
+            "topology.dot",
+            "opensm-lfts.dump",
+            "guid2lid",
+            "schedule.json",
+        ] {
             assert!(out.join(d).join(f).exists(), "{d}/{f}");
         }
+    }
+    // the JSON report, and its claims re-checked from the written files by other commands
+    let (c, stdout, e) = ibfat(&["demo", "--json", "--out", out.to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let deps = v["deployments"].as_array().unwrap();
+    assert_eq!(deps.len(), 2);
+    assert_eq!(deps[0]["schedule"], "lsft");
+    assert_eq!(deps[1]["schedule"], "mols-shift");
+    assert_eq!(deps[1]["lmc"], 1);
+    for d in deps {
+        assert_eq!(d["tables_valid"], true, "{d}");
+        assert_eq!(d["deadlock_free"], true, "{d}");
+        assert_eq!(d["schedule_ratio"], 1.0, "{d}");
+    }
+    assert!(
+        deps[0]["shift_ratio"].as_f64().unwrap() < 0.5,
+        "plain shift conflicts on an LSFT"
+    );
+    assert!(deps[1]["schedule_ratio_latency_routes"].as_f64().unwrap() < 1.0);
+    for d in ["lsft7", "mols7-mols"] {
+        let plan = out.join(d);
+        let p = |f: &str| plan.join(f).to_str().unwrap().to_string();
+        let (c, o, e) = ibfat(&[
+            "lfts",
+            "validate",
+            "--topology",
+            &p("topology.net"),
+            "--lfts",
+            &p("opensm-lfts.dump"),
+        ]);
+        assert_eq!(c, 0, "{d}: {o}{e}");
+        let (c, o, e) = ibfat(&[
+            "check",
+            "--json",
+            "--topology",
+            &p("topology.net"),
+            "--lfts",
+            &p("opensm-lfts.dump"),
+            "--pattern",
+            &p("schedule.json"),
+        ]);
+        assert_eq!(c, 0, "{d}: {e}");
+        let r: Value = serde_json::from_str(&o).unwrap();
+        assert_eq!(r["throughput_ratio"], 1.0, "{d}");
+        assert_eq!(r["unrouted_flows"], 0, "{d}");
     }
 }
 
