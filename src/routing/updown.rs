@@ -24,8 +24,8 @@ pub struct SwitchGraph {
     start: Vec<u32>,
     /// (neighbour row, local port)
     adj: Vec<(u32, u8)>,
-    /// (rank, row): smaller is closer to the root.
-    key: Vec<(u32, u32)>,
+    /// Position of each row in root-first order: smaller is closer to the root.
+    pos: Vec<u32>,
     /// Rows in root-first order.
     order: Vec<u32>,
 }
@@ -55,10 +55,14 @@ impl SwitchGraph {
             }
         }
         start.push(adj.len() as u32);
-        let key: Vec<(u32, u32)> = rank.iter().enumerate().map(|(r, &k)| (k, r as u32)).collect();
-        let mut order: Vec<u32> = (0..key.len() as u32).collect();
-        order.sort_unstable_by_key(|&r| key[r as usize]);
-        SwitchGraph { start, adj, key, order }
+        // root-first order: by rank, ties by row
+        let mut order: Vec<u32> = (0..rank.len() as u32).collect();
+        order.sort_unstable_by_key(|&r| (rank[r as usize], r));
+        let mut pos = vec![0u32; rank.len()];
+        for (i, &r) in order.iter().enumerate() {
+            pos[r as usize] = i as u32;
+        }
+        SwitchGraph { start, adj, pos, order }
     }
 
     fn nbrs(&self, r: usize) -> &[(u32, u8)] {
@@ -85,7 +89,7 @@ impl SwitchGraph {
     /// Moving from a to b goes up (towards the root).
     #[inline]
     fn up(&self, a: usize, b: usize) -> bool {
-        self.key[b] < self.key[a]
+        self.pos[b] < self.pos[a]
     }
 
     /// Out port of every switch row towards switch row `x` (0 at x itself), into `col`.
@@ -95,7 +99,7 @@ impl SwitchGraph {
     /// breadth-first search from the legal region outwards, so they step towards the
     /// nearest switch with a legal route (strictly decreasing distance: no loops).
     pub fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
-        let n = self.key.len();
+        let n = self.pos.len();
         // down-only distance to x (x and the switches above it)
         sc.dl.clear();
         sc.dl.resize(n, INF);
