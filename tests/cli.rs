@@ -3,7 +3,7 @@
 
 mod harness;
 
-use harness::ibfat;
+use harness::{build_plan, ibfat};
 use serde_json::Value;
 use std::fs;
 
@@ -260,7 +260,7 @@ fn routing_bad_input_exits_2_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan");
     let p = plan.to_str().unwrap();
-    assert_eq!(ibfat(&["build", "lsft", "--order", "2", "--out", p, "--no-svg"]).0, 0);
+    build_plan(&["build", "lsft", "--order", "2"], &plan);
     assert_eq!(ibfat(&["route", p, "--out", p]).0, 0);
     let g2l = fs::read_to_string(plan.join("guid2lid")).unwrap();
     let dump = fs::read_to_string(plan.join("opensm-lfts.dump")).unwrap();
@@ -305,21 +305,7 @@ fn routing_bad_input_exits_2_and_writes_nothing() {
     // an LFT set for another fabric
     let other = dir.path().join("other");
     let o = other.to_str().unwrap();
-    assert_eq!(
-        ibfat(&[
-            "build",
-            "lsft",
-            "--order",
-            "2",
-            "--shuffle",
-            "9",
-            "--out",
-            o,
-            "--no-svg"
-        ])
-        .0,
-        0
-    );
+    build_plan(&["build", "lsft", "--order", "2", "--shuffle", "9"], &other);
     let (c, _, e) = ibfat(&[
         "lfts",
         "validate",
@@ -376,10 +362,7 @@ fn check_reports_and_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan");
     let p = plan.to_str().unwrap();
-    assert_eq!(
-        ibfat(&["build", "kary", "--arity", "3", "--levels", "3", "--out", p, "--no-svg"]).0,
-        0
-    );
+    build_plan(&["build", "kary", "--arity", "3", "--levels", "3"], &plan);
     let (c, out, _) = ibfat(&["check", "--topology", p, "--pattern", "shift", "--json"]);
     assert_eq!(c, 0, "shift on a k-ary tree with d-mod-k is conflict-free");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -420,19 +403,7 @@ fn check_reports_and_exit_codes() {
     assert_eq!(m["phases_checked"], 27);
     // LSFT shift has conflicts: exit 1, heat map written
     let l = dir.path().join("l");
-    assert_eq!(
-        ibfat(&[
-            "build",
-            "lsft",
-            "--order",
-            "2",
-            "--out",
-            l.to_str().unwrap(),
-            "--no-svg"
-        ])
-        .0,
-        0
-    );
+    build_plan(&["build", "lsft", "--order", "2"], &l);
     let heat = dir.path().join("heat.dot");
     let (c, _, _) = ibfat(&[
         "check",
@@ -452,19 +423,7 @@ fn whoami_finds_local_ports_and_their_ranks() {
     let t = tempfile::tempdir().unwrap();
     // a plan and its lsft schedule; this host is rank 5's port
     let plan = t.path().join("plan");
-    assert_eq!(
-        ibfat(&[
-            "build",
-            "lsft",
-            "--order",
-            "2",
-            "--out",
-            plan.to_str().unwrap(),
-            "--no-svg"
-        ])
-        .0,
-        0
-    );
+    build_plan(&["build", "lsft", "--order", "2"], &plan);
     let sched = t.path().join("a2a.json");
     assert_eq!(
         ibfat(&[

@@ -4,7 +4,7 @@
 
 mod harness;
 
-use harness::{ibfat, OsmConfig, Sim};
+use harness::{build_plan, ibfat, OsmConfig, Sim};
 use ibfat::check::validate;
 use ibfat::formats::{ibnetdiscover, lftdump};
 use ibfat::routing::{Lids, NO_ROUTE};
@@ -20,10 +20,7 @@ fn prove(case: &Case) {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan");
     let plan_s = plan.to_str().unwrap();
-    let mut args: Vec<&str> = case.build.to_vec();
-    args.extend(["--out", plan_s, "--no-svg"]);
-    let (c, o, e) = ibfat(&args);
-    assert_eq!(c, 0, "{o}{e}");
+    build_plan(case.build, &plan);
     let lmc = case.lmc.to_string();
     let (c, o, e) = ibfat(&["route", plan_s, "--lmc", &lmc, "--out", plan_s]);
     assert_eq!(c, 0, "{}: {o}{e}", case.name);

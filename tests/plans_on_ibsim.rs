@@ -3,7 +3,7 @@
 
 mod harness;
 
-use harness::{ibfat, Sim};
+use harness::{build_plan, Sim};
 use ibfat::formats::ibnetdiscover;
 use ibfat::topology::{Fabric, NodeKind};
 use std::collections::BTreeSet;
@@ -46,10 +46,7 @@ fn signature(f: &Fabric) -> Signature {
 fn check_plan(args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plan");
-    let mut full: Vec<&str> = args.to_vec();
-    full.extend(["--out", out.to_str().unwrap(), "--no-svg"]);
-    let (code, stdout, stderr) = ibfat(&full);
-    assert_eq!(code, 0, "ibfat {full:?}: {stdout}{stderr}");
+    build_plan(args, &out);
     let planned = ibnetdiscover::read(&out.join("topology.net"))
         .unwrap()
         .strict(Path::new("topology.net"))

@@ -5,7 +5,7 @@
 
 mod harness;
 
-use harness::{ibfat, Sim};
+use harness::{build_plan, ibfat, Sim};
 use ibfat::formats::ibnetdiscover;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::{Fabric, Layout, NodeId, NodeKind, Wiring};
@@ -16,10 +16,7 @@ use std::path::Path;
 fn discover(build_args: &[&str], ibnd_args: &[&str]) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plan");
-    let mut args: Vec<&str> = build_args.to_vec();
-    args.extend(["--out", out.to_str().unwrap(), "--no-svg"]);
-    let (code, stdout, stderr) = ibfat(&args);
-    assert_eq!(code, 0, "ibfat {args:?}: {stdout}{stderr}");
+    build_plan(build_args, &out);
     let sim = Sim::start(&out.join("topology.net"));
     let text = sim.ibnetdiscover(ibnd_args);
     (dir, text)

@@ -3,7 +3,7 @@
 
 mod harness;
 
-use harness::ibfat;
+use harness::{build_plan, ibfat};
 use ibfat::schedule::file::read_json;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::verify;
@@ -13,9 +13,7 @@ use std::path::Path;
 fn build(dir: &Path, args: &[&str]) -> Plan {
     let mut full = vec!["build"];
     full.extend(args);
-    full.extend(["--out", dir.to_str().unwrap(), "--no-svg"]);
-    let (code, out, err) = ibfat(&full);
-    assert_eq!(code, 0, "{full:?}: {out}{err}");
+    build_plan(&full, dir);
     let yaml = dir.join("fabric.yaml");
     Spec::from_yaml(&std::fs::read_to_string(&yaml).unwrap(), &yaml)
         .unwrap()

@@ -505,6 +505,14 @@ pub fn ibfat(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Write a plan folder: `ibfat <build...> --out OUT --no-svg`, which must succeed.
+pub fn build_plan(build: &[&str], out: &Path) {
+    let mut args = build.to_vec();
+    args.extend(["--out", out.to_str().expect("a UTF-8 path"), "--no-svg"]);
+    let (code, stdout, stderr) = ibfat(&args);
+    assert_eq!(code, 0, "ibfat {args:?}: {stdout}{stderr}");
+}
+
 /// The folder holding a build artifact of this workspace (`libibfatosm.so`,
 /// `libibfatc.a`): a test or bench build leaves cdylibs and staticlibs in
 /// target/<profile>/deps next to its executable; `cargo build` also copies them one up.
