@@ -32,13 +32,7 @@ fn main() {
         "fabric", "hosts", "flows", "route s", "compile s", "check s", "flows/s", "ratio", "peak MiB"
     );
     for q in orders {
-        let plan = Spec::new(FamilySpec::Lsft(LsftParams {
-            order: q,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }))
-        .build()
-        .unwrap();
+        let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false))).build().unwrap();
         let hosts = plan.layout.hosts();
         let lids = Lids::plan(&plan.fabric, hosts, 0).unwrap();
         let t = Instant::now();

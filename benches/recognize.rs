@@ -98,11 +98,7 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 }
 
 fn main() {
-    let params = LsftParams {
-        order: 17,
-        two_sided: false,
-        hosts_per_leaf: None,
-    };
+    let params = LsftParams::new(17, false);
     let opts = BuildOptions {
         shuffle: Some(17),
         ..Default::default()

@@ -22,14 +22,7 @@ fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 
 fn main() {
     let cases = [
-        (
-            "LSFT(17)",
-            FamilySpec::Lsft(LsftParams {
-                order: 17,
-                two_sided: false,
-                hosts_per_leaf: None,
-            }),
-        ),
+        ("LSFT(17)", FamilySpec::Lsft(LsftParams::new(17, false))),
         ("16-ary 3-tree", FamilySpec::Kary(KaryParams { arity: 16, levels: 3 })),
     ];
     let dir = tempfile::tempdir().unwrap();

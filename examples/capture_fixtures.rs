@@ -75,17 +75,7 @@ fn main() {
     harness::require_tools();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let specs = [
-        (
-            "lsft2",
-            shuffled(
-                FamilySpec::Lsft(LsftParams {
-                    order: 2,
-                    two_sided: false,
-                    hosts_per_leaf: None,
-                }),
-                3,
-            ),
-        ),
+        ("lsft2", shuffled(FamilySpec::Lsft(LsftParams::new(2, false)), 3)),
         (
             "lsft3x2",
             shuffled(

@@ -19,24 +19,8 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opensm");
     let cases = [
         ("kary3x3", FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }), None),
-        (
-            "lsft3",
-            FamilySpec::Lsft(LsftParams {
-                order: 3,
-                two_sided: false,
-                hosts_per_leaf: None,
-            }),
-            Some(5),
-        ),
-        (
-            "lsft2x2",
-            FamilySpec::Lsft(LsftParams {
-                order: 2,
-                two_sided: true,
-                hosts_per_leaf: None,
-            }),
-            None,
-        ),
+        ("lsft3", FamilySpec::Lsft(LsftParams::new(3, false)), Some(5)),
+        ("lsft2x2", FamilySpec::Lsft(LsftParams::new(2, true)), None),
         (
             "mols3",
             FamilySpec::Mols(MolsParams {

@@ -33,13 +33,9 @@ fn time_phases(name: &str, p: &dyn Pattern, count: usize) {
 fn main() {
     let q: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(31);
     let start = Instant::now();
-    let plan = Spec::new(FamilySpec::Lsft(LsftParams {
-        order: q,
-        two_sided: false,
-        hosts_per_leaf: None,
-    }))
-    .build()
-    .expect("a prime-power order");
+    let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false)))
+        .build()
+        .expect("a prime-power order");
     let Layout::Lsft(l) = &plan.layout else { unreachable!() };
     println!("built LSFT({q}) in {:.2} s", start.elapsed().as_secs_f64());
     let start = Instant::now();

@@ -26,15 +26,7 @@ fn shift_report(f: FamilySpec, lmc: u8, offset: u16) -> ibfat::check::CheckRepor
 /// Seed 000 §4.2: shift all-to-all on LSFT(17), all 5,526 hosts, has throughput ratio 0.108.
 #[test]
 fn shift_on_lsft17_matches_the_published_ratio() {
-    let r = shift_report(
-        FamilySpec::Lsft(LsftParams {
-            order: 17,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }),
-        0,
-        0,
-    );
+    let r = shift_report(FamilySpec::Lsft(LsftParams::new(17, false)), 0, 0);
     assert_eq!(r.flows, 5526 * 5525);
     assert_eq!(r.unrouted_flows, 0);
     assert!((r.throughput_ratio - 0.108).abs() <= 0.001, "{}", r.throughput_ratio);
@@ -74,14 +66,7 @@ fn bandwidth_routes_keep_shift_conflict_free_on_every_mols_wiring() {
 /// Broken tables produce counted, named unrouted flows, never a crash.
 #[test]
 fn unrouted_flows_are_counted_and_named() {
-    let (plan, lids, mut lfts) = routed(
-        FamilySpec::Lsft(LsftParams {
-            order: 3,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }),
-        0,
-    );
+    let (plan, lids, mut lfts) = routed(FamilySpec::Lsft(LsftParams::new(3, false)), 0);
     let hosts = plan.layout.hosts();
     let victim = hosts[7];
     let lid = lids.lid(&plan.fabric, victim.node, victim.port);
@@ -124,14 +109,7 @@ impl Pattern for Broken {
 
 #[test]
 fn a_phase_that_is_not_a_partial_permutation_is_refused() {
-    let (plan, lids, lfts) = routed(
-        FamilySpec::Lsft(LsftParams {
-            order: 3,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }),
-        0,
-    );
+    let (plan, lids, lfts) = routed(FamilySpec::Lsft(LsftParams::new(3, false)), 0);
     let hosts = plan.layout.hosts();
     let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, hosts, 0).unwrap();
     let e = check(&plan.fabric, hosts, &routes, &Broken, 0..3, &|| {})
@@ -145,14 +123,7 @@ fn a_phase_that_is_not_a_partial_permutation_is_refused() {
 
 #[test]
 fn shards_merge_into_the_full_report() {
-    let (plan, lids, lfts) = routed(
-        FamilySpec::Lsft(LsftParams {
-            order: 4,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }),
-        0,
-    );
+    let (plan, lids, lfts) = routed(FamilySpec::Lsft(LsftParams::new(4, false)), 0);
     let hosts = plan.layout.hosts();
     let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, hosts, 0).unwrap();
     let pat = Shift::new(hosts.len());

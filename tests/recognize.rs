@@ -71,11 +71,7 @@ fn lsft_of_every_small_order_is_mapped_onto_pg2q() {
         (8, false, 6),
         (9, false, 7),
     ] {
-        let p = LsftParams {
-            order: q,
-            two_sided,
-            hosts_per_leaf: None,
-        };
+        let p = LsftParams::new(q, two_sided);
         let (f, _) = lsft::build(&p, &shuffled(seed)).unwrap();
         let Layout::Lsft(l) = recognised(&f, None) else {
             panic!("q={q}: not an LSFT")
@@ -124,11 +120,7 @@ fn two_sided_lsft_pairs_leaves_by_guid_and_slots_follow_port_order() {
 
 #[test]
 fn partial_host_population_is_recognised() {
-    let p = LsftParams {
-        order: 4,
-        two_sided: false,
-        hosts_per_leaf: None,
-    };
+    let p = LsftParams::new(4, false);
     let (mut f, _) = lsft::build(&p, &shuffled(8)).unwrap();
     // unplug every third host, and all hosts of one leaf
     let eps = f.endpoints();
@@ -254,11 +246,7 @@ fn swap_far_ends(f: &mut Fabric, a: NodeId, pa: u8, b: NodeId, pb: u8) {
 
 #[test]
 fn broken_lsft_says_precisely_what_is_wrong() {
-    let p = LsftParams {
-        order: 3,
-        two_sided: false,
-        hosts_per_leaf: None,
-    };
+    let p = LsftParams::new(3, false);
     let (f, built) = lsft::build(&p, &BuildOptions::default()).unwrap();
     let Layout::Lsft(l) = built else { panic!() };
     let plane = &l.plane;

@@ -47,26 +47,10 @@ fn assert_valid(f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
 #[test]
 fn lsft_one_and_two_sided() {
     for q in [2, 3, 4, 5, 7, 8, 9] {
-        assert_valid(
-            FamilySpec::Lsft(LsftParams {
-                order: q,
-                two_sided: false,
-                hosts_per_leaf: None,
-            }),
-            None,
-            0,
-        );
+        assert_valid(FamilySpec::Lsft(LsftParams::new(q, false)), None, 0);
     }
     for q in [2, 3, 4, 5] {
-        assert_valid(
-            FamilySpec::Lsft(LsftParams {
-                order: q,
-                two_sided: true,
-                hosts_per_leaf: None,
-            }),
-            Some(q as u64),
-            0,
-        );
+        assert_valid(FamilySpec::Lsft(LsftParams::new(q, true)), Some(q as u64), 0);
     }
     assert_valid(
         FamilySpec::Lsft(LsftParams {
@@ -102,14 +86,7 @@ fn mols_trees_with_latency_routes() {
 /// The validator must see every kind of defect (a validator that always passes proves nothing).
 #[test]
 fn validator_detects_injected_defects() {
-    let p = plan(
-        FamilySpec::Lsft(LsftParams {
-            order: 3,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }),
-        Some(2),
-    );
+    let p = plan(FamilySpec::Lsft(LsftParams::new(3, false)), Some(2));
     let Layout::Lsft(l) = &p.layout else { unreachable!() };
     let lids = Lids::plan(&p.fabric, p.layout.hosts(), 0).unwrap();
     let good = route(&p.fabric, &p.layout, &lids).unwrap();

@@ -62,11 +62,7 @@ struct DemoReport {
 
 pub fn run(a: DemoArgs) -> Result<i32> {
     std::fs::create_dir_all(&a.out).map_err(|e| ibfat::Error::io(format!("cannot create {}", a.out.display()), e))?;
-    let lsft = Spec::new(FamilySpec::Lsft(LsftParams {
-        order: 7,
-        two_sided: false,
-        hosts_per_leaf: None,
-    }));
+    let lsft = Spec::new(FamilySpec::Lsft(LsftParams::new(7, false)));
     let mols = Spec::new(FamilySpec::Mols(MolsParams {
         arity: 7,
         wiring: WiringChoice::Auto,

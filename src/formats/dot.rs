@@ -114,15 +114,7 @@ mod tests {
 
     #[test]
     fn draws_every_cable_and_level() {
-        let (f, l) = build(
-            &LsftParams {
-                order: 2,
-                two_sided: false,
-                hosts_per_leaf: None,
-            },
-            &BuildOptions::default(),
-        )
-        .unwrap();
+        let (f, l) = build(&LsftParams::new(2, false), &BuildOptions::default()).unwrap();
         let dot = write_dot(&f, &l, "lsft2", None);
         assert_eq!(dot.matches(" -- ").count(), f.link_count());
         assert_eq!(dot.matches("rank=same").count(), 3);

@@ -1431,11 +1431,7 @@ Ca\t1 \"H-0002c9000000010c\"\t\t# \"H7 HCA-1\"\n\
         use crate::topology::lsft::{build, LsftParams};
         use crate::topology::BuildOptions;
         let (f, _) = build(
-            &LsftParams {
-                order: 3,
-                two_sided: true,
-                hosts_per_leaf: None,
-            },
+            &LsftParams::new(3, true),
             &BuildOptions {
                 shuffle: Some(4),
                 ..Default::default()

@@ -340,15 +340,7 @@ mod tests {
 
     #[test]
     fn planned_lids_are_aligned_and_round_trip_through_guid2lid() {
-        let (f, l) = build(
-            &LsftParams {
-                order: 2,
-                two_sided: false,
-                hosts_per_leaf: None,
-            },
-            &BuildOptions::default(),
-        )
-        .unwrap();
+        let (f, l) = build(&LsftParams::new(2, false), &BuildOptions::default()).unwrap();
         for lmc in [0u8, 1] {
             let lids = Lids::plan(&f, l.hosts(), lmc).unwrap();
             let first = l.hosts()[0];
@@ -363,15 +355,7 @@ mod tests {
 
     #[test]
     fn bad_guid2lid_is_located() {
-        let (f, l) = build(
-            &LsftParams {
-                order: 2,
-                two_sided: false,
-                hosts_per_leaf: None,
-            },
-            &BuildOptions::default(),
-        )
-        .unwrap();
+        let (f, l) = build(&LsftParams::new(2, false), &BuildOptions::default()).unwrap();
         let lids = Lids::plan(&f, l.hosts(), 0).unwrap();
         let text = lids.to_guid2lid(&f).replacen(
             "0x0002c90020000001 0x0001 0x0001",

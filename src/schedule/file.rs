@@ -568,13 +568,7 @@ mod tests {
     use crate::topology::{FamilySpec, Spec};
 
     fn plan() -> Plan {
-        Spec::new(FamilySpec::Lsft(LsftParams {
-            order: 2,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }))
-        .build()
-        .unwrap()
+        Spec::new(FamilySpec::Lsft(LsftParams::new(2, false))).build().unwrap()
     }
 
     fn parse(text: &str, plan: Option<&Topo>) -> Result<(Schedule, Option<Job>)> {

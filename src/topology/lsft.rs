@@ -23,6 +23,15 @@ pub struct LsftParams {
 }
 
 impl LsftParams {
+    /// Order q, one- or two-sided, every leaf with its full q+1 hosts.
+    pub fn new(order: u32, two_sided: bool) -> LsftParams {
+        LsftParams {
+            order,
+            two_sided,
+            hosts_per_leaf: None,
+        }
+    }
+
     /// Check the parameters; errors name the field and the valid range.
     pub fn validate(&self) -> Result<()> {
         let q = self.order;
@@ -356,15 +365,7 @@ mod tests {
 
     #[test]
     fn every_leaf_pair_shares_exactly_one_spine() {
-        let (f, layout) = build(
-            &LsftParams {
-                order: 4,
-                two_sided: false,
-                hosts_per_leaf: None,
-            },
-            &BuildOptions::default(),
-        )
-        .unwrap();
+        let (f, layout) = build(&LsftParams::new(4, false), &BuildOptions::default()).unwrap();
         let Layout::Lsft(l) = layout else { panic!() };
         let spine_sets: Vec<Vec<NodeId>> = l
             .leaves
@@ -389,11 +390,7 @@ mod tests {
 
     #[test]
     fn shuffled_build_resolves_the_same_structure() {
-        let p = LsftParams {
-            order: 3,
-            two_sided: true,
-            hosts_per_leaf: None,
-        };
+        let p = LsftParams::new(3, true);
         let opts = BuildOptions {
             shuffle: Some(9),
             ..Default::default()
@@ -416,14 +413,7 @@ mod tests {
 
     #[test]
     fn bad_parameters_name_the_field() {
-        let e = LsftParams {
-            order: 6,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }
-        .validate()
-        .unwrap_err()
-        .to_string();
+        let e = LsftParams::new(6, false).validate().unwrap_err().to_string();
         assert!(
             e.starts_with("order: 6 is not a prime power") && e.contains("5, 7"),
             "{e}"

@@ -52,13 +52,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(13);
-    let plan = Spec::new(FamilySpec::Lsft(LsftParams {
-        order: q,
-        two_sided: false,
-        hosts_per_leaf: None,
-    }))
-    .build()
-    .unwrap();
+    let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false))).build().unwrap();
     let net = String::from_utf8(
         ibfat::cabling::render(&plan)
             .into_iter()

@@ -119,11 +119,7 @@ fn lsft_2_3_5_shuffled() {
     for (q, seed) in [(2, 21), (3, 22), (5, 23)] {
         route_with_plugin(
             &format!("lsft{q}"),
-            FamilySpec::Lsft(LsftParams {
-                order: q,
-                two_sided: false,
-                hosts_per_leaf: None,
-            }),
+            FamilySpec::Lsft(LsftParams::new(q, false)),
             Some(seed),
             0,
         );
@@ -132,16 +128,7 @@ fn lsft_2_3_5_shuffled() {
 
 #[test]
 fn lsft2_two_sided() {
-    route_with_plugin(
-        "lsft2x2",
-        FamilySpec::Lsft(LsftParams {
-            order: 2,
-            two_sided: true,
-            hosts_per_leaf: None,
-        }),
-        Some(5),
-        0,
-    );
+    route_with_plugin("lsft2x2", FamilySpec::Lsft(LsftParams::new(2, true)), Some(5), 0);
 }
 
 #[test]
@@ -200,14 +187,7 @@ fn unrecognisable_fabric_falls_back_to_minhop() {
 /// but the routing itself succeeds.
 #[test]
 fn bad_options_and_unwritable_schedule_path() {
-    let sim = Sim::start_text(&net(
-        FamilySpec::Lsft(LsftParams {
-            order: 2,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }),
-        None,
-    ));
+    let sim = Sim::start_text(&net(FamilySpec::Lsft(LsftParams::new(2, false)), None));
     let run = sim.opensm(&OsmConfig {
         tag: Some("bad-opts".into()),
         ..plugin_cfg("ibfat,minhop", "colour=red", 0)
@@ -242,14 +222,7 @@ fn bad_options_and_unwritable_schedule_path() {
 /// engine while a cable is missing), and ibfat takes over again after every repair.
 #[test]
 fn twenty_cut_and_restore_cycles() {
-    let sim = Sim::start_text(&net(
-        FamilySpec::Lsft(LsftParams {
-            order: 3,
-            two_sided: false,
-            hosts_per_leaf: None,
-        }),
-        Some(4),
-    ));
+    let sim = Sim::start_text(&net(FamilySpec::Lsft(LsftParams::new(3, false)), Some(4)));
     let mut osm = sim.opensm_daemon(&OsmConfig {
         extra_args: vec!["-s".into(), "0".into()],
         ..plugin_cfg("ibfat,minhop", "", 0)
