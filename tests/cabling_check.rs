@@ -5,7 +5,7 @@ use ibfat::cabling::check::{check, CablingReport, MatchedBy};
 use ibfat::formats::{ibnetdiscover, ibsim};
 use ibfat::rng::SplitMix64;
 use ibfat::topology::lsft::{self, LsftParams};
-use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, NodeKind, Width};
+use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, Width};
 use std::path::Path;
 
 fn plan() -> (Fabric, Layout) {
@@ -157,18 +157,9 @@ fn reidentify(f: &Fabric, keep_desc: bool, seed: u64) -> Fabric {
     let mut g = f.clone();
     let mut rng = SplitMix64::new(seed);
     for n in 0..g.len() {
-        let guid = 0x0011_2200_0000_0000 | (rng.next_u64() & 0xFFFF_FFFF_FF00);
-        g.nodes[n].guid = guid;
+        g.set_node_guid(n as NodeId, 0x0011_2200_0000_0000 | (rng.next_u64() & 0xFFFF_FFFF_FF00));
         if !keep_desc {
             g.nodes[n].desc = String::new();
-        }
-        let first = g.nodes[n].first_port as usize;
-        for p in 0..=g.nodes[n].nports as usize {
-            g.ports[first + p].guid = if g.nodes[n].kind == NodeKind::Switch {
-                guid
-            } else {
-                guid + p as u64
-            };
         }
     }
     g

@@ -10,7 +10,7 @@ use ibfat::formats::ibsim;
 use ibfat::rng::SplitMix64;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeId, NodeKind, Plan, Spec, Width};
+use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeId, Plan, Spec, Width};
 use serde_json::Value;
 use std::path::Path;
 
@@ -232,17 +232,8 @@ fn anonymous(f: &Fabric, seed: u64) -> Fabric {
     let mut g = f.clone();
     let mut rng = SplitMix64::new(seed);
     for n in 0..g.len() {
-        let guid = 0x0033_4400_0000_0000 | ((rng.next_u64() & 0xFF_FFFF) << 8);
-        g.nodes[n].guid = guid;
+        g.set_node_guid(n as NodeId, 0x0033_4400_0000_0000 | ((rng.next_u64() & 0xFF_FFFF) << 8));
         g.nodes[n].desc = String::new();
-        let first = g.nodes[n].first_port as usize;
-        for p in 0..=g.nodes[n].nports as usize {
-            g.ports[first + p].guid = if g.nodes[n].kind == NodeKind::Switch {
-                guid
-            } else {
-                guid + p as u64
-            };
-        }
     }
     g
 }

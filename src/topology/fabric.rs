@@ -246,7 +246,27 @@ pub struct Fabric {
     pub ports: Vec<Port>,
 }
 
+/// ibsim's port GUIDs: a switch's ports share its node GUID; a CA or router port p has
+/// node GUID + p (wrapping: a dump may carry any GUID).
+fn port_guid(kind: NodeKind, node_guid: u64, p: u8) -> u64 {
+    match kind {
+        NodeKind::Switch => node_guid,
+        _ => node_guid.wrapping_add(p as u64),
+    }
+}
+
 impl Fabric {
+    /// Give node `n` a new GUID, and its ports the GUIDs that follow from it (ibsim's rule,
+    /// as [`Fabric::add_node`]).
+    pub fn set_node_guid(&mut self, n: NodeId, guid: u64) {
+        let node = &mut self.nodes[n as usize];
+        node.guid = guid;
+        let (kind, first) = (node.kind, node.first_port as usize);
+        for p in 0..=node.nports {
+            self.ports[first + p as usize].guid = port_guid(kind, guid, p);
+        }
+    }
+
     /// An empty fabric.
     pub fn new() -> Fabric {
         Fabric::default()
@@ -272,14 +292,10 @@ impl Fabric {
         let id = self.nodes.len() as NodeId;
         let first_port = self.ports.len() as PortIdx;
         for p in 0..=nports {
-            let pguid = match kind {
-                NodeKind::Switch => guid,
-                _ => guid.wrapping_add(p as u64), // a dump may carry any GUID: no overflow panic
-            };
             self.ports.push(Port {
                 node: id,
                 num: p as u8,
-                guid: pguid,
+                guid: port_guid(kind, guid, p as u8),
                 peer: NO_PEER,
                 width: Width::default(),
                 speed: Speed::default(),
