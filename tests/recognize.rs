@@ -286,6 +286,26 @@ fn broken_lsft_says_precisely_what_is_wrong() {
         "{r}"
     );
 
+    // two cables between one leaf and one spine: the cable of another leaf on that
+    // spine's line is exchanged with one of the first leaf's other spine cables
+    let mut g = f.clone();
+    let line_a = plane.lines_through(p1)[0];
+    let p3 = *plane.points_on(line_a).iter().find(|&&x| x != p1).unwrap();
+    let k3 = plane.position_at_point(p3, line_a).unwrap() as usize;
+    swap_far_ends(
+        &mut g,
+        leaf1,
+        l.leaf_up[p1 as usize * 4 + 1],
+        l.leaves[p3 as usize],
+        l.leaf_up[p3 as usize * 4 + k3],
+    );
+    let r = reason(&g, Some(FamilyHint::Lsft));
+    assert!(r.contains("joined by more than one cable"), "{r}");
+    assert!(
+        r.contains("lsft3 leaf") && r.contains("lsft3 spine"),
+        "names both switches: {r}"
+    );
+
     // a leaf cabled to a leaf
     let mut g = f.clone();
     let (a, b) = (l.leaves[0], l.leaves[1]);

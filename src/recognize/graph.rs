@@ -6,6 +6,7 @@
 //! fabric read from `ibnetdiscover`, `ibnetdiscover -p` or its ibsim net file is
 //! recognised with the same labels.
 
+use super::Fail;
 use crate::topology::{Endpoint, Fabric, NodeId, NodeKind};
 
 /// "No such index".
@@ -134,18 +135,23 @@ impl<'a> SwitchGraph<'a> {
         label(self.fabric, self.switches[s as usize])
     }
 
-    /// The first pair of cables between the same two switches, if any.
-    pub fn parallel_cable(&self) -> Option<(u32, u32)> {
+    /// Every family cables two switches at most once: the first pair joined by more than
+    /// one cable is a structural failure.
+    pub fn require_single_cables(&self) -> Result<(), Fail> {
         let mut seen = vec![NONE; self.len()];
         for s in 0..self.len() as u32 {
             for &t in self.neighbours(s) {
                 if seen[t as usize] == s {
-                    return Some((s, t));
+                    return Err(Fail::structure(format!(
+                        "switches {} and {} are joined by more than one cable",
+                        self.name(s),
+                        self.name(t)
+                    )));
                 }
                 seen[t as usize] = s;
             }
         }
-        None
+        Ok(())
     }
 
     /// Breadth-first distances (in switch hops) from a set of sources; `NONE` = unreachable.

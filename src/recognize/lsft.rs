@@ -113,13 +113,7 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         )));
     }
     let d = q as usize + 1;
-    if let Some((a, b)) = g.parallel_cable() {
-        return Err(Fail::structure(format!(
-            "switches {} and {} are joined by more than one cable",
-            g.name(a),
-            g.name(b)
-        )));
-    }
+    g.require_single_cables()?;
     for &a in &leaves {
         if g.degree(a) != d {
             return Err(Fail::structure(format!(

@@ -168,13 +168,7 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         )));
     }
     let nu = n as usize;
-    if let Some((a, b)) = g.parallel_cable() {
-        return Err(Fail::structure(format!(
-            "switches {} and {} are joined by more than one cable",
-            g.name(a),
-            g.name(b)
-        )));
-    }
+    g.require_single_cables()?;
     for a in 0..s as u32 {
         let d = g.degree(a);
         if d != nu && d != 2 * nu {
