@@ -5,7 +5,7 @@
 
 mod harness;
 
-use harness::{ibfat, Sim};
+use harness::{ibfat, swap_far_ends, Sim};
 use ibfat::formats::ibsim;
 use ibfat::rng::SplitMix64;
 use ibfat::topology::kary::KaryParams;
@@ -20,15 +20,6 @@ fn free_port(f: &Fabric, n: NodeId, last: bool) -> u8 {
         ports.reverse();
     }
     ports[0]
-}
-
-fn exchange_far_ends(f: &mut Fabric, a: NodeId, pa: u8, b: NodeId, pb: u8) {
-    let (x, px) = f.peer(a, pa).unwrap();
-    let (y, py) = f.peer(b, pb).unwrap();
-    f.disconnect(a, pa);
-    f.disconnect(b, pb);
-    f.connect(a, pa as u32, y, py as u32).unwrap();
-    f.connect(b, pb as u32, x, px as u32).unwrap();
 }
 
 fn write_plan(plan: &Plan, dir: &Path) -> String {
@@ -90,7 +81,7 @@ fn an_lsft_cabled_with_faults_is_reported_fault_by_fault() {
     // 1. two uplinks swapped at leaf 1
     let l1 = l.leaves[1];
     let (pa, pb) = (l.leaf_up[d], l.leaf_up[d + 1]);
-    exchange_far_ends(&mut f, l1, pa, l1, pb);
+    swap_far_ends(&mut f, l1, pa, l1, pb);
     // 2. leaf 2's first uplink moved at the spine end to a spine not through its point
     let l2 = l.leaves[2];
     let up2 = l.leaf_up[2 * d];
@@ -255,7 +246,7 @@ fn without_guids_or_descriptions_a_tree_is_matched_by_structure() {
     // two up cables swapped at a level-2 switch, and one leaf up cable unlinked later
     let s = l.switches[l.index(2, 1, 2) as usize];
     let i = l.index(2, 1, 2) as usize * 3;
-    exchange_far_ends(&mut f, s, l.up[i], s, l.up[i + 1]);
+    swap_far_ends(&mut f, s, l.up[i], s, l.up[i + 1]);
     let leaf = l.switches[4];
     let up = l.up[4 * 3 + 1];
     let (pz, pzp) = f.peer(leaf, up).unwrap();

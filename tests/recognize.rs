@@ -2,6 +2,9 @@
 //! populations, both sides) and on fabrics that are deliberately not in a family; the
 //! real-component counterpart is `recognize_on_ibsim.rs`.
 
+mod harness;
+
+use harness::{swap_far_ends, switch_peers};
 use ibfat::geometry::Plane;
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::rng::SplitMix64;
@@ -30,15 +33,6 @@ fn reason(f: &Fabric, hint: Option<FamilyHint>) -> String {
         Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
         Recognition::Unrecognised { reason, .. } => reason,
     }
-}
-
-/// Switch neighbours of a node, as a set.
-fn switch_peers(f: &Fabric, n: NodeId) -> BTreeSet<NodeId> {
-    (1..=f.node(n).nports)
-        .filter_map(|p| f.peer(n, p))
-        .map(|(m, _)| m)
-        .filter(|&m| f.node(m).kind == NodeKind::Switch)
-        .collect()
 }
 
 /// The leaf → point and spine → line maps preserve incidence both ways: leaf p is
@@ -232,16 +226,6 @@ fn standard_mols_is_a_kary_tree_unless_asked_for_mols() {
         }
         other => panic!("{other:?}"),
     }
-}
-
-/// Exchange the far ends of the cables at (a, pa) and (b, pb).
-fn swap_far_ends(f: &mut Fabric, a: NodeId, pa: u8, b: NodeId, pb: u8) {
-    let (x, px) = f.peer(a, pa).unwrap();
-    let (y, py) = f.peer(b, pb).unwrap();
-    f.disconnect(a, pa);
-    f.disconnect(b, pb);
-    f.connect(a, pa as u32, y, py as u32).unwrap();
-    f.connect(b, pb as u32, x, px as u32).unwrap();
 }
 
 #[test]

@@ -5,10 +5,10 @@
 
 mod harness;
 
-use harness::{build_plan, ibfat, Sim};
+use harness::{build_plan, ibfat, switch_peers, Sim};
 use ibfat::formats::ibnetdiscover;
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::topology::{Fabric, Layout, NodeId, NodeKind, Wiring};
+use ibfat::topology::{Fabric, Layout, NodeId, Wiring};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -38,14 +38,6 @@ fn recognised(text: &str) -> Layout {
 
 fn parsed(text: &str) -> Fabric {
     ibnetdiscover::parse(text, Path::new("ibnetdiscover")).unwrap().fabric
-}
-
-fn switch_peers(f: &Fabric, n: NodeId) -> BTreeSet<NodeId> {
-    (1..=f.node(n).nports)
-        .filter_map(|p| f.peer(n, p))
-        .map(|(m, _)| m)
-        .filter(|&m| f.node(m).kind == NodeKind::Switch)
-        .collect()
 }
 
 #[test]

@@ -16,6 +16,8 @@
 //! * `opensm-lfts.dump` is written only with the ROUTING log bit (`-D 0x43`).
 #![allow(dead_code)]
 
+use ibfat::topology::{Fabric, NodeId, NodeKind};
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -511,6 +513,26 @@ pub fn build_plan(build: &[&str], out: &Path) {
     args.extend(["--out", out.to_str().expect("a UTF-8 path"), "--no-svg"]);
     let (code, stdout, stderr) = ibfat(&args);
     assert_eq!(code, 0, "ibfat {args:?}: {stdout}{stderr}");
+}
+
+/// Exchange the far ends of the cables at (a, pa) and (b, pb): the fault of two cables
+/// plugged into each other's ports.
+pub fn swap_far_ends(f: &mut Fabric, a: NodeId, pa: u8, b: NodeId, pb: u8) {
+    let (x, px) = f.peer(a, pa).expect("a cable at (a, pa)");
+    let (y, py) = f.peer(b, pb).expect("a cable at (b, pb)");
+    f.disconnect(a, pa);
+    f.disconnect(b, pb);
+    f.connect(a, pa as u32, y, py as u32).expect("port in range");
+    f.connect(b, pb as u32, x, px as u32).expect("port in range");
+}
+
+/// Switch neighbours of a node, as a set.
+pub fn switch_peers(f: &Fabric, n: NodeId) -> BTreeSet<NodeId> {
+    (1..=f.node(n).nports)
+        .filter_map(|p| f.peer(n, p))
+        .map(|(m, _)| m)
+        .filter(|&m| f.node(m).kind == NodeKind::Switch)
+        .collect()
 }
 
 /// The folder holding a build artifact of this workspace (`libibfatosm.so`,
