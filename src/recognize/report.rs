@@ -263,32 +263,21 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
             r.wiring = Some(l.wiring.to_string());
             r.proximity_switches = Some(l.proximity().mean);
             let n = l.n;
-            let mut map = Vec::with_capacity(3 * (n * n) as usize);
-            for (i, &b) in l.bottoms.iter().enumerate() {
-                map.push(SwitchMap {
-                    node: node_ref(fabric, b),
-                    role: "bottom".into(),
+            r.switch_map = [
+                (&l.bottoms, "bottom", "pod", "colour"),
+                (&l.middles, "middle", "plane", "row"),
+                (&l.tops, "top", "plane", "index"),
+            ]
+            .into_iter()
+            .flat_map(|(nodes, role, major, minor)| {
+                nodes.iter().enumerate().map(move |(i, &s)| SwitchMap {
+                    node: node_ref(fabric, s),
+                    role: role.into(),
                     index: i as u32,
-                    position: format!("pod {} colour {}", i as u32 / n, i as u32 % n),
-                });
-            }
-            for (i, &m) in l.middles.iter().enumerate() {
-                map.push(SwitchMap {
-                    node: node_ref(fabric, m),
-                    role: "middle".into(),
-                    index: i as u32,
-                    position: format!("plane {} row {}", i as u32 / n, i as u32 % n),
-                });
-            }
-            for (i, &t) in l.tops.iter().enumerate() {
-                map.push(SwitchMap {
-                    node: node_ref(fabric, t),
-                    role: "top".into(),
-                    index: i as u32,
-                    position: format!("plane {} index {}", i as u32 / n, i as u32 % n),
-                });
-            }
-            r.switch_map = map;
+                    position: format!("{major} {} {minor} {}", i as u32 / n, i as u32 % n),
+                })
+            })
+            .collect();
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
         }
     }
