@@ -166,9 +166,8 @@ fn deploy(plan: &Plan, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Deploym
         g.pattern.as_ref(),
         &g.job.port_guids(&plan.fabric),
     )?;
-    let ratio = |pattern: &dyn Pattern, offset: u16| -> Result<f64> {
-        let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, &hosts, offset)?;
-        let r = check(&plan.fabric, &hosts, &routes, pattern, 0..pattern.phases(), &|| {})?;
+    let ratio = |pattern: &dyn Pattern, routes: &CompiledRoutes| -> Result<f64> {
+        let r = check(&plan.fabric, &hosts, routes, pattern, 0..pattern.phases(), &|| {})?;
         if r.unrouted_flows > 0 {
             return Err(Error::input(
                 "demo",
@@ -178,6 +177,8 @@ fn deploy(plan: &Plan, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Deploym
         }
         Ok(r.throughput_ratio)
     };
+    let compile = |offset: u16| CompiledRoutes::compile(&plan.fabric, &lids, &lfts, &hosts, offset);
+    let base = compile(0)?;
     Ok(Deployment {
         lmc,
         lft_entries: lfts.routed_entries(),
@@ -185,13 +186,13 @@ fn deploy(plan: &Plan, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Deploym
         deadlock_free: v.ca_sourced.acyclic,
         schedule: g.pattern.name(),
         schedule_phases: g.pattern.phases(),
-        schedule_ratio: ratio(g.pattern.as_ref(), 0)?,
+        schedule_ratio: ratio(g.pattern.as_ref(), &base)?,
         schedule_ratio_latency_routes: if lmc == 1 {
-            Some(ratio(g.pattern.as_ref(), 1)?)
+            Some(ratio(g.pattern.as_ref(), &compile(1)?)?)
         } else {
             None
         },
-        shift_ratio: ratio(&Shift::new(hosts.len()), 0)?,
+        shift_ratio: ratio(&Shift::new(hosts.len()), &base)?,
         files: vec!["opensm-lfts.dump", "guid2lid", "schedule.json"],
     })
 }
