@@ -158,6 +158,30 @@ fn dump_annotations_give_the_lids_the_tables_were_made_for() {
             assert_eq!(t2, lftdump::read(&path, &plan.fabric, &lids).unwrap());
         }
     }
+    // annotations that disagree, or a port given LIDs twice, are errors naming the line
+    let (plan, _) = load("lsft3");
+    let dir = fixture("lsft3");
+    let path = dir.join("dump_lfts-minhop.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let second = lines.iter().rposition(|l| l.starts_with("0x0001 ")).unwrap();
+    let mut bad: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    bad[second] = bad[second].replace("0x00a3cd974a517841", "0x0027c933eca19451");
+    let sections = lftdump::parse(&bad.join("\n"), &path).unwrap();
+    let err = lftdump::lids_from_annotations(&sections, &plan.fabric, &path)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!(":{}:", second + 1)) && err.contains("LID 0x0001 is annotated"),
+        "{err}"
+    );
+    let g2l = std::fs::read_to_string(dir.join("guid2lid")).unwrap();
+    let twice = format!("{g2l}0x00a3cd974a517841 0x0001 0x0001\n\n");
+    let err = Lids::from_guid2lid(&plan.fabric, &twice, Path::new("guid2lid"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("0x00a3cd974a517841 is given LIDs twice"), "{err}");
+
     // the CLI: the net file alone (no LIDs, no guid2lid beside it) and OpenSM's dump
     let tmp = std::env::temp_dir().join(format!("ibfat-annot-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();

@@ -279,7 +279,13 @@ pub fn read(path: &Path, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
 /// route). Lets a dump be checked without the `guid2lid` it was made with; an error when
 /// the dump is not annotated or does not name a LID for every switch and host.
 pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Path) -> Result<Lids> {
-    let mut by_guid: HashMap<u64, LidRange> = HashMap::new();
+    // flat by LID: the port GUID that owns it and the line that said so
+    let max = sections
+        .iter()
+        .flat_map(|s| s.entries.iter().map(|e| e.0))
+        .max()
+        .unwrap_or(0);
+    let mut owner: Vec<Option<(u64, usize)>> = vec![None; max as usize + 1];
     for s in sections {
         for &(lid, _, pguid, line) in &s.entries {
             let Some(guid) = pguid else {
@@ -290,19 +296,36 @@ pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Pa
                 )
                 .with_hint("pass the guid2lid the tables were made for (--lids)"));
             };
-            let lid = lid as u64;
-            let r = by_guid.entry(guid).or_insert(LidRange {
+            match owner[lid as usize] {
+                None => owner[lid as usize] = Some((guid, line)),
+                Some((g, first)) if g != guid => {
+                    return Err(Error::at(
+                        path,
+                        line,
+                        format!(
+                        "LID 0x{lid:04x} is annotated with port GUID 0x{guid:016x} here but 0x{g:016x} at line {first}"
+                    ),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    // consecutive LIDs of one port form its range (two for an LMC 1 CA port)
+    let mut ranges: Vec<LidRange> = Vec::new();
+    for (lid, o) in owner.iter().enumerate() {
+        let Some((guid, line)) = *o else { continue };
+        let lid = lid as u64;
+        match ranges.last_mut() {
+            Some(r) if r.guid == guid && r.hi + 1 == lid => r.hi = lid,
+            _ => ranges.push(LidRange {
                 guid,
                 lo: lid,
                 hi: lid,
                 line,
-            });
-            r.lo = r.lo.min(lid);
-            r.hi = r.hi.max(lid);
+            }),
         }
     }
-    let mut ranges: Vec<LidRange> = by_guid.into_values().collect();
-    ranges.sort_by_key(|r| r.lo);
     Lids::from_ranges(fabric, &ranges, path)
 }
 

@@ -288,6 +288,13 @@ impl Lids {
                 l.lmc = lmc;
             }
             let idx = fabric.port_index(node, if is_switch { 0 } else { port });
+            if l.base[idx as usize] != 0 {
+                return Err(Error::at(
+                    path,
+                    line,
+                    format!("port GUID 0x{g:016x} is given LIDs twice"),
+                ));
+            }
             l.set(fabric, idx, lo as u32).map_err(|e| e.in_file(path, line))?;
         }
         let lids = lids.ok_or_else(|| Error::at(path, 0, "no entries"))?;
