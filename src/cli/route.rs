@@ -8,7 +8,7 @@ use ibfat::formats::{atomic, lftdump};
 use ibfat::routing::{route, Lids};
 use ibfat::{Error, Result};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -74,11 +74,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
             Some(l) if l.lmc == a.lmc => l.clone(),
             _ => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
         },
-        file => {
-            let p = PathBuf::from(file);
-            let text = std::fs::read_to_string(&p).map_err(|e| Error::io(format!("cannot read {file}"), e))?;
-            Lids::from_guid2lid(&loaded.fabric, &text, &p)?
-        }
+        file => topo::read_guid2lid(&loaded.fabric, Path::new(file))?,
     };
     let t0 = Instant::now();
     let lfts = route(&loaded.fabric, layout, &lids)?;
