@@ -1,4 +1,4 @@
-//! Checker benchmark (issue 4): the full N-phase shift check of LSFT(17) (5,526 hosts,
+//! Checker benchmark (docs/schedules.md §5.1): the full N-phase shift check of LSFT(17) (5,526 hosts,
 //! 30.5 million flows) and LSFT(31) (31,776 hosts, about a billion flows). Prints time,
 //! flows per second and peak memory; run with `cargo bench --bench check`.
 //! `IBFAT_BENCH_QUICK=1` skips LSFT(31).

@@ -1,4 +1,4 @@
-//! Routing benchmark (issue 3): LFT computation for LSFT(17) and a 16-ary 3-tree, and
+//! Routing benchmark (docs/routing.md): LFT computation for LSFT(17) and a 16-ary 3-tree, and
 //! dump writing. Prints figures; run with `cargo bench --bench routing`.
 
 use ibfat::formats::lftdump;

@@ -1,4 +1,4 @@
-//! How fast schedules are generated: one phase of the §2.1 LSFT schedule on LSFT(31)
+//! How fast schedules are generated: one phase of the LSFT schedule (docs/schedules.md §2.1) on LSFT(31)
 //! (31,776 ranks) and of shift, timed over many phases.
 //!
 //!     cargo run --release --example schedule_speed [ORDER]

@@ -169,7 +169,7 @@ pub fn hop_table(arities: impl IntoIterator<Item = u32>) -> Vec<HopRow> {
 mod tests {
     use super::*;
 
-    /// The published figures (proximity-wiring paper, Table 1 and §5).
+    /// The published figures of the proximity-wiring paper (docs/families.md §4.6, docs/seeds.md §3).
     #[test]
     fn pins_the_published_figures() {
         let rows = hop_table([4, 8, 12, 16, 19]);

@@ -1,4 +1,4 @@
-//! Issue 5, real components: a plan, an ibsim fabric cabled with deliberate faults (two
+//! Real components (docs/recognition.md §5): a plan, an ibsim fabric cabled with deliberate faults (two
 //! ports swapped, a cable moved to another switch, a host on the wrong leaf, a link at
 //! 1x, an extra cable, and a link removed through the ibsim console), the real
 //! ibnetdiscover, and `ibfat cabling`: it reports exactly those faults and nothing else.

@@ -1,4 +1,4 @@
-//! Issue 4, the checker: published figures and conflict-freeness proven on ibfat's own
+//! The checker (docs/schedules.md §5): published figures and conflict-freeness proven on ibfat's own
 //! LFTs, defects reported instead of crashing, shards that merge exactly.
 
 use ibfat::check::{check, merge, CompiledRoutes, Pattern, Shift, IDLE};
@@ -23,7 +23,7 @@ fn shift_report(f: FamilySpec, lmc: u8, offset: u16) -> ibfat::check::CheckRepor
     check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap()
 }
 
-/// Seed 000 §4.2: shift all-to-all on LSFT(17), all 5,526 hosts, has throughput ratio 0.108.
+/// docs/schedules.md §5.3: shift all-to-all on LSFT(17), all 5,526 hosts, has throughput ratio 0.108.
 #[test]
 fn shift_on_lsft17_matches_the_published_ratio() {
     let r = shift_report(FamilySpec::Lsft(LsftParams::new(17, false)), 0, 0);

@@ -1,4 +1,4 @@
-//! Issue 4 item 4 (and issue 3's fixtures): the checker on OpenSM's own ftree and minhop
+//! Checking tables ibfat did not make (docs/schedules.md §5.2): the checker on OpenSM's own ftree and minhop
 //! tables, captured from a real OpenSM on ibsim (`examples/capture_opensm_fixtures.rs`),
 //! agrees with it on ibfat's tables where the engines route the same paths.
 

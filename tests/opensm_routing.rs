@@ -1,4 +1,4 @@
-//! Issue 3, proof on stock OpenSM: OpenSM's `file` engine, fed ibfat's opensm-lfts.dump and
+//! Routing proof on stock OpenSM (docs/routing.md §6): OpenSM's `file` engine, fed ibfat's opensm-lfts.dump and
 //! guid2lid, programs exactly ibfat's tables into the simulated switches (read back with
 //! the real `dump_lfts`), and OpenSM's own ftree/minhop run on the same fabrics.
 

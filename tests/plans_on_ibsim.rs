@@ -1,4 +1,4 @@
-//! Issue 2, real components: every plan's topology.net loads in the real ibsim, and the
+//! Plans on real components (docs/families.md): every plan's topology.net loads in the real ibsim, and the
 //! real ibnetdiscover finds exactly the planned switches, hosts and cables, port by port.
 
 mod harness;

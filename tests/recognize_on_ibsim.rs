@@ -1,4 +1,4 @@
-//! Issue 5, real components: plans built with shuffled ports and random GUIDs are loaded
+//! Recognition on real components (docs/recognition.md): plans built with shuffled ports and random GUIDs are loaded
 //! into the real ibsim, discovered by the real ibnetdiscover, and recognised from that
 //! output with the right family and parameters, the leaf → point map an incidence
 //! isomorphism onto PG(2,q), the trees with their arity and levels.

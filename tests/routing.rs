@@ -1,4 +1,4 @@
-//! Issue 3: every family's LFTs pass the independent validator — every LID reachable from
+//! Routing (docs/routing.md §8): every family's LFTs pass the independent validator — every LID reachable from
 //! every switch, no loops or black holes, minimal where promised, and an acyclic channel
 //! dependency graph for all data traffic.
 

@@ -1,4 +1,4 @@
-//! Issue 4, schedules through the CLI: `ibfat schedule` on plan folders, fabric.yaml and
+//! Schedules through the CLI (docs/schedules.md): `ibfat schedule` on plan folders, fabric.yaml and
 //! topology.net, its files read back against the topology, and its bad-input errors.
 
 mod harness;

@@ -1,4 +1,4 @@
-//! Issue 4, the schedules on real tables: every generated schedule that claims to be
+//! The schedules on real tables (docs/schedules.md §5.2): every generated schedule that claims to be
 //! conflict-free measures throughput ratio 1.0 with the checker on ibfat's own LFTs, over
 //! every flow of every phase (two-sided LSFTs included, which depend on the routing
 //! sending twin-leaf traffic to slot j over the j-th line through the point).

@@ -1,4 +1,4 @@
-//! The conflict-free all-to-all of the Latin-square fat-tree (ALGORITHMS §2.1), one- and
+//! The conflict-free all-to-all of the Latin-square fat-tree (docs/schedules.md §2.1, §2.2), one- and
 //! two-sided.
 //!
 //! Canonical port numbers (never the physical ones): on a leaf, host slot j and up
@@ -45,7 +45,7 @@ struct Src {
     slot: u32,
 }
 
-/// The §2.1 schedule over a job on a Latin-square fat-tree.
+/// The shift-triple schedule (docs/schedules.md §2.1) over a job on a Latin-square fat-tree.
 #[derive(Clone, Debug)]
 pub struct LsftAllToAll {
     d: u32,

@@ -12,8 +12,8 @@
 //! flows). Every phase of every pattern is a *partial permutation*: no two ranks send to
 //! the same rank.
 //!
-//! Generators: [`shift`] (plain and in tree order), [`lsft`] (§2.1 of the design notes,
-//! one- and two-sided), [`partial`] (§2.2 blocks) with the [`placement`] chooser, and the
+//! Generators: [`shift`] (plain and in tree order), [`lsft`] (docs/schedules.md §2.1–§2.2,
+//! one- and two-sided), [`partial`] (blocks, §2.4) with the [`placement`] chooser (§2.5), and the
 //! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern.
 
 pub mod compare;

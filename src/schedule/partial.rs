@@ -1,4 +1,4 @@
-//! The conflict-free all-to-all for a job on a q×k block of an LSFT (ALGORITHMS §2.2).
+//! The conflict-free all-to-all for a job on a q×k block of an LSFT (docs/schedules.md §2.4).
 //!
 //! The block is k grid columns (field elements, by default 0..k−1) times all q rows of
 //! the grid leaves P(x, y) of one side, with m ≤ k hosts on each leaf: D = q·k·m ranks,
@@ -9,7 +9,7 @@
 //! element h to y; slope s with hop h ∈ 1..k−1 moves to column index i' = (i + h) mod k
 //! and row y' = y ⊕ s ⊗ (x' ⊖ x), where x, x' are the two columns' field elements and ⊕,
 //! ⊗, ⊖ are GF(q) operations — so the target lies on the line of slope s through the
-//! source, and the k block leaves of that line are permuted. (Seed 000's Table 3 uses
+//! source, and the k block leaves of that line are permuted. (The paper's shortcut, docs/schedules.md §2.4, uses
 //! y + s·h instead, which leaves the line when the hop wraps and conflicts e.g. for
 //! (q,k,m) = (5,3,3): see the tests.)
 //!
@@ -129,7 +129,7 @@ impl BlockShape {
     }
 }
 
-/// The §2.2 schedule over the ranks placed in a block.
+/// The block schedule (docs/schedules.md §2.4) over the ranks placed in a block.
 #[derive(Clone, Debug)]
 pub struct LsftPartial {
     field: Field,
@@ -361,7 +361,7 @@ mod tests {
         }
     }
 
-    /// The §2.2 rows computed with seed 000's Table-3 shortcut y + s·h.
+    /// The block rows computed with the paper's shortcut y + s·h (docs/schedules.md §2.4).
     struct Shortcut<'a>(&'a LsftPartial);
     impl Pattern for Shortcut<'_> {
         fn name(&self) -> String {
@@ -408,7 +408,7 @@ mod tests {
                 "({q},{k},{m}): the shortcut conflicts"
             );
         }
-        // at the paper's example size the shortcut differs from §2.2 (a hop from column 1
+        // at the paper's example size the shortcut differs from docs/schedules.md §2.4 (a hop from column 1
         // to column 0 has x' ⊖ x = 2 ≠ h = 1 in GF(3)) and is conflict-free only by luck
         let plane = Plane::new(3).unwrap();
         let ours = LsftPartial::full(BlockShape::first_columns(3, 2, 2)).unwrap();

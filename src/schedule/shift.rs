@@ -2,7 +2,7 @@
 //! rank's local copy), N phases, every ordered pair exactly once.
 //!
 //! [`Shift`] shifts in job-rank order. [`TreeShift`] (`kary-shift`, `mols-shift`) shifts
-//! in *tree order*, the order d-mod-k routing is built for (ALGORITHMS §3, §4): job ranks
+//! in *tree order*, the order d-mod-k routing is built for (docs/routing.md §3, §4): job ranks
 //! are sorted by their tree position d (host d on leaf/bottom d / k, slot d mod k) and the
 //! shift runs over that sorted list, whatever order the job lists its hosts in. For the
 //! planned fabrics the topology's rank order *is* tree order (tested below), so on the

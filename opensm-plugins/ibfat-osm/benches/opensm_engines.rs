@@ -1,4 +1,4 @@
-//! Issue 6 benchmark: on LSFT(13) (366 switches, 2,562 hosts) in ibsim, the time stock
+//! OpenSM plugin benchmark (docs/routing.md): on LSFT(13) (366 switches, 2,562 hosts) in ibsim, the time stock
 //! OpenSM spends in the ibfat engine (this plugin) against its own minhop and ftree, read
 //! from OpenSM's log: from `ucast_mgr_route: building routing with '<engine>'` to
 //! `<engine> tables configured on all switches` (OpenSM's hop matrices plus the engine's

@@ -1,4 +1,4 @@
-//! Issue 6, real components: stock OpenSM 3.3.23 on ibsim loads the plugin, routes with the
+//! Real components (docs/routing.md): stock OpenSM 3.3.23 on ibsim loads the plugin, routes with the
 //! `ibfat` engine, and what the switches hold (read back with the real `dump_lfts`) passes
 //! ibfat's validator; the schedule the plugin writes is conflict-free on those tables.
 //! Unrecognisable fabrics, bad options and cut cables make OpenSM fall back and keep going.
