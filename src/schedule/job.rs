@@ -28,6 +28,7 @@ use std::path::Path;
 /// [`Layout::hosts`]: crate::topology::Layout::hosts
 #[derive(Clone, Debug)]
 pub struct Hosts<'a> {
+    /// The fabric the ports belong to (for GUIDs, names and descriptions).
     pub fabric: &'a Fabric,
     /// Host ports in rank order (fabric ranks index this list).
     pub ports: &'a [Endpoint],
