@@ -4,7 +4,7 @@
 //! an all-to-all on LSFT(31) has 31,776 ranks and about a billion flows, so the checker
 //! and the file writer stream it one phase at a time (O(ranks) work and memory per
 //! phase, no per-flow allocation or hashing). [`Schedule`] is the explicit form, read
-//! from or written to a schedule file ([`file`]).
+//! from or written to a schedule file ([`file`](mod@file)).
 //!
 //! Ranks are the hosts of a [`Job`]: the whole fabric in rank order
 //! ([`crate::topology::Layout::hosts`]) or a subset. A rank may be [`IDLE`] in a phase,
