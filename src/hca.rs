@@ -9,12 +9,17 @@ use std::path::{Path, PathBuf};
 /// One local HCA port.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LocalPort {
+    /// RDMA device name, e.g. `mlx5_0`.
     pub device: String,
+    /// Port number on the device (1-based).
     pub port: u8,
     /// Port GUID as `0x` and 16 hex digits (the schedule files' notation).
     pub port_guid: String,
+    /// Base LID the subnet manager assigned; 0 when none yet (or unreadable).
     pub lid: u16,
+    /// LID mask count: the port answers to 2^lmc LIDs from `lid`; 0 when unknown.
     pub lmc: u8,
+    /// Port state word: `ACTIVE`, `DOWN`, `INIT`, `ARMED` ... (empty when unreadable).
     pub state: String,
 }
 

@@ -1,3 +1,5 @@
+#![warn(missing_docs)]
+
 //! ibfat: plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
 //!
 //! * [`geometry`] — GF(q), PG(2,q), mutually orthogonal Latin squares;

@@ -17,7 +17,9 @@ use serde::Serialize;
 /// Hosts, switches and cables of one construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Counts {
+    /// Host ports the construction connects.
     pub hosts: u64,
+    /// Switches it needs, all of the same 2d-port model.
     pub switches: u64,
     /// Switch-to-switch cables.
     pub switch_cables: u64,
@@ -35,12 +37,17 @@ impl Counts {
 /// Cost of each family at one switch degree.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CostRow {
+    /// Switch degree d: down ports (= up ports) per switch.
     pub degree: u64,
+    /// Ports per switch, 2d.
     pub ports: u64,
+    /// 2-level fat-tree: d² hosts on 2d switches.
     pub fat_tree_2_level: Counts,
+    /// 3-level fat-tree: d³ hosts on 3d² switches.
     pub fat_tree_3_level: Counts,
-    /// `None` when d−1 is not a prime power (no projective plane known).
+    /// One-sided LSFT(d−1); `None` when d−1 is not a prime power (no projective plane known).
     pub lsft_one_sided: Option<Counts>,
+    /// Two-sided LSFT(d−1); `None` under the same condition.
     pub lsft_two_sided: Option<Counts>,
 }
 
@@ -87,32 +94,43 @@ pub fn cost_table(degrees: impl IntoIterator<Item = u64>) -> Vec<CostRow> {
 /// Latency figures of one wiring of an n-ary 3-tree.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WiringFigures {
+    /// `standard`, `basic` or `mols`.
     pub wiring: String,
     /// Mean number of bottom switches sharing a middle switch with a bottom (self included).
     pub proximity_switches: f64,
+    /// Fewest proximity switches of any bottom.
     pub proximity_min: u32,
+    /// Most proximity switches of any bottom.
     pub proximity_max: u32,
     /// proximity / n(n−1)+1.
     pub ratio_to_bound: f64,
     /// Mean number of other hosts reachable within 3 hops.
     pub hosts_within_3_hops: f64,
+    /// Mean switch hops over all ordered host pairs, a host to itself (0 hops) included.
     pub average_hops: f64,
 }
 
 /// Latency figures of the three wirings for one arity.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HopRow {
+    /// Arity n of the 3-tree (switches have 2n ports).
     pub arity: u32,
+    /// Hosts of the tree, n³.
     pub hosts: u64,
+    /// Most proximity switches a bottom can have, n(n−1)+1.
     pub bound: u32,
+    /// The standard n-ary 3-tree, the baseline of the gains.
     pub standard: WiringFigures,
+    /// Cyclic squares r + u·c mod n (any n).
     pub basic: WiringFigures,
     /// Complete MOLS, prime powers only.
     pub mols: Option<WiringFigures>,
-    /// The best available wiring's gain over standard: hosts within 3 hops (×) and
-    /// average hops (relative change, negative = fewer).
+    /// The best available wiring (`mols` for prime powers, else `basic`), compared with
+    /// standard in the next two figures.
     pub best_wiring: String,
+    /// Its hosts within 3 hops divided by standard's (a factor, > 1 is better).
     pub within_3_hops_gain: f64,
+    /// Its average hops relative to standard's (relative change, negative = fewer hops).
     pub average_hops_change: f64,
 }
 

@@ -104,18 +104,23 @@ impl Field {
         &self.modulus
     }
 
+    /// a + b in GF(q) (digit-wise mod p, not integer addition unless q is prime); a and b
+    /// must be elements, 0..q.
     #[inline]
     pub fn add(&self, a: u32, b: u32) -> u32 {
         self.add[(a * self.q + b) as usize] as u32
     }
+    /// a − b in GF(q): a plus the additive inverse of b.
     #[inline]
     pub fn sub(&self, a: u32, b: u32) -> u32 {
         self.add(a, self.neg(b))
     }
+    /// a · b in GF(q) (polynomial product reduced by [`Field::modulus`] when q is not prime).
     #[inline]
     pub fn mul(&self, a: u32, b: u32) -> u32 {
         self.mul[(a * self.q + b) as usize] as u32
     }
+    /// The additive inverse −a (a itself in characteristic 2).
     #[inline]
     pub fn neg(&self, a: u32) -> u32 {
         self.neg[a as usize] as u32

@@ -37,8 +37,11 @@ use std::str::FromStr;
 /// The family to look for (`None` = try all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FamilyHint {
+    /// Latin-square fat-tree (`lsft`): leaves and spines are the points and lines of PG(2,q).
     Lsft,
+    /// Standard k-ary n-tree (`kary`).
     Kary,
+    /// Proximity 3-level tree with Latin-square middle wiring (`mols`).
     Mols,
 }
 
@@ -146,7 +149,9 @@ impl Fail {
 /// Why one family did not fit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
+    /// The family that was tried.
     pub family: FamilyHint,
+    /// Why it does not fit, naming the switches or counts at fault.
     pub reason: String,
 }
 
@@ -155,12 +160,16 @@ pub struct Attempt {
 #[derive(Clone, Debug)]
 #[allow(clippy::large_enum_variant)]
 pub enum Recognition {
+    /// The fabric is one of the families, in canonical coordinates.
     Recognised {
+        /// Which switch is which and which port leads where: what routing and the
+        /// schedules use, exactly as for a planned fabric.
         layout: Layout,
         /// Another family and parameters that describe the very same fabric, if any
         /// (a 3-level k-ary tree is a MOLS tree with standard wiring and vice versa).
         equivalent: Option<String>,
     },
+    /// No family fits (or not the one asked for).
     Unrecognised {
         /// The reason of the family that came closest.
         reason: String,

@@ -13,35 +13,42 @@ pub struct NodeRef {
     pub guid: String,
     /// Node id in the dump (`S-0002c9...`, or the ibsim name).
     pub name: String,
+    /// NodeDescription as discovered (the quoted text of an ibnetdiscover line); may be empty.
     pub description: String,
 }
 
 /// An LSFT leaf and its point.
 #[derive(Clone, Debug, Serialize)]
 pub struct LeafMap {
+    /// The leaf switch; its GUID, name and description appear inline in the JSON object.
     #[serde(flatten)]
     pub node: NodeRef,
     /// 0 or 1 (two-sided: the lower GUID of a point's pair is side 0).
     pub side: u32,
     /// Canonical coordinates, e.g. `P(1,2)`.
     pub point: String,
+    /// Index of the point in the plane's point order, 0..q²+q+1 (the same on both sides).
     pub point_index: u32,
+    /// Host ports cabled to this leaf (q+1 when every slot is used).
     pub hosts: usize,
 }
 
 /// An LSFT spine and its line.
 #[derive(Clone, Debug, Serialize)]
 pub struct SpineMap {
+    /// The spine switch; its GUID, name and description appear inline in the JSON object.
     #[serde(flatten)]
     pub node: NodeRef,
     /// Canonical coordinates, e.g. `L(0,3)`.
     pub line: String,
+    /// Index of the line in the plane's line order, 0..q²+q+1.
     pub line_index: u32,
 }
 
 /// A tree switch and its position.
 #[derive(Clone, Debug, Serialize)]
 pub struct SwitchMap {
+    /// The switch; its GUID, name and description appear inline in the JSON object.
     #[serde(flatten)]
     pub node: NodeRef,
     /// `leaf`/`spine`; tree levels `level1`..; `bottom`/`middle`/`top`.
@@ -55,9 +62,12 @@ pub struct SwitchMap {
 /// A host port in rank order.
 #[derive(Clone, Debug, Serialize)]
 pub struct HostMap {
+    /// Fabric rank: the host's position in rank order, as schedule files number hosts.
     pub rank: u32,
+    /// The host node; its GUID, name and description appear inline in the JSON object.
     #[serde(flatten)]
     pub node: NodeRef,
+    /// Port number on the host (1-based).
     pub port: u8,
     /// Port GUID.
     pub port_guid: String,
@@ -70,7 +80,9 @@ pub struct HostMap {
 /// Why one family did not fit.
 #[derive(Clone, Debug, Serialize)]
 pub struct AttemptReport {
+    /// `lsft`, `kary` or `mols`.
     pub family: String,
+    /// Why that family does not fit this fabric.
     pub reason: String,
 }
 
@@ -79,18 +91,26 @@ pub struct AttemptReport {
 pub struct RecognitionReport {
     /// `lsft`, `kary`, `mols` or `unrecognised`.
     pub family: String,
+    /// One-line description of the recognised family and parameters
+    /// (`Latin-square fat-tree LSFT(3) one-sided, 4 hosts per leaf`); absent when unrecognised.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// LSFT: order q of the projective plane.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub order: Option<u32>,
+    /// LSFT: 1 or 2 (two-sided: a second copy of leaves and hosts on the spines).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sides: Option<u32>,
+    /// LSFT: the most hosts on any leaf (q+1 unless built with fewer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hosts_per_leaf: Option<u32>,
+    /// k-ary tree: k; MOLS tree: n.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arity: Option<u32>,
+    /// k-ary tree: number of switch levels n.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub levels: Option<u32>,
+    /// MOLS tree: `standard`, `basic`, `mols` or `custom`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wiring: Option<String>,
     /// Mean proximity switches (MOLS trees).
@@ -99,13 +119,20 @@ pub struct RecognitionReport {
     /// Another family and parameters describing the same fabric.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub equivalent: Option<String>,
+    /// Switches in the fabric.
     pub switches: usize,
+    /// Host ports: the layout's ranks when recognised, every cabled CA port otherwise.
     pub hosts: usize,
+    /// Cables in the fabric, host links included.
     pub cables: usize,
+    /// Unrecognised: the reason of the family that came closest (or why the cabling fits
+    /// no family at all, e.g. no switches).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Unrecognised: that family, when some recogniser got past the counts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest_family: Option<String>,
+    /// Unrecognised: every family tried, with its reason.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<AttemptReport>,
     /// LSFT: leaf → point.

@@ -14,6 +14,8 @@ pub struct LftSet {
     pub row_of: Vec<u32>,
     /// LIDs per row (max LID + 1).
     pub stride: usize,
+    /// Output port (0 = deliver to the switch itself, 1-based external ports, [`NO_ROUTE`])
+    /// of every (row, LID): `ports[row * stride + lid]`.
     pub ports: Vec<u8>,
 }
 

@@ -17,9 +17,13 @@ pub const MAX_UNICAST_LID: u32 = 0xBFFF;
 /// One port's LIDs: `lo..=hi` (two LIDs for an LMC 1 CA port), read at `line`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LidRange {
+    /// Port GUID (switch port 0's GUID for a switch) the LIDs belong to.
     pub guid: u64,
+    /// First LID, as read; range and alignment are checked by [`Lids::from_ranges`].
     pub lo: u64,
+    /// Last LID (inclusive): `lo` for LMC 0, `lo + 1` for an LMC 1 CA port.
     pub hi: u64,
+    /// 1-based line of the source file the range came from, for error messages.
     pub line: usize,
 }
 

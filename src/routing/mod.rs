@@ -21,7 +21,9 @@ use rayon::prelude::*;
 /// LIDs and LFTs of a fabric.
 #[derive(Clone, Debug)]
 pub struct Routes {
+    /// Which LIDs every CA/router port and every switch (port 0) answers to.
     pub lids: Lids,
+    /// The forwarding table of every switch, indexed by those LIDs.
     pub lfts: LftSet,
 }
 

@@ -26,6 +26,7 @@ pub struct Ring {
 }
 
 impl Ring {
+    /// Ring steps over `ranks` ranks: N−1 phases (none for a single rank).
     pub fn new(ranks: usize) -> Ring {
         Ring { n: ranks }
     }
@@ -64,6 +65,7 @@ pub struct RecursiveDoubling {
 }
 
 impl RecursiveDoubling {
+    /// XOR exchanges over `ranks` ranks: ⌈log₂N⌉ phases, partners beyond N idle.
     pub fn new(ranks: usize) -> RecursiveDoubling {
         RecursiveDoubling { n: ranks }
     }
@@ -94,6 +96,7 @@ pub struct Bruck {
 }
 
 impl Bruck {
+    /// Bruck steps over `ranks` ranks: ⌈log₂N⌉ phases of r → (r + 2^i) mod N.
     pub fn new(ranks: usize) -> Bruck {
         Bruck { n: ranks }
     }
@@ -160,6 +163,7 @@ pub struct Bisection {
 }
 
 impl Bisection {
+    /// Cross-half exchanges over `ranks` ranks: ⌊N/2⌋ phases, the last rank idle when N is odd.
     pub fn new(ranks: usize) -> Bisection {
         Bisection { n: ranks }
     }

@@ -42,8 +42,11 @@ use std::str::FromStr;
 /// Output format of a schedule file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
+    /// `{"hosts": [...], "phases": [[...]]}` with GUIDs; the default and the only format
+    /// ibfat reads back.
     #[default]
     Json,
+    /// `rank,phase,peer` rows without GUIDs, for launch scripts; write-only.
     Csv,
 }
 

@@ -16,19 +16,31 @@ use std::str::FromStr;
 /// The patterns ibfat generates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PatternKind {
+    /// `shift`: phase i sends r → (r+i) mod N in job-rank order; complete, N phases.
     Shift,
+    /// `kary-shift`: shift in tree order on a k-ary n-tree, what d-mod-k routing expects.
     KaryShift,
+    /// `mols-shift`: shift in tree order on a proximity 3-level (MOLS) tree.
     MolsShift,
+    /// `lsft`: the conflict-free all-to-all of a Latin-square fat-tree (§2.1).
     Lsft,
+    /// `lsft-partial`: the conflict-free all-to-all of a job on a q×k LSFT block (§2.2).
     LsftPartial,
+    /// `ring`: N−1 steps of r → r+1, for comparison (not complete).
     Ring,
+    /// `recursive-doubling`: ⌈log₂N⌉ hypercube exchanges r ↔ r XOR 2^i, for comparison.
     RecursiveDoubling,
+    /// `bruck`: ⌈log₂N⌉ steps r → r + 2^i, for comparison.
     Bruck,
+    /// `random`: an independent random permutation per phase (seed and phase count from
+    /// the request).
     Random,
+    /// `bisection`: every cross-half pair in both directions, ⌊N/2⌋ phases.
     Bisection,
 }
 
 impl PatternKind {
+    /// Every pattern, in the order `--help` and error hints list them.
     pub const ALL: [PatternKind; 10] = [
         PatternKind::Shift,
         PatternKind::KaryShift,
@@ -99,6 +111,7 @@ impl FromStr for PatternKind {
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct Request {
+    /// Which pattern to generate.
     pub kind: PatternKind,
     /// The job (default: the whole fabric in rank order); the pool for `--job-size`.
     pub job: Option<Job>,
@@ -129,13 +142,17 @@ impl Request {
 /// Where an lsft-partial job sits.
 #[derive(Clone, Debug, Serialize)]
 pub struct BlockInfo {
+    /// Side of the LSFT (0, or 1 on a two-sided LSFT) whose grid leaves hold the block.
     pub side: u32,
     /// Field elements of the block's grid columns.
     pub columns: Vec<u32>,
+    /// Number of block columns k (1..=q).
     pub k: u32,
+    /// Hosts used per leaf m (1..=k).
     pub per_leaf: u32,
-    /// Block positions (q·k·m) and how many of them hold a rank.
+    /// Block positions q·k·m: the number of phases of the block schedule.
     pub positions: usize,
+    /// Positions that hold a rank of the job; the others are idle.
     pub placed: usize,
 }
 
@@ -154,14 +171,20 @@ impl BlockInfo {
 
 /// A generated pattern over its job, and what its construction guarantees.
 pub struct Generated {
+    /// The pattern, over ranks 0..job.len() of `job`.
     pub pattern: Box<dyn Pattern>,
+    /// The hosts the pattern's ranks are, in rank order (for lsft-partial, the placed
+    /// hosts, which may differ from the requested job).
     pub job: Job,
     /// Every ordered pair of ranks exactly once (by construction).
     pub complete: bool,
     /// Why the pattern is conflict-free, when its construction guarantees it.
     pub conflict_free: Option<String>,
+    /// Caveats for the user: idle slots, missing guarantees, routing assumptions.
     pub notes: Vec<String>,
+    /// Where an lsft-partial schedule's block sits; `None` for other patterns.
     pub block: Option<BlockInfo>,
+    /// How the lsft-partial placement chooser (`--job-size`) compared its candidates.
     pub choice: Option<ChoiceReport>,
 }
 

@@ -1,7 +1,7 @@
 //! Jobs: which host ports are the ranks of a pattern, in rank order.
 //!
-//! A job is the whole fabric in rank order ([`Layout::hosts`]) or a subset given with
-//! `--job HOSTS`, either inline or as a file:
+//! A job is the whole fabric in rank order ([`Layout::hosts`](crate::topology::Layout::hosts))
+//! or a subset given with `--job HOSTS`, either inline or as a file:
 //!
 //! * `--job ranks:0-63,128-191` — fabric ranks (positions in the topology's rank order,
 //!   inclusive ranges), in the order written;
@@ -28,6 +28,7 @@ use std::path::Path;
 /// [`Layout::hosts`]: crate::topology::Layout::hosts
 #[derive(Clone, Debug)]
 pub struct Hosts<'a> {
+    /// The fabric the ports belong to (for GUIDs, names and descriptions).
     pub fabric: &'a Fabric,
     /// Host ports in rank order (fabric ranks index this list).
     pub ports: &'a [Endpoint],

@@ -118,7 +118,6 @@ impl LsftAllToAll {
         (self.sides * self.d) as usize
     }
 
-    /// The shift triple (a, b, c) of phase `p`.
     /// Where the flow of source `s` ends under shifts (a, b, c): up port (slot + a), spine
     /// port (arrival + b), host (arrival + c), all in the canonical numbering.
     #[inline]
@@ -144,6 +143,8 @@ impl LsftAllToAll {
         self.slot_rank[(side_base + point_d + j) as usize]
     }
 
+    /// The shift triple (a, b, c) of phase `p`: up shift a ∈ Z_d, spine shift b ∈ Z_{S·d},
+    /// host shift c ∈ Z_d; the S·d turn phases (b ∈ {0, d}, c = 0) come first.
     pub fn triple(&self, p: usize) -> (u32, u32, u32) {
         let d = self.d as usize;
         if p < self.turns() {

@@ -4,7 +4,7 @@
 //! an all-to-all on LSFT(31) has 31,776 ranks and about a billion flows, so the checker
 //! and the file writer stream it one phase at a time (O(ranks) work and memory per
 //! phase, no per-flow allocation or hashing). [`Schedule`] is the explicit form, read
-//! from or written to a schedule file ([`file`]).
+//! from or written to a schedule file ([`file`](mod@file)).
 //!
 //! Ranks are the hosts of a [`Job`]: the whole fabric in rank order
 //! ([`crate::topology::Layout::hosts`]) or a subset. A rank may be [`IDLE`] in a phase,
@@ -96,7 +96,9 @@ impl<P: Pattern + ?Sized> Pattern for Box<P> {
 /// the destination of every rank in every phase ([`IDLE`] = idle).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
+    /// Port GUID of every rank; rank r is `hosts[r]`.
     pub hosts: Vec<u64>,
+    /// `phases[p][r]`: the rank that rank r sends to in phase p, or [`IDLE`].
     pub phases: Vec<Vec<u32>>,
 }
 
@@ -137,19 +139,34 @@ impl Pattern for Schedule {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PhaseError {
     /// The phase lists a different number of ranks than the schedule has.
-    Length { phase: usize, len: usize, ranks: usize },
+    Length {
+        /// 0-based phase index.
+        phase: usize,
+        /// Entries the phase has.
+        len: usize,
+        /// Ranks the schedule has.
+        ranks: usize,
+    },
     /// A rank sends to a rank that does not exist.
     OutOfRange {
+        /// 0-based phase index.
         phase: usize,
+        /// The sending rank.
         rank: u32,
+        /// The destination as written (wide enough for any number a file may hold).
         dest: u64,
+        /// Ranks the schedule has; valid destinations are 0..ranks.
         ranks: usize,
     },
     /// Two ranks send to the same rank.
     Collision {
+        /// 0-based phase index.
         phase: usize,
+        /// The rank that would receive twice.
         dest: u32,
+        /// The rank that sent to `dest` first (the lower rank when a phase is checked whole).
         first: u32,
+        /// The sender that collided with it.
         second: u32,
     },
 }
@@ -267,7 +284,9 @@ impl PermutationCheck {
 /// Flow counts of a pattern (or of the part of it written so far).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
+    /// Phases counted.
     pub phases: usize,
+    /// Ranks of the pattern (every phase lists all of them).
     pub ranks: usize,
     /// Rank-to-rank transfers, self transfers included.
     pub flows: u64,

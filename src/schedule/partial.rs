@@ -34,9 +34,17 @@ pub enum Vector {
     /// `[*]`: stay on the leaf.
     Zero,
     /// Slope ∞: row y ⊕ h, same column.
-    Vertical { h: u32 },
+    Vertical {
+        /// Hop: the nonzero field element added to the row, 1..=q−1.
+        h: u32,
+    },
     /// Slope s: column index + h (mod k), along the line of slope s.
-    Slope { s: u32, h: u32 },
+    Slope {
+        /// Slope: a field element 0..q.
+        s: u32,
+        /// Hop in block columns, 1..=k−1.
+        h: u32,
+    },
 }
 
 /// Column 0 of the vector table (q·k rows).
@@ -64,6 +72,7 @@ pub struct BlockPos {
 /// The block geometry: order, chosen columns and hosts per leaf.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockShape {
+    /// Order q of the LSFT's plane: the block has all q rows of the grid.
     pub q: u32,
     /// Field elements of the k block columns, distinct.
     pub columns: Vec<u32>,
@@ -80,6 +89,7 @@ impl BlockShape {
             m,
         }
     }
+    /// Number of block columns k.
     pub fn k(&self) -> u32 {
         self.columns.len() as u32
     }
@@ -190,6 +200,7 @@ impl LsftPartial {
         LsftPartial::new(shape, positions)
     }
 
+    /// The block this schedule runs on.
     pub fn shape(&self) -> &BlockShape {
         &self.shape
     }

@@ -33,6 +33,7 @@ pub struct Shift {
 }
 
 impl Shift {
+    /// Shift over `ranks` ranks in job-rank order: N phases, phase 0 the local copies.
     pub fn new(ranks: usize) -> Shift {
         Shift { n: ranks }
     }

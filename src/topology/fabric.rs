@@ -24,34 +24,51 @@ pub const MAX_PORTS: u32 = 254;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NodeKind {
+    /// A switch: forwards by its LFT; one LID on management port 0, ports 1..=n cabled.
     Switch,
+    /// A channel adapter (host HCA): the endpoints of traffic, one LID per cabled port.
     Ca,
+    /// An IB router: addressed like a CA (LIDs per cabled port), never a traffic endpoint.
     Router,
 }
 
 /// Active link width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Width {
+    /// 1 lane (1x).
     X1,
+    /// 2 lanes (2x); not expressible in ibsim files.
     X2,
+    /// 4 lanes (4x): the usual switch-to-switch and host width, and the default.
     #[default]
     X4,
+    /// 8 lanes (8x).
     X8,
+    /// 12 lanes (12x).
     X12,
 }
 
 /// Active link speed (per lane).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Speed {
+    /// Single data rate, 2.5 Gb/s per lane; the default.
     #[default]
     Sdr,
+    /// Double data rate, 5 Gb/s per lane.
     Ddr,
+    /// Quad data rate, 10 Gb/s per lane; the fastest speed ibsim models.
     Qdr,
+    /// FDR10, 10.3125 Gb/s per lane (64b/66b encoding at QDR signalling).
     Fdr10,
+    /// Fourteen data rate, 14.0625 Gb/s per lane.
     Fdr,
+    /// Enhanced data rate, 25.78125 Gb/s per lane.
     Edr,
+    /// High data rate, 53.125 Gb/s per lane.
     Hdr,
+    /// Next data rate, 106.25 Gb/s per lane.
     Ndr,
+    /// eXtended data rate, 212.5 Gb/s per lane.
     Xdr,
 }
 
@@ -193,6 +210,7 @@ serde_via_str!(Speed);
 /// A node: switch, channel adapter (host) or router.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
+    /// Switch, CA or router: decides which ports carry LIDs and which ports are endpoints.
     pub kind: NodeKind,
     /// Number of external ports (ports 1..=nports; switches also have port 0).
     pub nports: u8,
@@ -209,40 +227,53 @@ pub struct Node {
 /// A port and, when cabled, its peer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Port {
+    /// The node this port belongs to.
     pub node: NodeId,
+    /// Port number on its node: 0 is the switch management port, 1..=`nports` are external.
     pub num: u8,
     /// Port GUID: node GUID for switch ports, node GUID + port number for CAs (ibsim's rule).
     pub guid: u64,
     /// Global index of the port at the other end of the cable, or [`NO_PEER`].
     pub peer: PortIdx,
+    /// Active width of the cable at this port (both ends agree; default 4x when unknown).
     pub width: Width,
+    /// Active per-lane speed of the cable at this port (both ends agree; default SDR).
     pub speed: Speed,
     /// Base LID when known (discovered fabrics); 0 = unknown.
     pub lid: u16,
-    /// LMC when known.
+    /// LMC when known: the port answers to 2^lmc consecutive LIDs from `lid`; 0 otherwise.
     pub lmc: u8,
 }
 
 /// A host port: the unit that sends and receives in a schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Endpoint {
+    /// The CA node.
     pub node: NodeId,
+    /// Its cabled port, 1-based.
     pub port: u8,
 }
 
 /// One cable, by its two ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Link {
+    /// Node at the first end (the one with the lower global port index in [`Fabric::links`]).
     pub a: NodeId,
+    /// Port number (1-based) at the first end.
     pub pa: u8,
+    /// Node at the second end.
     pub b: NodeId,
+    /// Port number (1-based) at the second end.
     pub pb: u8,
 }
 
 /// The whole fabric.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fabric {
+    /// All nodes; a [`NodeId`] indexes this vector.
     pub nodes: Vec<Node>,
+    /// All ports of all nodes, port 0 included, grouped by node in node order; a
+    /// [`PortIdx`] indexes this vector and node `n`'s port `p` is at `nodes[n].first_port + p`.
     pub ports: Vec<Port>,
 }
 

@@ -17,7 +17,9 @@ use crate::error::{Error, Result};
 /// Parameters of a k-ary n-tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KaryParams {
+    /// k: hosts per leaf and up links per switch; switches have 2k ports, so 2..=127.
     pub arity: u32,
+    /// n: switch levels, leaves included (>= 2); the tree has k^n hosts, at most 2^20.
     pub levels: u32,
 }
 
@@ -57,7 +59,9 @@ impl KaryParams {
 /// Structure of a k-ary n-tree in canonical (tree) order.
 #[derive(Clone, Debug)]
 pub struct KaryLayout {
+    /// Arity k (down links and up links per switch).
     pub k: u32,
+    /// Number of switch levels n; level 1 is the leaves, level n the top.
     pub levels: u32,
     /// `switches[(l−1)·k^(n−1) + g·k^(l−1) + λ]`.
     pub switches: Vec<NodeId>,

@@ -87,7 +87,9 @@ impl LsftParams {
 /// in canonical order (lines through a point and points on a line ascending).
 #[derive(Clone, Debug)]
 pub struct LsftLayout {
+    /// The projective plane PG(2,q) whose points are the leaves and lines the spines.
     pub plane: Plane,
+    /// Order q of the plane: q+1 lines per point, q+1 points per line.
     pub q: u32,
     /// 1 or 2.
     pub sides: u32,

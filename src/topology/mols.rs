@@ -36,9 +36,14 @@ pub enum Wiring {
 /// What the user asked for: a wiring, or the best one available for the arity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum WiringChoice {
+    /// Force [`Wiring::Standard`].
     Standard,
+    /// Force [`Wiring::Basic`] (any arity).
     Basic,
+    /// Force [`Wiring::Mols`]; an error unless the arity is a prime power.
     Mols,
+    /// `mols` for a prime-power arity, otherwise whichever of `basic` and `standard` has
+    /// the higher mean proximity; the default.
     #[default]
     Auto,
 }
@@ -87,7 +92,9 @@ impl FromStr for WiringChoice {
 /// Parameters of a proximity 3-level fat-tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MolsParams {
+    /// n: hosts per bottom switch, pods, planes and rows; switches have 2n ports, so 2..=127.
     pub arity: u32,
+    /// How the middle stage is to be cabled; `auto` is resolved by [`MolsParams::resolve_wiring`].
     pub wiring: WiringChoice,
 }
 
@@ -154,8 +161,11 @@ pub fn wiring_table(n: u32, wiring: Wiring) -> Vec<u32> {
 /// Proximity switches (bottoms sharing a middle, self included) per bottom switch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proximity {
+    /// Fewest proximity switches of any bottom (n for the standard tree).
     pub min: u32,
+    /// Most proximity switches of any bottom (at most n(n−1)+1).
     pub max: u32,
+    /// Mean over all n² bottoms: the figure `auto` compares wirings by.
     pub mean: f64,
     /// Per bottom switch b.
     pub per_bottom: Vec<u32>,
@@ -201,13 +211,17 @@ pub fn proximity(n: u32, g: &[u32]) -> Proximity {
 /// Structure of a proximity 3-level tree in canonical order.
 #[derive(Clone, Debug)]
 pub struct MolsLayout {
+    /// Arity n: n² bottoms, n² middles, n² tops, n³ host slots.
     pub n: u32,
+    /// The wiring the middle stage has (`Custom` when recognised but not a named one).
     pub wiring: Wiring,
     /// `g[(u·n + r)·n + c]` = pod of the colour-c bottom of middle (u, r).
     pub g: Vec<u32>,
-    /// `bottoms[pod·n + colour]`, `middles[u·n + r]`, `tops[u·n + t]`.
+    /// Bottom (leaf) switches: `bottoms[pod·n + colour]`.
     pub bottoms: Vec<NodeId>,
+    /// Middle switches of plane u, row r: `middles[u·n + r]`.
     pub middles: Vec<NodeId>,
+    /// Top switches of plane u: `tops[u·n + t]`.
     pub tops: Vec<NodeId>,
     /// Bottom port of host slot j: `b_host[b·n + j]` (0 = empty).
     pub b_host: Vec<u8>,
@@ -215,8 +229,9 @@ pub struct MolsLayout {
     pub b_up: Vec<u8>,
     /// Row r of the plane-u middle of bottom b: `b_row[b·n + u]`.
     pub b_row: Vec<u32>,
-    /// Middle port to its colour-c bottom: `m_down[m·n + c]`; to top t: `m_up[m·n + t]`.
+    /// Middle port to its colour-c bottom: `m_down[m·n + c]`.
     pub m_down: Vec<u8>,
+    /// Middle port to top t of its plane: `m_up[m·n + t]`.
     pub m_up: Vec<u8>,
     /// Top port to middle row r of its plane: `t_down[t·n + r]`.
     pub t_down: Vec<u8>,

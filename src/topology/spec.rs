@@ -13,15 +13,20 @@ use std::path::Path;
 /// The family and its parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FamilySpec {
+    /// Latin-square fat-tree LSFT(q) (`family: lsft`).
     Lsft(LsftParams),
+    /// Standard k-ary n-tree (`family: kary`).
     Kary(KaryParams),
+    /// Proximity 3-level tree (`family: mols`).
     Mols(MolsParams),
 }
 
 /// A complete, validated fabric spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
+    /// Which family and its parameters, already validated.
     pub family: FamilySpec,
+    /// GUID base, port shuffle seed and cable width/speed: what makes the rebuild identical.
     pub options: BuildOptions,
 }
 
@@ -29,8 +34,11 @@ pub struct Spec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
+    /// Number of switch nodes the spec must build.
     pub switches: usize,
+    /// Number of host ports (ranks) the spec must build.
     pub hosts: usize,
+    /// Number of cables, switch-to-switch and host links together.
     pub cables: usize,
 }
 
