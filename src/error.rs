@@ -1,9 +1,8 @@
-//! Errors and the exit codes scripts can trust.
+//! Errors: bad input, or an environment that failed us.
 //!
-//! * exit 0 — success, or a verification that passed;
-//! * exit 1 — a verification that ran and found defects (conflicts, miswiring, bad LFTs);
-//! * exit 2 — bad input: a parameter out of range, a malformed or inconsistent file;
-//! * exit 3 — the environment failed us: I/O errors, a missing external tool.
+//! The split matters to every front end: the CLI turns bad input into exit 2 and a failed
+//! environment into exit 3, the C ABI into `IBFAT_E_INPUT` / `IBFAT_E_IO`, the OpenSM
+//! plugin into a log line that says whose fault it was. The library only says which.
 //!
 //! Input errors always say where (file and line when there is one), which field, what
 //! was expected, and a hint when a near-valid value exists.
@@ -17,6 +16,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Where in an input file a problem is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
+    /// The file as the user named it (or as found inside a plan folder).
     pub file: PathBuf,
     /// 1-based line number; 0 when the problem concerns the whole file.
     pub line: usize,
@@ -24,11 +24,15 @@ pub struct Location {
 
 /// A problem with what the user gave us.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InputError {
+    /// The file and line, when the input was a file.
     pub location: Option<Location>,
     /// The parameter or field concerned (`order`, `hosts_per_leaf`, `port` ...).
     pub field: Option<String>,
+    /// What is wrong and what was expected.
     pub message: String,
+    /// A near-valid value or the command that helps, when there is one.
     pub hint: Option<String>,
 }
 
@@ -54,6 +58,7 @@ impl fmt::Display for InputError {
 
 /// Every error ibfat reports.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// Bad input (exit 2).
     #[error("{0}")]
@@ -61,7 +66,9 @@ pub enum Error {
     /// I/O or environment failure (exit 3).
     #[error("{context}: {source}")]
     Io {
+        /// What ibfat was doing (`cannot write lsft7/guid2lid`).
         context: String,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -123,12 +130,9 @@ impl Error {
         }
     }
 
-    /// The process exit code for this error.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Error::Input(_) => 2,
-            Error::Io { .. } | Error::Tool(_) => 3,
-        }
+    /// Whether the user's input is at fault (as opposed to the environment).
+    pub fn is_input(&self) -> bool {
+        matches!(self, Error::Input(_))
     }
 }
 
@@ -157,7 +161,7 @@ mod tests {
             e.to_string(),
             "order: 6 is not a prime power (hint: nearest prime powers: 5, 7)"
         );
-        assert_eq!(e.exit_code(), 2);
+        assert!(e.is_input());
         let e = Error::at("topo.net", 12, "expected `[port] \"node\"[port]`");
         assert_eq!(e.to_string(), "topo.net:12: expected `[port] \"node\"[port]`");
     }

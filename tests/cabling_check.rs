@@ -3,9 +3,9 @@
 
 use ibfat::cabling::check::{check, CablingReport, MatchedBy};
 use ibfat::formats::{ibnetdiscover, ibsim};
-use ibfat::rng::SplitMix64;
 use ibfat::topology::lsft::{self, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, Width};
+use ibfat::SplitMix64;
 use std::path::Path;
 
 fn plan() -> (Fabric, Layout) {

@@ -7,10 +7,10 @@ mod harness;
 
 use harness::{ibfat, swap_far_ends, Sim};
 use ibfat::formats::ibsim;
-use ibfat::rng::SplitMix64;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeId, Plan, Spec, Width};
+use ibfat::SplitMix64;
 use serde_json::Value;
 use std::path::Path;
 

@@ -8,8 +8,8 @@ use ibfat::cabling::check::check;
 use ibfat::error::Error;
 use ibfat::formats::ibnetdiscover::{self, ParseOptions};
 use ibfat::recognize::recognize;
-use ibfat::rng::SplitMix64;
 use ibfat::topology::{Plan, Spec};
+use ibfat::SplitMix64;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 

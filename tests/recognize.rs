@@ -7,11 +7,11 @@ mod harness;
 use harness::{swap_far_ends, switch_peers};
 use ibfat::geometry::Plane;
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::rng::SplitMix64;
 use ibfat::topology::kary::{self, KaryParams};
 use ibfat::topology::lsft::{self, LsftParams};
 use ibfat::topology::mols::{self, MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, NodeKind, Wiring};
+use ibfat::SplitMix64;
 use std::collections::BTreeSet;
 
 fn shuffled(seed: u64) -> BuildOptions {

@@ -4,8 +4,7 @@ use super::output::print_json;
 use clap::Args;
 use ibfat::cabling::check::{check, CableRef, CablingReport};
 use ibfat::formats::ibnetdiscover::ParseOptions;
-use ibfat::recognize::{recognize, Recognition};
-use ibfat::topology::{load::Source, load_fabric};
+use ibfat::load::{load, Recognise, Source};
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -63,8 +62,10 @@ fn cable(c: &CableRef) -> String {
 }
 
 pub fn run(a: CablingArgs) -> Result<i32> {
-    let plan = load_fabric(&a.plan, ParseOptions::default())?;
-    let found = load_fabric(&a.discovered, ParseOptions { lenient: true })?;
+    // the plan's family: its spec's layout, else the recognised one (or none: the audit
+    // then matches by GUID, description and cables alone)
+    let plan = load(&a.plan, ParseOptions::default(), Recognise::Yes(None))?;
+    let found = load(&a.discovered, ParseOptions { lenient: true }, Recognise::No)?;
     let Some(discovered) = &found.discovered else {
         return Err(Error::at(
             &found.path,
@@ -73,14 +74,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         )
         .with_hint("run `ibnetdiscover > found.txt` on the fabric and pass found.txt"));
     };
-    let layout = match &plan.layout {
-        Some(l) => Some(l.clone()),
-        None => match recognize(&plan.fabric, None) {
-            Recognition::Recognised { layout, .. } => Some(layout),
-            Recognition::Unrecognised { .. } => None,
-        },
-    };
-    let r = check(&plan.fabric, layout.as_ref(), discovered);
+    let r = check(&plan.fabric, plan.layout.as_ref(), discovered);
     let code = if r.is_match() { 0 } else { 1 };
     if a.json {
         print_json(&Output {

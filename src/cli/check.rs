@@ -4,7 +4,9 @@ use super::output::{print_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::{check, merge, CheckReport, CompiledRoutes};
+use ibfat::formats::ibnetdiscover::ParseOptions;
 use ibfat::formats::{atomic, dot};
+use ibfat::load::{load, Loaded, Recognise};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, generate, Job, Pattern, PatternKind, Request};
@@ -109,12 +111,12 @@ fn parse_shard(s: &str) -> std::result::Result<(usize, usize), String> {
 
 /// The pattern of the command line and the hosts it runs on (rank order): a schedule
 /// file (its own host list), or a named pattern over the job (default: every host).
-fn resolve_pattern(a: &CheckArgs, loaded: &topo::Any) -> Result<(Box<dyn Pattern>, Vec<Endpoint>)> {
+fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, Vec<Endpoint>)> {
     let all: Vec<Endpoint> = match &loaded.layout {
         Some(l) => l.hosts().to_vec(),
         None => loaded.fabric.endpoints(),
     };
-    let hosts_view = Hosts::new(&loaded.fabric, &all, loaded.name.clone());
+    let hosts_view = Hosts::new(&loaded.fabric, &all, loaded.name());
     let path = Path::new(&a.pattern);
     if path.is_file() {
         let (sched, job) = file::read_json(path, Some(&hosts_view))?;
@@ -199,7 +201,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         return Ok(exit_code(&r));
     }
     let topology = a.topology.clone().expect("clap requires --topology");
-    let loaded = topo::load_any(&topology, None)?;
+    let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
     let (lids, lfts) = match &a.lfts {
         Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
         None => {
@@ -248,7 +250,7 @@ fn exit_code(r: &CheckReport) -> i32 {
     }
 }
 
-fn write_heatmap(path: &Path, loaded: &topo::Any, r: &CheckReport) -> Result<()> {
+fn write_heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<()> {
     let Some(layout) = &loaded.layout else {
         return Err(Error::input(
             "heatmap",

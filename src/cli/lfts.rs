@@ -4,6 +4,8 @@ use super::output::print_json;
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::validate;
+use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::load::{load, Recognise};
 use ibfat::Result;
 use std::path::PathBuf;
 
@@ -55,7 +57,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             lids,
             json,
         } => {
-            let loaded = topo::load_any(&topology, None)?;
+            let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(&loaded.fabric, &lids, &tables, loaded.layout.as_ref());
             if json {

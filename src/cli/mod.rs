@@ -90,7 +90,17 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("ibfat: error: {e}");
-            e.exit_code()
+            exit_code(&e)
         }
+    }
+}
+
+/// The exit code scripts can trust for an error: 2 bad input, 3 the environment failed
+/// (I/O, a missing or failing external tool).
+pub(crate) fn exit_code(e: &ibfat::Error) -> i32 {
+    if e.is_input() {
+        2
+    } else {
+        3
     }
 }

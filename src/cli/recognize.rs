@@ -3,8 +3,8 @@
 use super::output::print_json;
 use clap::Args;
 use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::load::{load, Recognise};
 use ibfat::recognize::{recognize, report, FamilyHint, RecognitionReport};
-use ibfat::topology::load_fabric;
 use ibfat::Result;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -62,7 +62,7 @@ struct Output<'a> {
 }
 
 pub fn run(a: RecognizeArgs) -> Result<i32> {
-    let lf = load_fabric(&a.dump, ParseOptions::default())?;
+    let lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
     let rec = recognize(&lf.fabric, a.family.0);
     let r = report(&lf.fabric, &rec);
     let code = if r.family == "unrecognised" { 1 } else { 0 };

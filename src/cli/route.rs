@@ -5,6 +5,7 @@ use super::topo;
 use clap::Args;
 use ibfat::check::validate;
 use ibfat::formats::{atomic, lftdump};
+use ibfat::load::load_family;
 use ibfat::routing::{route, Lids};
 use ibfat::{Error, Result};
 use serde::Serialize;
@@ -63,8 +64,9 @@ struct Report {
 }
 
 pub fn run(a: RouteArgs) -> Result<i32> {
-    let (loaded, found_lids) = topo::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
-    let layout = &loaded.layout;
+    let loaded = load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
+    let found_lids = &loaded.lids;
+    let layout = loaded.layout()?;
     let lids = match a.lids.as_str() {
         "plan" => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
         "discovered" => found_lids

@@ -129,8 +129,8 @@ struct ScheduleReport {
 
 pub fn run(a: ScheduleArgs) -> Result<i32> {
     let start = Instant::now();
-    let (loaded, _) = super::topo::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
-    let plan = loaded.topo();
+    let loaded = ibfat::load::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
+    let plan = loaded.topo()?;
     let job = a
         .job
         .as_deref()

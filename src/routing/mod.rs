@@ -5,10 +5,10 @@
 //! ([`updown`]) — so no LID is left unrouted anywhere (OpenSM's ftree leaves leaf-to-spine
 //! LIDs unrouted on an LSFT; ibfat does not).
 
-pub mod families;
+mod families;
 pub mod lft;
 pub mod lids;
-pub mod updown;
+mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};
 pub use lids::Lids;

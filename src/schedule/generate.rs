@@ -76,9 +76,9 @@ impl PatternKind {
             PatternKind::Shift => "phase i: rank r -> (r+i) mod N, in job-rank order; N phases, complete",
             PatternKind::KaryShift => "shift in tree order on a k-ary n-tree (what d-mod-k routing expects)",
             PatternKind::MolsShift => "shift in tree order on a MOLS 3-level tree",
-            PatternKind::Lsft => "LSFT conflict-free all-to-all (§2.1 shift triples), one- or two-sided",
+            PatternKind::Lsft => "LSFT conflict-free all-to-all (shift triples), one- or two-sided",
             PatternKind::LsftPartial => {
-                "LSFT conflict-free all-to-all of a q x K block, M hosts per leaf (§2.2); --job-size places it"
+                "LSFT conflict-free all-to-all of a q x K block, M hosts per leaf; --job-size places it"
             }
             PatternKind::Ring => "ring all-to-all steps: N-1 phases of r -> r+1",
             PatternKind::RecursiveDoubling => "hypercube exchange: phase i pairs r with r XOR 2^i",
@@ -215,9 +215,9 @@ impl Generated {
     }
 }
 
-const LSFT_GUARANTEE: &str = "by construction (ALGORITHMS §2.1): every switch permutes its inputs in every \
+const LSFT_GUARANTEE: &str = "by construction (docs/schedules.md §2.1): every switch permutes its inputs in every \
                               phase of the canonical LSFT model";
-const PARTIAL_GUARANTEE: &str = "by construction (ALGORITHMS §2.2): the block's leaves on each spine are \
+const PARTIAL_GUARANTEE: &str = "by construction (docs/schedules.md §2.4): the block's leaves on each spine are \
                                  permuted and each leaf's hosts use distinct spines";
 
 /// Generate the requested pattern on a plan.

@@ -9,14 +9,12 @@
 
 pub mod fabric;
 pub mod kary;
-pub mod load;
 pub mod lsft;
 pub mod mols;
 pub mod spec;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
 pub use kary::KaryLayout;
-pub use load::{load_fabric, load_topology, Loaded, LoadedFabric};
 pub use lsft::LsftLayout;
 pub use mols::{MolsLayout, Wiring};
 pub use spec::{FamilySpec, Spec};

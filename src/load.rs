@@ -1,0 +1,300 @@
+//! From a TOPOLOGY argument to a fabric with its family layout — the one loader the CLI,
+//! the C ABI and the OpenSM plugin share.
+//!
+//! A TOPOLOGY is a plan folder, a `fabric.yaml`, an ibsim `topology.net`, or
+//! `ibnetdiscover` output (default format or `-p`). A spec is built (its layout is known
+//! by construction); anything else is parsed and, when a family is asked for, recognised.
+//! This decision is made here and nowhere else, so planned and discovered fabrics route,
+//! schedule and check alike.
+//!
+//! This module sits above [`crate::formats`] (parsing) and [`crate::recognize`]
+//! (recognition) and below the front ends; the model layers ([`crate::topology`],
+//! [`crate::routing`]) never call it.
+
+use crate::error::{Error, InputError, Result};
+use crate::formats::ibnetdiscover::{self, Discovered, DumpFormat, ParseOptions};
+use crate::recognize::{recognize, FamilyHint, Recognition};
+use crate::routing::Lids;
+use crate::topology::{Fabric, Layout, Spec, Topo};
+use std::path::{Path, PathBuf};
+
+/// What a TOPOLOGY argument turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A `fabric.yaml` spec (given directly or found in a plan folder).
+    Spec,
+    /// A dump or net file in one of the [`DumpFormat`]s.
+    Dump(DumpFormat),
+}
+
+impl Source {
+    /// For reports: `fabric spec`, `ibnetdiscover output`, `ibsim net file` ...
+    pub fn describe(self) -> &'static str {
+        match self {
+            Source::Spec => "fabric spec",
+            Source::Dump(f) => f.describe(),
+        }
+    }
+}
+
+/// How much of the family question a load answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recognise {
+    /// Do not recognise: a spec's own layout is kept, a dump stays without one (for
+    /// commands that report on recognition themselves, or compare cabling).
+    No,
+    /// Recognise when the file carries no layout of the family asked for (`None` = any
+    /// family); an unrecognised fabric still loads, with the reason kept.
+    Yes(Option<FamilyHint>),
+}
+
+/// A fabric read from a TOPOLOGY argument, with everything the file told about it.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The file actually read (`fabric.yaml` or `topology.net` inside a plan folder).
+    pub path: PathBuf,
+    /// What kind of file it was.
+    pub source: Source,
+    /// The fabric, node by node and port by port.
+    pub fabric: Fabric,
+    /// The family layout: the spec's, or the recognised one; `None` when the family is
+    /// unknown (see [`Loaded::unrecognised`]) or recognition was not asked for.
+    pub layout: Option<Layout>,
+    /// Why recognition failed, as the input error commands report when they need a family.
+    pub unrecognised: Option<InputError>,
+    /// Another family describing the same fabric (see [`Recognition::Recognised`]).
+    pub equivalent: Option<String>,
+    /// The spec, when the source is one.
+    pub spec: Option<Spec>,
+    /// The parsed dump (problems, suspect ports, line numbers), when the source is one.
+    pub discovered: Option<Discovered>,
+    /// LIDs that come with the topology: a swept dump's own, or the `guid2lid` a plan
+    /// folder holds next to its spec.
+    pub lids: Option<Lids>,
+}
+
+impl Loaded {
+    /// Short name for reports: the spec's (`lsft7`), else the file name.
+    pub fn name(&self) -> String {
+        match &self.spec {
+            Some(s) => s.short_name(),
+            None => self
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The fabric with its family layout, or the input error saying why the family is
+    /// unknown (for commands that need one: route, schedule, heat maps).
+    pub fn topo(&self) -> Result<Topo<'_>> {
+        match &self.layout {
+            Some(layout) => Ok(Topo {
+                fabric: &self.fabric,
+                layout,
+                name: self.name(),
+            }),
+            None => Err(match &self.unrecognised {
+                Some(e) => Error::Input(Box::new(e.clone())),
+                None => Error::at(&self.path, 0, "the family of this fabric was not recognised")
+                    .with_hint("`ibfat recognize` says which family it is"),
+            }),
+        }
+    }
+
+    /// The layout, or the input error saying why the family is unknown.
+    pub fn layout(&self) -> Result<&Layout> {
+        self.topo()?;
+        Ok(self.layout.as_ref().expect("topo() checked the layout"))
+    }
+}
+
+fn is_spec_text(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .is_some_and(|l| l.starts_with("family:"))
+}
+
+/// Which file to read for a path: a plan folder's `fabric.yaml` (else `topology.net`),
+/// or the path itself.
+fn resolve(path: &Path) -> Result<PathBuf> {
+    if path.is_dir() {
+        for name in ["fabric.yaml", "topology.net"] {
+            let p = path.join(name);
+            if p.is_file() {
+                return Ok(p);
+            }
+        }
+        return Err(Error::at(
+            path,
+            0,
+            "this folder has neither fabric.yaml nor topology.net: not a plan folder",
+        )
+        .with_hint(
+            "give a plan folder written by `ibfat build --out`, a fabric.yaml, a topology.net or ibnetdiscover output",
+        ));
+    }
+    if !path.exists() {
+        return Err(Error::io(
+            format!("cannot read {}", path.display()),
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or folder"),
+        ));
+    }
+    Ok(path.to_path_buf())
+}
+
+/// LIDs that come with a topology: the dump's own (after an SM sweep), or the guid2lid a
+/// plan folder holds next to its fabric.yaml. A guid2lid that belongs to another fabric
+/// is not ours to use and is ignored; failing to read it is not.
+fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
+    if let Some(l) = Lids::discovered(fabric).map_err(|e| e.in_file(path, 0))? {
+        return Ok(Some(l));
+    }
+    let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let g2l = folder.join("guid2lid");
+    if g2l.is_file() {
+        let text = std::fs::read_to_string(&g2l).map_err(|e| Error::io(format!("cannot read {}", g2l.display()), e))?;
+        if let Ok(l) = Lids::from_guid2lid(fabric, &text, &g2l) {
+            return Ok(Some(l));
+        }
+    }
+    Ok(None)
+}
+
+/// Read a TOPOLOGY argument. Dumps are parsed with `opts` (lenient for the cabling
+/// audit, strict otherwise); specs are built; `family` says whether to recognise.
+pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded> {
+    let file = resolve(path)?;
+    let bytes = std::fs::read(&file).map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let mut loaded = if is_yaml || is_spec_text(&text) {
+        let spec = Spec::from_yaml(&text, &file)?;
+        let plan = spec.build()?;
+        Loaded {
+            path: file,
+            source: Source::Spec,
+            fabric: plan.fabric,
+            layout: Some(plan.layout),
+            unrecognised: None,
+            equivalent: None,
+            spec: Some(plan.spec),
+            discovered: None,
+            lids: None,
+        }
+    } else {
+        let mut d = ibnetdiscover::parse_with(&text, &file, opts)?;
+        if !opts.lenient {
+            d = d.strict(&file)?;
+        }
+        Loaded {
+            path: file,
+            source: Source::Dump(d.format),
+            fabric: d.fabric.clone(),
+            layout: None,
+            unrecognised: None,
+            equivalent: None,
+            spec: None,
+            discovered: Some(d),
+            lids: None,
+        }
+    };
+    loaded.lids = lids_with(&loaded.path, &loaded.fabric)?;
+    if let Recognise::Yes(hint) = family {
+        let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
+        if !loaded.layout.as_ref().is_some_and(fits) {
+            // a spec asked for as another family is recognised as that family (a
+            // standard MOLS plan as a k-ary tree, say)
+            match recognize(&loaded.fabric, hint) {
+                Recognition::Recognised { layout, equivalent, .. } => {
+                    loaded.layout = Some(layout);
+                    loaded.equivalent = equivalent;
+                }
+                rec @ Recognition::Unrecognised { .. } => {
+                    loaded.layout = None;
+                    loaded.unrecognised = match rec.into_layout().map_err(|e| e.in_file(&loaded.path, 0)) {
+                        Err(Error::Input(e)) => Some(*e),
+                        _ => None,
+                    };
+                }
+            }
+        }
+    }
+    Ok(loaded)
+}
+
+/// Read a TOPOLOGY argument strictly and give it with a family layout: a spec's own, or
+/// the recognised one (`hint` restricts the family); an unrecognised fabric is an input
+/// error with the reason.
+pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<Loaded> {
+    let loaded = load(path, ParseOptions::default(), Recognise::Yes(hint))?;
+    loaded.topo()?;
+    Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::kary::KaryParams;
+    use crate::topology::FamilySpec;
+
+    #[test]
+    fn every_kind_of_topology_argument_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 3 }));
+        let plan = spec.build().unwrap();
+        crate::cabling::write_plan(&plan, &dir.path().join("plan"), None).unwrap();
+        let folder = load_family(&dir.path().join("plan"), None).unwrap();
+        assert_eq!(folder.source, Source::Spec);
+        assert!(folder.path.ends_with("fabric.yaml"));
+        let net = load_family(&dir.path().join("plan/topology.net"), None).unwrap();
+        assert_eq!(net.source, Source::Dump(DumpFormat::IbsimNet));
+        assert_eq!(net.fabric, plan.fabric);
+        assert_eq!(net.layout.as_ref().unwrap().family_name(), "kary");
+        // a plan folder without a spec falls back to its net file
+        std::fs::remove_file(dir.path().join("plan/fabric.yaml")).unwrap();
+        let again = load_family(&dir.path().join("plan"), Some(FamilyHint::Kary)).unwrap();
+        assert!(again.path.ends_with("topology.net"));
+        // wrong family: an input error with the reason
+        let e = load_family(&dir.path().join("plan"), Some(FamilyHint::Lsft)).unwrap_err();
+        assert!(matches!(e, Error::Input(_)), "{e}");
+        assert!(e.to_string().contains("q²+q+1"), "{e}");
+        // ... that still loads when the family is optional, keeping the reason
+        let any = load(
+            &dir.path().join("plan"),
+            ParseOptions::default(),
+            Recognise::Yes(Some(FamilyHint::Lsft)),
+        )
+        .unwrap();
+        assert!(any.layout.is_none());
+        assert!(any.topo().unwrap_err().to_string().contains("q²+q+1"));
+        // missing file: I/O
+        let e = load_family(&dir.path().join("nope.txt"), None).unwrap_err();
+        assert!(matches!(e, Error::Io { .. }), "{e}");
+        // a folder without plan files: input
+        let e = load_family(dir.path(), None).unwrap_err();
+        assert!(matches!(e, Error::Input(_)), "{e}");
+        // a bad dump names its line
+        std::fs::write(dir.path().join("bad.txt"), "Switch 4 \"a\"\n[1] oops\n").unwrap();
+        let e = load_family(&dir.path().join("bad.txt"), None).unwrap_err().to_string();
+        assert!(e.contains("bad.txt:2: malformed port line"), "{e}");
+    }
+
+    #[test]
+    fn a_plan_folder_brings_its_guid2lid() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 2 }))
+            .build()
+            .unwrap();
+        crate::cabling::write_plan(&plan, dir.path(), None).unwrap();
+        assert!(load_family(dir.path(), None).unwrap().lids.is_none());
+        let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 1).unwrap();
+        std::fs::write(dir.path().join("guid2lid"), lids.to_guid2lid(&plan.fabric)).unwrap();
+        assert_eq!(load_family(dir.path(), None).unwrap().lids, Some(lids));
+        // a guid2lid of another fabric is ignored
+        std::fs::write(dir.path().join("guid2lid"), "0x0000000000000099 1 1\n").unwrap();
+        assert!(load_family(dir.path(), None).unwrap().lids.is_none());
+    }
+}
