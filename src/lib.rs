@@ -1,4 +1,3 @@
-#![warn(missing_docs)]
 
 //! ibfat: plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
 //!
