@@ -1,4 +1,3 @@
-
 //! ibfat: plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
 //!
 //! The modules, from the mathematics up to the front ends (a module only uses those
