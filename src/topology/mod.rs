@@ -12,6 +12,7 @@ pub mod kary;
 pub mod load;
 pub mod lsft;
 pub mod mols;
+pub mod rate;
 pub mod spec;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
