@@ -3,7 +3,7 @@
 use super::output::print_json;
 use clap::Args;
 use ibfat::cabling::check::{check, CableRef, CablingReport};
-use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::formats::dump::ParseOptions;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::{load::Source, load_fabric};
 use ibfat::{Error, Result};

@@ -3,6 +3,6 @@
 pub mod atomic;
 pub mod csv;
 pub mod dot;
-pub mod ibnetdiscover;
+pub mod dump;
 pub mod ibsim;
 pub mod lftdump;

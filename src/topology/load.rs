@@ -6,7 +6,7 @@
 
 use super::{Fabric, Layout, Spec};
 use crate::error::{Error, Result};
-use crate::formats::ibnetdiscover::{self, Discovered, DumpFormat, ParseOptions};
+use crate::formats::dump::{self, Discovered, DumpFormat, ParseOptions};
 use crate::recognize::{recognize, FamilyHint, Recognition};
 use std::path::{Path, PathBuf};
 
@@ -128,7 +128,7 @@ pub fn load_fabric(path: &Path, opts: ParseOptions) -> Result<LoadedFabric> {
             discovered: None,
         });
     }
-    let mut d = ibnetdiscover::parse_with(&text, &file, opts)?;
+    let mut d = dump::parse_with(&text, &file, opts)?;
     if !opts.lenient {
         d = d.strict(&file)?;
     }
