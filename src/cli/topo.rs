@@ -1,8 +1,8 @@
 //! TOPOLOGY arguments for the commands: the shared loader of `ibfat::topology::load`
 //! plus the LIDs that come with a topology.
 
-use ibfat::formats::ibnetdiscover::ParseOptions;
-use ibfat::formats::lftdump;
+use ibfat::formats::dump::ParseOptions;
+use ibfat::formats::{guid2lid, lftdump};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::load::{load_fabric, load_topology, Loaded};
@@ -59,7 +59,7 @@ fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
     if g2l.is_file() {
         let text = std::fs::read_to_string(&g2l).map_err(|e| Error::io(format!("cannot read {}", g2l.display()), e))?;
         // a guid2lid for another fabric in the same folder is not ours to use
-        if let Ok(l) = Lids::from_guid2lid(fabric, &text, &g2l) {
+        if let Ok(l) = guid2lid::parse(fabric, &text, &g2l) {
             return Ok(Some(l));
         }
     }
@@ -106,7 +106,7 @@ pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<(Loaded, Opt
 /// A `guid2lid` file for `fabric` (`--lids`).
 pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-    Lids::from_guid2lid(fabric, &text, path)
+    guid2lid::parse(fabric, &text, path)
 }
 
 /// The LIDs given (`--lids`), else the topology's own.

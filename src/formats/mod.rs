@@ -4,5 +4,6 @@ pub mod atomic;
 pub mod csv;
 pub mod dot;
 pub mod dump;
+pub mod guid2lid;
 pub mod ibsim;
 pub mod lftdump;
