@@ -6,7 +6,7 @@
 //! and in the default `ibnetdiscover` format with LIDs and rates, the way a production
 //! fabric's dump looks. Targets: parse >= 100 MB/s, recognise LSFT(17) < 1 s.
 
-use ibfat::formats::{ibnetdiscover, ibsim};
+use ibfat::formats::{dump, ibsim};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::lsft::{build, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, NodeKind, Speed, Width};
@@ -113,7 +113,7 @@ fn main() {
         fabric.link_count()
     );
     for (what, text) in [("ibnetdiscover output", &dump), ("ibsim net file", &net)] {
-        let (t, d) = best(15, || ibnetdiscover::parse(text, Path::new("bench")).expect("parses"));
+        let (t, d) = best(15, || dump::parse(text, Path::new("bench")).expect("parses"));
         assert!(d.problems.is_empty(), "{:?}", d.problems.first());
         let mb = text.len() as f64 / 1e6;
         println!(
@@ -123,7 +123,7 @@ fn main() {
             mb / t.as_secs_f64()
         );
     }
-    let parsed = ibnetdiscover::parse(&dump, Path::new("bench")).expect("parses").fabric;
+    let parsed = dump::parse(&dump, Path::new("bench")).expect("parses").fabric;
     let (t, rec) = best(5, || recognize(&parsed, None));
     match rec {
         Recognition::Recognised { layout, .. } => println!(
@@ -134,7 +134,7 @@ fn main() {
         Recognition::Unrecognised { reason, .. } => panic!("LSFT(17) unrecognised: {reason}"),
     }
     let (t, _) = best(5, || {
-        let d = ibnetdiscover::parse(&dump, Path::new("bench")).expect("parses");
+        let d = dump::parse(&dump, Path::new("bench")).expect("parses");
         recognize(&d.fabric, None)
     });
     println!("parse + recognise: {:.1} ms", t.as_secs_f64() * 1e3);

@@ -7,6 +7,7 @@
 mod harness;
 
 use harness::{OsmConfig, Sim};
+use ibfat::formats::guid2lid;
 use ibfat::routing::Lids;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
@@ -48,7 +49,7 @@ fn main() {
             }
         }
         let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 0).unwrap();
-        let g2l = lids.to_guid2lid(&plan.fabric);
+        let g2l = guid2lid::write(&lids, &plan.fabric);
         fs::write(dir.join("guid2lid"), &g2l).unwrap();
         let sim = Sim::start(&dir.join("topology.net"));
         for engine in ["ftree", "minhop"] {

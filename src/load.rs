@@ -12,7 +12,8 @@
 //! [`crate::routing`]) never call it.
 
 use crate::error::{Error, InputError, Result};
-use crate::formats::ibnetdiscover::{self, Discovered, DumpFormat, ParseOptions};
+use crate::formats::dump::{self, Discovered, DumpFormat, ParseOptions};
+use crate::formats::guid2lid;
 use crate::recognize::{recognize, FamilyHint, Recognition};
 use crate::routing::Lids;
 use crate::topology::{Fabric, Layout, Spec, Topo};
@@ -156,7 +157,7 @@ fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
     let g2l = folder.join("guid2lid");
     if g2l.is_file() {
         let text = std::fs::read_to_string(&g2l).map_err(|e| Error::io(format!("cannot read {}", g2l.display()), e))?;
-        if let Ok(l) = Lids::from_guid2lid(fabric, &text, &g2l) {
+        if let Ok(l) = guid2lid::parse(fabric, &text, &g2l) {
             return Ok(Some(l));
         }
     }
@@ -185,7 +186,7 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
             lids: None,
         }
     } else {
-        let mut d = ibnetdiscover::parse_with(&text, &file, opts)?;
+        let mut d = dump::parse_with(&text, &file, opts)?;
         if !opts.lenient {
             d = d.strict(&file)?;
         }
@@ -291,7 +292,7 @@ mod tests {
         crate::cabling::write_plan(&plan, dir.path(), None).unwrap();
         assert!(load_family(dir.path(), None).unwrap().lids.is_none());
         let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 1).unwrap();
-        std::fs::write(dir.path().join("guid2lid"), lids.to_guid2lid(&plan.fabric)).unwrap();
+        std::fs::write(dir.path().join("guid2lid"), guid2lid::write(&lids, &plan.fabric)).unwrap();
         assert_eq!(load_family(dir.path(), None).unwrap().lids, Some(lids));
         // a guid2lid of another fabric is ignored
         std::fs::write(dir.path().join("guid2lid"), "0x0000000000000099 1 1\n").unwrap();

@@ -2,7 +2,7 @@
 //! the real-component counterpart is `cabling_on_ibsim.rs`.
 
 use ibfat::cabling::check::{check, CablingReport, MatchedBy};
-use ibfat::formats::{ibnetdiscover, ibsim};
+use ibfat::formats::{dump, ibsim};
 use ibfat::topology::lsft::{self, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, Width};
 use ibfat::SplitMix64;
@@ -31,9 +31,9 @@ fn lsft(l: &Layout) -> &LsftLayout {
 }
 
 /// Render as a net file and read it back, the way a dump reaches the check.
-fn as_dump(f: &Fabric) -> ibnetdiscover::Discovered {
+fn as_dump(f: &Fabric) -> dump::Discovered {
     let text = ibsim::write_net(f, &["found".into()]);
-    ibnetdiscover::parse_lenient(&text, Path::new("found.net")).unwrap()
+    dump::parse_lenient(&text, Path::new("found.net")).unwrap()
 }
 
 fn free_port(f: &Fabric, n: NodeId, from: u8) -> u8 {
@@ -230,7 +230,7 @@ fn damaged_dumps_are_compared_as_far_as_they_go() {
     let text = ibsim::write_net(&p, &["found".into()]);
     // cut the dump in the middle of a line, two thirds in
     let cut = &text[..text.len() * 2 / 3 + 7];
-    let d = ibnetdiscover::parse_lenient(cut, Path::new("cut.net")).unwrap();
+    let d = dump::parse_lenient(cut, Path::new("cut.net")).unwrap();
     assert!(d.truncated);
     let r = check(&p, Some(&layout), &d);
     assert_eq!(r.faults(), 0, "nothing is called missing when the dump is cut: {r:#?}");
@@ -246,7 +246,7 @@ fn damaged_dumps_are_compared_as_far_as_they_go() {
         .filter(|&(i, _)| i != victim)
         .map(|(_, l)| format!("{l}\n"))
         .collect();
-    let d = ibnetdiscover::parse_lenient(&edited, Path::new("edited.net")).unwrap();
+    let d = dump::parse_lenient(&edited, Path::new("edited.net")).unwrap();
     let r = check(&p, Some(&layout), &d);
     assert_eq!(r.faults(), 0, "{r:#?}");
     assert_eq!(r.uncompared.len(), 1, "{r:#?}");

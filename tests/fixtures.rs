@@ -4,7 +4,7 @@
 //! the plan's family, and a clean cabling check.
 
 use ibfat::cabling::check::check;
-use ibfat::formats::ibnetdiscover::{self, DumpFormat};
+use ibfat::formats::dump::{self, DumpFormat};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::topology::{Fabric, Layout, NodeKind, Spec, Width};
 use std::collections::BTreeSet;
@@ -59,7 +59,7 @@ fn captured_dumps_match_their_plans() {
         for dump in DUMPS {
             let path = dir.join(dump);
             let what = format!("{fam}/{dump}");
-            let d = ibnetdiscover::read(&path).unwrap().strict(&path).unwrap();
+            let d = dump::read(&path).unwrap().strict(&path).unwrap();
             // every line understood (the ports report notes its unconnected ports)
             assert!(
                 d.notes.iter().all(|n| n.message.ends_with("is not connected")),
@@ -108,13 +108,10 @@ fn captured_dumps_match_their_plans() {
 #[test]
 fn router_records_are_read_from_real_output() {
     let dir = fixture("router");
-    let net = ibnetdiscover::read(&dir.join("topology.net")).unwrap();
+    let net = dump::read(&dir.join("topology.net")).unwrap();
     for dump in DUMPS {
         let what = format!("router/{dump}");
-        let d = ibnetdiscover::read(&dir.join(dump))
-            .unwrap()
-            .strict(Path::new(&what))
-            .unwrap();
+        let d = dump::read(&dir.join(dump)).unwrap().strict(Path::new(&what)).unwrap();
         let f = &d.fabric;
         let r = f
             .nodes
@@ -139,7 +136,7 @@ fn router_records_are_read_from_real_output() {
 
 #[test]
 fn fixtures_recognise_under_their_own_family_hint_only() {
-    let d = ibnetdiscover::read(&fixture("mols3").join("ibnetdiscover.txt")).unwrap();
+    let d = dump::read(&fixture("mols3").join("ibnetdiscover.txt")).unwrap();
     assert!(matches!(
         recognize(&d.fabric, Some(FamilyHint::Mols)),
         Recognition::Recognised { .. }

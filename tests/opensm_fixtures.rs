@@ -3,7 +3,7 @@
 //! agrees with it on ibfat's tables where the engines route the same paths.
 
 use ibfat::check::{check, validate, CompiledRoutes, Shift};
-use ibfat::formats::lftdump;
+use ibfat::formats::{guid2lid, lftdump};
 use ibfat::routing::{route, Lids};
 use ibfat::topology::{Plan, Spec};
 use std::path::{Path, PathBuf};
@@ -20,7 +20,7 @@ fn load(name: &str) -> (Plan, Lids) {
     )
     .unwrap();
     let plan = spec.build().unwrap();
-    let lids = Lids::from_guid2lid(
+    let lids = guid2lid::parse(
         &plan.fabric,
         &std::fs::read_to_string(dir.join("guid2lid")).unwrap(),
         &dir.join("guid2lid"),
@@ -177,7 +177,7 @@ fn dump_annotations_give_the_lids_the_tables_were_made_for() {
     );
     let g2l = std::fs::read_to_string(dir.join("guid2lid")).unwrap();
     let twice = format!("{g2l}0x00a3cd974a517841 0x0001 0x0001\n\n");
-    let err = Lids::from_guid2lid(&plan.fabric, &twice, Path::new("guid2lid"))
+    let err = guid2lid::parse(&plan.fabric, &twice, Path::new("guid2lid"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("0x00a3cd974a517841 is given LIDs twice"), "{err}");

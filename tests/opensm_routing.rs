@@ -6,7 +6,7 @@ mod harness;
 
 use harness::{build_plan, ibfat, OsmConfig, Sim};
 use ibfat::check::validate;
-use ibfat::formats::{ibnetdiscover, lftdump};
+use ibfat::formats::{dump, guid2lid, lftdump};
 use ibfat::routing::{Lids, NO_ROUTE};
 use std::path::Path;
 
@@ -25,9 +25,9 @@ fn prove(case: &Case) {
     let (c, o, e) = ibfat(&["route", plan_s, "--lmc", &lmc, "--out", plan_s]);
     assert_eq!(c, 0, "{}: {o}{e}", case.name);
 
-    let fabric = ibnetdiscover::read(&plan.join("topology.net")).unwrap().fabric;
+    let fabric = dump::read(&plan.join("topology.net")).unwrap().fabric;
     let g2l = std::fs::read_to_string(plan.join("guid2lid")).unwrap();
-    let lids = Lids::from_guid2lid(&fabric, &g2l, Path::new("guid2lid")).unwrap();
+    let lids = guid2lid::parse(&fabric, &g2l, Path::new("guid2lid")).unwrap();
     let ours = lftdump::read(&plan.join("opensm-lfts.dump"), &fabric, &lids).unwrap();
 
     let sim = Sim::start(&plan.join("topology.net"));
@@ -53,7 +53,7 @@ fn prove(case: &Case) {
     );
 
     // OpenSM honoured the seeded LIDs
-    let disc = ibnetdiscover::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover")).unwrap();
+    let disc = dump::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover")).unwrap();
     let found = Lids::discovered(&disc.fabric).unwrap().expect("LIDs after the sweep");
     for (i, p) in fabric.ports.iter().enumerate() {
         if lids.base[i] != 0 {

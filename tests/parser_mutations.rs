@@ -6,7 +6,7 @@
 
 use ibfat::cabling::check::check;
 use ibfat::error::Error;
-use ibfat::formats::ibnetdiscover::{self, ParseOptions};
+use ibfat::formats::dump::{self, ParseOptions};
 use ibfat::recognize::recognize;
 use ibfat::topology::{Plan, Spec};
 use ibfat::SplitMix64;
@@ -114,8 +114,8 @@ fn mutated_real_dumps_never_panic_and_errors_carry_lines() {
             let text = String::from_utf8_lossy(&bytes).into_owned();
             let path = Path::new("mutated.txt");
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                let strict = ibnetdiscover::parse(&text, path);
-                let lenient = ibnetdiscover::parse_with(&text, path, ParseOptions { lenient: true });
+                let strict = dump::parse(&text, path);
+                let lenient = dump::parse_with(&text, path, ParseOptions { lenient: true });
                 if let Ok(d) = &lenient {
                     let _ = recognize(&d.fabric, None);
                     if let Some(p) = &plan {

@@ -4,7 +4,7 @@
 mod harness;
 
 use harness::{build_plan, Sim};
-use ibfat::formats::ibnetdiscover;
+use ibfat::formats::dump;
 use ibfat::topology::{Fabric, NodeKind};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -47,15 +47,15 @@ fn check_plan(args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plan");
     build_plan(args, &out);
-    let planned = ibnetdiscover::read(&out.join("topology.net"))
+    let planned = dump::read(&out.join("topology.net"))
         .unwrap()
         .strict(Path::new("topology.net"))
         .unwrap();
     let sim = Sim::start(&out.join("topology.net"));
     let text = sim.ibnetdiscover(&[]);
-    let found = ibnetdiscover::parse(&text, Path::new("ibnetdiscover")).unwrap();
+    let found = dump::parse(&text, Path::new("ibnetdiscover")).unwrap();
     assert!(found.problems.is_empty(), "{args:?}: {:?}", found.problems);
-    assert_eq!(found.format, ibnetdiscover::DumpFormat::Ibnetdiscover);
+    assert_eq!(found.format, dump::DumpFormat::Ibnetdiscover);
     let (pn, pl, pg) = signature(&planned.fabric);
     let (dn, dl, dg) = signature(&found.fabric);
     let missing: Vec<_> = pl.difference(&dl).collect();
@@ -69,7 +69,7 @@ fn check_plan(args: &[&str]) {
     assert_eq!(found.fabric.switches().count(), planned.fabric.switches().count());
     assert_eq!(found.fabric.cas().count(), planned.fabric.cas().count());
     // the -p ports report describes the same cables
-    let ports = ibnetdiscover::parse(&sim.ibnetdiscover(&["-p"]), Path::new("ibnetdiscover -p")).unwrap();
+    let ports = dump::parse(&sim.ibnetdiscover(&["-p"]), Path::new("ibnetdiscover -p")).unwrap();
     assert!(ports.problems.is_empty(), "{:?}", ports.problems);
     assert_eq!(signature(&ports.fabric).1, pl, "{args:?}: -p report cables");
 }

@@ -6,7 +6,7 @@
 mod harness;
 
 use harness::{build_plan, ibfat, switch_peers, Sim};
-use ibfat::formats::ibnetdiscover;
+use ibfat::formats::dump;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::{Fabric, Layout, NodeId, Wiring};
 use std::collections::BTreeSet;
@@ -23,7 +23,7 @@ fn discover(build_args: &[&str], ibnd_args: &[&str]) -> (tempfile::TempDir, Stri
 }
 
 fn recognised(text: &str) -> Layout {
-    let d = ibnetdiscover::parse(text, Path::new("ibnetdiscover"))
+    let d = dump::parse(text, Path::new("ibnetdiscover"))
         .unwrap()
         .strict(Path::new("ibnetdiscover"))
         .unwrap();
@@ -37,7 +37,7 @@ fn recognised(text: &str) -> Layout {
 }
 
 fn parsed(text: &str) -> Fabric {
-    ibnetdiscover::parse(text, Path::new("ibnetdiscover")).unwrap().fabric
+    dump::parse(text, Path::new("ibnetdiscover")).unwrap().fabric
 }
 
 #[test]

@@ -8,7 +8,7 @@
 #![allow(clippy::missing_safety_doc)] // every function documents its pointer contract
 
 use ibfat::check::validate;
-use ibfat::formats::lftdump;
+use ibfat::formats::{guid2lid, lftdump};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::schedule::file as schedule_file;
@@ -627,7 +627,7 @@ pub unsafe extern "C" fn ibfat_routes_write(
         lftdump::write_opensm_file(dump, &r.fabric, &r.lids, &r.lfts)?;
         if !guid2lid_path.is_null() {
             let g = Path::new(cstr(guid2lid_path, "guid2lid_path")?);
-            ibfat::formats::atomic::write_file(g, r.lids.to_guid2lid(&r.fabric).as_bytes())?;
+            ibfat::formats::atomic::write_file(g, guid2lid::write(&r.lids, &r.fabric).as_bytes())?;
         }
         Ok(())
     })

@@ -9,7 +9,7 @@
 #![no_main]
 
 use ibfat::error::Error;
-use ibfat::formats::ibnetdiscover::{parse_with, ParseOptions};
+use ibfat::formats::dump::{parse_with, ParseOptions};
 use ibfat::recognize::recognize;
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;

@@ -16,7 +16,7 @@
 //!    ports, then what remains is missing or extra. Cables in place but slower or
 //!    narrower than planned are *degraded*.
 
-use crate::formats::ibnetdiscover::{Discovered, Problem};
+use crate::formats::dump::{Discovered, Problem};
 use crate::recognize::{recognize, FamilyHint, Recognition};
 use crate::topology::{Fabric, Layout, NodeId, NodeKind, Speed, Width};
 use serde::Serialize;

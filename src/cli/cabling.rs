@@ -3,7 +3,7 @@
 use super::output::print_json;
 use clap::Args;
 use ibfat::cabling::check::{check, CableRef, CablingReport};
-use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise, Source};
 use ibfat::{Error, Result};
 use serde::Serialize;

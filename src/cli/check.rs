@@ -4,7 +4,7 @@ use super::output::{print_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::{check, merge, CheckReport, CompiledRoutes};
-use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, dot};
 use ibfat::load::{load, Loaded, Recognise};
 use ibfat::routing::{route, Lids};

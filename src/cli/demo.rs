@@ -4,7 +4,7 @@ use super::build::{build_and_write, print_report, BuildReport};
 use super::output::print_json;
 use clap::Args;
 use ibfat::check::{check, validate, CompiledRoutes};
-use ibfat::formats::{atomic, lftdump};
+use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::metrics::{cost_table, hop_table};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::Shift;
@@ -157,7 +157,7 @@ fn deploy(plan: &Plan, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Deploym
                 "opensm-lfts.dump",
                 lftdump::write_opensm(&plan.fabric, &lids, &lfts).into_bytes(),
             ),
-            ("guid2lid", lids.to_guid2lid(&plan.fabric).into_bytes()),
+            ("guid2lid", guid2lid::write(&lids, &plan.fabric).into_bytes()),
         ],
     )?;
     file::write(

@@ -4,7 +4,7 @@ use super::output::print_json;
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::validate;
-use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise};
 use ibfat::Result;
 use std::path::PathBuf;

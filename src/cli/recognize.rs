@@ -2,7 +2,7 @@
 
 use super::output::print_json;
 use clap::Args;
-use ibfat::formats::ibnetdiscover::ParseOptions;
+use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise};
 use ibfat::recognize::{recognize, report, FamilyHint, RecognitionReport};
 use ibfat::Result;

@@ -4,7 +4,7 @@ use super::output::print_json;
 use super::topo;
 use clap::Args;
 use ibfat::check::validate;
-use ibfat::formats::{atomic, lftdump};
+use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::load::load_family;
 use ibfat::routing::{route, Lids};
 use ibfat::{Error, Result};
@@ -99,7 +99,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         &a.out,
         &[
             ("opensm-lfts.dump", dump.into_bytes()),
-            ("guid2lid", lids.to_guid2lid(&loaded.fabric).into_bytes()),
+            ("guid2lid", guid2lid::write(&lids, &loaded.fabric).into_bytes()),
         ],
     )?;
     let report = Report {

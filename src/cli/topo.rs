@@ -1,7 +1,7 @@
 //! The LIDs that go with a TOPOLOGY argument (`--lids`, the topology's own, or an LFT
 //! dump's annotations). Loading the topology itself is the library's [`ibfat::load`].
 
-use ibfat::formats::lftdump;
+use ibfat::formats::{guid2lid, lftdump};
 use ibfat::load::Loaded;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::Fabric;
@@ -11,7 +11,7 @@ use std::path::Path;
 /// A `guid2lid` file for `fabric` (`--lids`).
 pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-    Lids::from_guid2lid(fabric, &text, path)
+    guid2lid::parse(fabric, &text, path)
 }
 
 /// The LIDs given (`--lids`), else the topology's own.

@@ -3,6 +3,7 @@
 pub mod atomic;
 pub mod csv;
 pub mod dot;
-pub mod ibnetdiscover;
+pub mod dump;
+pub mod guid2lid;
 pub mod ibsim;
 pub mod lftdump;

@@ -3,12 +3,11 @@
 //! A planned fabric gets deterministic LIDs: hosts in rank order first (LMC 0: 1, 2, 3...;
 //! LMC 1: 2, 4, 6... since a host's LID block must be aligned to 2^LMC), then the other CA
 //! and router ports, then switches (one LID each: switch port 0 is a base port, LMC 0).
-//! Written as OpenSM's `guid2lid` cache, OpenSM assigns exactly these LIDs. A discovered
-//! fabric keeps the LIDs its subnet manager gave it.
+//! Written as OpenSM's `guid2lid` cache (see `formats::guid2lid`), OpenSM assigns exactly
+//! these LIDs. A discovered fabric keeps the LIDs its subnet manager gave it.
 
 use crate::error::{Error, Result};
 use crate::topology::{Endpoint, Fabric, NodeKind, PortIdx, NO_PEER};
-use std::fmt::Write;
 use std::path::Path;
 
 /// Highest unicast LID.
@@ -196,62 +195,6 @@ impl Lids {
         Ok(Some(lids))
     }
 
-    /// OpenSM's `guid2lid` cache text: `0x<port guid> 0x<min lid> 0x<max lid>` and a blank
-    /// line after every entry (without the blank lines OpenSM silently ignores the file).
-    pub fn to_guid2lid(&self, fabric: &Fabric) -> String {
-        let mut out = String::new();
-        for (i, &lid) in self.base.iter().enumerate() {
-            if lid == 0 {
-                continue;
-            }
-            let span = self.span(fabric, i as PortIdx) as u16;
-            let _ = write!(
-                out,
-                "0x{:016x} 0x{:04x} 0x{:04x}\n\n",
-                fabric.ports[i].guid,
-                lid,
-                lid + span - 1
-            );
-        }
-        out
-    }
-
-    /// Read a `guid2lid` file for this fabric. Every port GUID must belong to the fabric;
-    /// every CA port and switch must get a LID.
-    pub fn from_guid2lid(fabric: &Fabric, text: &str, path: &Path) -> Result<Lids> {
-        let mut ranges = Vec::new();
-        for (k, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let f: Vec<&str> = line.split_whitespace().collect();
-            let num = |s: &str| -> Option<u64> {
-                s.strip_prefix("0x")
-                    .map(|h| u64::from_str_radix(h, 16).ok())
-                    .unwrap_or_else(|| s.parse().ok())
-            };
-            let (Some(g), Some(lo), Some(hi)) = (
-                f.first().and_then(|s| num(s)),
-                f.get(1).and_then(|s| num(s)),
-                f.get(2).and_then(|s| num(s)),
-            ) else {
-                return Err(Error::at(
-                    path,
-                    k + 1,
-                    format!("expected `0x<port guid> 0x<min lid> 0x<max lid>`, found `{line}`"),
-                ));
-            };
-            ranges.push(LidRange {
-                guid: g,
-                lo,
-                hi,
-                line: k + 1,
-            });
-        }
-        Lids::from_ranges(fabric, &ranges, path)
-    }
-
     /// LIDs from (port GUID, first LID, last LID) ranges, as a `guid2lid` file or the
     /// `portguid` annotations of an LFT dump give them. Every port GUID must belong to the
     /// fabric; every switch and cabled CA port must get a LID; `line` locates errors.
@@ -340,49 +283,5 @@ pub fn describe_port(fabric: &Fabric, port: PortIdx) -> String {
     match n.kind {
         NodeKind::Switch => format!("switch '{}'", n.desc),
         _ => format!("'{}' port {} (GUID 0x{:016x})", n.desc, p.num, p.guid),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::topology::lsft::{build, LsftParams};
-    use crate::topology::BuildOptions;
-
-    #[test]
-    fn planned_lids_are_aligned_and_round_trip_through_guid2lid() {
-        let (f, l) = build(&LsftParams::new(2, false), &BuildOptions::default()).unwrap();
-        for lmc in [0u8, 1] {
-            let lids = Lids::plan(&f, l.hosts(), lmc).unwrap();
-            let first = l.hosts()[0];
-            assert_eq!(lids.lid(&f, first.node, first.port), 1 << lmc);
-            assert_eq!(lids.max_lid() as u32, 21 * (1 << lmc) + 14 + (lmc as u32));
-            let text = lids.to_guid2lid(&f);
-            assert!(text.contains("\n\n"), "blank line after every entry");
-            let back = Lids::from_guid2lid(&f, &text, Path::new("guid2lid")).unwrap();
-            assert_eq!(back, lids);
-        }
-    }
-
-    #[test]
-    fn bad_guid2lid_is_located() {
-        let (f, l) = build(&LsftParams::new(2, false), &BuildOptions::default()).unwrap();
-        let lids = Lids::plan(&f, l.hosts(), 0).unwrap();
-        let text = lids.to_guid2lid(&f).replacen(
-            "0x0002c90020000001 0x0001 0x0001",
-            "0x0002c90020000001 0x0002 0x0002",
-            1,
-        );
-        let e = Lids::from_guid2lid(&f, &text, Path::new("g")).unwrap_err().to_string();
-        assert!(e.starts_with("g:") && e.contains("LID 2 is used by both"), "{e}");
-        let e = Lids::from_guid2lid(&f, "0x1234 0x1 0x1\n", Path::new("g"))
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, "g:1: port GUID 0x0000000000001234 is not in the fabric");
-        let partial: String = lids.to_guid2lid(&f).lines().take(4).map(|l| format!("{l}\n")).collect();
-        let e = Lids::from_guid2lid(&f, &partial, Path::new("g"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("has no LID"), "{e}");
     }
 }

@@ -146,44 +146,28 @@ impl fmt::Display for Speed {
 
 impl FromStr for Width {
     type Err = Error;
+    /// A width token (see [`Width::from_token`]), surrounding blanks allowed.
     fn from_str(s: &str) -> Result<Width> {
-        Ok(match s.trim().to_ascii_lowercase().as_str() {
-            "1x" => Width::X1,
-            "2x" => Width::X2,
-            "4x" => Width::X4,
-            "8x" => Width::X8,
-            "12x" => Width::X12,
-            other => {
-                return Err(Error::input(
-                    "width",
-                    format!("unknown link width `{other}`"),
-                    Some("one of 1x, 2x, 4x, 8x, 12x".into()),
-                ))
-            }
+        Width::from_token(s.trim()).ok_or_else(|| {
+            Error::input(
+                "width",
+                format!("unknown link width `{}`", s.trim().to_ascii_lowercase()),
+                Some("one of 1x, 2x, 4x, 8x, 12x".into()),
+            )
         })
     }
 }
 
 impl FromStr for Speed {
     type Err = Error;
+    /// A speed token (see [`Speed::from_token`]), surrounding blanks allowed.
     fn from_str(s: &str) -> Result<Speed> {
-        Ok(match s.trim().to_ascii_uppercase().as_str() {
-            "SDR" => Speed::Sdr,
-            "DDR" => Speed::Ddr,
-            "QDR" => Speed::Qdr,
-            "FDR10" => Speed::Fdr10,
-            "FDR" => Speed::Fdr,
-            "EDR" => Speed::Edr,
-            "HDR" => Speed::Hdr,
-            "NDR" => Speed::Ndr,
-            "XDR" => Speed::Xdr,
-            other => {
-                return Err(Error::input(
-                    "speed",
-                    format!("unknown link speed `{other}`"),
-                    Some("one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR".into()),
-                ))
-            }
+        Speed::from_token(s.trim()).ok_or_else(|| {
+            Error::input(
+                "speed",
+                format!("unknown link speed `{}`", s.trim().to_ascii_uppercase()),
+                Some("one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR".into()),
+            )
         })
     }
 }

@@ -11,6 +11,7 @@ pub mod fabric;
 pub mod kary;
 pub mod lsft;
 pub mod mols;
+pub mod rate;
 pub mod spec;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};

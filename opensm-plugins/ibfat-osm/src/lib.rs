@@ -53,6 +53,8 @@ struct ShimPort {
     remote_port: u8,
     width: u8,
     speed: u8,
+    speed_ext: u8,
+    speed_mlnx: u8,
 }
 
 type BuildFn = extern "C" fn(*mut c_void) -> c_int;
@@ -238,8 +240,57 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
     }
 }
 
+/// A port whose PortInfo rate codes ibfat does not know: the link is routed (routing does
+/// not need the rate) and its rate is recorded as unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct UnknownRate {
+    node_guid: u64,
+    port: u8,
+    width: u8,
+    speed: u8,
+    speed_ext: u8,
+    speed_mlnx: u8,
+}
+
+/// What the plugin reads of the subnet.
+struct Subnet {
+    /// The fabric with OpenSM's LIDs; a link of unknown rate holds the fabric's default
+    /// width and speed as placeholders, listed in `unknown_rates`.
+    fabric: Fabric,
+    /// The links whose codes were not understood: their rate is unknown.
+    unknown_rates: Vec<UnknownRate>,
+}
+
+impl Subnet {
+    /// The log line about links of unknown rate, if any.
+    fn unknown_rate_note(&self) -> Option<String> {
+        let first = self.unknown_rates.first()?;
+        Some(format!(
+            "{} link(s) report rate codes ibfat does not know (first: port {} of 0x{:016x}: \
+             LinkWidthActive {}, LinkSpeedActive {}, LinkSpeedExtActive {}, Mellanox LinkSpeedActive {}); \
+             their rate is recorded as unknown, routing does not use it",
+            self.unknown_rates.len(),
+            first.port,
+            first.node_guid,
+            first.width,
+            first.speed,
+            first.speed_ext,
+            first.speed_mlnx
+        ))
+    }
+}
+
+/// Width and speed of a port from its PortInfo codes (see `ibfat::topology::rate`);
+/// `None` where the code is not one ibfat knows.
+fn link_rate(p: &ShimPort) -> (Option<Width>, Option<Speed>) {
+    (
+        Width::from_code(p.width),
+        Speed::from_codes(p.speed, p.speed_ext, p.speed_mlnx),
+    )
+}
+
 /// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs).
-fn read_subnet(osm: *mut c_void) -> Result<Fabric, String> {
+fn read_subnet(osm: *mut c_void) -> Result<Subnet, String> {
     let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
     // SAFETY: counting walk: NULL buffers of size 0, plain out-parameters
     unsafe { ibfat_shim_subnet_walk(osm, std::ptr::null_mut(), 0, std::ptr::null_mut(), 0, &mut nn, &mut np) };
@@ -268,6 +319,7 @@ fn read_subnet(osm: *mut c_void) -> Result<Fabric, String> {
     }
     let mut fabric = Fabric::new();
     let mut id_of: HashMap<u64, u32> = HashMap::with_capacity(nodes.len());
+    let mut unknown_rates = Vec::new();
     for n in &nodes {
         let kind = match n.kind {
             2 => NodeKind::Switch,
@@ -317,32 +369,31 @@ fn read_subnet(osm: *mut c_void) -> Result<Fabric, String> {
                 .try_port_index(b, p.remote_port as u32)
                 .map_err(|e| e.to_string())? as usize;
             if fabric.ports[ib].peer == ibfat::topology::NO_PEER {
-                let (w, s) = (width_of(p.width), speed_of(p.speed));
+                let (w, s) = link_rate(p);
+                if w.is_none() || s.is_none() {
+                    unknown_rates.push(UnknownRate {
+                        node_guid: p.node_guid,
+                        port: p.port,
+                        width: p.width,
+                        speed: p.speed,
+                        speed_ext: p.speed_ext,
+                        speed_mlnx: p.speed_mlnx,
+                    });
+                }
                 fabric
-                    .connect_with(a, p.port as u32, b, p.remote_port as u32, w, s)
+                    .connect_with(
+                        a,
+                        p.port as u32,
+                        b,
+                        p.remote_port as u32,
+                        w.unwrap_or_default(),
+                        s.unwrap_or_default(),
+                    )
                     .map_err(|e| e.to_string())?;
             }
         }
     }
-    Ok(fabric)
-}
-
-fn width_of(code: u8) -> Width {
-    match code {
-        1 => Width::X1,
-        4 => Width::X8,
-        8 => Width::X12,
-        16 => Width::X2,
-        _ => Width::X4,
-    }
-}
-
-fn speed_of(code: u8) -> Speed {
-    match code {
-        2 => Speed::Ddr,
-        4 => Speed::Qdr,
-        _ => Speed::Sdr,
-    }
+    Ok(Subnet { fabric, unknown_rates })
 }
 
 fn family_line(layout: &Layout) -> String {
@@ -353,7 +404,11 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
     let osm = plugin.osm;
     let options = plugin.options.clone().map_err(|e| format!("bad plugin options: {e}"))?;
     let t0 = Instant::now();
-    let fabric = read_subnet(osm)?;
+    let subnet = read_subnet(osm)?;
+    if let Some(note) = subnet.unknown_rate_note() {
+        log(osm, false, &note);
+    }
+    let fabric = subnet.fabric;
     let t_read = t0.elapsed();
     let layout = match recognize(&fabric, options.family) {
         Recognition::Recognised { layout, .. } => layout,
@@ -466,5 +521,57 @@ mod tests {
         assert!(parse_options("schedule_out").unwrap_err().contains("not key=value"));
         assert!(parse_options("pattern=nope").unwrap_err().contains("pattern=nope"));
         assert_eq!(OSM_VERSION, "OpenSM 3.3.23");
+    }
+
+    fn port(width: u8, speed: u8, speed_ext: u8, speed_mlnx: u8) -> ShimPort {
+        ShimPort {
+            node_guid: 1,
+            port_guid: 2,
+            remote_node_guid: 3,
+            lid: 0,
+            lmc: 0,
+            port: 1,
+            remote_port: 1,
+            width,
+            speed,
+            speed_ext,
+            speed_mlnx,
+        }
+    }
+
+    #[test]
+    fn rates_come_from_the_portinfo_codes() {
+        assert_eq!(link_rate(&port(2, 4, 0, 0)), (Some(Width::X4), Some(Speed::Qdr)));
+        assert_eq!(link_rate(&port(8, 1, 0, 0)), (Some(Width::X12), Some(Speed::Sdr)));
+        assert_eq!(link_rate(&port(2, 4, 2, 0)), (Some(Width::X4), Some(Speed::Edr)));
+        assert_eq!(link_rate(&port(1, 0, 8, 0)), (Some(Width::X1), Some(Speed::Ndr)));
+        assert_eq!(link_rate(&port(16, 4, 0, 1)), (Some(Width::X2), Some(Speed::Fdr10)));
+    }
+
+    #[test]
+    fn unknown_codes_are_unknown_not_sdr() {
+        // LinkSpeedActive 0 without an extended speed, and values no spec assigns
+        for speed in [0u8, 3, 8, 15] {
+            assert_eq!(link_rate(&port(2, speed, 0, 0)).1, None, "speed {speed}");
+        }
+        assert_eq!(link_rate(&port(2, 4, 3, 0)).1, None, "ext 3");
+        assert_eq!(link_rate(&port(0, 4, 0, 0)).0, None, "width 0");
+        assert_eq!(link_rate(&port(3, 4, 0, 0)).0, None, "width 3");
+        let subnet = Subnet {
+            fabric: Fabric::new(),
+            unknown_rates: vec![UnknownRate {
+                node_guid: 0x2c9,
+                port: 3,
+                width: 2,
+                speed: 0,
+                speed_ext: 0,
+                speed_mlnx: 0,
+            }],
+        };
+        let note = subnet.unknown_rate_note().unwrap();
+        assert!(
+            note.contains("port 3 of 0x00000000000002c9") && note.contains("unknown"),
+            "{note}"
+        );
     }
 }

@@ -38,8 +38,10 @@ struct shim_port {
 	uint8_t lmc;
 	uint8_t port;
 	uint8_t remote_port;
-	uint8_t width;		/* IB active width code */
-	uint8_t speed;		/* IB active speed code */
+	uint8_t width;		/* PortInfo LinkWidthActive */
+	uint8_t speed;		/* PortInfo LinkSpeedActive */
+	uint8_t speed_ext;	/* PortInfo LinkSpeedExtActive (0 if not supported) */
+	uint8_t speed_mlnx;	/* Mellanox ExtPortInfo LinkSpeedActive (FDR10 bit) */
 };
 
 static int shim_build(void *context)
@@ -138,6 +140,10 @@ int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_node
 			sp->lmc = kind == IB_NODE_TYPE_SWITCH ? 0 : osm_physp_get_lmc(p);
 			sp->width = p->port_info.link_width_active;
 			sp->speed = ib_port_info_get_link_speed_active(&p->port_info);
+			/* the extended field is only meaningful when the port says it has it */
+			sp->speed_ext = (p->port_info.capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS) ?
+				ib_port_info_get_link_speed_ext_active(&p->port_info) : 0;
+			sp->speed_mlnx = p->ext_port_info.link_speed_active;
 		}
 	}
 	*n_nodes = nn;

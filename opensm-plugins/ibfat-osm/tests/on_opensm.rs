@@ -8,7 +8,7 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, validate, CompiledRoutes};
-use ibfat::formats::{ibnetdiscover, lftdump};
+use ibfat::formats::{dump, lftdump};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::Lids;
 use ibfat::schedule::file;
@@ -70,7 +70,7 @@ fn route_with_plugin(name: &str, f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
         harness::tail(&run.log, 20)
     );
 
-    let disc = ibnetdiscover::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
+    let disc = dump::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
         .unwrap()
         .strict(Path::new("x"))
         .unwrap();
@@ -234,7 +234,7 @@ fn twenty_cut_and_restore_cycles() {
     );
     // a leaf-to-spine cable: leaf L5's first switch port
     let text = sim.ibnetdiscover(&[]);
-    let d = ibnetdiscover::parse(&text, Path::new("d")).unwrap();
+    let d = dump::parse(&text, Path::new("d")).unwrap();
     let leaf = d
         .fabric
         .switches()
@@ -296,7 +296,7 @@ fn settle(osm: &mut harness::OpenSm, engine: &str, before: usize, cycle: usize) 
 /// Every switch delivers every LID of the fabric as it is now (no black hole, loop or
 /// misdelivery); when whole, ibfat's full promise holds.
 fn valid_routes(sim: &Sim, cycle: usize, whole: bool) {
-    let d = ibnetdiscover::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
+    let d = dump::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
         .unwrap()
         .strict(Path::new("x"))
         .unwrap();

@@ -1,0 +1,336 @@
+//! Records to a [`Fabric`]: nodes added in dump order, every cable checked from both
+//! ends, and what does not fit (one-sided or contradictory links, ports out of range,
+//! duplicate GUIDs or ids) collected as problems with the ports they leave in doubt.
+//!
+//! Speed matters here (a 5,000-host dump is several megabytes): node ids are borrowed
+//! from the text, link claims live in a flat table indexed by global port number, and
+//! only node ids are hashed, once per port line.
+
+use super::grammar::{RawPort, Remote};
+use super::{Discovered, DumpFormat, Problem};
+use crate::error::{Error, Result};
+use crate::topology::{Fabric, NodeId, NodeKind, PortIdx, Speed, Width};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::Path;
+
+/// FxHash, the multiply-rotate hash rustc uses: node ids and GUIDs of a local dump are
+/// not adversarial keys, and SipHash took a tenth of the parse time.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Fx(u64);
+
+impl Fx {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        let mut tail = [0u8; 8];
+        let rest = chunks.remainder();
+        tail[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(tail) ^ ((rest.len() as u64) << 59));
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A hash map keyed by node ids or GUIDs.
+pub(super) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// One node record, as read.
+#[derive(Clone, Debug)]
+pub(super) struct RawNode<'a> {
+    pub kind: NodeKind,
+    pub nports: u32,
+    pub id: Cow<'a, str>,
+    pub guid: u64,
+    pub desc: String,
+    pub lid: Option<u16>,
+    pub lmc: Option<u8>,
+    pub line: usize,
+}
+
+/// What the line-level parsers produce before the fabric is assembled.
+pub(super) struct Raw<'a> {
+    pub nodes: Vec<RawNode<'a>>,
+    pub ports: Vec<RawPort<'a>>,
+    pub notes: Vec<Problem>,
+    pub problems: Vec<Problem>,
+    /// (node, port, line) made doubtful by a malformed line (lenient mode).
+    pub suspect: Vec<(usize, u32, usize)>,
+}
+
+/// A claim one end makes about a cable: remote node and port, the line, the rate.
+#[derive(Clone, Copy)]
+struct Claim {
+    node: NodeId,
+    port: u32,
+    line: usize,
+    width: Option<Width>,
+    speed: Option<Speed>,
+}
+
+/// Build the fabric from raw records and check both ends of every link.
+pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<Discovered> {
+    let Raw {
+        mut nodes,
+        ports,
+        notes,
+        mut problems,
+        suspect: raw_suspect,
+    } = raw;
+    let mut fabric = Fabric {
+        nodes: Vec::with_capacity(nodes.len()),
+        ports: Vec::with_capacity(nodes.iter().map(|n| n.nports as usize + 1).sum()),
+    };
+    let descs: Vec<String> = nodes.iter_mut().map(|n| std::mem::take(&mut n.desc)).collect();
+    let mut by_id: FxMap<&str, NodeId> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
+    let mut by_guid: FxMap<u64, usize> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
+    let mut node_lines = Vec::with_capacity(nodes.len());
+    for ((i, n), desc) in nodes.iter().enumerate().zip(descs) {
+        if let Some(&j) = by_guid.get(&n.guid) {
+            problems.push(Problem {
+                line: n.line,
+                message: format!(
+                    "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
+                    n.guid, n.id, nodes[j].id, nodes[j].line
+                ),
+            });
+        } else {
+            by_guid.insert(n.guid, i);
+        }
+        let id = fabric
+            .add_node(n.kind, n.nports, n.guid, n.id.to_string(), desc)
+            .map_err(|e| Error::at(path, n.line, e.to_string()))?;
+        if by_id.insert(n.id.as_ref(), id).is_some() {
+            problems.push(Problem {
+                line: n.line,
+                message: format!("node id \"{}\" appears twice", n.id),
+            });
+        }
+        node_lines.push(n.line);
+        if let Some(lid) = n.lid {
+            let p0 = fabric.port_index(id, 0) as usize;
+            fabric.ports[p0].lid = lid;
+            fabric.ports[p0].lmc = n.lmc.unwrap_or(0);
+        }
+    }
+    let mut suspect: Vec<(NodeId, u8, usize)> = raw_suspect
+        .iter()
+        .filter(|&&(n, p, _)| p >= 1 && p <= nodes[n].nports)
+        .map(|&(n, p, l)| (n as NodeId, p as u8, l))
+        .collect();
+    // what each end claims, indexed by global port number
+    const UNCLAIMED: Claim = Claim {
+        node: NodeId::MAX,
+        port: 0,
+        line: 0,
+        width: None,
+        speed: None,
+    };
+    let mut claims: Vec<Claim> = vec![UNCLAIMED; fabric.ports.len()];
+    for p in &ports {
+        let me = p.node;
+        let n = &nodes[me as usize];
+        if p.num == 0 || p.num > n.nports {
+            problems.push(Problem {
+                line: p.line,
+                message: format!(
+                    "port {} is beyond node \"{}\" which has ports 1..={}",
+                    p.num, n.id, n.nports
+                ),
+            });
+            continue;
+        }
+        let other = match p.remote {
+            Remote::Index(i) => i as NodeId,
+            Remote::Id(id) => match by_id.get(id) {
+                Some(&o) => o,
+                None => {
+                    problems.push(Problem {
+                        line: p.line,
+                        message: format!(
+                            "port {} of \"{}\" leads to unknown node \"{}\" (no record of it in the dump)",
+                            p.num, n.id, id
+                        ),
+                    });
+                    suspect.push((me, p.num as u8, p.line));
+                    continue;
+                }
+            },
+        };
+        let on = &nodes[other as usize];
+        if p.remote_port == 0 || p.remote_port > on.nports {
+            problems.push(Problem {
+                line: p.line,
+                message: format!(
+                    "port {} of \"{}\" leads to port {} of \"{}\", which has ports 1..={}",
+                    p.num, n.id, p.remote_port, on.id, on.nports
+                ),
+            });
+            suspect.push((me, p.num as u8, p.line));
+            continue;
+        }
+        let idx = fabric.port_index(me, p.num as u8) as usize;
+        if let Some(g) = p.guid {
+            fabric.ports[idx].guid = g;
+        }
+        if let Some(l) = p.lid {
+            fabric.ports[idx].lid = l;
+            fabric.ports[idx].lmc = p.lmc.unwrap_or(0);
+        }
+        if let Some(g) = p.remote_guid {
+            if on.kind != NodeKind::Switch {
+                let ridx = fabric.port_index(other, p.remote_port as u8) as usize;
+                fabric.ports[ridx].guid = g;
+            }
+        }
+        let prev = claims[idx];
+        if prev.line != 0 {
+            problems.push(Problem {
+                line: p.line,
+                message: format!(
+                    "port {} of \"{}\" is listed twice (also line {})",
+                    p.num, n.id, prev.line
+                ),
+            });
+            suspect.push((me, p.num as u8, p.line));
+            continue;
+        }
+        claims[idx] = Claim {
+            node: other,
+            port: p.remote_port,
+            line: p.line,
+            width: p.width,
+            speed: p.speed,
+        };
+    }
+    let mut rate_known = vec![false; fabric.ports.len()];
+    for ia in 0..claims.len() {
+        let ca = claims[ia];
+        if ca.line == 0 {
+            continue;
+        }
+        let a = fabric.ports[ia].node;
+        let pa = fabric.ports[ia].num;
+        let ib = fabric.port_index(ca.node, ca.port as u8) as usize;
+        let cb = claims[ib];
+        if ia == ib {
+            problems.push(Problem {
+                line: ca.line,
+                message: format!(
+                    "port {pa} of \"{}\" is listed as cabled to itself",
+                    nodes[a as usize].id
+                ),
+            });
+            suspect.push((a, pa, ca.line));
+            continue;
+        }
+        if cb.line != 0 && cb.node == a && cb.port == pa as u32 {
+            if ia < ib {
+                let (pia, pib) = (ia as PortIdx, ib as PortIdx);
+                fabric.ports[ia].peer = pib;
+                fabric.ports[ib].peer = pia;
+                // one end may carry width/speed only (ibsim options): take what is known,
+                // the lower value when both ends say something
+                let w = merge(ca.width, cb.width);
+                let s = merge(ca.speed, cb.speed);
+                for k in [ia, ib] {
+                    if let Some(w) = w {
+                        fabric.ports[k].width = w;
+                    }
+                    if let Some(s) = s {
+                        fabric.ports[k].speed = s;
+                    }
+                    // an ibsim net file without w=/s= means ibsim's default 4xSDR
+                    rate_known[k] = format == DumpFormat::IbsimNet || (w.is_some() && s.is_some());
+                }
+            }
+            continue;
+        }
+        let (na, nb) = (&nodes[a as usize].id, &nodes[ca.node as usize].id);
+        let pb = ca.port;
+        if cb.line != 0 {
+            problems.push(Problem {
+                line: ca.line,
+                message: format!(
+                    "ends disagree: \"{na}\"[{pa}] lists \"{nb}\"[{pb}], but \"{nb}\"[{pb}] lists \"{}\"[{}] (line {})",
+                    nodes[cb.node as usize].id, cb.port, cb.line
+                ),
+            });
+        } else {
+            // ibnetdiscover lists both ends of every link it found; a missing end means
+            // a truncated or hand-edited dump
+            problems.push(Problem {
+                line: ca.line,
+                message: format!(
+                    "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}] (the record of \"{nb}\" does not list port {pb})"
+                ),
+            });
+        }
+        suspect.push((a, pa, ca.line));
+        suspect.push((ca.node, pb as u8, ca.line));
+    }
+    suspect.sort_unstable();
+    suspect.dedup_by_key(|s| (s.0, s.1));
+    Ok(Discovered {
+        fabric,
+        format,
+        node_lines,
+        notes,
+        problems,
+        suspect,
+        truncated: false,
+        rate_known,
+    })
+}
+
+fn merge<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::super::test_dumps::FT2;
+    use std::path::Path;
+
+    #[test]
+    fn one_sided_and_out_of_range_links_are_reported() {
+        let t = FT2.replace("[4]\t\"S-0002c90000001003\"[3]\t\t# \"leaf L4\" lid 12 4xQDR\n", "");
+        let d = parse(&t, Path::new("t")).unwrap();
+        assert_eq!(d.problems.len(), 1);
+        assert!(d.problems[0].message.contains("one end only"), "{:?}", d.problems);
+        let e = d.strict(Path::new("dump.txt")).unwrap_err().to_string();
+        assert!(e.starts_with("dump.txt:12: link listed by one end only"), "{e}");
+        let t = FT2.replace("[3]\t\"S-0002c90000002000\"[4]", "[9]\t\"S-0002c90000002000\"[4]");
+        let d = parse(&t, Path::new("t")).unwrap();
+        assert!(
+            d.problems.iter().any(|p| p.message.contains("port 9 is beyond")),
+            "{:?}",
+            d.problems
+        );
+    }
+}

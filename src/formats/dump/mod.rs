@@ -1,0 +1,186 @@
+//! Reader for fabric dumps: what the tools that walk a live fabric print, turned into a
+//! [`Fabric`] to recognise, route or compare with a plan. Three formats are read, because
+//! those are what an operator has at hand:
+//!
+//! * `ibnetdiscover` output (the default format and the older formats of its man page,
+//!   `-g` chassis grouping, `-f` full info): what a real fabric gives;
+//! * the `ibnetdiscover -p` ports report, a one-line-per-port summary some sites keep;
+//! * ibsim net files, which share the record grammar and describe the simulated fabrics
+//!   ibfat plans and tests against.
+//!
+//! The grammar is line based: a node header (`Switch 36 "S-..." # "desc" base port 0
+//! lid 3 lmc 0`, `Ca 1 "H-..." # "desc"`, `Hca`, `Rt`) followed by port lines
+//! (`[3] "S-..."[7] # "desc" lid 9 4xQDR`, `[1](portguid) "S-..."[3] # lid 4 lmc 0 ...`),
+//! with `switchguid=`/`caguid=`/`rtguid=` lines before the header giving GUIDs; anything
+//! malformed is reported with its line number and what was expected. Tabs, CRLF line
+//! ends, comments and unknown lines outside records are accepted (unknown ones are
+//! listed in `notes`). Grouping output (`-g`) adds `Chassis N (guid ...)`, `# Spine
+//! Nodes`-style section comments, `Non-Chassis Nodes`, chassis comments after GUID lines
+//! and external port numbers (`[3][ext 5]`); `-f` adds ` s=1 w=2 v=4 e=1` after the
+//! rate. All of them are understood (and the external port numbers and raw rate fields
+//! ignored: the cabling is the port numbers of the chips).
+//!
+//! Consistency problems that do not prevent building a fabric (a link listed by one end
+//! only, ends that disagree, a port beyond a node's port count, duplicate GUIDs) are
+//! collected in [`Discovered::problems`]: the cabling check reports them next to what it
+//! could still compare, while routing and recognition refuse them ([`Discovered::strict`]).
+//! The ports involved are listed in [`Discovered::suspect`] so that a check can say
+//! which cables it could not compare instead of calling them missing.
+//!
+//! The stages: `grammar` (tokens and line grammars, written once), `records` (lines to
+//! node and port records), `ports_report` (the `-p` format), `assemble` (records to the
+//! fabric and its problems).
+
+mod assemble;
+mod grammar;
+mod ports_report;
+mod records;
+#[cfg(test)]
+mod test_dumps;
+
+use crate::error::{Error, Result};
+use crate::topology::{Fabric, NodeId};
+use grammar::line_count;
+use std::path::Path;
+
+/// Which dialect a dump was in (reports say what was read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DumpFormat {
+    /// `ibnetdiscover` topology output (any version).
+    Ibnetdiscover,
+    /// `ibnetdiscover -p` ports report.
+    Ports,
+    /// ibsim net file.
+    IbsimNet,
+}
+
+impl DumpFormat {
+    /// Short name for reports: `ibnetdiscover`, `ibnetdiscover -p`, `ibsim net file`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DumpFormat::Ibnetdiscover => "ibnetdiscover output",
+            DumpFormat::Ports => "ibnetdiscover -p ports report",
+            DumpFormat::IbsimNet => "ibsim net file",
+        }
+    }
+}
+
+/// A consistency problem in a dump, with its line: what a check reports instead of
+/// failing on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line of the dump (0: the file as a whole).
+    pub line: usize,
+    /// What is wrong, naming the nodes and ports involved.
+    pub message: String,
+}
+
+/// How forgiving the reader is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Record malformed lines as problems and go on, instead of failing on the first
+    /// one. The cabling check uses this so that a damaged dump is still compared as far
+    /// as it can be; recognition and routing use the strict default.
+    pub lenient: bool,
+}
+
+/// A parsed dump: the fabric and everything a check needs to judge how far to trust it.
+#[derive(Clone, Debug)]
+pub struct Discovered {
+    /// The fabric the dump describes (links only where both ends agree).
+    pub fabric: Fabric,
+    /// Which format the text was in.
+    pub format: DumpFormat,
+    /// Line of each node's header (for messages), by node id.
+    pub node_lines: Vec<usize>,
+    /// Lines that were skipped (unknown outside records), with their numbers.
+    pub notes: Vec<Problem>,
+    /// Inconsistencies (one-sided or contradictory links, ports out of range, duplicates,
+    /// and in lenient mode malformed lines).
+    pub problems: Vec<Problem>,
+    /// Ports whose cabling the dump leaves in doubt (one-sided or contradictory claims,
+    /// a malformed port line): with the line that made them doubtful.
+    pub suspect: Vec<(NodeId, u8, usize)>,
+    /// True when the text stops in the middle of a line (no final newline): a cut dump.
+    pub truncated: bool,
+    /// Per global port index: the dump gave this link's width and speed (a `4x???`
+    /// speed or a bare ibsim line leaves them unknown, and a rate check must not guess).
+    pub rate_known: Vec<bool>,
+}
+
+impl Discovered {
+    /// The fabric, or an error naming the first problem (file and line).
+    pub fn strict(self, path: &Path) -> Result<Discovered> {
+        if let Some(p) = self.problems.first() {
+            let more = if self.problems.len() > 1 {
+                format!(" (and {} more problems)", self.problems.len() - 1)
+            } else {
+                String::new()
+            };
+            return Err(Error::at(path, p.line, format!("{}{more}", p.message)));
+        }
+        Ok(self)
+    }
+
+    /// True when ports of this node are among the suspect ones.
+    pub fn is_suspect(&self, node: NodeId, port: u8) -> Option<usize> {
+        self.suspect
+            .iter()
+            .find(|&&(n, p, _)| n == node && p == port)
+            .map(|&(_, _, l)| l)
+    }
+}
+
+/// Parse a dump of any supported format, failing on the first malformed line.
+/// `path` is used in messages only.
+pub fn parse(text: &str, path: &Path) -> Result<Discovered> {
+    parse_with(text, path, ParseOptions::default())
+}
+
+/// Parse a dump, recording malformed lines as problems instead of failing (see
+/// [`ParseOptions::lenient`]). Fails only when no node can be read at all.
+pub fn parse_lenient(text: &str, path: &Path) -> Result<Discovered> {
+    parse_with(text, path, ParseOptions { lenient: true })
+}
+
+/// Parse a dump with explicit options.
+pub fn parse_with(text: &str, path: &Path, opts: ParseOptions) -> Result<Discovered> {
+    if text.trim().is_empty() {
+        return Err(Error::at(
+            path,
+            0,
+            "empty file: expected ibnetdiscover output or an ibsim net file",
+        ));
+    }
+    let truncated = !text.ends_with('\n');
+    let (raw, format) = if ports_report::is_ports_report(text) {
+        (
+            ports_report::read_ports_report(text, path, opts, truncated)?,
+            DumpFormat::Ports,
+        )
+    } else {
+        records::read_records(text, path, opts, truncated)?
+    };
+    let mut d = assemble::assemble(raw, format, path)?;
+    d.truncated = truncated;
+    if truncated {
+        d.notes.push(Problem {
+            line: line_count(text),
+            message: "the file ends in the middle of a line: the dump may be truncated".into(),
+        });
+    }
+    Ok(d)
+}
+
+/// Read and parse a dump file (strict).
+pub fn read(path: &Path) -> Result<Discovered> {
+    read_with(path, ParseOptions::default())
+}
+
+/// Read and parse a dump file with explicit options. Bytes that are not UTF-8 are
+/// replaced (descriptions are free text), so that one bad byte costs one field.
+pub fn read_with(path: &Path, opts: ParseOptions) -> Result<Discovered> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let text = String::from_utf8_lossy(&bytes);
+    parse_with(&text, path, opts)
+}

@@ -1,0 +1,361 @@
+//! Lines to node and port records, for `ibnetdiscover` output (the default format, the
+//! older formats of its man page, `-g` grouping, `-f` full info) and ibsim net files,
+//! which share the record grammar: GUID lines, a node header, its port lines.
+//!
+//! The GUIDs of nodes come from, in order: the GUID line just before the header, the
+//! node id (`S-<guid>`), or ibsim's rule that the next node of a kind takes the next GUID.
+
+use super::assemble::{Raw, RawNode};
+use super::grammar::{
+    guid_from_id, guid_line, header_comment, leading_port, lines, node_header, port_line, shorten, truncation_hint,
+    Remote,
+};
+use super::{DumpFormat, ParseOptions, Problem};
+use crate::error::{Error, Result};
+use crate::topology::NodeKind;
+use std::borrow::Cow;
+use std::path::Path;
+
+/// Lines outside records that carry nothing for the fabric (vendor ids, chassis
+/// grouping, ibsim directives).
+const KNOWN: [&str; 12] = [
+    "vendid=",
+    "devid=",
+    "sysimgguid=",
+    "Chassis ",
+    "Non-Chassis Nodes",
+    "Hostname:",
+    "include",
+    "do ",
+    "width=",
+    "speed=",
+    "module=",
+    "pdebug",
+];
+
+/// Read the records of an ibnetdiscover dump or ibsim net file, and say which it was.
+pub(super) fn read_records<'a>(
+    text: &'a str,
+    path: &Path,
+    opts: ParseOptions,
+    truncated: bool,
+) -> Result<(Raw<'a>, DumpFormat)> {
+    let mut raw = Raw {
+        nodes: Vec::with_capacity(text.len() / 400),
+        ports: Vec::with_capacity(text.len() / 40),
+        notes: Vec::new(),
+        problems: Vec::new(),
+        suspect: Vec::new(),
+    };
+    // ibsim's rule for GUID lines that give only a base: the next node of a kind takes it
+    let mut next_guid: [u64; 3] = [0x100000, 0x200000, 0x300000];
+    let slot = |k: NodeKind| match k {
+        NodeKind::Ca => 0,
+        NodeKind::Switch => 1,
+        NodeKind::Router => 2,
+    };
+    let mut explicit_guid: Option<(NodeKind, u64)> = None;
+    let mut in_record = false;
+    let mut saw_ibnd_names = false;
+    for (idx, line) in lines(text).enumerate() {
+        let lineno = idx + 1;
+        let t = line.trim();
+        if t.is_empty() {
+            in_record = false;
+            continue;
+        }
+        if t.starts_with('[') || t.starts_with('@') {
+            let body = t.trim_start_matches('@');
+            if !in_record {
+                let msg = format!(
+                    "port line `{}` outside a node record: expected a `Switch`, `Ca`/`Hca` or `Rt` header before it",
+                    shorten(t)
+                );
+                if opts.lenient {
+                    raw.problems.push(Problem {
+                        line: lineno,
+                        message: msg,
+                    });
+                    continue;
+                }
+                return Err(Error::at(path, lineno, msg));
+            }
+            let node = raw.nodes.len() - 1;
+            match port_line(body) {
+                Some(mut p) => {
+                    p.line = lineno;
+                    p.node = node as u32;
+                    if let Remote::Id(id) = p.remote {
+                        saw_ibnd_names |= id.starts_with("S-") || id.starts_with("H-") || id.starts_with("R-");
+                    }
+                    raw.ports.push(p);
+                }
+                None => {
+                    let msg = format!(
+                        "malformed port line `{}`: expected `[port] \"remote node\"[remote port]` and an optional `# ...` comment{}",
+                        shorten(t),
+                        truncation_hint(truncated, lineno, text)
+                    );
+                    if !opts.lenient {
+                        return Err(Error::at(path, lineno, msg));
+                    }
+                    raw.problems.push(Problem {
+                        line: lineno,
+                        message: msg,
+                    });
+                    // the port number, if readable, is now in doubt
+                    if let Some(num) = leading_port(body) {
+                        raw.suspect.push((node, num, lineno));
+                    }
+                }
+            }
+            continue;
+        }
+        in_record = false;
+        if t.starts_with('#') {
+            continue;
+        }
+        if t.starts_with("Switch") || t.starts_with("Hca") || t.starts_with("Ca") || t.starts_with("Rt") {
+            let parsed = node_header(t).ok_or_else(|| {
+                format!(
+                    "malformed node header `{}`: expected `Switch|Ca|Hca|Rt <ports> \"<node id>\" # \"<description>\"`{}",
+                    shorten(t),
+                    truncation_hint(truncated, lineno, text)
+                )
+            });
+            let parsed = parsed.and_then(|(kind, nports, id, rest)| {
+                if nports == 0 || nports > 254 {
+                    Err(format!("node \"{id}\" has {nports} ports; a node has 1..=254"))
+                } else {
+                    Ok((kind, nports, id, rest))
+                }
+            });
+            let (kind, nports, id, rest) = match parsed {
+                Ok(v) => v,
+                Err(msg) if opts.lenient => {
+                    raw.problems.push(Problem {
+                        line: lineno,
+                        message: msg,
+                    });
+                    explicit_guid = None;
+                    continue;
+                }
+                Err(msg) => return Err(Error::at(path, lineno, msg)),
+            };
+            let (desc, lid, lmc) = header_comment(rest);
+            let guid = match explicit_guid.take() {
+                Some((k, g)) if k == kind => g,
+                _ => guid_from_id(id).unwrap_or(next_guid[slot(kind)]),
+            };
+            let step = if kind == NodeKind::Switch { 1 } else { nports as u64 + 1 };
+            next_guid[slot(kind)] = guid.wrapping_add(step);
+            raw.nodes.push(RawNode {
+                kind,
+                nports,
+                id: Cow::Borrowed(id),
+                guid,
+                desc: desc.unwrap_or_else(|| id.to_string()),
+                lid,
+                lmc,
+                line: lineno,
+            });
+            in_record = true;
+            continue;
+        }
+        if let Some((kind, rel, g)) = guid_line(t) {
+            let g = if rel { next_guid[slot(kind)].wrapping_add(g) } else { g };
+            next_guid[slot(kind)] = g;
+            explicit_guid = Some((kind, g));
+            continue;
+        }
+        if KNOWN.iter().any(|p| t.starts_with(p)) {
+            continue;
+        }
+        raw.notes.push(Problem {
+            line: lineno,
+            message: format!("skipped unknown line `{}`", shorten(t)),
+        });
+    }
+    if raw.nodes.is_empty() {
+        let first = raw
+            .problems
+            .first()
+            .map(|p| format!(" (first problem, line {}: {})", p.line, p.message));
+        return Err(Error::at(
+            path,
+            0,
+            format!(
+                "no nodes found: expected `Switch`/`Ca` records (ibnetdiscover) or an ibsim net file{}",
+                first.unwrap_or_default()
+            ),
+        ));
+    }
+    let format = if saw_ibnd_names || text.contains("# Topology file") {
+        DumpFormat::Ibnetdiscover
+    } else {
+        DumpFormat::IbsimNet
+    };
+    Ok((raw, format))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_dumps::FT2;
+    use super::super::{parse, parse_lenient, DumpFormat};
+    use crate::topology::{NodeKind, Speed, Width};
+    use std::path::Path;
+
+    #[test]
+    fn reads_the_default_format() {
+        let d = parse(FT2, Path::new("t")).unwrap().strict(Path::new("t")).unwrap();
+        assert_eq!(d.format, DumpFormat::Ibnetdiscover);
+        let f = &d.fabric;
+        assert_eq!(f.len(), 3);
+        assert_eq!(f.link_count(), 2);
+        let leaf = 0;
+        assert_eq!(f.node(leaf).desc, "leaf L4");
+        assert_eq!(f.node(leaf).guid, 0x2c90000001003);
+        assert_eq!(f.port(leaf, 0).lid, 12);
+        let (peer, pp) = f.peer(leaf, 3).unwrap();
+        assert_eq!((f.node(peer).desc.as_str(), pp), ("spine S1", 4));
+        assert_eq!(f.port(leaf, 3).speed, Speed::Qdr);
+        let h = 2;
+        assert_eq!(f.node(h).kind, NodeKind::Ca);
+        assert_eq!(f.port(h, 1).guid, 0x2c9000000010d);
+        assert_eq!((f.port(h, 1).lid, f.port(h, 1).lmc), (7, 1));
+    }
+
+    #[test]
+    fn crlf_tabs_and_comments() {
+        let t = FT2.replace('\n', "\r\n");
+        let d = parse(&t, Path::new("t")).unwrap();
+        assert!(d.problems.is_empty(), "{:?}", d.problems);
+        assert_eq!(d.fabric.link_count(), 2);
+    }
+
+    #[test]
+    fn malformed_lines_name_the_line() {
+        let t = FT2.replace("[3]\t\"S-0002c90000002000\"[4]", "[3]\tS-0002c90000002000[4]");
+        let e = parse(&t, Path::new("d")).unwrap_err().to_string();
+        assert!(e.starts_with("d:12: malformed port line"), "{e}");
+        let e = parse("Switch x \"a\"\n", Path::new("d")).unwrap_err().to_string();
+        assert!(e.starts_with("d:1: malformed node header"), "{e}");
+        assert!(parse("", Path::new("d")).is_err());
+        assert!(parse("hello\n", Path::new("d"))
+            .unwrap_err()
+            .to_string()
+            .contains("no nodes"));
+    }
+
+    #[test]
+    fn ibsim_net_round_trip() {
+        use crate::topology::lsft::{build, LsftParams};
+        use crate::topology::BuildOptions;
+        let (f, _) = build(
+            &LsftParams::new(3, true),
+            &BuildOptions {
+                shuffle: Some(4),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let net = crate::formats::ibsim::write_net(&f, &["x".into()]);
+        let d = parse(&net, Path::new("n")).unwrap().strict(Path::new("n")).unwrap();
+        assert_eq!(d.format, DumpFormat::IbsimNet);
+        assert_eq!(d.fabric, f);
+    }
+
+    /// `-g` on chassis hardware (not produced by ibsim, so written here after the grammar
+    /// of ibnetdiscover's grouping output): chassis headers, section comments, chassis
+    /// comments on GUID lines, external port numbers on both ends.
+    #[test]
+    fn grouping_output_with_chassis_and_external_ports() {
+        let t = "#\n# Topology file: generated on today\n#\n# Initiated from node 0008f10403960558 port 0008f10403960559\n\n\
+Chassis 1 (guid 0x8f104004115)\n\n# Spine Nodes\nvendid=0x8f1\ndevid=0x5a31\n\
+sysimgguid=0x8f104004115\t\t# Chassis 1 (ISR9288)\n\
+switchguid=0x8f10400411a08(8f10400411a08)\t# ISR9288 Spine 1 Chip 1\n\
+Switch\t24 \"S-0008f10400411a08\"\t\t# \"Spine 1 Chip 1\" enhanced port 0 lid 7 lmc 0\n\
+[3][ext 5]\t\"S-0008f10400411a09\"[7][ext 2]\t\t# \"Line 2 Chip 1\" lid 8 4xQDR\n\
+\n# Line Nodes\nvendid=0x8f1\ndevid=0x5a30\n\
+switchguid=0x8f10400411a09(8f10400411a09)\t# ISR9288 Line 2 Chip 1\n\
+Switch\t24 \"S-0008f10400411a09\"\t\t# \"Line 2 Chip 1\" enhanced port 0 lid 8 lmc 0\n\
+[7][ext 2]\t\"S-0008f10400411a08\"[3][ext 5]\t\t# \"Spine 1 Chip 1\" lid 7 4xQDR s=4 w=2 v=8\n\
+[12][ext 9]\t\"H-0008f10403960558\"[1](8f10403960559) \t\t# \"node1 HCA-1\" lid 4 4xEDR s=4 w=2 v=4 e=2\n\
+\n# Chassis Switches\n\n# Chassis CAs\n\nNon-Chassis Nodes\n\n\
+vendid=0x2c9\ndevid=0x1003\ncaguid=0x8f10403960558\n\
+Ca\t2 \"H-0008f10403960558\"\t\t# \"node1 HCA-1\" (scp)\n\
+[1](8f10403960559) \t\"S-0008f10400411a09\"[12][ext 9]\t\t# lid 4 lmc 0 \"Line 2 Chip 1\" lid 8 4xEDR\n";
+        let d = parse(t, Path::new("g")).unwrap().strict(Path::new("g")).unwrap();
+        assert!(d.notes.is_empty(), "{:?}", d.notes);
+        let f = &d.fabric;
+        assert_eq!((f.len(), f.link_count()), (3, 2));
+        let spine = f.name_index()["S-0008f10400411a08"];
+        assert_eq!(f.node(spine).desc, "Spine 1 Chip 1");
+        assert_eq!(f.port(spine, 0).lid, 7);
+        let (line, lp) = f.peer(spine, 3).unwrap();
+        assert_eq!((f.node(line).guid, lp), (0x8f10400411a09, 7));
+        assert_eq!(
+            (f.port(spine, 3).width, f.port(spine, 3).speed),
+            (Width::X4, Speed::Qdr)
+        );
+        let ca = f.name_index()["H-0008f10403960558"];
+        assert_eq!(
+            f.node(ca).desc,
+            "node1 HCA-1",
+            "the Xsigo ` (scp)` mark is not part of it"
+        );
+        assert_eq!(f.port(ca, 1).speed, Speed::Edr);
+        assert_eq!(f.port(ca, 1).lid, 4);
+    }
+
+    #[test]
+    fn unknown_rates_and_truncated_last_lines() {
+        // `4x???` at both ends: speed unknown, so the rate of that link is not claimed known
+        let t = FT2.replace("4xQDR", "4x???");
+        let d = parse(&t, Path::new("t")).unwrap();
+        let f = &d.fabric;
+        let i = f.port_index(0, 3) as usize;
+        assert!(!d.rate_known[i]);
+        assert!(d.rate_known[f.port_index(0, 1) as usize]);
+        // a dump cut in the middle of a port line: strict names the line and says why
+        let cut = &FT2[..FT2.rfind("\"S-0002c90000001003\"[1]").unwrap() + 8];
+        let e = parse(cut, Path::new("cut")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("cut:22: malformed port line") && e.contains("truncated"),
+            "{e}"
+        );
+        // leniently, the line becomes a problem, its port a suspect, the rest is read
+        let d = parse_lenient(cut, Path::new("cut")).unwrap();
+        assert!(d.truncated);
+        assert_eq!(
+            d.problems.len(),
+            2,
+            "the bad line and the host link now one-sided: {:?}",
+            d.problems
+        );
+        assert!(d.is_suspect(2, 1).is_some());
+        assert_eq!(d.fabric.link_count(), 1);
+    }
+
+    #[test]
+    fn ibsim_options_and_garbage_after_a_port() {
+        let t = "Switch 4 \"A\"\n[1] \"B\"[2] w=1 s=4\n\nSwitch 4 \"B\"\n[2] \"A\"[1]\tw=1\ts=4\n";
+        let d = parse(t, Path::new("n")).unwrap().strict(Path::new("n")).unwrap();
+        assert_eq!(d.format, DumpFormat::IbsimNet);
+        assert_eq!(
+            (d.fabric.port(0, 1).width, d.fabric.port(0, 1).speed),
+            (Width::X1, Speed::Qdr)
+        );
+        let e = parse(&t.replace("w=1 s=4", "w=1 hello"), Path::new("n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("n:2: malformed port line"), "{e}");
+        let e = parse("Switch 300 \"A\"\n", Path::new("n")).unwrap_err().to_string();
+        assert!(e.contains("n:1: node \"A\" has 300 ports"), "{e}");
+        let e = parse("[1] \"A\"[1]\n", Path::new("n")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("n:1: port line `[1] \"A\"[1]` outside a node record"),
+            "{e}"
+        );
+    }
+}
