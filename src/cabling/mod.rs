@@ -1,7 +1,7 @@
 //! Wiring plans for deployment: the files an installation team works from, and the
-//! check of a discovered fabric against them ([`check`]).
+//! audit of a discovered fabric against them ([`audit`]).
 
-pub mod check;
+pub mod audit;
 
 use crate::error::Result;
 use crate::formats::{atomic, csv, dot, ibsim};

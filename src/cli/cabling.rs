@@ -2,7 +2,7 @@
 
 use super::output::print_json;
 use clap::Args;
-use ibfat::cabling::check::{check, CableRef, CablingReport};
+use ibfat::cabling::audit::{audit, CableRef, CablingReport};
 use ibfat::formats::ibnetdiscover::ParseOptions;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::{load::Source, load_fabric};
@@ -80,7 +80,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             Recognition::Unrecognised { .. } => None,
         },
     };
-    let r = check(&plan.fabric, layout.as_ref(), discovered);
+    let r = audit(&plan.fabric, layout.as_ref(), discovered);
     let code = if r.is_match() { 0 } else { 1 };
     if a.json {
         print_json(&Output {
