@@ -1,11 +1,11 @@
-//! The cabling check on faults made in the library (every matching mode, damaged dumps);
+//! The cabling audit on faults made in the library (every matching mode, damaged dumps);
 //! the real-component counterpart is `cabling_on_ibsim.rs`.
 
-use ibfat::cabling::check::{check, CablingReport, MatchedBy};
+use ibfat::cabling::audit::{audit, CablingReport, MatchedBy};
 use ibfat::formats::{dump, ibsim};
+use ibfat::SplitMix64;
 use ibfat::topology::lsft::{self, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, Width};
-use ibfat::SplitMix64;
 use std::path::Path;
 
 fn plan() -> (Fabric, Layout) {
@@ -30,7 +30,7 @@ fn lsft(l: &Layout) -> &LsftLayout {
     }
 }
 
-/// Render as a net file and read it back, the way a dump reaches the check.
+/// Render as a net file and read it back, the way a dump reaches the audit.
 fn as_dump(f: &Fabric) -> dump::Discovered {
     let text = ibsim::write_net(f, &["found".into()]);
     dump::parse_lenient(&text, Path::new("found.net")).unwrap()
@@ -121,7 +121,7 @@ fn a_fabric_with_six_faults_reports_exactly_them_by_guid() {
     let (p, layout) = plan();
     let l = lsft(&layout);
     let found = make_faults(&p, l);
-    let r = check(&p, Some(&layout), &as_dump(&found));
+    let r = audit(&p, Some(&layout), &as_dump(&found));
     assert_eq!(r.matched_by, MatchedBy::Guid);
     assert_faults(&r, &p, l);
     // the fixes name plan nodes and ports
@@ -147,7 +147,7 @@ fn a_fabric_with_six_faults_reports_exactly_them_by_guid() {
         .find(|m| m.planned.a.node.starts_with('H') || m.planned.b.node.starts_with('H'));
     assert!(host.is_some(), "the host on the wrong leaf: {:#?}", r.miswired);
     // and a correct fabric matches
-    let ok = check(&p, Some(&layout), &as_dump(&p));
+    let ok = audit(&p, Some(&layout), &as_dump(&p));
     assert!(ok.is_match(), "{ok:#?}");
     assert_eq!(ok.matching_cables, p.link_count());
 }
@@ -170,13 +170,13 @@ fn descriptions_and_structure_find_the_same_faults() {
     let (p, layout) = plan();
     let l = lsft(&layout);
     let found = make_faults(&p, l);
-    let by_desc = check(&p, Some(&layout), &as_dump(&reidentify(&found, true, 1)));
+    let by_desc = audit(&p, Some(&layout), &as_dump(&reidentify(&found, true, 1)));
     assert_eq!(by_desc.matched_by, MatchedBy::Description);
     assert_faults(&by_desc, &p, l);
-    let by_structure = check(&p, Some(&layout), &as_dump(&reidentify(&found, false, 2)));
+    let by_structure = audit(&p, Some(&layout), &as_dump(&reidentify(&found, false, 2)));
     assert_eq!(by_structure.matched_by, MatchedBy::Structure);
     assert_faults(&by_structure, &p, l);
-    let clean = check(&p, Some(&layout), &as_dump(&reidentify(&p, false, 3)));
+    let clean = audit(&p, Some(&layout), &as_dump(&reidentify(&p, false, 3)));
     assert!(clean.is_match(), "{clean:#?}");
 }
 
@@ -203,7 +203,7 @@ fn wrong_ports_and_wrong_hosts() {
     f.disconnect(l8, h2);
     f.connect(l8, h1 as u32, y, py as u32).unwrap();
     f.connect(l8, h2 as u32, x, px as u32).unwrap();
-    let r = check(&p, Some(&layout), &as_dump(&f));
+    let r = audit(&p, Some(&layout), &as_dump(&f));
     assert_eq!(r.miswired.len(), 1, "{r:#?}");
     assert_eq!(r.miswired[0].kind, "wrong_port");
     assert_eq!(
@@ -232,7 +232,7 @@ fn damaged_dumps_are_compared_as_far_as_they_go() {
     let cut = &text[..text.len() * 2 / 3 + 7];
     let d = dump::parse_lenient(cut, Path::new("cut.net")).unwrap();
     assert!(d.truncated);
-    let r = check(&p, Some(&layout), &d);
+    let r = audit(&p, Some(&layout), &d);
     assert_eq!(r.faults(), 0, "nothing is called missing when the dump is cut: {r:#?}");
     assert!(!r.uncompared.is_empty() && !r.problems.is_empty(), "{r:#?}");
     assert!(r.matching_cables > 0 && r.matching_cables < p.link_count());
@@ -247,7 +247,7 @@ fn damaged_dumps_are_compared_as_far_as_they_go() {
         .map(|(_, l)| format!("{l}\n"))
         .collect();
     let d = dump::parse_lenient(&edited, Path::new("edited.net")).unwrap();
-    let r = check(&p, Some(&layout), &d);
+    let r = audit(&p, Some(&layout), &d);
     assert_eq!(r.faults(), 0, "{r:#?}");
     assert_eq!(r.uncompared.len(), 1, "{r:#?}");
     assert_eq!(r.problems.len(), 1);
@@ -280,7 +280,7 @@ fn a_leaf_port_leading_to_the_wrong_host_and_a_slow_link() {
     let j = f.ports[i].peer as usize;
     f.ports[i].speed = ibfat::topology::Speed::Ddr;
     f.ports[j].speed = ibfat::topology::Speed::Ddr;
-    let r = check(&planned, Some(&layout), &as_dump(&f));
+    let r = audit(&planned, Some(&layout), &as_dump(&f));
     assert_eq!(r.miswired.len(), 1, "{r:#?}");
     assert_eq!(r.miswired[0].kind, "wrong_host");
     assert!(

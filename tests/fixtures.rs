@@ -1,9 +1,9 @@
 //! Real tool output captured by `examples/capture_fixtures.rs` (ibsim + OpenSM +
 //! ibnetdiscover, default, `-p`, `-g` and `-f`): parsed without problems, the same nodes,
 //! GUIDs and cables as the plan it was made from, LIDs as OpenSM set them, recognised as
-//! the plan's family, and a clean cabling check.
+//! the plan's family, and a clean cabling audit.
 
-use ibfat::cabling::check::check;
+use ibfat::cabling::audit::audit;
 use ibfat::formats::dump::{self, DumpFormat};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::topology::{Fabric, Layout, NodeKind, Spec, Width};
@@ -99,7 +99,7 @@ fn captured_dumps_match_their_plans() {
                 }
                 Recognition::Unrecognised { reason, .. } => panic!("{what}: {reason}"),
             }
-            let r = check(&plan.fabric, Some(&plan.layout), &d);
+            let r = audit(&plan.fabric, Some(&plan.layout), &d);
             assert!(r.is_match(), "{what}: {r:#?}");
         }
     }
@@ -111,7 +111,10 @@ fn router_records_are_read_from_real_output() {
     let net = dump::read(&dir.join("topology.net")).unwrap();
     for dump in DUMPS {
         let what = format!("router/{dump}");
-        let d = dump::read(&dir.join(dump)).unwrap().strict(Path::new(&what)).unwrap();
+        let d = dump::read(&dir.join(dump))
+            .unwrap()
+            .strict(Path::new(&what))
+            .unwrap();
         let f = &d.fabric;
         let r = f
             .nodes

@@ -1,10 +1,10 @@
-//! The dump parser (and what runs on its output: recognition, the cabling check) never
+//! The dump parser (and what runs on its output: recognition, the cabling audit) never
 //! panics, whatever is done to a real dump: deterministic truncations, byte flips, line
 //! deletions, duplications and swaps of the captured fixtures. Errors name a line (only
 //! "nothing readable at all" is about the whole file). The cargo-fuzz target in `fuzz/`
 //! explores further; this runs in every `cargo test`.
 
-use ibfat::cabling::check::check;
+use ibfat::cabling::audit::audit;
 use ibfat::error::Error;
 use ibfat::formats::dump::{self, ParseOptions};
 use ibfat::recognize::recognize;
@@ -119,7 +119,7 @@ fn mutated_real_dumps_never_panic_and_errors_carry_lines() {
                 if let Ok(d) = &lenient {
                     let _ = recognize(&d.fabric, None);
                     if let Some(p) = &plan {
-                        let _ = check(&p.fabric, Some(&p.layout), d);
+                        let _ = audit(&p.fabric, Some(&p.layout), d);
                     }
                 }
                 (strict.map(|d| d.strict(path)), lenient.map(|_| ()))

@@ -1,14 +1,13 @@
 //! Wiring plans for deployment: the files an installation team works from, and the
-//! check of a discovered fabric against them ([`check`]).
+//! audit of a discovered fabric against them ([`audit`]).
 
-pub mod check;
+pub mod audit;
 
 use crate::error::Result;
-use crate::formats::{atomic, csv, dot, ibsim};
+use crate::formats::{atomic, csv, dot, ibsim, svg};
 use crate::topology::Plan;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Files of a plan folder, in the order they are written.
 pub const PLAN_FILES: &[&str] = &[
@@ -63,51 +62,6 @@ pub fn render(plan: &Plan) -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-/// Run Graphviz `dot -Tsvg` with a time limit; `Err(reason)` when it is missing or fails.
-pub fn render_svg(dot_source: &[u8], limit: Duration) -> std::result::Result<Vec<u8>, String> {
-    let mut child = Command::new("dot")
-        .arg("-Tsvg")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|_| "Graphviz `dot` is not installed".to_string())?;
-    let mut stdin = child.stdin.take().expect("piped");
-    let src = dot_source.to_vec();
-    let writer = std::thread::spawn(move || {
-        use std::io::Write;
-        let _ = stdin.write_all(&src);
-    });
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        use std::io::Read;
-        let mut v = Vec::new();
-        let _ = stdout.read_to_end(&mut v);
-        v
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
-            break st;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!(
-                "`dot` took longer than {} s; render topology.dot yourself (sfdp is faster)",
-                limit.as_secs()
-            ));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = writer.join();
-    let svg = reader.join().unwrap_or_default();
-    if !status.success() || svg.is_empty() {
-        return Err("`dot` failed on topology.dot".into());
-    }
-    Ok(svg)
-}
-
 /// Write the plan folder atomically (all files or none). `svg_limit` bounds Graphviz.
 pub fn write_plan(plan: &Plan, dir: &Path, svg_limit: Option<Duration>) -> Result<PlanOutput> {
     let mut files = render(plan);
@@ -118,7 +72,7 @@ pub fn write_plan(plan: &Plan, dir: &Path, svg_limit: Option<Duration>) -> Resul
             .find(|f| f.0 == "topology.dot")
             .map(|f| f.1.clone())
             .unwrap_or_default();
-        match render_svg(&dot_src, limit) {
+        match svg::render_svg(&dot_src, limit) {
             Ok(svg) => files.push(("topology.svg", svg)),
             Err(why) => out.svg_note = Some(why),
         }

@@ -2,7 +2,7 @@
 
 use super::output::print_json;
 use clap::Args;
-use ibfat::cabling::check::{check, CableRef, CablingReport};
+use ibfat::cabling::audit::{audit, CableRef, CablingReport};
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise, Source};
 use ibfat::{Error, Result};
@@ -74,7 +74,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         )
         .with_hint("run `ibnetdiscover > found.txt` on the fabric and pass found.txt"));
     };
-    let r = check(&plan.fabric, plan.layout.as_ref(), discovered);
+    let r = audit(&plan.fabric, plan.layout.as_ref(), discovered);
     let code = if r.is_match() { 0 } else { 1 };
     if a.json {
         print_json(&Output {

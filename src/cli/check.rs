@@ -276,7 +276,7 @@ fn write_heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<()> {
     );
     let text = dot::write_dot(&loaded.fabric, layout, &title, Some(&heat));
     let bytes = if path.extension().is_some_and(|e| e == "svg") {
-        ibfat::cabling::render_svg(text.as_bytes(), std::time::Duration::from_secs(120)).map_err(Error::Tool)?
+        ibfat::formats::svg::render_svg(text.as_bytes(), std::time::Duration::from_secs(120)).map_err(Error::Tool)?
     } else {
         text.into_bytes()
     };

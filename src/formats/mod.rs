@@ -7,3 +7,4 @@ pub mod dump;
 pub mod guid2lid;
 pub mod ibsim;
 pub mod lftdump;
+pub mod svg;

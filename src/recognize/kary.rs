@@ -117,11 +117,22 @@ fn levels_for(k: u32, s: usize) -> Option<u32> {
     }
 }
 
+/// Recognise a k-ary n-tree in a switch graph: arity and levels from the counts, the
+/// degrees, the orientation, the levels, the labels, and the layout.
 pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
+    let (k, n) = arity_and_levels(g)?;
+    let ends = check_degrees(g, k, n)?;
+    let leaves = find_leaves(g, &ends, k, n)?;
+    let level = assign_levels(g, &leaves, k, n)?;
+    let (switches, subtree) = label_switches(g, &level, k, n)?;
+    resolve_layout(g, k, n, switches, &leaves, &subtree)
+}
+
+/// k and n from the degrees: ends have k switch cables, middle levels 2k. A broken cable
+/// lowers one degree, so try every degree (and half of it) that makes n·k^(n−1)
+/// switches, and keep the one most switches agree with.
+fn arity_and_levels(g: &SwitchGraph<'_>) -> Result<(u32, u32), Fail> {
     let s = g.len();
-    // k from the degrees: ends have k switch cables, middle levels 2k. A broken cable
-    // lowers one degree, so try every degree (and half of it) that makes n·k^(n−1)
-    // switches, and keep the one most switches agree with.
     let degrees: Vec<u32> = (0..s as u32).map(|a| g.degree(a) as u32).collect();
     let mut cands: Vec<u32> = degrees.iter().flat_map(|&d| [d, d / 2]).filter(|&k| k >= 2).collect();
     cands.sort_unstable();
@@ -149,6 +160,13 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
                 .join(", ")
         )));
     };
+    Ok((k, n))
+}
+
+/// Every switch has k or 2k switch cables and at most k hosts, k^(n−1) leaves plus as
+/// many tops have k, and only those have hosts; returns the ends (leaves and tops).
+fn check_degrees(g: &SwitchGraph<'_>, k: u32, n: u32) -> Result<Vec<u32>, Fail> {
+    let s = g.len();
     let per = k.pow(n - 1);
     g.require_single_cables()?;
     for a in 0..s as u32 {
@@ -190,7 +208,13 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             g.degree(a)
         )));
     }
-    // orientation: hosts mark the leaves
+    Ok(ends)
+}
+
+/// Orientation: hosts mark the leaves. From a leaf h, every top is n−1 hops away, and so
+/// from a leaf h' 2(n−1) hops from h; no leaf is n−1 hops from both.
+fn find_leaves(g: &SwitchGraph<'_>, ends: &[u32], k: u32, n: u32) -> Result<Vec<u32>, Fail> {
+    let per = k.pow(n - 1);
     let h = ends
         .iter()
         .copied()
@@ -223,7 +247,16 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             g.name(a)
         )));
     }
-    let dist = g.distances(&leaves);
+    Ok(leaves)
+}
+
+/// The level of every switch (1 for leaves), its distance from the leaves plus one; a
+/// tree cables adjacent levels only, with k cables up below the top and k^(n−1) switches
+/// per level.
+fn assign_levels(g: &SwitchGraph<'_>, leaves: &[u32], k: u32, n: u32) -> Result<Vec<u32>, Fail> {
+    let s = g.len();
+    let per = k.pow(n - 1);
+    let dist = g.distances(leaves);
     let level: Vec<u32> = dist.iter().map(|&d| d.saturating_add(1)).collect();
     let mut per_level = vec![0u32; n as usize + 2];
     for a in 0..s as u32 {
@@ -262,9 +295,16 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             per_level[l as usize]
         )));
     }
-    // labels
-    let upc = cones(g, &level, n, k, true)?;
-    let downc = cones(g, &level, n, k, false)?;
+    Ok(level)
+}
+
+/// Labels: the lane of every switch from its up-cone, its subtree from its down-cone;
+/// returns the switches in layout order and the subtree of every switch.
+fn label_switches(g: &SwitchGraph<'_>, level: &[u32], k: u32, n: u32) -> Result<(Vec<NodeId>, Vec<u32>), Fail> {
+    let s = g.len();
+    let per = k.pow(n - 1);
+    let upc = cones(g, level, n, k, true)?;
+    let downc = cones(g, level, n, k, false)?;
     let mut lane = vec![0u32; upc.parent.len()];
     for c in (0..upc.parent.len()).rev() {
         let p = upc.parent[c];
@@ -304,9 +344,22 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         }
         switches[i] = g.switches[a as usize];
     }
+    let subtree = (0..s).map(|a| sub[downc.class_of[a] as usize]).collect();
+    Ok((switches, subtree))
+}
+
+/// Hosts at (subtree·k + slot) of their leaf, and [`KaryLayout::resolve`].
+fn resolve_layout(
+    g: &SwitchGraph<'_>,
+    k: u32,
+    n: u32,
+    switches: Vec<NodeId>,
+    leaves: &[u32],
+    subtree: &[u32],
+) -> Result<Layout, Fail> {
     let mut hosts: Vec<(u32, Endpoint)> = Vec::with_capacity(g.hosts.len());
-    for &a in &leaves {
-        let gg = sub[downc.class_of[a as usize] as usize];
+    for &a in leaves {
+        let gg = subtree[a as usize];
         hosts.extend(g.host_slots(a).map(|(x, ep)| (gg * k + x, ep)));
     }
     let layout = KaryLayout::resolve(g.fabric, k, n, switches, hosts).map_err(|e| Fail::layout(e.to_string()))?;

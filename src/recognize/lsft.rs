@@ -13,7 +13,7 @@
 //! 6. [`LsftLayout::resolve`] turns the mapping into the layout routing uses.
 
 use super::graph::{SwitchGraph, NONE};
-use super::plane_iso::{to_canonical, Incidence, IsoFailure};
+use super::plane_iso::{to_canonical, Collineation, Incidence, IsoFailure};
 use super::Fail;
 use crate::geometry::{is_prime_power, Plane};
 use crate::topology::{Endpoint, Layout, LsftLayout, NodeId};
@@ -30,9 +30,55 @@ fn order_of(n: usize) -> Option<u32> {
         .map(|q| q as u32)
 }
 
+/// Recognise an LSFT in a switch graph: one function per step of the module doc.
 pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
+    let (leaves, spines) = split_levels(g)?;
+    let (q, sides) = check_counts(g, &leaves, &spines)?;
+    let (points, inc) = pair_points(g, &leaves, &spines, q, sides)?;
+    check_one_shared_spine(g, &spines, &points, &inc)?;
+    let (plane, iso) = map_onto_pg(&inc)?;
+    resolve_layout(g, plane, sides, &points, &spines, &iso)
+}
+
+/// Step 1: two-colour the switch graph (it must be connected and bipartite) and return
+/// (leaves, spines): the level with hosts is the leaf level.
+fn split_levels(g: &SwitchGraph<'_>) -> Result<(Vec<u32>, Vec<u32>), Fail> {
     let s = g.len();
-    // 1. two levels
+    let colour = two_colour(g)?;
+    let with_hosts: Vec<u32> = (0..s as u32).filter(|&a| !g.hosts_of(a).is_empty()).collect();
+    let leaf_colour = match with_hosts
+        .iter()
+        .find(|&&a| colour[a as usize] != colour[with_hosts[0] as usize])
+    {
+        Some(&b) => {
+            return Err(Fail::structure(format!(
+                "switches {} and {} both have hosts but lie on different levels (hosts attach to leaves only)",
+                g.name(with_hosts[0]),
+                g.name(b)
+            )))
+        }
+        None if !with_hosts.is_empty() => colour[with_hosts[0] as usize],
+        None => {
+            // no hosts at all: the larger level (two-sided) or the level of the first switch
+            let ones = colour.iter().filter(|&&c| c == 1).count();
+            if ones * 2 > s {
+                1
+            } else if ones * 2 < s {
+                0
+            } else {
+                colour[0]
+            }
+        }
+    };
+    let leaves: Vec<u32> = (0..s as u32).filter(|&a| colour[a as usize] == leaf_colour).collect();
+    let spines: Vec<u32> = (0..s as u32).filter(|&a| colour[a as usize] != leaf_colour).collect();
+    Ok((leaves, spines))
+}
+
+/// The level (0 or 1) of every switch, from switch 0; fails when the switches are not
+/// one connected group or two cabled switches would share a level.
+fn two_colour(g: &SwitchGraph<'_>) -> Result<Vec<u32>, Fail> {
+    let s = g.len();
     let mut colour = vec![NONE; s];
     for start in 0..s as u32 {
         if colour[start as usize] != NONE {
@@ -62,34 +108,12 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             }
         }
     }
-    let with_hosts: Vec<u32> = (0..s as u32).filter(|&a| !g.hosts_of(a).is_empty()).collect();
-    let leaf_colour = match with_hosts
-        .iter()
-        .find(|&&a| colour[a as usize] != colour[with_hosts[0] as usize])
-    {
-        Some(&b) => {
-            return Err(Fail::structure(format!(
-                "switches {} and {} both have hosts but lie on different levels (hosts attach to leaves only)",
-                g.name(with_hosts[0]),
-                g.name(b)
-            )))
-        }
-        None if !with_hosts.is_empty() => colour[with_hosts[0] as usize],
-        None => {
-            // no hosts at all: the larger level (two-sided) or the level of the first switch
-            let ones = colour.iter().filter(|&&c| c == 1).count();
-            if ones * 2 > s {
-                1
-            } else if ones * 2 < s {
-                0
-            } else {
-                colour[0]
-            }
-        }
-    };
-    let leaves: Vec<u32> = (0..s as u32).filter(|&a| colour[a as usize] == leaf_colour).collect();
-    let spines: Vec<u32> = (0..s as u32).filter(|&a| colour[a as usize] != leaf_colour).collect();
-    // 2. counts
+    Ok(colour)
+}
+
+/// Step 2: the order q and the number of sides from the counts, then the degrees every
+/// leaf and spine of LSFT(q) has.
+fn check_counts(g: &SwitchGraph<'_>, leaves: &[u32], spines: &[u32]) -> Result<(u32, usize), Fail> {
     let n = spines.len();
     let Some(q) = order_of(n) else {
         return Err(Fail::counts(format!(
@@ -114,7 +138,7 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
     }
     let d = q as usize + 1;
     g.require_single_cables()?;
-    for &a in &leaves {
+    for &a in leaves {
         if g.degree(a) != d {
             return Err(Fail::structure(format!(
                 "leaf {} has {} spines, expected q+1 = {d}",
@@ -130,7 +154,7 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             )));
         }
     }
-    for &b in &spines {
+    for &b in spines {
         if g.degree(b) != d * sides {
             return Err(Fail::structure(format!(
                 "spine {} has {} leaves, expected {}",
@@ -140,7 +164,20 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             )));
         }
     }
-    // 3. points: classes of leaves with the same spines (pairs when two-sided)
+    Ok((q, sides))
+}
+
+/// Step 3: the points, classes of leaves with the same spines (pairs when two-sided, in
+/// GUID order), and the point-line incidence with spines as lines.
+fn pair_points(
+    g: &SwitchGraph<'_>,
+    leaves: &[u32],
+    spines: &[u32],
+    q: u32,
+    sides: usize,
+) -> Result<(Vec<Vec<u32>>, Incidence), Fail> {
+    let s = g.len();
+    let d = q as usize + 1;
     let mut line_of = vec![NONE; s];
     for (i, &b) in spines.iter().enumerate() {
         line_of[b as usize] = i as u32;
@@ -170,7 +207,7 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             )
         }));
     }
-    let npts = n;
+    let npts = spines.len();
     let mut pt_lines = vec![0u32; npts * d];
     let mut point_of = vec![NONE; s];
     let mut key_of = vec![NONE; s];
@@ -198,7 +235,26 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         }
         ln_pts[l * d..(l + 1) * d].copy_from_slice(&v);
     }
-    // 4. any two points share exactly one line
+    let inc = Incidence {
+        q,
+        n: npts as u32,
+        pt_lines,
+        ln_pts,
+    };
+    Ok((classes, inc))
+}
+
+/// Step 4: any two points share exactly one line (spine), which makes the incidence a
+/// projective plane of order q.
+fn check_one_shared_spine(
+    g: &SwitchGraph<'_>,
+    spines: &[u32],
+    classes: &[Vec<u32>],
+    inc: &Incidence,
+) -> Result<(), Fail> {
+    let npts = inc.n as usize;
+    let d = inc.q as usize + 1;
+    let (pt_lines, ln_pts) = (&inc.pt_lines, &inc.ln_pts);
     let mut count = vec![0u32; npts];
     let mut stamp = vec![NONE; npts];
     for p in 0..npts {
@@ -240,15 +296,14 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             }
         }
     }
-    // 5. onto PG(2,q)
+    Ok(())
+}
+
+/// Step 5: map the plane onto the canonical PG(2,q) ([`super::plane_iso`]).
+fn map_onto_pg(inc: &Incidence) -> Result<(Plane, Collineation), Fail> {
+    let q = inc.q;
     let plane = Plane::new(q).map_err(|e| Fail::counts(e.to_string()))?;
-    let inc = Incidence {
-        q,
-        n: npts as u32,
-        pt_lines,
-        ln_pts,
-    };
-    let iso = match to_canonical(&inc, &plane, ISO_BUDGET) {
+    let iso = match to_canonical(inc, &plane, ISO_BUDGET) {
         Ok(iso) => iso,
         Err(IsoFailure::NotDesarguesian) => {
             return Err(Fail::geometry(format!(
@@ -267,7 +322,20 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             )))
         }
     };
-    // 6. the layout
+    Ok((plane, iso))
+}
+
+/// Step 6: place leaves, spines and hosts at their canonical coordinates and let
+/// [`LsftLayout::resolve`] build the layout routing uses.
+fn resolve_layout(
+    g: &SwitchGraph<'_>,
+    plane: Plane,
+    sides: usize,
+    classes: &[Vec<u32>],
+    spines: &[u32],
+    iso: &Collineation,
+) -> Result<Layout, Fail> {
+    let npts = spines.len();
     let mut leaf_nodes: Vec<NodeId> = vec![0; sides * npts];
     for (p, c) in classes.iter().enumerate() {
         // classes list leaves in GUID order: the lower GUID is side 0 (`a`)

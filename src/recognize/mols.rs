@@ -159,7 +159,28 @@ fn colour(n: usize, mid_bottoms: &[Vec<u32>], bottom_mids: &[Vec<u32>], first: &
     }
 }
 
+/// Recognise a MOLS 3-level tree in a switch graph: one function per step of the
+/// module doc (counts, degrees, tops, planes, bottoms' middles, colours, layout).
 pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
+    let n = arity(g)?;
+    let ends = check_degrees(g, n)?;
+    let top_blocks = find_tops(g, &ends, n)?;
+    let mut is_top = vec![false; g.len()];
+    for b in &top_blocks {
+        for &a in b {
+            is_top[a as usize] = true;
+        }
+    }
+    let bottoms: Vec<u32> = ends.iter().copied().filter(|&a| !is_top[a as usize]).collect();
+    let planes = map_planes(g, &top_blocks)?;
+    let bottom_mids = bottom_middles(g, n, &bottoms, &planes)?;
+    let (mid_list, colours) = colour_bottoms(g, n, &bottoms, &bottom_mids, &planes)?;
+    let bottom_nodes = index_bottoms(g, n, &bottoms, &bottom_mids, &colours, &planes)?;
+    resolve_layout(g, n, bottom_nodes, &mid_list, &top_blocks)
+}
+
+/// The arity n from the switch count, 3n².
+fn arity(g: &SwitchGraph<'_>) -> Result<u32, Fail> {
     let s = g.len();
     let n = ((s as f64 / 3.0).sqrt().round()) as u32;
     if n < 2 || 3 * (n * n) as usize != s {
@@ -167,6 +188,13 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             "{s} switches: a 3-level proximity tree of arity n has 3n² switches (12, 27, 48, 75, 108, 147, ...)"
         )));
     }
+    Ok(n)
+}
+
+/// Bottoms and tops have n switch cables, middles 2n and no hosts, cables join a middle
+/// to an outer switch, 2n² switches are outer; returns the outer switches.
+fn check_degrees(g: &SwitchGraph<'_>, n: u32) -> Result<Vec<u32>, Fail> {
+    let s = g.len();
     let nu = n as usize;
     g.require_single_cables()?;
     for a in 0..s as u32 {
@@ -210,70 +238,20 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             n * n
         )));
     }
+    Ok(ends)
+}
+
+/// The tops, in groups of n twins (the tops of one plane share their n middles). In a
+/// standard wiring bottoms are twins too and the hosts decide which groups are tops.
+fn find_tops(g: &SwitchGraph<'_>, ends: &[u32], n: u32) -> Result<Vec<Vec<u32>>, Fail> {
+    let nu = n as usize;
     let keyed: Vec<(u32, Vec<u32>)> = ends.iter().map(|&a| (a, g.neighbour_set(a))).collect();
     let groups = group_by_key(&keyed);
     let blocks: Vec<&Vec<u32>> = groups.iter().filter(|gr| gr.len() == nu).collect();
     let in_blocks: usize = blocks.iter().map(|b| b.len()).sum();
     let has_hosts = |gr: &[u32]| gr.iter().any(|&a| !g.hosts_of(a).is_empty());
-    let top_blocks: Vec<Vec<u32>> = if in_blocks == 2 * nu * nu {
-        // standard wiring: top groups and bottom groups; each middle joins one of each
-        let mut block_of = vec![NONE; s];
-        for (i, b) in blocks.iter().enumerate() {
-            for &a in b.iter() {
-                block_of[a as usize] = i as u32;
-            }
-        }
-        let mut colour = vec![NONE; blocks.len()];
-        let mut edges: Vec<Vec<u32>> = vec![Vec::new(); blocks.len()];
-        for m in (0..s as u32).filter(|&a| g.degree(a) == 2 * nu) {
-            let mut bs: Vec<u32> = g.neighbours(m).iter().map(|&a| block_of[a as usize]).collect();
-            bs.sort_unstable();
-            bs.dedup();
-            if bs.len() != 2 {
-                return Err(Fail::structure(format!(
-                    "middle {} is cabled to {} groups of twin switches, expected one group of tops and one of bottoms",
-                    g.name(m),
-                    bs.len()
-                )));
-            }
-            edges[bs[0] as usize].push(bs[1]);
-            edges[bs[1] as usize].push(bs[0]);
-        }
-        colour[0] = 0;
-        let mut stack = vec![0u32];
-        while let Some(x) = stack.pop() {
-            for &y in &edges[x as usize] {
-                if colour[y as usize] == NONE {
-                    colour[y as usize] = 1 - colour[x as usize];
-                    stack.push(y);
-                } else if colour[y as usize] == colour[x as usize] {
-                    return Err(Fail::structure(format!(
-                        "switch groups of {} and {} share middles but lie on the same level",
-                        g.name(blocks[x as usize][0]),
-                        g.name(blocks[y as usize][0])
-                    )));
-                }
-            }
-        }
-        if colour.contains(&NONE) {
-            return Err(Fail::structure(
-                "the switch groups are not all connected through middles".into(),
-            ));
-        }
-        let hosts_in = |c: u32| (0..blocks.len()).any(|i| colour[i] == c && has_hosts(blocks[i]));
-        let bottom_colour = match (hosts_in(0), hosts_in(1)) {
-            (true, true) => {
-                return Err(Fail::structure(
-                    "switches on both the bottom and the top level have hosts".to_string(),
-                ))
-            }
-            (false, true) => 1,
-            _ => 0,
-        };
-        (0..blocks.len())
-            .filter(|&i| colour[i] != bottom_colour)
-            .map(|i| blocks[i].clone())
-            .collect()
+    if in_blocks == 2 * nu * nu {
+        standard_tops(g, &blocks, nu)
     } else if in_blocks == nu * nu {
         if let Some(b) = blocks.iter().find(|b| has_hosts(b)) {
             let a = b.iter().find(|&&a| !g.hosts_of(a).is_empty()).copied().unwrap_or(b[0]);
@@ -283,25 +261,94 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
                 n - 1
             )));
         }
-        blocks.iter().map(|b| (*b).clone()).collect()
+        Ok(blocks.iter().map(|b| (*b).clone()).collect())
     } else {
-        return Err(Fail::structure(format!(
+        Err(Fail::structure(format!(
             "the tops of a 3-level tree come in {n} groups of {n} switches with the same middles; \
              {in_blocks} of the {} outer switches are in such groups",
             2 * n * n
-        )));
-    };
-    let mut is_top = vec![false; s];
-    for b in &top_blocks {
-        for &a in b {
-            is_top[a as usize] = true;
+        )))
+    }
+}
+
+/// Standard wiring: top groups and bottom groups, each middle joins one of each; the
+/// groups 2-colour and the colour without hosts is the top level.
+fn standard_tops(g: &SwitchGraph<'_>, blocks: &[&Vec<u32>], nu: usize) -> Result<Vec<Vec<u32>>, Fail> {
+    let s = g.len();
+    let has_hosts = |gr: &[u32]| gr.iter().any(|&a| !g.hosts_of(a).is_empty());
+    let mut block_of = vec![NONE; s];
+    for (i, b) in blocks.iter().enumerate() {
+        for &a in b.iter() {
+            block_of[a as usize] = i as u32;
         }
     }
-    let bottoms: Vec<u32> = ends.iter().copied().filter(|&a| !is_top[a as usize]).collect();
-    // planes
+    let mut colour = vec![NONE; blocks.len()];
+    let mut edges: Vec<Vec<u32>> = vec![Vec::new(); blocks.len()];
+    for m in (0..s as u32).filter(|&a| g.degree(a) == 2 * nu) {
+        let mut bs: Vec<u32> = g.neighbours(m).iter().map(|&a| block_of[a as usize]).collect();
+        bs.sort_unstable();
+        bs.dedup();
+        if bs.len() != 2 {
+            return Err(Fail::structure(format!(
+                "middle {} is cabled to {} groups of twin switches, expected one group of tops and one of bottoms",
+                g.name(m),
+                bs.len()
+            )));
+        }
+        edges[bs[0] as usize].push(bs[1]);
+        edges[bs[1] as usize].push(bs[0]);
+    }
+    colour[0] = 0;
+    let mut stack = vec![0u32];
+    while let Some(x) = stack.pop() {
+        for &y in &edges[x as usize] {
+            if colour[y as usize] == NONE {
+                colour[y as usize] = 1 - colour[x as usize];
+                stack.push(y);
+            } else if colour[y as usize] == colour[x as usize] {
+                return Err(Fail::structure(format!(
+                    "switch groups of {} and {} share middles but lie on the same level",
+                    g.name(blocks[x as usize][0]),
+                    g.name(blocks[y as usize][0])
+                )));
+            }
+        }
+    }
+    if colour.contains(&NONE) {
+        return Err(Fail::structure(
+            "the switch groups are not all connected through middles".into(),
+        ));
+    }
+    let hosts_in = |c: u32| (0..blocks.len()).any(|i| colour[i] == c && has_hosts(blocks[i]));
+    let bottom_colour = match (hosts_in(0), hosts_in(1)) {
+        (true, true) => {
+            return Err(Fail::structure(
+                "switches on both the bottom and the top level have hosts".to_string(),
+            ))
+        }
+        (false, true) => 1,
+        _ => 0,
+    };
+    Ok((0..blocks.len())
+        .filter(|&i| colour[i] != bottom_colour)
+        .map(|i| blocks[i].clone())
+        .collect())
+}
+
+/// The middles of every plane (the shared middles of a top group, in GUID order: their
+/// rows), and the plane and row of every middle.
+struct Planes {
+    plane_of: Vec<u32>,
+    row_of: Vec<u32>,
+    plane_mids: Vec<Vec<u32>>,
+}
+
+/// Planes: a top group and its n middles; a middle belongs to one plane.
+fn map_planes(g: &SwitchGraph<'_>, top_blocks: &[Vec<u32>]) -> Result<Planes, Fail> {
+    let s = g.len();
     let mut plane_of = vec![NONE; s];
     let mut row_of = vec![NONE; s];
-    let mut plane_mids: Vec<Vec<u32>> = Vec::with_capacity(nu);
+    let mut plane_mids: Vec<Vec<u32>> = Vec::with_capacity(top_blocks.len());
     for (u, b) in top_blocks.iter().enumerate() {
         let mids = g.neighbour_set(b[0]);
         for (r, &m) in mids.iter().enumerate() {
@@ -316,11 +363,18 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         }
         plane_mids.push(mids);
     }
-    // every bottom: one middle per plane
-    let mut bottom_index = vec![NONE; s];
-    for (i, &b) in bottoms.iter().enumerate() {
-        bottom_index[b as usize] = i as u32;
-    }
+    Ok(Planes {
+        plane_of,
+        row_of,
+        plane_mids,
+    })
+}
+
+/// Every bottom meets exactly one middle per plane: `result[i][u]` is the middle of
+/// bottom i in plane u.
+fn bottom_middles(g: &SwitchGraph<'_>, n: u32, bottoms: &[u32], planes: &Planes) -> Result<Vec<Vec<u32>>, Fail> {
+    let plane_of = &planes.plane_of;
+    let nu = n as usize;
     let mut bottom_mids: Vec<Vec<u32>> = vec![vec![NONE; nu]; bottoms.len()];
     for (i, &b) in bottoms.iter().enumerate() {
         for &m in g.neighbours(b) {
@@ -336,7 +390,25 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             bottom_mids[i][u] = m;
         }
     }
-    let mid_list: Vec<u32> = plane_mids.iter().flatten().copied().collect();
+    Ok(bottom_mids)
+}
+
+/// Colours: n colours for the bottoms such that every middle meets each colour once;
+/// returns the middles in plane order and the colour of every bottom.
+fn colour_bottoms(
+    g: &SwitchGraph<'_>,
+    n: u32,
+    bottoms: &[u32],
+    bottom_mids: &[Vec<u32>],
+    planes: &Planes,
+) -> Result<(Vec<u32>, Vec<u32>), Fail> {
+    let s = g.len();
+    let nu = n as usize;
+    let mut bottom_index = vec![NONE; s];
+    for (i, &b) in bottoms.iter().enumerate() {
+        bottom_index[b as usize] = i as u32;
+    }
+    let mid_list: Vec<u32> = planes.plane_mids.iter().flatten().copied().collect();
     let mut mid_index = vec![NONE; s];
     for (i, &m) in mid_list.iter().enumerate() {
         mid_index[m as usize] = i as u32;
@@ -360,7 +432,21 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             "no assignment of {n} colours to the bottoms gives every middle one bottom of each colour"
         )));
     };
-    // indices: bottom pod·n + colour, pod = row of its plane-0 middle
+    Ok((mid_list, colours))
+}
+
+/// Bottom indices pod·n + colour, the pod being the row of the bottom's plane-0 middle;
+/// returns the bottoms in layout order.
+fn index_bottoms(
+    g: &SwitchGraph<'_>,
+    n: u32,
+    bottoms: &[u32],
+    bottom_mids: &[Vec<u32>],
+    colours: &[u32],
+    planes: &Planes,
+) -> Result<Vec<NodeId>, Fail> {
+    let nu = n as usize;
+    let row_of = &planes.row_of;
     let mut bottom_nodes: Vec<NodeId> = vec![NodeId::MAX; nu * nu];
     for (i, &b) in bottoms.iter().enumerate() {
         let pod = row_of[bottom_mids[i][0] as usize];
@@ -374,6 +460,18 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         }
         bottom_nodes[idx] = g.switches[b as usize];
     }
+    Ok(bottom_nodes)
+}
+
+/// Middles and tops in plane order, hosts at (bottom·n + slot), [`MolsLayout::resolve`],
+/// and the kind of wiring by proximity profile.
+fn resolve_layout(
+    g: &SwitchGraph<'_>,
+    n: u32,
+    bottom_nodes: Vec<NodeId>,
+    mid_list: &[u32],
+    top_blocks: &[Vec<u32>],
+) -> Result<Layout, Fail> {
     let middle_nodes: Vec<NodeId> = mid_list.iter().map(|&m| g.switches[m as usize]).collect();
     let top_nodes: Vec<NodeId> = top_blocks.iter().flatten().map(|&t| g.switches[t as usize]).collect();
     let mut hosts: Vec<(u32, Endpoint)> = Vec::with_capacity(g.hosts.len());

@@ -1,0 +1,52 @@
+//! SVG pictures from DOT text through Graphviz, an optional external tool: `dot` may be
+//! missing or take very long on a large fabric, so it runs with a time limit and a
+//! failure comes back as a sentence for the caller to report (the plan writer notes it
+//! and writes the other files; the checker's heat map fails with it).
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run Graphviz `dot -Tsvg` with a time limit; `Err(reason)` when it is missing or fails.
+pub fn render_svg(dot_source: &[u8], limit: Duration) -> std::result::Result<Vec<u8>, String> {
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|_| "Graphviz `dot` is not installed".to_string())?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let src = dot_source.to_vec();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&src);
+    });
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        use std::io::Read;
+        let mut v = Vec::new();
+        let _ = stdout.read_to_end(&mut v);
+        v
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
+            break st;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "`dot` took longer than {} s; render topology.dot yourself (sfdp is faster)",
+                limit.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = writer.join();
+    let svg = reader.join().unwrap_or_default();
+    if !status.success() || svg.is_empty() {
+        return Err("`dot` failed on topology.dot".into());
+    }
+    Ok(svg)
+}
