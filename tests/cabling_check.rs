@@ -3,9 +3,9 @@
 
 use ibfat::cabling::audit::{audit, CablingReport, MatchedBy};
 use ibfat::formats::{dump, ibsim};
-use ibfat::SplitMix64;
 use ibfat::topology::lsft::{self, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, Width};
+use ibfat::SplitMix64;
 use std::path::Path;
 
 fn plan() -> (Fabric, Layout) {

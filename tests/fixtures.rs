@@ -111,10 +111,7 @@ fn router_records_are_read_from_real_output() {
     let net = dump::read(&dir.join("topology.net")).unwrap();
     for dump in DUMPS {
         let what = format!("router/{dump}");
-        let d = dump::read(&dir.join(dump))
-            .unwrap()
-            .strict(Path::new(&what))
-            .unwrap();
+        let d = dump::read(&dir.join(dump)).unwrap().strict(Path::new(&what)).unwrap();
         let f = &d.fabric;
         let r = f
             .nodes

@@ -34,6 +34,7 @@ pub const OWNED_FILES: &[&str] = &[
 /// What was written and what was skipped.
 #[derive(Clone, Debug, Default)]
 pub struct PlanOutput {
+    /// The files written, by name within the plan folder.
     pub written: Vec<String>,
     /// Why `topology.svg` is missing, when it is.
     pub svg_note: Option<String>,

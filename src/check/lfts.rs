@@ -22,28 +22,42 @@ pub const MAX_EXAMPLES: usize = 20;
 /// One defect: where, which LID, and the path that shows it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Defect {
+    /// What went wrong, in words (`no route (LFT entry 255)`, `loop`, `delivered to …`, a
+    /// non-minimal hop count).
     pub kind: String,
+    /// The switch whose entry starts the bad route (its name).
     pub switch: String,
+    /// That switch's node GUID, `0x…`.
     pub switch_guid: String,
+    /// The destination LID of the entry.
     pub lid: u16,
+    /// Who owns the LID (`switch 'desc'` or `'desc' port N (GUID …)`).
     pub destination: String,
+    /// The route followed from the switch, hop by hop, up to where it went wrong.
     pub path: String,
 }
 
 /// Min / mean / max of hop counts (switches traversed).
 #[derive(Clone, Debug, Serialize, Default, PartialEq)]
 pub struct HopStats {
+    /// Routes measured.
     pub routes: u64,
+    /// Fewest switches on a route.
     pub min: u32,
+    /// Mean switches per route.
     pub mean: f64,
+    /// Most switches on a route.
     pub max: u32,
 }
 
 /// Deadlock analysis of one CDG.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Cdg {
+    /// Channels (directed switch-to-switch links) some route uses.
     pub channels: usize,
+    /// Channel pairs a route uses one after the other (the CDG's edges).
     pub dependencies: usize,
+    /// No cycle: these routes cannot deadlock on one virtual lane.
     pub acyclic: bool,
     /// One dependency cycle, as channels `switch:port -> switch`.
     pub cycle: Vec<String>,
@@ -51,12 +65,17 @@ pub struct Cdg {
 
 /// The validation report.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct LftReport {
+    /// Switches whose tables were followed.
     pub switches: usize,
+    /// Destination LIDs in use.
     pub lids: usize,
+    /// LFT entries followed (switches × LIDs).
     pub entries_checked: u64,
     /// Switch/LID pairs without a working route (no entry, uncabled port, port out of range).
     pub black_holes: u64,
+    /// Routes that come back to a switch they already passed.
     pub loops: u64,
     /// Routes that end at the wrong node.
     pub misdelivered: u64,
@@ -64,14 +83,21 @@ pub struct LftReport {
     pub non_minimal: u64,
     /// Black holes, loops and misdeliveries split by what the LID belongs to.
     pub defective_host_lid_entries: u64,
+    /// The same for switch LIDs (management traffic on VL15).
     pub defective_switch_lid_entries: u64,
+    /// Up to [`MAX_EXAMPLES`] defects, each with the route that shows it.
     pub defects: Vec<Defect>,
     /// Host-to-host routes from the switches hosts attach to.
     pub host_hops: HopStats,
     /// Routes from every switch to every switch LID.
     pub switch_hops: HopStats,
+    /// CDG of the routes that start at hosts (all data traffic): deadlock freedom is
+    /// decided here.
     pub ca_sourced: Cdg,
+    /// CDG including the routes that start at switches (VL15 management traffic).
     pub all_sources: Cdg,
+    /// No black hole, loop, misdelivery or broken minimality promise, and `ca_sourced`
+    /// acyclic.
     pub ok: bool,
 }
 

@@ -116,7 +116,9 @@ pub fn write_opensm_file(path: &Path, fabric: &Fabric, lids: &Lids, lfts: &LftSe
 /// One switch section of a dump.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DumpSwitch {
+    /// The switch's node GUID.
     pub guid: u64,
+    /// Line of the section's header (for error messages).
     pub line: usize,
     /// (lid, port, port guid if given, line)
     pub entries: Vec<(u16, u8, Option<u64>, usize)>,

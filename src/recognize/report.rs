@@ -88,6 +88,7 @@ pub struct AttemptReport {
 
 /// Everything `ibfat recognize` reports.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct RecognitionReport {
     /// `lsft`, `kary`, `mols` or `unrecognised`.
     pub family: String,

@@ -35,8 +35,9 @@ pub struct BuildOptions {
     /// When set, permute every switch's ports and draw random GUIDs from this seed
     /// (for testing recognition and routing on fabrics cabled "in any order").
     pub shuffle: Option<u64>,
-    /// Width and speed of every cable.
+    /// Width of every cable.
     pub width: Width,
+    /// Speed of every cable.
     pub speed: Speed,
 }
 
@@ -54,8 +55,11 @@ impl Default for BuildOptions {
 /// The family-specific structure of a fabric.
 #[derive(Clone, Debug)]
 pub enum Layout {
+    /// A Latin-square fat-tree: leaves and spines by projective point and line.
     Lsft(LsftLayout),
+    /// A k-ary n-tree: switches by level and digit string.
     Kary(KaryLayout),
+    /// A MOLS proximity 3-level tree: bottoms, middles and tops.
     Mols(MolsLayout),
 }
 
@@ -118,8 +122,11 @@ impl Layout {
 /// A fabric together with its family structure and the spec that produced it.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// The spec (family, parameters, build options) that rebuilds this fabric.
     pub spec: Spec,
+    /// The fabric, port by port.
     pub fabric: Fabric,
+    /// Which node is which switch of the family, in canonical order.
     pub layout: Layout,
 }
 
@@ -143,7 +150,9 @@ impl Plan {
 /// schedules and checks work on this view, so they do not care where a fabric came from.
 #[derive(Clone, Debug)]
 pub struct Topo<'a> {
+    /// The fabric, port by port.
     pub fabric: &'a Fabric,
+    /// Which node is which switch of the family, in canonical order.
     pub layout: &'a Layout,
     /// Short name for reports (`lsft7`, or the dump's file name).
     pub name: String,

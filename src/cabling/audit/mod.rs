@@ -131,6 +131,7 @@ pub struct DumpProblem {
 
 /// The audit's result.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct CablingReport {
     /// How nodes were paired.
     pub matched_by: MatchedBy,
