@@ -6,3 +6,4 @@ pub mod dot;
 pub mod ibnetdiscover;
 pub mod ibsim;
 pub mod lftdump;
+pub mod options;
