@@ -6,6 +6,7 @@ use std::ffi::{CStr, CString};
 use std::ptr;
 
 fn last() -> String {
+    // SAFETY: ibfat_last_error never returns NULL; the string lives until the next call
     unsafe { CStr::from_ptr(ibfat_last_error()) }
         .to_string_lossy()
         .into_owned()
@@ -13,6 +14,7 @@ fn last() -> String {
 
 #[test]
 fn null_pointers_and_bad_arguments_are_reported() {
+    // SAFETY: every pointer passed is NULL, a live CString or a local out-variable
     unsafe {
         assert_eq!(ibfat_fabric_new(ptr::null_mut()), IbfatStatus::IbfatEArg);
         assert!(last().contains("out_fabric is NULL"));
@@ -30,6 +32,9 @@ fn null_pointers_and_bad_arguments_are_reported() {
 
 #[test]
 fn describe_a_fabric_node_by_node_and_recognise_it() {
+    // SAFETY: handles come from the library and are freed once at the end; strings are live
+    // CStrings; out-pointers are locals, and `dest` holds the `len` elements claimed (or more);
+    // an all-zero IbfatRecognition is valid (family AUTO, wiring NONE are 0)
     unsafe {
         // a 2-ary 2-tree: leaves 0,1 and tops 2,3, hosts 4..7
         let mut f = ptr::null_mut();
@@ -165,7 +170,9 @@ fn no_panic_crosses_the_boundary() {
     assert!(last().starts_with("internal error (please report)"), "{}", last());
     // the next call works normally and clears the message
     let mut f = ptr::null_mut();
+    // SAFETY: f is a local out-variable
     assert_eq!(unsafe { ibfat_fabric_new(&mut f) }, IbfatStatus::IbfatOk);
     assert_eq!(last(), "");
+    // SAFETY: f is the live handle made above, freed once
     unsafe { ibfat_fabric_free(f) };
 }

@@ -16,7 +16,7 @@ fn main() {
     let text = match std::fs::read_to_string(&version_h) {
         Ok(t) => t,
         Err(e) => panic!(
-            "\n\nibfat-osm: cannot read {} ({e}).\nThe OpenSM plugin needs the OpenSM {DECLARED} development headers: \
+            "\n\nibfat-osm: cannot read {} ({e}).\nThe OpenSM plugin needs the {DECLARED} development headers: \
              install them with `apt-get install libopensm-dev` (or run scripts/install-deps.sh), or point \
              OPENSM_INCLUDE at the folder that holds opensm/osm_version.h.\n\n",
             version_h.display()

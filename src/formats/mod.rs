@@ -7,4 +7,5 @@ pub mod dump;
 pub mod guid2lid;
 pub mod ibsim;
 pub mod lftdump;
+pub mod options;
 pub mod svg;

@@ -18,8 +18,11 @@
 //! internal error) is logged with the reason and the pass returns failure, so OpenSM falls
 //! back to the next engine of its list (minhop by default). Nothing here panics across the
 //! C boundary and nothing blocks: the engine runs in the routing pass and returns.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 use ibfat::check::validate;
+use ibfat::formats::options::{self, Key};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::{file, generate, Format, PatternKind, Request};
@@ -84,11 +87,14 @@ pub struct OsmEventPlugin {
     report: extern "C" fn(*mut c_void, c_int, *mut c_void),
 }
 
-// The descriptor is immutable and only read by OpenSM.
+// SAFETY: the descriptor is never written (an immutable static without interior
+// mutability); its pointer leads to a static string and its functions are plain code, so
+// OpenSM's threads may all read it.
 unsafe impl Sync for OsmEventPlugin {}
 
 const VERSION_C: &str = concat!(env!("IBFAT_OSM_VERSION"), "\0");
 
+/// The descriptor OpenSM `dlsym`s: the version it checks and the plugin's entry points.
 #[no_mangle]
 pub static osm_event_plugin: OsmEventPlugin = OsmEventPlugin {
     osm_version: VERSION_C.as_ptr() as *const c_char,
@@ -100,42 +106,62 @@ pub static osm_event_plugin: OsmEventPlugin = OsmEventPlugin {
 /// Plugin options (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
+    /// `family=`: the family the fabric must be (`None`: recognise any).
     pub family: Option<FamilyHint>,
+    /// `schedule_out=`: where to write the schedule after every successful pass.
     pub schedule_out: Option<PathBuf>,
+    /// `pattern=`: the schedule to write (`None`: the family's default).
     pub pattern: Option<PatternKind>,
+    /// `validate=1`: validate the tables before handing them to OpenSM.
     pub validate: bool,
 }
 
-/// Parse the `event_plugin_options` text; an error names the offending option.
+/// The keys of `event_plugin_options`.
+#[derive(Clone, Copy, Debug)]
+enum OptKey {
+    Family,
+    ScheduleOut,
+    Pattern,
+    Validate,
+}
+
+const OPTION_KEYS: &[Key<OptKey>] = &[
+    Key {
+        id: OptKey::Family,
+        name: "family",
+        expects: "auto, lsft, kary or mols",
+    },
+    Key {
+        id: OptKey::ScheduleOut,
+        name: "schedule_out",
+        expects: "the path of the schedule file to write",
+    },
+    Key {
+        id: OptKey::Pattern,
+        name: "pattern",
+        expects: "a schedule pattern name",
+    },
+    Key {
+        id: OptKey::Validate,
+        name: "validate",
+        expects: "0 or 1",
+    },
+];
+
+/// Parse the `event_plugin_options` text (the library's `key=value` syntax, see
+/// [`ibfat::formats::options`]); an error names the offending option.
 pub fn parse_options(text: &str) -> Result<Options, String> {
+    read_options(text).map_err(|e| e.to_string())
+}
+
+fn read_options(text: &str) -> ibfat::error::Result<Options> {
     let mut o = Options::default();
-    for tok in text.split([',', ' ', '\t']).filter(|t| !t.is_empty()) {
-        let Some((k, v)) = tok.split_once('=') else {
-            return Err(format!(
-                "option `{tok}` is not key=value (keys: family, schedule_out, pattern, validate)"
-            ));
-        };
-        match k {
-            "family" => o.family = FamilyHint::parse_opt(v).map_err(|e| format!("option family={v}: {e}"))?,
-            "schedule_out" if !v.is_empty() => o.schedule_out = Some(PathBuf::from(v)),
-            "pattern" => {
-                o.pattern = Some(
-                    v.parse()
-                        .map_err(|e: ibfat::Error| format!("option pattern={v}: {e}"))?,
-                )
-            }
-            "validate" => {
-                o.validate = match v {
-                    "1" | "yes" | "true" => true,
-                    "0" | "no" | "false" => false,
-                    _ => return Err(format!("option validate={v}: expected 0 or 1")),
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "unknown option `{k}` (keys: family, schedule_out, pattern, validate)"
-                ))
-            }
+    for s in options::parse(text, OPTION_KEYS)? {
+        match s.id {
+            OptKey::Family => o.family = s.read(FamilyHint::parse_opt)?,
+            OptKey::ScheduleOut => o.schedule_out = Some(PathBuf::from(s.value)),
+            OptKey::Pattern => o.pattern = Some(s.read(str::parse)?),
+            OptKey::Validate => o.validate = s.flag()?,
         }
     }
     Ok(o)
@@ -157,7 +183,9 @@ fn log(osm: *mut c_void, error: bool, msg: &str) {
 
 extern "C" fn create(osm: *mut c_void) -> *mut c_void {
     let res = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: OpenSM passes its osm_opensm_t; the options string is owned by OpenSM
+        // SAFETY: osm is the osm_opensm_t OpenSM passes to create(); the shim returns NULL or
+        // OpenSM's NUL-terminated options string, which lives as long as OpenSM and is copied
+        // here before anything else runs
         let text = unsafe {
             let p = ibfat_shim_options(osm);
             if p.is_null() {
@@ -214,7 +242,8 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
     if ctx.is_null() {
         return -1;
     }
-    // SAFETY: ctx is the Plugin registered in create(), alive until delete()
+    // SAFETY: ctx is the Plugin registered in create(), alive until delete(); OpenSM runs
+    // one routing pass at a time, so this is the only reference to it
     let plugin = unsafe { &mut *(ctx as *mut Plugin) };
     plugin.passes += 1;
     let osm = plugin.osm;
@@ -292,7 +321,8 @@ fn link_rate(p: &ShimPort) -> (Option<Width>, Option<Speed>) {
 /// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs).
 fn read_subnet(osm: *mut c_void) -> Result<Subnet, String> {
     let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
-    // SAFETY: counting walk: NULL buffers of size 0, plain out-parameters
+    // SAFETY: osm is OpenSM's (given to create()); counting walk: NULL buffers of size 0,
+    // plain out-parameters
     unsafe { ibfat_shim_subnet_walk(osm, std::ptr::null_mut(), 0, std::ptr::null_mut(), 0, &mut nn, &mut np) };
     let mut nodes: Vec<ShimNode> = Vec::with_capacity(nn as usize);
     let mut ports: Vec<ShimPort> = Vec::with_capacity(np as usize);

@@ -1,6 +1,8 @@
 //! The libibverbs boundary of ibfat (behind ibfat's `verbs` feature): list the local HCA
 //! ports with their port GUID, LID, LMC and state, as the verbs library reports them. The
 //! unsafe calls live here, at the FFI boundary, and nowhere else; the result is plain data.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 use rdma_sys::{
     ibv_close_device, ibv_device_attr, ibv_free_device_list, ibv_get_device_list, ibv_get_device_name, ibv_gid,
@@ -59,18 +61,21 @@ pub fn local_ports() -> Result<Vec<LocalPort>, String> {
         if ctx.is_null() {
             continue; // a device we may not open (permissions): skip it
         }
-        // SAFETY: zeroed plain-data structs are valid inputs; ctx is open
+        // SAFETY: ibv_device_attr is plain C data (integers and arrays), valid all zero
         let mut attr: ibv_device_attr = unsafe { std::mem::zeroed() };
+        // SAFETY: ctx is open; attr is a valid out-parameter
         if unsafe { ibv_query_device(ctx, &mut attr) } == 0 {
             for port in 1..=attr.phys_port_cnt {
                 // the exported ibv_query_port fills the legacy layout, a prefix of ibv_port_attr
+                // SAFETY: ibv_port_attr is plain C data (integers), valid all zero
                 let mut pa: ibv_port_attr = unsafe { std::mem::zeroed() };
                 // SAFETY: pa is at least as large as the legacy structure the library fills
                 if unsafe { ibv_query_port(ctx, port, (&mut pa as *mut ibv_port_attr).cast()) } != 0 {
                     continue;
                 }
+                // SAFETY: ibv_gid is a union of 16 plain bytes, valid all zero
                 let mut gid: ibv_gid = unsafe { std::mem::zeroed() };
-                // SAFETY: gid is a valid out-parameter
+                // SAFETY: ctx is open; gid is a valid out-parameter
                 let guid = if unsafe { ibv_query_gid(ctx, port, 0, &mut gid) } == 0 {
                     // SAFETY: both union views are 16 plain bytes
                     u64::from_be(unsafe { gid.global.interface_id })

@@ -1,0 +1,359 @@
+//! Fabric handles: describe a fabric node by node, build it from a spec or load a topology
+//! file, and recognise its family.
+
+use crate::status::{cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::topology::{Fabric, Layout, NodeKind, Spec, Wiring};
+use std::ffi::c_char;
+use std::path::Path;
+
+/// Node kinds for [`ibfat_fabric_add_node`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IbfatNodeKind {
+    /// A switch (its port 0 is the management port and carries the LID).
+    IbfatSwitch = 1,
+    /// A channel adapter: a host port.
+    IbfatCa = 2,
+    /// A router.
+    IbfatRouter = 3,
+}
+
+/// Fabric families.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IbfatFamily {
+    /// Recognise automatically (as a hint) / not recognised (as a result).
+    IbfatFamilyAuto = 0,
+    /// Latin-square fat-tree (from a projective plane).
+    IbfatFamilyLsft = 1,
+    /// k-ary n-tree.
+    IbfatFamilyKary = 2,
+    /// MOLS proximity 3-level fat-tree.
+    IbfatFamilyMols = 3,
+}
+
+/// Wiring of a MOLS 3-level tree (see `ibfat build mols --help`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IbfatWiring {
+    /// Not a MOLS tree.
+    IbfatWiringNone = 0,
+    /// The standard n-ary 3-tree (every plane cabled like plane 0).
+    IbfatWiringStandard = 1,
+    /// Cyclic Latin squares r + u·c mod n (the basic method; optimal for prime n).
+    IbfatWiringBasic = 2,
+    /// Complete orthogonal Latin squares over GF(n) (prime powers).
+    IbfatWiringMols = 3,
+    /// A discovered wiring with the MOLS properties that is none of the above.
+    IbfatWiringCustom = 4,
+}
+
+/// What [`ibfat_fabric_recognize`] found. Fields that do not apply to the family are 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct IbfatRecognition {
+    /// The family found.
+    pub family: IbfatFamily,
+    /// LSFT: order q of the projective plane.
+    pub order: u32,
+    /// LSFT: 1 or 2 sides.
+    pub sides: u32,
+    /// Trees: arity k (n for MOLS trees).
+    pub arity: u32,
+    /// Trees: number of levels (3 for MOLS trees).
+    pub levels: u32,
+    /// MOLS trees: the wiring of the middle stage.
+    pub wiring: IbfatWiring,
+    /// Hosts in rank order.
+    pub hosts: u32,
+}
+
+/// A fabric: nodes, ports, cables, and (once known) its family layout and LIDs.
+pub struct IbfatFabric {
+    pub(crate) fabric: Fabric,
+    pub(crate) layout: Option<Layout>,
+}
+
+impl IbfatFabric {
+    /// The family layout, which routing and schedules need.
+    pub(crate) fn known_layout(&self) -> Result<&Layout, Fail> {
+        self.layout.as_ref().ok_or_else(|| {
+            Fail(
+                IbfatStatus::IbfatEUnrecognised,
+                "the fabric's family is not known: recognise it first".into(),
+            )
+        })
+    }
+}
+
+/// Create an empty fabric to describe node by node. Free with [`ibfat_fabric_free`].
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_new(out_fabric: *mut *mut IbfatFabric) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: out_fabric is NULL or writable (pointer contract, crate docs)
+        let o = unsafe { out(out_fabric, "out_fabric") }?;
+        give(
+            o,
+            IbfatFabric {
+                fabric: Fabric::new(),
+                layout: None,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Load a topology: an ibfat plan folder, a fabric.yaml, an ibsim net file or
+/// `ibnetdiscover` output (which carries LIDs when the subnet was swept).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_load(path: *const c_char, out_fabric: *mut *mut IbfatFabric) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: path is NULL or a C string, out_fabric NULL or writable (pointer contract)
+        let (path, o) = unsafe { (cstr(path, "path")?, out(out_fabric, "out_fabric")?) };
+        // the library's one loader; recognition is the caller's choice (ibfat_recognize)
+        let lf = ibfat::load::load(Path::new(path), Default::default(), ibfat::load::Recognise::No)?;
+        give(
+            o,
+            IbfatFabric {
+                fabric: lf.fabric,
+                layout: lf.layout,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Build a fabric from the text of a fabric.yaml spec (e.g. "family: lsft\norder: 7\n").
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_build(
+    spec_yaml: *const c_char,
+    out_fabric: *mut *mut IbfatFabric,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: spec_yaml is NULL or a C string, out_fabric NULL or writable (pointer contract)
+        let (text, o) = unsafe { (cstr(spec_yaml, "spec_yaml")?, out(out_fabric, "out_fabric")?) };
+        let plan = Spec::from_yaml(text, Path::new("<spec>"))?.build()?;
+        give(
+            o,
+            IbfatFabric {
+                fabric: plan.fabric,
+                layout: Some(plan.layout),
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Add a node with `nports` external ports; its id (0, 1, 2 ... in call order) goes to
+/// `out_id`. CA port GUIDs default to node GUID + port number (set others with
+/// [`ibfat_fabric_set_port_guid`]). `name` must be unique; `desc` is the NodeDescription.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_add_node(
+    fabric: *mut IbfatFabric,
+    kind: IbfatNodeKind,
+    nports: u32,
+    guid: u64,
+    name: *const c_char,
+    desc: *const c_char,
+    out_id: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle, name and desc NULL or C strings, out_id
+        // NULL or writable (pointer contract)
+        let (f, name, desc, o) = unsafe {
+            let f = handle_mut(fabric, "fabric")?;
+            let name = cstr(name, "name")?;
+            let desc = if desc.is_null() { name } else { cstr(desc, "desc")? };
+            (f, name, desc, out(out_id, "out_id")?)
+        };
+        let kind = match kind {
+            IbfatNodeKind::IbfatSwitch => NodeKind::Switch,
+            IbfatNodeKind::IbfatCa => NodeKind::Ca,
+            IbfatNodeKind::IbfatRouter => NodeKind::Router,
+        };
+        *o = f.fabric.add_node(kind, nports, guid, name, desc)?;
+        f.layout = None;
+        Ok(())
+    })
+}
+
+/// Cable port `port_a` of node `a` to port `port_b` of node `b`.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_connect(
+    fabric: *mut IbfatFabric,
+    a: u32,
+    port_a: u32,
+    b: u32,
+    port_b: u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle (pointer contract)
+        let f = unsafe { handle_mut(fabric, "fabric") }?;
+        if a as usize >= f.fabric.len() || b as usize >= f.fabric.len() {
+            return Err(Fail(
+                IbfatStatus::IbfatENotFound,
+                format!("node {} does not exist", a.max(b)),
+            ));
+        }
+        f.fabric.connect(a, port_a, b, port_b)?;
+        f.layout = None;
+        Ok(())
+    })
+}
+
+/// The index of port `port` of node `node` in `fabric.ports`; no such port is
+/// `IBFAT_E_NOT_FOUND`.
+fn port_of(f: &IbfatFabric, node: u32, port: u32) -> Result<usize, Fail> {
+    f.fabric
+        .try_port_index(node, port)
+        .map(|i| i as usize)
+        .map_err(|e| Fail(IbfatStatus::IbfatENotFound, e.to_string()))
+}
+
+/// Set the GUID of a CA or router port.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_set_port_guid(
+    fabric: *mut IbfatFabric,
+    node: u32,
+    port: u32,
+    guid: u64,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle (pointer contract)
+        let f = unsafe { handle_mut(fabric, "fabric") }?;
+        let i = port_of(f, node, port)?;
+        f.fabric.ports[i].guid = guid;
+        Ok(())
+    })
+}
+
+/// Record the LID (and LMC) a subnet manager gave a CA port or a switch (port 0).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_set_lid(
+    fabric: *mut IbfatFabric,
+    node: u32,
+    port: u32,
+    lid: u16,
+    lmc: u8,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle (pointer contract)
+        let f = unsafe { handle_mut(fabric, "fabric") }?;
+        let i = port_of(f, node, port)?;
+        f.fabric.ports[i].lid = lid;
+        f.fabric.ports[i].lmc = lmc;
+        Ok(())
+    })
+}
+
+/// Numbers of switches, channel adapters and cables.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_counts(
+    fabric: *const IbfatFabric,
+    switches: *mut u32,
+    cas: *mut u32,
+    cables: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle (pointer contract)
+        let f = unsafe { handle(fabric, "fabric") }?;
+        // SAFETY: the out-pointers are NULL or writable (pointer contract)
+        unsafe {
+            *out(switches, "switches")? = f.fabric.switches().count() as u32;
+            *out(cas, "cas")? = f.fabric.cas().count() as u32;
+            *out(cables, "cables")? = f.fabric.link_count() as u32;
+        }
+        Ok(())
+    })
+}
+
+/// The family the fabric is known to be (from a plan, or after recognition).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_family: *mut IbfatFamily) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle, out_family NULL or writable (pointer contract)
+        let (f, o) = unsafe { (handle(fabric, "fabric")?, out(out_family, "out_family")?) };
+        *o = match &f.layout {
+            None => IbfatFamily::IbfatFamilyAuto,
+            Some(Layout::Lsft(_)) => IbfatFamily::IbfatFamilyLsft,
+            Some(Layout::Kary(_)) => IbfatFamily::IbfatFamilyKary,
+            Some(Layout::Mols(_)) => IbfatFamily::IbfatFamilyMols,
+        };
+        Ok(())
+    })
+}
+
+fn describe(layout: &Layout) -> IbfatRecognition {
+    let mut r = IbfatRecognition {
+        family: IbfatFamily::IbfatFamilyAuto,
+        order: 0,
+        sides: 0,
+        arity: 0,
+        levels: 0,
+        wiring: IbfatWiring::IbfatWiringNone,
+        hosts: layout.hosts().len() as u32,
+    };
+    match layout {
+        Layout::Lsft(l) => {
+            r.family = IbfatFamily::IbfatFamilyLsft;
+            r.order = l.q;
+            r.sides = l.sides;
+        }
+        Layout::Kary(l) => {
+            r.family = IbfatFamily::IbfatFamilyKary;
+            r.arity = l.k;
+            r.levels = l.levels;
+        }
+        Layout::Mols(l) => {
+            r.family = IbfatFamily::IbfatFamilyMols;
+            r.arity = l.n;
+            r.levels = 3;
+            r.wiring = match l.wiring {
+                Wiring::Standard => IbfatWiring::IbfatWiringStandard,
+                Wiring::Basic => IbfatWiring::IbfatWiringBasic,
+                Wiring::Mols => IbfatWiring::IbfatWiringMols,
+                Wiring::Custom => IbfatWiring::IbfatWiringCustom,
+            };
+        }
+    }
+    r
+}
+
+/// Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
+/// do not matter) and remember it for routing and schedules. `hint` restricts the search
+/// (`IBFAT_FAMILY_AUTO` tries all). A fabric of no known family returns
+/// `IBFAT_E_UNRECOGNISED` and `ibfat_last_error()` says why.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_recognize(
+    fabric: *mut IbfatFabric,
+    hint: IbfatFamily,
+    out_result: *mut IbfatRecognition,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle, out_result NULL or writable (pointer contract)
+        let (f, o) = unsafe { (handle_mut(fabric, "fabric")?, out(out_result, "out_result")?) };
+        let hint = match hint {
+            IbfatFamily::IbfatFamilyAuto => None,
+            IbfatFamily::IbfatFamilyLsft => Some(FamilyHint::Lsft),
+            IbfatFamily::IbfatFamilyKary => Some(FamilyHint::Kary),
+            IbfatFamily::IbfatFamilyMols => Some(FamilyHint::Mols),
+        };
+        match recognize(&f.fabric, hint) {
+            Recognition::Recognised { layout, .. } => {
+                *o = describe(&layout);
+                f.layout = Some(layout);
+                Ok(())
+            }
+            Recognition::Unrecognised { reason, .. } => Err(Fail(IbfatStatus::IbfatEUnrecognised, reason)),
+        }
+    })
+}
+
+/// Free a fabric (NULL is ignored).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_fabric_free(fabric: *mut IbfatFabric) {
+    // SAFETY: fabric is NULL or a handle from ibfat_fabric_new/load/build, freed once
+    // (pointer contract)
+    unsafe { free(fabric) }
+}

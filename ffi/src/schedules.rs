@@ -1,0 +1,298 @@
+//! Schedule handles: all-to-all schedules generated for a fabric or read from a schedule
+//! file, and their queries by rank and phase.
+
+use crate::fabric::IbfatFabric;
+use crate::status::{arg, cstr, free, give, guard, handle, out, Fail, IbfatStatus};
+use ibfat::formats::options::{self, Key};
+use ibfat::schedule::file as schedule_file;
+use ibfat::schedule::job::Hosts;
+use ibfat::schedule::{generate, Job, PatternKind, Request};
+use ibfat::topology::Topo;
+use std::ffi::c_char;
+use std::path::Path;
+
+/// Destination of an idle rank in [`ibfat_schedule_peer`] and [`ibfat_schedule_phase`].
+pub const IBFAT_IDLE: u32 = u32::MAX;
+
+/// An all-to-all schedule over some of a fabric's hosts.
+pub struct IbfatSchedule {
+    pattern: Box<dyn ibfat::schedule::Pattern>,
+    /// Port GUID of every rank.
+    guids: Vec<u64>,
+}
+
+/// The keys of the `options` of [`ibfat_schedule_new`].
+#[derive(Clone, Copy, Debug)]
+enum OptKey {
+    Seed,
+    Phases,
+    JobSize,
+    Block,
+    PerLeaf,
+    Job,
+}
+
+const OPTION_KEYS: &[Key<OptKey>] = &[
+    Key {
+        id: OptKey::Seed,
+        name: "seed",
+        expects: "an integer from 0 to 18446744073709551615",
+    },
+    Key {
+        id: OptKey::Phases,
+        name: "phases",
+        expects: "a number of phases (a non-negative integer)",
+    },
+    Key {
+        id: OptKey::JobSize,
+        name: "job_size",
+        expects: "a number of hosts (a non-negative integer)",
+    },
+    Key {
+        id: OptKey::Block,
+        name: "block",
+        expects: "an integer from 0 to 4294967295",
+    },
+    Key {
+        id: OptKey::PerLeaf,
+        name: "per_leaf",
+        expects: "an integer from 0 to 4294967295",
+    },
+    Key {
+        id: OptKey::Job,
+        name: "job",
+        expects: "ranks:A-B or the path of a job file",
+    },
+];
+
+fn parse_schedule_options(text: &str, kind: PatternKind, topo: &Topo) -> Result<Request, Fail> {
+    let mut req = Request::new(kind);
+    let (mut block, mut per_leaf) = (None, None);
+    for s in options::parse(text, OPTION_KEYS)? {
+        match s.id {
+            OptKey::Seed => req.seed = s.number()?,
+            OptKey::Phases => req.phases = Some(s.number()?),
+            OptKey::JobSize => req.job_size = Some(s.number()?),
+            OptKey::Block => block = Some(s.number()?),
+            OptKey::PerLeaf => per_leaf = Some(s.number()?),
+            OptKey::Job => req.job = Some(s.read(|v| Job::from_arg(v, &Hosts::of(topo)))?),
+        }
+    }
+    match (block, per_leaf) {
+        (Some(k), Some(m)) => req.block = Some((k, m)),
+        (None, None) => {}
+        _ => return Err(Fail(IbfatStatus::IbfatEInput, "block and per_leaf go together".into())),
+    }
+    Ok(req)
+}
+
+/// Make a schedule for the fabric (its family must be known). `pattern` is one of shift,
+/// kary-shift, mols-shift, lsft, lsft-partial, ring, recursive-doubling, bruck, random,
+/// bisection; `options` (may be NULL) is a list of `seed=S`, `phases=P`, `job_size=D`,
+/// `block=K`, `per_leaf=M`, `job=ranks:0-63` separated by commas, semicolons or blanks.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_new(
+    fabric: *const IbfatFabric,
+    pattern: *const c_char,
+    options: *const c_char,
+    out_schedule: *mut *mut IbfatSchedule,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle, pattern NULL or a C string (pointer contract)
+        let (f, pattern) = unsafe { (handle(fabric, "fabric")?, cstr(pattern, "pattern")?) };
+        let kind: PatternKind = pattern.parse()?;
+        // SAFETY: options is NULL or a C string, out_schedule NULL or writable (pointer contract)
+        let (opts, o) = unsafe {
+            let opts = if options.is_null() {
+                ""
+            } else {
+                cstr(options, "options")?
+            };
+            (opts, out(out_schedule, "out_schedule")?)
+        };
+        let layout = f.known_layout()?;
+        let topo = Topo {
+            fabric: &f.fabric,
+            layout,
+            name: "fabric".into(),
+        };
+        let req = parse_schedule_options(opts, kind, &topo)?;
+        let g = generate(&topo, &req)?;
+        let guids = g.job.port_guids(&f.fabric);
+        give(
+            o,
+            IbfatSchedule {
+                pattern: g.pattern,
+                guids,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Read a schedule file (ibfat's JSON format) for this fabric; its hosts must be the
+/// fabric's.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_load(
+    fabric: *const IbfatFabric,
+    path: *const c_char,
+    out_schedule: *mut *mut IbfatSchedule,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle, path NULL or a C string, out_schedule NULL
+        // or writable (pointer contract)
+        let (f, p, o) = unsafe {
+            (
+                handle(fabric, "fabric")?,
+                Path::new(cstr(path, "path")?),
+                out(out_schedule, "out_schedule")?,
+            )
+        };
+        let all = match &f.layout {
+            Some(l) => l.hosts().to_vec(),
+            None => f.fabric.endpoints(),
+        };
+        let (sched, _) = schedule_file::read_json(p, Some(&Hosts::new(&f.fabric, &all, "fabric")))?;
+        let guids = sched.hosts.clone();
+        give(
+            o,
+            IbfatSchedule {
+                pattern: Box::new(sched),
+                guids,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Numbers of ranks and phases.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_size(
+    schedule: *const IbfatSchedule,
+    out_ranks: *mut u32,
+    out_phases: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: schedule is NULL or a live handle (pointer contract)
+        let s = unsafe { handle(schedule, "schedule") }?;
+        // SAFETY: the out-pointers are NULL or writable (pointer contract)
+        unsafe {
+            *out(out_ranks, "out_ranks")? = s.pattern.ranks() as u32;
+            *out(out_phases, "out_phases")? = s.pattern.phases() as u32;
+        }
+        Ok(())
+    })
+}
+
+fn check_rank_phase(s: &IbfatSchedule, rank: u32, phase: u32) -> Result<(), Fail> {
+    if rank as usize >= s.pattern.ranks() {
+        return Err(Fail(
+            IbfatStatus::IbfatENotFound,
+            format!("rank {rank}: the schedule has {} ranks", s.pattern.ranks()),
+        ));
+    }
+    if phase as usize >= s.pattern.phases() {
+        return Err(Fail(
+            IbfatStatus::IbfatENotFound,
+            format!("phase {phase}: the schedule has {} phases", s.pattern.phases()),
+        ));
+    }
+    Ok(())
+}
+
+/// The rank `rank` sends to in `phase` (`IBFAT_IDLE` when idle). O(1) for the generated
+/// patterns.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_peer(
+    schedule: *const IbfatSchedule,
+    rank: u32,
+    phase: u32,
+    out_peer: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: schedule is NULL or a live handle (pointer contract)
+        let s = unsafe { handle(schedule, "schedule") }?;
+        check_rank_phase(s, rank, 0)?;
+        check_rank_phase(s, 0, phase)?;
+        // SAFETY: out_peer is NULL or writable (pointer contract)
+        *unsafe { out(out_peer, "out_peer") }? = s.pattern.peer(phase as usize, rank as usize);
+        Ok(())
+    })
+}
+
+/// The destinations of all ranks in `phase` into `out_dest` (`len` must be the number of
+/// ranks; `IBFAT_IDLE` for idle ranks).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_phase(
+    schedule: *const IbfatSchedule,
+    phase: u32,
+    out_dest: *mut u32,
+    len: usize,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: schedule is NULL or a live handle (pointer contract)
+        let s = unsafe { handle(schedule, "schedule") }?;
+        check_rank_phase(s, 0, phase)?;
+        if out_dest.is_null() {
+            return Err(arg("out-pointer out_dest is NULL"));
+        }
+        if len != s.pattern.ranks() {
+            return Err(arg(&format!(
+                "len is {len} but the schedule has {} ranks",
+                s.pattern.ranks()
+            )));
+        }
+        // SAFETY: out_dest is not NULL and points to `len` writable, aligned u32 (pointer
+        // contract: an out array holds `len` elements)
+        let buf = unsafe { std::slice::from_raw_parts_mut(out_dest, len) };
+        s.pattern.phase(phase as usize, buf);
+        Ok(())
+    })
+}
+
+/// Port GUID of a rank.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_rank_guid(
+    schedule: *const IbfatSchedule,
+    rank: u32,
+    out_guid: *mut u64,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: schedule is NULL or a live handle (pointer contract)
+        let s = unsafe { handle(schedule, "schedule") }?;
+        check_rank_phase(s, rank, 0)?;
+        // SAFETY: out_guid is NULL or writable (pointer contract)
+        *unsafe { out(out_guid, "out_guid") }? = s.guids[rank as usize];
+        Ok(())
+    })
+}
+
+/// The rank of the host port with this GUID (an MPI process finds itself by its port GUID).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_rank_of(
+    schedule: *const IbfatSchedule,
+    port_guid: u64,
+    out_rank: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: schedule is NULL or a live handle (pointer contract)
+        let s = unsafe { handle(schedule, "schedule") }?;
+        let r = s.guids.iter().position(|&g| g == port_guid).ok_or_else(|| {
+            Fail(
+                IbfatStatus::IbfatENotFound,
+                format!("port GUID 0x{port_guid:016x} is not a rank of this schedule"),
+            )
+        })?;
+        // SAFETY: out_rank is NULL or writable (pointer contract)
+        *unsafe { out(out_rank, "out_rank") }? = r as u32;
+        Ok(())
+    })
+}
+
+/// Free a schedule (NULL is ignored).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_free(schedule: *mut IbfatSchedule) {
+    // SAFETY: schedule is NULL or a handle from ibfat_schedule_new/load, freed once
+    // (pointer contract)
+    unsafe { free(schedule) }
+}
