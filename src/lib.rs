@@ -7,6 +7,8 @@
 //! * [`formats`] — ibsim, CSV, Graphviz and the other files ibfat reads and writes;
 //! * [`metrics`] — cost and latency figures;
 //! * [`schedule`] — all-to-all schedules and comparison patterns, and their files.
+//! * [`select`] — choosing the all-to-all algorithm for a job's placement by measuring
+//!   candidates on the routing tables;
 //! * [`recognize`] — which family a discovered fabric is, in canonical coordinates;
 //! * [`metrics`] — cost and latency figures.
 
@@ -21,6 +23,7 @@ pub mod recognize;
 pub mod rng;
 pub mod routing;
 pub mod schedule;
+pub mod select;
 pub mod topology;
 
 pub use error::{Error, Result};

@@ -1,8 +1,10 @@
 //! Issue 4, the checker: published figures and conflict-freeness proven on ibfat's own
 //! LFTs, defects reported instead of crashing, shards that merge exactly.
 
-use ibfat::check::{check, merge, CompiledRoutes, Pattern, Shift, IDLE};
+use ibfat::check::{check, merge, CompiledRoutes};
 use ibfat::routing::{route, Lids};
+use ibfat::schedule::shift::Shift;
+use ibfat::schedule::{Pattern, IDLE};
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};

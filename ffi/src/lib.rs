@@ -13,7 +13,8 @@ use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::schedule::file as schedule_file;
 use ibfat::schedule::job::Hosts;
-use ibfat::schedule::{generate, Job, PatternKind, Request};
+use ibfat::schedule::{Job, PatternKind, Request};
+use ibfat::select::generate;
 use ibfat::topology::{Fabric, Layout, NodeKind, Spec, Topo, Wiring};
 use ibfat::Error;
 use std::cell::RefCell;
@@ -720,7 +721,7 @@ pub unsafe extern "C" fn ibfat_schedule_new(
             name: "fabric".into(),
         };
         let req = parse_schedule_options(opts, kind, &topo)?;
-        let g = generate(&topo, &req)?;
+        let (g, _) = generate(&topo, &req)?;
         let guids = g.job.port_guids(&f.fabric);
         *o = Box::into_raw(Box::new(IbfatSchedule {
             pattern: g.pattern,

@@ -21,8 +21,7 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The pattern abstraction is the schedules' own (one trait for generators, files and checker).
-pub use crate::schedule::{Pattern, IDLE};
+use crate::schedule::{Pattern, IDLE};
 const NO_LINK: u32 = u32::MAX;
 
 /// Why a route does not deliver.

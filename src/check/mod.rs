@@ -5,6 +5,5 @@
 pub mod conflicts;
 pub mod lfts;
 
-pub use crate::schedule::shift::Shift;
-pub use conflicts::{check, merge, CheckReport, CompiledRoutes, Pattern, IDLE};
+pub use conflicts::{check, merge, CheckReport, CompiledRoutes};
 pub use lfts::{validate, LftReport};

@@ -7,7 +7,8 @@ use ibfat::check::{check, merge, CheckReport, CompiledRoutes};
 use ibfat::formats::{atomic, dot};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
-use ibfat::schedule::{file, generate, Job, Pattern, PatternKind, Request};
+use ibfat::schedule::{file, Job, Pattern, PatternKind, Request};
+use ibfat::select::generate;
 use ibfat::topology::Endpoint;
 use ibfat::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -137,7 +138,7 @@ fn resolve_pattern(a: &CheckArgs, loaded: &topo::Any) -> Result<(Box<dyn Pattern
         seed: a.seed,
         phases: a.phases,
     };
-    let g = generate(&topo, &req)?;
+    let (g, _) = generate(&topo, &req)?;
     Ok((g.pattern, g.job.hosts().to_vec()))
 }
 

@@ -13,8 +13,10 @@
 //! the same rank.
 //!
 //! Generators: [`shift`] (plain and in tree order), [`lsft`] (§2.1 of the design notes,
-//! one- and two-sided), [`partial`] (§2.2 blocks) with the [`placement`] chooser, and the
-//! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern.
+//! one- and two-sided), [`partial`] (§2.2 blocks) placed by [`placement`], and the
+//! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern by
+//! construction; choosing a placement by measuring is the `select` module's, above this layer
+//! and the checker (nothing here imports `check` or `select`).
 
 pub mod compare;
 pub mod file;
