@@ -3,8 +3,10 @@
 //! flows per second and peak memory; run with `cargo bench --bench check`.
 //! `IBFAT_BENCH_QUICK=1` skips LSFT(31).
 
-use ibfat::check::{check, CompiledRoutes, Pattern, Shift};
+use ibfat::check::{check, CompiledRoutes};
 use ibfat::routing::{route, Lids};
+use ibfat::schedule::shift::Shift;
+use ibfat::schedule::Pattern;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Spec};
 use std::time::Instant;

@@ -16,6 +16,8 @@
 //! * [`recognize`] — which family a discovered fabric is, in canonical coordinates;
 //! * [`check`] — link conflicts of a pattern on real tables, and LFT validation
 //!   (reachability, loops, deadlock freedom);
+//! * [`select`] — choosing the all-to-all algorithm for a job's placement by measuring
+//!   candidates on the routing tables;
 //! * [`cabling`] — wiring plans for deployment, and the audit of a discovered fabric
 //!   against its plan;
 //! * [`load`] — the one loader that turns a TOPOLOGY argument (plan, spec, net file or
@@ -40,6 +42,7 @@ pub mod recognize;
 mod rng;
 pub mod routing;
 pub mod schedule;
+pub mod select;
 pub mod topology;
 
 pub use error::{Error, Result};

@@ -1,8 +1,11 @@
 //! The checker (docs/schedules.md §5): published figures and conflict-freeness proven on ibfat's own
 //! LFTs, defects reported instead of crashing, shards that merge exactly.
 
-use ibfat::check::{check, merge, CompiledRoutes, Pattern, Shift, IDLE};
+use ibfat::check::shard::{job_fingerprint, slice};
+use ibfat::check::{check, merge, CheckShard, CompiledRoutes};
 use ibfat::routing::{route, Lids};
+use ibfat::schedule::shift::Shift;
+use ibfat::schedule::{Pattern, IDLE};
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
@@ -129,10 +132,14 @@ fn shards_merge_into_the_full_report() {
     let pat = Shift::new(hosts.len());
     let full = check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap();
     let n = pat.phases();
+    let job = job_fingerprint(&plan.fabric, hosts);
     let shards: Vec<_> = (0..3)
-        .map(|i| check(&plan.fabric, hosts, &routes, &pat, i * n / 3..(i + 1) * n / 3, &|| {}).unwrap())
+        .map(|i| {
+            let r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
+            (format!("s{i}"), CheckShard::new(&r, (i, 3), String::new(), job.clone()))
+        })
         .collect();
-    let m = merge(Some(&plan.fabric), &shards).unwrap();
+    let m = merge(&shards).unwrap();
     assert_eq!(
         (m.flows, m.unrouted_flows, m.max_congestion),
         (full.flows, full.unrouted_flows, full.max_congestion)
@@ -143,7 +150,7 @@ fn shards_merge_into_the_full_report() {
     assert_eq!(m.worst_links, full.worst_links);
     assert_eq!(m.phases_checked, n);
     assert!(
-        merge(Some(&plan.fabric), &[shards[0].clone(), shards[0].clone()]).is_err(),
+        merge(&[shards[0].clone(), shards[0].clone()]).is_err(),
         "overlapping shards"
     );
 }

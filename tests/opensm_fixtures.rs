@@ -2,9 +2,10 @@
 //! tables, captured from a real OpenSM on ibsim (`examples/capture_opensm_fixtures.rs`),
 //! agrees with it on ibfat's tables where the engines route the same paths.
 
-use ibfat::check::{check, validate, CompiledRoutes, Shift};
+use ibfat::check::{check, validate, CompiledRoutes};
 use ibfat::formats::{guid2lid, lftdump};
 use ibfat::routing::{route, Lids};
+use ibfat::schedule::shift::Shift;
 use ibfat::topology::{Plan, Spec};
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,8 @@ use crate::status::{arg, cstr, free, give, guard, handle, out, Fail, IbfatStatus
 use ibfat::formats::options::{self, Key};
 use ibfat::schedule::file as schedule_file;
 use ibfat::schedule::job::Hosts;
-use ibfat::schedule::{generate, Job, PatternKind, Request};
+use ibfat::schedule::{Job, PatternKind, Request};
+use ibfat::select::generate;
 use ibfat::topology::Topo;
 use std::ffi::c_char;
 use std::path::Path;
@@ -117,7 +118,7 @@ pub unsafe extern "C" fn ibfat_schedule_new(
             name: "fabric".into(),
         };
         let req = parse_schedule_options(opts, kind, &topo)?;
-        let g = generate(&topo, &req)?;
+        let (g, _) = generate(&topo, &req)?;
         let guids = g.job.port_guids(&f.fabric);
         give(
             o,

@@ -21,8 +21,7 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The pattern abstraction is the schedules' own (one trait for generators, files and checker).
-pub use crate::schedule::{Pattern, IDLE};
+use crate::schedule::{Pattern, IDLE};
 const NO_LINK: u32 = u32::MAX;
 
 /// Why a route does not deliver.
@@ -280,7 +279,8 @@ pub struct UnroutedFlow {
     pub at_switch: String,
 }
 
-/// The checker's report (also the shard format: shards merge into the same type).
+/// The checker's report to users (`ibfat check --json`). Shards of a check are exchanged
+/// as [`super::shard::CheckShard`], not as this type, and merge into it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct CheckReport {
     pub pattern: String,
@@ -300,12 +300,63 @@ pub struct CheckReport {
     pub worst_phases: Vec<PhaseSummary>,
     pub worst_links: Vec<LinkLoad>,
     pub unrouted_examples: Vec<UnroutedFlow>,
-    /// Sum of 1/c over flows (exact merge of shards).
+    /// Sum of 1/c over flows, computed from the histogram so that it does not depend on
+    /// the order flows were added in (a merge of shards gives the same bits).
     pub sum_throughput: f64,
-    /// Per-link (max, total) over the checked phases, sparse: (link id, max, total); kept
-    /// for merging shards.
-    #[serde(default)]
-    pub link_loads: Vec<(u32, u32, u64)>,
+    /// Every link that carried a flow, by port GUID and number. The library always fills
+    /// it (heat maps, shards); the CLI prints it only with `--links`, since it is nearly
+    /// all of a report's lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub link_loads: Vec<LinkLoad>,
+}
+
+impl CheckReport {
+    /// A report from the exact counts of a check or of merged shards: the ratio, the
+    /// largest congestion and the worst links are derived here, one way for both.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_counts(
+        pattern: String,
+        ranks: usize,
+        phases: usize,
+        phase_range: (usize, usize),
+        phases_checked: usize,
+        (flows, unrouted_flows): (u64, u64),
+        histogram: Vec<u64>,
+        mut worst_phases: Vec<PhaseSummary>,
+        mut unrouted_examples: Vec<UnroutedFlow>,
+        mut link_loads: Vec<LinkLoad>,
+    ) -> CheckReport {
+        keep_worst(&mut worst_phases);
+        unrouted_examples.sort_by_key(|u| (u.phase, u.source_rank));
+        unrouted_examples.truncate(TOP);
+        link_loads.sort_by(|a, b| (&a.from_guid, a.from_port).cmp(&(&b.from_guid, b.from_port)));
+        // 1/c summed per congestion class, in class order: exact inputs, fixed order
+        let sum: f64 = histogram
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(c, &n)| n as f64 / c as f64)
+            .sum();
+        let mut r = CheckReport {
+            pattern,
+            ranks,
+            phases,
+            phase_range,
+            phases_checked,
+            flows,
+            unrouted_flows,
+            throughput_ratio: if flows > 0 { sum / flows as f64 } else { 1.0 },
+            max_congestion: 0, // set by trim_histogram
+            histogram,
+            worst_phases,
+            worst_links: worst_links(&link_loads),
+            unrouted_examples,
+            sum_throughput: sum,
+            link_loads,
+        };
+        trim_histogram(&mut r);
+        r
+    }
 }
 
 /// How many worst phases / links / unrouted examples a report lists.
@@ -323,7 +374,6 @@ struct Acc {
     hist: Vec<u64>,
     flows: u64,
     unrouted: u64,
-    sum: f64,
     worst: Vec<PhaseSummary>,
     unrouted_examples: Vec<(usize, u32, u32, u32)>,
     error: Option<String>,
@@ -342,7 +392,6 @@ impl Acc {
             hist: vec![0; ranks + 2],
             flows: 0,
             unrouted: 0,
-            sum: 0.0,
             worst: Vec::new(),
             unrouted_examples: Vec::new(),
             error: None,
@@ -364,7 +413,6 @@ impl Acc {
         }
         self.flows += o.flows;
         self.unrouted += o.unrouted;
-        self.sum += o.sum;
         self.worst.extend(o.worst);
         keep_worst(&mut self.worst);
         self.unrouted_examples.extend(o.unrouted_examples);
@@ -498,7 +546,6 @@ pub fn check<P: Pattern + ?Sized>(
                 let total = flows + unrouted;
                 a.flows += total;
                 a.unrouted += unrouted;
-                a.sum += sum;
                 if total > 0 {
                     a.worst.push(PhaseSummary {
                         phase: p,
@@ -519,35 +566,15 @@ pub fn check<P: Pattern + ?Sized>(
     if let Some(e) = acc.error {
         return Err(Error::input("pattern", e, None));
     }
-    let link_loads: Vec<(u32, u32, u64)> = acc
+    let link_loads: Vec<LinkLoad> = acc
         .link_max
         .iter()
         .zip(&acc.link_sum)
         .enumerate()
         .filter(|(_, (m, _))| **m > 0)
-        .map(|(ch, (m, s))| (routes.channel_port[ch], *m, *s))
+        .map(|(ch, (&m, &s))| link_load(fabric, routes.channel_port[ch], m, s))
         .collect();
-    let mut report = CheckReport {
-        pattern: pattern.name(),
-        ranks,
-        phases: pattern.phases(),
-        phase_range: (range.start, range.end),
-        phases_checked: range.len(),
-        flows: acc.flows,
-        unrouted_flows: acc.unrouted,
-        throughput_ratio: if acc.flows > 0 { acc.sum / acc.flows as f64 } else { 1.0 },
-        max_congestion: 0, // set by trim_histogram
-        histogram: acc.hist,
-        worst_phases: acc.worst,
-        worst_links: Vec::new(),
-        unrouted_examples: Vec::new(),
-        sum_throughput: acc.sum,
-        link_loads,
-    };
-    keep_worst(&mut report.worst_phases);
-    trim_histogram(&mut report);
-    report.worst_links = worst_links(fabric, &report.link_loads);
-    report.unrouted_examples = acc
+    let unrouted_examples = acc
         .unrouted_examples
         .iter()
         .map(|&(p, s, d, f)| {
@@ -574,7 +601,31 @@ pub fn check<P: Pattern + ?Sized>(
             }
         })
         .collect();
-    Ok(report)
+    Ok(CheckReport::from_counts(
+        pattern.name(),
+        ranks,
+        pattern.phases(),
+        (range.start, range.end),
+        range.len(),
+        (acc.flows, acc.unrouted),
+        acc.hist,
+        acc.worst,
+        unrouted_examples,
+        link_loads,
+    ))
+}
+
+/// The named load of the directed link leaving global port `port`.
+fn link_load(fabric: &Fabric, port: u32, max_flows: u32, total_flows: u64) -> LinkLoad {
+    let p = &fabric.ports[port as usize];
+    let q = &fabric.ports[p.peer as usize];
+    LinkLoad {
+        link: format!("{}:{} -> {}", fabric.node(p.node).desc, p.num, fabric.node(q.node).desc),
+        from_guid: format!("0x{:016x}", p.guid),
+        from_port: p.num,
+        max_flows,
+        total_flows,
+    }
 }
 
 fn trim_histogram(r: &mut CheckReport) {
@@ -587,110 +638,15 @@ fn trim_histogram(r: &mut CheckReport) {
     }
 }
 
-/// Name the `TOP` most loaded links.
-pub fn worst_links(fabric: &Fabric, loads: &[(u32, u32, u64)]) -> Vec<LinkLoad> {
-    let mut v: Vec<&(u32, u32, u64)> = loads.iter().collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
-    v.iter()
-        .take(TOP)
-        .map(|&&(l, m, s)| {
-            let p = &fabric.ports[l as usize];
-            let q = &fabric.ports[p.peer as usize];
-            LinkLoad {
-                link: format!("{}:{} -> {}", fabric.node(p.node).desc, p.num, fabric.node(q.node).desc),
-                from_guid: format!("0x{:016x}", p.guid),
-                from_port: p.num,
-                max_flows: m,
-                total_flows: s,
-            }
-        })
-        .collect()
-}
-
-/// Merge shard reports of the same pattern into one report.
-pub fn merge(fabric: Option<&Fabric>, shards: &[CheckReport]) -> Result<CheckReport> {
-    let first = shards
-        .first()
-        .ok_or_else(|| Error::input("shards", "nothing to merge", None))?;
-    for s in shards {
-        if s.pattern != first.pattern || s.ranks != first.ranks || s.phases != first.phases {
-            return Err(Error::input(
-                "shards",
-                format!(
-                    "shard of {} ({} ranks, {} phases) does not match {} ({} ranks, {} phases)",
-                    s.pattern, s.ranks, s.phases, first.pattern, first.ranks, first.phases
-                ),
-                None,
-            ));
-        }
-    }
-    let mut ranges: Vec<(usize, usize)> = shards.iter().map(|s| s.phase_range).collect();
-    ranges.sort_unstable();
-    for w in ranges.windows(2) {
-        if w[1].0 < w[0].1 {
-            return Err(Error::input(
-                "shards",
-                format!("phase ranges {:?} and {:?} overlap", w[0], w[1]),
-                None,
-            ));
-        }
-    }
-    let mut hist = vec![0u64; 2];
-    let mut loads: std::collections::BTreeMap<u32, (u32, u64)> = Default::default();
-    let mut worst = Vec::new();
-    let mut unrouted = Vec::new();
-    let (mut flows, mut un, mut sum) = (0u64, 0u64, 0.0f64);
-    for s in shards {
-        if hist.len() < s.histogram.len() {
-            hist.resize(s.histogram.len(), 0);
-        }
-        for (a, b) in hist.iter_mut().zip(&s.histogram) {
-            *a += b;
-        }
-        for &(l, m, t) in &s.link_loads {
-            let e = loads.entry(l).or_default();
-            e.0 = e.0.max(m);
-            e.1 += t;
-        }
-        worst.extend(s.worst_phases.iter().cloned());
-        unrouted.extend(s.unrouted_examples.iter().cloned());
-        flows += s.flows;
-        un += s.unrouted_flows;
-        sum += s.sum_throughput;
-    }
-    keep_worst(&mut worst);
-    unrouted.sort_by_key(|u| (u.phase, u.source_rank));
-    unrouted.truncate(TOP);
-    let link_loads: Vec<(u32, u32, u64)> = loads.into_iter().map(|(l, (m, t))| (l, m, t)).collect();
-    let mut r = CheckReport {
-        pattern: first.pattern.clone(),
-        ranks: first.ranks,
-        phases: first.phases,
-        phase_range: (
-            ranges.first().map(|r| r.0).unwrap_or(0),
-            ranges.last().map(|r| r.1).unwrap_or(0),
-        ),
-        phases_checked: ranges.iter().map(|r| r.1 - r.0).sum(),
-        flows,
-        unrouted_flows: un,
-        throughput_ratio: if flows > 0 { sum / flows as f64 } else { 1.0 },
-        max_congestion: 0,
-        histogram: hist,
-        worst_phases: worst,
-        worst_links: match fabric {
-            Some(f) => worst_links(f, &link_loads),
-            None => shards
-                .iter()
-                .flat_map(|s| s.worst_links.iter().cloned())
-                .collect::<Vec<_>>()
-                .into_iter()
-                .take(TOP)
-                .collect(),
-        },
-        unrouted_examples: unrouted,
-        sum_throughput: sum,
-        link_loads,
-    };
-    trim_histogram(&mut r);
-    Ok(r)
+/// The `TOP` most loaded links: largest load in a phase, then total, then port GUID and
+/// number (names only, so a merge of shards ranks exactly as the whole check does).
+fn worst_links(loads: &[LinkLoad]) -> Vec<LinkLoad> {
+    let mut v: Vec<&LinkLoad> = loads.iter().collect();
+    v.sort_by(|a, b| {
+        b.max_flows
+            .cmp(&a.max_flows)
+            .then(b.total_flows.cmp(&a.total_flows))
+            .then((&a.from_guid, a.from_port).cmp(&(&b.from_guid, b.from_port)))
+    });
+    v.into_iter().take(TOP).cloned().collect()
 }

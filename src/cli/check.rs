@@ -3,13 +3,15 @@
 use super::output::{print_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
-use ibfat::check::{check, merge, CheckReport, CompiledRoutes};
+use ibfat::check::shard::{job_fingerprint, slice};
+use ibfat::check::{check, merge, CheckReport, CheckShard, CompiledRoutes};
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, dot};
 use ibfat::load::{load, Loaded, Recognise};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
-use ibfat::schedule::{file, generate, Job, Pattern, PatternKind, Request};
+use ibfat::schedule::{file, Job, Pattern, PatternKind, Request};
+use ibfat::select::generate;
 use ibfat::topology::Endpoint;
 use ibfat::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -25,14 +27,21 @@ tables for the topology are used. LIDs: --lids guid2lid, else the topology's own
 the ones the dump's `portguid` annotations name (OpenSM's dumps carry them).
 
 Cluster array jobs: `--shard i/N` checks the i-th of N slices of the phases (i from 0) and
-writes a shard report (--json); `ibfat check merge SHARD.json...` combines them exactly.
+writes a shard file (--out FILE, or --json to print it), schema ibfat.check-shard/1:
+exact counters and every used link by port GUID and port number, not a report.
+`ibfat check merge SHARD...` validates the shards (same pattern, job and N; no index twice)
+and computes the report from them exactly as an unsharded check would, worst links included.
+
+--json prints the report without the per-link loads; --links adds them (`link_loads`:
+every link that carried a flow, by port GUID and number, largest and total load).
 
 Exit codes: 0 conflict-free and every flow routed, 1 conflicts or unrouted flows, 2 bad input.
 
 Examples:
   ibfat check --topology lsft7/ --pattern shift
   ibfat check --topology ibnetdiscover.txt --lfts dump_lfts.txt --pattern schedule.json --json
-  ibfat check --topology lsft17/ --pattern shift --shard 3/16 --json > shard3.json";
+  ibfat check --topology lsft17/ --pattern shift --shard 3/16 --out shard3.json
+  ibfat check merge shard*.json --json";
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = CHECK_AFTER)]
@@ -73,9 +82,15 @@ pub struct CheckArgs {
     /// Use LID base+K as destination (LMC paths; MOLS latency routes are K = 1)
     #[arg(long, default_value_t = 0)]
     lid_offset: u16,
-    /// Check only slice I of N of the phases (I from 0)
+    /// Check only slice I of N of the phases (I from 0); the result is a shard file
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
+    /// Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    out: Option<PathBuf>,
+    /// Include every link's load (`link_loads`) in the --json report
+    #[arg(long)]
+    links: bool,
     /// Colour links by their worst load: FILE.dot or FILE.svg (needs Graphviz)
     #[arg(long, value_name = "FILE")]
     heatmap: Option<PathBuf>,
@@ -86,14 +101,17 @@ pub struct CheckArgs {
 
 #[derive(Subcommand, Debug)]
 enum CheckCmd {
-    /// Combine shard reports (JSON from `check --shard i/N --json`) into one report
+    /// Combine shard files (from `check --shard i/N --out FILE`) into one report
     Merge {
-        /// Shard report files
+        /// Shard files
         #[arg(required = true)]
         shards: Vec<PathBuf>,
         /// Print the merged report as JSON
         #[arg(long)]
         json: bool,
+        /// Include every link's load (`link_loads`) in the JSON report
+        #[arg(long)]
+        links: bool,
     },
 }
 
@@ -139,7 +157,7 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, 
         seed: a.seed,
         phases: a.phases,
     };
-    let g = generate(&topo, &req)?;
+    let (g, _) = generate(&topo, &req)?;
     Ok((g.pattern, g.job.hosts().to_vec()))
 }
 
@@ -181,15 +199,36 @@ pub fn print_report(r: &CheckReport) {
     }
 }
 
-fn read_report(p: &Path) -> Result<CheckReport> {
-    let text = std::fs::read_to_string(p).map_err(|e| Error::io(format!("cannot read {}", p.display()), e))?;
-    serde_json::from_str(&text).map_err(|e| Error::at(p, e.line(), format!("not a shard report: {e}")))
+/// What identifies the pattern besides its name, phases and job: the options that make
+/// it and its routes (recorded in shards so that only shards of one check merge).
+fn pattern_options(a: &CheckArgs) -> String {
+    let mut v = vec![format!("pattern={}", a.pattern)];
+    if a.pattern == "random" {
+        v.push(format!("seed={}", a.seed));
+    }
+    if let Some(p) = a.phases {
+        v.push(format!("phases={p}"));
+    }
+    if let (Some(k), Some(m)) = (a.block, a.per_leaf) {
+        v.push(format!("block={k}x{m}"));
+    }
+    if let Some(d) = a.job_size {
+        v.push(format!("job-size={d}"));
+    }
+    v.push(format!("lid-offset={}", a.lid_offset));
+    v.join(" ")
 }
 
 pub fn run(a: CheckArgs) -> Result<i32> {
-    if let Some(CheckCmd::Merge { shards, json }) = a.cmd {
-        let reports = shards.iter().map(|p| read_report(p)).collect::<Result<Vec<_>>>()?;
-        let r = merge(None, &reports)?;
+    if let Some(CheckCmd::Merge { shards, json, links }) = a.cmd {
+        let read = shards
+            .iter()
+            .map(|p| Ok((p.clone(), CheckShard::read(p)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let mut r = merge(&read)?;
+        if !links {
+            r.link_loads.clear();
+        }
         if json {
             print_json(&r)?;
         } else {
@@ -224,15 +263,39 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let routes = CompiledRoutes::compile(&loaded.fabric, &lids, &lfts, &hosts, a.lid_offset)?;
     let n = pattern.phases();
     let range = match a.shard {
-        Some((i, k)) => i * n / k..(i + 1) * n / k,
+        Some((i, k)) => slice(i, k, n),
         None => 0..n,
     };
     let bar = progress(range.len() as u64, "phases");
     let tick = || bar.inc(1);
-    let report = check(&loaded.fabric, &hosts, &routes, pattern.as_ref(), range, &tick)?;
+    let mut report = check(&loaded.fabric, &hosts, &routes, pattern.as_ref(), range, &tick)?;
     bar.finish_and_clear();
     if let Some(path) = &a.heatmap {
         write_heatmap(path, &loaded, &report)?;
+    }
+    if let Some(index) = a.shard {
+        let shard = CheckShard::new(
+            &report,
+            index,
+            pattern_options(&a),
+            job_fingerprint(&loaded.fabric, &hosts),
+        );
+        if let Some(path) = &a.out {
+            shard.write(path)?;
+        }
+        // stdout: the shard itself with --json (for `> FILE`), else the slice's figures
+        if a.json {
+            print_json(&shard)?;
+        } else {
+            print_report(&report);
+            if let Some(path) = &a.out {
+                println!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
+            }
+        }
+        return Ok(exit_code(&report));
+    }
+    if !a.links {
+        report.link_loads.clear();
     }
     if a.json {
         print_json(&report)?;
@@ -259,10 +322,21 @@ fn write_heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<()> {
         ));
     };
     // green = never shared (1 flow), red = the worst link of the pattern
-    let worst = r.link_loads.iter().map(|l| l.1).max().unwrap_or(1).max(2) as f64;
+    let worst = r.link_loads.iter().map(|l| l.max_flows).max().unwrap_or(1).max(2) as f64;
+    let by_name: std::collections::HashMap<(String, u8), usize> = loaded
+        .fabric
+        .ports
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((format!("0x{:016x}", p.guid), p.num), i))
+        .collect();
     let mut load = vec![None; loaded.fabric.ports.len()];
-    for &(port, m, t) in &r.link_loads {
-        load[port as usize] = Some((
+    for l in &r.link_loads {
+        let Some(&port) = by_name.get(&(l.from_guid.clone(), l.from_port)) else {
+            continue;
+        };
+        let (m, t) = (l.max_flows, l.total_flows);
+        load[port] = Some((
             (m as f64 - 1.0) / (worst - 1.0),
             format!("max {m} flows in a phase, {t} in all"),
         ));

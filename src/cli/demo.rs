@@ -8,7 +8,8 @@ use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::metrics::{cost_table, hop_table};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::Shift;
-use ibfat::schedule::{file, generate, Pattern, PatternKind, Request};
+use ibfat::schedule::{file, Pattern, PatternKind, Request};
+use ibfat::select::generate;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{FamilySpec, Plan, Spec};
@@ -148,7 +149,7 @@ fn deploy(plan: &Plan, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Deploym
     let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), lmc)?;
     let lfts = route(&plan.fabric, &plan.layout, &lids)?;
     let v = validate(&plan.fabric, &lids, &lfts, Some(&plan.layout));
-    let g = generate(&topo, &Request::new(kind))?;
+    let (g, _) = generate(&topo, &Request::new(kind))?;
     let hosts = g.job.hosts().to_vec();
     atomic::write_files(
         dir,

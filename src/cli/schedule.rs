@@ -4,8 +4,8 @@ use super::output::print_json;
 use clap::Args;
 use ibfat::schedule::generate::BlockInfo;
 use ibfat::schedule::job::Hosts;
-use ibfat::schedule::placement::ChoiceReport;
-use ibfat::schedule::{file, generate, Counts, Format, Job, PatternKind, Request};
+use ibfat::schedule::{file, Counts, Format, Job, PatternKind, Request};
+use ibfat::select::{generate, ChoiceReport};
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -144,7 +144,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
         seed: a.seed,
         phases: a.phases,
     };
-    let g = generate(&plan, &req)?;
+    let (g, choice) = generate(&plan, &req)?;
     let format = a
         .format
         .unwrap_or_else(|| a.out.as_deref().map(Format::for_path).unwrap_or_default());
@@ -170,7 +170,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
         idle_fraction: counts.map(|c| c.idle_fraction()),
         counts,
         block: g.block.clone(),
-        placement: g.choice.clone(),
+        placement: choice,
         out: a.out.clone(),
         format: a.out.as_ref().map(|_| format.to_string()),
         notes: g.notes.clone(),

@@ -1,10 +1,13 @@
-//! From a request (pattern name, job, block or job size, seed) to a pattern over a job,
-//! with what the construction guarantees. The CLI is a thin layer over [`generate`].
+//! From a request (pattern name, job, block, seed) to a pattern over a job, with what the
+//! construction guarantees. Everything here is construction, nothing is measured: a
+//! `lsft-partial` job placed by size (`--job-size`, or no `--block`) is chosen by
+//! measuring candidates on routing tables, in `select::generate` (the layer above), which the CLI
+//! calls and which hands every other request to [`generate`].
 
 use super::compare::{Bisection, Bruck, RandomPermutations, RecursiveDoubling, Ring};
 use super::lsft::LsftAllToAll;
 use super::partial::LsftPartial;
-use super::placement::{self, Choice, ChoiceReport, Placement};
+use super::placement::{self, Placement};
 use super::shift::{Shift, TreeShift};
 use super::{Compact, Job, Pattern};
 use crate::error::{Error, Result};
@@ -22,9 +25,9 @@ pub enum PatternKind {
     KaryShift,
     /// `mols-shift`: shift in tree order on a proximity 3-level (MOLS) tree.
     MolsShift,
-    /// `lsft`: the conflict-free all-to-all of a Latin-square fat-tree (§2.1).
+    /// `lsft`: the conflict-free all-to-all of a Latin-square fat-tree (docs/schedules.md §2.1).
     Lsft,
-    /// `lsft-partial`: the conflict-free all-to-all of a job on a q×k LSFT block (§2.2).
+    /// `lsft-partial`: the conflict-free all-to-all of a job on a q×k LSFT block (docs/schedules.md §2.4).
     LsftPartial,
     /// `ring`: N−1 steps of r → r+1, for comparison (not complete).
     Ring,
@@ -184,8 +187,6 @@ pub struct Generated {
     pub notes: Vec<String>,
     /// Where an lsft-partial schedule's block sits; `None` for other patterns.
     pub block: Option<BlockInfo>,
-    /// How the lsft-partial placement chooser (`--job-size`) compared its candidates.
-    pub choice: Option<ChoiceReport>,
 }
 
 impl fmt::Debug for Generated {
@@ -202,7 +203,8 @@ impl fmt::Debug for Generated {
 }
 
 impl Generated {
-    fn new(pattern: Box<dyn Pattern>, job: Job, complete: bool) -> Generated {
+    /// A pattern over its job with no guarantee or note yet (the constructions add them).
+    pub fn new(pattern: Box<dyn Pattern>, job: Job, complete: bool) -> Generated {
         Generated {
             pattern,
             job,
@@ -210,18 +212,48 @@ impl Generated {
             conflict_free: None,
             notes: Vec::new(),
             block: None,
-            choice: None,
         }
+    }
+
+    /// The block schedule (docs/schedules.md §2.4) of a job placed in a block (named by `--block` or chosen by
+    /// size), compacted when some block positions hold no rank.
+    pub fn of_block(p: &Placement) -> Result<Generated> {
+        let s = LsftPartial::new(p.shape.clone(), p.positions.clone())?;
+        let idle = p.positions.len() < p.shape.size();
+        let pattern: Box<dyn Pattern> = if idle { Box::new(Compact::new(s)) } else { Box::new(s) };
+        let mut g = Generated::new(pattern, p.job.clone(), true);
+        g.conflict_free = Some(PARTIAL_GUARANTEE.into());
+        g.block = Some(BlockInfo::of(p));
+        if idle {
+            g.notes.push(format!(
+                "{} of {} block positions hold no rank: their flows are dropped (idle), still conflict-free",
+                p.shape.size() - p.positions.len(),
+                p.shape.size()
+            ));
+        }
+        Ok(g)
+    }
+
+    /// Notes that the pattern has no phase (e.g. one rank), so a caller does not mistake
+    /// an empty schedule for a bug.
+    pub(crate) fn note_if_empty(mut self, kind: PatternKind) -> Generated {
+        if self.pattern.phases() == 0 {
+            self.notes
+                .push(format!("{kind} has no phase for {} rank(s)", self.job.len()));
+        }
+        self
     }
 }
 
-const LSFT_GUARANTEE: &str = "by construction (docs/schedules.md §2.1): every switch permutes its inputs in every \
+/// Why the LSFT schedule (docs/schedules.md §2.1) (also restricted to part of the hosts) is conflict-free.
+pub const LSFT_GUARANTEE: &str = "by construction (docs/schedules.md §2.1): every switch permutes its inputs in every \
                               phase of the canonical LSFT model";
 const PARTIAL_GUARANTEE: &str = "by construction (docs/schedules.md §2.4): the block's leaves on each spine are \
                                  permuted and each leaf's hosts use distinct spines";
 
-/// Generate the requested pattern on a plan.
-pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
+/// Refuse options that do not belong to the requested pattern (the same checks whoever
+/// generates it).
+pub fn validate(req: &Request) -> Result<()> {
     let kind = req.kind;
     if kind != PatternKind::LsftPartial && (req.block.is_some() || req.job_size.is_some()) {
         return Err(Error::input(
@@ -244,9 +276,18 @@ pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
             None,
         ));
     }
+    Ok(())
+}
+
+/// Generate the requested pattern on a plan by construction. A `lsft-partial` request
+/// without `--block` needs the measuring chooser: it is refused here (input error) and
+/// served by `select::generate` (the layer above).
+pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
+    validate(req)?;
+    let kind = req.kind;
     let job = req.job.clone().unwrap_or_else(|| Job::whole(plan.layout.hosts()));
     let n = job.len();
-    let mut g = match kind {
+    let g = match kind {
         PatternKind::Shift => {
             let mut g = Generated::new(Box::new(Shift::new(n)), job.clone(), true);
             if let Layout::Kary(_) | Layout::Mols(_) = plan.layout {
@@ -326,7 +367,16 @@ pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
             }
             g
         }
-        PatternKind::LsftPartial => partial(plan, req, &job)?,
+        PatternKind::LsftPartial => {
+            let Some((k, m)) = req.block else {
+                return Err(Error::input(
+                    "pattern",
+                    "lsft-partial without --block is placed by measuring candidates",
+                    Some("call ibfat::select::generate, which chooses the placement".into()),
+                ));
+            };
+            Generated::of_block(&placement::fixed_block(plan, req.job.as_ref(), k, m)?)?
+        }
         PatternKind::Ring => Generated::new(Box::new(Ring::new(n)), job, false),
         PatternKind::RecursiveDoubling => Generated::new(Box::new(RecursiveDoubling::new(n)), job, false),
         PatternKind::Bruck => Generated::new(Box::new(Bruck::new(n)), job, false),
@@ -336,68 +386,13 @@ pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
         }
         PatternKind::Bisection => Generated::new(Box::new(Bisection::new(n)), job, false),
     };
-    if g.pattern.phases() == 0 {
-        g.notes.push(format!("{kind} has no phase for {} rank(s)", g.job.len()));
-    }
-    Ok(g)
-}
-
-fn partial(plan: &Topo, req: &Request, job: &Job) -> Result<Generated> {
-    let block_pattern = |p: &Placement| -> Result<Generated> {
-        let s = LsftPartial::new(p.shape.clone(), p.positions.clone())?;
-        let idle = p.positions.len() < p.shape.size();
-        let pattern: Box<dyn Pattern> = if idle { Box::new(Compact::new(s)) } else { Box::new(s) };
-        let mut g = Generated::new(pattern, p.job.clone(), true);
-        g.conflict_free = Some(PARTIAL_GUARANTEE.into());
-        g.block = Some(BlockInfo::of(p));
-        if idle {
-            g.notes.push(format!(
-                "{} of {} block positions hold no rank: their flows are dropped (idle), still conflict-free",
-                p.shape.size() - p.positions.len(),
-                p.shape.size()
-            ));
-        }
-        Ok(g)
-    };
-    if let Some((k, m)) = req.block {
-        let p = placement::fixed_block(plan, req.job.as_ref(), k, m)?;
-        return block_pattern(&p);
-    }
-    let d = req.job_size.unwrap_or(job.len());
-    let (choice, report) = placement::choose(plan, job, d)?;
-    let q = match &plan.layout {
-        Layout::Lsft(l) => l.q,
-        _ => unreachable!("choose() checks the family"),
-    };
-    let mut g = match choice {
-        Choice::Block(p) => block_pattern(&p)?,
-        Choice::Full(sub, pattern) => {
-            let mut g = Generated::new(Box::new(pattern), sub, true);
-            g.conflict_free = Some(LSFT_GUARANTEE.into());
-            g.notes.push(format!(
-                "no {q}x k block holds {d} hosts of the pool: using the whole-fabric lsft schedule restricted to them"
-            ));
-            g
-        }
-        Choice::Shift(sub) => {
-            let ratio = report.candidates[report.chosen].ratio.unwrap_or(0.0);
-            let mut g = Generated::new(Box::new(Shift::new(sub.len())), sub, true);
-            g.notes.push(format!(
-                "shift measures throughput ratio {ratio:.4} on ibfat's own tables, which beats the conflict-free \
-                 placements by phases / ratio"
-            ));
-            g
-        }
-    };
-    g.choice = Some(report);
-    Ok(g)
+    Ok(g.note_if_empty(kind))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::schedule::testutil::assert_complete;
-    use crate::schedule::verify;
     use crate::topology::kary::KaryParams;
     use crate::topology::lsft::LsftParams;
     use crate::topology::Plan;
@@ -414,35 +409,6 @@ mod tests {
     }
 
     #[test]
-    fn every_pattern_generates_on_an_lsft() {
-        let plan = lsft(3, false, None);
-        for kind in PatternKind::ALL {
-            let mut req = Request::new(kind);
-            if kind == PatternKind::LsftPartial {
-                req.job_size = Some(12);
-            }
-            match generate(&plan.topo(), &req) {
-                Ok(g) => {
-                    let c = verify(g.pattern.as_ref()).unwrap();
-                    assert_eq!(c.ranks, g.job.len());
-                    if g.complete {
-                        assert_complete(g.pattern.as_ref(), true);
-                    }
-                    assert_eq!(
-                        g.conflict_free.is_some(),
-                        matches!(kind, PatternKind::Lsft | PatternKind::LsftPartial),
-                        "{kind}"
-                    );
-                }
-                Err(e) => assert!(
-                    matches!(kind, PatternKind::KaryShift | PatternKind::MolsShift),
-                    "{kind}: {e}"
-                ),
-            }
-        }
-    }
-
-    #[test]
     fn restricted_lsft_is_compacted_and_complete() {
         let plan = lsft(3, true, Some(2));
         let g = generate(&plan.topo(), &Request::new(PatternKind::Lsft)).unwrap();
@@ -453,29 +419,6 @@ mod tests {
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![9, 4, 50, 1]).unwrap());
         let g = generate(&plan.topo(), &req).unwrap();
         assert_eq!(g.pattern.ranks(), 4);
-        assert_complete(g.pattern.as_ref(), true);
-    }
-
-    #[test]
-    fn partial_with_block_job_size_or_job() {
-        let plan = lsft(4, false, None);
-        let mut req = Request::new(PatternKind::LsftPartial);
-        req.block = Some((3, 2));
-        let g = generate(&plan.topo(), &req).unwrap();
-        assert_eq!((g.pattern.ranks(), g.pattern.phases()), (24, 24));
-        assert_complete(g.pattern.as_ref(), true);
-        req.block = None;
-        req.job_size = Some(23);
-        let g = generate(&plan.topo(), &req).unwrap();
-        let report = g.choice.as_ref().unwrap();
-        assert!(!report.exact);
-        assert_eq!(g.pattern.ranks(), 23);
-        assert_complete(g.pattern.as_ref(), true);
-        // a job given as a pool, its size the job size
-        let mut req = Request::new(PatternKind::LsftPartial);
-        req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), (30..70).collect()).unwrap());
-        let g = generate(&plan.topo(), &req).unwrap();
-        assert_eq!(g.pattern.ranks(), 40);
         assert_complete(g.pattern.as_ref(), true);
     }
 

@@ -13,8 +13,10 @@
 //! the same rank.
 //!
 //! Generators: [`shift`] (plain and in tree order), [`lsft`] (docs/schedules.md §2.1–§2.2,
-//! one- and two-sided), [`partial`] (blocks, §2.4) with the [`placement`] chooser (§2.5), and the
-//! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern.
+//! one- and two-sided), [`partial`] (blocks, §2.4) placed by [`placement`], and the
+//! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern by
+//! construction; choosing a placement by measuring (§2.5) is the `select` module's, above this
+//! layer and the checker (nothing here imports `check` or `select`).
 
 pub mod compare;
 pub mod file;

@@ -25,7 +25,8 @@ use ibfat::check::validate;
 use ibfat::formats::options::{self, Key};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, Lids};
-use ibfat::schedule::{file, generate, Format, PatternKind, Request};
+use ibfat::schedule::{file, Format, PatternKind, Request};
+use ibfat::select::generate;
 use ibfat::topology::{Fabric, Layout, NodeKind, Speed, Topo, Width};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
@@ -507,7 +508,7 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             Layout::Kary(_) => PatternKind::KaryShift,
             Layout::Mols(_) => PatternKind::MolsShift,
         });
-        let res = generate(&topo, &Request::new(kind)).and_then(|g| {
+        let res = generate(&topo, &Request::new(kind)).and_then(|(g, _)| {
             let guids = g.job.port_guids(&fabric);
             file::write(path, Format::Json, g.pattern.as_ref(), &guids).map(|c| (g.pattern.name(), c))
         });

@@ -1,0 +1,421 @@
+//! The exchange format of a sharded check (`ibfat check --shard I/N --out FILE`) and the
+//! exact merge of shards (`ibfat check merge`).
+//!
+//! A big check runs as a cluster array job: shard I of N checks phases
+//! `I·P/N .. (I+1)·P/N` of a P-phase pattern. A shard is not a user report: it carries
+//! the exact counters a merge needs — flows, the congestion histogram, its worst phases
+//! and first unrouted flows, and the load of every link it used, named by port GUID and
+//! port number so that a shard written by one process (or one machine) merges in another.
+//! The merged report is computed from these counters the same way the whole check
+//! computes its own, so the two are equal in every field.
+//!
+//! The file is JSON with `"schema": "ibfat.check-shard/1"`; reading validates the schema,
+//! every field's type and the slice the shard claims, and names the file and field.
+
+use super::conflicts::{CheckReport, LinkLoad, PhaseSummary, UnroutedFlow};
+use crate::formats::atomic;
+use crate::topology::{Endpoint, Fabric};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The `schema` value of a shard file (bumped when the format changes incompatibly).
+pub const SCHEMA: &str = "ibfat.check-shard/1";
+
+/// The pattern a shard is a slice of; every shard of one check has the same.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ShardPattern {
+    /// The pattern's name (`shift`, `random`, ...).
+    pub name: String,
+    /// What else makes the pattern and its routes (seed, phases, block, LID offset...),
+    /// as the writer states it: two shards merge only when these agree.
+    pub options: String,
+    /// Phases of the whole pattern.
+    pub phases: usize,
+}
+
+/// The job a shard's flows run between; every shard of one check has the same.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ShardJob {
+    /// Number of ranks.
+    pub ranks: usize,
+    /// FNV-1a (64 bit) of the ranks' port GUIDs in rank order ([`job_fingerprint`]): the
+    /// same hosts in the same order, without listing thousands of GUIDs in every shard.
+    pub port_guids_fnv1a: String,
+}
+
+/// One shard of a check: slice `shard` of `shards` of the phases of `pattern` over `job`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CheckShard {
+    /// Always [`SCHEMA`]; tells a shard from a report or another file.
+    pub schema: String,
+    /// Index of this shard, from 0.
+    pub shard: usize,
+    /// Number of shards of the check.
+    pub shards: usize,
+    /// The pattern the shards slice.
+    pub pattern: ShardPattern,
+    /// The hosts the pattern runs on.
+    pub job: ShardJob,
+    /// The phases this shard checked (`shard·P/shards .. (shard+1)·P/shards`).
+    pub phase_range: (usize, usize),
+    /// Flows checked, unrouted ones included (self-flows excluded).
+    pub flows: u64,
+    /// Flows that do not arrive.
+    pub unrouted_flows: u64,
+    /// `histogram[c]` = routed flows whose congestion is c (index 0 unused).
+    pub histogram: Vec<u64>,
+    /// The shard's worst phases (the merge keeps the worst of all shards').
+    pub worst_phases: Vec<PhaseSummary>,
+    /// The shard's first unrouted flows (the merge keeps the first of all shards').
+    pub unrouted_examples: Vec<UnroutedFlow>,
+    /// Every link the shard's flows used: its largest load in one phase and its total.
+    pub links: Vec<LinkLoad>,
+}
+
+/// The phases shard `i` of `n` checks out of `phases`.
+pub fn slice(i: usize, n: usize, phases: usize) -> std::ops::Range<usize> {
+    i * phases / n..(i + 1) * phases / n
+}
+
+/// FNV-1a (64 bit) over the ranks' port GUIDs, as `0x` and 16 hex digits.
+pub fn job_fingerprint(fabric: &Fabric, hosts: &[Endpoint]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for ep in hosts {
+        for b in fabric.port(ep.node, ep.port).guid.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("0x{h:016x}")
+}
+
+impl CheckShard {
+    /// The shard of a check of phases `slice(shard, shards, phases)`; `options` names what
+    /// else identifies the pattern (see [`ShardPattern::options`]).
+    pub fn new(
+        report: &CheckReport,
+        (shard, shards): (usize, usize),
+        options: String,
+        job_fingerprint: String,
+    ) -> CheckShard {
+        CheckShard {
+            schema: SCHEMA.into(),
+            shard,
+            shards,
+            pattern: ShardPattern {
+                name: report.pattern.clone(),
+                options,
+                phases: report.phases,
+            },
+            job: ShardJob {
+                ranks: report.ranks,
+                port_guids_fnv1a: job_fingerprint,
+            },
+            phase_range: report.phase_range,
+            flows: report.flows,
+            unrouted_flows: report.unrouted_flows,
+            histogram: report.histogram.clone(),
+            worst_phases: report.worst_phases.clone(),
+            unrouted_examples: report.unrouted_examples.clone(),
+            links: report.link_loads.clone(),
+        }
+    }
+
+    /// Write the shard as JSON, atomically.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::Tool(format!("cannot encode the shard as JSON: {e}")))?;
+        atomic::write_file(path, format!("{text}\n").as_bytes())
+    }
+
+    /// Read and validate a shard file.
+    pub fn read(path: &Path) -> Result<CheckShard> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        CheckShard::parse(&text).map_err(|e| e.in_file(path, 0))
+    }
+
+    /// Parse and validate a shard from its JSON text.
+    pub fn parse(text: &str) -> Result<CheckShard> {
+        let hint = "write shards with `ibfat check --shard I/N --out FILE` (a `--json` report is not a shard)";
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Error::input("json", format!("line {}: not JSON: {e}", e.line()), None))?;
+        match value.get("schema") {
+            Some(serde_json::Value::String(s)) if s == SCHEMA => {}
+            Some(other) => {
+                return Err(Error::input(
+                    "schema",
+                    format!("is {other}; expected \"{SCHEMA}\""),
+                    Some(hint.into()),
+                ))
+            }
+            None => {
+                return Err(Error::input(
+                    "schema",
+                    format!("missing: not a check shard; expected \"schema\": \"{SCHEMA}\""),
+                    Some(hint.into()),
+                ))
+            }
+        }
+        let s: CheckShard =
+            serde_json::from_str(text).map_err(|e| Error::input("shard", e.to_string(), Some(hint.into())))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// The claims a shard makes about itself hold together.
+    fn validate(&self) -> Result<()> {
+        if self.shards == 0 || self.shard >= self.shards {
+            return Err(Error::input(
+                "shard",
+                format!("{} of {}: expected 0 <= shard < shards", self.shard, self.shards),
+                None,
+            ));
+        }
+        let want = slice(self.shard, self.shards, self.pattern.phases);
+        if self.phase_range != (want.start, want.end) {
+            return Err(Error::input(
+                "phase_range",
+                format!(
+                    "{:?}; expected {:?} for shard {} of {} over {} phases",
+                    self.phase_range,
+                    (want.start, want.end),
+                    self.shard,
+                    self.shards,
+                    self.pattern.phases
+                ),
+                None,
+            ));
+        }
+        let routed: u64 = self.histogram.iter().sum();
+        if routed + self.unrouted_flows != self.flows {
+            return Err(Error::input(
+                "flows",
+                format!(
+                    "{}; expected the histogram's {routed} routed flows plus {} unrouted",
+                    self.flows, self.unrouted_flows
+                ),
+                None,
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for l in &self.links {
+            if !seen.insert((&l.from_guid, l.from_port)) {
+                return Err(Error::input(
+                    "links",
+                    format!(
+                        "port {} of {} is listed twice; expected one row per link",
+                        l.from_port, l.from_guid
+                    ),
+                    None,
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Merge shards of one check into its report, exactly. `shards` pairs each shard with
+/// the file (or other name) it came from, for errors. Shards of different patterns,
+/// jobs or shard counts, or a shard index given twice, are refused (input errors);
+/// missing shards are allowed and show as `phases_checked < phases`.
+pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)]) -> Result<CheckReport> {
+    let Some((first_path, first)) = shards.first() else {
+        return Err(Error::input("shards", "nothing to merge", None));
+    };
+    let mut by_index: BTreeMap<usize, &Path> = BTreeMap::new();
+    for (path, s) in shards {
+        let path = path.as_ref();
+        let mismatch = |field: &str, this: String, that: String| {
+            Error::at(
+                path,
+                0,
+                format!(
+                    "`{field}` is {this}, but {} has {that}: not a shard of the same check",
+                    first_path.as_ref().display()
+                ),
+            )
+        };
+        if s.shards != first.shards {
+            return Err(mismatch("shards", s.shards.to_string(), first.shards.to_string()));
+        }
+        if s.pattern != first.pattern {
+            return Err(mismatch(
+                "pattern",
+                format!("{:?}", s.pattern),
+                format!("{:?}", first.pattern),
+            ));
+        }
+        if s.job != first.job {
+            return Err(mismatch("job", format!("{:?}", s.job), format!("{:?}", first.job)));
+        }
+        if let Some(other) = by_index.insert(s.shard, path) {
+            return Err(Error::at(
+                path,
+                0,
+                format!("shard {} of {} is also given as {}", s.shard, s.shards, other.display()),
+            ));
+        }
+    }
+    let mut hist = vec![0u64; 2];
+    let mut links: BTreeMap<(&str, u8), LinkLoad> = BTreeMap::new();
+    let (mut worst, mut unrouted) = (Vec::new(), Vec::new());
+    let (mut flows, mut unrouted_flows, mut checked) = (0u64, 0u64, 0usize);
+    for (path, s) in shards {
+        if hist.len() < s.histogram.len() {
+            hist.resize(s.histogram.len(), 0);
+        }
+        for (a, b) in hist.iter_mut().zip(&s.histogram) {
+            *a += b;
+        }
+        for l in &s.links {
+            let e = links
+                .entry((l.from_guid.as_str(), l.from_port))
+                .or_insert_with(|| LinkLoad {
+                    max_flows: 0,
+                    total_flows: 0,
+                    ..l.clone()
+                });
+            if e.link != l.link {
+                return Err(Error::at(
+                    path.as_ref(),
+                    0,
+                    format!(
+                        "port {} of {} is `{}` here but `{}` in another shard: shards of different fabrics",
+                        l.from_port, l.from_guid, l.link, e.link
+                    ),
+                ));
+            }
+            e.max_flows = e.max_flows.max(l.max_flows);
+            e.total_flows += l.total_flows;
+        }
+        worst.extend(s.worst_phases.iter().cloned());
+        unrouted.extend(s.unrouted_examples.iter().cloned());
+        flows += s.flows;
+        unrouted_flows += s.unrouted_flows;
+        checked += s.phase_range.1 - s.phase_range.0;
+    }
+    let ranges: Vec<(usize, usize)> = by_index
+        .keys()
+        .map(|&i| slice(i, first.shards, first.pattern.phases))
+        .map(|r| (r.start, r.end))
+        .collect();
+    Ok(CheckReport::from_counts(
+        first.pattern.name.clone(),
+        first.job.ranks,
+        first.pattern.phases,
+        (ranges.first().map_or(0, |r| r.0), ranges.last().map_or(0, |r| r.1)),
+        checked,
+        (flows, unrouted_flows),
+        hist,
+        worst,
+        unrouted,
+        links.into_values().collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{check, CompiledRoutes};
+    use crate::routing::{route, Lids};
+    use crate::schedule::compare::RandomPermutations;
+    use crate::schedule::Pattern;
+    use crate::topology::kary::KaryParams;
+    use crate::topology::{FamilySpec, Spec};
+
+    #[test]
+    fn shards_write_read_and_merge_to_the_whole_check() {
+        let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }))
+            .build()
+            .unwrap();
+        let hosts = plan.layout.hosts();
+        let lids = Lids::plan(&plan.fabric, hosts, 0).unwrap();
+        let lfts = route(&plan.fabric, &plan.layout, &lids).unwrap();
+        let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, hosts, 0).unwrap();
+        let pat = RandomPermutations::new(hosts.len(), hosts.len(), 5);
+        let n = pat.phases();
+        let whole = check(&plan.fabric, hosts, &routes, &pat, 0..n, &|| {}).unwrap();
+        assert!(whole.max_congestion > 1, "random permutations conflict on a tree");
+        let job = job_fingerprint(&plan.fabric, hosts);
+        let dir = tempfile::tempdir().unwrap();
+        let mut read = Vec::new();
+        for i in 0..3 {
+            let r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
+            let s = CheckShard::new(&r, (i, 3), "seed=5".into(), job.clone());
+            let path = dir.path().join(format!("s{i}.json"));
+            s.write(&path).unwrap();
+            let back = CheckShard::read(&path).unwrap();
+            assert_eq!(back, s);
+            read.push((path, back));
+        }
+        // any order merges to the same report, equal to the whole check in every field
+        read.reverse();
+        let merged = merge(&read).unwrap();
+        assert_eq!(merged, whole);
+        assert_eq!(merged.worst_links.len(), 10);
+
+        // a shard given twice, or of another pattern, is refused with the file named
+        let dup = vec![read[0].clone(), read[0].clone()];
+        let e = merge(&dup).unwrap_err().to_string();
+        assert!(e.contains("s2.json") && e.contains("also given"), "{e}");
+        let mut other = read.clone();
+        other[1].1.pattern.options = "seed=6".into();
+        let e = merge(&other).unwrap_err().to_string();
+        assert!(e.contains("s1.json") && e.contains("`pattern`"), "{e}");
+    }
+
+    #[test]
+    fn reading_names_the_field_that_is_wrong() {
+        let e = CheckShard::parse(r#"{"pattern": "shift", "flows": 3}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("schema") && e.contains(SCHEMA) && e.contains("--out"), "{e}");
+        let e = CheckShard::parse(r#"{"schema": "ibfat.check-shard/0"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("ibfat.check-shard/0") && e.contains("expected"), "{e}");
+        let e = CheckShard::parse(&format!(r#"{{"schema": "{SCHEMA}", "shard": 0}}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing field `shards`"), "{e}");
+        let mut s = CheckShard {
+            schema: SCHEMA.into(),
+            shard: 1,
+            shards: 2,
+            pattern: ShardPattern {
+                name: "shift".into(),
+                options: String::new(),
+                phases: 10,
+            },
+            job: ShardJob {
+                ranks: 4,
+                port_guids_fnv1a: "0x0".into(),
+            },
+            phase_range: (5, 10),
+            flows: 3,
+            unrouted_flows: 1,
+            histogram: vec![0, 2],
+            worst_phases: vec![],
+            unrouted_examples: vec![],
+            links: vec![],
+        };
+        assert!(CheckShard::parse(&serde_json::to_string(&s).unwrap()).is_ok());
+        s.phase_range = (4, 10);
+        let e = CheckShard::parse(&serde_json::to_string(&s).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("phase_range") && e.contains("expected (5, 10)"), "{e}");
+        s.phase_range = (5, 10);
+        s.flows = 4;
+        let e = CheckShard::parse(&serde_json::to_string(&s).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("flows") && e.contains("2 routed"), "{e}");
+    }
+}
