@@ -30,6 +30,7 @@ const NO_LINK: u32 = u32::MAX;
 pub enum RouteFault {
     /// An LFT entry is 255, a port is out of range or not cabled.
     BlackHole,
+    /// The route comes back to a switch it already passed.
     Loop,
     /// Delivered to another node than the destination.
     Misdelivered,
@@ -246,9 +247,13 @@ impl CompiledRoutes {
 /// One of the worst phases.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct PhaseSummary {
+    /// The phase's index in the pattern (0-based).
     pub phase: usize,
+    /// Flows in the phase (idle ranks and self-flows excluded).
     pub flows: u64,
+    /// Mean over the phase's flows of 1/c, c the most flows sharing a link of its route.
     pub throughput_ratio: f64,
+    /// Most flows sharing one directed link in this phase.
     pub max_congestion: u32,
 }
 
@@ -259,6 +264,7 @@ pub struct LinkLoad {
     pub link: String,
     /// Port GUID and port number of the sending end.
     pub from_guid: String,
+    /// Port number of the sending end on its switch.
     pub from_port: u8,
     /// Largest number of flows the link carried in one phase.
     pub max_flows: u32,
@@ -269,11 +275,17 @@ pub struct LinkLoad {
 /// A flow that does not arrive.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct UnroutedFlow {
+    /// The phase the flow belongs to.
     pub phase: usize,
+    /// Rank of the sender in the pattern's rank order.
     pub source_rank: u32,
+    /// Rank of the receiver.
     pub dest_rank: u32,
+    /// The sending host port, by description and GUID.
     pub source: String,
+    /// The receiving host port, by description and GUID.
     pub destination: String,
+    /// Why the route does not deliver.
     pub fault: RouteFault,
     /// The switch the route starts at.
     pub at_switch: String,
@@ -283,22 +295,32 @@ pub struct UnroutedFlow {
 /// as [`super::shard::CheckShard`], not as this type, and merge into it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct CheckReport {
+    /// The pattern's name (`shift`, `lsft`, a schedule file's pattern ...).
     pub pattern: String,
+    /// Ranks (hosts) the pattern runs on.
     pub ranks: usize,
     /// Phases of the whole pattern, and the range checked (a shard checks part of them).
     pub phases: usize,
+    /// The checked phases as a half-open range `[start, end)`.
     pub phase_range: (usize, usize),
     /// Phases actually checked (all of them unless sharded).
     pub phases_checked: usize,
     /// Flows checked (self-flows excluded).
     pub flows: u64,
+    /// Flows whose route does not deliver (black hole, loop, misdelivery).
     pub unrouted_flows: u64,
+    /// Mean over routed flows of 1/c, c the most flows sharing a link of the flow's route
+    /// in its phase: 1.0 means conflict-free, the time of an ideal phase over the real one.
     pub throughput_ratio: f64,
+    /// Most flows sharing one directed link in any checked phase.
     pub max_congestion: u32,
     /// `histogram[c]` = flows whose congestion is c (index 0 unused; unrouted not included).
     pub histogram: Vec<u64>,
+    /// The phases with the lowest throughput ratio, worst first.
     pub worst_phases: Vec<PhaseSummary>,
+    /// The links with the highest per-phase load (then total), worst first.
     pub worst_links: Vec<LinkLoad>,
+    /// The first unrouted flows, to show what is broken.
     pub unrouted_examples: Vec<UnroutedFlow>,
     /// Sum of 1/c over flows, computed from the histogram so that it does not depend on
     /// the order flows were added in (a merge of shards gives the same bits).

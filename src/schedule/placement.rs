@@ -16,6 +16,7 @@ use crate::topology::{Layout, LsftLayout, Topo};
 pub struct Placement {
     /// Side of the LSFT whose grid leaves form the block.
     pub side: u32,
+    /// The block: all q rows of the grid, its columns, and hosts per leaf.
     pub shape: BlockShape,
     /// The placed hosts as a job (rank order of the schedule).
     pub job: Job,

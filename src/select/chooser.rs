@@ -48,7 +48,9 @@ pub struct Candidate {
     pub pattern: String,
     /// The placement in words (block, side, columns, hosts per leaf).
     pub description: String,
+    /// Phases of the candidate's schedule.
     pub phases: usize,
+    /// Fraction of rank-phase slots left idle (0 for an exact block).
     pub idle_fraction: f64,
     /// Conflict-free by construction (canonical LSFT routing).
     pub conflict_free: bool,
@@ -57,6 +59,7 @@ pub struct Candidate {
     pub ratio: Option<f64>,
     /// True when `ratio` was measured by the checker.
     pub measured: bool,
+    /// Idle slots, or why the ratio was not measured, when either applies.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -75,6 +78,7 @@ pub enum Choice {
 /// The chooser's comparison.
 #[derive(Clone, Debug, Serialize)]
 pub struct ChoiceReport {
+    /// D, the number of hosts asked for (`--job-size`).
     pub job_size: usize,
     /// Hosts the job could be placed on.
     pub pool: usize,
@@ -82,6 +86,7 @@ pub struct ChoiceReport {
     pub chosen: usize,
     /// True when a block of exactly D hosts was found (no idle slot).
     pub exact: bool,
+    /// Every candidate considered, in the order compared.
     pub candidates: Vec<Candidate>,
 }
 
