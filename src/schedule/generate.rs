@@ -394,19 +394,9 @@ mod tests {
     use super::*;
     use crate::schedule::testutil::assert_complete;
     use crate::topology::kary::KaryParams;
-    use crate::topology::lsft::LsftParams;
-    use crate::topology::Plan;
     use crate::topology::{FamilySpec, Spec};
 
-    fn lsft(q: u32, two: bool, m: Option<u32>) -> Plan {
-        Spec::new(FamilySpec::Lsft(LsftParams {
-            order: q,
-            two_sided: two,
-            hosts_per_leaf: m,
-        }))
-        .build()
-        .unwrap()
-    }
+    use crate::schedule::testutil::lsft_plan as lsft;
 
     #[test]
     fn restricted_lsft_is_compacted_and_complete() {

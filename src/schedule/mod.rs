@@ -415,6 +415,18 @@ pub(crate) mod testutil {
     //! Exhaustive properties of patterns, shared by the generator tests.
     use super::*;
 
+    /// An LSFT plan of order `q` (one- or two-sided, `m` hosts per leaf or the full q+1).
+    pub fn lsft_plan(q: u32, two_sided: bool, m: Option<u32>) -> crate::topology::Plan {
+        use crate::topology::{lsft::LsftParams, FamilySpec, Spec};
+        Spec::new(FamilySpec::Lsft(LsftParams {
+            order: q,
+            two_sided,
+            hosts_per_leaf: m,
+        }))
+        .build()
+        .unwrap()
+    }
+
     /// Every phase is a partial permutation; returns the counts.
     pub fn partial_permutations(p: &dyn Pattern) -> Counts {
         verify(p).unwrap_or_else(|e| panic!("{}: {e}", p.name()))

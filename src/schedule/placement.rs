@@ -145,19 +145,9 @@ pub fn fixed_block(plan: &Topo, job: Option<&Job>, k: u32, m: u32) -> Result<Pla
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::lsft::LsftParams;
-    use crate::topology::Plan;
     use crate::topology::{FamilySpec, Spec};
 
-    fn plan(q: u32, two_sided: bool, m: Option<u32>) -> Plan {
-        Spec::new(FamilySpec::Lsft(LsftParams {
-            order: q,
-            two_sided,
-            hosts_per_leaf: m,
-        }))
-        .build()
-        .unwrap()
-    }
+    use crate::schedule::testutil::lsft_plan as plan;
 
     #[test]
     fn fixed_block_checks_hosts() {

@@ -305,19 +305,8 @@ pub fn choose(plan: &Topo, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport
 mod tests {
     use super::*;
     use crate::schedule::testutil::assert_complete;
-    use crate::topology::lsft::LsftParams;
-    use crate::topology::Plan;
-    use crate::topology::{FamilySpec, Spec};
 
-    fn plan(q: u32, two_sided: bool, m: Option<u32>) -> Plan {
-        Spec::new(FamilySpec::Lsft(LsftParams {
-            order: q,
-            two_sided,
-            hosts_per_leaf: m,
-        }))
-        .build()
-        .unwrap()
-    }
+    use crate::schedule::testutil::lsft_plan as plan;
 
     #[test]
     fn exact_blocks_are_found_when_d_factors() {
