@@ -69,9 +69,6 @@ pub struct Loaded {
     pub spec: Option<Spec>,
     /// The parsed dump (problems, suspect ports, line numbers), when the source is one.
     pub discovered: Option<Discovered>,
-    /// LIDs that come with the topology: a swept dump's own, or the `guid2lid` a plan
-    /// folder holds next to its spec.
-    pub lids: Option<Lids>,
 }
 
 impl Loaded {
@@ -90,24 +87,27 @@ impl Loaded {
     /// The fabric with its family layout, or the input error saying why the family is
     /// unknown (for commands that need one: route, schedule, heat maps).
     pub fn topo(&self) -> Result<Topo<'_>> {
-        match &self.layout {
-            Some(layout) => Ok(Topo {
-                fabric: &self.fabric,
-                layout,
-                name: self.name(),
-            }),
-            None => Err(match &self.unrecognised {
-                Some(e) => Error::Input(Box::new(e.clone())),
-                None => Error::at(&self.path, 0, "the family of this fabric was not recognised")
-                    .with_hint("`ibfat recognize` says which family it is"),
-            }),
-        }
+        Ok(Topo {
+            fabric: &self.fabric,
+            layout: self.layout()?,
+            name: self.name(),
+        })
     }
 
     /// The layout, or the input error saying why the family is unknown.
     pub fn layout(&self) -> Result<&Layout> {
-        self.topo()?;
-        Ok(self.layout.as_ref().expect("topo() checked the layout"))
+        self.layout.as_ref().ok_or_else(|| match &self.unrecognised {
+            Some(e) => Error::Input(Box::new(e.clone())),
+            None => Error::at(&self.path, 0, "the family of this fabric was not recognised")
+                .with_hint("`ibfat recognize` says which family it is"),
+        })
+    }
+
+    /// LIDs that come with the topology: a swept dump's own, or the `guid2lid` a plan
+    /// folder holds next to its spec. Read on demand: only routing and checks need them,
+    /// and a dump whose LIDs disagree must not stop recognition or the cabling audit.
+    pub fn own_lids(&self) -> Result<Option<Lids>> {
+        lids_with(&self.path, &self.fabric)
     }
 }
 
@@ -183,7 +183,6 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
             equivalent: None,
             spec: Some(plan.spec),
             discovered: None,
-            lids: None,
         }
     } else {
         let mut d = dump::parse_with(&text, &file, opts)?;
@@ -199,10 +198,8 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
             equivalent: None,
             spec: None,
             discovered: Some(d),
-            lids: None,
         }
     };
-    loaded.lids = lids_with(&loaded.path, &loaded.fabric)?;
     if let Recognise::Yes(hint) = family {
         let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
         if !loaded.layout.as_ref().is_some_and(fits) {
@@ -231,7 +228,7 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
 /// error with the reason.
 pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<Loaded> {
     let loaded = load(path, ParseOptions::default(), Recognise::Yes(hint))?;
-    loaded.topo()?;
+    loaded.layout()?;
     Ok(loaded)
 }
 
@@ -290,12 +287,12 @@ mod tests {
             .build()
             .unwrap();
         crate::cabling::write_plan(&plan, dir.path(), None).unwrap();
-        assert!(load_family(dir.path(), None).unwrap().lids.is_none());
+        assert!(load_family(dir.path(), None).unwrap().own_lids().unwrap().is_none());
         let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 1).unwrap();
         std::fs::write(dir.path().join("guid2lid"), guid2lid::write(&lids, &plan.fabric)).unwrap();
-        assert_eq!(load_family(dir.path(), None).unwrap().lids, Some(lids));
+        assert_eq!(load_family(dir.path(), None).unwrap().own_lids().unwrap(), Some(lids));
         // a guid2lid of another fabric is ignored
         std::fs::write(dir.path().join("guid2lid"), "0x0000000000000099 1 1\n").unwrap();
-        assert!(load_family(dir.path(), None).unwrap().lids.is_none());
+        assert!(load_family(dir.path(), None).unwrap().own_lids().unwrap().is_none());
     }
 }

@@ -65,7 +65,7 @@ struct Report {
 
 pub fn run(a: RouteArgs) -> Result<i32> {
     let loaded = load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
-    let found_lids = &loaded.lids;
+    let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
     let lids = match a.lids.as_str() {
         "plan" => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,

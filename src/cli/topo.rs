@@ -18,7 +18,7 @@ pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
 pub fn given_lids(loaded: &Loaded, lids: Option<&Path>) -> Result<Option<Lids>> {
     match lids {
         Some(p) => read_guid2lid(&loaded.fabric, p).map(Some),
-        None => Ok(loaded.lids.clone()),
+        None => loaded.own_lids(),
     }
 }
 
