@@ -106,7 +106,11 @@ fn main() {
         let plan = spec.build().expect("the fixture specs build");
         let dir = root.join(name);
         fs::create_dir_all(&dir).unwrap();
-        fs::write(dir.join("fabric.yaml"), plan.spec.to_yaml(Some(&plan))).unwrap();
+        fs::write(
+            dir.join("fabric.yaml"),
+            plan.spec.as_ref().expect("built from a spec").to_yaml(Some(&plan)),
+        )
+        .unwrap();
         capture(&dir, &ibsim::write_net(&plan.fabric, &[name.into()]), true);
     }
     let net = ibsim::write_net(&router_fabric(), &["router".into()]);

@@ -16,7 +16,7 @@ use crate::formats::dump::{self, Discovered, DumpFormat, ParseOptions};
 use crate::formats::guid2lid;
 use crate::recognize::{recognize, FamilyHint, Recognition};
 use crate::routing::Lids;
-use crate::topology::{Fabric, Layout, Spec, Topo};
+use crate::topology::{Fabric, Layout, Model, Spec, Topology};
 use std::path::{Path, PathBuf};
 
 /// What a TOPOLOGY argument turned out to be.
@@ -56,17 +56,14 @@ pub struct Loaded {
     pub path: PathBuf,
     /// What kind of file it was.
     pub source: Source,
-    /// The fabric, node by node and port by port.
-    pub fabric: Fabric,
-    /// The family layout: the spec's, or the recognised one; `None` when the family is
-    /// unknown (see [`Loaded::unrecognised`]) or recognition was not asked for.
-    pub layout: Option<Layout>,
+    /// The fabric, and its [`Topology`] when the family is known: the spec's, or the
+    /// recognised one; bare when the family is unknown (see [`Loaded::unrecognised`]) or
+    /// recognition was not asked for.
+    pub model: Model,
     /// Why recognition failed, as the input error commands report when they need a family.
     pub unrecognised: Option<InputError>,
     /// Another family describing the same fabric (see [`Recognition::Recognised`]).
     pub equivalent: Option<String>,
-    /// The spec, when the source is one.
-    pub spec: Option<Spec>,
     /// The parsed dump (problems, suspect ports, line numbers), when the source is one.
     pub discovered: Option<Discovered>,
 }
@@ -74,41 +71,49 @@ pub struct Loaded {
 impl Loaded {
     /// Short name for reports: the spec's (`lsft7`), else the file name.
     pub fn name(&self) -> String {
-        match &self.spec {
+        match self.spec() {
             Some(s) => s.short_name(),
-            None => self
-                .path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            None => file_name(&self.path),
         }
+    }
+
+    /// The fabric, node by node and port by port.
+    pub fn fabric(&self) -> &Fabric {
+        self.model.fabric()
+    }
+
+    /// The spec, when the source is one.
+    pub fn spec(&self) -> Option<&Spec> {
+        self.model.topology().and_then(|t| t.spec.as_ref())
     }
 
     /// The fabric with its family layout, or the input error saying why the family is
     /// unknown (for commands that need one: route, schedule, heat maps).
-    pub fn topo(&self) -> Result<Topo<'_>> {
-        Ok(Topo {
-            fabric: &self.fabric,
-            layout: self.layout()?,
-            name: self.name(),
-        })
-    }
-
-    /// The layout, or the input error saying why the family is unknown.
-    pub fn layout(&self) -> Result<&Layout> {
-        self.layout.as_ref().ok_or_else(|| match &self.unrecognised {
+    pub fn topology(&self) -> Result<&Topology> {
+        self.model.topology().ok_or_else(|| match &self.unrecognised {
             Some(e) => Error::Input(Box::new(e.clone())),
             None => Error::at(&self.path, 0, "the family of this fabric was not recognised")
                 .with_hint("`ibfat recognize` says which family it is"),
         })
     }
 
+    /// The layout, or the input error saying why the family is unknown.
+    pub fn layout(&self) -> Result<&Layout> {
+        self.topology().map(|t| &t.layout)
+    }
+
     /// LIDs that come with the topology: a swept dump's own, or the `guid2lid` a plan
     /// folder holds next to its spec. Read on demand: only routing and checks need them,
     /// and a dump whose LIDs disagree must not stop recognition or the cabling audit.
     pub fn own_lids(&self) -> Result<Option<Lids>> {
-        lids_with(&self.path, &self.fabric)
+        lids_with(&self.path, self.fabric())
     }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn is_spec_text(text: &str) -> bool {
@@ -173,15 +178,12 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let mut loaded = if is_yaml || is_spec_text(&text) {
         let spec = Spec::from_yaml(&text, &file)?;
-        let plan = spec.build()?;
         Loaded {
             path: file,
             source: Source::Spec,
-            fabric: plan.fabric,
-            layout: Some(plan.layout),
+            model: Model::Known(spec.build()?),
             unrecognised: None,
             equivalent: None,
-            spec: Some(plan.spec),
             discovered: None,
         }
     } else {
@@ -192,26 +194,27 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
         Loaded {
             path: file,
             source: Source::Dump(d.format),
-            fabric: d.fabric.clone(),
-            layout: None,
+            model: Model::Bare(d.fabric.clone()),
             unrecognised: None,
             equivalent: None,
-            spec: None,
             discovered: Some(d),
         }
     };
     if let Recognise::Yes(hint) = family {
         let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
-        if !loaded.layout.as_ref().is_some_and(fits) {
+        if !loaded.model.layout().is_some_and(fits) {
             // a spec asked for as another family is recognised as that family (a
-            // standard MOLS plan as a k-ary tree, say)
-            match recognize(&loaded.fabric, hint) {
+            // standard MOLS plan as a k-ary tree, say); it keeps its spec
+            match recognize(loaded.fabric(), hint) {
                 Recognition::Recognised { layout, equivalent, .. } => {
-                    loaded.layout = Some(layout);
+                    match &mut loaded.model {
+                        Model::Known(t) => t.layout = layout,
+                        m => m.set_layout(layout, file_name(&loaded.path)),
+                    }
                     loaded.equivalent = equivalent;
                 }
                 rec @ Recognition::Unrecognised { .. } => {
-                    loaded.layout = None;
+                    loaded.model.fabric_mut(); // forget the family asked about
                     loaded.unrecognised = match rec.into_layout().map_err(|e| e.in_file(&loaded.path, 0)) {
                         Err(Error::Input(e)) => Some(*e),
                         _ => None,
@@ -228,7 +231,7 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
 /// error with the reason.
 pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<Loaded> {
     let loaded = load(path, ParseOptions::default(), Recognise::Yes(hint))?;
-    loaded.layout()?;
+    loaded.topology()?;
     Ok(loaded)
 }
 
@@ -249,8 +252,8 @@ mod tests {
         assert!(folder.path.ends_with("fabric.yaml"));
         let net = load_family(&dir.path().join("plan/topology.net"), None).unwrap();
         assert_eq!(net.source, Source::Dump(DumpFormat::IbsimNet));
-        assert_eq!(net.fabric, plan.fabric);
-        assert_eq!(net.layout.as_ref().unwrap().family_name(), "kary");
+        assert_eq!(*net.fabric(), plan.fabric);
+        assert_eq!(net.layout().unwrap().family_name(), "kary");
         // a plan folder without a spec falls back to its net file
         std::fs::remove_file(dir.path().join("plan/fabric.yaml")).unwrap();
         let again = load_family(&dir.path().join("plan"), Some(FamilyHint::Kary)).unwrap();
@@ -266,8 +269,8 @@ mod tests {
             Recognise::Yes(Some(FamilyHint::Lsft)),
         )
         .unwrap();
-        assert!(any.layout.is_none());
-        assert!(any.topo().unwrap_err().to_string().contains("q²+q+1"));
+        assert!(any.model.topology().is_none());
+        assert!(any.topology().unwrap_err().to_string().contains("q²+q+1"));
         // missing file: I/O
         let e = load_family(&dir.path().join("nope.txt"), None).unwrap_err();
         assert!(matches!(e, Error::Io { .. }), "{e}");

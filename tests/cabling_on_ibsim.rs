@@ -9,7 +9,7 @@ use harness::{ibfat, swap_far_ends, Sim};
 use ibfat::formats::ibsim;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeId, Plan, Spec, Width};
+use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeId, Spec, Topology, Width};
 use ibfat::SplitMix64;
 use serde_json::Value;
 use std::path::Path;
@@ -22,7 +22,7 @@ fn free_port(f: &Fabric, n: NodeId, last: bool) -> u8 {
     ports[0]
 }
 
-fn write_plan(plan: &Plan, dir: &Path) -> String {
+fn write_plan(plan: &Topology, dir: &Path) -> String {
     let out = dir.join("plan");
     ibfat::cabling::write_plan(plan, &out, None).unwrap();
     out.to_str().unwrap().to_string()

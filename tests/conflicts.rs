@@ -9,9 +9,9 @@ use ibfat::schedule::{Pattern, IDLE};
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
-use ibfat::topology::{FamilySpec, Plan, Spec};
+use ibfat::topology::{FamilySpec, Spec, Topology};
 
-fn routed(f: FamilySpec, lmc: u8) -> (Plan, Lids, ibfat::routing::LftSet) {
+fn routed(f: FamilySpec, lmc: u8) -> (Topology, Lids, ibfat::routing::LftSet) {
     let plan = Spec::new(f).build().unwrap();
     let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), lmc).unwrap();
     let lfts = route(&plan.fabric, &plan.layout, &lids).unwrap();

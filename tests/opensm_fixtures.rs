@@ -6,14 +6,14 @@ use ibfat::check::{check, validate, CompiledRoutes};
 use ibfat::formats::{guid2lid, lftdump};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::Shift;
-use ibfat::topology::{Plan, Spec};
+use ibfat::topology::{Spec, Topology};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opensm").join(name)
 }
 
-fn load(name: &str) -> (Plan, Lids) {
+fn load(name: &str) -> (Topology, Lids) {
     let dir = fixture(name);
     let spec = Spec::from_yaml(
         &std::fs::read_to_string(dir.join("fabric.yaml")).unwrap(),
@@ -30,7 +30,7 @@ fn load(name: &str) -> (Plan, Lids) {
     (plan, lids)
 }
 
-fn shift_ratio(plan: &Plan, lids: &Lids, lfts: &ibfat::routing::LftSet) -> (f64, u64) {
+fn shift_ratio(plan: &Topology, lids: &Lids, lfts: &ibfat::routing::LftSet) -> (f64, u64) {
     let hosts = plan.layout.hosts();
     let routes = CompiledRoutes::compile(&plan.fabric, lids, lfts, hosts, 0).unwrap();
     let r = check(
@@ -45,7 +45,7 @@ fn shift_ratio(plan: &Plan, lids: &Lids, lfts: &ibfat::routing::LftSet) -> (f64,
     (r.throughput_ratio, r.unrouted_flows)
 }
 
-fn opensm_tables(name: &str, engine: &str, plan: &Plan, lids: &Lids) -> ibfat::routing::LftSet {
+fn opensm_tables(name: &str, engine: &str, plan: &Topology, lids: &Lids) -> ibfat::routing::LftSet {
     let dir = fixture(name);
     let dump = lftdump::read(&dir.join(format!("opensm-{engine}.dump")), &plan.fabric, lids).unwrap();
     // what OpenSM wrote is what the switches hold (read back by dump_lfts)

@@ -8,7 +8,7 @@ use ibfat::cabling::audit::audit;
 use ibfat::error::Error;
 use ibfat::formats::dump::{self, ParseOptions};
 use ibfat::recognize::recognize;
-use ibfat::topology::{Plan, Spec};
+use ibfat::topology::{Spec, Topology};
 use ibfat::SplitMix64;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -73,7 +73,7 @@ fn fixture(dir: &str, file: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-fn plan_of(dir: &str) -> Option<Plan> {
+fn plan_of(dir: &str) -> Option<Topology> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(dir)

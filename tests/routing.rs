@@ -9,7 +9,7 @@ use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, Spec};
 
-fn plan(f: FamilySpec, shuffle: Option<u64>) -> ibfat::topology::Plan {
+fn plan(f: FamilySpec, shuffle: Option<u64>) -> ibfat::topology::Topology {
     Spec {
         family: f,
         options: BuildOptions {

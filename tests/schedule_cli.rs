@@ -7,10 +7,10 @@ use harness::{build_plan, ibfat};
 use ibfat::schedule::file::read_json;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::verify;
-use ibfat::topology::{Plan, Spec};
+use ibfat::topology::{Spec, Topology};
 use std::path::Path;
 
-fn build(dir: &Path, args: &[&str]) -> Plan {
+fn build(dir: &Path, args: &[&str]) -> Topology {
     let mut full = vec!["build"];
     full.extend(args);
     build_plan(&full, dir);
@@ -43,7 +43,7 @@ fn lsft_schedules_round_trip_through_files() {
     assert_eq!(r["complete"], true);
     assert_eq!(r["conflict_free_by_construction"], true);
     assert_eq!(r["counts"]["flows"], 104 * 104);
-    let (sched, job) = read_json(&out, Some(&Hosts::of(&plan.topo()))).unwrap();
+    let (sched, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
     assert!(job.unwrap().is_whole(plan.layout.hosts()));
     assert_eq!(verify(&sched).unwrap().flows, 104 * 104);
 
@@ -80,7 +80,7 @@ fn lsft_schedules_round_trip_through_files() {
         out.to_str().unwrap(),
     ]);
     assert_eq!((r["ranks"].as_u64(), r["phases"].as_u64()), (Some(3), Some(2)));
-    let (_, job) = read_json(&out, Some(&Hosts::of(&plan.topo()))).unwrap();
+    let (_, job) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
     assert_eq!(job.unwrap().fabric_ranks(), &[16, 0, 1]);
 }
 

@@ -52,11 +52,11 @@ fn peer_matches_phase_for_every_pattern() {
                 req.seed = 5;
                 req.phases = Some(7);
             }
-            let Ok((g, _)) = generate(&plan.topo(), &req) else {
+            let Ok((g, _)) = generate(&plan, &req) else {
                 continue;
             }; // kind not for this family
-            agree(g.pattern.as_ref(), &format!("{} on {}", kind, plan.spec.short_name()));
-            checked.push(format!("{kind}@{}", plan.spec.short_name()));
+            agree(g.pattern.as_ref(), &format!("{} on {}", kind, plan.name));
+            checked.push(format!("{kind}@{}", plan.name));
         }
     }
     // every pattern on the LSFT, the tree shifts on their trees, the generic ones everywhere

@@ -11,11 +11,11 @@ use ibfat::select::generate;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
-use ibfat::topology::{BuildOptions, FamilySpec, Plan, Spec};
+use ibfat::topology::{BuildOptions, FamilySpec, Spec, Topology};
 use rayon::prelude::*;
 
 struct Routed {
-    plan: Plan,
+    plan: Topology,
     lids: Lids,
     lfts: LftSet,
 }
@@ -75,7 +75,7 @@ fn lsft_measures_one_for_every_prime_power_up_to_13_one_and_two_sided() {
         .collect();
     configs.par_iter().for_each(|&(q, two)| {
         let r = routed(lsft(q, two, None), None, 0);
-        let (g, _) = generate(&r.plan.topo(), &Request::new(PatternKind::Lsft)).unwrap();
+        let (g, _) = generate(&r.plan, &Request::new(PatternKind::Lsft)).unwrap();
         let n = g.job.len() as u64;
         let report = measure(&r, &g.job, g.pattern.as_ref());
         assert_eq!(
@@ -91,11 +91,11 @@ fn lsft_measures_one_for_every_prime_power_up_to_13_one_and_two_sided() {
 fn lsft_on_shuffled_cabling_partial_leaves_and_jobs_measures_one() {
     // shuffled ports and GUIDs: the canonical numbering comes from the layout, not the ports
     let r = routed(lsft(4, true, None), Some(17), 0);
-    let (g, _) = generate(&r.plan.topo(), &Request::new(PatternKind::Lsft)).unwrap();
+    let (g, _) = generate(&r.plan, &Request::new(PatternKind::Lsft)).unwrap();
     assert_conflict_free("shuffled two-sided q=4", &measure(&r, &g.job, g.pattern.as_ref()));
     // fewer hosts per leaf, and a scattered job in reverse order: idle slots, still 1.0
     let r = routed(lsft(5, true, Some(4)), None, 0);
-    let (g, _) = generate(&r.plan.topo(), &Request::new(PatternKind::Lsft)).unwrap();
+    let (g, _) = generate(&r.plan, &Request::new(PatternKind::Lsft)).unwrap();
     assert_conflict_free(
         "q=5 two-sided, 4 hosts per leaf",
         &measure(&r, &g.job, g.pattern.as_ref()),
@@ -106,7 +106,7 @@ fn lsft_on_shuffled_cabling_partial_leaves_and_jobs_measures_one() {
         .collect();
     let mut req = Request::new(PatternKind::Lsft);
     req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), ranks).unwrap());
-    let (g, _) = generate(&r.plan.topo(), &req).unwrap();
+    let (g, _) = generate(&r.plan, &req).unwrap();
     assert_conflict_free("q=5 job subset", &measure(&r, &g.job, g.pattern.as_ref()));
 }
 
@@ -119,7 +119,7 @@ fn lsft_partial_measures_one_for_every_valid_block_up_to_q11() {
             for m in 1..=k {
                 let mut req = Request::new(PatternKind::LsftPartial);
                 req.block = Some((k, m));
-                let (g, _) = generate(&r.plan.topo(), &req).unwrap();
+                let (g, _) = generate(&r.plan, &req).unwrap();
                 let d = (q * k * m) as u64;
                 assert_eq!((g.job.len() as u64, g.pattern.phases() as u64), (d, d));
                 let report = measure(&r, &g.job, g.pattern.as_ref());
@@ -136,7 +136,7 @@ fn placed_jobs_measure_one_when_a_conflict_free_placement_is_chosen() {
     for d in [1usize, 14, 50, 100, 196, 300, 343] {
         let mut req = Request::new(PatternKind::LsftPartial);
         req.job_size = Some(d);
-        let (g, choice) = generate(&r.plan.topo(), &req).unwrap();
+        let (g, choice) = generate(&r.plan, &req).unwrap();
         assert_eq!(g.job.len(), d);
         if [14, 196, 343].contains(&d) {
             // D = 7·k·m: an exact block exists and is never beaten
@@ -158,7 +158,7 @@ fn tree_shifts_measure_one_when_the_guarantee_holds() {
     for ranks in [pods, aligned] {
         let mut req = Request::new(PatternKind::KaryShift);
         req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), ranks.clone()).unwrap());
-        let (g, _) = generate(&r.plan.topo(), &req).unwrap();
+        let (g, _) = generate(&r.plan, &req).unwrap();
         assert!(g.conflict_free.is_some(), "{ranks:?}");
         assert_conflict_free(
             &format!("kary-shift {ranks:?}"),
@@ -169,7 +169,7 @@ fn tree_shifts_measure_one_when_the_guarantee_holds() {
     let r = routed(FamilySpec::Kary(KaryParams { arity: 2, levels: 3 }), None, 0);
     let mut req = Request::new(PatternKind::KaryShift);
     req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), (0..5).collect()).unwrap());
-    let (g, _) = generate(&r.plan.topo(), &req).unwrap();
+    let (g, _) = generate(&r.plan, &req).unwrap();
     assert!(g.conflict_free.is_none());
     assert!(measure(&r, &g.job, g.pattern.as_ref()).throughput_ratio < 1.0);
     // MOLS 3-tree (bandwidth routes, LMC 1): two whole pods of n² hosts
@@ -177,7 +177,7 @@ fn tree_shifts_measure_one_when_the_guarantee_holds() {
         let r = routed(FamilySpec::Mols(MolsParams { arity: 4, wiring }), None, 1);
         let mut req = Request::new(PatternKind::MolsShift);
         req.job = Some(Job::from_fabric_ranks(r.plan.layout.hosts(), (16..48).collect()).unwrap());
-        let (g, _) = generate(&r.plan.topo(), &req).unwrap();
+        let (g, _) = generate(&r.plan, &req).unwrap();
         assert!(g.conflict_free.is_some());
         assert_conflict_free(
             &format!("mols-shift {wiring}"),

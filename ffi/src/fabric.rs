@@ -3,7 +3,7 @@
 
 use crate::status::{cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::topology::{Fabric, Layout, NodeKind, Spec, Wiring};
+use ibfat::topology::{Fabric, Layout, Model, NodeKind, Spec, Topology, Wiring};
 use std::ffi::c_char;
 use std::path::Path;
 
@@ -71,14 +71,26 @@ pub struct IbfatRecognition {
 
 /// A fabric: nodes, ports, cables, and (once known) its family layout and LIDs.
 pub struct IbfatFabric {
-    pub(crate) fabric: Fabric,
-    pub(crate) layout: Option<Layout>,
+    pub(crate) model: Model,
 }
 
 impl IbfatFabric {
-    /// The family layout, which routing and schedules need.
-    pub(crate) fn known_layout(&self) -> Result<&Layout, Fail> {
-        self.layout.as_ref().ok_or_else(|| {
+    /// The fabric, whatever is known about its family.
+    pub(crate) fn fabric(&self) -> &Fabric {
+        self.model.fabric()
+    }
+
+    /// The fabric for a change that keeps its cabling (GUIDs, LIDs): the family stays known.
+    fn fabric_same_cabling(&mut self) -> &mut Fabric {
+        match &mut self.model {
+            Model::Bare(f) => f,
+            Model::Known(t) => &mut t.fabric,
+        }
+    }
+
+    /// The fabric with its family layout, which routing and schedules need.
+    pub(crate) fn known(&self) -> Result<&Topology, Fail> {
+        self.model.topology().ok_or_else(|| {
             Fail(
                 IbfatStatus::IbfatEUnrecognised,
                 "the fabric's family is not known: recognise it first".into(),
@@ -96,8 +108,7 @@ pub unsafe extern "C" fn ibfat_fabric_new(out_fabric: *mut *mut IbfatFabric) -> 
         give(
             o,
             IbfatFabric {
-                fabric: Fabric::new(),
-                layout: None,
+                model: Model::Bare(Fabric::new()),
             },
         );
         Ok(())
@@ -113,13 +124,7 @@ pub unsafe extern "C" fn ibfat_fabric_load(path: *const c_char, out_fabric: *mut
         let (path, o) = unsafe { (cstr(path, "path")?, out(out_fabric, "out_fabric")?) };
         // the library's one loader; recognition is the caller's choice (ibfat_recognize)
         let lf = ibfat::load::load(Path::new(path), Default::default(), ibfat::load::Recognise::No)?;
-        give(
-            o,
-            IbfatFabric {
-                fabric: lf.fabric,
-                layout: lf.layout,
-            },
-        );
+        give(o, IbfatFabric { model: lf.model });
         Ok(())
     })
 }
@@ -137,8 +142,7 @@ pub unsafe extern "C" fn ibfat_fabric_build(
         give(
             o,
             IbfatFabric {
-                fabric: plan.fabric,
-                layout: Some(plan.layout),
+                model: Model::Known(plan),
             },
         );
         Ok(())
@@ -172,8 +176,8 @@ pub unsafe extern "C" fn ibfat_fabric_add_node(
             IbfatNodeKind::IbfatCa => NodeKind::Ca,
             IbfatNodeKind::IbfatRouter => NodeKind::Router,
         };
-        *o = f.fabric.add_node(kind, nports, guid, name, desc)?;
-        f.layout = None;
+        // a new node changes the cabling: the family must be recognised again
+        *o = f.model.fabric_mut().add_node(kind, nports, guid, name, desc)?;
         Ok(())
     })
 }
@@ -190,14 +194,13 @@ pub unsafe extern "C" fn ibfat_fabric_connect(
     guard(|| {
         // SAFETY: fabric is NULL or a live handle (pointer contract)
         let f = unsafe { handle_mut(fabric, "fabric") }?;
-        if a as usize >= f.fabric.len() || b as usize >= f.fabric.len() {
+        if a as usize >= f.fabric().len() || b as usize >= f.fabric().len() {
             return Err(Fail(
                 IbfatStatus::IbfatENotFound,
                 format!("node {} does not exist", a.max(b)),
             ));
         }
-        f.fabric.connect(a, port_a, b, port_b)?;
-        f.layout = None;
+        f.model.fabric_mut().connect(a, port_a, b, port_b)?;
         Ok(())
     })
 }
@@ -205,7 +208,7 @@ pub unsafe extern "C" fn ibfat_fabric_connect(
 /// The index of port `port` of node `node` in `fabric.ports`; no such port is
 /// `IBFAT_E_NOT_FOUND`.
 fn port_of(f: &IbfatFabric, node: u32, port: u32) -> Result<usize, Fail> {
-    f.fabric
+    f.fabric()
         .try_port_index(node, port)
         .map(|i| i as usize)
         .map_err(|e| Fail(IbfatStatus::IbfatENotFound, e.to_string()))
@@ -223,7 +226,7 @@ pub unsafe extern "C" fn ibfat_fabric_set_port_guid(
         // SAFETY: fabric is NULL or a live handle (pointer contract)
         let f = unsafe { handle_mut(fabric, "fabric") }?;
         let i = port_of(f, node, port)?;
-        f.fabric.ports[i].guid = guid;
+        f.fabric_same_cabling().ports[i].guid = guid;
         Ok(())
     })
 }
@@ -241,8 +244,9 @@ pub unsafe extern "C" fn ibfat_fabric_set_lid(
         // SAFETY: fabric is NULL or a live handle (pointer contract)
         let f = unsafe { handle_mut(fabric, "fabric") }?;
         let i = port_of(f, node, port)?;
-        f.fabric.ports[i].lid = lid;
-        f.fabric.ports[i].lmc = lmc;
+        let port = &mut f.fabric_same_cabling().ports[i];
+        port.lid = lid;
+        port.lmc = lmc;
         Ok(())
     })
 }
@@ -260,9 +264,9 @@ pub unsafe extern "C" fn ibfat_fabric_counts(
         let f = unsafe { handle(fabric, "fabric") }?;
         // SAFETY: the out-pointers are NULL or writable (pointer contract)
         unsafe {
-            *out(switches, "switches")? = f.fabric.switches().count() as u32;
-            *out(cas, "cas")? = f.fabric.cas().count() as u32;
-            *out(cables, "cables")? = f.fabric.link_count() as u32;
+            *out(switches, "switches")? = f.fabric().switches().count() as u32;
+            *out(cas, "cas")? = f.fabric().cas().count() as u32;
+            *out(cables, "cables")? = f.fabric().link_count() as u32;
         }
         Ok(())
     })
@@ -274,7 +278,7 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
     guard(|| {
         // SAFETY: fabric is NULL or a live handle, out_family NULL or writable (pointer contract)
         let (f, o) = unsafe { (handle(fabric, "fabric")?, out(out_family, "out_family")?) };
-        *o = match &f.layout {
+        *o = match f.model.layout() {
             None => IbfatFamily::IbfatFamilyAuto,
             Some(Layout::Lsft(_)) => IbfatFamily::IbfatFamilyLsft,
             Some(Layout::Kary(_)) => IbfatFamily::IbfatFamilyKary,
@@ -339,10 +343,10 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
             IbfatFamily::IbfatFamilyKary => Some(FamilyHint::Kary),
             IbfatFamily::IbfatFamilyMols => Some(FamilyHint::Mols),
         };
-        match recognize(&f.fabric, hint) {
+        match recognize(f.fabric(), hint) {
             Recognition::Recognised { layout, .. } => {
                 *o = describe(&layout);
-                f.layout = Some(layout);
+                f.model.set_layout(layout, "fabric");
                 Ok(())
             }
             Recognition::Unrecognised { reason, .. } => Err(Fail(IbfatStatus::IbfatEUnrecognised, reason)),

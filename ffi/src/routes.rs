@@ -60,23 +60,23 @@ pub unsafe extern "C" fn ibfat_routes_compute(
     guard(|| {
         // SAFETY: fabric is NULL or a live handle, out_routes NULL or writable (pointer contract)
         let (f, o) = unsafe { (handle(fabric, "fabric")?, out(out_routes, "out_routes")?) };
-        let layout = f.known_layout()?;
+        let layout = &f.known()?.layout;
         if lmc > 1 {
             return Err(arg("lmc must be 0 or 1"));
         }
         let l = match lids {
-            IbfatLidSource::IbfatLidsPlan => Lids::plan(&f.fabric, layout.hosts(), lmc)?,
-            IbfatLidSource::IbfatLidsFabric => match Lids::discovered(&f.fabric)? {
+            IbfatLidSource::IbfatLidsPlan => Lids::plan(f.fabric(), layout.hosts(), lmc)?,
+            IbfatLidSource::IbfatLidsFabric => match Lids::discovered(f.fabric())? {
                 Some(l) => l,
-                None => Lids::plan(&f.fabric, layout.hosts(), lmc)?,
+                None => Lids::plan(f.fabric(), layout.hosts(), lmc)?,
             },
         };
-        let lfts = route(&f.fabric, layout, &l)?;
+        let lfts = route(f.fabric(), layout, &l)?;
         let mut by_guid: Vec<(u64, u32)> = lfts
             .switches
             .iter()
             .enumerate()
-            .map(|(r, &s)| (f.fabric.node(s).guid, r as u32))
+            .map(|(r, &s)| (f.fabric().node(s).guid, r as u32))
             .collect();
         by_guid.sort_unstable();
         give(
@@ -85,7 +85,7 @@ pub unsafe extern "C" fn ibfat_routes_compute(
                 lids: l,
                 lfts,
                 by_guid,
-                fabric: f.fabric.clone(),
+                fabric: f.fabric().clone(),
             },
         );
         Ok(())

@@ -8,7 +8,7 @@ use ibfat::schedule::file as schedule_file;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{Job, PatternKind, Request};
 use ibfat::select::generate;
-use ibfat::topology::Topo;
+use ibfat::topology::Topology;
 use std::ffi::c_char;
 use std::path::Path;
 
@@ -66,7 +66,7 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
     },
 ];
 
-fn parse_schedule_options(text: &str, kind: PatternKind, topo: &Topo) -> Result<Request, Fail> {
+fn parse_schedule_options(text: &str, kind: PatternKind, topo: &Topology) -> Result<Request, Fail> {
     let mut req = Request::new(kind);
     let (mut block, mut per_leaf) = (None, None);
     for s in options::parse(text, OPTION_KEYS)? {
@@ -111,15 +111,10 @@ pub unsafe extern "C" fn ibfat_schedule_new(
             };
             (opts, out(out_schedule, "out_schedule")?)
         };
-        let layout = f.known_layout()?;
-        let topo = Topo {
-            fabric: &f.fabric,
-            layout,
-            name: "fabric".into(),
-        };
-        let req = parse_schedule_options(opts, kind, &topo)?;
-        let (g, _) = generate(&topo, &req)?;
-        let guids = g.job.port_guids(&f.fabric);
+        let topo = f.known()?;
+        let req = parse_schedule_options(opts, kind, topo)?;
+        let (g, _) = generate(topo, &req)?;
+        let guids = g.job.port_guids(f.fabric());
         give(
             o,
             IbfatSchedule {
@@ -149,11 +144,11 @@ pub unsafe extern "C" fn ibfat_schedule_load(
                 out(out_schedule, "out_schedule")?,
             )
         };
-        let all = match &f.layout {
+        let all = match f.model.layout() {
             Some(l) => l.hosts().to_vec(),
-            None => f.fabric.endpoints(),
+            None => f.fabric().endpoints(),
         };
-        let (sched, _) = schedule_file::read_json(p, Some(&Hosts::new(&f.fabric, &all, "fabric")))?;
+        let (sched, _) = schedule_file::read_json(p, Some(&Hosts::new(f.fabric(), &all, "fabric")))?;
         let guids = sched.hosts.clone();
         give(
             o,

@@ -5,7 +5,7 @@ pub mod audit;
 
 use crate::error::Result;
 use crate::formats::{atomic, csv, dot, ibsim, svg};
-use crate::topology::Plan;
+use crate::topology::Topology;
 use std::path::Path;
 use std::time::Duration;
 
@@ -40,31 +40,37 @@ pub struct PlanOutput {
     pub svg_note: Option<String>,
 }
 
-/// Render every plan file in memory.
-pub fn render(plan: &Plan) -> Vec<(&'static str, Vec<u8>)> {
-    let title = format!("{} ({})", plan.layout.describe(), plan.spec.short_name());
-    let header = vec![
+/// Render every plan file in memory. `fabric.yaml` (the rebuild recipe) is written only
+/// for a planned topology; a discovered one is described by its `topology.net`.
+pub fn render(plan: &Topology) -> Vec<(&'static str, Vec<u8>)> {
+    let title = format!("{} ({})", plan.layout.describe(), plan.name);
+    let mut header = vec![
         format!("ibfat {}: {}", env!("CARGO_PKG_VERSION"), plan.layout.describe()),
         format!(
-            "{} switches, {} hosts, {} cables; rebuild with `ibfat build --spec fabric.yaml`",
+            "{} switches, {} hosts, {} cables",
             plan.fabric.switches().count(),
             plan.layout.hosts().len(),
             plan.fabric.link_count()
         ),
     ];
-    vec![
-        ("fabric.yaml", plan.spec.to_yaml(Some(plan)).into_bytes()),
+    let mut files = Vec::with_capacity(5);
+    if let Some(spec) = &plan.spec {
+        header[1].push_str("; rebuild with `ibfat build --spec fabric.yaml`");
+        files.push(("fabric.yaml", spec.to_yaml(Some(plan)).into_bytes()));
+    }
+    files.extend([
         ("topology.net", ibsim::write_net(&plan.fabric, &header).into_bytes()),
         ("cables.csv", csv::write_cables(&plan.fabric).into_bytes()),
         (
             "topology.dot",
             dot::write_dot(&plan.fabric, &plan.layout, &title, None).into_bytes(),
         ),
-    ]
+    ]);
+    files
 }
 
 /// Write the plan folder atomically (all files or none). `svg_limit` bounds Graphviz.
-pub fn write_plan(plan: &Plan, dir: &Path, svg_limit: Option<Duration>) -> Result<PlanOutput> {
+pub fn write_plan(plan: &Topology, dir: &Path, svg_limit: Option<Duration>) -> Result<PlanOutput> {
     let mut files = render(plan);
     let mut out = PlanOutput::default();
     if let Some(limit) = svg_limit {

@@ -7,7 +7,7 @@ use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::spec::parse_guid;
-use ibfat::topology::{BuildOptions, FamilySpec, Plan, Spec, Speed, Width};
+use ibfat::topology::{BuildOptions, FamilySpec, Spec, Speed, Topology, Width};
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -156,11 +156,11 @@ impl FabricOpts {
 }
 
 /// Build the plan and write it; shared with `ibfat demo`.
-pub fn build_and_write(spec: &Spec, out: Option<&Path>, svg: bool) -> Result<(Plan, BuildReport)> {
+pub fn build_and_write(spec: &Spec, out: Option<&Path>, svg: bool) -> Result<(Topology, BuildReport)> {
     let plan = spec.build()?;
     let mut report = BuildReport {
         family: plan.layout.family_name().into(),
-        name: plan.spec.short_name(),
+        name: plan.name.clone(),
         description: plan.layout.describe(),
         switches: plan.fabric.switches().count(),
         hosts: plan.layout.hosts().len(),

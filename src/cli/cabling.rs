@@ -74,7 +74,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         )
         .with_hint("run `ibnetdiscover > found.txt` on the fabric and pass found.txt"));
     };
-    let r = audit(&plan.fabric, plan.layout.as_ref(), discovered);
+    let r = audit(plan.fabric(), plan.model.layout(), discovered);
     let code = if r.is_match() { 0 } else { 1 };
     if a.json {
         print_json(&Output {

@@ -130,11 +130,11 @@ fn parse_shard(s: &str) -> std::result::Result<(usize, usize), String> {
 /// The pattern of the command line and the hosts it runs on (rank order): a schedule
 /// file (its own host list), or a named pattern over the job (default: every host).
 fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, Vec<Endpoint>)> {
-    let all: Vec<Endpoint> = match &loaded.layout {
+    let all: Vec<Endpoint> = match loaded.model.layout() {
         Some(l) => l.hosts().to_vec(),
-        None => loaded.fabric.endpoints(),
+        None => loaded.fabric().endpoints(),
     };
-    let hosts_view = Hosts::new(&loaded.fabric, &all, loaded.name());
+    let hosts_view = Hosts::new(loaded.fabric(), &all, loaded.name());
     let path = Path::new(&a.pattern);
     if path.is_file() {
         let (sched, job) = file::read_json(path, Some(&hosts_view))?;
@@ -148,7 +148,7 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, 
         let ranks = job.as_ref().map(|j| j.hosts().to_vec()).unwrap_or(all);
         return Ok((Box::new(ibfat::schedule::shift::Shift::new(ranks.len())), ranks));
     }
-    let topo = loaded.topo()?;
+    let topo = loaded.topology()?;
     let req = Request {
         kind,
         job,
@@ -157,7 +157,7 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, 
         seed: a.seed,
         phases: a.phases,
     };
-    let (g, _) = generate(&topo, &req)?;
+    let (g, _) = generate(topo, &req)?;
     Ok((g.pattern, g.job.hosts().to_vec()))
 }
 
@@ -244,10 +244,10 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let (lids, lfts) = match &a.lfts {
         Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
         None => {
-            let lids = match (topo::given_lids(&loaded, a.lids.as_deref())?, &loaded.layout) {
+            let lids = match (topo::given_lids(&loaded, a.lids.as_deref())?, loaded.model.layout()) {
                 (Some(l), _) => l,
                 (None, Some(layout)) => {
-                    Lids::plan(&loaded.fabric, layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
+                    Lids::plan(loaded.fabric(), layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
                 }
                 (None, None) => {
                     return Err(
@@ -255,12 +255,12 @@ pub fn run(a: CheckArgs) -> Result<i32> {
                     )
                 }
             };
-            let lfts = route(&loaded.fabric, loaded.topo()?.layout, &lids)?;
+            let lfts = route(loaded.fabric(), &loaded.topology()?.layout, &lids)?;
             (lids, lfts)
         }
     };
     let (pattern, hosts) = resolve_pattern(&a, &loaded)?;
-    let routes = CompiledRoutes::compile(&loaded.fabric, &lids, &lfts, &hosts, a.lid_offset)?;
+    let routes = CompiledRoutes::compile(loaded.fabric(), &lids, &lfts, &hosts, a.lid_offset)?;
     let n = pattern.phases();
     let range = match a.shard {
         Some((i, k)) => slice(i, k, n),
@@ -268,7 +268,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     };
     let bar = progress(range.len() as u64, "phases");
     let tick = || bar.inc(1);
-    let mut report = check(&loaded.fabric, &hosts, &routes, pattern.as_ref(), range, &tick)?;
+    let mut report = check(loaded.fabric(), &hosts, &routes, pattern.as_ref(), range, &tick)?;
     bar.finish_and_clear();
     if let Some(path) = &a.heatmap {
         write_heatmap(path, &loaded, &report)?;
@@ -278,7 +278,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             &report,
             index,
             pattern_options(&a),
-            job_fingerprint(&loaded.fabric, &hosts),
+            job_fingerprint(loaded.fabric(), &hosts),
         );
         if let Some(path) = &a.out {
             shard.write(path)?;
@@ -314,7 +314,7 @@ fn exit_code(r: &CheckReport) -> i32 {
 }
 
 fn write_heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<()> {
-    let Some(layout) = &loaded.layout else {
+    let Some(layout) = loaded.model.layout() else {
         return Err(Error::input(
             "heatmap",
             "a heat map needs the fabric's family (give the plan folder)",
@@ -324,13 +324,13 @@ fn write_heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<()> {
     // green = never shared (1 flow), red = the worst link of the pattern
     let worst = r.link_loads.iter().map(|l| l.max_flows).max().unwrap_or(1).max(2) as f64;
     let by_name: std::collections::HashMap<(String, u8), usize> = loaded
-        .fabric
+        .fabric()
         .ports
         .iter()
         .enumerate()
         .map(|(i, p)| ((format!("0x{:016x}", p.guid), p.num), i))
         .collect();
-    let mut load = vec![None; loaded.fabric.ports.len()];
+    let mut load = vec![None; loaded.fabric().ports.len()];
     for l in &r.link_loads {
         let Some(&port) = by_name.get(&(l.from_guid.clone(), l.from_port)) else {
             continue;
@@ -341,14 +341,14 @@ fn write_heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<()> {
             format!("max {m} flows in a phase, {t} in all"),
         ));
     }
-    let heat = |n: u32, p: u8| load[loaded.fabric.port_index(n, p) as usize].clone();
+    let heat = |n: u32, p: u8| load[loaded.fabric().port_index(n, p) as usize].clone();
     let title = format!(
         "{} — {}: worst link load per cable (ratio {:.4})",
         layout.describe(),
         r.pattern,
         r.throughput_ratio
     );
-    let text = dot::write_dot(&loaded.fabric, layout, &title, Some(&heat));
+    let text = dot::write_dot(loaded.fabric(), layout, &title, Some(&heat));
     let bytes = if path.extension().is_some_and(|e| e == "svg") {
         ibfat::formats::svg::render_svg(text.as_bytes(), std::time::Duration::from_secs(120)).map_err(Error::Tool)?
     } else {

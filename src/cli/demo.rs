@@ -12,7 +12,7 @@ use ibfat::schedule::{file, Pattern, PatternKind, Request};
 use ibfat::select::generate;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
-use ibfat::topology::{FamilySpec, Plan, Spec};
+use ibfat::topology::{FamilySpec, Spec, Topology};
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -144,12 +144,11 @@ impl Deployment {
 
 /// Route the plan (LIDs as `ibfat route` assigns them), validate the tables, write them for
 /// OpenSM, write the family's all-to-all schedule and check it and plain shift on the tables.
-fn deploy(plan: &Plan, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Deployment> {
-    let topo = plan.topo();
+fn deploy(plan: &Topology, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Deployment> {
     let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), lmc)?;
     let lfts = route(&plan.fabric, &plan.layout, &lids)?;
     let v = validate(&plan.fabric, &lids, &lfts, Some(&plan.layout));
-    let (g, _) = generate(&topo, &Request::new(kind))?;
+    let (g, _) = generate(plan, &Request::new(kind))?;
     let hosts = g.job.hosts().to_vec();
     atomic::write_files(
         dir,

@@ -59,7 +59,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
         } => {
             let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
-            let r = validate(&loaded.fabric, &lids, &tables, loaded.layout.as_ref());
+            let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());
             if json {
                 print_json(&r)?;
             } else {

@@ -63,8 +63,8 @@ struct Output<'a> {
 
 pub fn run(a: RecognizeArgs) -> Result<i32> {
     let lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
-    let rec = recognize(&lf.fabric, a.family.0);
-    let r = report(&lf.fabric, &rec);
+    let rec = recognize(lf.fabric(), a.family.0);
+    let r = report(lf.fabric(), &rec);
     let code = if r.family == "unrecognised" { 1 } else { 0 };
     if a.json {
         print_json(&Output {
@@ -80,7 +80,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
         out,
         "  {} switches, {} hosts, {} cables",
         r.switches,
-        lf.fabric.endpoints().len(),
+        lf.fabric().endpoints().len(),
         r.cables
     );
     if let Some(reason) = &r.reason {

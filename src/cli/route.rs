@@ -68,23 +68,23 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
     let lids = match a.lids.as_str() {
-        "plan" => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
+        "plan" => Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)?,
         "discovered" => found_lids
             .clone()
             .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
         "auto" => match &found_lids {
             Some(l) if l.lmc == a.lmc => l.clone(),
-            _ => Lids::plan(&loaded.fabric, layout.hosts(), a.lmc)?,
+            _ => Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)?,
         },
-        file => topo::read_guid2lid(&loaded.fabric, Path::new(file))?,
+        file => topo::read_guid2lid(loaded.fabric(), Path::new(file))?,
     };
     let t0 = Instant::now();
-    let lfts = route(&loaded.fabric, layout, &lids)?;
+    let lfts = route(loaded.fabric(), layout, &lids)?;
     let secs = t0.elapsed().as_secs_f64();
     let valid = if a.no_validate {
         None
     } else {
-        let r = validate(&loaded.fabric, &lids, &lfts, Some(layout));
+        let r = validate(loaded.fabric(), &lids, &lfts, Some(layout));
         if !r.ok {
             eprintln!(
                 "ibfat: the computed tables fail validation (this is a bug): {:?}",
@@ -94,12 +94,12 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         }
         Some(true)
     };
-    let dump = lftdump::write_opensm(&loaded.fabric, &lids, &lfts);
+    let dump = lftdump::write_opensm(loaded.fabric(), &lids, &lfts);
     atomic::write_files(
         &a.out,
         &[
             ("opensm-lfts.dump", dump.into_bytes()),
-            ("guid2lid", guid2lid::write(&lids, &loaded.fabric).into_bytes()),
+            ("guid2lid", guid2lid::write(&lids, loaded.fabric()).into_bytes()),
         ],
     )?;
     let report = Report {

@@ -130,11 +130,11 @@ struct ScheduleReport {
 pub fn run(a: ScheduleArgs) -> Result<i32> {
     let start = Instant::now();
     let loaded = ibfat::load::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
-    let plan = loaded.topo()?;
+    let plan = loaded.topology()?;
     let job = a
         .job
         .as_deref()
-        .map(|j| Job::from_arg(j, &Hosts::of(&plan)))
+        .map(|j| Job::from_arg(j, &Hosts::of(plan)))
         .transpose()?;
     let req = Request {
         kind: a.pattern,
@@ -144,7 +144,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
         seed: a.seed,
         phases: a.phases,
     };
-    let (g, choice) = generate(&plan, &req)?;
+    let (g, choice) = generate(plan, &req)?;
     let format = a
         .format
         .unwrap_or_else(|| a.out.as_deref().map(Format::for_path).unwrap_or_default());
@@ -153,7 +153,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
             path,
             format,
             g.pattern.as_ref(),
-            &g.job.port_guids(plan.fabric),
+            &g.job.port_guids(&plan.fabric),
         )?),
         None => None,
     };

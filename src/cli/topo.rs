@@ -17,7 +17,7 @@ pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
 /// The LIDs given (`--lids`), else the topology's own.
 pub fn given_lids(loaded: &Loaded, lids: Option<&Path>) -> Result<Option<Lids>> {
     match lids {
-        Some(p) => read_guid2lid(&loaded.fabric, p).map(Some),
+        Some(p) => read_guid2lid(loaded.fabric(), p).map(Some),
         None => loaded.own_lids(),
     }
 }
@@ -26,5 +26,5 @@ pub fn given_lids(loaded: &Loaded, lids: Option<&Path>) -> Result<Option<Lids>> 
 /// LIDs the dump's `portguid` annotations name (OpenSM's dumps carry them).
 pub fn read_lfts(loaded: &Loaded, lids: Option<&Path>, lfts: &Path) -> Result<(Lids, LftSet)> {
     let given = given_lids(loaded, lids)?;
-    lftdump::read_with_lids(lfts, &loaded.fabric, given.as_ref())
+    lftdump::read_with_lids(lfts, loaded.fabric(), given.as_ref())
 }

@@ -566,15 +566,14 @@ mod tests {
     use super::*;
     use crate::schedule::shift::Shift;
     use crate::topology::lsft::LsftParams;
-    use crate::topology::Plan;
-    use crate::topology::Topo;
+    use crate::topology::Topology;
     use crate::topology::{FamilySpec, Spec};
 
-    fn plan() -> Plan {
+    fn plan() -> Topology {
         Spec::new(FamilySpec::Lsft(LsftParams::new(2, false))).build().unwrap()
     }
 
-    fn parse(text: &str, plan: Option<&Topo>) -> Result<(Schedule, Option<Job>)> {
+    fn parse(text: &str, plan: Option<&Topology>) -> Result<(Schedule, Option<Job>)> {
         let topo = plan.map(Hosts::of);
         parse_json(text.as_bytes(), Path::new("s.json"), topo.as_ref())
     }
@@ -636,7 +635,7 @@ mod tests {
         let shift = Shift::new(job.len());
         let counts = write(&path, Format::Json, &shift, &job.port_guids(&p.fabric)).unwrap();
         assert_eq!(counts.flows, 21 * 21);
-        let (s, j) = read_json(&path, Some(&Hosts::of(&p.topo()))).unwrap();
+        let (s, j) = read_json(&path, Some(&Hosts::of(&p))).unwrap();
         assert_eq!(j.unwrap(), job);
         assert_eq!(s.phases.len(), 21);
         // a fabric of unknown family: its endpoints are the rank order
@@ -646,7 +645,7 @@ mod tests {
         // a writer that fails leaves the earlier file alone
         let bad = write(&path, Format::Json, &Gappy, &[1, 2]);
         assert!(bad.is_err());
-        assert_eq!(read_json(&path, Some(&Hosts::of(&p.topo()))).unwrap().0, s);
+        assert_eq!(read_json(&path, Some(&Hosts::of(&p))).unwrap().0, s);
         assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
     }
 
@@ -657,13 +656,13 @@ mod tests {
             let e = p.layout.hosts()[r];
             format!("\"0x{:016x}\"", p.fabric.port(e.node, e.port).guid)
         };
-        let err = |text: &str, plan: Option<&Topo>| {
+        let err = |text: &str, plan: Option<&Topology>| {
             let e = parse(text, plan).unwrap_err();
             assert!(matches!(e, crate::Error::Input(_)), "{e}");
             e.to_string()
         };
         let two = format!("{{\"hosts\": [\n{},\n{}\n],\n\"phases\": [\n", g(0), g(1));
-        let e = err(&format!("{two}[1,0],\n[0,0]\n]}}"), Some(&p.topo()));
+        let e = err(&format!("{two}[1,0],\n[0,0]\n]}}"), Some(&p));
         assert!(
             e.starts_with("s.json:7: phase 1: ranks 0 and 1 both send to rank 0"),
             "{e}"
@@ -692,13 +691,13 @@ mod tests {
         assert!(e.contains("hosts[0]: `12` is not a port GUID"), "{e}");
         let e = err(
             "{\"hosts\": [\n\"0x0002c90020000001\",\n\"0x0002c90010000000\"\n], \"phases\": []}",
-            Some(&p.topo()),
+            Some(&p),
         );
         assert!(
             e.starts_with("s.json:3: hosts[1]: 0x0002c90010000000 is the GUID of L0"),
             "{e}"
         );
-        let e = err("{\"hosts\": [\"0x77\"], \"phases\": []}", Some(&p.topo()));
+        let e = err("{\"hosts\": [\"0x77\"], \"phases\": []}", Some(&p));
         assert!(
             e.contains("hosts[0]: 0x0000000000000077 is not a host port GUID of lsft2"),
             "{e}"

@@ -11,7 +11,7 @@ use super::placement::{self, Placement};
 use super::shift::{Shift, TreeShift};
 use super::{Compact, Job, Pattern};
 use crate::error::{Error, Result};
-use crate::topology::{Layout, Topo};
+use crate::topology::{Layout, Topology};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -282,7 +282,7 @@ pub fn validate(req: &Request) -> Result<()> {
 /// Generate the requested pattern on a plan by construction. A `lsft-partial` request
 /// without `--block` needs the measuring chooser: it is refused here (input error) and
 /// served by `select::generate` (the layer above).
-pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
+pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
     validate(req)?;
     let kind = req.kind;
     let job = req.job.clone().unwrap_or_else(|| Job::whole(plan.layout.hosts()));
@@ -296,7 +296,7 @@ pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
                 } else {
                     "mols-shift"
                 };
-                let t = TreeShift::for_layout(plan.layout, &job, wanted)?;
+                let t = TreeShift::for_layout(&plan.layout, &job, wanted)?;
                 let positions: Vec<u32> = match &plan.layout {
                     Layout::Kary(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
                     Layout::Mols(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
@@ -315,7 +315,7 @@ pub fn generate(plan: &Topo, req: &Request) -> Result<Generated> {
             g
         }
         PatternKind::KaryShift | PatternKind::MolsShift => {
-            let t = TreeShift::for_layout(plan.layout, &job, kind.name())?;
+            let t = TreeShift::for_layout(&plan.layout, &job, kind.name())?;
             let guaranteed = t.conflict_free_by_construction();
             let modulus = t.modulus();
             let mut g = Generated::new(Box::new(t), job, true);
@@ -401,13 +401,13 @@ mod tests {
     #[test]
     fn restricted_lsft_is_compacted_and_complete() {
         let plan = lsft(3, true, Some(2));
-        let g = generate(&plan.topo(), &Request::new(PatternKind::Lsft)).unwrap();
+        let g = generate(&plan, &Request::new(PatternKind::Lsft)).unwrap();
         assert!(g.pattern.phases() < 2 * 4 * 13, "empty phases dropped");
         assert!(g.notes.iter().any(|n| n.contains("twin leaves")));
         assert_complete(g.pattern.as_ref(), true);
         let mut req = Request::new(PatternKind::Lsft);
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![9, 4, 50, 1]).unwrap());
-        let g = generate(&plan.topo(), &req).unwrap();
+        let g = generate(&plan, &req).unwrap();
         assert_eq!(g.pattern.ranks(), 4);
         assert_complete(g.pattern.as_ref(), true);
     }
@@ -417,16 +417,16 @@ mod tests {
         let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }))
             .build()
             .unwrap();
-        let g = generate(&plan.topo(), &Request::new(PatternKind::Shift)).unwrap();
+        let g = generate(&plan, &Request::new(PatternKind::Shift)).unwrap();
         assert!(g.conflict_free.is_some());
-        let g = generate(&plan.topo(), &Request::new(PatternKind::KaryShift)).unwrap();
+        let g = generate(&plan, &Request::new(PatternKind::KaryShift)).unwrap();
         assert!(g.conflict_free.is_some());
         let mut req = Request::new(PatternKind::KaryShift);
         // hosts 0, 1 on leaf 0 and host 5 on leaf 1: aligned mod 3 (B = 3 within one pod)
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1]).unwrap());
-        assert!(generate(&plan.topo(), &req).unwrap().conflict_free.is_some());
+        assert!(generate(&plan, &req).unwrap().conflict_free.is_some());
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), vec![5, 0, 1, 2]).unwrap());
-        let g = generate(&plan.topo(), &req).unwrap();
+        let g = generate(&plan, &req).unwrap();
         assert!(g.conflict_free.is_none() && !g.notes.is_empty());
     }
 
@@ -435,18 +435,15 @@ mod tests {
         let plan = lsft(3, false, None);
         let mut req = Request::new(PatternKind::Shift);
         req.job_size = Some(3);
-        let e = generate(&plan.topo(), &req).unwrap_err().to_string();
+        let e = generate(&plan, &req).unwrap_err().to_string();
         assert!(e.contains("--job-size place lsft-partial jobs"), "{e}");
         let mut req = Request::new(PatternKind::Lsft);
         req.phases = Some(3);
-        assert!(generate(&plan.topo(), &req)
-            .unwrap_err()
-            .to_string()
-            .contains("--phases"));
+        assert!(generate(&plan, &req).unwrap_err().to_string().contains("--phases"));
         let tree = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 2 }))
             .build()
             .unwrap();
-        let e = generate(&tree.topo(), &Request::new(PatternKind::Lsft))
+        let e = generate(&tree, &Request::new(PatternKind::Lsft))
             .unwrap_err()
             .to_string();
         assert!(e.contains("Latin-square") && e.contains("kary-shift"), "{e}");

@@ -16,7 +16,7 @@
 
 use crate::error::{Error, Result};
 use crate::topology::spec::parse_guid;
-use crate::topology::{Endpoint, Fabric, NodeKind, Topo};
+use crate::topology::{Endpoint, Fabric, NodeKind, Topology};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -46,8 +46,8 @@ impl<'a> Hosts<'a> {
         }
     }
     /// The hosts of a plan, in its rank order.
-    pub fn of(plan: &Topo<'a>) -> Hosts<'a> {
-        Hosts::new(plan.fabric, plan.layout.hosts(), plan.name.clone())
+    pub fn of(plan: &'a Topology) -> Hosts<'a> {
+        Hosts::new(&plan.fabric, plan.layout.hosts(), plan.name.clone())
     }
 }
 
@@ -378,10 +378,10 @@ impl<'a> HostLookup<'a> {
 mod tests {
     use super::*;
     use crate::topology::lsft::LsftParams;
-    use crate::topology::Plan;
+    use crate::topology::Topology;
     use crate::topology::{FamilySpec, Spec};
 
-    fn plan() -> Plan {
+    fn plan() -> Topology {
         Spec::new(FamilySpec::Lsft(LsftParams::new(2, false))).build().unwrap()
     }
 
@@ -413,7 +413,7 @@ mod tests {
             name(7),
             desc(2)
         );
-        let topo = Hosts::of(&p.topo());
+        let topo = Hosts::of(&p);
         let j = Job::parse(&text, Path::new("job.txt"), &topo).unwrap();
         assert_eq!(j.fabric_ranks(), &[5, 7, 2, 10, 11, 12]);
         assert_eq!(j.port_guids(&p.fabric)[0], g(5));
@@ -428,7 +428,7 @@ mod tests {
     #[test]
     fn job_file_errors_name_file_line_and_host() {
         let p = plan();
-        let topo = Hosts::of(&p.topo());
+        let topo = Hosts::of(&p);
         let err = |text: &str| Job::parse(text, Path::new("job.txt"), &topo).unwrap_err();
         let host0 = p.layout.hosts()[0];
         let node_guid = p.fabric.node(host0.node).guid;

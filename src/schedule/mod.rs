@@ -416,7 +416,7 @@ pub(crate) mod testutil {
     use super::*;
 
     /// An LSFT plan of order `q` (one- or two-sided, `m` hosts per leaf or the full q+1).
-    pub fn lsft_plan(q: u32, two_sided: bool, m: Option<u32>) -> crate::topology::Plan {
+    pub fn lsft_plan(q: u32, two_sided: bool, m: Option<u32>) -> crate::topology::Topology {
         use crate::topology::{lsft::LsftParams, FamilySpec, Spec};
         Spec::new(FamilySpec::Lsft(LsftParams {
             order: q,

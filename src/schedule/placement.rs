@@ -9,7 +9,7 @@ use super::partial::{BlockPos, BlockShape};
 use super::{Job, IDLE};
 use crate::error::{Error, Result};
 use crate::geometry::Point;
-use crate::topology::{Layout, LsftLayout, Topo};
+use crate::topology::{Layout, LsftLayout, Topology};
 
 /// Ranks of a job placed in a block.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,8 +53,8 @@ pub(crate) fn fabric_slots(layout: &LsftLayout) -> Vec<(u32, u32)> {
 }
 
 /// The LSFT layout of `plan`, or an input error naming `what` needs one.
-pub(crate) fn lsft_layout<'a>(plan: &Topo<'a>, what: &str) -> Result<&'a LsftLayout> {
-    match plan.layout {
+pub(crate) fn lsft_layout<'a>(plan: &'a Topology, what: &str) -> Result<&'a LsftLayout> {
+    match &plan.layout {
         Layout::Lsft(l) => Ok(l),
         other => Err(Error::input(
             "pattern",
@@ -71,7 +71,7 @@ pub(crate) fn lsft_layout<'a>(plan: &Topo<'a>, what: &str) -> Result<&'a LsftLay
 /// Without `job` every slot of the block must hold a host and the ranks are the block
 /// in (column, row, slot) order; with `job` the job's hosts must lie in the block (its
 /// other positions are idle) and keep their job order.
-pub fn fixed_block(plan: &Topo, job: Option<&Job>, k: u32, m: u32) -> Result<Placement> {
+pub fn fixed_block(plan: &Topology, job: Option<&Job>, k: u32, m: u32) -> Result<Placement> {
     let layout = lsft_layout(plan, "--block")?;
     let q = layout.q;
     let shape = BlockShape::first_columns(q, k, m);
@@ -152,14 +152,14 @@ mod tests {
     #[test]
     fn fixed_block_checks_hosts() {
         let p = plan(5, false, Some(2));
-        let b = fixed_block(&p.topo(), None, 3, 2).unwrap();
+        let b = fixed_block(&p, None, 3, 2).unwrap();
         assert_eq!(b.job.len(), 30);
-        let e = fixed_block(&p.topo(), None, 3, 3).unwrap_err().to_string();
+        let e = fixed_block(&p, None, 3, 3).unwrap_err().to_string();
         assert!(e.contains("has no host in slot 2") && e.contains("--job-size"), "{e}");
         let inside = Job::from_fabric_ranks(p.layout.hosts(), b.job.fabric_ranks()[..5].to_vec()).unwrap();
-        assert_eq!(fixed_block(&p.topo(), Some(&inside), 3, 2).unwrap().positions.len(), 5);
+        assert_eq!(fixed_block(&p, Some(&inside), 3, 2).unwrap().positions.len(), 5);
         let outside = Job::from_fabric_ranks(p.layout.hosts(), vec![0]).unwrap(); // host of point P
-        let e = fixed_block(&p.topo(), Some(&outside), 3, 2).unwrap_err().to_string();
+        let e = fixed_block(&p, Some(&outside), 3, 2).unwrap_err().to_string();
         assert!(e.contains("job rank 0") && e.contains("outside the block"), "{e}");
         let tree = Spec::new(FamilySpec::Kary(crate::topology::kary::KaryParams {
             arity: 2,
@@ -167,7 +167,7 @@ mod tests {
         }))
         .build()
         .unwrap();
-        assert!(fixed_block(&tree.topo(), None, 1, 1)
+        assert!(fixed_block(&tree, None, 1, 1)
             .unwrap_err()
             .to_string()
             .contains("Latin-square"));

@@ -211,7 +211,7 @@ mod tests {
         }
     }
 
-    fn kary(k: u32, n: u32) -> crate::topology::Plan {
+    fn kary(k: u32, n: u32) -> crate::topology::Topology {
         Spec::new(FamilySpec::Kary(KaryParams { arity: k, levels: n }))
             .build()
             .unwrap()

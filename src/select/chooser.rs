@@ -38,7 +38,7 @@ use crate::schedule::partial::{BlockPos, BlockShape, LsftPartial};
 use crate::schedule::placement::{fabric_slots, lsft_layout, Placement};
 use crate::schedule::shift::Shift;
 use crate::schedule::{Compact, Job, Pattern};
-use crate::topology::Topo;
+use crate::topology::Topology;
 use serde::Serialize;
 
 /// One way of running the all-to-all of D hosts, as the chooser compares them.
@@ -95,7 +95,7 @@ pub const MEASURE_LIMIT: u64 = 50_000_000;
 
 /// The checker on the plan's own tables, built on first use.
 struct Checker<'a> {
-    plan: &'a Topo<'a>,
+    plan: &'a Topology,
     tables: Option<(Lids, LftSet)>,
 }
 
@@ -106,14 +106,14 @@ impl Checker<'_> {
             return Ok(None);
         }
         if self.tables.is_none() {
-            let lids = Lids::plan(self.plan.fabric, self.plan.layout.hosts(), 0)?;
-            let lfts = route(self.plan.fabric, self.plan.layout, &lids)?;
+            let lids = Lids::plan(&self.plan.fabric, self.plan.layout.hosts(), 0)?;
+            let lfts = route(&self.plan.fabric, &self.plan.layout, &lids)?;
             self.tables = Some((lids, lfts));
         }
         let (lids, lfts) = self.tables.as_ref().expect("built above");
-        let routes = CompiledRoutes::compile(self.plan.fabric, lids, lfts, job.hosts(), 0)?;
+        let routes = CompiledRoutes::compile(&self.plan.fabric, lids, lfts, job.hosts(), 0)?;
         let report = check(
-            self.plan.fabric,
+            &self.plan.fabric,
             job.hosts(),
             &routes,
             pattern,
@@ -132,7 +132,7 @@ struct BlockPick {
 }
 
 /// Place `d` hosts of `pool` (see the module documentation).
-pub fn choose(plan: &Topo, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport)> {
+pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport)> {
     let layout = lsft_layout(plan, "the placement chooser (--job-size)")?;
     if d == 0 || d > pool.len() {
         return Err(Error::input(
@@ -314,7 +314,7 @@ mod tests {
         let pool = Job::whole(p.layout.hosts());
         for (k, m) in [(1, 1), (3, 2), (4, 4), (5, 5)] {
             let d = (5 * k * m) as usize;
-            let (choice, report) = choose(&p.topo(), &pool, d).unwrap();
+            let (choice, report) = choose(&p, &pool, d).unwrap();
             assert!(report.exact, "D = {d}");
             assert_sound(&report);
             let Choice::Block(b) = choice else {
@@ -359,7 +359,7 @@ mod tests {
         let p = plan(5, false, None);
         let pool = Job::whole(p.layout.hosts());
         for d in [7usize, 13, 29, 101, 124] {
-            let (choice, report) = choose(&p.topo(), &pool, d).unwrap();
+            let (choice, report) = choose(&p, &pool, d).unwrap();
             assert!(!report.exact);
             let block = &report.candidates[0];
             assert_eq!(block.pattern, "lsft-partial");
@@ -385,12 +385,12 @@ mod tests {
     fn too_big_for_a_block_falls_back_to_the_full_schedule() {
         let p = plan(3, false, None); // 52 hosts, grid of 9 leaves holds at most 27 in a block
         let pool = Job::whole(p.layout.hosts());
-        let (choice, report) = choose(&p.topo(), &pool, 40).unwrap();
+        let (choice, report) = choose(&p, &pool, 40).unwrap();
         assert!(report.candidates.iter().all(|c| c.pattern != "lsft-partial"));
         assert_eq!(report.candidates[0].pattern, "lsft");
         assert_sound(&report);
         assert_chosen_complete(&choice, 40);
-        let e = choose(&p.topo(), &pool, 53).unwrap_err().to_string();
+        let e = choose(&p, &pool, 53).unwrap_err().to_string();
         assert!(e.contains("52 hosts are available"), "{e}");
     }
 
@@ -402,7 +402,7 @@ mod tests {
             .filter(|&r| r as usize >= p.layout.hosts().len() / 2 && r % 2 == 0)
             .collect();
         let pool = Job::from_fabric_ranks(p.layout.hosts(), ranks).unwrap();
-        let (choice, _) = choose(&p.topo(), &pool, 12).unwrap();
+        let (choice, _) = choose(&p, &pool, 12).unwrap();
         let Choice::Block(b) = choice else {
             panic!("expected a block")
         };

@@ -19,11 +19,11 @@ use crate::error::Result;
 use crate::schedule::generate::{self as construct, Generated, PatternKind, Request, LSFT_GUARANTEE};
 use crate::schedule::shift::Shift;
 use crate::schedule::Job;
-use crate::topology::{Layout, Topo};
+use crate::topology::{Layout, Topology};
 
 /// Generate the requested pattern on a plan, with the chooser's comparison when the
 /// placement was chosen by measuring (`lsft-partial` without `--block`).
-pub fn generate(plan: &Topo, req: &Request) -> Result<(Generated, Option<ChoiceReport>)> {
+pub fn generate(plan: &Topology, req: &Request) -> Result<(Generated, Option<ChoiceReport>)> {
     if req.kind != PatternKind::LsftPartial || req.block.is_some() {
         return Ok((construct::generate(plan, req)?, None));
     }
@@ -74,7 +74,7 @@ mod tests {
             if kind == PatternKind::LsftPartial {
                 req.job_size = Some(12);
             }
-            match generate(&plan.topo(), &req) {
+            match generate(&plan, &req) {
                 Ok((g, _)) => {
                     let c = verify(g.pattern.as_ref()).unwrap();
                     assert_eq!(c.ranks, g.job.len());
@@ -100,12 +100,12 @@ mod tests {
         let plan = lsft(4, false, None);
         let mut req = Request::new(PatternKind::LsftPartial);
         req.block = Some((3, 2));
-        let (g, _) = generate(&plan.topo(), &req).unwrap();
+        let (g, _) = generate(&plan, &req).unwrap();
         assert_eq!((g.pattern.ranks(), g.pattern.phases()), (24, 24));
         assert_complete(g.pattern.as_ref(), true);
         req.block = None;
         req.job_size = Some(23);
-        let (g, choice) = generate(&plan.topo(), &req).unwrap();
+        let (g, choice) = generate(&plan, &req).unwrap();
         let report = choice.as_ref().unwrap();
         assert!(!report.exact);
         assert_eq!(g.pattern.ranks(), 23);
@@ -113,7 +113,7 @@ mod tests {
         // a job given as a pool, its size the job size
         let mut req = Request::new(PatternKind::LsftPartial);
         req.job = Some(Job::from_fabric_ranks(plan.layout.hosts(), (30..70).collect()).unwrap());
-        let (g, _) = generate(&plan.topo(), &req).unwrap();
+        let (g, _) = generate(&plan, &req).unwrap();
         assert_eq!(g.pattern.ranks(), 40);
         assert_complete(g.pattern.as_ref(), true);
     }
@@ -123,7 +123,7 @@ mod tests {
         let plan = lsft(3, false, None);
         let mut req = Request::new(PatternKind::LsftPartial);
         req.job_size = Some(12);
-        let e = construct::generate(&plan.topo(), &req).unwrap_err().to_string();
+        let e = construct::generate(&plan, &req).unwrap_err().to_string();
         assert!(e.contains("select::generate"), "{e}");
     }
 }

@@ -1,8 +1,8 @@
 //! Fabric families as port-level models, and the plan that ties a fabric to its family.
 //!
-//! A [`Plan`] is a [`Fabric`] plus a [`Layout`]: the layout says which node is which
+//! A [`Topology`] is a [`Fabric`] plus a [`Layout`]: the layout says which node is which
 //! leaf/spine/level switch and which port leads where, in the canonical numbering the
-//! routing and the schedules use. Plans come from the builders here (same parameters,
+//! routing and the schedules use. Topologies come from the builders here (same parameters,
 //! same fabric: names, GUIDs and ports are deterministic) or from recognising a
 //! discovered fabric; both end in the same `*Layout::resolve` functions, so routing does
 //! not care where a fabric came from.
@@ -119,43 +119,83 @@ impl Layout {
     }
 }
 
-/// A fabric together with its family structure and the spec that produced it.
+/// A fabric with its family structure — planned (built from a [`Spec`]) or discovered
+/// and recognised. This is the one value routing, schedules, checks, the C ABI and the
+/// OpenSM plugin work on, so none of them cares where a fabric came from.
 #[derive(Clone, Debug)]
-pub struct Plan {
-    /// The spec (family, parameters, build options) that rebuilds this fabric.
-    pub spec: Spec,
+pub struct Topology {
     /// The fabric, port by port.
     pub fabric: Fabric,
     /// Which node is which switch of the family, in canonical order.
     pub layout: Layout,
+    /// Short name for reports (`lsft7`, or the dump's file name).
+    pub name: String,
+    /// The spec that rebuilds this fabric, when it was planned (`None` when discovered).
+    pub spec: Option<Spec>,
 }
 
-impl Plan {
-    /// Build the fabric a spec describes.
-    pub fn from_spec(spec: &Spec) -> Result<Plan> {
-        spec.build()
-    }
-
-    /// The fabric and its family structure, as routing and schedules see them.
-    pub fn topo(&self) -> Topo<'_> {
-        Topo {
-            fabric: &self.fabric,
-            layout: &self.layout,
-            name: self.spec.short_name(),
+impl Topology {
+    /// A discovered fabric with the layout recognition found for it.
+    pub fn discovered(fabric: Fabric, layout: Layout, name: impl Into<String>) -> Topology {
+        Topology {
+            fabric,
+            layout,
+            name: name.into(),
+            spec: None,
         }
     }
 }
 
-/// A fabric with its family structure — planned or discovered and recognised. Routing,
-/// schedules and checks work on this view, so they do not care where a fabric came from.
+/// What is known about a fabric: only its nodes and cables, or also its family. A loader
+/// or a C host program holds this before and after recognition.
 #[derive(Clone, Debug)]
-pub struct Topo<'a> {
-    /// The fabric, port by port.
-    pub fabric: &'a Fabric,
-    /// Which node is which switch of the family, in canonical order.
-    pub layout: &'a Layout,
-    /// Short name for reports (`lsft7`, or the dump's file name).
-    pub name: String,
+#[allow(clippy::large_enum_variant)] // one per loaded file or C handle: size does not matter
+pub enum Model {
+    /// Nodes and cables only: the family is not known (yet).
+    Bare(Fabric),
+    /// The fabric with its family layout.
+    Known(Topology),
+}
+
+impl Model {
+    /// The fabric, whatever is known about its family.
+    pub fn fabric(&self) -> &Fabric {
+        match self {
+            Model::Bare(f) => f,
+            Model::Known(t) => &t.fabric,
+        }
+    }
+
+    /// The fabric with its family, when known.
+    pub fn topology(&self) -> Option<&Topology> {
+        match self {
+            Model::Bare(_) => None,
+            Model::Known(t) => Some(t),
+        }
+    }
+
+    /// The family layout, when known.
+    pub fn layout(&self) -> Option<&Layout> {
+        self.topology().map(|t| &t.layout)
+    }
+
+    /// The fabric for editing. Its family is forgotten: a changed fabric must be
+    /// recognised again before it is routed.
+    pub fn fabric_mut(&mut self) -> &mut Fabric {
+        if let Model::Known(t) = self {
+            *self = Model::Bare(std::mem::take(&mut t.fabric));
+        }
+        match self {
+            Model::Bare(f) => f,
+            Model::Known(_) => unreachable!("made bare above"),
+        }
+    }
+
+    /// Give the fabric a family layout (replacing any earlier one).
+    pub fn set_layout(&mut self, layout: Layout, name: impl Into<String>) {
+        let fabric = std::mem::take(self.fabric_mut());
+        *self = Model::Known(Topology::discovered(fabric, layout, name));
+    }
 }
 
 /// Assigns node GUIDs: deterministic from the base, or random (but reproducible) when
@@ -241,4 +281,31 @@ pub(crate) fn check_size(field: &str, switches: u64, hosts: u64, lids_per_host: 
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kary::KaryParams;
+    use super::*;
+
+    #[test]
+    fn a_changed_fabric_forgets_its_family_until_given_one_again() {
+        let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 2 }))
+            .build()
+            .unwrap();
+        assert_eq!(plan.name, "kary2x2");
+        assert!(plan.spec.is_some());
+        let layout = plan.layout.clone();
+        let mut m = Model::Known(plan.clone());
+        assert_eq!(m.layout().map(Layout::family_name), Some("kary"));
+        assert_eq!(*m.fabric(), plan.fabric);
+        // editing the cabling makes it bare: the old layout may no longer fit
+        let f = m.fabric_mut();
+        assert_eq!(*f, plan.fabric);
+        assert!(m.topology().is_none());
+        m.set_layout(layout, "found.txt");
+        let t = m.topology().unwrap();
+        assert_eq!((t.name.as_str(), t.spec.is_none()), ("found.txt", true));
+        assert_eq!(t.fabric, plan.fabric);
+    }
 }

@@ -5,7 +5,7 @@
 use super::kary::KaryParams;
 use super::lsft::LsftParams;
 use super::mols::{MolsParams, WiringChoice};
-use super::{BuildOptions, Layout, Plan, Speed, Width, DEFAULT_GUID_BASE};
+use super::{BuildOptions, Layout, Speed, Topology, Width, DEFAULT_GUID_BASE};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -89,8 +89,8 @@ impl Spec {
         }
     }
 
-    /// Build the fabric.
-    pub fn build(&self) -> Result<Plan> {
+    /// Build the fabric, with its layout and this spec (as resolved) attached.
+    pub fn build(&self) -> Result<Topology> {
         let (fabric, layout) = match &self.family {
             FamilySpec::Lsft(p) => super::lsft::build(p, &self.options)?,
             FamilySpec::Kary(p) => super::kary::build(p, &self.options)?,
@@ -101,7 +101,12 @@ impl Spec {
         if let (FamilySpec::Mols(p), Layout::Mols(l)) = (&mut spec.family, &layout) {
             p.wiring = l.wiring.to_string().parse().expect("a buildable wiring");
         }
-        Ok(Plan { spec, fabric, layout })
+        Ok(Topology {
+            name: spec.short_name(),
+            spec: Some(spec),
+            fabric,
+            layout,
+        })
     }
 
     /// Short name: `lsft7`, `lsft2x2` (two-sided), `kary4x3`, `mols7-mols`.
@@ -122,7 +127,7 @@ impl Spec {
     }
 
     /// The spec as YAML, with the counts of `plan` pinned under `expect`.
-    pub fn to_yaml(&self, plan: Option<&Plan>) -> String {
+    pub fn to_yaml(&self, plan: Option<&Topology>) -> String {
         let mut f = SpecFile {
             family: String::new(),
             order: None,
@@ -336,9 +341,9 @@ mod tests {
             let mut spec = Spec::new(fam);
             spec.options.shuffle = Some(5);
             let plan = spec.build().unwrap();
-            let yaml = plan.spec.to_yaml(Some(&plan));
+            let yaml = plan.spec.as_ref().unwrap().to_yaml(Some(&plan));
             let again = parse(&yaml).unwrap();
-            assert_eq!(again, plan.spec, "{yaml}");
+            assert_eq!(again, plan.spec.clone().unwrap(), "{yaml}");
             assert_eq!(again.build().unwrap().fabric, plan.fabric);
         }
     }

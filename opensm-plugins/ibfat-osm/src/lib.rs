@@ -27,7 +27,7 @@ use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::{file, Format, PatternKind, Request};
 use ibfat::select::generate;
-use ibfat::topology::{Fabric, Layout, NodeKind, Speed, Topo, Width};
+use ibfat::topology::{Fabric, Layout, NodeKind, Speed, Topology, Width};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -451,14 +451,17 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             ))
         }
     };
+    // from here on the subnet is a topology like any planned or loaded one
+    let topo = Topology::discovered(fabric, layout, "subnet");
+    let (fabric, layout) = (&topo.fabric, &topo.layout);
     let t_rec = t0.elapsed();
-    let lids = Lids::discovered(&fabric)
+    let lids = Lids::discovered(fabric)
         .map_err(|e| e.to_string())?
         .ok_or("OpenSM has assigned no LIDs yet")?;
-    lids.require_complete(&fabric).map_err(|e| e.to_string())?;
-    let lfts = route(&fabric, &layout, &lids).map_err(|e| e.to_string())?;
+    lids.require_complete(fabric).map_err(|e| e.to_string())?;
+    let lfts = route(fabric, layout, &lids).map_err(|e| e.to_string())?;
     if options.validate {
-        let v = validate(&fabric, &lids, &lfts, Some(&layout));
+        let v = validate(fabric, &lids, &lfts, Some(layout));
         if !v.ok {
             return Err(format!("the computed tables fail validation: {:?}", v.defects.first()));
         }
@@ -486,7 +489,7 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
         &format!(
             "pass {}: recognised {}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms)",
             plugin.passes,
-            family_line(&layout),
+            family_line(layout),
             lfts.switches.len(),
             lids.owner.iter().skip(1).filter(|&&o| o != ibfat::topology::NO_PEER).count(),
             lids.lmc,
@@ -498,18 +501,13 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
     if let Some(path) = &options.schedule_out {
         // the tables are in place whatever happens to the schedule file
         let t = Instant::now();
-        let topo = Topo {
-            fabric: &fabric,
-            layout: &layout,
-            name: "subnet".into(),
-        };
         let kind = options.pattern.unwrap_or(match layout {
             Layout::Lsft(_) => PatternKind::Lsft,
             Layout::Kary(_) => PatternKind::KaryShift,
             Layout::Mols(_) => PatternKind::MolsShift,
         });
         let res = generate(&topo, &Request::new(kind)).and_then(|(g, _)| {
-            let guids = g.job.port_guids(&fabric);
+            let guids = g.job.port_guids(fabric);
             file::write(path, Format::Json, g.pattern.as_ref(), &guids).map(|c| (g.pattern.name(), c))
         });
         match res {
