@@ -4,7 +4,8 @@
 //! above it in this list):
 //!
 //! * [`error`] — the one error type: bad input (with file, line, field, hint) or a
-//!   failed environment;
+//!   failed environment; [`fingerprint`] — the stable hash artefacts record of what they
+//!   were computed for;
 //! * [`geometry`] — GF(q), PG(2,q), mutually orthogonal Latin squares;
 //! * [`topology`] — port-level fabrics and the family layouts: the Latin-square fat-tree,
 //!   the k-ary n-tree and the MOLS proximity 3-level tree, built from a [`topology::Spec`];
@@ -33,6 +34,7 @@
 pub mod cabling;
 pub mod check;
 pub mod error;
+pub mod fingerprint;
 pub mod formats;
 pub mod geometry;
 pub mod hca;

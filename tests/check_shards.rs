@@ -51,8 +51,11 @@ fn three_shards_merge_into_the_unsharded_report() {
         let (c, _, e) = run(&["--shard", &format!("{i}/3"), "--out", f.to_str().unwrap()]);
         assert!(c == 0 || c == 1, "{e}");
         let shard: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-        assert_eq!(shard["schema"], "ibfat.check-shard/1");
+        assert_eq!(shard["schema"], "ibfat.check-shard/2");
         assert_eq!((shard["shard"].as_u64(), shard["shards"].as_u64()), (Some(i), Some(3)));
+        let on = &shard["computed_for"];
+        assert!(on["fabric"].as_str().unwrap().starts_with("0x"), "{on}");
+        assert!(on["lfts"].as_str().unwrap().starts_with("0x"), "{on}");
         files.push(f.to_str().unwrap().to_string());
     }
     let merge = |extra: &[&str], shards: &[&str]| {
@@ -90,7 +93,7 @@ fn three_shards_merge_into_the_unsharded_report() {
     let (c, _, e) = merge(&[], &[all[0], report.to_str().unwrap()]);
     assert_eq!(c, 2, "{e}");
     assert!(
-        e.contains("report.json") && e.contains("schema") && e.contains("ibfat.check-shard/1"),
+        e.contains("report.json") && e.contains("schema") && e.contains("ibfat.check-shard/2"),
         "{e}"
     );
     let other = dir.path().join("other.json");
@@ -103,4 +106,37 @@ fn three_shards_merge_into_the_unsharded_report() {
     let (c, _, e) = merge(&[], &[all[0], other.to_str().unwrap()]);
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("other.json") && e.contains("seed=12"), "{e}");
+
+    // a missing shard: refused, named; with --allow-partial a partial report, never exit 0
+    let (c, _, e) = merge(&[], &[all[0], all[2]]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("2 of 3 shards") && e.contains("missing shard 1"), "{e}");
+    let (c, out, e) = merge(&["--json", "--allow-partial"], &[all[0], all[2]]);
+    assert_eq!(c, 1, "a partial merge is not a pass: {e}");
+    let part: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(part["partial"], true);
+    assert!(part["phases_checked"].as_u64() < part["phases"].as_u64(), "{part}");
+    assert_eq!(merged["partial"], false);
+    let (c, out, _) = merge(&["--allow-partial"], &[all[0], all[2]]);
+    assert_eq!(c, 1);
+    assert!(out.contains("PARTIAL"), "{out}");
+
+    // shard 1 checked on other tables (one switch entry changed, as after a reroute)
+    let text = std::fs::read_to_string(&dump).unwrap();
+    let changed = text.replacen("\n0x0001 001 #", "\n0x0001 002 #", 1);
+    assert_ne!(changed, text, "the dump has LID 1 on port 1 of its first switch");
+    let rerouted = dir.path().join("rerouted.dump");
+    std::fs::write(&rerouted, changed).unwrap();
+    let other = dir.path().join("rerouted-shard.json");
+    let mut args = base.to_vec();
+    args[4] = rerouted.to_str().unwrap();
+    args.extend(["--shard", "1/3", "--out", other.to_str().unwrap()]);
+    let (c, _, e) = ibfat(&args);
+    assert!(c == 0 || c == 1, "{e}");
+    let (c, _, e) = merge(&[], &[all[0], other.to_str().unwrap(), all[2]]);
+    assert_eq!(c, 2, "{e}");
+    assert!(
+        e.contains("rerouted-shard.json") && e.contains("forwarding tables") && e.contains("shard0.json"),
+        "{e}"
+    );
 }

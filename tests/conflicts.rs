@@ -133,13 +133,20 @@ fn shards_merge_into_the_full_report() {
     let full = check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap();
     let n = pat.phases();
     let job = job_fingerprint(&plan.fabric, hosts);
+    let on = ibfat::fingerprint::ComputedFor {
+        fabric: plan.fabric.fingerprint(),
+        lfts: Some(lfts.fingerprint(&plan.fabric, &lids)),
+    };
     let shards: Vec<_> = (0..3)
         .map(|i| {
             let r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
-            (format!("s{i}"), CheckShard::new(&r, (i, 3), String::new(), job.clone()))
+            (
+                format!("s{i}"),
+                CheckShard::new(&r, (i, 3), String::new(), job.clone(), on.clone()),
+            )
         })
         .collect();
-    let m = merge(&shards).unwrap();
+    let m = merge(&shards, false).unwrap();
     assert_eq!(
         (m.flows, m.unrouted_flows, m.max_congestion),
         (full.flows, full.unrouted_flows, full.max_congestion)
@@ -150,7 +157,7 @@ fn shards_merge_into_the_full_report() {
     assert_eq!(m.worst_links, full.worst_links);
     assert_eq!(m.phases_checked, n);
     assert!(
-        merge(&[shards[0].clone(), shards[0].clone()]).is_err(),
+        merge(&[shards[0].clone(), shards[0].clone()], false).is_err(),
         "overlapping shards"
     );
 }

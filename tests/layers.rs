@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// The layers, lowest first; modules in one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
-    &["error", "rng"],
+    &["error", "rng", "fingerprint"],
     &["geometry"],
     &["topology"],
     &["routing"],

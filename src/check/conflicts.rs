@@ -305,6 +305,10 @@ pub struct CheckReport {
     pub phase_range: (usize, usize),
     /// Phases actually checked (all of them unless sharded).
     pub phases_checked: usize,
+    /// True for a merge of an incomplete shard set (`check merge --allow-partial`): the
+    /// figures cover only `phases_checked` phases and prove nothing about the others.
+    #[serde(default)]
+    pub partial: bool,
     /// Flows checked (self-flows excluded).
     pub flows: u64,
     /// Flows whose route does not deliver (black hole, loop, misdelivery).
@@ -365,6 +369,7 @@ impl CheckReport {
             phases,
             phase_range,
             phases_checked,
+            partial: false,
             flows,
             unrouted_flows,
             throughput_ratio: if flows > 0 { sum / flows as f64 } else { 1.0 },

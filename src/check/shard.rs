@@ -13,6 +13,7 @@
 //! every field's type and the slice the shard claims, and names the file and field.
 
 use super::conflicts::{CheckReport, LinkLoad, PhaseSummary, UnroutedFlow};
+use crate::fingerprint::{ComputedFor, Fnv1a};
 use crate::formats::atomic;
 use crate::topology::{Endpoint, Fabric};
 use crate::{Error, Result};
@@ -21,7 +22,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The `schema` value of a shard file (bumped when the format changes incompatibly).
-pub const SCHEMA: &str = "ibfat.check-shard/1";
+pub const SCHEMA: &str = "ibfat.check-shard/2";
 
 /// The pattern a shard is a slice of; every shard of one check has the same.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -61,6 +62,8 @@ pub struct CheckShard {
     pub pattern: ShardPattern,
     /// The hosts the pattern runs on.
     pub job: ShardJob,
+    /// The fabric and the forwarding tables the shard was checked on.
+    pub computed_for: ComputedFor,
     /// The phases this shard checked (`shard·P/shards .. (shard+1)·P/shards`).
     pub phase_range: (usize, usize),
     /// Flows checked, unrouted ones included (self-flows excluded).
@@ -84,14 +87,11 @@ pub fn slice(i: usize, n: usize, phases: usize) -> std::ops::Range<usize> {
 
 /// FNV-1a (64 bit) over the ranks' port GUIDs, as `0x` and 16 hex digits.
 pub fn job_fingerprint(fabric: &Fabric, hosts: &[Endpoint]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = Fnv1a::new();
     for ep in hosts {
-        for b in fabric.port(ep.node, ep.port).guid.to_le_bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        h.u64(fabric.port(ep.node, ep.port).guid);
     }
-    format!("0x{h:016x}")
+    h.hex()
 }
 
 impl CheckShard {
@@ -102,6 +102,7 @@ impl CheckShard {
         (shard, shards): (usize, usize),
         options: String,
         job_fingerprint: String,
+        computed_for: ComputedFor,
     ) -> CheckShard {
         CheckShard {
             schema: SCHEMA.into(),
@@ -116,6 +117,7 @@ impl CheckShard {
                 ranks: report.ranks,
                 port_guids_fnv1a: job_fingerprint,
             },
+            computed_for,
             phase_range: report.phase_range,
             flows: report.flows,
             unrouted_flows: report.unrouted_flows,
@@ -222,9 +224,10 @@ impl CheckShard {
 
 /// Merge shards of one check into its report, exactly. `shards` pairs each shard with
 /// the file (or other name) it came from, for errors. Shards of different patterns,
-/// jobs or shard counts, or a shard index given twice, are refused (input errors);
-/// missing shards are allowed and show as `phases_checked < phases`.
-pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)]) -> Result<CheckReport> {
+/// jobs, shard counts, fabrics or tables, or a shard index given twice, are refused
+/// (input errors). A missing shard is refused too unless `allow_partial`: then the report
+/// is marked [`CheckReport::partial`] and covers `phases_checked < phases`.
+pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) -> Result<CheckReport> {
     let Some((first_path, first)) = shards.first() else {
         return Err(Error::input("shards", "nothing to merge", None));
     };
@@ -253,6 +256,17 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)]) -> Result<CheckReport> 
         }
         if s.job != first.job {
             return Err(mismatch("job", format!("{:?}", s.job), format!("{:?}", first.job)));
+        }
+        if let Some(why) = s.computed_for.mismatch(&first.computed_for) {
+            return Err(Error::at(
+                path,
+                0,
+                format!(
+                    "not a shard of the same check as {}: {why}",
+                    first_path.as_ref().display()
+                ),
+            )
+            .with_hint("check every shard against the same fabric and tables"));
         }
         if let Some(other) = by_index.insert(s.shard, path) {
             return Err(Error::at(
@@ -300,12 +314,36 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)]) -> Result<CheckReport> 
         unrouted_flows += s.unrouted_flows;
         checked += s.phase_range.1 - s.phase_range.0;
     }
+    let missing: Vec<String> = (0..first.shards)
+        .filter(|i| !by_index.contains_key(i))
+        .map(|i| i.to_string())
+        .collect();
+    if !missing.is_empty() && !allow_partial {
+        let shown = missing.iter().take(20).cloned().collect::<Vec<_>>().join(", ");
+        return Err(Error::input(
+            "shards",
+            format!(
+                "{} of {} shards given; missing shard{} {shown}{} (given: {})",
+                by_index.len(),
+                first.shards,
+                if missing.len() > 1 { "s" } else { "" },
+                if missing.len() > 20 { ", ..." } else { "" },
+                shards
+                    .iter()
+                    .take(5)
+                    .map(|(p, _)| p.as_ref().display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Some("give every shard, or --allow-partial for a report marked partial (exit 1)".into()),
+        ));
+    }
     let ranges: Vec<(usize, usize)> = by_index
         .keys()
         .map(|&i| slice(i, first.shards, first.pattern.phases))
         .map(|r| (r.start, r.end))
         .collect();
-    Ok(CheckReport::from_counts(
+    let mut report = CheckReport::from_counts(
         first.pattern.name.clone(),
         first.job.ranks,
         first.pattern.phases,
@@ -316,7 +354,9 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)]) -> Result<CheckReport> 
         worst,
         unrouted,
         links.into_values().collect(),
-    ))
+    );
+    report.partial = !missing.is_empty();
+    Ok(report)
 }
 
 #[cfg(test)]
@@ -343,11 +383,15 @@ mod tests {
         let whole = check(&plan.fabric, hosts, &routes, &pat, 0..n, &|| {}).unwrap();
         assert!(whole.max_congestion > 1, "random permutations conflict on a tree");
         let job = job_fingerprint(&plan.fabric, hosts);
+        let on = ComputedFor {
+            fabric: plan.fabric.fingerprint(),
+            lfts: Some(lfts.fingerprint(&plan.fabric, &lids)),
+        };
         let dir = tempfile::tempdir().unwrap();
         let mut read = Vec::new();
         for i in 0..3 {
             let r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
-            let s = CheckShard::new(&r, (i, 3), "seed=5".into(), job.clone());
+            let s = CheckShard::new(&r, (i, 3), "seed=5".into(), job.clone(), on.clone());
             let path = dir.path().join(format!("s{i}.json"));
             s.write(&path).unwrap();
             let back = CheckShard::read(&path).unwrap();
@@ -356,18 +400,43 @@ mod tests {
         }
         // any order merges to the same report, equal to the whole check in every field
         read.reverse();
-        let merged = merge(&read).unwrap();
+        let merged = merge(&read, false).unwrap();
         assert_eq!(merged, whole);
+        assert!(!merged.partial);
         assert_eq!(merged.worst_links.len(), 10);
 
         // a shard given twice, or of another pattern, is refused with the file named
         let dup = vec![read[0].clone(), read[0].clone()];
-        let e = merge(&dup).unwrap_err().to_string();
+        let e = merge(&dup, false).unwrap_err().to_string();
         assert!(e.contains("s2.json") && e.contains("also given"), "{e}");
         let mut other = read.clone();
         other[1].1.pattern.options = "seed=6".into();
-        let e = merge(&other).unwrap_err().to_string();
+        let e = merge(&other, false).unwrap_err().to_string();
         assert!(e.contains("s1.json") && e.contains("`pattern`"), "{e}");
+
+        // a missing shard is refused, naming what is missing; allowed, the report says so
+        let e = merge(&read[..2], false).unwrap_err().to_string();
+        assert!(e.contains("2 of 3 shards") && e.contains("missing shard 0"), "{e}");
+        let part = merge(&read[..2], true).unwrap();
+        assert!(part.partial && part.phases_checked < n, "{part:?}");
+
+        // shards checked on other tables (one entry changed: a reroute) are refused
+        let mut rerouted = lfts.clone();
+        let (sw, lid) = (
+            rerouted.switches[0],
+            lids.lid(&plan.fabric, hosts[0].node, hosts[0].port),
+        );
+        let port = rerouted.get(sw, lid).unwrap();
+        rerouted.set(sw, lid, if port == 1 { 2 } else { 1 });
+        let mut other = read.clone();
+        other[2].1.computed_for.lfts = Some(rerouted.fingerprint(&plan.fabric, &lids));
+        let e = merge(&other, false).unwrap_err().to_string();
+        assert!(e.contains("rerouted") && e.contains("s0.json"), "{e}");
+        // ... and so is one of another fabric
+        let mut other = read.clone();
+        other[1].1.computed_for.fabric = "0x0000000000000001".into();
+        let e = merge(&other, false).unwrap_err().to_string();
+        assert!(e.contains("other node GUIDs"), "{e}");
     }
 
     #[test]
@@ -396,6 +465,10 @@ mod tests {
             job: ShardJob {
                 ranks: 4,
                 port_guids_fnv1a: "0x0".into(),
+            },
+            computed_for: ComputedFor {
+                fabric: "0x1".into(),
+                lfts: None,
             },
             phase_range: (5, 10),
             flows: 3,

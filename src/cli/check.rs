@@ -5,6 +5,7 @@ use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::shard::{job_fingerprint, slice};
 use ibfat::check::{check, merge, CheckReport, CheckShard, CompiledRoutes};
+use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, dot};
 use ibfat::load::{load, Loaded, Recognise};
@@ -27,15 +28,19 @@ tables for the topology are used. LIDs: --lids guid2lid, else the topology's own
 the ones the dump's `portguid` annotations name (OpenSM's dumps carry them).
 
 Cluster array jobs: `--shard i/N` checks the i-th of N slices of the phases (i from 0) and
-writes a shard file (--out FILE, or --json to print it), schema ibfat.check-shard/1:
-exact counters and every used link by port GUID and port number, not a report.
-`ibfat check merge SHARD...` validates the shards (same pattern, job and N; no index twice)
-and computes the report from them exactly as an unsharded check would, worst links included.
+writes a shard file (--out FILE, or --json to print it), schema ibfat.check-shard/2:
+exact counters, every used link by port GUID and port number, and the fingerprints of
+the fabric and tables it was checked on (`computed_for`) — not a report.
+`ibfat check merge SHARD...` validates the set (same pattern, job, N, fabric and tables;
+every index exactly once) and computes the report from it exactly as an unsharded check
+would, worst links included. `--allow-partial` merges an incomplete set into a report
+marked `partial: true` that never exits 0.
 
 --json prints the report without the per-link loads; --links adds them (`link_loads`:
 every link that carried a flow, by port GUID and number, largest and total load).
 
-Exit codes: 0 conflict-free and every flow routed, 1 conflicts or unrouted flows, 2 bad input.
+Exit codes: 0 conflict-free and every flow routed, 1 conflicts, unrouted flows or a partial
+merge, 2 bad input.
 
 Examples:
   ibfat check --topology lsft7/ --pattern shift
@@ -106,6 +111,9 @@ enum CheckCmd {
         /// Shard files
         #[arg(required = true)]
         shards: Vec<PathBuf>,
+        /// Merge an incomplete set: the report says `partial: true` and the exit code is 1
+        #[arg(long)]
+        allow_partial: bool,
         /// Print the merged report as JSON
         #[arg(long)]
         json: bool,
@@ -220,12 +228,18 @@ fn pattern_options(a: &CheckArgs) -> String {
 }
 
 pub fn run(a: CheckArgs) -> Result<i32> {
-    if let Some(CheckCmd::Merge { shards, json, links }) = a.cmd {
+    if let Some(CheckCmd::Merge {
+        shards,
+        json,
+        links,
+        allow_partial,
+    }) = a.cmd
+    {
         let read = shards
             .iter()
             .map(|p| Ok((p.clone(), CheckShard::read(p)?)))
             .collect::<Result<Vec<_>>>()?;
-        let mut r = merge(&read)?;
+        let mut r = merge(&read, allow_partial)?;
         if !links {
             r.link_loads.clear();
         }
@@ -233,8 +247,11 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             print_json(&r)?;
         } else {
             print_report(&r);
-            if r.phases_checked != r.phases {
-                println!("  note: the shards cover {} of {} phases", r.phases_checked, r.phases);
+            if r.partial {
+                println!(
+                    "  PARTIAL: the shards cover {} of {} phases; the others are not checked",
+                    r.phases_checked, r.phases
+                );
             }
         }
         return Ok(exit_code(&r));
@@ -279,6 +296,10 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             index,
             pattern_options(&a),
             job_fingerprint(loaded.fabric(), &hosts),
+            ComputedFor {
+                fabric: loaded.fabric().fingerprint(),
+                lfts: Some(lfts.fingerprint(loaded.fabric(), &lids)),
+            },
         );
         if let Some(path) = &a.out {
             shard.write(path)?;
@@ -306,7 +327,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
 }
 
 fn exit_code(r: &CheckReport) -> i32 {
-    if r.unrouted_flows == 0 && r.max_congestion <= 1 {
+    if r.unrouted_flows == 0 && r.max_congestion <= 1 && !r.partial {
         0
     } else {
         1

@@ -1,5 +1,7 @@
 //! Linear forwarding tables of every switch, as one flat array.
 
+use super::Lids;
+use crate::fingerprint::Fnv1a;
 use crate::topology::{Fabric, NodeId};
 
 /// LFT entry meaning "no route" (OpenSM's OSM_NO_PATH): the switch drops the packet.
@@ -57,6 +59,38 @@ impl LftSet {
     pub fn set(&mut self, node: NodeId, lid: u16, port: u8) {
         let r = self.row_of[node as usize] as usize;
         self.ports[r * self.stride + lid as usize] = port;
+    }
+
+    /// Fingerprint of the routes these tables give (see [`crate::fingerprint`]): every
+    /// LID in use with the port that owns it, then every switch (by GUID) with its entry
+    /// for each of those LIDs. The same routes give the same value whatever the node
+    /// order, the table length or the entries of unused LIDs — so tables ibfat computed
+    /// and the same tables read back from a switch (`dump_lfts`) agree.
+    pub fn fingerprint(&self, fabric: &Fabric, lids: &Lids) -> String {
+        let used: Vec<u16> = (1..lids.owner.len())
+            .filter(|&l| lids.owner[l] != crate::topology::NO_PEER)
+            .map(|l| l as u16)
+            .collect();
+        let mut h = Fnv1a::new();
+        for &lid in &used {
+            let p = &fabric.ports[lids.owner[lid as usize] as usize];
+            h.u64(lid as u64).u64(fabric.node(p.node).guid).u64(p.num as u64);
+        }
+        let mut rows: Vec<(u64, usize)> = self
+            .switches
+            .iter()
+            .enumerate()
+            .map(|(r, &s)| (fabric.node(s).guid, r))
+            .collect();
+        rows.sort_unstable();
+        let mut row_bytes = Vec::with_capacity(used.len());
+        for (guid, r) in rows {
+            let row = self.row(r);
+            row_bytes.clear();
+            row_bytes.extend(used.iter().map(|&l| row.get(l as usize).copied().unwrap_or(NO_ROUTE)));
+            h.u64(guid).bytes(&row_bytes);
+        }
+        h.hex()
     }
 
     /// Number of switches.

@@ -271,6 +271,19 @@ fn port_guid(kind: NodeKind, node_guid: u64, p: u8) -> u64 {
 }
 
 impl Fabric {
+    /// Fingerprint of the fabric's identity (see [`crate::fingerprint`]): the sorted
+    /// GUIDs of its nodes. A file computed for one fabric names it with this, so that a
+    /// reader holding another fabric (or the same one with a switch replaced) can tell.
+    pub fn fingerprint(&self) -> String {
+        let mut guids: Vec<u64> = self.nodes.iter().map(|n| n.guid).collect();
+        guids.sort_unstable();
+        let mut h = crate::fingerprint::Fnv1a::new();
+        guids.iter().for_each(|&g| {
+            h.u64(g);
+        });
+        h.hex()
+    }
+
     /// Give node `n` a new GUID, and its ports the GUIDs that follow from it (ibsim's rule,
     /// as [`Fabric::add_node`]).
     pub fn set_node_guid(&mut self, n: NodeId, guid: u64) {
