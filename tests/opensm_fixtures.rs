@@ -220,3 +220,67 @@ fn dump_annotations_give_the_lids_the_tables_were_made_for() {
     );
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+/// `lfts validate` on OpenSM's own ftree tables (which leave switch-to-switch LIDs between
+/// lanes unrouted): the data path and deadlock sections pass, the completeness gap is a
+/// warning (exit 0) — and fatal with `--strict` (exit 1). A lost host route is always fatal.
+#[test]
+fn validate_tells_a_management_gap_from_a_broken_data_path() {
+    let dir = fixture("kary3x3");
+    let run = |extra: &[&str], lfts: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ibfat"))
+            .args(["lfts", "validate", "--topology"])
+            .arg(dir.join("fabric.yaml"))
+            .arg("--lids")
+            .arg(dir.join("guid2lid"))
+            .arg("--lfts")
+            .arg(lfts)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let ftree = dir.join("opensm-ftree.dump");
+    let (c, out, e) = run(&["--json"], &ftree);
+    assert_eq!(c, Some(0), "{out}{e}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (&v["data_path_ok"], &v["deadlock_free"], &v["complete"], &v["ok"]),
+        (&true.into(), &true.into(), &false.into(), &false.into()),
+        "{v}"
+    );
+    assert_eq!(v["broken_host_routes"], 0);
+    assert!(v["defective_switch_lid_entries"].as_u64().unwrap() > 0, "{v}");
+    let (c, out, _) = run(&[], &ftree);
+    assert_eq!(c, Some(0));
+    assert!(out.contains("data path: ok") && out.contains("deadlock: free"), "{out}");
+    assert!(
+        out.contains("completeness: gaps (warning") && out.contains("valid for data traffic"),
+        "{out}"
+    );
+    let (c, out, _) = run(&["--strict"], &ftree);
+    assert_eq!(c, Some(1), "{out}");
+    assert!(out.contains("completeness: FAILED") && out.contains("INVALID"), "{out}");
+
+    // drop one host LID from every switch: the data path breaks, strict or not
+    let text = std::fs::read_to_string(&ftree).unwrap();
+    let lid = "0x0001 ";
+    let holed: String = text
+        .lines()
+        .filter(|l| !l.starts_with(lid))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(holed, text);
+    let tmp = tempfile::tempdir().unwrap();
+    let hd = tmp.path().join("holed.dump");
+    std::fs::write(&hd, holed).unwrap();
+    let (c, out, _) = run(&["--json"], &hd);
+    assert_eq!(c, Some(1), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["data_path_ok"], false);
+    assert!(v["broken_host_routes"].as_u64().unwrap() > 0, "{v}");
+}

@@ -96,8 +96,19 @@ pub struct LftReport {
     pub ca_sourced: Cdg,
     /// CDG including the routes that start at switches (VL15 management traffic).
     pub all_sources: Cdg,
-    /// No black hole, loop, misdelivery or broken minimality promise, and `ca_sourced`
-    /// acyclic.
+    /// Host LID routes, from every switch a host hangs off, that do not arrive: data
+    /// traffic that is lost. Defective host-LID entries elsewhere (at switches no host
+    /// route passes) are counted in `defective_host_lid_entries` but lose nothing.
+    pub broken_host_routes: u64,
+    /// The data path works: every host reaches every host LID (`broken_host_routes` 0)
+    /// and routes the family promises minimal are minimal.
+    pub data_path_ok: bool,
+    /// Every switch reaches every switch LID (management traffic on VL15) and no entry
+    /// for a host LID is defective anywhere: tables with nothing left unrouted.
+    pub complete: bool,
+    /// The CDG of the routes that start at hosts is acyclic (`ca_sourced`).
+    pub deadlock_free: bool,
+    /// Everything holds: data path, deadlock freedom and completeness (`--strict`).
     pub ok: bool,
 }
 
@@ -178,6 +189,7 @@ fn all_pairs(fabric: &Fabric, lfts: &LftSet) -> Vec<u8> {
 /// Per-LID result, merged across threads.
 struct LidResult {
     entries: u64,
+    host_routes_broken: u64,
     host_bad: u64,
     switch_bad: u64,
     black_holes: u64,
@@ -193,6 +205,7 @@ impl LidResult {
     fn new() -> LidResult {
         LidResult {
             entries: 0,
+            host_routes_broken: 0,
             host_bad: 0,
             switch_bad: 0,
             black_holes: 0,
@@ -206,6 +219,7 @@ impl LidResult {
     }
     fn merge(mut self, o: LidResult) -> LidResult {
         self.entries += o.entries;
+        self.host_routes_broken += o.host_routes_broken;
         self.host_bad += o.host_bad;
         self.switch_bad += o.switch_bad;
         self.black_holes += o.black_holes;
@@ -379,6 +393,8 @@ fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResu
         res.switch_bad += bad;
     } else {
         res.host_bad += bad;
+        // data traffic enters at the switches hosts hang off: only their routes carry it
+        res.host_routes_broken += cx.ca_rows.iter().filter(|&&r| st[r as usize] == St::Bad).count() as u64;
     }
     // hop statistics and the minimal-route promise
     for (r, s) in st.iter().enumerate() {
@@ -653,6 +669,8 @@ pub fn validate(fabric: &Fabric, lids: &Lids, lfts: &LftSet, layout: Option<&Lay
     defects.truncate(MAX_EXAMPLES);
     let ok =
         res.black_holes == 0 && res.loops == 0 && res.misdelivered == 0 && res.non_minimal == 0 && ca_sourced.acyclic;
+    let data_path_ok = res.host_routes_broken == 0 && res.non_minimal == 0;
+    let complete = res.host_bad == 0 && res.switch_bad == 0;
     LftReport {
         switches: nsw,
         lids: lid_list.len(),
@@ -664,6 +682,10 @@ pub fn validate(fabric: &Fabric, lids: &Lids, lfts: &LftSet, layout: Option<&Lay
         defective_host_lid_entries: res.host_bad,
         defective_switch_lid_entries: res.switch_bad,
         defects,
+        broken_host_routes: res.host_routes_broken,
+        data_path_ok,
+        complete,
+        deadlock_free: ca_sourced.acyclic,
         host_hops: stats(res.host_hops),
         switch_hops: stats(res.switch_hops),
         ca_sourced,

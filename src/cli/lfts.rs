@@ -3,7 +3,7 @@
 use super::output::print_json;
 use super::topo;
 use clap::{Args, Subcommand};
-use ibfat::check::validate;
+use ibfat::check::{validate, LftReport};
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise};
 use ibfat::Result;
@@ -24,11 +24,17 @@ LIDs come from --lids (a guid2lid file), else from the topology (ibnetdiscover o
 after the SM swept, or a plan folder holding guid2lid), else from the dump's own
 `portguid` annotations (OpenSM's opensm-lfts.dump, dump_lfts and ibroute carry them).
 
-Checked: every switch delivers every CA and switch LID (no black holes, loops or wrong
-deliveries); hop counts (minimal where the family promises it: LSFT and k-ary host routes,
-MOLS latency routes); deadlock freedom by an acyclic channel dependency graph of all routes
-that start at CA ports (routes starting at switches carry only VL15 management traffic and
-are reported separately). Exit 0 valid, 1 defects found (each named with switch, LID and
+The report has three sections, each with its own verdict:
+  data path    every switch a host hangs off delivers every host LID (no black hole,
+               loop or wrong delivery on a route host traffic takes); hop counts, minimal
+               where the family promises it (LSFT and k-ary host routes, MOLS latency routes)
+  deadlock     the channel dependency graph of all routes that start at hosts is acyclic
+               (routes that start at switches carry only VL15 management traffic; their
+               CDG is shown too)
+  completeness every switch delivers every switch LID (management traffic) and has a
+               working entry for every host LID, even where no host route passes
+Exit 0 when the data path and deadlock sections pass (completeness gaps are reported as
+warnings; --strict makes them fatal), 1 defects found (each named with switch, LID and
 path), 2 bad input.
 
 Example:
@@ -46,6 +52,10 @@ Example:
         /// Print the report as JSON
         #[arg(long)]
         json: bool,
+        /// Fail (exit 1) on completeness gaps too: unrouted switch LIDs, or host-LID
+        /// entries no host route uses
+        #[arg(long)]
+        strict: bool,
     },
 }
 
@@ -56,54 +66,87 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             lfts,
             lids,
             json,
+            strict,
         } => {
             let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());
+            let pass = r.data_path_ok && r.deadlock_free && (r.complete || !strict);
             if json {
                 print_json(&r)?;
             } else {
-                println!(
-                    "{} switches x {} LIDs: {} entries followed",
-                    r.switches, r.lids, r.entries_checked
-                );
-                println!(
-                    "  black holes {}, loops {}, misdelivered {}, non-minimal where promised {}",
-                    r.black_holes, r.loops, r.misdelivered, r.non_minimal
-                );
-                println!(
-                    "  hops host-to-host min/mean/max {}/{:.2}/{} over {} routes; to switches {}/{:.2}/{}",
-                    r.host_hops.min,
-                    r.host_hops.mean,
-                    r.host_hops.max,
-                    r.host_hops.routes,
-                    r.switch_hops.min,
-                    r.switch_hops.mean,
-                    r.switch_hops.max
-                );
-                println!(
-                    "  deadlock: CA-sourced CDG {} ({} channels, {} dependencies); with switch-sourced routes {}",
-                    if r.ca_sourced.acyclic { "acyclic" } else { "CYCLIC" },
-                    r.ca_sourced.channels,
-                    r.ca_sourced.dependencies,
-                    if r.all_sources.acyclic {
-                        "acyclic"
-                    } else {
-                        "cyclic (management traffic only)"
-                    }
-                );
-                if !r.ca_sourced.cycle.is_empty() {
-                    println!("  cycle: {}", r.ca_sourced.cycle.join(" => "));
-                }
-                for d in &r.defects {
-                    println!(
-                        "  {} at {} ({}) for LID 0x{:04x} -> {}: {}",
-                        d.kind, d.switch, d.switch_guid, d.lid, d.destination, d.path
-                    );
-                }
-                println!("{}", if r.ok { "valid" } else { "INVALID" });
+                print_text(&r, strict, pass);
             }
-            Ok(if r.ok { 0 } else { 1 })
+            Ok(if pass { 0 } else { 1 })
         }
     }
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "ok"
+    } else {
+        "FAILED"
+    }
+}
+
+fn print_text(r: &LftReport, strict: bool, pass: bool) {
+    println!(
+        "{} switches x {} LIDs: {} entries followed",
+        r.switches, r.lids, r.entries_checked
+    );
+    println!("data path: {}", verdict(r.data_path_ok));
+    println!(
+        "  host routes that do not arrive {}, non-minimal where promised {}",
+        r.broken_host_routes, r.non_minimal
+    );
+    println!(
+        "  hops host-to-host min/mean/max {}/{:.2}/{} over {} routes",
+        r.host_hops.min, r.host_hops.mean, r.host_hops.max, r.host_hops.routes
+    );
+    println!("deadlock: {}", if r.deadlock_free { "free" } else { "FAILED" });
+    println!(
+        "  host-sourced CDG {} ({} channels, {} dependencies); with switch-sourced routes {}",
+        if r.ca_sourced.acyclic { "acyclic" } else { "CYCLIC" },
+        r.ca_sourced.channels,
+        r.ca_sourced.dependencies,
+        if r.all_sources.acyclic {
+            "acyclic"
+        } else {
+            "cyclic (management traffic only)"
+        }
+    );
+    if !r.ca_sourced.cycle.is_empty() {
+        println!("  cycle: {}", r.ca_sourced.cycle.join(" => "));
+    }
+    let gaps = if r.complete {
+        "ok"
+    } else if strict {
+        "FAILED"
+    } else {
+        "gaps (warning; --strict makes them fatal)"
+    };
+    println!("completeness: {gaps}");
+    println!(
+        "  defective entries: switch LIDs {}, host LIDs {} (black holes {}, loops {}, misdelivered {})",
+        r.defective_switch_lid_entries, r.defective_host_lid_entries, r.black_holes, r.loops, r.misdelivered
+    );
+    println!(
+        "  hops to switch LIDs min/mean/max {}/{:.2}/{}",
+        r.switch_hops.min, r.switch_hops.mean, r.switch_hops.max
+    );
+    for d in &r.defects {
+        println!(
+            "  {} at {} ({}) for LID 0x{:04x} -> {}: {}",
+            d.kind, d.switch, d.switch_guid, d.lid, d.destination, d.path
+        );
+    }
+    println!(
+        "{}",
+        match (pass, r.ok) {
+            (true, true) => "valid",
+            (true, false) => "valid for data traffic (completeness gaps above)",
+            _ => "INVALID",
+        }
+    );
 }
