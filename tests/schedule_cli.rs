@@ -154,3 +154,43 @@ fn tree_shifts_and_bad_input() {
     );
     assert!(!out.exists());
 }
+
+/// A schedule file records what it was computed for; `ibfat check` refuses one computed
+/// for other tables (exit 2, naming the file), and `--allow-stale` checks it with a warning.
+#[test]
+fn check_refuses_a_schedule_computed_for_other_tables() {
+    let t = tempfile::tempdir().unwrap();
+    let plan_dir = t.path().join("lsft2");
+    let plan = build(&plan_dir, &["lsft", "--order", "2"]);
+    let p = plan_dir.to_str().unwrap();
+    let out = t.path().join("a2a.json");
+    run(&[p, "--pattern", "lsft", "--out", out.to_str().unwrap()]);
+    let (sched, _) = read_json(&out, Some(&Hosts::of(&plan))).unwrap();
+    let on = sched.computed_for.unwrap();
+    assert_eq!(on.fabric, plan.fabric.fingerprint());
+    assert_eq!(on.lfts, None, "computed from the topology, valid on any tables");
+    let check = |file: &Path, extra: &[&str]| {
+        let mut args = vec!["check", "--topology", p, "--pattern", file.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        ibfat(&args)
+    };
+    let (c, o, e) = check(&out, &[]);
+    assert_eq!(c, 0, "{o}{e}");
+    // the same schedule, claiming tables that are not these
+    let text = std::fs::read_to_string(&out).unwrap();
+    let stale = t.path().join("stale.json");
+    std::fs::write(
+        &stale,
+        text.replacen("\"lfts\":null", "\"lfts\":\"0x00000000deadbeef\"", 1),
+    )
+    .unwrap();
+    let (c, _, e) = check(&stale, &[]);
+    assert_eq!(c, 2, "{e}");
+    assert!(
+        e.contains("stale.json") && e.contains("stale schedule") && e.contains("0x00000000deadbeef"),
+        "{e}"
+    );
+    let (c, o, e) = check(&stale, &["--allow-stale"]);
+    assert_eq!(c, 0, "{o}{e}");
+    assert!(e.contains("warning") && e.contains("stale schedule"), "{e}");
+}

@@ -102,6 +102,10 @@ pub struct CheckArgs {
     /// Print the report as JSON
     #[arg(long)]
     json: bool,
+    /// Check a schedule file even when it records other tables or another fabric than the
+    /// ones in hand (a warning instead of exit 2)
+    #[arg(long)]
+    allow_stale: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -137,7 +141,7 @@ fn parse_shard(s: &str) -> std::result::Result<(usize, usize), String> {
 
 /// The pattern of the command line and the hosts it runs on (rank order): a schedule
 /// file (its own host list), or a named pattern over the job (default: every host).
-fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, Vec<Endpoint>)> {
+fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<Resolved> {
     let all: Vec<Endpoint> = match loaded.model.layout() {
         Some(l) => l.hosts().to_vec(),
         None => loaded.fabric().endpoints(),
@@ -147,14 +151,15 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, 
     if path.is_file() {
         let (sched, job) = file::read_json(path, Some(&hosts_view))?;
         let job = job.ok_or_else(|| Error::at(path, 0, "the schedule's hosts could not be matched to the topology"))?;
-        return Ok((Box::new(sched), job.hosts().to_vec()));
+        let computed_for = sched.computed_for.clone();
+        return Ok((Box::new(sched), job.hosts().to_vec(), computed_for));
     }
     let kind: PatternKind = a.pattern.parse()?;
     let job = a.job.as_deref().map(|j| Job::from_arg(j, &hosts_view)).transpose()?;
     if kind == PatternKind::Shift && a.block.is_none() && a.job_size.is_none() {
         // plain shift needs no family
         let ranks = job.as_ref().map(|j| j.hosts().to_vec()).unwrap_or(all);
-        return Ok((Box::new(ibfat::schedule::shift::Shift::new(ranks.len())), ranks));
+        return Ok((Box::new(ibfat::schedule::shift::Shift::new(ranks.len())), ranks, None));
     }
     let topo = loaded.topology()?;
     let req = Request {
@@ -166,7 +171,28 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, 
         phases: a.phases,
     };
     let (g, _) = generate(topo, &req)?;
-    Ok((g.pattern, g.job.hosts().to_vec()))
+    Ok((g.pattern, g.job.hosts().to_vec(), None))
+}
+
+/// The pattern, its ranks' ports, and what a schedule file says it was computed for.
+type Resolved = (Box<dyn Pattern>, Vec<Endpoint>, Option<ComputedFor>);
+
+/// Refuse (or, with `--allow-stale`, warn about) a schedule file computed for another
+/// fabric or other tables than the ones in hand: its conflict-freedom was a property of
+/// those, and checking it here would report on a schedule MPI should no longer use.
+fn refuse_stale(a: &CheckArgs, recorded: Option<&ComputedFor>, have: &ComputedFor) -> Result<()> {
+    let Some(why) = recorded.and_then(|r| r.mismatch(have)) else {
+        return Ok(());
+    };
+    let path = Path::new(&a.pattern);
+    if a.allow_stale {
+        eprintln!("ibfat: warning: {}: stale schedule: {why}", path.display());
+        return Ok(());
+    }
+    Err(Error::at(path, 0, format!("stale schedule: {why}")).with_hint(
+        "regenerate it for these tables (the OpenSM plugin's schedule_out, or `ibfat schedule`), \
+         or pass --allow-stale to check it anyway",
+    ))
 }
 
 pub fn print_report(r: &CheckReport) {
@@ -276,7 +302,12 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             (lids, lfts)
         }
     };
-    let (pattern, hosts) = resolve_pattern(&a, &loaded)?;
+    let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
+    let have = ComputedFor {
+        fabric: loaded.fabric().fingerprint(),
+        lfts: Some(lfts.fingerprint(loaded.fabric(), &lids)),
+    };
+    refuse_stale(&a, recorded.as_ref(), &have)?;
     let routes = CompiledRoutes::compile(loaded.fabric(), &lids, &lfts, &hosts, a.lid_offset)?;
     let n = pattern.phases();
     let range = match a.shard {
@@ -296,10 +327,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             index,
             pattern_options(&a),
             job_fingerprint(loaded.fabric(), &hosts),
-            ComputedFor {
-                fabric: loaded.fabric().fingerprint(),
-                lfts: Some(lfts.fingerprint(loaded.fabric(), &lids)),
-            },
+            have,
         );
         if let Some(path) = &a.out {
             shard.write(path)?;

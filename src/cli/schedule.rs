@@ -2,6 +2,7 @@
 
 use super::output::print_json;
 use clap::Args;
+use ibfat::fingerprint::ComputedFor;
 use ibfat::schedule::generate::BlockInfo;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, Counts, Format, Job, PatternKind, Request};
@@ -154,6 +155,11 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
             format,
             g.pattern.as_ref(),
             &g.job.port_guids(&plan.fabric),
+            // computed from the topology: valid on any tables of this fabric
+            &ComputedFor {
+                fabric: plan.fabric.fingerprint(),
+                lfts: None,
+            },
         )?),
         None => None,
     };

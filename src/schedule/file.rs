@@ -13,6 +13,11 @@
 //! ]}
 //! ```
 //!
+//! Writers put `"computed_for": {"fabric": "0x…", "lfts": "0x…" or null}` first: the
+//! fingerprints of the fabric and of the forwarding tables the schedule was computed for
+//! ([`crate::fingerprint`]; `lfts` is null for a schedule computed from the topology
+//! alone). Readers that hold tables compare them and refuse a stale schedule.
+//!
 //! `hosts[r]` is the port GUID of rank r (`0x` and 16 hex digits); `phases[p][r]` is the
 //! rank that rank r sends to in phase p, or `null` when r is idle. Every phase lists every
 //! rank and is a partial permutation (no rank receives twice). Writers put one host and
@@ -30,6 +35,7 @@
 use super::job::{HostLookup, Hosts};
 use super::{Counts, Job, Pattern, PermutationCheck, Schedule, IDLE};
 use crate::error::{Error, Result};
+use crate::fingerprint::ComputedFor;
 use crate::formats::atomic;
 use rayon::prelude::*;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -136,9 +142,16 @@ fn io_err(e: std::io::Error) -> Error {
     Error::io("cannot write the schedule", e)
 }
 
-/// Stream `pattern` to `w` with `hosts` (one port GUID per rank); every phase is checked
-/// to be a partial permutation. Returns the flow counts.
-pub fn write_to(w: &mut dyn Write, format: Format, pattern: &dyn Pattern, hosts: &[u64]) -> Result<Counts> {
+/// Stream `pattern` to `w` with `hosts` (one port GUID per rank) and what it was computed
+/// for (JSON only; CSV has no room for it); every phase is checked to be a partial
+/// permutation. Returns the flow counts.
+pub fn write_to(
+    w: &mut dyn Write,
+    format: Format,
+    pattern: &dyn Pattern,
+    hosts: &[u64],
+    computed_for: &ComputedFor,
+) -> Result<Counts> {
     let n = pattern.ranks();
     if hosts.len() != n {
         return Err(Error::Tool(format!(
@@ -150,8 +163,10 @@ pub fn write_to(w: &mut dyn Write, format: Format, pattern: &dyn Pattern, hosts:
     let phases = pattern.phases();
     match format {
         Format::Json => {
-            let mut head = Vec::with_capacity(24 * n + 32);
-            head.extend_from_slice(b"{\"hosts\": [\n");
+            let mut head = Vec::with_capacity(24 * n + 128);
+            let on = serde_json::to_string(computed_for)
+                .map_err(|e| Error::Tool(format!("cannot encode computed_for: {e}")))?;
+            head.extend_from_slice(format!("{{\"computed_for\": {on},\n\"hosts\": [\n").as_bytes());
             for (i, g) in hosts.iter().enumerate() {
                 let sep = if i + 1 == n { "" } else { "," };
                 head.extend_from_slice(format!("\"0x{g:016x}\"{sep}\n").as_bytes());
@@ -207,11 +222,17 @@ pub fn write_to(w: &mut dyn Write, format: Format, pattern: &dyn Pattern, hosts:
 }
 
 /// Write a schedule file atomically (complete or absent).
-pub fn write(path: &Path, format: Format, pattern: &dyn Pattern, hosts: &[u64]) -> Result<Counts> {
+pub fn write(
+    path: &Path,
+    format: Format,
+    pattern: &dyn Pattern,
+    hosts: &[u64],
+    computed_for: &ComputedFor,
+) -> Result<Counts> {
     // the atomic writer speaks io::Error; keep ours aside and abort the file with a marker
     let mut result: Result<Counts> = Ok(Counts::default());
     let written = atomic::write_file_with(path, |w| {
-        result = write_to(w, format, pattern, hosts);
+        result = write_to(w, format, pattern, hosts, computed_for);
         match &result {
             Ok(_) => Ok(()),
             Err(e) => Err(std::io::Error::other(e.to_string())),
@@ -250,6 +271,7 @@ pub fn parse_json(bytes: &[u8], path: &Path, topo: Option<&Hosts>) -> Result<(Sc
     let mut sched = Schedule {
         hosts: parsed.hosts,
         phases: parsed.phases,
+        computed_for: parsed.computed_for,
     };
     if !parsed.phases_checked {
         // phases came before hosts: check them now (no line numbers left)
@@ -284,6 +306,7 @@ fn json_error(path: &Path, e: serde_json::Error) -> Error {
 }
 
 struct Parsed {
+    computed_for: Option<ComputedFor>,
     hosts: Vec<u64>,
     fabric_ranks: Option<Vec<u32>>,
     phases: Vec<Vec<u32>>,
@@ -309,8 +332,15 @@ impl<'de> Visitor<'de> for FileSeed<'_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Parsed, A::Error> {
         let mut hosts: Option<(Vec<u64>, Option<Vec<u32>>)> = None;
         let mut phases: Option<(Vec<Vec<u32>>, bool)> = None;
+        let mut computed_for: Option<ComputedFor> = None;
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
+                "computed_for" => {
+                    if computed_for.is_some() {
+                        return Err(de::Error::duplicate_field("computed_for"));
+                    }
+                    computed_for = Some(map.next_value()?);
+                }
                 "hosts" => {
                     if hosts.is_some() {
                         return Err(de::Error::duplicate_field("hosts"));
@@ -332,6 +362,7 @@ impl<'de> Visitor<'de> for FileSeed<'_, '_> {
         let (hosts, fabric_ranks) = hosts.ok_or_else(|| de::Error::missing_field("hosts"))?;
         let (phases, phases_checked) = phases.ok_or_else(|| de::Error::missing_field("phases"))?;
         Ok(Parsed {
+            computed_for,
             hosts,
             fabric_ranks,
             phases,
@@ -594,23 +625,42 @@ mod tests {
         }
     }
 
+    fn on(lfts: Option<&str>) -> ComputedFor {
+        ComputedFor {
+            fabric: "0x00000000000000f1".into(),
+            lfts: lfts.map(String::from),
+        }
+    }
+
     #[test]
     fn json_and_csv_round_trip() {
         let hosts = [0x0002_c900_2000_0001u64, 0xffff_0000_0000_0002, 3];
         let mut buf = Vec::new();
-        let counts = write_to(&mut buf, Format::Json, &Gappy, &hosts).unwrap();
+        let tables = on(Some("0x00000000000000aa"));
+        let counts = write_to(&mut buf, Format::Json, &Gappy, &hosts, &tables).unwrap();
         assert_eq!((counts.flows, counts.self_flows, counts.idle), (3, 1, 3));
         let text = String::from_utf8(buf).unwrap();
         assert_eq!(
             text,
-            "{\"hosts\": [\n\"0x0002c90020000001\",\n\"0xffff000000000002\",\n\"0x0000000000000003\"\n],\n\
+            "{\"computed_for\": {\"fabric\":\"0x00000000000000f1\",\"lfts\":\"0x00000000000000aa\"},\n\
+             \"hosts\": [\n\"0x0002c90020000001\",\n\"0xffff000000000002\",\n\"0x0000000000000003\"\n],\n\
              \"phases\": [\n[1,null,0],\n[null,null,2]\n]}\n"
         );
         let (s, job) = parse(&text, None).unwrap();
         assert!(job.is_none());
-        assert_eq!(s, Schedule::from_pattern(&Gappy, hosts.to_vec()));
+        assert_eq!(s.computed_for.as_ref(), Some(&tables));
+        assert_eq!(
+            s,
+            Schedule {
+                computed_for: Some(tables.clone()),
+                ..Schedule::from_pattern(&Gappy, hosts.to_vec())
+            }
+        );
+        // files written before computed_for existed still read, with nothing recorded
+        let old = text.replacen(&text[..text.find("\"hosts\"").unwrap()], "{", 1);
+        assert_eq!(parse(&old, None).unwrap().0.computed_for, None);
         let mut csv = Vec::new();
-        write_to(&mut csv, Format::Csv, &Gappy, &hosts).unwrap();
+        write_to(&mut csv, Format::Csv, &Gappy, &hosts, &tables).unwrap();
         assert_eq!(
             String::from_utf8(csv).unwrap(),
             "rank,phase,peer\n0,0,1\n1,0,\n2,0,0\n0,1,\n1,1,\n2,1,2\n"
@@ -619,10 +669,13 @@ mod tests {
         let shift = Shift::new(300);
         let g: Vec<u64> = (1..=300).collect();
         let mut big = Vec::new();
-        write_to(&mut big, Format::Json, &shift, &g).unwrap();
+        write_to(&mut big, Format::Json, &shift, &g, &on(None)).unwrap();
         assert_eq!(
             parse_json(&big, Path::new("x"), None).unwrap().0,
-            Schedule::from_pattern(&shift, g)
+            Schedule {
+                computed_for: Some(on(None)),
+                ..Schedule::from_pattern(&shift, g)
+            }
         );
     }
 
@@ -633,7 +686,7 @@ mod tests {
         let path = t.path().join("shift.json");
         let job = Job::whole(p.layout.hosts());
         let shift = Shift::new(job.len());
-        let counts = write(&path, Format::Json, &shift, &job.port_guids(&p.fabric)).unwrap();
+        let counts = write(&path, Format::Json, &shift, &job.port_guids(&p.fabric), &on(None)).unwrap();
         assert_eq!(counts.flows, 21 * 21);
         let (s, j) = read_json(&path, Some(&Hosts::of(&p))).unwrap();
         assert_eq!(j.unwrap(), job);
@@ -643,7 +696,7 @@ mod tests {
         let (_, j) = read_json(&path, Some(&Hosts::new(&p.fabric, &eps, "dump"))).unwrap();
         assert_eq!(j.unwrap().hosts(), job.hosts());
         // a writer that fails leaves the earlier file alone
-        let bad = write(&path, Format::Json, &Gappy, &[1, 2]);
+        let bad = write(&path, Format::Json, &Gappy, &[1, 2], &on(None));
         assert!(bad.is_err());
         assert_eq!(read_json(&path, Some(&Hosts::of(&p))).unwrap().0, s);
         assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);

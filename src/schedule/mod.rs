@@ -102,6 +102,8 @@ pub struct Schedule {
     pub hosts: Vec<u64>,
     /// `phases[p][r]`: the rank that rank r sends to in phase p, or [`IDLE`].
     pub phases: Vec<Vec<u32>>,
+    /// The fabric and tables the file says it was computed for (`None`: not recorded).
+    pub computed_for: Option<crate::fingerprint::ComputedFor>,
 }
 
 impl Schedule {
@@ -115,7 +117,11 @@ impl Schedule {
                 v
             })
             .collect();
-        Schedule { hosts, phases }
+        Schedule {
+            hosts,
+            phases,
+            computed_for: None,
+        }
     }
 }
 

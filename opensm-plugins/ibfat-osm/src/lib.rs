@@ -9,10 +9,15 @@
 //!
 //! * `family=auto|lsft|kary|mols` — the family the fabric must be (default auto);
 //! * `schedule_out=PATH` — write the all-to-all schedule of the fabric there (atomically)
-//!   after every successful pass, in ibfat's schedule JSON format;
+//!   after every successful pass, in ibfat's schedule JSON format, with the fingerprints of
+//!   the fabric and of the tables it was computed for. A missing folder is created (mode
+//!   0755) when the plugin loads. When a pass fails (OpenSM falls back to another engine)
+//!   or the schedule cannot be written, the schedule an earlier pass wrote is removed: it
+//!   no longer describes the tables in the switches;
 //! * `pattern=NAME` — which schedule (default: `lsft` on a Latin-square fat-tree,
 //!   `kary-shift`/`mols-shift` on trees);
-//! * `validate=1` — validate the tables before handing them to OpenSM.
+//! * `validate=1` — validate the tables before handing them to OpenSM (the log says what
+//!   validation found).
 //!
 //! Anything the engine cannot route (an unrecognisable or damaged fabric, bad options, an
 //! internal error) is logged with the reason and the pass returns failure, so OpenSM falls
@@ -22,6 +27,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 use ibfat::check::validate;
+use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::options::{self, Key};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, Lids};
@@ -31,7 +37,7 @@ use ibfat::topology::{Fabric, Layout, NodeKind, Speed, Topology, Width};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The OpenSM release this plugin was built against (checked by build.rs).
@@ -117,6 +123,22 @@ pub struct Options {
     pub validate: bool,
 }
 
+impl Options {
+    /// The options as `key=value` pairs, for the log (defaults spelled out).
+    pub fn describe(&self) -> String {
+        format!(
+            "family={} schedule_out={} pattern={} validate={}",
+            self.family.map_or("auto".to_string(), |f| f.to_string()),
+            self.schedule_out
+                .as_ref()
+                .map_or("(none)".to_string(), |p| p.display().to_string()),
+            self.pattern
+                .map_or("(family default)".to_string(), |k| k.name().to_string()),
+            self.validate as u8
+        )
+    }
+}
+
 /// The keys of `event_plugin_options`.
 #[derive(Clone, Copy, Debug)]
 enum OptKey {
@@ -197,14 +219,28 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
         };
         let options = parse_options(&text);
         match &options {
-            Ok(o) => log(
-                osm,
-                false,
-                &format!(
-                    "plugin {} loaded for {OSM_VERSION}, options {o:?}",
-                    env!("CARGO_PKG_VERSION")
-                ),
-            ),
+            Ok(o) => {
+                log(
+                    osm,
+                    false,
+                    &format!(
+                        "plugin {} loaded for {OSM_VERSION}, options {}",
+                        env!("CARGO_PKG_VERSION"),
+                        o.describe()
+                    ),
+                );
+                if let Some(path) = &o.schedule_out {
+                    match ensure_folder(path) {
+                        Ok(Some(made)) => log(
+                            osm,
+                            false,
+                            &format!("created the folder {} (mode 0755) for schedule_out", made.display()),
+                        ),
+                        Ok(None) => {}
+                        Err(e) => log(osm, true, &format!("schedule_out: {e}; no schedule will be written")),
+                    }
+                }
+            }
             Err(e) => log(
                 osm,
                 true,
@@ -230,6 +266,71 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
     res.unwrap_or(std::ptr::null_mut())
 }
 
+/// Create the folder `path` goes in when it is missing (mode 0755); the folder made, if any.
+fn ensure_folder(path: &Path) -> Result<Option<PathBuf>, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(None);
+    };
+    if dir.is_dir() {
+        return Ok(None);
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("cannot set the mode of {}: {e}", dir.display()))?;
+    Ok(Some(dir.to_path_buf()))
+}
+
+/// After a pass that leaves other tables in the switches than the schedule at `path` was
+/// computed for, remove that schedule — if it is one: a regular file whose head records
+/// the forwarding tables it belongs to (what this engine writes). Anything else is left
+/// alone and named in the log.
+fn retire_schedule(osm: *mut c_void, path: &Path) {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return; // nothing there
+    };
+    if !meta.file_type().is_file() {
+        log(
+            osm,
+            true,
+            &format!("schedule_out {} is not a regular file; left alone", path.display()),
+        );
+        return;
+    }
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let head = String::from_utf8_lossy(&head[..n]);
+    let ours = head.starts_with("{\"computed_for\": {") && head.contains("\"lfts\":\"0x");
+    if !ours {
+        log(
+            osm,
+            true,
+            &format!(
+                "{} is not a schedule computed for programmed tables; left alone, but it does not describe the tables now in the switches",
+                path.display()
+            ),
+        );
+        return;
+    }
+    match std::fs::remove_file(path) {
+        Ok(()) => log(
+            osm,
+            false,
+            &format!(
+                "removed the schedule {}: it was computed for tables that are no longer programmed",
+                path.display()
+            ),
+        ),
+        Err(e) => log(
+            osm,
+            true,
+            &format!("cannot remove the stale schedule {}: {e}", path.display()),
+        ),
+    }
+}
+
 extern "C" fn delete(data: *mut c_void) {
     if !data.is_null() {
         // SAFETY: data is the Box created in create(); OpenSM calls delete once, at exit
@@ -248,7 +349,15 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
     let plugin = unsafe { &mut *(ctx as *mut Plugin) };
     plugin.passes += 1;
     let osm = plugin.osm;
-    match catch_unwind(AssertUnwindSafe(|| routing_pass(plugin))) {
+    let stale = plugin.options.as_ref().ok().and_then(|o| o.schedule_out.clone());
+    let res = catch_unwind(AssertUnwindSafe(|| routing_pass(plugin)));
+    if !matches!(res, Ok(Ok(()))) {
+        if let Some(path) = &stale {
+            // OpenSM now falls back to another engine: the schedule describes old tables
+            let _ = catch_unwind(AssertUnwindSafe(|| retire_schedule(osm, path)));
+        }
+    }
+    match res {
         Ok(Ok(())) => 0,
         Ok(Err(why)) => {
             log(
@@ -462,8 +571,40 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
     let lfts = route(fabric, layout, &lids).map_err(|e| e.to_string())?;
     if options.validate {
         let v = validate(fabric, &lids, &lfts, Some(layout));
+        let found = format!(
+            "validation of {} switches x {} LIDs: data path {}, deadlock {}, completeness {} \
+             (broken host routes {}, black holes {}, loops {}, misdelivered {}, non-minimal {}; \
+             host-sourced CDG {} channels, {} dependencies)",
+            v.switches,
+            v.lids,
+            if v.data_path_ok { "ok" } else { "FAILED" },
+            if v.deadlock_free {
+                "free"
+            } else {
+                "POSSIBLE (cyclic CDG)"
+            },
+            if v.complete { "ok" } else { "gaps" },
+            v.broken_host_routes,
+            v.black_holes,
+            v.loops,
+            v.misdelivered,
+            v.non_minimal,
+            v.ca_sourced.channels,
+            v.ca_sourced.dependencies
+        );
+        log(osm, !v.ok, &found);
         if !v.ok {
-            return Err(format!("the computed tables fail validation: {:?}", v.defects.first()));
+            let first = v
+                .defects
+                .first()
+                .map(|d| {
+                    format!(
+                        "{} at {} for LID 0x{:04x} -> {}: {}",
+                        d.kind, d.switch, d.lid, d.destination, d.path
+                    )
+                })
+                .unwrap_or_default();
+            return Err(format!("the computed tables fail validation: {first}"));
         }
     }
     for (row, &sw) in lfts.switches.iter().enumerate() {
@@ -506,9 +647,13 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             Layout::Kary(_) => PatternKind::KaryShift,
             Layout::Mols(_) => PatternKind::MolsShift,
         });
+        let computed_for = ComputedFor {
+            fabric: fabric.fingerprint(),
+            lfts: Some(lfts.fingerprint(fabric, &lids)),
+        };
         let res = generate(&topo, &Request::new(kind)).and_then(|(g, _)| {
             let guids = g.job.port_guids(fabric);
-            file::write(path, Format::Json, g.pattern.as_ref(), &guids).map(|c| (g.pattern.name(), c))
+            file::write(path, Format::Json, g.pattern.as_ref(), &guids, &computed_for).map(|c| (g.pattern.name(), c))
         });
         match res {
             Ok((name, c)) => log(
@@ -522,11 +667,14 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
                     t.elapsed().as_secs_f64() * 1e3
                 ),
             ),
-            Err(e) => log(
-                osm,
-                true,
-                &format!("cannot write the schedule to {}: {e}", path.display()),
-            ),
+            Err(e) => {
+                log(
+                    osm,
+                    true,
+                    &format!("cannot write the schedule to {}: {e}", path.display()),
+                );
+                retire_schedule(osm, path);
+            }
         }
     }
     Ok(())

@@ -8,6 +8,7 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, validate, CompiledRoutes};
+use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::{dump, lftdump};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::Lids;
@@ -89,11 +90,33 @@ fn route_with_plugin(name: &str, f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
     };
     let v = validate(&fabric, &lids, &tables, Some(&layout));
     assert!(v.ok, "{name}: the programmed tables fail validation: {v:#?}");
+    assert!(
+        run.log.contains(&format!(
+            "options family=auto schedule_out={} pattern=(family default) validate=1",
+            sched.display()
+        )),
+        "{name}: {}",
+        harness::tail(&run.log, 40)
+    );
+    assert!(
+        run.log.contains("data path ok, deadlock free, completeness ok"),
+        "{name}: {}",
+        harness::tail(&run.log, 40)
+    );
 
     // the schedule the plugin wrote is complete and conflict-free on the programmed tables
     let all = layout.hosts().to_vec();
     let (schedule, job) = file::read_json(&sched, Some(&Hosts::new(&fabric, &all, name))).unwrap();
     let job = job.unwrap();
+    // ... and says it was computed for exactly the tables the switches hold
+    assert_eq!(
+        schedule.computed_for,
+        Some(ComputedFor {
+            fabric: fabric.fingerprint(),
+            lfts: Some(tables.fingerprint(&fabric, &lids)),
+        }),
+        "{name}"
+    );
     let routes = CompiledRoutes::compile(&fabric, &lids, &tables, job.hosts(), 0).unwrap();
     let r = check(
         &fabric,
@@ -199,9 +222,12 @@ fn bad_options_and_unwritable_schedule_path() {
         "{}",
         harness::tail(&run.log, 30)
     );
+    let file = sim.path().join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let bad = file.join("dir/s.json");
     let run = sim.opensm(&OsmConfig {
         tag: Some("bad-path".into()),
-        ..plugin_cfg("ibfat,minhop", "schedule_out=/nonexistent/dir/s.json", 0)
+        ..plugin_cfg("ibfat,minhop", &format!("schedule_out={}", bad.display()), 0)
     });
     assert!(run.success);
     assert_eq!(
@@ -210,11 +236,110 @@ fn bad_options_and_unwritable_schedule_path() {
         "{}",
         harness::tail(&run.log, 30)
     );
+    // reported when the plugin loads, and again when a pass cannot write it
     assert!(
-        run.log.contains("cannot write the schedule to /nonexistent/dir/s.json"),
+        run.log.contains("schedule_out: cannot create the folder"),
         "{}",
         harness::tail(&run.log, 30)
     );
+    assert!(
+        run.log
+            .contains(&format!("cannot write the schedule to {}", bad.display())),
+        "{}",
+        harness::tail(&run.log, 30)
+    );
+}
+
+/// The plugin never leaves a stale schedule: a cut cable makes the pass fail and OpenSM
+/// fall back to minhop; the schedule written for ibfat's tables is removed, and `ibfat
+/// check` refuses a kept copy on the tables now programmed (and accepts the fresh one
+/// written after the repair). A missing schedule folder is created when the plugin loads.
+#[test]
+fn a_fallback_removes_the_schedule_and_check_refuses_a_stale_copy() {
+    let sim = Sim::start_text(&net(FamilySpec::Lsft(LsftParams::new(2, false)), Some(3)));
+    let sched = sim.path().join("made/by/plugin/schedule.json");
+    let mut osm = sim.opensm_daemon(&OsmConfig {
+        extra_args: vec!["-s".into(), "0".into()],
+        ..plugin_cfg("ibfat,minhop", &format!("schedule_out={}", sched.display()), 0)
+    });
+    assert!(
+        osm.wait_for("ibfat tables configured on all switches", 1, Duration::from_secs(60)),
+        "{}",
+        harness::tail(&osm.log(), 30)
+    );
+    assert!(
+        osm.log().contains("created the folder"),
+        "{}",
+        harness::tail(&osm.log(), 30)
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(sched.parent().unwrap()).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o755);
+    let check = |sched: &Path, tag: &str| {
+        let topo = sim.path().join(format!("ibnetdiscover-{tag}.txt"));
+        let lfts = sim.path().join(format!("dump_lfts-{tag}.txt"));
+        std::fs::write(&topo, sim.ibnetdiscover(&[])).unwrap();
+        std::fs::write(&lfts, sim.dump_lfts()).unwrap();
+        harness::ibfat(&[
+            "check",
+            "--topology",
+            topo.to_str().unwrap(),
+            "--lfts",
+            lfts.to_str().unwrap(),
+            "--pattern",
+            sched.to_str().unwrap(),
+        ])
+    };
+    std::thread::sleep(Duration::from_secs(1));
+    let (c, out, e) = check(&sched, "whole");
+    assert_eq!(c, 0, "the plugin's schedule on its own tables: {out}{e}");
+    let kept = sim.path().join("kept.json");
+    std::fs::copy(&sched, &kept).unwrap();
+
+    // cut a leaf-to-spine cable: unrecognisable, so ibfat steps aside for minhop
+    let text = sim.ibnetdiscover(&[]);
+    let d = dump::parse(&text, Path::new("d")).unwrap();
+    let leaf = d
+        .fabric
+        .switches()
+        .find(|&s| d.fabric.node(s).desc.starts_with("L3 "))
+        .unwrap();
+    let up = (1..=d.fabric.node(leaf).nports)
+        .find(|&p| {
+            d.fabric
+                .peer(leaf, p)
+                .is_some_and(|(n, _)| d.fabric.node(n).kind == ibfat::topology::NodeKind::Switch)
+        })
+        .unwrap();
+    let before = osm.log().matches("tables configured on all switches").count();
+    sim.console(&format!("Unlink \"L3\"[{up}]"));
+    osm.sighup();
+    settle(&mut osm, "minhop", before, 0);
+    assert!(
+        !sched.exists(),
+        "the stale schedule is gone:\n{}",
+        harness::tail(&osm.log(), 30)
+    );
+    assert!(
+        osm.log().contains("removed the schedule"),
+        "{}",
+        harness::tail(&osm.log(), 30)
+    );
+    let (c, _, e) = check(&kept, "cut");
+    assert_eq!(c, 2, "a schedule for other tables is refused: {e}");
+    assert!(
+        e.contains("kept.json") && e.contains("stale schedule") && e.contains("--allow-stale"),
+        "{e}"
+    );
+
+    // repaired: ibfat routes again and writes a fresh schedule that matches
+    let before = osm.log().matches("tables configured on all switches").count();
+    sim.console(&format!("ReLink \"L3\"[{up}]"));
+    osm.sighup();
+    settle(&mut osm, "ibfat", before, 1);
+    let (c, out, e) = check(&sched, "repaired");
+    assert_eq!(c, 0, "{out}{e}");
+    osm.stop();
 }
 
 /// Cut a cable, force a re-sweep, repeat 20 times: OpenSM stays up, every switch keeps
