@@ -162,13 +162,21 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<(Box<dyn Pattern>, 
 }
 
 pub fn print_report(r: &CheckReport) {
-    println!(
+    outln!(
         "{}: {} ranks, phases {}..{} of {} ({} checked), {} flows",
-        r.pattern, r.ranks, r.phase_range.0, r.phase_range.1, r.phases, r.phases_checked, r.flows
+        r.pattern,
+        r.ranks,
+        r.phase_range.0,
+        r.phase_range.1,
+        r.phases,
+        r.phases_checked,
+        r.flows
     );
-    println!(
+    outln!(
         "  throughput ratio {:.4}, max congestion {}, unrouted flows {}",
-        r.throughput_ratio, r.max_congestion, r.unrouted_flows
+        r.throughput_ratio,
+        r.max_congestion,
+        r.unrouted_flows
     );
     let hist: Vec<String> = r
         .histogram
@@ -178,23 +186,31 @@ pub fn print_report(r: &CheckReport) {
         .filter(|(_, &n)| n > 0)
         .map(|(c, n)| format!("{c}:{n}"))
         .collect();
-    println!("  congestion histogram (c:flows) {}", hist.join(" "));
+    outln!("  congestion histogram (c:flows) {}", hist.join(" "));
     for p in r.worst_phases.iter().take(5) {
-        println!(
+        outln!(
             "  worst phase {}: ratio {:.4}, max congestion {}",
-            p.phase, p.throughput_ratio, p.max_congestion
+            p.phase,
+            p.throughput_ratio,
+            p.max_congestion
         );
     }
     for l in r.worst_links.iter().take(5) {
-        println!(
+        outln!(
             "  busiest link {} (max {} flows in a phase, {} in all)",
-            l.link, l.max_flows, l.total_flows
+            l.link,
+            l.max_flows,
+            l.total_flows
         );
     }
     for u in &r.unrouted_examples {
-        println!(
+        outln!(
             "  unrouted: phase {} {} -> {}: {:?} (route starts at {})",
-            u.phase, u.source, u.destination, u.fault, u.at_switch
+            u.phase,
+            u.source,
+            u.destination,
+            u.fault,
+            u.at_switch
         );
     }
 }
@@ -220,6 +236,8 @@ fn pattern_options(a: &CheckArgs) -> String {
 }
 
 pub fn run(a: CheckArgs) -> Result<i32> {
+    super::output::data_output(a.out.as_deref());
+    super::output::data_output(a.heatmap.as_deref());
     if let Some(CheckCmd::Merge { shards, json, links }) = a.cmd {
         let read = shards
             .iter()
@@ -234,7 +252,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         } else {
             print_report(&r);
             if r.phases_checked != r.phases {
-                println!("  note: the shards cover {} of {} phases", r.phases_checked, r.phases);
+                outln!("  note: the shards cover {} of {} phases", r.phases_checked, r.phases);
             }
         }
         return Ok(exit_code(&r));
@@ -289,7 +307,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         } else {
             print_report(&report);
             if let Some(path) = &a.out {
-                println!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
+                outln!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
             }
         }
         return Ok(exit_code(&report));

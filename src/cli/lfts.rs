@@ -63,15 +63,20 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             if json {
                 print_json(&r)?;
             } else {
-                println!(
+                outln!(
                     "{} switches x {} LIDs: {} entries followed",
-                    r.switches, r.lids, r.entries_checked
+                    r.switches,
+                    r.lids,
+                    r.entries_checked
                 );
-                println!(
+                outln!(
                     "  black holes {}, loops {}, misdelivered {}, non-minimal where promised {}",
-                    r.black_holes, r.loops, r.misdelivered, r.non_minimal
+                    r.black_holes,
+                    r.loops,
+                    r.misdelivered,
+                    r.non_minimal
                 );
-                println!(
+                outln!(
                     "  hops host-to-host min/mean/max {}/{:.2}/{} over {} routes; to switches {}/{:.2}/{}",
                     r.host_hops.min,
                     r.host_hops.mean,
@@ -81,7 +86,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
                     r.switch_hops.mean,
                     r.switch_hops.max
                 );
-                println!(
+                outln!(
                     "  deadlock: CA-sourced CDG {} ({} channels, {} dependencies); with switch-sourced routes {}",
                     if r.ca_sourced.acyclic { "acyclic" } else { "CYCLIC" },
                     r.ca_sourced.channels,
@@ -93,15 +98,20 @@ pub fn run(a: LftsArgs) -> Result<i32> {
                     }
                 );
                 if !r.ca_sourced.cycle.is_empty() {
-                    println!("  cycle: {}", r.ca_sourced.cycle.join(" => "));
+                    outln!("  cycle: {}", r.ca_sourced.cycle.join(" => "));
                 }
                 for d in &r.defects {
-                    println!(
+                    outln!(
                         "  {} at {} ({}) for LID 0x{:04x} -> {}: {}",
-                        d.kind, d.switch, d.switch_guid, d.lid, d.destination, d.path
+                        d.kind,
+                        d.switch,
+                        d.switch_guid,
+                        d.lid,
+                        d.destination,
+                        d.path
                     );
                 }
-                println!("{}", if r.ok { "valid" } else { "INVALID" });
+                outln!("{}", if r.ok { "valid" } else { "INVALID" });
             }
             Ok(if r.ok { 0 } else { 1 })
         }
