@@ -172,9 +172,10 @@ pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
     for (path, out, fill) in resolved {
         let res = match out {
             OutPath::Stdout => stream_to(io::stdout().lock(), fill),
+            // a stream is opened through the path as given (`/dev/stdout` is a link)
             OutPath::Stream(dev) => OpenOptions::new()
                 .write(true)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+                .custom_flags(libc::O_CLOEXEC)
                 .open(&dev)
                 .and_then(|f| stream_to(f, fill)),
             OutPath::File(target) => match temp_file_beside(&target) {
@@ -296,8 +297,9 @@ pub fn write_dir_keeping(dir: &Path, files: &[(&str, Vec<u8>)], ours: &[&str], k
     }
     let mut kept_now = Vec::new();
     let mut swapped = false;
-    let (tmp, _guard) =
-        temp_dir_beside(&dir, "new").map_err(|e| Error::io(format!("cannot write {}", dir.display()), e))?;
+    let (tmp, _guard) = fs::create_dir_all(parent_of(&dir))
+        .and_then(|_| temp_dir_beside(&dir, "new"))
+        .map_err(|e| Error::io(format!("cannot write {}", dir.display()), e))?;
     let res = (|| -> io::Result<()> {
         for (name, bytes) in files {
             let mut f = create_exclusive(&tmp.join(name))?;
@@ -319,7 +321,11 @@ pub fn write_dir_keeping(dir: &Path, files: &[(&str, Vec<u8>)], ours: &[&str], k
         }
         sync_dir(&tmp);
         if !exists {
-            return cleanup::commit(|| fs::rename(&tmp, &dir));
+            match cleanup::commit(|| fs::rename(&tmp, &dir)) {
+                // a concurrent run created the folder meanwhile: exchange with it instead
+                Err(e) if matches!(e.raw_os_error(), Some(libc::ENOTEMPTY) | Some(libc::EEXIST)) => {}
+                other => return other,
+            }
         }
         cleanup::commit(|| match swap_dirs(&tmp, &dir) {
             Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOSYS)) => {

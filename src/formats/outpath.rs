@@ -45,6 +45,31 @@ impl OutPath {
         if is_dash(path) {
             return Ok(OutPath::Stdout);
         }
+        // what the path finally leads to (the kernel follows `/dev/stdout` -> `/proc/self/fd/1`
+        // -> a pipe, which no textual resolution can)
+        match fs::metadata(path) {
+            Ok(m) => {
+                let ft = m.file_type();
+                if ft.is_char_device() || ft.is_block_device() || ft.is_fifo() {
+                    return Ok(OutPath::Stream(path.to_path_buf()));
+                }
+                if ft.is_file() {
+                    let real = fs::canonicalize(path)
+                        .map_err(|e| Error::io(format!("cannot resolve {}", path.display()), e))?;
+                    return Ok(OutPath::File(real));
+                }
+                if ft.is_dir() {
+                    return Err(refuse(path, "is a folder, not a file"));
+                }
+                return Err(refuse(path, "is a socket or another special file ibfat cannot write"));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                return Err(refuse(path, "is a chain of too many symlinks"))
+            }
+            Err(e) => return Err(Error::io(format!("cannot inspect {}", path.display()), e)),
+        }
+        // missing, or a dangling symlink: follow the chain to the name to create
         let mut p = path.to_path_buf();
         for _ in 0..MAX_LINKS {
             let meta = match fs::symlink_metadata(&p) {
