@@ -565,3 +565,59 @@ fn a_closed_pipe_is_a_quiet_exit_for_every_subcommand() {
 fn ibfat_in(cwd: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
     run_in(cwd, args, None)
 }
+
+/// The PIDs of `pid`'s children (from /proc).
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut kids = Vec::new();
+    for e in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(p) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Ok(stat) = fs::read_to_string(format!("/proc/{p}/stat")) {
+            // pid (comm) state ppid ...
+            let after = stat.rsplit_once(')').map(|x| x.1).unwrap_or("");
+            if after.split_whitespace().nth(1).and_then(|x| x.parse::<u32>().ok()) == Some(pid) {
+                kids.push(p);
+            }
+        }
+    }
+    kids
+}
+
+#[test]
+fn sigterm_during_build_kills_dot_and_leaves_no_temp_folder() {
+    if Command::new("dot").arg("-V").stderr(Stdio::null()).status().is_err() {
+        eprintln!("SKIPPED sigterm_during_build_kills_dot_and_leaves_no_temp_folder: Graphviz is not installed");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("plan");
+    let mut child = Command::new(ibfat_bin())
+        .args(["build", "lsft", "--order", "13", "--out", s(&out)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let dot = loop {
+        if let Some(&k) = children_of(child.id()).first() {
+            break k;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "build finished before dot was seen"
+        );
+        assert!(start.elapsed() < Duration::from_secs(120), "no dot child");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(143), "{st:?}");
+    std::thread::sleep(Duration::from_millis(100));
+    let alive = fs::read_to_string(format!("/proc/{dot}/stat")).is_ok_and(|s| !s.contains(") Z "));
+    assert!(!alive, "dot ({dot}) outlived ibfat");
+    assert_eq!(names(t.path()), BTreeSet::new(), "no temporary plan folder left");
+}
