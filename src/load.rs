@@ -2,7 +2,7 @@
 //! the C ABI and the OpenSM plugin share.
 //!
 //! A TOPOLOGY is a plan folder, a `fabric.yaml`, an ibsim `topology.net`, or
-//! `ibnetdiscover` output (default format or `-p`). A spec is built (its layout is known
+//! `ibnetdiscover` output (default format or `-p`); `-` reads it from standard input. A spec is built (its layout is known
 //! by construction); anything else is parsed and, when a family is asked for, recognised.
 //! This decision is made here and nowhere else, so planned and discovered fabrics route,
 //! schedule and check alike.
@@ -14,6 +14,8 @@
 use crate::error::{Error, InputError, Result};
 use crate::formats::dump::{self, Discovered, DumpFormat, ParseOptions};
 use crate::formats::guid2lid;
+use crate::formats::input;
+use crate::formats::outpath::is_dash;
 use crate::recognize::{recognize, FamilyHint, Recognition};
 use crate::routing::Lids;
 use crate::topology::{Fabric, Layout, Model, Spec, Topology};
@@ -126,6 +128,9 @@ fn is_spec_text(text: &str) -> bool {
 /// Which file to read for a path: a plan folder's `fabric.yaml` (else `topology.net`),
 /// or the path itself.
 fn resolve(path: &Path) -> Result<PathBuf> {
+    if is_dash(path) {
+        return Ok(path.to_path_buf()); // standard input
+    }
     if path.is_dir() {
         for name in ["fabric.yaml", "topology.net"] {
             let p = path.join(name);
@@ -158,6 +163,9 @@ fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
     if let Some(l) = Lids::discovered(fabric).map_err(|e| e.in_file(path, 0))? {
         return Ok(Some(l));
     }
+    if is_dash(path) {
+        return Ok(None); // standard input has no folder to look in
+    }
     let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let g2l = folder.join("guid2lid");
     if g2l.is_file() {
@@ -173,7 +181,7 @@ fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
 /// audit, strict otherwise); specs are built; `family` says whether to recognise.
 pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded> {
     let file = resolve(path)?;
-    let bytes = std::fs::read(&file).map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+    let bytes = input::read_bytes(&file)?;
     let text = String::from_utf8_lossy(&bytes);
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let mut loaded = if is_yaml || is_spec_text(&text) {

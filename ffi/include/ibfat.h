@@ -358,7 +358,9 @@ enum IbfatStatus ibfat_routes_lid(const struct IbfatRoutes *routes,
                                   uint16_t *out_lid);
 
 /**
- * Write the LFTs as OpenSM's opensm-lfts.dump (atomically) and the LIDs as guid2lid.
+ * Write the LFTs as OpenSM's opensm-lfts.dump and the LIDs as guid2lid, published
+ * together: both files are complete before either replaces its predecessor, so a full
+ * disk or a concurrent call never pairs a new dump with an old guid2lid.
  */
 enum IbfatStatus ibfat_routes_write(const struct IbfatRoutes *routes,
                                     const char *dump_path,

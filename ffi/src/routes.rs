@@ -4,7 +4,7 @@
 use crate::fabric::IbfatFabric;
 use crate::status::{arg, cstr, free, give, guard, handle, out, Fail, IbfatStatus};
 use ibfat::check::validate;
-use ibfat::formats::{guid2lid, lftdump};
+use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::topology::Fabric;
 use std::ffi::c_char;
@@ -192,7 +192,9 @@ pub unsafe extern "C" fn ibfat_routes_lid(
     })
 }
 
-/// Write the LFTs as OpenSM's opensm-lfts.dump (atomically) and the LIDs as guid2lid.
+/// Write the LFTs as OpenSM's opensm-lfts.dump and the LIDs as guid2lid, published
+/// together: both files are complete before either replaces its predecessor, so a full
+/// disk or a concurrent call never pairs a new dump with an old guid2lid.
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_routes_write(
     routes: *const IbfatRoutes,
@@ -202,12 +204,20 @@ pub unsafe extern "C" fn ibfat_routes_write(
     guard(|| {
         // SAFETY: routes is NULL or a live handle, dump_path NULL or a C string (pointer contract)
         let (r, dump) = unsafe { (handle(routes, "routes")?, cstr(dump_path, "dump_path")?) };
-        lftdump::write_opensm_file(Path::new(dump), &r.fabric, &r.lids, &r.lfts)?;
+        let mut files: Vec<(&Path, atomic::Fill<'_>)> = vec![(
+            Path::new(dump),
+            Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, &r.fabric, &r.lids, &r.lfts)),
+        )];
         if !guid2lid_path.is_null() {
             // SAFETY: guid2lid_path is a C string (not NULL, pointer contract)
             let g = Path::new(unsafe { cstr(guid2lid_path, "guid2lid_path") }?);
-            ibfat::formats::atomic::write_file(g, guid2lid::write(&r.lids, &r.fabric).as_bytes())?;
+            let text = guid2lid::write(&r.lids, &r.fabric);
+            files.push((
+                g,
+                Box::new(move |w: &mut dyn std::io::Write| w.write_all(text.as_bytes())),
+            ));
         }
+        atomic::write_group(files)?;
         Ok(())
     })
 }

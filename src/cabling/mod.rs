@@ -31,6 +31,10 @@ pub const OWNED_FILES: &[&str] = &[
     "schedule.csv",
 ];
 
+/// Files other commands write into a plan folder (`ibfat route --out PLAN/`, a
+/// schedule): rebuilding the plan carries them over unchanged instead of deleting them.
+pub const KEPT_FILES: &[&str] = &["opensm-lfts.dump", "guid2lid", "schedule.json", "schedule.csv"];
+
 /// What was written and what was skipped.
 #[derive(Clone, Debug, Default)]
 pub struct PlanOutput {
@@ -38,6 +42,8 @@ pub struct PlanOutput {
     pub written: Vec<String>,
     /// Why `topology.svg` is missing, when it is.
     pub svg_note: Option<String>,
+    /// Files of other commands found in the folder and kept ([`KEPT_FILES`]).
+    pub kept: Vec<String>,
 }
 
 /// Render every plan file in memory. `fabric.yaml` (the rebuild recipe) is written only
@@ -70,6 +76,8 @@ pub fn render(plan: &Topology) -> Vec<(&'static str, Vec<u8>)> {
 }
 
 /// Write the plan folder atomically (all files or none). `svg_limit` bounds Graphviz.
+/// An existing folder is replaced when it holds only plan files and [`KEPT_FILES`]; the
+/// latter are carried over, anything else is refused before writing.
 pub fn write_plan(plan: &Topology, dir: &Path, svg_limit: Option<Duration>) -> Result<PlanOutput> {
     let mut files = render(plan);
     let mut out = PlanOutput::default();
@@ -86,7 +94,7 @@ pub fn write_plan(plan: &Topology, dir: &Path, svg_limit: Option<Duration>) -> R
     } else {
         out.svg_note = Some("not requested".into());
     }
-    atomic::write_dir(dir, &files, OWNED_FILES)?;
+    out.kept = atomic::write_dir_keeping(dir, &files, PLAN_FILES, KEPT_FILES)?;
     out.written = files.iter().map(|f| f.0.to_string()).collect();
     Ok(out)
 }

@@ -137,8 +137,7 @@ impl CheckShard {
 
     /// Read and validate a shard file.
     pub fn read(path: &Path) -> Result<CheckShard> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let text = crate::formats::input::read_text(path)?;
         CheckShard::parse(&text).map_err(|e| e.in_file(path, 0))
     }
 

@@ -20,7 +20,10 @@ The plan folder (--out DIR) receives:
   fabric.yaml    the spec; `ibfat build --spec fabric.yaml` rebuilds the identical fabric
   topology.dot   Graphviz picture (topology.svg too when `dot` is installed)
 The folder is written atomically: all files or none. An existing folder is replaced only
-when it holds nothing but an earlier ibfat plan.";
+when it holds nothing but an earlier ibfat plan; the files other ibfat commands wrote into it
+(opensm-lfts.dump, guid2lid, schedule.json, schedule.csv) are kept as they are. Anything
+else in it makes build refuse (exit 2) before writing. --out may be a symlink to a folder
+(the folder it points to is written).";
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = BUILD_AFTER)]
@@ -141,6 +144,9 @@ pub struct BuildReport {
     pub files: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub svg_note: Option<String>,
+    /// Other commands' files found in the plan folder and kept (route's dump, a schedule).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<String>,
 }
 
 impl FabricOpts {
@@ -174,29 +180,41 @@ pub fn build_and_write(spec: &Spec, out: Option<&Path>, svg: bool) -> Result<(To
         out: out.map(Path::to_path_buf),
         files: Vec::new(),
         svg_note: None,
+        kept: Vec::new(),
     };
     if let Some(dir) = out {
         let limit = svg.then_some(Duration::from_secs(60));
         let written = cabling::write_plan(&plan, dir, limit)?;
         report.files = written.written;
         report.svg_note = written.svg_note;
+        report.kept = written.kept;
     }
     Ok((plan, report))
 }
 
 pub fn print_report(r: &BuildReport) {
-    println!("{} ({})", r.description, r.name);
-    println!(
+    outln!("{} ({})", r.description, r.name);
+    outln!(
         "  {} switches, {} hosts, {} cables ({} switch-to-switch), {:.2} hosts per switch",
-        r.switches, r.hosts, r.cables, r.switch_cables, r.hosts_per_switch
+        r.switches,
+        r.hosts,
+        r.cables,
+        r.switch_cables,
+        r.hosts_per_switch
     );
     if let Some(p) = r.proximity_switches {
-        println!("  proximity switches (bottoms sharing a middle switch, self included): {p:.1}");
+        outln!("  proximity switches (bottoms sharing a middle switch, self included): {p:.1}");
     }
     if let Some(dir) = &r.out {
-        println!("  wrote {}: {}", dir.display(), r.files.join(", "));
+        outln!("  wrote {}: {}", dir.display(), r.files.join(", "));
+        if !r.kept.is_empty() {
+            outln!(
+                "  kept {} (written by other commands; re-run them if the fabric changed)",
+                r.kept.join(", ")
+            );
+        }
         if let Some(note) = &r.svg_note {
-            println!("  no topology.svg: {note}");
+            outln!("  no topology.svg: {note}");
         }
     }
 }
@@ -246,8 +264,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
         ),
         None => {
             let path = a.spec.expect("clap requires --spec without a family");
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+            let text = ibfat::formats::input::read_text(&path)?;
             (Spec::from_yaml(&text, &path)?, a.out)
         }
     };

@@ -8,7 +8,6 @@ use ibfat::load::{load, Recognise, Source};
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 const AFTER: &str = "\
@@ -187,6 +186,6 @@ pub fn run(a: CablingArgs) -> Result<i32> {
     } else {
         let _ = writeln!(out, "MISMATCH: {} fault(s)", r.faults());
     }
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    super::output::write_report(format_args!("{out}"));
     Ok(code)
 }

@@ -196,13 +196,21 @@ fn refuse_stale(a: &CheckArgs, recorded: Option<&ComputedFor>, have: &ComputedFo
 }
 
 pub fn print_report(r: &CheckReport) {
-    println!(
+    outln!(
         "{}: {} ranks, phases {}..{} of {} ({} checked), {} flows",
-        r.pattern, r.ranks, r.phase_range.0, r.phase_range.1, r.phases, r.phases_checked, r.flows
+        r.pattern,
+        r.ranks,
+        r.phase_range.0,
+        r.phase_range.1,
+        r.phases,
+        r.phases_checked,
+        r.flows
     );
-    println!(
+    outln!(
         "  throughput ratio {:.4}, max congestion {}, unrouted flows {}",
-        r.throughput_ratio, r.max_congestion, r.unrouted_flows
+        r.throughput_ratio,
+        r.max_congestion,
+        r.unrouted_flows
     );
     let hist: Vec<String> = r
         .histogram
@@ -212,23 +220,31 @@ pub fn print_report(r: &CheckReport) {
         .filter(|(_, &n)| n > 0)
         .map(|(c, n)| format!("{c}:{n}"))
         .collect();
-    println!("  congestion histogram (c:flows) {}", hist.join(" "));
+    outln!("  congestion histogram (c:flows) {}", hist.join(" "));
     for p in r.worst_phases.iter().take(5) {
-        println!(
+        outln!(
             "  worst phase {}: ratio {:.4}, max congestion {}",
-            p.phase, p.throughput_ratio, p.max_congestion
+            p.phase,
+            p.throughput_ratio,
+            p.max_congestion
         );
     }
     for l in r.worst_links.iter().take(5) {
-        println!(
+        outln!(
             "  busiest link {} (max {} flows in a phase, {} in all)",
-            l.link, l.max_flows, l.total_flows
+            l.link,
+            l.max_flows,
+            l.total_flows
         );
     }
     for u in &r.unrouted_examples {
-        println!(
+        outln!(
             "  unrouted: phase {} {} -> {}: {:?} (route starts at {})",
-            u.phase, u.source, u.destination, u.fault, u.at_switch
+            u.phase,
+            u.source,
+            u.destination,
+            u.fault,
+            u.at_switch
         );
     }
 }
@@ -254,6 +270,8 @@ fn pattern_options(a: &CheckArgs) -> String {
 }
 
 pub fn run(a: CheckArgs) -> Result<i32> {
+    super::output::data_output(a.out.as_deref());
+    super::output::data_output(a.heatmap.as_deref());
     if let Some(CheckCmd::Merge {
         shards,
         json,
@@ -274,9 +292,10 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         } else {
             print_report(&r);
             if r.partial {
-                println!(
+                outln!(
                     "  PARTIAL: the shards cover {} of {} phases; the others are not checked",
-                    r.phases_checked, r.phases
+                    r.phases_checked,
+                    r.phases
                 );
             }
         }
@@ -338,7 +357,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         } else {
             print_report(&report);
             if let Some(path) = &a.out {
-                println!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
+                outln!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
             }
         }
         return Ok(exit_code(&report));

@@ -92,35 +92,35 @@ pub fn run(a: DemoArgs) -> Result<i32> {
     for (r, d) in plans.iter().zip(&deployments) {
         print_report(r);
         print_deployment(d);
-        println!();
+        outln!();
     }
     let (l, f2, f3) = (
         cost.lsft_one_sided.expect("q = 7 is prime"),
         cost.fat_tree_2_level,
         cost.fat_tree_3_level,
     );
-    println!("With 16-port switches (degree 8):");
-    println!(
+    outln!("With 16-port switches (degree 8):");
+    outln!(
         "  LSFT(7)          {:>5} hosts on {:>3} switches ({:.2} hosts per switch)",
         l.hosts,
         l.switches,
         l.hosts_per_switch()
     );
-    println!(
+    outln!(
         "  2-level fat-tree {:>5} hosts on {:>3} switches ({:.2})",
         f2.hosts,
         f2.switches,
         f2.hosts_per_switch()
     );
-    println!(
+    outln!(
         "  3-level fat-tree {:>5} hosts on {:>3} switches ({:.2})",
         f3.hosts,
         f3.switches,
         f3.hosts_per_switch()
     );
     let m = hops.mols.as_ref().expect("7 is prime");
-    println!("7-ary 3-level tree, MOLS wiring vs standard:");
-    println!(
+    outln!("7-ary 3-level tree, MOLS wiring vs standard:");
+    outln!(
         "  proximity switches {:.0} vs {:.0} (bound {}); hosts within 3 hops x{:.1}; average hops {:.2} vs {:.2} ({:+.1}%)",
         m.proximity_switches,
         hops.standard.proximity_switches,
@@ -203,7 +203,7 @@ fn deploy(plan: &Topology, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Dep
 }
 
 fn print_deployment(d: &Deployment) {
-    println!(
+    outln!(
         "  LFTs (LMC {}): {} entries, {}, {}; wrote {}",
         d.lmc,
         d.lft_entries,
@@ -215,11 +215,14 @@ fn print_deployment(d: &Deployment) {
         },
         d.files.join(", ")
     );
-    println!(
+    outln!(
         "  all-to-all: {} in {} phases, throughput ratio {:.4} on these tables (plain shift {:.4})",
-        d.schedule, d.schedule_phases, d.schedule_ratio, d.shift_ratio
+        d.schedule,
+        d.schedule_phases,
+        d.schedule_ratio,
+        d.shift_ratio
     );
     if let Some(l) = d.schedule_ratio_latency_routes {
-        println!("  the same schedule on the latency routes (base LID + 1): {l:.4}");
+        outln!("  the same schedule on the latency routes (base LID + 1): {l:.4}");
     }
 }

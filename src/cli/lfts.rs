@@ -91,21 +91,27 @@ fn verdict(ok: bool) -> &'static str {
 }
 
 fn print_text(r: &LftReport, strict: bool, pass: bool) {
-    println!(
+    outln!(
         "{} switches x {} LIDs: {} entries followed",
-        r.switches, r.lids, r.entries_checked
+        r.switches,
+        r.lids,
+        r.entries_checked
     );
-    println!("data path: {}", verdict(r.data_path_ok));
-    println!(
+    outln!("data path: {}", verdict(r.data_path_ok));
+    outln!(
         "  host routes that do not arrive {}, non-minimal where promised {}",
-        r.broken_host_routes, r.non_minimal
+        r.broken_host_routes,
+        r.non_minimal
     );
-    println!(
+    outln!(
         "  hops host-to-host min/mean/max {}/{:.2}/{} over {} routes",
-        r.host_hops.min, r.host_hops.mean, r.host_hops.max, r.host_hops.routes
+        r.host_hops.min,
+        r.host_hops.mean,
+        r.host_hops.max,
+        r.host_hops.routes
     );
-    println!("deadlock: {}", if r.deadlock_free { "free" } else { "FAILED" });
-    println!(
+    outln!("deadlock: {}", if r.deadlock_free { "free" } else { "FAILED" });
+    outln!(
         "  host-sourced CDG {} ({} channels, {} dependencies); with switch-sourced routes {}",
         if r.ca_sourced.acyclic { "acyclic" } else { "CYCLIC" },
         r.ca_sourced.channels,
@@ -117,7 +123,7 @@ fn print_text(r: &LftReport, strict: bool, pass: bool) {
         }
     );
     if !r.ca_sourced.cycle.is_empty() {
-        println!("  cycle: {}", r.ca_sourced.cycle.join(" => "));
+        outln!("  cycle: {}", r.ca_sourced.cycle.join(" => "));
     }
     let gaps = if r.complete {
         "ok"
@@ -126,22 +132,33 @@ fn print_text(r: &LftReport, strict: bool, pass: bool) {
     } else {
         "gaps (warning; --strict makes them fatal)"
     };
-    println!("completeness: {gaps}");
-    println!(
+    outln!("completeness: {gaps}");
+    outln!(
         "  defective entries: switch LIDs {}, host LIDs {} (black holes {}, loops {}, misdelivered {})",
-        r.defective_switch_lid_entries, r.defective_host_lid_entries, r.black_holes, r.loops, r.misdelivered
+        r.defective_switch_lid_entries,
+        r.defective_host_lid_entries,
+        r.black_holes,
+        r.loops,
+        r.misdelivered
     );
-    println!(
+    outln!(
         "  hops to switch LIDs min/mean/max {}/{:.2}/{}",
-        r.switch_hops.min, r.switch_hops.mean, r.switch_hops.max
+        r.switch_hops.min,
+        r.switch_hops.mean,
+        r.switch_hops.max
     );
     for d in &r.defects {
-        println!(
+        outln!(
             "  {} at {} ({}) for LID 0x{:04x} -> {}: {}",
-            d.kind, d.switch, d.switch_guid, d.lid, d.destination, d.path
+            d.kind,
+            d.switch,
+            d.switch_guid,
+            d.lid,
+            d.destination,
+            d.path
         );
     }
-    println!(
+    outln!(
         "{}",
         match (pass, r.ok) {
             (true, true) => "valid",

@@ -73,7 +73,7 @@ pub fn run(a: MetricsArgs) -> Result<i32> {
     }
     if let Some(rows) = &hops {
         if cost.is_some() {
-            println!();
+            outln!();
         }
         print_hops(rows);
     }
@@ -85,14 +85,19 @@ fn opt(c: Option<ibfat::metrics::Counts>, f: impl Fn(ibfat::metrics::Counts) -> 
 }
 
 pub fn print_cost(rows: &[CostRow]) {
-    println!("Cost by switch degree d (hosts / switches / switch-to-switch cables):");
-    println!(
+    outln!("Cost by switch degree d (hosts / switches / switch-to-switch cables):");
+    outln!(
         "{:>3} {:>5} | {:>22} | {:>24} | {:>22} | {:>22}",
-        "d", "ports", "2-level fat-tree", "3-level fat-tree", "LSFT one-sided", "LSFT two-sided"
+        "d",
+        "ports",
+        "2-level fat-tree",
+        "3-level fat-tree",
+        "LSFT one-sided",
+        "LSFT two-sided"
     );
     let fmt = |c: ibfat::metrics::Counts| format!("{}/{}/{}", c.hosts, c.switches, c.switch_cables);
     for r in rows {
-        println!(
+        outln!(
             "{:>3} {:>5} | {:>22} | {:>24} | {:>22} | {:>22}",
             r.degree,
             r.ports,
@@ -105,14 +110,21 @@ pub fn print_cost(rows: &[CostRow]) {
 }
 
 pub fn print_hops(rows: &[HopRow]) {
-    println!("3-level fat-trees: proximity switches (bound n(n-1)+1) and average hops by wiring:");
-    println!(
+    outln!("3-level fat-trees: proximity switches (bound n(n-1)+1) and average hops by wiring:");
+    outln!(
         "{:>3} {:>6} {:>5} | {:>15} | {:>15} | {:>15} | {:>8} {:>9}",
-        "n", "hosts", "bound", "standard", "basic", "mols", "within3", "avg hops"
+        "n",
+        "hosts",
+        "bound",
+        "standard",
+        "basic",
+        "mols",
+        "within3",
+        "avg hops"
     );
     let f = |w: &ibfat::metrics::WiringFigures| format!("{:.1} / {:.2}", w.proximity_switches, w.average_hops);
     for r in rows {
-        println!(
+        outln!(
             "{:>3} {:>6} {:>5} | {:>15} | {:>15} | {:>15} | {:>7.1}x {:>+8.1}%",
             r.arity,
             r.hosts,

@@ -1,16 +1,18 @@
 //! Command-line interface. Every command returns the exit code scripts can trust:
 //! 0 success / check passed, 1 check found defects, 2 bad input, 3 environment failure.
 
+#[macro_use]
+pub(crate) mod output;
 mod build;
 mod cabling;
 mod check;
 mod demo;
 mod lfts;
 mod metrics;
-pub(crate) mod output;
 mod recognize;
 mod route;
 mod schedule;
+mod signals;
 mod topo;
 mod whoami;
 
@@ -74,6 +76,7 @@ enum Command {
 /// Parse the command line, run, and turn errors into messages and exit codes.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    signals::install();
     let res = match cli.command {
         Command::Build(a) => build::run(a),
         Command::Metrics(a) => metrics::run(a),
@@ -88,6 +91,7 @@ pub fn main() -> i32 {
     };
     match res {
         Ok(code) => code,
+        Err(e) if output::is_closed_pipe(&e) => output::CLOSED_PIPE,
         Err(e) => {
             eprintln!("ibfat: error: {e}");
             exit_code(&e)

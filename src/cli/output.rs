@@ -1,14 +1,74 @@
-//! Shared output helpers: JSON on stdout, progress bars only on terminals.
+//! Shared output helpers: every report line goes through [`write_report`] (the `outln!`
+//! macro), JSON on stdout, progress bars only on terminals.
+//!
+//! A report piped into `head` meets a closed pipe; Rust's `println!` would panic there.
+//! Here a closed standard output ends the process quietly with the status a shell gives
+//! a process killed by SIGPIPE (141), like coreutils; any other write failure is an
+//! environment error (exit 3). When a command streams its data to standard output
+//! (`--out -`), the report goes to standard error so that the two never mix.
 
 use ibfat::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The exit status for a closed standard output: 128 + SIGPIPE, as a shell reports it.
+pub const CLOSED_PIPE: i32 = 141;
+
+static REPORT_TO_STDERR: AtomicBool = AtomicBool::new(false);
+
+/// Print a report line (`println!` that survives a closed pipe); see [`write_report`].
+macro_rules! outln {
+    () => {
+        $crate::cli::output::write_report(format_args!("\n"))
+    };
+    ($($t:tt)*) => {
+        $crate::cli::output::write_report(format_args!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// Note that `path` (an output argument) may be `-`: then standard output carries data
+/// and the report moves to standard error.
+pub fn data_output(path: Option<&Path>) {
+    if path.is_some_and(ibfat::formats::outpath::is_dash) {
+        REPORT_TO_STDERR.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Write report text to standard output (or standard error, see [`data_output`]); a
+/// closed pipe ends the process quietly, see the module documentation.
+pub fn write_report(args: std::fmt::Arguments<'_>) {
+    if REPORT_TO_STDERR.load(Ordering::SeqCst) {
+        let _ = std::io::stderr().lock().write_fmt(args);
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|_| out.flush()) {
+        stdout_failed(&e);
+    }
+}
+
+/// Whether an error is a write to a closed pipe (the reader went away).
+pub fn is_closed_pipe(e: &Error) -> bool {
+    matches!(e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// Standard output failed: exit quietly on a closed pipe, else with a message (exit 3).
+fn stdout_failed(e: &std::io::Error) -> ! {
+    ibfat::formats::cleanup::abandon();
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(CLOSED_PIPE);
+    }
+    let _ = writeln!(std::io::stderr(), "ibfat: error: cannot write to standard output: {e}");
+    std::process::exit(3);
+}
 
 /// Print a value as pretty JSON on stdout.
 pub fn print_json<T: Serialize>(v: &T) -> Result<()> {
     let s = serde_json::to_string_pretty(v).map_err(|e| Error::Tool(format!("cannot encode JSON: {e}")))?;
-    println!("{s}");
+    outln!("{s}");
     Ok(())
 }
 

@@ -8,7 +8,6 @@ use ibfat::recognize::{recognize, report, FamilyHint, RecognitionReport};
 use ibfat::Result;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 const AFTER: &str = "\
@@ -145,5 +144,5 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
 
 /// Print a report; a closed pipe (`| head`) is not an error worth a panic.
 fn emit(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    super::output::write_report(format_args!("{text}"));
 }

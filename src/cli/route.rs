@@ -116,8 +116,8 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     if a.json {
         print_json(&report)?;
     } else {
-        println!("{}", report.family);
-        println!(
+        outln!("{}", report.family);
+        outln!(
             "  {} switches x {} LIDs (LMC {}): {} LFT entries in {:.3} s{}",
             report.switches,
             report.lids,
@@ -126,7 +126,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
             secs,
             if valid == Some(true) { ", validated" } else { "" }
         );
-        println!(
+        outln!(
             "  wrote {}/opensm-lfts.dump and {}/guid2lid",
             a.out.display(),
             a.out.display()

@@ -129,6 +129,7 @@ struct ScheduleReport {
 }
 
 pub fn run(a: ScheduleArgs) -> Result<i32> {
+    super::output::data_output(a.out.as_deref());
     let start = Instant::now();
     let loaded = ibfat::load::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
     let plan = loaded.topology()?;
@@ -191,7 +192,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
 }
 
 fn print_report(r: &ScheduleReport) {
-    println!(
+    outln!(
         "{} on {} ({}): {} ranks{}, {} phases",
         r.pattern,
         r.description,
@@ -201,27 +202,31 @@ fn print_report(r: &ScheduleReport) {
         r.phases
     );
     if r.complete {
-        println!("  complete: every ordered pair of ranks exactly once");
+        outln!("  complete: every ordered pair of ranks exactly once");
     }
     match &r.guarantee {
-        Some(g) => println!("  conflict-free {g}"),
-        None => println!("  no conflict-freedom guarantee (measure it with `ibfat check`)"),
+        Some(g) => outln!("  conflict-free {g}"),
+        None => outln!("  no conflict-freedom guarantee (measure it with `ibfat check`)"),
     }
     if let Some(b) = &r.block {
-        println!(
+        outln!(
             "  block: side {}, columns {:?}, {} hosts per leaf: {} of {} positions used",
-            b.side, b.columns, b.per_leaf, b.placed, b.positions
+            b.side,
+            b.columns,
+            b.per_leaf,
+            b.placed,
+            b.positions
         );
     }
     if let Some(p) = &r.placement {
-        println!(
+        outln!(
             "  placement of {} hosts (pool {}){}:",
             p.job_size,
             p.pool,
             if p.exact { ", exact block" } else { "" }
         );
         for (i, c) in p.candidates.iter().enumerate() {
-            println!(
+            outln!(
                 "  {} {:<13} {:>7} phases {:>5.1}% idle  ratio {:<17} {}{}",
                 if i == p.chosen { "*" } else { " " },
                 c.pattern,
@@ -238,7 +243,7 @@ fn print_report(r: &ScheduleReport) {
         }
     }
     if let (Some(out), Some(c)) = (&r.out, &r.counts) {
-        println!(
+        outln!(
             "  wrote {} ({}): {} flows ({} local copies), {:.1}% of rank-phase slots idle",
             out.display(),
             r.format.as_deref().unwrap_or("json"),
@@ -248,6 +253,6 @@ fn print_report(r: &ScheduleReport) {
         );
     }
     for n in &r.notes {
-        println!("  note: {n}");
+        outln!("  note: {n}");
     }
 }

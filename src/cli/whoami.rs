@@ -79,7 +79,7 @@ pub fn run(a: WhoamiArgs) -> Result<i32> {
     if a.json {
         print_json(&rows)?;
     } else if rows.is_empty() {
-        println!("no InfiniBand ports on this host");
+        outln!("no InfiniBand ports on this host");
     }
     if !a.json {
         for r in &rows {
@@ -87,9 +87,14 @@ pub fn run(a: WhoamiArgs) -> Result<i32> {
                 .rank
                 .map(|x| format!(", rank {x} ({} sending phases)", r.sending_phases.unwrap_or(0)))
                 .unwrap_or_default();
-            println!(
+            outln!(
                 "{} port {}: GUID {} LID {} LMC {} {}{rank}",
-                r.port.device, r.port.port, r.port.port_guid, r.port.lid, r.port.lmc, r.port.state
+                r.port.device,
+                r.port.port,
+                r.port.port_guid,
+                r.port.lid,
+                r.port.lmc,
+                r.port.state
             );
         }
     }

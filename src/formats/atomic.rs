@@ -1,70 +1,239 @@
 //! Atomic output. A half-written LFT file makes OpenSM black-hole every LID it misses
 //! and a half-written plan folder misleads installers, so every file ibfat writes goes
 //! to a temporary name first and is renamed into place only when complete and synced.
+//!
+//! ibfat runs as root in folders other users may write to, so temporary names are
+//! unpredictable and created exclusively without following symlinks (a link planted at
+//! a temporary name is never followed); every temporary path is registered with
+//! [`cleanup`] so that an interrupted run removes it. Outputs are resolved with
+//! [`OutPath`]: `-` is standard output, a symlink is written through to its target, a
+//! device or FIFO is streamed — none of them is ever replaced by a regular file. Files
+//! that must agree (an LFT dump and its `guid2lid`) are published as a group
+//! ([`write_group`]): all temporary files are complete before the first rename, the
+//! renames run under a lock on their folders (concurrent runs do not interleave) and
+//! are never split by SIGINT/SIGTERM.
 
+use super::cleanup::{self, Tracked};
+use super::outpath::{resolve_dir, OutPath};
 use crate::error::{Error, Result};
-use std::fs;
-use std::io::Write;
+use std::collections::BTreeSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-fn tmp_sibling(path: &Path, tag: &str) -> PathBuf {
+/// A producer of one file's bytes, called once with a buffered writer.
+pub type Fill<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
+/// 64 unpredictable bits for temporary names: the standard library's hash keys come
+/// from the operating system's random source; the counter and clock keep names distinct
+/// within a process.
+fn random_suffix() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.write_u32(std::process::id());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    h.write_u128(now);
+    format!("{:016x}", h.finish())
+}
+
+fn parent_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+fn temp_name(path: &Path, tag: &str) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let parent = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    parent.join(format!(".{name}.{tag}-{}", std::process::id()))
+    parent_of(path).join(format!(".{name}.{tag}-{}", random_suffix()))
+}
+
+/// Create a new file exclusively (`O_EXCL`, `O_NOFOLLOW`): whatever already sits at the
+/// name, a planted symlink included, makes this fail instead of being followed.
+fn create_exclusive(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+}
+
+/// A fresh temporary file beside `path`, registered for cleanup.
+fn temp_file_beside(path: &Path) -> io::Result<(File, PathBuf, Tracked)> {
+    let mut last = None;
+    for _ in 0..16 {
+        let tmp = temp_name(path, "tmp");
+        let guard = cleanup::track_file(tmp.clone());
+        match create_exclusive(&tmp) {
+            Ok(f) => return Ok((f, tmp, guard)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
+}
+
+/// A fresh temporary folder beside `path` (`mkdir` is exclusive), registered for cleanup.
+fn temp_dir_beside(path: &Path, tag: &str) -> io::Result<(PathBuf, Tracked)> {
+    let mut last = None;
+    for _ in 0..16 {
+        let tmp = temp_name(path, tag);
+        match fs::create_dir(&tmp) {
+            Ok(()) => {
+                let guard = cleanup::track_dir(tmp.clone());
+                return Ok((tmp, guard));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
 fn sync_dir(dir: &Path) {
     // best effort: make the rename durable
-    if let Ok(d) = fs::File::open(dir) {
+    if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
 }
 
+/// An exclusive advisory lock on a folder, held while a group of files is renamed into
+/// it, so that two runs publishing the same pair do not interleave their renames.
+struct DirLock(#[allow(dead_code)] File);
+
+impl DirLock {
+    fn take(dir: &Path) -> Option<DirLock> {
+        let f = File::open(dir).ok()?;
+        rustix::fs::flock(&f, rustix::fs::FlockOperation::LockExclusive).ok()?;
+        Some(DirLock(f))
+    }
+}
+
 /// Write `bytes` to `path` atomically (temporary file in the same folder, fsync, rename).
+/// `path` is resolved with [`OutPath`]: `-`, devices and FIFOs are streamed, symlinks
+/// written through.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     write_file_with(path, |w| w.write_all(bytes))
 }
 
 /// Stream a file atomically: `fill` writes into a buffered temporary file that is synced
 /// and renamed to `path` only when `fill` succeeds (for outputs too big to hold twice).
-pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-    let tmp = tmp_sibling(path, "tmp");
-    let res = (|| -> std::io::Result<()> {
-        let f = fs::File::create(&tmp)?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
-        fill(&mut w)?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = res {
-        let _ = fs::remove_file(&tmp);
-        return Err(Error::io(format!("cannot write {}", path.display()), e));
+pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+    write_group(vec![(path, Box::new(fill))])
+}
+
+fn stream_to(w: impl Write, fill: Fill<'_>) -> io::Result<()> {
+    let mut w = io::BufWriter::with_capacity(1 << 20, w);
+    fill(&mut w)?;
+    w.flush()
+}
+
+struct Pending {
+    tmp: PathBuf,
+    target: PathBuf,
+    _guard: Tracked,
+}
+
+/// Publish several files together: every one is complete (temporary file written and
+/// synced) before the first is renamed into place, and the renames run back to back
+/// under a lock on their folders and never split by an interruption. A failure before
+/// the renames (a full disk, a failing producer) leaves every target as it was and no
+/// temporary file behind. Outputs that are streams (`-`, a device, a FIFO) are written
+/// directly, in order.
+pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
+    let resolved: Vec<(&Path, OutPath, Fill<'_>)> = items
+        .into_iter()
+        .map(|(p, f)| OutPath::resolve(p).map(|o| (p, o, f)))
+        .collect::<Result<_>>()?;
+    let folders: BTreeSet<PathBuf> = resolved
+        .iter()
+        .filter_map(|(_, o, _)| match o {
+            OutPath::File(t) => Some(parent_of(t).to_path_buf()),
+            _ => None,
+        })
+        .collect();
+    let _locks: Vec<DirLock> = folders.iter().filter_map(|d| DirLock::take(d)).collect();
+    let mut pending: Vec<Pending> = Vec::new();
+    let abort = |pending: &[Pending], path: &Path, e: io::Error| {
+        for p in pending {
+            let _ = fs::remove_file(&p.tmp);
+        }
+        Error::io(format!("cannot write {}", path.display()), e)
+    };
+    for (path, out, fill) in resolved {
+        let res = match out {
+            OutPath::Stdout => stream_to(io::stdout().lock(), fill),
+            // a stream is opened through the path as given (`/dev/stdout` is a link)
+            OutPath::Stream(dev) => OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_CLOEXEC)
+                .open(&dev)
+                .and_then(|f| stream_to(f, fill)),
+            OutPath::File(target) => match temp_file_beside(&target) {
+                Ok((f, tmp, guard)) => {
+                    let written = (|| {
+                        let mut w = io::BufWriter::with_capacity(1 << 20, f);
+                        fill(&mut w)?;
+                        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+                    })();
+                    pending.push(Pending {
+                        tmp,
+                        target,
+                        _guard: guard,
+                    });
+                    written
+                }
+                Err(e) => Err(e),
+            },
+        };
+        if let Err(e) = res {
+            return Err(abort(&pending, path, e));
+        }
     }
-    if let Some(parent) = path.parent() {
-        sync_dir(if parent.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            parent
-        });
+    let renamed = cleanup::commit(|| {
+        for (i, p) in pending.iter().enumerate() {
+            if let Err(e) = fs::rename(&p.tmp, &p.target) {
+                return Err((i, e));
+            }
+        }
+        Ok(())
+    });
+    if let Err((i, e)) = renamed {
+        let target = pending[i].target.clone();
+        return Err(abort(&pending[i..], &target, e));
+    }
+    for d in &folders {
+        sync_dir(d);
     }
     Ok(())
 }
 
-/// Write several files into an existing (or new) folder, each atomically. Files are
-/// complete or absent; other files in the folder are left alone.
+/// Write several files into an existing (or new) folder as one group ([`write_group`]):
+/// they are published together or not at all; other files in the folder are left alone.
 pub fn write_files(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
-    fs::create_dir_all(dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
-    for (name, bytes) in files {
-        write_file(&dir.join(name), bytes)?;
-    }
-    Ok(())
+    let dir = resolve_dir(dir)?;
+    fs::create_dir_all(&dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+    let items: Vec<(&Path, Fill<'_>)> = paths
+        .iter()
+        .zip(files)
+        .map(|(p, (_, bytes))| {
+            (
+                p.as_path(),
+                Box::new(move |w: &mut dyn Write| w.write_all(bytes)) as Fill<'_>,
+            )
+        })
+        .collect();
+    write_group(items)
 }
 
 /// Produce a whole folder atomically: the files are written into a temporary sibling
@@ -72,19 +241,36 @@ pub fn write_files(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
 /// it holds nothing but files named in `ours` (an earlier run's output); otherwise the
 /// call fails before writing anything.
 pub fn write_dir(dir: &Path, files: &[(&str, Vec<u8>)], ours: &[&str]) -> Result<()> {
-    if dir.exists() {
-        if !dir.is_dir() {
-            return Err(Error::input(
-                "out",
-                format!("{} exists and is not a folder", dir.display()),
-                None,
-            ));
-        }
-        let entries = fs::read_dir(dir).map_err(|e| Error::io(format!("cannot read {}", dir.display()), e))?;
+    write_dir_keeping(dir, files, ours, &[]).map(|_| ())
+}
+
+fn swap_dirs(new: &Path, old: &Path) -> io::Result<()> {
+    rustix::fs::renameat_with(
+        rustix::fs::CWD,
+        new,
+        rustix::fs::CWD,
+        old,
+        rustix::fs::RenameFlags::EXCHANGE,
+    )
+    .map_err(|e| io::Error::from_raw_os_error(e.raw_os_error()))
+}
+
+/// [`write_dir`] for a folder other commands also write into: the files named in `kept`
+/// (another command's output, such as `route`'s `opensm-lfts.dump` beside a plan) are
+/// carried over unchanged into the new folder, never deleted; files in `ours` that this
+/// run does not write are removed (they would be stale). Anything else makes the call
+/// fail before writing (exit 2, naming the files). The new folder replaces the old one
+/// in a single atomic exchange, keeping the old folder's permissions; a file another
+/// process put into the old folder meanwhile is moved across. Returns the names kept.
+pub fn write_dir_keeping(dir: &Path, files: &[(&str, Vec<u8>)], ours: &[&str], kept: &[&str]) -> Result<Vec<String>> {
+    let dir = resolve_dir(dir)?;
+    let exists = dir.is_dir();
+    if exists {
+        let entries = fs::read_dir(&dir).map_err(|e| Error::io(format!("cannot read {}", dir.display()), e))?;
         let mut foreign = Vec::new();
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if !ours.contains(&name.as_str()) {
+            if !ours.contains(&name.as_str()) && !kept.contains(&name.as_str()) {
                 foreign.push(name);
             }
         }
@@ -102,42 +288,97 @@ pub fn write_dir(dir: &Path, files: &[(&str, Vec<u8>)], ours: &[&str]) -> Result
             ));
         }
     }
-    let tmp = tmp_sibling(dir, "new");
-    let _ = fs::remove_dir_all(&tmp);
-    let res = (|| -> std::io::Result<()> {
-        fs::create_dir_all(&tmp)?;
+    if dir.file_name().is_none() {
+        return Err(Error::input(
+            "out",
+            format!("{} cannot be replaced as a whole", dir.display()),
+            Some("give a folder inside it".into()),
+        ));
+    }
+    let mut kept_now = Vec::new();
+    let mut swapped = false;
+    let (tmp, _guard) = fs::create_dir_all(parent_of(&dir))
+        .and_then(|_| temp_dir_beside(&dir, "new"))
+        .map_err(|e| Error::io(format!("cannot write {}", dir.display()), e))?;
+    let res = (|| -> io::Result<()> {
         for (name, bytes) in files {
-            let mut f = fs::File::create(tmp.join(name))?;
+            let mut f = create_exclusive(&tmp.join(name))?;
             f.write_all(bytes)?;
             f.sync_all()?;
         }
-        sync_dir(&tmp);
-        if dir.exists() {
-            let old = tmp_sibling(dir, "old");
-            let _ = fs::remove_dir_all(&old);
-            fs::rename(dir, &old)?;
-            if let Err(e) = fs::rename(&tmp, dir) {
-                let _ = fs::rename(&old, dir); // put the earlier plan back
-                return Err(e);
+        if exists {
+            for k in kept {
+                let from = dir.join(k);
+                if files.iter().any(|(n, _)| n == k) || fs::symlink_metadata(&from).is_err() {
+                    continue;
+                }
+                fs::hard_link(&from, tmp.join(k))?;
+                kept_now.push(k.to_string());
             }
-            let _ = fs::remove_dir_all(&old);
-        } else {
-            fs::rename(&tmp, dir)?;
+            if let Ok(m) = fs::metadata(&dir) {
+                let _ = fs::set_permissions(&tmp, m.permissions());
+            }
         }
-        Ok(())
+        sync_dir(&tmp);
+        if !exists {
+            match cleanup::commit(|| fs::rename(&tmp, &dir)) {
+                // a concurrent run created the folder meanwhile: exchange with it instead
+                Err(e) if matches!(e.raw_os_error(), Some(libc::ENOTEMPTY) | Some(libc::EEXIST)) => {}
+                other => return other,
+            }
+        }
+        cleanup::commit(|| match swap_dirs(&tmp, &dir) {
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOSYS)) => {
+                // no atomic exchange on this file system: the old folder steps aside first
+                // (no registration here: the registry is locked during a commit)
+                let old = temp_name(&dir, "old");
+                fs::rename(&dir, &old)?;
+                if let Err(e) = fs::rename(&tmp, &dir) {
+                    let _ = fs::rename(&old, &dir); // put the earlier plan back
+                    return Err(e);
+                }
+                fs::rename(&old, &tmp)
+            }
+            other => other,
+        })?;
+        swapped = true;
+        // `tmp` now holds the old folder: bring across whatever is not ours and is not
+        // (the same file) in the new one, e.g. a dump `route` published meanwhile
+        for e in fs::read_dir(&tmp)?.flatten() {
+            let name = e.file_name();
+            if ours.contains(&name.to_string_lossy().as_ref()) {
+                continue;
+            }
+            let (from, to) = (tmp.join(&name), dir.join(&name));
+            let same = match (fs::symlink_metadata(&from), fs::symlink_metadata(&to)) {
+                (Ok(a), Ok(b)) => a.ino() == b.ino() && a.dev() == b.dev(),
+                _ => false,
+            };
+            if !same {
+                fs::rename(&from, &to)?;
+            }
+        }
+        fs::remove_dir_all(&tmp)
     })();
     if let Err(e) = res {
+        if swapped {
+            // the new folder is in place; the old one may still hold a file we could not
+            // move across: leave it for the user rather than delete it
+            drop(_guard); // unregistered: the folder stays on disk
+            return Err(Error::io(
+                format!(
+                    "wrote {} but could not clear the earlier folder, now {}",
+                    dir.display(),
+                    tmp.display()
+                ),
+                e,
+            ));
+        }
         let _ = fs::remove_dir_all(&tmp);
         return Err(Error::io(format!("cannot write {}", dir.display()), e));
     }
-    if let Some(parent) = dir.parent() {
-        sync_dir(if parent.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            parent
-        });
-    }
-    Ok(())
+    sync_dir(parent_of(&dir));
+    Ok(kept_now)
 }
 
 #[cfg(test)]

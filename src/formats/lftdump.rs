@@ -92,25 +92,29 @@ pub fn write_opensm(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> String {
 /// Write the dump to `path` atomically, rendering switch sections in parallel and
 /// streaming them in order (the file of a large fabric is hundreds of megabytes).
 pub fn write_opensm_file(path: &Path, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Result<()> {
+    crate::formats::atomic::write_file_with(path, |w| stream_opensm(w, fabric, lids, lfts))
+}
+
+/// Stream the dump into `w`, rendering switch sections in parallel, in order (what
+/// [`write_opensm_file`] writes; for callers that publish it with other files).
+pub fn stream_opensm(w: &mut dyn std::io::Write, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> std::io::Result<()> {
     use rayon::prelude::*;
     let text = DumpText::new(fabric, lids, lfts);
     let rows: Vec<usize> = (0..lfts.switches.len()).collect();
-    crate::formats::atomic::write_file_with(path, |w| {
-        for batch in rows.chunks(64) {
-            let parts: Vec<String> = batch
-                .par_iter()
-                .map(|&row| {
-                    let mut s = String::with_capacity(lfts.stride * 64);
-                    text.section(fabric, lids, lfts, row, &mut s);
-                    s
-                })
-                .collect();
-            for p in parts {
-                w.write_all(p.as_bytes())?;
-            }
+    for batch in rows.chunks(64) {
+        let parts: Vec<String> = batch
+            .par_iter()
+            .map(|&row| {
+                let mut s = String::with_capacity(lfts.stride * 64);
+                text.section(fabric, lids, lfts, row, &mut s);
+                s
+            })
+            .collect();
+        for p in parts {
+            w.write_all(p.as_bytes())?;
         }
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 /// One switch section of a dump.
@@ -272,7 +276,7 @@ pub fn to_lftset(sections: &[DumpSwitch], fabric: &Fabric, lids: &Lids, path: &P
 
 /// Read an LFT dump file for a fabric.
 pub fn read(path: &Path, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let text = crate::formats::input::read_text(path)?;
     to_lftset(&parse(&text, path)?, fabric, lids, path)
 }
 
@@ -333,7 +337,7 @@ pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Pa
 
 /// Read an LFT dump with the LIDs given, or else the LIDs its annotations name.
 pub fn read_with_lids(path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Result<(Lids, LftSet)> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let text = crate::formats::input::read_text(path)?;
     let sections = parse(&text, path)?;
     let lids = match lids {
         Some(l) => l.clone(),

@@ -1,11 +1,14 @@
 //! File formats: what ibfat writes for deployment and reads back from the tools.
 
 pub mod atomic;
+pub mod cleanup;
 pub mod csv;
 pub mod dot;
 pub mod dump;
 pub mod guid2lid;
 pub mod ibsim;
+pub mod input;
 pub mod lftdump;
 pub mod options;
+pub mod outpath;
 pub mod svg;

@@ -3,7 +3,9 @@
 //! failure comes back as a sentence for the caller to report (the plan writer notes it
 //! and writes the other files; the checker's heat map fails with it).
 
+use super::cleanup;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Run Graphviz `dot -Tsvg` with a time limit; `Err(reason)` when it is missing or fails.
@@ -28,14 +30,19 @@ pub fn render_svg(dot_source: &[u8], limit: Duration) -> std::result::Result<Vec
         let _ = stdout.read_to_end(&mut v);
         v
     });
+    // registered so that an interrupted ibfat kills `dot` instead of orphaning it
+    let child = Arc::new(Mutex::new(child));
+    let _tracked = cleanup::track_child(child.clone());
+    let lock = || child.lock().unwrap_or_else(|e| e.into_inner());
     let start = Instant::now();
     let status = loop {
-        if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
+        if let Some(st) = lock().try_wait().map_err(|e| e.to_string())? {
             break st;
         }
         if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
+            let mut c = lock();
+            let _ = c.kill();
+            let _ = c.wait();
             return Err(format!(
                 "`dot` took longer than {} s; render topology.dot yourself (sfdp is faster)",
                 limit.as_secs()

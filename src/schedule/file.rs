@@ -37,6 +37,7 @@ use super::{Counts, Job, Pattern, PermutationCheck, Schedule, IDLE};
 use crate::error::{Error, Result};
 use crate::fingerprint::ComputedFor;
 use crate::formats::atomic;
+use crate::formats::input::ReadError;
 use rayon::prelude::*;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::collections::HashMap;
@@ -248,12 +249,9 @@ pub fn write(
 /// file, line and column, the rank, phase or GUID; they are input errors (exit 2).
 pub fn read_json(path: &Path, topo: Option<&Hosts>) -> Result<(Schedule, Option<Job>)> {
     // read whole: positions in a byte slice are exact, a stream's are one peeked byte late
-    let bytes = std::fs::read(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Error::at(path, 0, "no such schedule file")
-        } else {
-            Error::io(format!("cannot read {}", path.display()), e)
-        }
+    let bytes = crate::formats::input::read(path).map_err(|e| match e {
+        ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => Error::at(path, 0, "no such schedule file"),
+        e => e.into_error(path),
     })?;
     parse_json(&bytes, path, topo)
 }

@@ -15,6 +15,7 @@
 //! Every host may appear once; errors name the file, the line and the host.
 
 use crate::error::{Error, Result};
+use crate::formats::input::ReadError;
 use crate::topology::spec::parse_guid;
 use crate::topology::{Endpoint, Fabric, NodeKind, Topology};
 use std::collections::HashMap;
@@ -157,17 +158,21 @@ impl Job {
             return Job::from_fabric_ranks(topo.ports, ranks);
         }
         let path = Path::new(arg);
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::input(
+        let text = match crate::formats::input::read(path) {
+            Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+                let e = std::io::Error::new(std::io::ErrorKind::InvalidData, "stream did not contain valid UTF-8");
+                Error::io(format!("cannot read {arg}"), e)
+            })?,
+            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::input(
                     "job",
                     format!("{arg}: no such job file"),
                     Some("give a file of hosts (port GUIDs, node names, ranks) or ranks:0-63".into()),
-                )
-            } else {
-                Error::io(format!("cannot read {arg}"), e)
+                ))
             }
-        })?;
+            Err(ReadError::Io(e)) => return Err(Error::io(format!("cannot read {arg}"), e)),
+            Err(e) => return Err(e.into_error(path)),
+        };
         Job::parse(&text, path, topo)
     }
 
