@@ -51,6 +51,11 @@ typedef enum IbfatStatus {
    * An internal error (a caught panic): a bug to report.
    */
   IBFAT_E_INTERNAL = 6,
+  /**
+   * A schedule computed for another fabric or other forwarding tables than the ones
+   * given: using it would mislead (the message says which fingerprints differ).
+   */
+  IBFAT_E_STALE = 7,
 } IbfatStatus;
 
 /**
@@ -390,11 +395,21 @@ enum IbfatStatus ibfat_schedule_new(const struct IbfatFabric *fabric,
 
 /**
  * Read a schedule file (ibfat's JSON format) for this fabric; its hosts must be the
- * fabric's.
+ * fabric's. A file that records another fabric is `IBFAT_E_STALE`; check it against the
+ * tables in force with [`ibfat_schedule_check_routes`].
  */
 enum IbfatStatus ibfat_schedule_load(const struct IbfatFabric *fabric,
                                      const char *path,
                                      struct IbfatSchedule **out_schedule);
+
+/**
+ * Whether `schedule` belongs to the forwarding tables `routes` holds (computed, or read
+ * back from the switches): `IBFAT_OK` when it was computed for them or for no tables in
+ * particular, `IBFAT_E_STALE` (with the fingerprints in `ibfat_last_error()`) when it
+ * was computed for other tables or another fabric — the fabric was rerouted since.
+ */
+enum IbfatStatus ibfat_schedule_check_routes(const struct IbfatSchedule *schedule,
+                                             const struct IbfatRoutes *routes);
 
 /**
  * Numbers of ranks and phases.

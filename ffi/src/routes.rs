@@ -23,11 +23,11 @@ pub enum IbfatLidSource {
 
 /// LIDs and LFTs of a fabric.
 pub struct IbfatRoutes {
-    lids: Lids,
-    lfts: LftSet,
+    pub(crate) lids: Lids,
+    pub(crate) lfts: LftSet,
     /// (switch GUID, row) sorted by GUID
     by_guid: Vec<(u64, u32)>,
-    fabric: Fabric,
+    pub(crate) fabric: Fabric,
 }
 
 /// Validation summary of [`ibfat_routes_validate`].

@@ -2,7 +2,9 @@
 //! file, and their queries by rank and phase.
 
 use crate::fabric::IbfatFabric;
+use crate::routes::IbfatRoutes;
 use crate::status::{arg, cstr, free, give, guard, handle, out, Fail, IbfatStatus};
+use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::options::{self, Key};
 use ibfat::schedule::file as schedule_file;
 use ibfat::schedule::job::Hosts;
@@ -20,6 +22,8 @@ pub struct IbfatSchedule {
     pattern: Box<dyn ibfat::schedule::Pattern>,
     /// Port GUID of every rank.
     guids: Vec<u64>,
+    /// The fabric and tables the schedule was computed for (`None`: not recorded).
+    computed_for: Option<ComputedFor>,
 }
 
 /// The keys of the `options` of [`ibfat_schedule_new`].
@@ -120,6 +124,11 @@ pub unsafe extern "C" fn ibfat_schedule_new(
             IbfatSchedule {
                 pattern: g.pattern,
                 guids,
+                // computed from the topology: valid on any tables of this fabric
+                computed_for: Some(ComputedFor {
+                    fabric: f.fabric().fingerprint(),
+                    lfts: None,
+                }),
             },
         );
         Ok(())
@@ -127,7 +136,8 @@ pub unsafe extern "C" fn ibfat_schedule_new(
 }
 
 /// Read a schedule file (ibfat's JSON format) for this fabric; its hosts must be the
-/// fabric's.
+/// fabric's. A file that records another fabric is `IBFAT_E_STALE`; check it against the
+/// tables in force with [`ibfat_schedule_check_routes`].
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_schedule_load(
     fabric: *const IbfatFabric,
@@ -149,15 +159,50 @@ pub unsafe extern "C" fn ibfat_schedule_load(
             None => f.fabric().endpoints(),
         };
         let (sched, _) = schedule_file::read_json(p, Some(&Hosts::new(f.fabric(), &all, "fabric")))?;
+        let have = ComputedFor {
+            fabric: f.fabric().fingerprint(),
+            lfts: None,
+        };
+        if let Some(why) = sched.computed_for.as_ref().and_then(|r| r.mismatch(&have)) {
+            return Err(Fail(
+                IbfatStatus::IbfatEStale,
+                format!("{}: stale schedule: {why}", p.display()),
+            ));
+        }
         let guids = sched.hosts.clone();
+        let computed_for = sched.computed_for.clone();
         give(
             o,
             IbfatSchedule {
                 pattern: Box::new(sched),
                 guids,
+                computed_for,
             },
         );
         Ok(())
+    })
+}
+
+/// Whether `schedule` belongs to the forwarding tables `routes` holds (computed, or read
+/// back from the switches): `IBFAT_OK` when it was computed for them or for no tables in
+/// particular, `IBFAT_E_STALE` (with the fingerprints in `ibfat_last_error()`) when it
+/// was computed for other tables or another fabric — the fabric was rerouted since.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_check_routes(
+    schedule: *const IbfatSchedule,
+    routes: *const IbfatRoutes,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: schedule and routes are NULL or live handles (pointer contract)
+        let (s, r) = unsafe { (handle(schedule, "schedule")?, handle(routes, "routes")?) };
+        let have = ComputedFor {
+            fabric: r.fabric.fingerprint(),
+            lfts: Some(r.lfts.fingerprint(&r.fabric, &r.lids)),
+        };
+        match s.computed_for.as_ref().and_then(|c| c.mismatch(&have)) {
+            None => Ok(()),
+            Some(why) => Err(Fail(IbfatStatus::IbfatEStale, format!("stale schedule: {why}"))),
+        }
     })
 }
 

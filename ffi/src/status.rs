@@ -25,6 +25,9 @@ pub enum IbfatStatus {
     IbfatENotFound = 5,
     /// An internal error (a caught panic): a bug to report.
     IbfatEInternal = 6,
+    /// A schedule computed for another fabric or other forwarding tables than the ones
+    /// given: using it would mislead (the message says which fingerprints differ).
+    IbfatEStale = 7,
 }
 
 thread_local! {

@@ -176,3 +176,105 @@ fn no_panic_crosses_the_boundary() {
     // SAFETY: f is the live handle made above, freed once
     unsafe { ibfat_fabric_free(f) };
 }
+
+/// A schedule knows what it was computed for: loading one of another fabric, or checking
+/// one against other tables (after a reroute), is `IBFAT_E_STALE` with the reason.
+#[test]
+fn stale_schedules_are_refused() {
+    use ibfat::fingerprint::ComputedFor;
+    use ibfat::schedule::file::{self, Format};
+    use ibfat::schedule::shift::Shift;
+    let plan = ibfat::topology::Spec::new(ibfat::topology::FamilySpec::Kary(ibfat::topology::kary::KaryParams {
+        arity: 2,
+        levels: 2,
+    }))
+    .build()
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let spec = CString::new("family: kary\narity: 2\nlevels: 2\n").unwrap();
+    let guids: Vec<u64> = plan
+        .layout
+        .hosts()
+        .iter()
+        .map(|e| plan.fabric.port(e.node, e.port).guid)
+        .collect();
+    let lids = ibfat::routing::Lids::plan(&plan.fabric, plan.layout.hosts(), 0).unwrap();
+    let lfts = ibfat::routing::route(&plan.fabric, &plan.layout, &lids).unwrap();
+    let write = |name: &str, on: ComputedFor| {
+        let path = dir.path().join(name);
+        file::write(&path, Format::Json, &Shift::new(guids.len()), &guids, &on).unwrap();
+        CString::new(path.to_str().unwrap()).unwrap()
+    };
+    let fresh = write(
+        "fresh.json",
+        ComputedFor {
+            fabric: plan.fabric.fingerprint(),
+            lfts: Some(lfts.fingerprint(&plan.fabric, &lids)),
+        },
+    );
+    let other_fabric = write(
+        "other.json",
+        ComputedFor {
+            fabric: "0x0000000000000001".into(),
+            lfts: None,
+        },
+    );
+    // SAFETY: every pointer passed is a live CString, a handle from this API or a local
+    unsafe {
+        let mut f = ptr::null_mut();
+        assert_eq!(
+            ibfat_fabric_build(spec.as_ptr(), &mut f),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        let mut s = ptr::null_mut();
+        assert_eq!(
+            ibfat_schedule_load(f, other_fabric.as_ptr(), &mut s),
+            IbfatStatus::IbfatEStale
+        );
+        assert!(
+            last().contains("other.json") && last().contains("other node GUIDs"),
+            "{}",
+            last()
+        );
+        assert!(s.is_null());
+        assert_eq!(
+            ibfat_schedule_load(f, fresh.as_ptr(), &mut s),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        let (mut r0, mut r1) = (ptr::null_mut(), ptr::null_mut());
+        assert_eq!(
+            ibfat_routes_compute(f, 0, IbfatLidSource::IbfatLidsPlan, &mut r0),
+            IbfatStatus::IbfatOk
+        );
+        assert_eq!(
+            ibfat_routes_compute(f, 1, IbfatLidSource::IbfatLidsPlan, &mut r1),
+            IbfatStatus::IbfatOk
+        );
+        assert_eq!(ibfat_schedule_check_routes(s, r0), IbfatStatus::IbfatOk, "{}", last());
+        assert_eq!(ibfat_schedule_check_routes(s, r1), IbfatStatus::IbfatEStale);
+        assert!(last().contains("forwarding tables"), "{}", last());
+        assert_eq!(ibfat_schedule_check_routes(ptr::null(), r0), IbfatStatus::IbfatEArg);
+        // a schedule made here from the topology fits any tables of the fabric
+        let mut mine = ptr::null_mut();
+        let pat = CString::new("kary-shift").unwrap();
+        assert_eq!(
+            ibfat_schedule_new(f, pat.as_ptr(), ptr::null(), &mut mine),
+            IbfatStatus::IbfatOk
+        );
+        assert_eq!(
+            ibfat_schedule_check_routes(mine, r1),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        ibfat_schedule_free(mine);
+        ibfat_schedule_free(s);
+        ibfat_routes_free(r0);
+        ibfat_routes_free(r1);
+        ibfat_fabric_free(f);
+    }
+}
