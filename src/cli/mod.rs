@@ -12,11 +12,12 @@ mod metrics;
 mod recognize;
 mod route;
 mod schedule;
+mod shell;
 mod signals;
 mod topo;
 mod whoami;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 const LONG_ABOUT: &str = "\
 Plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
@@ -39,7 +40,10 @@ Examples:
   ibfat build mols --arity 7 --out mols7/      MOLS proximity 3-level tree
   ibfat build --spec lsft7/fabric.yaml --out again/   rebuild the identical fabric
   ibfat metrics hops --json                    latency figures of the 3-level wirings
-  ibfat schedule lsft7/ --pattern lsft --out a2a.json   conflict-free all-to-all";
+  ibfat schedule lsft7/ --pattern lsft --out a2a.json   conflict-free all-to-all
+  ibfat check merge shard*.json --json         combine the shards of a cluster array job
+  ibfat completions bash > /usr/share/bash-completion/completions/ibfat
+  ibfat man | man -l -                         this manual as a man page";
 
 #[derive(Parser, Debug)]
 #[command(name = "ibfat", version, about = "Plan, route and verify InfiniBand fat-tree fabrics built from finite geometry",
@@ -71,6 +75,10 @@ enum Command {
     Cabling(cabling::CablingArgs),
     /// This host's InfiniBand ports and their ranks in a schedule
     Whoami(whoami::WhoamiArgs),
+    /// Print a shell completion script (bash, zsh, fish)
+    Completions(shell::CompletionsArgs),
+    /// Print the man page, or write every page (one per subcommand) into a folder
+    Man(shell::ManArgs),
 }
 
 /// Parse the command line, run, and turn errors into messages and exit codes.
@@ -88,6 +96,8 @@ pub fn main() -> i32 {
         Command::Recognize(a) => recognize::run(a),
         Command::Cabling(a) => cabling::run(a),
         Command::Whoami(a) => whoami::run(a),
+        Command::Completions(a) => shell::run_completions(a, &mut Cli::command()),
+        Command::Man(a) => shell::run_man(a, &Cli::command()),
     };
     match res {
         Ok(code) => code,

@@ -1,0 +1,196 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ibfat_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_ibfat_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ibfat_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ibfat_using_subcommand
+    set -l cmd (__fish_ibfat_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ibfat -n "__fish_ibfat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ibfat -n "__fish_ibfat_needs_command" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "build" -d 'Build a fabric and write its wiring plan (topology.net, cables.csv, fabric.yaml, picture)'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "metrics" -d 'Cost and latency figures: hosts/switches/cables per family, hops per wiring'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "demo" -d 'Build an order-7 Latin-square fat-tree and a 7-ary MOLS 3-tree and report'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "schedule" -d 'Write an all-to-all schedule (lsft, lsft-partial, shift, ...) for a fabric\'s hosts'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "route" -d 'Compute deterministic LFTs; write opensm-lfts.dump and guid2lid'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "lfts" -d 'Work with LFT dumps (validate)'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "check" -d 'Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "recognize" -d 'Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "cabling" -d 'Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "whoami" -d 'This host\'s InfiniBand ports and their ranks in a schedule'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish)'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "man" -d 'Print the man page, or write every page (one per subcommand) into a folder'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l order -d 'Order q of the projective plane: a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 ...)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l hosts-per-leaf -d 'Hosts per leaf, 1..=q+1 (default q+1)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l two-sided -d 'Also cable the spines\' upper q+1 ports to a second copy of all leaves and hosts'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l arity -d 'Arity k >= 2 (switches have 2k ports)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l levels -d 'Levels n >= 2' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l arity -d 'Arity n >= 2: n³ hosts, 3n² switches of 2n ports' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l wiring -d 'standard | basic (r + u·c mod n) | mols (GF(n), prime powers) | auto (best available)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l degrees -d 'Switch degrees for the cost table, as FROM..=TO' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l arities -d 'Arities for the hop table, as FROM..=TO' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l json -d 'Print JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l out -d 'Folder for the two plan folders' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l pattern -d 'Pattern to generate (list below)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l job -d 'The job\'s hosts: ranks:LIST or a file (see below); default every host' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l block -d 'lsft-partial: number K of grid columns of the block (1..=q)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l per-leaf -d 'lsft-partial: hosts per leaf M (1..=K)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l job-size -d 'lsft-partial: place a job of D hosts (from --job, or the whole fabric)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l seed -d 'Seed of the random pattern' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l phases -d 'Number of phases of the random pattern (default: the number of ranks)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l out -d 'Write the schedule here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l format -d 'json (default, or by the --out extension) or csv' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l out -d 'Output folder' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l topology -d 'Plan folder, fabric.yaml, topology.net or ibnetdiscover output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lfts -d 'LFT dump to check' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l strict -d 'Fail (exit 1) on completeness gaps too: unrouted switch LIDs, or host-LID entries no host route uses'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l topology -d 'Plan folder, fabric.yaml, topology.net or ibnetdiscover output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l pattern -d 'A pattern (shift, kary-shift, mols-shift, lsft, lsft-partial, ring, recursive-doubling, bruck, random, bisection) or a schedule file (JSON)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l job -d 'Ranks of the job (as `ibfat schedule --job`): `ranks:0-63` or a host file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l block -d 'lsft-partial: block width K (with --per-leaf M)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l per-leaf -d 'lsft-partial: hosts per leaf M' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l job-size -d 'lsft-partial: place a job of D hosts' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l seed -d 'random: seed' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l phases -d 'random: number of phases' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lid-offset -d 'Use LID base+K as destination (LMC paths; MOLS latency routes are K = 1)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l shard -d 'Check only slice I of N of the phases (I from 0); the result is a shard file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l out -d 'Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l heatmap -d 'Colour links by their worst load: FILE.dot or FILE.svg (needs Graphviz)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l links -d 'Include every link\'s load (`link_loads`) in the --json report'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l allow-stale -d 'Check a schedule file even when it records other tables or another fabric than the ones in hand (a warning instead of exit 2)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l allow-partial -d 'Merge an incomplete set: the report says `partial: true` and the exit code is 1'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l json -d 'Print the merged report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l links -d 'Include every link\'s load (`link_loads`) in the JSON report'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l family -d 'Family to look for: auto, lsft, kary or mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l json -d 'Print the report as JSON (with the full leaf/spine/switch/host maps)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l plan -d 'The plan: plan folder, fabric.yaml or topology.net' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l discovered -d 'What was found: ibnetdiscover output (default format or -p) or an ibsim net file' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l json -d 'Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l schedule -d 'A schedule file (ibfat\'s JSON format) to find this host\'s ranks in' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l json -d 'Print JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l out -d 'Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "build" -d 'Build a fabric and write its wiring plan (topology.net, cables.csv, fabric.yaml, picture)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "metrics" -d 'Cost and latency figures: hosts/switches/cables per family, hops per wiring'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "demo" -d 'Build an order-7 Latin-square fat-tree and a 7-ary MOLS 3-tree and report'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "schedule" -d 'Write an all-to-all schedule (lsft, lsft-partial, shift, ...) for a fabric\'s hosts'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "route" -d 'Compute deterministic LFTs; write opensm-lfts.dump and guid2lid'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "lfts" -d 'Work with LFT dumps (validate)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "check" -d 'Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "recognize" -d 'Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "cabling" -d 'Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "whoami" -d 'This host\'s InfiniBand ports and their ranks in a schedule'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "man" -d 'Print the man page, or write every page (one per subcommand) into a folder'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from lfts" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from check" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
