@@ -39,18 +39,23 @@ pub struct InputError {
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(loc) = &self.location {
+            let file = loc.file.display().to_string();
+            let file = crate::formats::text::escape_controls(&file);
             if loc.line > 0 {
-                write!(f, "{}:{}: ", loc.file.display(), loc.line)?;
+                write!(f, "{file}:{}: ", loc.line)?;
             } else {
-                write!(f, "{}: ", loc.file.display())?;
+                write!(f, "{file}: ")?;
             }
         }
+        // input text quoted in a message may hold newlines or escape sequences: shown
+        // escaped, never acting on the terminal or forging lines in a log
+        use crate::formats::text::escape_controls as esc;
         if let Some(field) = &self.field {
-            write!(f, "{field}: ")?;
+            write!(f, "{}: ", esc(field))?;
         }
-        write!(f, "{}", self.message)?;
+        write!(f, "{}", esc(&self.message))?;
         if let Some(h) = &self.hint {
-            write!(f, " (hint: {h})")?;
+            write!(f, " (hint: {})", esc(h))?;
         }
         Ok(())
     }
@@ -73,7 +78,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// An external program failed or is missing (exit 3).
-    #[error("{0}")]
+    #[error("{}", crate::formats::text::escape_controls(.0))]
     Tool(String),
 }
 

@@ -246,8 +246,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
         ),
         None => {
             let path = a.spec.expect("clap requires --spec without a family");
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+            let text = ibfat::formats::input::read_text(&path, ibfat::formats::input::SPEC)?;
             (Spec::from_yaml(&text, &path)?, a.out)
         }
     };

@@ -5,12 +5,12 @@ use ibfat::formats::{guid2lid, lftdump};
 use ibfat::load::Loaded;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::Fabric;
-use ibfat::{Error, Result};
+use ibfat::Result;
 use std::path::Path;
 
 /// A `guid2lid` file for `fabric` (`--lids`).
 pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let text = ibfat::formats::input::read_text(path, ibfat::formats::input::GUID2LID)?;
     guid2lid::parse(fabric, &text, path)
 }
 

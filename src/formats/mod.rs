@@ -6,6 +6,8 @@ pub mod dot;
 pub mod dump;
 pub mod guid2lid;
 pub mod ibsim;
+pub mod input;
 pub mod lftdump;
 pub mod options;
 pub mod svg;
+pub mod text;

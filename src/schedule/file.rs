@@ -227,13 +227,14 @@ pub fn write(path: &Path, format: Format, pattern: &dyn Pattern, hosts: &[u64]) 
 /// file, line and column, the rank, phase or GUID; they are input errors (exit 2).
 pub fn read_json(path: &Path, topo: Option<&Hosts>) -> Result<(Schedule, Option<Job>)> {
     // read whole: positions in a byte slice are exact, a stream's are one peeked byte late
-    let bytes = std::fs::read(path).map_err(|e| {
+    let file = std::fs::File::open(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::at(path, 0, "no such schedule file")
         } else {
             Error::io(format!("cannot read {}", path.display()), e)
         }
     })?;
+    let bytes = crate::formats::input::read_from(file, path, crate::formats::input::SCHEDULE)?;
     parse_json(&bytes, path, topo)
 }
 

@@ -157,7 +157,7 @@ impl Job {
             return Job::from_fabric_ranks(topo.ports, ranks);
         }
         let path = Path::new(arg);
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let file = std::fs::File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 Error::input(
                     "job",
@@ -168,6 +168,8 @@ impl Job {
                 Error::io(format!("cannot read {arg}"), e)
             }
         })?;
+        let text = crate::formats::input::read_from(file, path, crate::formats::input::JOB)?;
+        let text = String::from_utf8(text).map_err(|_| Error::at(path, 0, "not UTF-8 text: a job file is text"))?;
         Job::parse(&text, path, topo)
     }
 

@@ -297,6 +297,10 @@ impl Fabric {
         desc: impl Into<String>,
     ) -> Result<NodeId> {
         let name = name.into();
+        let desc = desc.into();
+        // names and descriptions are written into files other programs parse line by line
+        crate::formats::text::check_label("name", &name, crate::formats::text::MAX_NAME, true)?;
+        crate::formats::text::check_label("desc", &desc, crate::formats::text::MAX_DESC, false)?;
         if nports == 0 || nports > MAX_PORTS {
             return Err(Error::input(
                 "ports",
@@ -324,7 +328,7 @@ impl Fabric {
             first_port,
             guid,
             name,
-            desc: desc.into(),
+            desc,
         });
         Ok(id)
     }

@@ -12,9 +12,19 @@ use super::grammar::{
 };
 use super::{DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
+use crate::formats::text::{check_label, escape_controls, MAX_DESC, MAX_NAME};
 use crate::topology::NodeKind;
 use std::borrow::Cow;
 use std::path::Path;
+
+/// Ports any dump may declare before it has listed a single port line (256 nodes of 254
+/// ports: far more than the uncabled spares of a real fabric).
+pub(super) const PORT_FLOOR: usize = 256 * 255;
+
+/// Ports a dump may declare per port line it lists: a real fabric cables most ports of
+/// its switches (spares are a few per switch), so eight declared ports per listed one
+/// leaves room for the emptiest real switch while keeping memory proportional to the text.
+pub(super) const PORTS_PER_LINE: usize = 8;
 
 /// Lines outside records that carry nothing for the fabric (vendor ids, chassis
 /// grouping, ibsim directives).
@@ -57,6 +67,8 @@ pub(super) fn read_records<'a>(
     let mut explicit_guid: Option<(NodeKind, u64)> = None;
     let mut in_record = false;
     let mut saw_ibnd_names = false;
+    // ports declared by the headers so far (port 0 included)
+    let mut declared = 0usize;
     for (idx, line) in lines(text).enumerate() {
         let lineno = idx + 1;
         let t = line.trim();
@@ -125,12 +137,33 @@ pub(super) fn read_records<'a>(
             });
             let parsed = parsed.and_then(|(kind, nports, id, rest)| {
                 if nports == 0 || nports > 254 {
-                    Err(format!("node \"{id}\" has {nports} ports; a node has 1..=254"))
-                } else {
-                    Ok((kind, nports, id, rest))
+                    return Err(format!("node \"{}\" has {nports} ports; a node has 1..=254", escape_controls(id)));
                 }
+                // memory follows what the dump describes: ports declared but never listed
+                // cost as much as listed ones, so they are bounded by the port lines read
+                let budget = PORT_FLOOR + PORTS_PER_LINE * raw.ports.len();
+                if declared + nports as usize + 1 > budget {
+                    return Err(format!(
+                        "ports: node \"{}\" brings the ports declared to {}, but only {} port lines were read: \
+                         valid: at most {PORT_FLOOR} + {PORTS_PER_LINE} per port line (a dump lists the cabled ports of its nodes)",
+                        escape_controls(id),
+                        declared + nports as usize + 1,
+                        raw.ports.len()
+                    ));
+                }
+                Ok((kind, nports, id, rest))
             });
-            let (kind, nports, id, rest) = match parsed {
+            let parsed = parsed.and_then(|(kind, nports, id, rest)| {
+                let (desc, lid, lmc) = header_comment(rest);
+                check_label("node id", id, MAX_NAME, true)
+                    .and_then(|()| {
+                        desc.as_deref()
+                            .map_or(Ok(()), |d| check_label("description", d, MAX_DESC, false))
+                    })
+                    .map_err(|e| e.to_string())?;
+                Ok((kind, nports, id, (desc, lid, lmc)))
+            });
+            let (kind, nports, id, (desc, lid, lmc)) = match parsed {
                 Ok(v) => v,
                 Err(msg) if opts.lenient => {
                     raw.problems.push(Problem {
@@ -142,7 +175,7 @@ pub(super) fn read_records<'a>(
                 }
                 Err(msg) => return Err(Error::at(path, lineno, msg)),
             };
-            let (desc, lid, lmc) = header_comment(rest);
+            declared += nports as usize + 1;
             let guid = match explicit_guid.take() {
                 Some((k, g)) if k == kind => g,
                 _ => guid_from_id(id).unwrap_or(next_guid[slot(kind)]),
