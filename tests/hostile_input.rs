@@ -221,3 +221,45 @@ fn huge_phase_counts_are_refused_before_any_work() {
     }
     assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1, "no temp file left");
 }
+
+#[test]
+fn wrapping_guid_bases_and_lmcs_beyond_three_bits_are_refused() {
+    // a GUID base near 2^64 panicked on overflow (exit 101) before
+    let (code, _, err) = ibfat(&[
+        "build",
+        "lsft",
+        "--order",
+        "2",
+        "--guid-base",
+        "0xffffffffffffffff",
+        "--out",
+        "/nonexistent/x",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("guid_base: 0xffffffffffffffff is out of range") && err.contains("valid 0x0..=0xffffffffbfffffff"),
+        "{err}"
+    );
+    let e = Spec::from_yaml(
+        "family: lsft\norder: 2\nguid_base: 0xfffffffffffffff0\n",
+        Path::new("f.yaml"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("f.yaml:3: guid_base: 0xfffffffffffffff0 is out of range"),
+        "{e}"
+    );
+    // `lmc 200` in a dump shifted a LID span past 32 bits (a panic) before
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lsft2/ibnetdiscover.txt");
+    let text = std::fs::read_to_string(fixture).unwrap().replace("lmc 0", "lmc 200");
+    let e = dump::parse(&text, Path::new("d.txt")).unwrap_err().to_string();
+    assert!(e.contains("lmc: 200 is out of range: valid 0..=7"), "{e}");
+    let mut f = Fabric::new();
+    let h = f.add_node(NodeKind::Ca, 1, 0x10, "h", "h").unwrap();
+    let i = f.port_index(h, 1) as usize;
+    f.ports[i].lid = 1;
+    f.ports[i].lmc = 40;
+    let e = Lids::discovered(&f).unwrap_err().to_string();
+    assert_eq!(e, "lmc: LMC 40 is out of range: valid 0..=7");
+}

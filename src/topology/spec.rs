@@ -330,6 +330,16 @@ impl Spec {
                     .with_hint("write it as 0x followed by 16 hex digits")
             })?,
         };
+        if guid_base > super::MAX_GUID_BASE {
+            return Err(Error::at(
+                path,
+                line_of("guid_base"),
+                format!(
+                    "guid_base: 0x{guid_base:016x} is out of range: the plan's GUIDs would wrap past 0xffffffffffffffff; valid 0x0..=0x{:016x}",
+                    super::MAX_GUID_BASE
+                ),
+            ));
+        }
         let options = BuildOptions {
             guid_base,
             shuffle: file.shuffle,

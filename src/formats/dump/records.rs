@@ -13,6 +13,7 @@ use super::grammar::{
 use super::{DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::formats::text::{check_label, escape_controls, MAX_DESC, MAX_NAME};
+use crate::routing::lids::MAX_LMC;
 use crate::topology::NodeKind;
 use std::borrow::Cow;
 use std::path::Path;
@@ -93,7 +94,22 @@ pub(super) fn read_records<'a>(
                 return Err(Error::at(path, lineno, msg));
             }
             let node = raw.nodes.len() - 1;
-            match port_line(body) {
+            let parsed = port_line(body);
+            if let Some(l) = parsed.as_ref().and_then(|p| p.lmc).filter(|&l| l > MAX_LMC) {
+                let msg = format!("lmc: {l} is out of range: valid 0..={MAX_LMC}");
+                if !opts.lenient {
+                    return Err(Error::at(path, lineno, msg));
+                }
+                raw.problems.push(Problem {
+                    line: lineno,
+                    message: msg,
+                });
+                if let Some(num) = leading_port(body) {
+                    raw.suspect.push((node, num, lineno));
+                }
+                continue;
+            }
+            match parsed {
                 Some(mut p) => {
                     p.line = lineno;
                     p.node = node as u32;
@@ -155,6 +171,9 @@ pub(super) fn read_records<'a>(
             });
             let parsed = parsed.and_then(|(kind, nports, id, rest)| {
                 let (desc, lid, lmc) = header_comment(rest);
+                if let Some(l) = lmc.filter(|&l| l > MAX_LMC) {
+                    return Err(format!("lmc: {l} is out of range: valid 0..={MAX_LMC}"));
+                }
                 check_label("node id", id, MAX_NAME, true)
                     .and_then(|()| {
                         desc.as_deref()
