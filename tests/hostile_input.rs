@@ -263,3 +263,58 @@ fn wrapping_guid_bases_and_lmcs_beyond_three_bits_are_refused() {
     let e = Lids::discovered(&f).unwrap_err().to_string();
     assert_eq!(e, "lmc: LMC 40 is out of range: valid 0..=7");
 }
+
+#[test]
+fn shard_indices_and_sums_never_wrap() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("lsft2");
+    let d = dir.to_str().unwrap();
+    assert_eq!(ibfat(&["build", "lsft", "--order", "2", "--out", d]).0, 0);
+    // i·phases overflowed (a panic) for an index near 2^64
+    let big = t.path().join("big.json");
+    let (code, _, err) = ibfat(&[
+        "check",
+        "--topology",
+        d,
+        "--pattern",
+        "shift",
+        "--shard",
+        "18446744073709551614/18446744073709551615",
+        "--out",
+        big.to_str().unwrap(),
+    ]);
+    assert!(code == 0 || code == 1, "a report, not a panic: {err}");
+    // shard files whose counts add up past 2^64 are refused, naming the field
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let p = t.path().join(format!("s{i}.json"));
+        let shard = format!("{i}/2");
+        let (code, _, err) = ibfat(&[
+            "check",
+            "--topology",
+            d,
+            "--pattern",
+            "shift",
+            "--shard",
+            &shard,
+            "--out",
+            p.to_str().unwrap(),
+        ]);
+        assert!(code == 0 || code == 1, "a report, congested or not: {err}");
+        let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        let n = v["histogram"].as_array().unwrap().len();
+        let mut h = vec![0u64; n];
+        h[1] = u64::MAX;
+        v["histogram"] = serde_json::json!(h);
+        v["flows"] = serde_json::json!(u64::MAX);
+        v["unrouted_flows"] = serde_json::json!(0);
+        std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+        files.push(p.to_str().unwrap().to_string());
+    }
+    let (code, _, err) = ibfat(&["check", "merge", &files[0], &files[1]]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("histogram: the shards' counts add up to more than 18446744073709551615"),
+        "{err}"
+    );
+}
