@@ -28,8 +28,8 @@ seed_corpus() { # target -> seed files
         parse_fabric_yaml) for f in fixtures/*/fabric.yaml fixtures/opensm/*/fabric.yaml; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_schedule_json)
             tmp=$(mktemp -d)
-            cargo run --quiet --release -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern lsft --out "$tmp/lsft.json" >/dev/null
-            cargo run --quiet --release -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern random --phases 5 --out "$tmp/random.json" >/dev/null
+            cargo run --quiet -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern lsft --out "$tmp/lsft.json" >/dev/null
+            cargo run --quiet -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern random --phases 5 --out "$tmp/random.json" >/dev/null
             cp "$tmp"/*.json "$d/"; rm -rf "$tmp" ;;
     esac
 }
