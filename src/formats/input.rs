@@ -53,7 +53,7 @@ pub const GUID2LID: Limits = Limits {
 /// fabric.yaml specs: a dozen keys.
 pub const SPEC: Limits = Limits {
     what: "fabric spec",
-    max_bytes: MIB,
+    max_bytes: crate::topology::spec::MAX_SPEC_BYTES,
     max_line: Some(MAX_LINE),
 };
 

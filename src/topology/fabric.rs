@@ -299,8 +299,8 @@ impl Fabric {
         let name = name.into();
         let desc = desc.into();
         // names and descriptions are written into files other programs parse line by line
-        crate::formats::text::check_label("name", &name, crate::formats::text::MAX_NAME, true)?;
-        crate::formats::text::check_label("desc", &desc, crate::formats::text::MAX_DESC, false)?;
+        super::label::check_label("name", &name, super::label::MAX_NAME, true)?;
+        super::label::check_label("desc", &desc, super::label::MAX_DESC, false)?;
         if nports == 0 || nports > MAX_PORTS {
             return Err(Error::input(
                 "ports",

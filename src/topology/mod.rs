@@ -9,6 +9,7 @@
 
 pub mod fabric;
 pub mod kary;
+pub mod label;
 pub mod lsft;
 pub mod mols;
 pub mod rate;

@@ -71,6 +71,10 @@ struct SpecFile {
     expect: Option<Expect>,
 }
 
+/// Largest fabric.yaml accepted (a spec is a dozen keys; the reader of spec files uses
+/// the same bound).
+pub const MAX_SPEC_BYTES: u64 = 1 << 20;
+
 /// Deepest nesting a spec may have: it is a mapping of scalars with one nested mapping
 /// (`expect`). Deeper text is refused before the YAML parser sees it, whose work grows
 /// with the square of the nesting depth.
@@ -79,7 +83,7 @@ const MAX_YAML_DEPTH: usize = 8;
 /// Refuse a spec text that is too large or nested too deeply to be a fabric spec, naming
 /// the line (flow collections `[`/`{` and indentation both count as nesting).
 fn check_yaml_shape(text: &str, path: &Path) -> Result<()> {
-    let max = crate::formats::input::SPEC.max_bytes;
+    let max = MAX_SPEC_BYTES;
     if text.len() as u64 > max {
         return Err(Error::at(
             path,
