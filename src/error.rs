@@ -7,7 +7,9 @@
 //! Input errors always say where (file and line when there is one), which field, what
 //! was expected, and a hint when a near-valid value exists.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Result alias used across the crate.
@@ -39,18 +41,23 @@ pub struct InputError {
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(loc) = &self.location {
+            let file = loc.file.display().to_string();
+            let file = escape_controls(&file);
             if loc.line > 0 {
-                write!(f, "{}:{}: ", loc.file.display(), loc.line)?;
+                write!(f, "{file}:{}: ", loc.line)?;
             } else {
-                write!(f, "{}: ", loc.file.display())?;
+                write!(f, "{file}: ")?;
             }
         }
+        // input text quoted in a message may hold newlines or escape sequences: shown
+        // escaped, never acting on the terminal or forging lines in a log
+        use escape_controls as esc;
         if let Some(field) = &self.field {
-            write!(f, "{field}: ")?;
+            write!(f, "{}: ", esc(field))?;
         }
-        write!(f, "{}", self.message)?;
+        write!(f, "{}", esc(&self.message))?;
         if let Some(h) = &self.hint {
-            write!(f, " (hint: {h})")?;
+            write!(f, " (hint: {})", esc(h))?;
         }
         Ok(())
     }
@@ -73,7 +80,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// An external program failed or is missing (exit 3).
-    #[error("{0}")]
+    #[error("{}", escape_controls(.0))]
     Tool(String),
 }
 
@@ -136,6 +143,31 @@ impl Error {
     }
 }
 
+/// `s` with every control character (C0, DEL, C1: newlines, tabs, ESC ...) written as a
+/// visible escape (`\n`, `\t`, `\x1b`, `\u{85}`), so that it can be shown on a terminal
+/// or quoted in a message without acting on it (every input error is shown through it). Borrowed when there is nothing to escape.
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x80 && c.is_control() => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// The message of a caught panic (for the C ABI and the OpenSM plugin, which turn panics
 /// into error codes and log lines instead of letting them unwind into C).
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -162,6 +194,8 @@ mod tests {
             "order: 6 is not a prime power (hint: nearest prime powers: 5, 7)"
         );
         assert!(e.is_input());
+        assert!(matches!(escape_controls("L3 leaf"), Cow::Borrowed(_)));
+        assert_eq!(escape_controls("a\nb\x1b[31m\u{85}\t"), "a\\nb\\x1b[31m\\u{85}\\t");
         let e = Error::at("topo.net", 12, "expected `[port] \"node\"[port]`");
         assert_eq!(e.to_string(), "topo.net:12: expected `[port] \"node\"[port]`");
     }

@@ -169,7 +169,7 @@ fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
     let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let g2l = folder.join("guid2lid");
     if g2l.is_file() {
-        let text = std::fs::read_to_string(&g2l).map_err(|e| Error::io(format!("cannot read {}", g2l.display()), e))?;
+        let text = input::read_text(&g2l, input::GUID2LID)?;
         if let Ok(l) = guid2lid::parse(fabric, &text, &g2l) {
             return Ok(Some(l));
         }
@@ -181,8 +181,8 @@ fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
 /// audit, strict otherwise); specs are built; `family` says whether to recognise.
 pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded> {
     let file = resolve(path)?;
-    let bytes = input::read_bytes(&file)?;
-    let text = String::from_utf8_lossy(&bytes);
+    // a fabric.yaml is far smaller than a dump, but which one this is shows only once read
+    let text = input::read_text(&file, input::DUMP)?;
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let mut loaded = if is_yaml || is_spec_text(&text) {
         let spec = Spec::from_yaml(&text, &file)?;

@@ -140,3 +140,211 @@ fn mutated_real_dumps_never_panic_and_errors_carry_lines() {
     // the mutations exercise both outcomes
     assert!(parsed > 100 && rejected > 100, "parsed {parsed}, rejected {rejected}");
 }
+
+/// The other readers, under the same mutations of their real inputs: LFT dumps (three
+/// dialects), guid2lid, schedule JSON, fabric.yaml and ibsim net files (read, written,
+/// read back). Each runs one deterministic round in every `cargo test`; with
+/// `IBFAT_MUTATION_SECONDS=S` it keeps drawing new seeds for S seconds and prints how many
+/// inputs it ran: the stable-toolchain fallback of `scripts/fuzz.sh` when no nightly
+/// compiler is at hand for cargo-fuzz.
+mod other_readers {
+    use super::{assert_located, fixture, mutations};
+    use ibfat::error::Error;
+    use ibfat::formats::{dump, guid2lid, ibsim, lftdump};
+    use ibfat::routing::Lids;
+    use ibfat::schedule::file::parse_json;
+    use ibfat::schedule::job::Hosts;
+    use ibfat::schedule::Pattern;
+    use ibfat::topology::{Endpoint, Fabric, Spec};
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::path::Path;
+    use std::time::{Duration, Instant};
+
+    /// The OpenSM fixture LSFT(2) two-sided: fabric, host ports, OpenSM's LIDs.
+    fn fixture_fabric() -> (Fabric, Vec<Endpoint>, Lids) {
+        let spec = fixture("opensm/lsft2x2", "fabric.yaml");
+        let plan = Spec::from_yaml(&spec, Path::new("fabric.yaml"))
+            .unwrap()
+            .build()
+            .unwrap();
+        let g2l = fixture("opensm/lsft2x2", "guid2lid");
+        let lids = guid2lid::parse(&plan.fabric, &g2l, Path::new("guid2lid")).unwrap();
+        let eps = plan.layout.hosts().to_vec();
+        (plan.fabric, eps, lids)
+    }
+
+    fn input(e: &Error, what: &str) {
+        assert!(e.is_input(), "{what}: not an input error: {e}");
+        let shown = e.to_string();
+        assert!(
+            !shown.chars().any(char::is_control),
+            "{what}: raw control character in {shown:?}"
+        );
+    }
+
+    /// Mutants of every seed text, through `check`, for one round or for the seconds of
+    /// IBFAT_MUTATION_SECONDS; returns the number of inputs run.
+    fn run(name: &str, seeds: &[String], check: &dyn Fn(&[u8], &str)) -> u64 {
+        let budget = std::env::var("IBFAT_MUTATION_SECONDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .map(Duration::from_secs);
+        let start = Instant::now();
+        let mut seed: u64 = std::env::var("IBFAT_MUTATION_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2000);
+        let mut execs = 0u64;
+        loop {
+            for (i, text) in seeds.iter().enumerate() {
+                for (how, bytes) in mutations(text, seed.wrapping_add(i as u64)) {
+                    let what = format!("{name} seed {i} (mutation seed {seed}), {how}");
+                    catch_unwind(AssertUnwindSafe(|| check(&bytes, &what)))
+                        .unwrap_or_else(|_| panic!("{what}: panicked"));
+                    execs += 1;
+                }
+            }
+            seed = seed.wrapping_add(seeds.len() as u64);
+            if budget.map_or(true, |b| start.elapsed() >= b) {
+                break;
+            }
+        }
+        if budget.is_some() {
+            println!(
+                "{name}: {execs} inputs in {:.0} s, 0 failures",
+                start.elapsed().as_secs_f64()
+            );
+        }
+        execs
+    }
+
+    #[test]
+    fn ibnetdiscover_dumps() {
+        let seeds: Vec<String> = super::SOURCES.iter().map(|(d, f)| fixture(d, f)).collect();
+        run("ibnetdiscover dump", &seeds, &|b, what| {
+            let text = String::from_utf8_lossy(b);
+            let path = Path::new("m.txt");
+            for lenient in [false, true] {
+                match dump::parse_with(&text, path, dump::ParseOptions { lenient }).and_then(|d| d.strict(path)) {
+                    Ok(d) => drop(ibfat::recognize::recognize(&d.fabric, None)),
+                    Err(e) => assert_located(&e, what),
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn lft_dumps() {
+        let (fabric, _, lids) = fixture_fabric();
+        let seeds: Vec<String> = ["opensm-minhop.dump", "dump_lfts-ftree.txt", "ibroute-minhop.txt"]
+            .iter()
+            .map(|f| fixture("opensm/lsft2x2", f))
+            .collect();
+        run("lft dump", &seeds, &|b, what| {
+            let text = String::from_utf8_lossy(b);
+            let path = Path::new("m.dump");
+            match lftdump::parse(&text, path) {
+                Ok(s) => {
+                    if let Err(e) = lftdump::to_lftset(&s, &fabric, &lids, path) {
+                        input(&e, what);
+                    }
+                    if let Err(e) = lftdump::lids_from_annotations(&s, &fabric, path) {
+                        input(&e, what);
+                    }
+                }
+                Err(e) => input(&e, what),
+            }
+        });
+    }
+
+    #[test]
+    fn guid2lid_files() {
+        let (fabric, _, _) = fixture_fabric();
+        run("guid2lid", &[fixture("opensm/lsft2x2", "guid2lid")], &|b, what| {
+            if let Err(e) = guid2lid::parse(&fabric, &String::from_utf8_lossy(b), Path::new("g")) {
+                input(&e, what);
+            }
+        });
+    }
+
+    #[test]
+    fn schedule_files() {
+        let (fabric, eps, _) = fixture_fabric();
+        let hosts = Hosts::new(&fabric, &eps, "fixture");
+        // a schedule as ibfat writes it, over the fixture's hosts
+        let n = eps.len();
+        let mut text = String::from("{\"hosts\": [\n");
+        for (r, e) in eps.iter().enumerate() {
+            let g = fabric.ports[fabric.port_index(e.node, e.port) as usize].guid;
+            text.push_str(&format!("\"0x{g:016x}\"{}\n", if r + 1 < n { "," } else { "" }));
+        }
+        text.push_str("],\n\"phases\": [\n");
+        for p in 0..n {
+            let row: Vec<String> = (0..n).map(|r| ((r + p) % n).to_string()).collect();
+            text.push_str(&format!("[{}]{}\n", row.join(","), if p + 1 < n { "," } else { "" }));
+        }
+        text.push_str("]}\n");
+        assert!(parse_json(text.as_bytes(), Path::new("s"), Some(&hosts)).is_ok());
+        run("schedule json", &[text], &|b, what| {
+            for topo in [None, Some(&hosts)] {
+                match parse_json(b, Path::new("s.json"), topo) {
+                    Ok((s, _)) => {
+                        let mut out = vec![0u32; s.ranks()];
+                        for p in 0..s.phases() {
+                            s.phase(p, &mut out);
+                        }
+                    }
+                    Err(e) => input(&e, what),
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn fabric_specs() {
+        let seeds: Vec<String> = ["lsft2", "lsft3x2", "kary2x3", "mols3"]
+            .iter()
+            .map(|d| fixture(d, "fabric.yaml"))
+            .collect();
+        run(
+            "fabric.yaml",
+            &seeds,
+            &|b, what| match Spec::from_yaml(&String::from_utf8_lossy(b), Path::new("f.yaml")) {
+                Ok(spec) => {
+                    // the written spec pins defaults, so it reads back as itself
+                    let yaml = spec.to_yaml(None);
+                    let again = Spec::from_yaml(&yaml, Path::new("again.yaml"))
+                        .unwrap_or_else(|e| panic!("{what}: written spec does not read back: {e}"));
+                    assert_eq!(again.to_yaml(None), yaml, "{what}");
+                }
+                Err(e) => input(&e, what),
+            },
+        );
+    }
+
+    #[test]
+    fn ibsim_net_files() {
+        let seeds = vec![
+            fixture("router", "topology.net"),
+            fixture("opensm/lsft2x2", "topology.net"),
+        ];
+        run("ibsim net", &seeds, &|b, what| {
+            let text = String::from_utf8_lossy(b);
+            let path = Path::new("m.net");
+            match dump::parse(&text, path).and_then(|d| d.strict(path)) {
+                Ok(d) => {
+                    let net = ibsim::write_net(&d.fabric, &[]);
+                    let again = dump::parse(&net, path)
+                        .and_then(|a| a.strict(path))
+                        .unwrap_or_else(|e| panic!("{what}: written net does not read back: {e}"));
+                    assert_eq!(
+                        (again.fabric.len(), again.fabric.link_count()),
+                        (d.fabric.len(), d.fabric.link_count()),
+                        "{what}"
+                    );
+                }
+                Err(e) => assert_located(&e, what),
+            }
+        });
+    }
+}

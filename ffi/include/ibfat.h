@@ -59,25 +59,8 @@ typedef enum IbfatStatus {
 } IbfatStatus;
 
 /**
- * Node kinds for [`ibfat_fabric_add_node`].
- */
-typedef enum IbfatNodeKind {
-  /**
-   * A switch (its port 0 is the management port and carries the LID).
-   */
-  IBFAT_SWITCH = 1,
-  /**
-   * A channel adapter: a host port.
-   */
-  IBFAT_CA = 2,
-  /**
-   * A router.
-   */
-  IBFAT_ROUTER = 3,
-} IbfatNodeKind;
-
-/**
- * Fabric families.
+ * Fabric families (as a hint to [`ibfat_fabric_recognize`] passed as an `int`: a value
+ * outside the enum is refused with `IBFAT_E_ARG`).
  */
 typedef enum IbfatFamily {
   /**
@@ -125,7 +108,27 @@ typedef enum IbfatWiring {
 } IbfatWiring;
 
 /**
- * Where the LIDs of [`ibfat_routes_compute`] come from.
+ * Node kinds for [`ibfat_fabric_add_node`] (passed as an `int`: a value outside the
+ * enum is refused with `IBFAT_E_ARG` instead of being undefined behaviour).
+ */
+typedef enum IbfatNodeKind {
+  /**
+   * A switch (its port 0 is the management port and carries the LID).
+   */
+  IBFAT_SWITCH = 1,
+  /**
+   * A channel adapter: a host port.
+   */
+  IBFAT_CA = 2,
+  /**
+   * A router.
+   */
+  IBFAT_ROUTER = 3,
+} IbfatNodeKind;
+
+/**
+ * Where the LIDs of [`ibfat_routes_compute`] come from (passed as an `int`: a value
+ * outside the enum is refused with `IBFAT_E_ARG`).
  */
 typedef enum IbfatLidSource {
   /**
@@ -258,11 +261,11 @@ enum IbfatStatus ibfat_fabric_build(const char *spec_yaml, struct IbfatFabric **
 
 /**
  * Add a node with `nports` external ports; its id (0, 1, 2 ... in call order) goes to
- * `out_id`. CA port GUIDs default to node GUID + port number (set others with
+ * `out_id`. `kind` is an [`IbfatNodeKind`] value. CA port GUIDs default to node GUID + port number (set others with
  * [`ibfat_fabric_set_port_guid`]). `name` must be unique; `desc` is the NodeDescription.
  */
 enum IbfatStatus ibfat_fabric_add_node(struct IbfatFabric *fabric,
-                                       enum IbfatNodeKind kind,
+                                       int kind,
                                        uint32_t nports,
                                        uint64_t guid,
                                        const char *name,
@@ -312,11 +315,11 @@ enum IbfatStatus ibfat_fabric_family(const struct IbfatFabric *fabric,
 /**
  * Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
  * do not matter) and remember it for routing and schedules. `hint` restricts the search
- * (`IBFAT_FAMILY_AUTO` tries all). A fabric of no known family returns
+ * (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A fabric of no known family returns
  * `IBFAT_E_UNRECOGNISED` and `ibfat_last_error()` says why.
  */
 enum IbfatStatus ibfat_fabric_recognize(struct IbfatFabric *fabric,
-                                        enum IbfatFamily hint,
+                                        int hint,
                                         struct IbfatRecognition *out_result);
 
 /**
@@ -326,11 +329,11 @@ void ibfat_fabric_free(struct IbfatFabric *fabric);
 
 /**
  * Compute the LFTs of every switch (the fabric's family must be known: built from a spec,
- * loaded from a plan, or recognised). `lmc` is 0 or 1.
+ * loaded from a plan, or recognised). `lmc` is 0 or 1; `lids` an [`IbfatLidSource`].
  */
 enum IbfatStatus ibfat_routes_compute(const struct IbfatFabric *fabric,
                                       uint8_t lmc,
-                                      enum IbfatLidSource lids,
+                                      int lids,
                                       struct IbfatRoutes **out_routes);
 
 /**

@@ -1,13 +1,14 @@
 //! Fabric handles: describe a fabric node by node, build it from a spec or load a topology
 //! file, and recognise its family.
 
-use crate::status::{cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
+use crate::status::{arg, cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::topology::{Fabric, Layout, Model, NodeKind, Spec, Topology, Wiring};
-use std::ffi::c_char;
+use std::ffi::{c_char, c_int};
 use std::path::Path;
 
-/// Node kinds for [`ibfat_fabric_add_node`].
+/// Node kinds for [`ibfat_fabric_add_node`] (passed as an `int`: a value outside the
+/// enum is refused with `IBFAT_E_ARG` instead of being undefined behaviour).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IbfatNodeKind {
@@ -19,7 +20,8 @@ pub enum IbfatNodeKind {
     IbfatRouter = 3,
 }
 
-/// Fabric families.
+/// Fabric families (as a hint to [`ibfat_fabric_recognize`] passed as an `int`: a value
+/// outside the enum is refused with `IBFAT_E_ARG`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IbfatFamily {
@@ -72,6 +74,49 @@ pub struct IbfatRecognition {
 /// A fabric: nodes, ports, cables, and (once known) its family layout and LIDs.
 pub struct IbfatFabric {
     pub(crate) model: Model,
+}
+
+impl IbfatNodeKind {
+    /// The kind a C caller passed, or `IBFAT_E_ARG` naming the value and the valid ones.
+    pub(crate) fn from_c(v: c_int) -> Result<IbfatNodeKind, Fail> {
+        match v {
+            1 => Ok(IbfatNodeKind::IbfatSwitch),
+            2 => Ok(IbfatNodeKind::IbfatCa),
+            3 => Ok(IbfatNodeKind::IbfatRouter),
+            _ => Err(arg(&format!(
+                "kind: {v} is not a node kind; valid: IBFAT_SWITCH (1), IBFAT_CA (2), IBFAT_ROUTER (3)"
+            ))),
+        }
+    }
+}
+
+impl IbfatFamily {
+    /// The family hint a C caller passed, or `IBFAT_E_ARG` naming the value and the valid ones.
+    pub(crate) fn from_c(v: c_int) -> Result<IbfatFamily, Fail> {
+        match v {
+            0 => Ok(IbfatFamily::IbfatFamilyAuto),
+            1 => Ok(IbfatFamily::IbfatFamilyLsft),
+            2 => Ok(IbfatFamily::IbfatFamilyKary),
+            3 => Ok(IbfatFamily::IbfatFamilyMols),
+            _ => Err(arg(&format!(
+                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3)"
+            ))),
+        }
+    }
+}
+
+/// A count for a C out-parameter of type `u32`: refused (`IBFAT_E_INPUT`, naming it) when
+/// wider, never truncated.
+pub(crate) fn count_u32(what: &str, n: usize) -> Result<u32, Fail> {
+    u32::try_from(n).map_err(|_| {
+        Fail(
+            IbfatStatus::IbfatEInput,
+            format!(
+                "{what}: {n} does not fit the API's 32-bit count (valid 0..={})",
+                u32::MAX
+            ),
+        )
+    })
 }
 
 impl IbfatFabric {
@@ -150,12 +195,12 @@ pub unsafe extern "C" fn ibfat_fabric_build(
 }
 
 /// Add a node with `nports` external ports; its id (0, 1, 2 ... in call order) goes to
-/// `out_id`. CA port GUIDs default to node GUID + port number (set others with
+/// `out_id`. `kind` is an [`IbfatNodeKind`] value. CA port GUIDs default to node GUID + port number (set others with
 /// [`ibfat_fabric_set_port_guid`]). `name` must be unique; `desc` is the NodeDescription.
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_fabric_add_node(
     fabric: *mut IbfatFabric,
-    kind: IbfatNodeKind,
+    kind: c_int,
     nports: u32,
     guid: u64,
     name: *const c_char,
@@ -171,7 +216,7 @@ pub unsafe extern "C" fn ibfat_fabric_add_node(
             let desc = if desc.is_null() { name } else { cstr(desc, "desc")? };
             (f, name, desc, out(out_id, "out_id")?)
         };
-        let kind = match kind {
+        let kind = match IbfatNodeKind::from_c(kind)? {
             IbfatNodeKind::IbfatSwitch => NodeKind::Switch,
             IbfatNodeKind::IbfatCa => NodeKind::Ca,
             IbfatNodeKind::IbfatRouter => NodeKind::Router,
@@ -244,6 +289,12 @@ pub unsafe extern "C" fn ibfat_fabric_set_lid(
         // SAFETY: fabric is NULL or a live handle (pointer contract)
         let f = unsafe { handle_mut(fabric, "fabric") }?;
         let i = port_of(f, node, port)?;
+        if lmc > ibfat::routing::lids::MAX_LMC {
+            return Err(arg(&format!(
+                "lmc: {lmc} is out of range: valid 0..={}",
+                ibfat::routing::lids::MAX_LMC
+            )));
+        }
         let port = &mut f.fabric_same_cabling().ports[i];
         port.lid = lid;
         port.lmc = lmc;
@@ -264,9 +315,9 @@ pub unsafe extern "C" fn ibfat_fabric_counts(
         let f = unsafe { handle(fabric, "fabric") }?;
         // SAFETY: the out-pointers are NULL or writable (pointer contract)
         unsafe {
-            *out(switches, "switches")? = f.fabric().switches().count() as u32;
-            *out(cas, "cas")? = f.fabric().cas().count() as u32;
-            *out(cables, "cables")? = f.fabric().link_count() as u32;
+            *out(switches, "switches")? = count_u32("switches", f.fabric().switches().count())?;
+            *out(cas, "cas")? = count_u32("cas", f.fabric().cas().count())?;
+            *out(cables, "cables")? = count_u32("cables", f.fabric().link_count())?;
         }
         Ok(())
     })
@@ -296,7 +347,7 @@ fn describe(layout: &Layout) -> IbfatRecognition {
         arity: 0,
         levels: 0,
         wiring: IbfatWiring::IbfatWiringNone,
-        hosts: layout.hosts().len() as u32,
+        hosts: u32::try_from(layout.hosts().len()).unwrap_or(u32::MAX),
     };
     match layout {
         Layout::Lsft(l) => {
@@ -326,18 +377,18 @@ fn describe(layout: &Layout) -> IbfatRecognition {
 
 /// Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
 /// do not matter) and remember it for routing and schedules. `hint` restricts the search
-/// (`IBFAT_FAMILY_AUTO` tries all). A fabric of no known family returns
+/// (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A fabric of no known family returns
 /// `IBFAT_E_UNRECOGNISED` and `ibfat_last_error()` says why.
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_fabric_recognize(
     fabric: *mut IbfatFabric,
-    hint: IbfatFamily,
+    hint: c_int,
     out_result: *mut IbfatRecognition,
 ) -> IbfatStatus {
     guard(|| {
         // SAFETY: fabric is NULL or a live handle, out_result NULL or writable (pointer contract)
         let (f, o) = unsafe { (handle_mut(fabric, "fabric")?, out(out_result, "out_result")?) };
-        let hint = match hint {
+        let hint = match IbfatFamily::from_c(hint)? {
             IbfatFamily::IbfatFamilyAuto => None,
             IbfatFamily::IbfatFamilyLsft => Some(FamilyHint::Lsft),
             IbfatFamily::IbfatFamilyKary => Some(FamilyHint::Kary),

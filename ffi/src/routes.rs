@@ -7,10 +7,11 @@ use ibfat::check::validate;
 use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::topology::Fabric;
-use std::ffi::c_char;
+use std::ffi::{c_char, c_int};
 use std::path::Path;
 
-/// Where the LIDs of [`ibfat_routes_compute`] come from.
+/// Where the LIDs of [`ibfat_routes_compute`] come from (passed as an `int`: a value
+/// outside the enum is refused with `IBFAT_E_ARG`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IbfatLidSource {
@@ -19,6 +20,19 @@ pub enum IbfatLidSource {
     IbfatLidsFabric = 0,
     /// ibfat's deterministic assignment (hosts in rank order, then switches).
     IbfatLidsPlan = 1,
+}
+
+impl IbfatLidSource {
+    /// The source a C caller passed, or `IBFAT_E_ARG` naming the value and the valid ones.
+    fn from_c(v: c_int) -> Result<IbfatLidSource, Fail> {
+        match v {
+            0 => Ok(IbfatLidSource::IbfatLidsFabric),
+            1 => Ok(IbfatLidSource::IbfatLidsPlan),
+            _ => Err(arg(&format!(
+                "lids: {v} is not a LID source; valid: IBFAT_LIDS_FABRIC (0), IBFAT_LIDS_PLAN (1)"
+            ))),
+        }
+    }
 }
 
 /// LIDs and LFTs of a fabric.
@@ -49,12 +63,12 @@ pub struct IbfatValidation {
 }
 
 /// Compute the LFTs of every switch (the fabric's family must be known: built from a spec,
-/// loaded from a plan, or recognised). `lmc` is 0 or 1.
+/// loaded from a plan, or recognised). `lmc` is 0 or 1; `lids` an [`IbfatLidSource`].
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_routes_compute(
     fabric: *const IbfatFabric,
     lmc: u8,
-    lids: IbfatLidSource,
+    lids: c_int,
     out_routes: *mut *mut IbfatRoutes,
 ) -> IbfatStatus {
     guard(|| {
@@ -64,7 +78,7 @@ pub unsafe extern "C" fn ibfat_routes_compute(
         if lmc > 1 {
             return Err(arg("lmc must be 0 or 1"));
         }
-        let l = match lids {
+        let l = match IbfatLidSource::from_c(lids)? {
             IbfatLidSource::IbfatLidsPlan => Lids::plan(f.fabric(), layout.hosts(), lmc)?,
             IbfatLidSource::IbfatLidsFabric => match Lids::discovered(f.fabric())? {
                 Some(l) => l,

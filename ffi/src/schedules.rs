@@ -1,7 +1,7 @@
 //! Schedule handles: all-to-all schedules generated for a fabric or read from a schedule
 //! file, and their queries by rank and phase.
 
-use crate::fabric::IbfatFabric;
+use crate::fabric::{count_u32, IbfatFabric};
 use crate::routes::IbfatRoutes;
 use crate::status::{arg, cstr, free, give, guard, handle, out, Fail, IbfatStatus};
 use ibfat::fingerprint::ComputedFor;
@@ -218,8 +218,8 @@ pub unsafe extern "C" fn ibfat_schedule_size(
         let s = unsafe { handle(schedule, "schedule") }?;
         // SAFETY: the out-pointers are NULL or writable (pointer contract)
         unsafe {
-            *out(out_ranks, "out_ranks")? = s.pattern.ranks() as u32;
-            *out(out_phases, "out_phases")? = s.pattern.phases() as u32;
+            *out(out_ranks, "out_ranks")? = count_u32("ranks", s.pattern.ranks())?;
+            *out(out_phases, "out_phases")? = count_u32("phases", s.pattern.phases())?;
         }
         Ok(())
     })
@@ -325,7 +325,7 @@ pub unsafe extern "C" fn ibfat_schedule_rank_of(
             )
         })?;
         // SAFETY: out_rank is NULL or writable (pointer contract)
-        *unsafe { out(out_rank, "out_rank") }? = r as u32;
+        *unsafe { out(out_rank, "out_rank") }? = count_u32("rank", r)?;
         Ok(())
     })
 }

@@ -2,7 +2,7 @@
 //! schedules, and the panic barrier.
 
 use ibfatc::*;
-use std::ffi::{CStr, CString};
+use std::ffi::{c_int, CStr, CString};
 use std::ptr;
 
 fn last() -> String {
@@ -51,7 +51,7 @@ fn describe_a_fabric_node_by_node_and_recognise_it() {
             assert_eq!(
                 ibfat_fabric_add_node(
                     f,
-                    *kind,
+                    *kind as c_int,
                     nports,
                     0x1000 + 4 * i as u64,
                     name.as_ptr(),
@@ -93,12 +93,12 @@ fn describe_a_fabric_node_by_node_and_recognise_it() {
         assert_eq!((s, c, l), (4, 4, 8));
         let mut rec = std::mem::zeroed::<IbfatRecognition>();
         assert_eq!(
-            ibfat_fabric_recognize(f, IbfatFamily::IbfatFamilyLsft, &mut rec),
+            ibfat_fabric_recognize(f, IbfatFamily::IbfatFamilyLsft as c_int, &mut rec),
             IbfatStatus::IbfatEUnrecognised
         );
         assert!(!last().is_empty());
         assert_eq!(
-            ibfat_fabric_recognize(f, IbfatFamily::IbfatFamilyAuto, &mut rec),
+            ibfat_fabric_recognize(f, IbfatFamily::IbfatFamilyAuto as c_int, &mut rec),
             IbfatStatus::IbfatOk,
             "{}",
             last()
@@ -109,7 +109,7 @@ fn describe_a_fabric_node_by_node_and_recognise_it() {
         );
         let mut r = ptr::null_mut();
         assert_eq!(
-            ibfat_routes_compute(f, 0, IbfatLidSource::IbfatLidsPlan, &mut r),
+            ibfat_routes_compute(f, 0, IbfatLidSource::IbfatLidsPlan as c_int, &mut r),
             IbfatStatus::IbfatOk,
             "{}",
             last()
@@ -247,11 +247,11 @@ fn stale_schedules_are_refused() {
         );
         let (mut r0, mut r1) = (ptr::null_mut(), ptr::null_mut());
         assert_eq!(
-            ibfat_routes_compute(f, 0, IbfatLidSource::IbfatLidsPlan, &mut r0),
+            ibfat_routes_compute(f, 0, IbfatLidSource::IbfatLidsPlan as c_int, &mut r0),
             IbfatStatus::IbfatOk
         );
         assert_eq!(
-            ibfat_routes_compute(f, 1, IbfatLidSource::IbfatLidsPlan, &mut r1),
+            ibfat_routes_compute(f, 1, IbfatLidSource::IbfatLidsPlan as c_int, &mut r1),
             IbfatStatus::IbfatOk
         );
         assert_eq!(ibfat_schedule_check_routes(s, r0), IbfatStatus::IbfatOk, "{}", last());

@@ -82,7 +82,10 @@ pub struct CheckShard {
 
 /// The phases shard `i` of `n` checks out of `phases`.
 pub fn slice(i: usize, n: usize, phases: usize) -> std::ops::Range<usize> {
-    i * phases / n..(i + 1) * phases / n
+    // in 128 bits: i·phases of a shard file's own numbers must not wrap (each bound is at
+    // most `phases`, so it fits back)
+    let at = |k: usize| (k as u128 * phases as u128 / n.max(1) as u128) as usize;
+    at(i)..at(i.saturating_add(1))
 }
 
 /// FNV-1a (64 bit) over the ranks' port GUIDs, as `0x` and 16 hex digits.
@@ -137,7 +140,7 @@ impl CheckShard {
 
     /// Read and validate a shard file.
     pub fn read(path: &Path) -> Result<CheckShard> {
-        let text = crate::formats::input::read_text(path)?;
+        let text = crate::formats::input::read_text(path, crate::formats::input::SHARD)?;
         CheckShard::parse(&text).map_err(|e| e.in_file(path, 0))
     }
 
@@ -193,8 +196,18 @@ impl CheckShard {
                 None,
             ));
         }
-        let routed: u64 = self.histogram.iter().sum();
-        if routed + self.unrouted_flows != self.flows {
+        let routed = self
+            .histogram
+            .iter()
+            .try_fold(0u64, |a, &b| a.checked_add(b))
+            .ok_or_else(|| {
+                Error::input(
+                    "histogram",
+                    format!("the counts add up to more than {} flows", u64::MAX),
+                    None,
+                )
+            })?;
+        if routed.checked_add(self.unrouted_flows) != Some(self.flows) {
             return Err(Error::input(
                 "flows",
                 format!(
@@ -283,8 +296,19 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
         if hist.len() < s.histogram.len() {
             hist.resize(s.histogram.len(), 0);
         }
+        let too_many = |field: &str| {
+            Error::at(
+                path.as_ref(),
+                0,
+                format!(
+                    "{field}: the shards' counts add up to more than {} (valid 0..={})",
+                    u64::MAX,
+                    u64::MAX
+                ),
+            )
+        };
         for (a, b) in hist.iter_mut().zip(&s.histogram) {
-            *a += b;
+            *a = a.checked_add(*b).ok_or_else(|| too_many("histogram"))?;
         }
         for l in &s.links {
             let e = links
@@ -305,13 +329,18 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
                 ));
             }
             e.max_flows = e.max_flows.max(l.max_flows);
-            e.total_flows += l.total_flows;
+            e.total_flows = e
+                .total_flows
+                .checked_add(l.total_flows)
+                .ok_or_else(|| too_many("total_flows"))?;
         }
         worst.extend(s.worst_phases.iter().cloned());
         unrouted.extend(s.unrouted_examples.iter().cloned());
-        flows += s.flows;
-        unrouted_flows += s.unrouted_flows;
-        checked += s.phase_range.1 - s.phase_range.0;
+        flows = flows.checked_add(s.flows).ok_or_else(|| too_many("flows"))?;
+        unrouted_flows = unrouted_flows
+            .checked_add(s.unrouted_flows)
+            .ok_or_else(|| too_many("unrouted_flows"))?;
+        checked += s.phase_range.1.saturating_sub(s.phase_range.0);
     }
     let missing: Vec<String> = (0..first.shards)
         .filter(|i| !by_index.contains_key(i))

@@ -264,7 +264,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
         ),
         None => {
             let path = a.spec.expect("clap requires --spec without a family");
-            let text = ibfat::formats::input::read_text(&path)?;
+            let text = ibfat::formats::input::read_text(&path, ibfat::formats::input::SPEC)?;
             (Spec::from_yaml(&text, &path)?, a.out)
         }
     };

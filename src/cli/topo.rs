@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// A `guid2lid` file for `fabric` (`--lids`).
 pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
-    let text = ibfat::formats::input::read_text(path)?;
+    let text = ibfat::formats::input::read_text(path, ibfat::formats::input::GUID2LID)?;
     guid2lid::parse(fabric, &text, path)
 }
 

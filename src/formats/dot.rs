@@ -52,9 +52,9 @@ pub fn write_dot(fabric: &Fabric, layout: &Layout, title: &str, heat: Option<Hea
             let node = fabric.node(n);
             let colour = LEVEL_COLOURS[(level as usize).min(LEVEL_COLOURS.len() - 1)];
             let label = if host_count[n as usize] > 0 {
-                format!("{}\\n{} hosts", node.name, host_count[n as usize])
+                format!("{}\\n{} hosts", q(&node.name), host_count[n as usize])
             } else {
-                node.name.clone()
+                q(&node.name)
             };
             let shape = if node.kind == NodeKind::Switch {
                 ""
@@ -64,8 +64,8 @@ pub fn write_dot(fabric: &Fabric, layout: &Layout, title: &str, heat: Option<Hea
             let _ = writeln!(
                 out,
                 "    \"{}\" [label=\"{label}\", fillcolor=\"{colour}\", tooltip=\"{}\"{shape}];",
-                node.name,
-                node.desc.replace('"', "'")
+                q(&node.name),
+                q(&node.desc)
             );
         }
         let _ = writeln!(out, "  }}");
@@ -89,7 +89,7 @@ pub fn write_dot(fabric: &Fabric, layout: &Layout, title: &str, heat: Option<Hea
                 );
             }
         }
-        let _ = writeln!(out, "  \"{}\" -- \"{}\" [{attrs}];", a.name, b.name);
+        let _ = writeln!(out, "  \"{}\" -- \"{}\" [{attrs}];", q(&a.name), q(&b.name));
     }
     out.push_str("}\n");
     out
@@ -104,6 +104,14 @@ pub fn heat_colour(load: f64) -> String {
         (255u8, (200.0 * (2.0 - 2.0 * x)) as u8)
     };
     format!("#{r:02x}{g:02x}30")
+}
+
+/// Text inside a DOT double-quoted string: backslashes and quotes escaped (a name ending
+/// in `\\` would otherwise escape the closing quote), control characters flattened.
+fn q(s: &str) -> String {
+    crate::formats::text::flatten_controls(s)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 #[cfg(test)]

@@ -55,7 +55,10 @@ pub fn parse(fabric: &Fabric, text: &str, path: &Path) -> Result<Lids> {
             return Err(Error::at(
                 path,
                 k + 1,
-                format!("expected `0x<port guid> 0x<min lid> 0x<max lid>`, found `{line}`"),
+                format!(
+                    "expected `0x<port guid> 0x<min lid> 0x<max lid>`, found `{}`",
+                    crate::formats::text::escape_controls(line)
+                ),
             ));
         };
         ranges.push(LidRange {

@@ -4,8 +4,16 @@
 //! plan's; both ends of every cable are listed (ibsim refuses one-sided links); hosts
 //! come first because ibsim attaches OpenSM and the diagnostics to the first node.
 
+use crate::formats::text::flatten_controls;
 use crate::topology::{Fabric, NodeKind, Speed, Width};
 use std::fmt::Write;
+
+/// A node name between the quotes of a net file: control characters flattened, quotes
+/// (which end the name) turned into apostrophes. Names from a fabric are checked when
+/// they enter it; this keeps the file well formed whatever set them.
+fn name(s: &str) -> String {
+    flatten_controls(s).replace('"', "'")
+}
 
 /// Render a fabric as an ibsim net file. `title` lines become leading comments.
 pub fn write_net(fabric: &Fabric, title: &[String]) -> String {
@@ -28,12 +36,14 @@ pub fn write_net(fabric: &Fabric, title: &[String]) -> String {
         let _ = writeln!(
             out,
             "{type_word}\t{} \"{}\"\t# \"{}\"",
-            node.nports, node.name, node.desc
+            node.nports,
+            name(&node.name),
+            flatten_controls(&node.desc)
         );
         for p in 1..=node.nports {
             let port = fabric.port(id, p);
             if let Some((peer, pp)) = fabric.peer(id, p) {
-                let _ = write!(out, "[{p}]\t\"{}\"[{pp}]", fabric.node(peer).name);
+                let _ = write!(out, "[{p}]\t\"{}\"[{pp}]", name(&fabric.node(peer).name));
                 if port.width != Width::X4 {
                     if let Some(w) = port.width.ibsim_mask() {
                         let _ = write!(out, "\tw={w}");

@@ -1,6 +1,16 @@
-//! Reading an input argument: a file, or `-` for standard input (read once: a second
-//! argument naming `-` is refused, since the first one consumed the stream). A file
-//! literally named `-` is never read; write `./-` for it.
+//! Reading an input argument, with bounds: a file, or `-` for standard input.
+//!
+//! `-` is read once: a second argument naming `-` is refused, since the first one consumed
+//! the stream; a file literally named `-` is never read (write `./-` for it). Messages name
+//! standard input `<stdin>`.
+//!
+//! A hostile or mistaken input (`/dev/zero`, a binary file, an endless pipe, a
+//! multi-gigabyte line) must end in a clear error naming the file, not in a process that
+//! grows until the kernel kills it. Every reader of the crate goes through [`read`] (or
+//! [`read_bytes`], [`read_text`]) with a [`Limits`] that fits its format: the largest
+//! file a real fabric can produce in that format, with room to spare. Text formats also
+//! refuse NUL bytes (no tool ibfat reads writes them; `/dev/zero` and binary files are
+//! full of them) and, where the format is line based, overlong lines.
 
 use super::outpath::is_dash;
 use crate::error::{Error, Result};
@@ -10,8 +20,76 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
 
-/// The bytes of `path`, or of standard input for `-`.
-pub fn read(path: &Path) -> std::result::Result<Vec<u8>, ReadError> {
+/// Bounds for one input format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// What the file is, for messages (`ibnetdiscover dump`, `fabric spec` ...).
+    pub what: &'static str,
+    /// Largest accepted size in bytes.
+    pub max_bytes: u64,
+    /// Longest accepted line in bytes (`None`: any layout, e.g. JSON).
+    pub max_line: Option<usize>,
+}
+
+const MIB: u64 = 1 << 20;
+
+/// Line limit of the line-based formats: real lines are a few hundred bytes at most.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// ibnetdiscover output, ports reports and ibsim net files (the topology.net of the largest
+/// plan ibfat builds, 2^20 hosts, is about 200 MB).
+pub const DUMP: Limits = Limits {
+    what: "fabric dump",
+    max_bytes: 1024 * MIB,
+    max_line: Some(MAX_LINE),
+};
+
+/// LFT dumps (OpenSM's opensm-lfts.dump, dump_lfts, ibroute): LSFT(17)'s is 277 MB, one
+/// line per switch and LID.
+pub const LFT_DUMP: Limits = Limits {
+    what: "LFT dump",
+    max_bytes: 4096 * MIB,
+    max_line: Some(MAX_LINE),
+};
+
+/// guid2lid files: one line per port GUID (49151 unicast LIDs at most).
+pub const GUID2LID: Limits = Limits {
+    what: "guid2lid file",
+    max_bytes: 64 * MIB,
+    max_line: Some(MAX_LINE),
+};
+
+/// fabric.yaml specs: a dozen keys.
+pub const SPEC: Limits = Limits {
+    what: "fabric spec",
+    max_bytes: crate::topology::spec::MAX_SPEC_BYTES,
+    max_line: Some(MAX_LINE),
+};
+
+/// Job files: one host per line.
+pub const JOB: Limits = Limits {
+    what: "job file",
+    max_bytes: 64 * MIB,
+    max_line: Some(MAX_LINE),
+};
+
+/// Schedule JSON files (any layout; an all-to-all over LSFT(17)'s hosts is ~0.7 GB).
+pub const SCHEDULE: Limits = Limits {
+    what: "schedule file",
+    max_bytes: 4096 * MIB,
+    max_line: None,
+};
+
+/// Shard files of `check --shard` (JSON reports).
+pub const SHARD: Limits = Limits {
+    what: "shard file",
+    max_bytes: 1024 * MIB,
+    max_line: None,
+};
+
+/// The bytes of `path`, or of standard input for `-`, within `limits` (see the module
+/// documentation): whole, or an error saying which bound the input broke.
+pub fn read(path: &Path, limits: Limits) -> std::result::Result<Vec<u8>, ReadError> {
     if is_dash(path) {
         if STDIN_TAKEN.swap(true, Ordering::SeqCst) {
             return Err(ReadError::Input(Error::input(
@@ -20,20 +98,19 @@ pub fn read(path: &Path) -> std::result::Result<Vec<u8>, ReadError> {
                 Some("give at most one `-` per command".into()),
             )));
         }
-        let mut v = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut v).map_err(ReadError::Io)?;
-        return Ok(v);
+        return read_from(std::io::stdin().lock(), Path::new("<stdin>"), limits).map_err(ReadError::Input);
     }
-    std::fs::read(path).map_err(ReadError::Io)
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    read_from(file, path, limits).map_err(ReadError::Input)
 }
 
-/// Why [`read`] failed: the operating system's error (callers word it, e.g. "no such
-/// schedule file"), or an input error already worded.
+/// Why [`read`] failed: the file could not be opened (callers word it, e.g. "no such
+/// schedule file"), or an error already worded (a broken bound, `-` twice, a failed read).
 #[derive(Debug)]
 pub enum ReadError {
-    /// The file could not be read.
+    /// The file could not be opened.
     Io(std::io::Error),
-    /// The argument itself is wrong (`-` twice).
+    /// The input itself is wrong, or reading it failed (already worded).
     Input(Error),
 }
 
@@ -57,14 +134,109 @@ pub fn display(path: &Path) -> String {
 }
 
 /// [`read`] with the usual error wording.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    read(path).map_err(|e| e.into_error(path))
+pub fn read_bytes(path: &Path, limits: Limits) -> Result<Vec<u8>> {
+    read(path, limits).map_err(|e| e.into_error(path))
 }
 
-/// [`read_bytes`] as UTF-8 text (an input error naming the file otherwise).
-pub fn read_text(path: &Path) -> Result<String> {
-    String::from_utf8(read_bytes(path)?).map_err(|_| {
-        let e = std::io::Error::new(std::io::ErrorKind::InvalidData, "stream did not contain valid UTF-8");
-        Error::io(format!("cannot read {}", display(path)), e)
+/// [`read_bytes`] as text: bytes that are not UTF-8 are replaced (descriptions are free
+/// text, so one bad byte costs one field).
+pub fn read_text(path: &Path, limits: Limits) -> Result<String> {
+    let bytes = read_bytes(path, limits)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     })
+}
+
+/// [`read`] from any reader; `path` names it in messages.
+pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let (mut line, mut line_len) = (1usize, 0usize);
+    loop {
+        let n = match r.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+        };
+        if out.len() as u64 + n as u64 > limits.max_bytes {
+            return Err(Error::at(
+                path,
+                0,
+                format!(
+                    "size: the file is larger than {} bytes, more than any real {} (valid: 0..={} bytes)",
+                    limits.max_bytes, limits.what, limits.max_bytes
+                ),
+            )
+            .with_hint("is this the right file? a device or an endless pipe is not an input"));
+        }
+        for (i, &b) in chunk[..n].iter().enumerate() {
+            match b {
+                0 => {
+                    return Err(Error::at(
+                        path,
+                        line,
+                        format!(
+                            "a NUL byte at byte {}: a {} is text (is this a binary file or a device?)",
+                            out.len() + i,
+                            limits.what
+                        ),
+                    ))
+                }
+                b'\n' => {
+                    line += 1;
+                    line_len = 0;
+                }
+                _ => {
+                    line_len += 1;
+                    if let Some(max) = limits.max_line {
+                        if line_len > max {
+                            return Err(Error::at(
+                                path,
+                                line,
+                                format!("line length: the line is longer than {max} bytes (valid: 0..={max} bytes per line in a {})", limits.what),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        out.extend_from_slice(&chunk[..n]);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lim(max_bytes: u64, max_line: Option<usize>) -> Limits {
+        Limits {
+            what: "test file",
+            max_bytes,
+            max_line,
+        }
+    }
+
+    #[test]
+    fn refuses_big_files_nul_bytes_and_long_lines() {
+        let p = Path::new("in.txt");
+        assert_eq!(read_from(&b"ab\ncd\n"[..], p, lim(6, Some(2))).unwrap(), b"ab\ncd\n");
+        let e = read_from(&b"abcdefg"[..], p, lim(6, None)).unwrap_err().to_string();
+        assert!(e.starts_with("in.txt: size: the file is larger than 6 bytes"), "{e}");
+        let e = read_from(&b"ab\nc\0d"[..], p, lim(60, None)).unwrap_err().to_string();
+        assert!(e.starts_with("in.txt:2: a NUL byte at byte 4"), "{e}");
+        let e = read_from(&b"ab\nabc\n"[..], p, lim(60, Some(2)))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("in.txt:2: line length"), "{e}");
+    }
+
+    #[test]
+    fn dev_zero_is_refused_at_once() {
+        let e = read_bytes(Path::new("/dev/zero"), DUMP).unwrap_err();
+        assert!(e.is_input());
+        assert!(e.to_string().starts_with("/dev/zero:1: a NUL byte at byte 0"), "{e}");
+    }
 }

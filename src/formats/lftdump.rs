@@ -9,6 +9,7 @@
 //! switch and every routed LID, and is written atomically.
 
 use crate::error::{Error, Result};
+use crate::formats::text::{escape_controls, flatten_controls};
 use crate::routing::lids::{LidRange, Lids};
 use crate::routing::{LftSet, NO_ROUTE};
 use crate::topology::{Fabric, NodeKind};
@@ -44,7 +45,12 @@ impl DumpText {
                 |lid| match lids.owner.get(lid).and_then(|&o| fabric.ports.get(o as usize)) {
                     Some(p) => {
                         let n = fabric.node(p.node);
-                        format!(" # {} portguid 0x{:016x}: '{}'\n", kind_word(n.kind), p.guid, n.desc)
+                        format!(
+                            " # {} portguid 0x{:016x}: '{}'\n",
+                            kind_word(n.kind),
+                            p.guid,
+                            flatten_controls(&n.desc)
+                        )
                     }
                     None => " # unknown node and type (LID might be unconfigured)\n".to_string(),
                 },
@@ -62,7 +68,8 @@ impl DumpText {
         let _ = writeln!(
             out,
             "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):",
-            node.guid, node.desc
+            node.guid,
+            flatten_controls(&node.desc)
         );
         let mut n = 0;
         for (lid, &port) in lfts.row(row).iter().enumerate().skip(1) {
@@ -178,7 +185,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<DumpSwitch>> {
                 Error::at(
                     path,
                     lineno,
-                    format!("malformed LFT entry `{line}`: expected `0x<lid hex> <port decimal>`"),
+                    format!(
+                        "malformed LFT entry `{}`: expected `0x<lid hex> <port decimal>`",
+                        escape_controls(line)
+                    ),
                 )
             })?;
             if lid == 0 || lid > 0xBFFF {
@@ -276,7 +286,7 @@ pub fn to_lftset(sections: &[DumpSwitch], fabric: &Fabric, lids: &Lids, path: &P
 
 /// Read an LFT dump file for a fabric.
 pub fn read(path: &Path, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
-    let text = crate::formats::input::read_text(path)?;
+    let text = crate::formats::input::read_text(path, crate::formats::input::LFT_DUMP)?;
     to_lftset(&parse(&text, path)?, fabric, lids, path)
 }
 
@@ -337,7 +347,7 @@ pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Pa
 
 /// Read an LFT dump with the LIDs given, or else the LIDs its annotations name.
 pub fn read_with_lids(path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Result<(Lids, LftSet)> {
-    let text = crate::formats::input::read_text(path)?;
+    let text = crate::formats::input::read_text(path, crate::formats::input::LFT_DUMP)?;
     let sections = parse(&text, path)?;
     let lids = match lids {
         Some(l) => l.clone(),

@@ -12,3 +12,4 @@ pub mod lftdump;
 pub mod options;
 pub mod outpath;
 pub mod svg;
+pub mod text;

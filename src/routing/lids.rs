@@ -13,6 +13,9 @@ use std::path::Path;
 /// Highest unicast LID.
 pub const MAX_UNICAST_LID: u32 = 0xBFFF;
 
+/// Highest LID Mask Control value (PortInfo:LMC is three bits).
+pub const MAX_LMC: u8 = 7;
+
 /// One port's LIDs: `lo..=hi` (two LIDs for an LMC 1 CA port), read at `line`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LidRange {
@@ -172,6 +175,15 @@ impl Lids {
             .map(|p| p.lmc)
             .max()
             .unwrap_or(0);
+        if lmc > MAX_LMC {
+            // the fields of a fabric are public: refuse what no subnet can have instead of
+            // shifting a LID span past 32 bits
+            return Err(Error::input(
+                "lmc",
+                format!("LMC {lmc} is out of range: valid 0..={MAX_LMC}"),
+                None,
+            ));
+        }
         let mut lids = Lids::empty(fabric, lmc);
         for (i, p) in fabric.ports.iter().enumerate() {
             let kind = fabric.node(p.node).kind;

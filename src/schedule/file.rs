@@ -249,7 +249,7 @@ pub fn write(
 /// file, line and column, the rank, phase or GUID; they are input errors (exit 2).
 pub fn read_json(path: &Path, topo: Option<&Hosts>) -> Result<(Schedule, Option<Job>)> {
     // read whole: positions in a byte slice are exact, a stream's are one peeked byte late
-    let bytes = crate::formats::input::read(path).map_err(|e| match e {
+    let bytes = crate::formats::input::read(path, crate::formats::input::SCHEDULE).map_err(|e| match e {
         ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => Error::at(path, 0, "no such schedule file"),
         e => e.into_error(path),
     })?;

@@ -251,6 +251,14 @@ pub const LSFT_GUARANTEE: &str = "by construction (docs/schedules.md §2.1): eve
 const PARTIAL_GUARANTEE: &str = "by construction (docs/schedules.md §2.4): the block's leaves on each spine are \
                                  permuted and each leaf's hosts use distinct spines";
 
+/// Most phases `random` takes (`--phases`): more than the N−1 steps of an all-to-all over
+/// the 49151 unicast LIDs of a subnet, small enough that a schedule is finite work.
+pub const MAX_RANDOM_PHASES: usize = 1 << 16;
+
+/// Most rank × phase entries of a `random` schedule (2^31: a 64-byte-per-entry file would
+/// otherwise outgrow any disk); `--phases` beyond it for the job's ranks is refused.
+pub const MAX_RANDOM_ENTRIES: u64 = 1 << 31;
+
 /// Refuse options that do not belong to the requested pattern (the same checks whoever
 /// generates it).
 pub fn validate(req: &Request) -> Result<()> {
@@ -268,6 +276,17 @@ pub fn validate(req: &Request) -> Result<()> {
             format!("--phases sets the length of random; {kind} has a fixed number of phases"),
             None,
         ));
+    }
+    if let Some(p) = req.phases {
+        if p > MAX_RANDOM_PHASES {
+            return Err(Error::input(
+                "phases",
+                format!("{p} is out of range: valid 0..={MAX_RANDOM_PHASES}"),
+                Some(format!(
+                    "an all-to-all over the most hosts a subnet can address (49151) has fewer phases; {MAX_RANDOM_PHASES} is the cap"
+                )),
+            ));
+        }
     }
     if req.block.is_some() && req.job_size.is_some() {
         return Err(Error::input(
@@ -382,6 +401,17 @@ pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
         PatternKind::Bruck => Generated::new(Box::new(Bruck::new(n)), job, false),
         PatternKind::Random => {
             let phases = req.phases.unwrap_or(n);
+            if phases as u64 * n as u64 > MAX_RANDOM_ENTRIES {
+                return Err(Error::input(
+                    "phases",
+                    format!(
+                        "{phases} phases of {n} ranks are {} entries; valid: at most {MAX_RANDOM_ENTRIES} (0..={} phases for {n} ranks)",
+                        phases as u64 * n as u64,
+                        MAX_RANDOM_ENTRIES / (n.max(1) as u64)
+                    ),
+                    None,
+                ));
+            }
             Generated::new(Box::new(RandomPermutations::new(n, phases, req.seed)), job, false)
         }
         PatternKind::Bisection => Generated::new(Box::new(Bisection::new(n)), job, false),

@@ -158,11 +158,10 @@ impl Job {
             return Job::from_fabric_ranks(topo.ports, ranks);
         }
         let path = Path::new(arg);
-        let text = match crate::formats::input::read(path) {
-            Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
-                let e = std::io::Error::new(std::io::ErrorKind::InvalidData, "stream did not contain valid UTF-8");
-                Error::io(format!("cannot read {arg}"), e)
-            })?,
+        let text = match crate::formats::input::read(path, crate::formats::input::JOB) {
+            Ok(bytes) => {
+                String::from_utf8(bytes).map_err(|_| Error::at(path, 0, "not UTF-8 text: a job file is text"))?
+            }
             Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::input(
                     "job",

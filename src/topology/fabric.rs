@@ -310,6 +310,10 @@ impl Fabric {
         desc: impl Into<String>,
     ) -> Result<NodeId> {
         let name = name.into();
+        let desc = desc.into();
+        // names and descriptions are written into files other programs parse line by line
+        super::label::check_label("name", &name, super::label::MAX_NAME, true)?;
+        super::label::check_label("desc", &desc, super::label::MAX_DESC, false)?;
         if nports == 0 || nports > MAX_PORTS {
             return Err(Error::input(
                 "ports",
@@ -337,7 +341,7 @@ impl Fabric {
             first_port,
             guid,
             name,
-            desc: desc.into(),
+            desc,
         });
         Ok(id)
     }

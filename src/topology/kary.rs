@@ -186,7 +186,7 @@ pub fn build(params: &KaryParams, opts: &BuildOptions) -> Result<(Fabric, Layout
     let hosts = k.pow(n);
     let per = k.pow(n - 1);
     let mut fabric = Fabric::new();
-    let mut guids = GuidAlloc::new(opts);
+    let mut guids = GuidAlloc::new(opts)?;
     let mut shuffle = PortShuffle::new(opts);
     let mut host_eps = Vec::with_capacity(hosts as usize);
     for d in 0..hosts {

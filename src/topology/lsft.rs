@@ -277,7 +277,7 @@ pub fn build(params: &LsftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
     let sides = params.sides();
     let npts = plane.size();
     let mut fabric = Fabric::new();
-    let mut guids = GuidAlloc::new(opts);
+    let mut guids = GuidAlloc::new(opts)?;
     let mut shuffle = PortShuffle::new(opts);
     let nports = 2 * d;
 

@@ -9,6 +9,7 @@
 
 pub mod fabric;
 pub mod kary;
+pub mod label;
 pub mod lsft;
 pub mod mols;
 pub mod rate;
@@ -206,13 +207,29 @@ pub(crate) struct GuidAlloc {
     used: HashSet<u64>,
 }
 
+/// Largest GUID base: the CA GUIDs of the largest plan (2^20 hosts of up to 255 GUIDs each,
+/// from `base + 0x2000_0000`) must stay below 2^64 instead of wrapping onto other nodes.
+pub const MAX_GUID_BASE: u64 = u64::MAX - (1 << 30);
+
 impl GuidAlloc {
-    pub(crate) fn new(opts: &BuildOptions) -> GuidAlloc {
-        GuidAlloc {
+    /// The allocator for `opts`; a GUID base whose plan would wrap past 2^64 is refused,
+    /// naming the field and the valid range.
+    pub(crate) fn new(opts: &BuildOptions) -> Result<GuidAlloc> {
+        if opts.guid_base > MAX_GUID_BASE {
+            return Err(Error::input(
+                "guid_base",
+                format!(
+                    "0x{:016x} is out of range: the plan's GUIDs would wrap past 0xffffffffffffffff; valid 0x0..=0x{MAX_GUID_BASE:016x}",
+                    opts.guid_base
+                ),
+                None,
+            ));
+        }
+        Ok(GuidAlloc {
             base: opts.guid_base,
             rng: opts.shuffle.map(|s| SplitMix64::new(s ^ 0x6775_6964)),
             used: HashSet::new(),
-        }
+        })
     }
 
     fn draw(&mut self, span: u64) -> u64 {
@@ -220,7 +237,8 @@ impl GuidAlloc {
         let rng = self.rng.as_mut().expect("random mode");
         loop {
             let g = oui | (rng.next_u64() & 0x00FF_FFFF_FFFF_FFF0);
-            if (0..span).all(|k| !self.used.contains(&(g + k))) {
+            // a draw at the top of the space whose span would wrap is drawn again
+            if g.checked_add(span).is_some() && (0..span).all(|k| !self.used.contains(&(g + k))) {
                 self.used.extend((0..span).map(|k| g + k));
                 return g;
             }

@@ -389,7 +389,7 @@ pub fn build(params: &MolsParams, opts: &BuildOptions) -> Result<(Fabric, Layout
     let n = params.arity;
     let g = wiring_table(n, wiring);
     let mut fabric = Fabric::new();
-    let mut guids = GuidAlloc::new(opts);
+    let mut guids = GuidAlloc::new(opts)?;
     let mut shuffle = PortShuffle::new(opts);
     let mut hosts = Vec::with_capacity((n * n * n) as usize);
     for d in 0..n * n * n {

@@ -71,6 +71,58 @@ struct SpecFile {
     expect: Option<Expect>,
 }
 
+/// Largest fabric.yaml accepted (a spec is a dozen keys; the reader of spec files uses
+/// the same bound).
+pub const MAX_SPEC_BYTES: u64 = 1 << 20;
+
+/// Deepest nesting a spec may have: it is a mapping of scalars with one nested mapping
+/// (`expect`). Deeper text is refused before the YAML parser sees it, whose work grows
+/// with the square of the nesting depth.
+const MAX_YAML_DEPTH: usize = 8;
+
+/// Refuse a spec text that is too large or nested too deeply to be a fabric spec, naming
+/// the line (flow collections `[`/`{` and indentation both count as nesting).
+fn check_yaml_shape(text: &str, path: &Path) -> Result<()> {
+    let max = MAX_SPEC_BYTES;
+    if text.len() as u64 > max {
+        return Err(Error::at(
+            path,
+            0,
+            format!(
+                "size: the spec is {} bytes; valid: at most {max} bytes (a fabric spec is a dozen keys)",
+                text.len()
+            ),
+        ));
+    }
+    // flow collections may span lines: their depth carries over
+    let mut flow = 0usize;
+    for (i, line) in text.lines().enumerate() {
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let mut quote = None;
+        for c in line.chars() {
+            match (quote, c) {
+                (None, '#') => break,
+                (None, '\'' | '"') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (None, '[' | '{') => flow += 1,
+                (None, ']' | '}') => flow = flow.saturating_sub(1),
+                _ => {}
+            }
+            if flow > MAX_YAML_DEPTH {
+                break;
+            }
+        }
+        if flow > MAX_YAML_DEPTH || indent > 2 * MAX_YAML_DEPTH {
+            return Err(Error::at(
+                path,
+                i + 1,
+                format!("nesting: deeper than {MAX_YAML_DEPTH} levels; valid: a fabric spec is a flat mapping with one nested `expect` mapping"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parse a GUID written as hex (`0x...`) or decimal.
 pub fn parse_guid(s: &str) -> Option<u64> {
     let s = s.trim();
@@ -174,6 +226,7 @@ impl Spec {
 
     /// Parse and validate a spec file's text; errors carry `path` and the line.
     pub fn from_yaml(text: &str, path: &Path) -> Result<Spec> {
+        check_yaml_shape(text, path)?;
         let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
             Error::at(path, line, format!("malformed fabric spec: {e}"))
@@ -286,6 +339,16 @@ impl Spec {
                     .with_hint("write it as 0x followed by 16 hex digits")
             })?,
         };
+        if guid_base > super::MAX_GUID_BASE {
+            return Err(Error::at(
+                path,
+                line_of("guid_base"),
+                format!(
+                    "guid_base: 0x{guid_base:016x} is out of range: the plan's GUIDs would wrap past 0xffffffffffffffff; valid 0x0..=0x{:016x}",
+                    super::MAX_GUID_BASE
+                ),
+            ));
+        }
         let options = BuildOptions {
             guid_base,
             shuffle: file.shuffle,

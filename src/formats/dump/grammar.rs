@@ -444,11 +444,14 @@ pub(super) fn truncation_hint(truncated: bool, lineno: usize, text: &str) -> &'s
 }
 
 /// A line cut to 80 chars for a message.
+/// A line quoted in a message: at most 80 characters, control characters escaped (a
+/// dump line may hold an ANSI escape sequence meant for the operator's terminal).
 pub(super) fn shorten(s: &str) -> String {
+    let s = crate::formats::text::escape_controls(s);
     if s.chars().count() > 80 {
         format!("{}...", s.chars().take(77).collect::<String>())
     } else {
-        s.to_string()
+        s.into_owned()
     }
 }
 

@@ -180,7 +180,6 @@ pub fn read(path: &Path) -> Result<Discovered> {
 /// Read and parse a dump file with explicit options. Bytes that are not UTF-8 are
 /// replaced (descriptions are free text), so that one bad byte costs one field.
 pub fn read_with(path: &Path, opts: ParseOptions) -> Result<Discovered> {
-    let bytes = crate::formats::input::read_bytes(path)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = crate::formats::input::read_text(path, crate::formats::input::DUMP)?;
     parse_with(&text, path, opts)
 }

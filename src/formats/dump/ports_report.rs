@@ -227,6 +227,25 @@ pub(super) fn read_ports_report<'a>(
             }
         }
     }
+    // memory follows what the report describes (see records::PORTS_PER_LINE): a line
+    // naming port 254 of a new node must not allocate 255 ports for one line of text
+    let budget = super::records::PORT_FLOOR + super::records::PORTS_PER_LINE * raw.ports.len();
+    let mut declared = 0usize;
+    for n in &nodes {
+        declared += n.nports.max(1) as usize + 1;
+        if declared > budget {
+            return Err(Error::at(
+                path,
+                n.line,
+                format!(
+                    "ports: the nodes up to this line declare {declared} ports for {} port lines; valid: at most {} + {} per port line",
+                    raw.ports.len(),
+                    super::records::PORT_FLOOR,
+                    super::records::PORTS_PER_LINE
+                ),
+            ));
+        }
+    }
     raw.nodes = nodes
         .iter()
         .map(|n| {

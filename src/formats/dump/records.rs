@@ -12,9 +12,20 @@ use super::grammar::{
 };
 use super::{DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
+use crate::formats::text::{check_label, escape_controls, MAX_DESC, MAX_NAME};
+use crate::routing::lids::MAX_LMC;
 use crate::topology::NodeKind;
 use std::borrow::Cow;
 use std::path::Path;
+
+/// Ports any dump may declare before it has listed a single port line (256 nodes of 254
+/// ports: far more than the uncabled spares of a real fabric).
+pub(super) const PORT_FLOOR: usize = 256 * 255;
+
+/// Ports a dump may declare per port line it lists: a real fabric cables most ports of
+/// its switches (spares are a few per switch), so eight declared ports per listed one
+/// leaves room for the emptiest real switch while keeping memory proportional to the text.
+pub(super) const PORTS_PER_LINE: usize = 8;
 
 /// Lines outside records that carry nothing for the fabric (vendor ids, chassis
 /// grouping, ibsim directives).
@@ -57,6 +68,8 @@ pub(super) fn read_records<'a>(
     let mut explicit_guid: Option<(NodeKind, u64)> = None;
     let mut in_record = false;
     let mut saw_ibnd_names = false;
+    // ports declared by the headers so far (port 0 included)
+    let mut declared = 0usize;
     for (idx, line) in lines(text).enumerate() {
         let lineno = idx + 1;
         let t = line.trim();
@@ -81,7 +94,22 @@ pub(super) fn read_records<'a>(
                 return Err(Error::at(path, lineno, msg));
             }
             let node = raw.nodes.len() - 1;
-            match port_line(body) {
+            let parsed = port_line(body);
+            if let Some(l) = parsed.as_ref().and_then(|p| p.lmc).filter(|&l| l > MAX_LMC) {
+                let msg = format!("lmc: {l} is out of range: valid 0..={MAX_LMC}");
+                if !opts.lenient {
+                    return Err(Error::at(path, lineno, msg));
+                }
+                raw.problems.push(Problem {
+                    line: lineno,
+                    message: msg,
+                });
+                if let Some(num) = leading_port(body) {
+                    raw.suspect.push((node, num, lineno));
+                }
+                continue;
+            }
+            match parsed {
                 Some(mut p) => {
                     p.line = lineno;
                     p.node = node as u32;
@@ -125,14 +153,40 @@ pub(super) fn read_records<'a>(
             });
             let parsed = parsed.and_then(|(kind, nports, id, rest)| {
                 if nports == 0 || nports > 254 {
-                    Err(format!("node \"{id}\" has {nports} ports; a node has 1..=254"))
-                } else {
-                    Ok((kind, nports, id, rest))
+                    return Err(format!("node \"{}\" has {nports} ports; a node has 1..=254", escape_controls(id)));
                 }
+                // memory follows what the dump describes: ports declared but never listed
+                // cost as much as listed ones, so they are bounded by the port lines read
+                let budget = PORT_FLOOR + PORTS_PER_LINE * raw.ports.len();
+                if declared + nports as usize + 1 > budget {
+                    return Err(format!(
+                        "ports: node \"{}\" brings the ports declared to {}, but only {} port lines were read: \
+                         valid: at most {PORT_FLOOR} + {PORTS_PER_LINE} per port line (a dump lists the cabled ports of its nodes)",
+                        escape_controls(id),
+                        declared + nports as usize + 1,
+                        raw.ports.len()
+                    ));
+                }
+                Ok((kind, nports, id, rest))
             });
-            let (kind, nports, id, rest) = match parsed {
+            let parsed = parsed.and_then(|(kind, nports, id, rest)| {
+                let (desc, lid, lmc) = header_comment(rest);
+                if let Some(l) = lmc.filter(|&l| l > MAX_LMC) {
+                    return Err(format!("lmc: {l} is out of range: valid 0..={MAX_LMC}"));
+                }
+                check_label("node id", id, MAX_NAME, true)
+                    .and_then(|()| {
+                        desc.as_deref()
+                            .map_or(Ok(()), |d| check_label("description", d, MAX_DESC, false))
+                    })
+                    .map_err(|e| e.to_string())?;
+                Ok((kind, nports, id, (desc, lid, lmc)))
+            });
+            let (kind, nports, id, (desc, lid, lmc)) = match parsed {
                 Ok(v) => v,
-                Err(msg) if opts.lenient => {
+                // over the port budget the text is no fabric dump: even a lenient reader
+                // stops, instead of listing a problem for every one of its lines
+                Err(msg) if opts.lenient && !msg.starts_with("ports:") => {
                     raw.problems.push(Problem {
                         line: lineno,
                         message: msg,
@@ -142,7 +196,7 @@ pub(super) fn read_records<'a>(
                 }
                 Err(msg) => return Err(Error::at(path, lineno, msg)),
             };
-            let (desc, lid, lmc) = header_comment(rest);
+            declared += nports as usize + 1;
             let guid = match explicit_guid.take() {
                 Some((k, g)) if k == kind => g,
                 _ => guid_from_id(id).unwrap_or(next_guid[slot(kind)]),

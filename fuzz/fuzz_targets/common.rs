@@ -1,0 +1,46 @@
+//! What every fuzz target shares: the error contract (an input error naming the file, and
+//! a line unless the text has nothing readable at all) and a real fabric to read files
+//! for (the OpenSM fixture LSFT(2) two-sided, with the LIDs OpenSM gave it).
+#![allow(dead_code)] // each target uses part of it
+
+use ibfat::error::Error;
+use ibfat::routing::Lids;
+use ibfat::topology::{Endpoint, Fabric, Layout, Spec};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The repository's fixtures folder.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+/// An input error that names the file (and a line, unless `whole` messages allow not).
+pub fn located(e: &Error, whole: &[&str]) {
+    let Error::Input(ie) = e else { panic!("not an input error: {e}") };
+    let loc = ie.location.as_ref().expect("the file is named");
+    let is_whole = whole.iter().any(|m| ie.message.starts_with(m) || ie.message.contains(m));
+    assert!(loc.line >= 1 || is_whole, "no line: {e}");
+    let shown = e.to_string();
+    assert!(!shown.chars().any(|c| c.is_control()), "raw control character in `{shown:?}`");
+}
+
+/// An input error (a file is not always part of it: fields of a parsed document).
+pub fn input(e: &Error) {
+    assert!(e.is_input(), "not an input error: {e}");
+    let shown = e.to_string();
+    assert!(!shown.chars().any(|c| c.is_control()), "raw control character in `{shown:?}`");
+}
+
+/// The fixture fabric, its layout, its host ports and OpenSM's LIDs for it.
+pub fn fabric() -> &'static (Fabric, Layout, Vec<Endpoint>, Lids) {
+    static F: OnceLock<(Fabric, Layout, Vec<Endpoint>, Lids)> = OnceLock::new();
+    F.get_or_init(|| {
+        let dir = fixtures().join("opensm/lsft2x2");
+        let spec = std::fs::read_to_string(dir.join("fabric.yaml")).unwrap();
+        let plan = Spec::from_yaml(&spec, &dir.join("fabric.yaml")).unwrap().build().unwrap();
+        let g2l = std::fs::read_to_string(dir.join("guid2lid")).unwrap();
+        let lids = ibfat::formats::guid2lid::parse(&plan.fabric, &g2l, &dir.join("guid2lid")).unwrap();
+        let eps = plan.layout.hosts().to_vec();
+        (plan.fabric, plan.layout, eps, lids)
+    })
+}

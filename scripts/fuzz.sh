@@ -1,0 +1,62 @@
+#!/bin/sh
+# Fuzz every input parser for SECONDS each (default 600): ibnetdiscover dumps, ibsim net
+# files, LFT dumps, guid2lid, schedule JSON and fabric.yaml.
+#
+#   scripts/fuzz.sh [SECONDS]
+#
+# With a nightly toolchain (rustup) it runs the cargo-fuzz targets of fuzz/, installing
+# cargo-fuzz from crates.io when missing, each seeded with the repository's fixtures;
+# crashes land in fuzz/artifacts/<target>/. Without one it says so and runs the
+# stable-toolchain fallback instead: the byte/line mutation loops of
+# tests/parser_mutations.rs over the same fixtures, time-boxed per parser.
+# Per target it prints the runs and the crashes found.
+set -eu
+cd "$(dirname "$0")/.."
+SECS=${1:-600}
+case $SECS in ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2;; esac
+ROOT=$(pwd)
+TARGETS="parse_dump parse_ibsim_net parse_lft_dump parse_guid2lid parse_schedule_json parse_fabric_yaml"
+
+seed_corpus() { # target -> seed files
+    d="fuzz/corpus/$1"
+    mkdir -p "$d"
+    case $1 in
+        parse_dump) for f in fixtures/*/ibnetdiscover*.txt fixtures/opensm/*/ibnetdiscover.txt; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_ibsim_net) for f in fixtures/*/topology.net fixtures/opensm/*/topology.net; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_lft_dump) for f in fixtures/opensm/lsft2x2/opensm-*.dump fixtures/opensm/lsft2x2/dump_lfts-*.txt fixtures/opensm/lsft2x2/ibroute-*.txt; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_guid2lid) for f in fixtures/opensm/*/guid2lid; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_fabric_yaml) for f in fixtures/*/fabric.yaml fixtures/opensm/*/fabric.yaml; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_schedule_json)
+            tmp=$(mktemp -d)
+            cargo run --quiet -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern lsft --out "$tmp/lsft.json" >/dev/null
+            cargo run --quiet -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern random --phases 5 --out "$tmp/random.json" >/dev/null
+            cp "$tmp"/*.json "$d/"; rm -rf "$tmp" ;;
+    esac
+}
+
+if rustup toolchain list 2>/dev/null | grep -q '^nightly' || rustup toolchain install nightly --profile minimal >/dev/null 2>&1; then
+    if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+        echo "installing cargo-fuzz from crates.io"
+        cargo install cargo-fuzz --locked
+    fi
+    for t in $TARGETS; do
+        seed_corpus "$t"
+        log="fuzz/$t.log"
+        echo "== $t: ${SECS}s"
+        status=0
+        (cd fuzz && cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$SECS" -rss_limit_mb=2048 -max_len=262144) >"$log" 2>&1 || status=$?
+        execs=$(grep -o 'Done [0-9]* runs' "$log" | tail -1 | grep -o '[0-9]*' || true)
+        [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || true)
+        crashes=$(ls "fuzz/artifacts/$t" 2>/dev/null | wc -l)
+        echo "   runs ${execs:-?}, exit $status, crash/timeout/oom artifacts in fuzz/artifacts/$t: $crashes (log $log)"
+    done
+else
+    echo "no nightly toolchain and none could be installed: cargo-fuzz needs one." >&2
+    echo "running the stable fallback (tests/parser_mutations.rs mutation loops, ${SECS}s per parser)" >&2
+    for t in other_readers::ibnetdiscover_dumps other_readers::ibsim_net_files other_readers::lft_dumps \
+             other_readers::guid2lid_files other_readers::schedule_files other_readers::fabric_specs; do
+        echo "== $t: ${SECS}s"
+        IBFAT_MUTATION_SECONDS=$SECS IBFAT_MUTATION_SEED=$(date +%s) \
+            cargo test --release --locked --test parser_mutations "$t" -- --nocapture 2>&1 | grep -E 'inputs in|test result|panicked' || true
+    done
+fi

@@ -1,0 +1,85 @@
+//! Node names and descriptions, checked where a node enters a fabric: they travel into
+//! files other programs parse line by line (OpenSM's `opensm-lfts.dump`, ibsim's net file,
+//! `cables.csv`, Graphviz) and onto terminals, so a newline would forge lines (a
+//! `0x0001 005` entry read back by `opensm -R`) and an escape sequence would act on the
+//! operator's screen.
+
+use crate::error::{escape_controls, Error, Result};
+
+/// Longest node name ibfat accepts (names are short ids: `L3`, `S-0002c90000001003`).
+pub const MAX_NAME: usize = 256;
+
+/// Longest node description: the NodeDescription attribute is 64 bytes; dumps of some
+/// vendors' tools pad or decorate it, so allow some more.
+pub const MAX_DESC: usize = 256;
+
+/// Check a node name or description before it enters a fabric: no control characters
+/// (they would split lines of the files written from it, or act on a terminal), no `"` in
+/// names (names are quoted in dumps and net files), non-empty names, at most `max` bytes.
+/// The error names `field` and says what is valid.
+pub fn check_label(field: &str, s: &str, max: usize, is_name: bool) -> Result<()> {
+    let bad = |msg: String| Err(Error::input(field, msg, None));
+    if is_name && s.is_empty() {
+        return bad("empty: a node name has 1 to 256 characters".into());
+    }
+    if s.len() > max {
+        return bad(format!(
+            "\"{}…\" is {} bytes long; valid: at most {max} bytes",
+            escape_controls(&s[..s.floor_char_boundary_compat(40)]),
+            s.len()
+        ));
+    }
+    if let Some((at, c)) = s.char_indices().find(|&(_, c)| c.is_control()) {
+        return bad(format!(
+            "\"{}\" holds the control character {} at byte {at}; valid: printable text (no newlines, tabs or escape sequences)",
+            escape_controls(s),
+            escape_controls(c.encode_utf8(&mut [0; 4]))
+        ));
+    }
+    if is_name && s.contains('"') {
+        return bad(format!(
+            "\"{}\" holds a double quote; valid: any printable text but `\"` (names are quoted in dumps and net files)",
+            s
+        ));
+    }
+    Ok(())
+}
+
+/// Helper for [`check_label`]'s message: the largest char boundary at or below `i`.
+trait FloorBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+
+impl FloorBoundary for str {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize {
+        let mut i = i.min(self.len());
+        while !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_descriptions() {
+        assert!(check_label("desc", "H3_1 HCA-1", MAX_DESC, false).is_ok());
+        let e = check_label("desc", "x\n0x0001 005", MAX_DESC, false)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "desc: \"x\\n0x0001 005\" holds the control character \\n at byte 1; valid: printable text (no newlines, tabs or escape sequences)"
+        );
+        assert!(check_label("name", "", MAX_NAME, true).is_err());
+        assert!(check_label("name", "a\"b", MAX_NAME, true).is_err());
+        assert!(check_label("desc", "a\"b", MAX_DESC, false).is_ok());
+        let e = check_label("desc", &"é".repeat(200), MAX_DESC, false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is 400 bytes long; valid: at most 256 bytes"), "{e}");
+    }
+}

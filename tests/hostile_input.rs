@@ -1,0 +1,321 @@
+//! Input a hostile or careless user can give: strings that would forge lines in the files
+//! OpenSM and ibsim parse, control characters meant for a terminal, dumps that declare far
+//! more than they describe, devices and endless input, deep YAML, huge counts. Each is
+//! refused with exit 2 and a message naming the file, line and field, or written escaped;
+//! never a panic, never unbounded memory or time.
+
+use ibfat::formats::{dump, ibsim, lftdump};
+use ibfat::routing::{route, Lids};
+use ibfat::topology::{Fabric, NodeKind, Spec};
+use std::path::Path;
+use std::process::Command;
+
+fn ibfat(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ibfat")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_newline_in_a_description_never_reaches_opensm_lfts_dump() {
+    let mut f = Fabric::new();
+    let e = f
+        .add_node(NodeKind::Switch, 4, 0x10, "evil", "x\n0x0001 005 forged")
+        .unwrap_err();
+    assert!(e.is_input());
+    assert!(
+        e.to_string()
+            .starts_with("desc: \"x\\n0x0001 005 forged\" holds the control character \\n"),
+        "{e}"
+    );
+    assert!(
+        f.add_node(NodeKind::Switch, 4, 0x10, "a\"b", "d").is_err(),
+        "a quote ends a quoted name"
+    );
+    assert!(f.add_node(NodeKind::Switch, 4, 0x10, "", "d").is_err());
+    assert!(f.add_node(NodeKind::Ca, 1, 0x10, "h", "\x1b[2J").is_err());
+    assert!(f.add_node(NodeKind::Ca, 1, 0x10, "h", "h HCA-1").is_ok());
+
+    // a fabric whose fields were set directly (the fields are public) is still written
+    // with one line per LFT entry and a well-formed net file
+    let mut plan = Spec::from_yaml("family: lsft\norder: 2\n", Path::new("s"))
+        .unwrap()
+        .build()
+        .unwrap();
+    for n in &mut plan.fabric.nodes {
+        n.desc = format!("{}\n0x0001 005 forged\r\x1b[31m", n.desc);
+    }
+    plan.fabric.nodes[0].name = "H\"0".into();
+    let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 0).unwrap();
+    let lfts = route(&plan.fabric, &plan.layout, &lids).unwrap();
+    let text = lftdump::write_opensm(&plan.fabric, &lids, &lfts);
+    assert!(
+        !text.lines().any(|l| l.starts_with("0x0001 005 forged")),
+        "forged entry"
+    );
+    assert!(!text.contains('\x1b') && !text.contains('\r'));
+    let entries: usize = lftdump::parse(&text, Path::new("d"))
+        .unwrap()
+        .iter()
+        .map(|s| s.entries.len())
+        .sum();
+    let routed = (0..lfts.switches.len())
+        .map(|r| {
+            lfts.row(r)
+                .iter()
+                .skip(1)
+                .filter(|&&p| p != ibfat::routing::NO_ROUTE)
+                .count()
+        })
+        .sum::<usize>();
+    assert_eq!(entries, routed, "exactly the routed entries, nothing forged");
+    let net = ibsim::write_net(&plan.fabric, &[]);
+    assert!(!net.contains('\x1b') && !net.contains("\n0x0001"));
+    let d = dump::parse(&net, Path::new("n"))
+        .unwrap()
+        .strict(Path::new("n"))
+        .unwrap();
+    assert_eq!(d.fabric.len(), plan.fabric.len());
+    let csv = ibfat::formats::csv::write_cables(&plan.fabric);
+    assert_eq!(csv.lines().count(), plan.fabric.link_count() + 1, "one row per cable");
+}
+
+#[test]
+fn control_characters_in_a_dump_are_refused_and_never_printed_raw() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("esc.txt");
+    std::fs::write(
+        &p,
+        "Switch 4 \"A\" # \"evil\x1b[2J\x1b[31mRED\"\n[1] \"B\"[1]\n\nSwitch 4 \"B\"\n[1] \"A\"[1]\n",
+    )
+    .unwrap();
+    let (code, out, err) = ibfat(&["recognize", p.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!out.contains('\x1b') && !err.contains('\x1b'), "{err}");
+    assert!(err.contains("esc.txt:1: description: \"evil\\x1b[2J"), "{err}");
+    // a malformed line quoted in a message is escaped too
+    std::fs::write(&p, "Switch 4 \"A\"\n[1] \x1b]0;title\x07 junk\n").unwrap();
+    let (code, _, err) = ibfat(&["recognize", p.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        !err.contains('\x1b') && !err.contains('\x07') && err.contains("\\x1b]0;title\\x07"),
+        "{err}"
+    );
+    // leniently (the cabling audit), the node is a problem, not a failure of the whole dump
+    std::fs::write(
+        &p,
+        "Switch 4 \"A\" # \"a\x1bb\"\n[1] \"B\"[1]\n\nSwitch 4 \"B\"\n[1] \"A\"[1]\n\nSwitch 4 \"C\"\n",
+    )
+    .unwrap();
+    let d = dump::read_with(&p, dump::ParseOptions { lenient: true }).unwrap();
+    assert!(
+        d.problems
+            .iter()
+            .any(|q| q.line == 1 && q.message.contains("description")),
+        "{:?}",
+        d.problems
+    );
+}
+
+#[test]
+fn a_dump_of_empty_254_port_switches_is_refused_early() {
+    // 1.8 MB of `Switch 254` headers took 0.7 GB before: memory now follows what is listed
+    let mut text = String::new();
+    let mut i = 0u64;
+    while text.len() < 1_800_000 {
+        text.push_str(&format!("Switch 254 \"S-{i:016x}\"\n"));
+        i += 1;
+    }
+    let e = dump::parse(&text, Path::new("sw.txt")).unwrap_err().to_string();
+    assert!(
+        e.starts_with("sw.txt:257: ports: node \"S-0000000000000100\" brings the ports declared to 65535"),
+        "{e}"
+    );
+    assert!(e.contains("valid: at most 65280 + 8 per port line"), "{e}");
+    let e = dump::parse_lenient(&text, Path::new("sw.txt")).unwrap_err().to_string();
+    assert!(
+        e.starts_with("sw.txt:257: ports:"),
+        "leniently too: not a problem per line but a stop: {e}"
+    );
+    // the ports report: one line naming port 254 of a new node each
+    let mut rep = String::new();
+    for i in 0..2000u64 {
+        rep.push_str(&format!(
+            "SW     1   254 0x{:016x} 4x SDR - SW    2   1 0x{:016x} ( 'a' - 'b' )\n",
+            0x1000 + i,
+            0x900000 + i
+        ));
+    }
+    if let Err(e) = dump::parse(&rep, Path::new("p.txt")) {
+        assert!(e.is_input(), "{e}");
+    }
+}
+
+#[test]
+fn devices_endless_input_and_deep_yaml_are_refused() {
+    let (code, _, err) = ibfat(&["recognize", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/dev/zero:1: a NUL byte at byte 0"), "{err}");
+    let t = tempfile::tempdir().unwrap();
+    let y = t.path().join("deep.yaml");
+    std::fs::write(
+        &y,
+        format!("family: lsft\norder: {}{}\n", "[".repeat(30_000), "]".repeat(30_000)),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let (code, _, err) = ibfat(&["recognize", y.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("deep.yaml:2: nesting: deeper than 8 levels"), "{err}");
+    assert!(started.elapsed().as_secs() < 10);
+    let e = Spec::from_yaml(
+        &format!("family: lsft\norder: 2\n#{}\n", "x".repeat(2 << 20)),
+        Path::new("big.yaml"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("big.yaml: size:"), "{e}");
+    let long = t.path().join("long.txt");
+    std::fs::write(&long, format!("Switch 4 \"{}\"\n", "a".repeat(100_000))).unwrap();
+    let (code, _, err) = ibfat(&["recognize", long.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("long.txt:1: line length"), "{err}");
+}
+
+#[test]
+fn huge_phase_counts_are_refused_before_any_work() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("lsft2");
+    let (code, _, err) = ibfat(&["build", "lsft", "--order", "2", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let out = t.path().join("s.json");
+    for p in ["18446744073709551615", "1000000000", "65537"] {
+        let (code, _, err) = ibfat(&[
+            "schedule",
+            dir.to_str().unwrap(),
+            "--pattern",
+            "random",
+            "--phases",
+            p,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{p}: {err}");
+        assert!(
+            err.contains(&format!("phases: {p} is out of range: valid 0..=65536")),
+            "{err}"
+        );
+        assert!(!out.exists(), "nothing written");
+        let (code, _, err) = ibfat(&[
+            "check",
+            "--topology",
+            dir.to_str().unwrap(),
+            "--pattern",
+            "random",
+            "--phases",
+            p,
+        ]);
+        assert_eq!(code, 2, "{p}: {err}");
+    }
+    assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1, "no temp file left");
+}
+
+#[test]
+fn wrapping_guid_bases_and_lmcs_beyond_three_bits_are_refused() {
+    // a GUID base near 2^64 panicked on overflow (exit 101) before
+    let (code, _, err) = ibfat(&[
+        "build",
+        "lsft",
+        "--order",
+        "2",
+        "--guid-base",
+        "0xffffffffffffffff",
+        "--out",
+        "/nonexistent/x",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("guid_base: 0xffffffffffffffff is out of range") && err.contains("valid 0x0..=0xffffffffbfffffff"),
+        "{err}"
+    );
+    let e = Spec::from_yaml(
+        "family: lsft\norder: 2\nguid_base: 0xfffffffffffffff0\n",
+        Path::new("f.yaml"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("f.yaml:3: guid_base: 0xfffffffffffffff0 is out of range"),
+        "{e}"
+    );
+    // `lmc 200` in a dump shifted a LID span past 32 bits (a panic) before
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lsft2/ibnetdiscover.txt");
+    let text = std::fs::read_to_string(fixture).unwrap().replace("lmc 0", "lmc 200");
+    let e = dump::parse(&text, Path::new("d.txt")).unwrap_err().to_string();
+    assert!(e.contains("lmc: 200 is out of range: valid 0..=7"), "{e}");
+    let mut f = Fabric::new();
+    let h = f.add_node(NodeKind::Ca, 1, 0x10, "h", "h").unwrap();
+    let i = f.port_index(h, 1) as usize;
+    f.ports[i].lid = 1;
+    f.ports[i].lmc = 40;
+    let e = Lids::discovered(&f).unwrap_err().to_string();
+    assert_eq!(e, "lmc: LMC 40 is out of range: valid 0..=7");
+}
+
+#[test]
+fn shard_indices_and_sums_never_wrap() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("lsft2");
+    let d = dir.to_str().unwrap();
+    assert_eq!(ibfat(&["build", "lsft", "--order", "2", "--out", d]).0, 0);
+    // i·phases overflowed (a panic) for an index near 2^64
+    let big = t.path().join("big.json");
+    let (code, _, err) = ibfat(&[
+        "check",
+        "--topology",
+        d,
+        "--pattern",
+        "shift",
+        "--shard",
+        "18446744073709551614/18446744073709551615",
+        "--out",
+        big.to_str().unwrap(),
+    ]);
+    assert!(code == 0 || code == 1, "a report, not a panic: {err}");
+    // shard files whose counts add up past 2^64 are refused, naming the field
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let p = t.path().join(format!("s{i}.json"));
+        let shard = format!("{i}/2");
+        let (code, _, err) = ibfat(&[
+            "check",
+            "--topology",
+            d,
+            "--pattern",
+            "shift",
+            "--shard",
+            &shard,
+            "--out",
+            p.to_str().unwrap(),
+        ]);
+        assert!(code == 0 || code == 1, "a report, congested or not: {err}");
+        let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        let n = v["histogram"].as_array().unwrap().len();
+        let mut h = vec![0u64; n];
+        h[1] = u64::MAX;
+        v["histogram"] = serde_json::json!(h);
+        v["flows"] = serde_json::json!(u64::MAX);
+        v["unrouted_flows"] = serde_json::json!(0);
+        std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+        files.push(p.to_str().unwrap().to_string());
+    }
+    let (code, _, err) = ibfat(&["check", "merge", &files[0], &files[1]]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("histogram: the shards' counts add up to more than 18446744073709551615"),
+        "{err}"
+    );
+}
