@@ -476,3 +476,49 @@ fn whoami_finds_local_ports_and_their_ranks() {
     fs::remove_dir_all(t.path().join("sys")).unwrap();
     assert_eq!(run(&["whoami"]).0, 3);
 }
+
+/// One grammar: the topology is the first argument of check and lfts validate, cabling
+/// takes PLAN DISCOVERED; the old flags still work for a release with a note on stderr,
+/// and giving both spellings is a usage error.
+#[test]
+fn topology_is_an_argument_everywhere_and_old_flags_are_deprecated() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("k");
+    let p = plan.to_str().unwrap();
+    build_plan(&["build", "kary", "--arity", "2", "--levels", "2"], &plan);
+    let (c, _, e) = ibfat(&["route", p, "--out", p]);
+    assert_eq!(c, 0, "{e}");
+    let net = plan.join("topology.net");
+    let n = net.to_str().unwrap();
+    let dump = plan.join("opensm-lfts.dump");
+    let d = dump.to_str().unwrap();
+    for (new, old, flag) in [
+        (
+            vec!["check", p, "--pattern", "shift", "--json"],
+            vec!["check", "--topology", p, "--pattern", "shift", "--json"],
+            "--topology",
+        ),
+        (
+            vec!["lfts", "validate", p, "--lfts", d, "--json"],
+            vec!["lfts", "validate", "--topology", p, "--lfts", d, "--json"],
+            "--topology",
+        ),
+        (
+            vec!["cabling", p, n, "--json"],
+            vec!["cabling", "--plan", p, "--discovered", n, "--json"],
+            "--plan",
+        ),
+    ] {
+        let (c1, o1, e1) = ibfat(&new);
+        assert_eq!(c1, 0, "{new:?}: {e1}");
+        assert!(e1.is_empty(), "{new:?}: {e1}");
+        let (c2, o2, e2) = ibfat(&old);
+        assert_eq!((c2, &o2), (0, &o1), "{old:?}: the same report");
+        assert!(e2.contains(&format!("{flag} is deprecated")), "{old:?}: {e2}");
+    }
+    let (c, _, e) = ibfat(&["check", p, "--topology", p, "--pattern", "shift"]);
+    assert_eq!(c, 2, "both spellings: {e}");
+    let (c, _, e) = ibfat(&["check", "--pattern", "shift"]);
+    assert_eq!(c, 2, "no topology: {e}");
+    assert!(e.contains("TOPOLOGY"), "{e}");
+}

@@ -121,7 +121,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_su
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l topology -d 'Plan folder, fabric.yaml, topology.net or ibnetdiscover output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lfts -d 'LFT dump to check' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l json -d 'Print the report as JSON'
@@ -130,7 +130,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l topology -d 'Plan folder, fabric.yaml, topology.net or ibnetdiscover output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l pattern -d 'A pattern (shift, kary-shift, mols-shift, lsft, lsft-partial, ring, recursive-doubling, bruck, random, bisection) or a schedule file (JSON)' -r
@@ -149,8 +149,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l allow-stale -d 'Check a schedule file even when it records other tables or another fabric than the ones in hand (a warning instead of exit 2)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l allow-partial -d 'Merge an incomplete set: the report says `partial: true` and the exit code is 1'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l json -d 'Print the merged report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l links -d 'Include every link\'s load (`link_loads`) in the JSON report'
@@ -162,8 +162,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l family -d 'Fam
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l json -d 'Print the report as JSON (with the full leaf/spine/switch/host maps)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l plan -d 'The plan: plan folder, fabric.yaml or topology.net' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l discovered -d 'What was found: ibnetdiscover output (default format or -p) or an ibsim net file' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l plan -d 'Deprecated spelling of PLAN (one more release)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l discovered -d 'Deprecated spelling of DISCOVERED (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l json -d 'Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s V -l version -d 'Print version'

@@ -29,18 +29,36 @@ Exit codes: 0 the fabric matches the plan, 1 it does not (or could not be fully
 compared), 2 bad input, 3 I/O.
 
 Examples:
-  ibnetdiscover > found.txt && ibfat cabling --plan plans/lsft7 --discovered found.txt
-  ibfat cabling --plan plans/lsft7/topology.net --discovered found.txt --json | jq .missing";
+  ibnetdiscover > found.txt && ibfat cabling plans/lsft7 found.txt
+  ibfat cabling plans/lsft7/topology.net found.txt --json | jq .missing";
 
 #[derive(Args, Debug)]
 #[command(after_help = AFTER)]
 pub struct CablingArgs {
     /// The plan: plan folder, fabric.yaml or topology.net
-    #[arg(long, value_name = "PLAN")]
-    plan: PathBuf,
-    /// What was found: ibnetdiscover output (default format or -p) or an ibsim net file
-    #[arg(long, value_name = "DUMP")]
-    discovered: PathBuf,
+    #[arg(value_name = "PLAN", required_unless_present = "plan_flag")]
+    plan: Option<PathBuf>,
+    /// What was found: ibnetdiscover output (default format or -p) or an ibsim net file (`-`: stdin)
+    #[arg(value_name = "DISCOVERED", required_unless_present = "discovered_flag")]
+    discovered: Option<PathBuf>,
+    /// Deprecated spelling of PLAN (one more release)
+    #[arg(
+        long = "plan",
+        id = "plan_flag",
+        value_name = "PLAN",
+        hide = true,
+        conflicts_with = "plan"
+    )]
+    plan_flag: Option<PathBuf>,
+    /// Deprecated spelling of DISCOVERED (one more release)
+    #[arg(
+        long = "discovered",
+        id = "discovered_flag",
+        value_name = "DUMP",
+        hide = true,
+        conflicts_with = "discovered"
+    )]
+    discovered_flag: Option<PathBuf>,
     /// Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)
     #[arg(long)]
     json: bool,
@@ -63,8 +81,15 @@ fn cable(c: &CableRef) -> String {
 pub fn run(a: CablingArgs) -> Result<i32> {
     // the plan's family: its spec's layout, else the recognised one (or none: the audit
     // then matches by GUID, description and cables alone)
-    let plan = load(&a.plan, ParseOptions::default(), Recognise::Yes(None))?;
-    let found = load(&a.discovered, ParseOptions { lenient: true }, Recognise::No)?;
+    let plan_path = super::topo::positional(a.plan.clone(), a.plan_flag.clone(), "--plan", "PLAN")?;
+    let found_path = super::topo::positional(
+        a.discovered.clone(),
+        a.discovered_flag.clone(),
+        "--discovered",
+        "DISCOVERED",
+    )?;
+    let plan = load(&plan_path, ParseOptions::default(), Recognise::Yes(None))?;
+    let found = load(&found_path, ParseOptions { lenient: true }, Recognise::No)?;
     let Some(discovered) = &found.discovered else {
         return Err(Error::at(
             &found.path,

@@ -43,9 +43,9 @@ Exit codes: 0 conflict-free and every flow routed, 1 conflicts, unrouted flows o
 merge, 2 bad input.
 
 Examples:
-  ibfat check --topology lsft7/ --pattern shift
-  ibfat check --topology ibnetdiscover.txt --lfts dump_lfts.txt --pattern schedule.json --json
-  ibfat check --topology lsft17/ --pattern shift --shard 3/16 --out shard3.json
+  ibfat check lsft7/ --pattern shift
+  ibfat check ibnetdiscover.txt --lfts dump_lfts.txt --pattern schedule.json --json
+  ibfat check lsft17/ --pattern shift --shard 3/16 --out shard3.json
   ibfat check merge shard*.json --json";
 
 #[derive(Args, Debug)]
@@ -53,9 +53,18 @@ Examples:
 pub struct CheckArgs {
     #[command(subcommand)]
     cmd: Option<CheckCmd>,
-    /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
-    #[arg(long, required = true)]
+    /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
+    #[arg(value_name = "TOPOLOGY", required_unless_present = "topology_flag")]
     topology: Option<PathBuf>,
+    /// Deprecated spelling of TOPOLOGY (one more release)
+    #[arg(
+        long = "topology",
+        id = "topology_flag",
+        value_name = "TOPOLOGY",
+        hide = true,
+        conflicts_with = "topology"
+    )]
+    topology_flag: Option<PathBuf>,
     /// LFT dump (default: ibfat's own routes for the topology)
     #[arg(long)]
     lfts: Option<PathBuf>,
@@ -301,7 +310,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         }
         return Ok(exit_code(&r));
     }
-    let topology = a.topology.clone().expect("clap requires --topology");
+    let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
     let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
     let (lids, lfts) = match &a.lfts {
         Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,

@@ -38,11 +38,20 @@ warnings; --strict makes them fatal), 1 defects found (each named with switch, L
 path), 2 bad input.
 
 Example:
-  ibfat lfts validate --topology ibnetdiscover.txt --lfts dump_lfts.txt --json")]
+  ibfat lfts validate ibnetdiscover.txt --lfts dump_lfts.txt --json")]
     Validate {
-        /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
-        #[arg(long)]
-        topology: PathBuf,
+        /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
+        #[arg(value_name = "TOPOLOGY", required_unless_present = "topology_flag")]
+        topology: Option<PathBuf>,
+        /// Deprecated spelling of TOPOLOGY (one more release)
+        #[arg(
+            long = "topology",
+            id = "topology_flag",
+            value_name = "TOPOLOGY",
+            hide = true,
+            conflicts_with = "topology"
+        )]
+        topology_flag: Option<PathBuf>,
         /// LFT dump to check
         #[arg(long)]
         lfts: PathBuf,
@@ -63,11 +72,13 @@ pub fn run(a: LftsArgs) -> Result<i32> {
     match a.cmd {
         LftsCmd::Validate {
             topology,
+            topology_flag,
             lfts,
             lids,
             json,
             strict,
         } => {
+            let topology = topo::positional(topology, topology_flag, "--topology", "TOPOLOGY")?;
             let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());

@@ -6,7 +6,26 @@ use ibfat::load::Loaded;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::Fabric;
 use ibfat::Result;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A path given as a positional argument or by its deprecated flag (kept for one release;
+/// using it prints a note on standard error). clap makes sure at most one is given.
+pub fn positional(pos: Option<PathBuf>, flag: Option<PathBuf>, flag_name: &str, name: &str) -> Result<PathBuf> {
+    match (pos, flag) {
+        (Some(p), _) => Ok(p),
+        (None, Some(p)) => {
+            eprintln!(
+                "ibfat: note: {flag_name} is deprecated and goes away in the next release; give {name} as an argument"
+            );
+            Ok(p)
+        }
+        (None, None) => Err(ibfat::Error::input(
+            name,
+            format!("{name} is missing"),
+            Some(format!("give {name} as an argument")),
+        )),
+    }
+}
 
 /// A `guid2lid` file for `fabric` (`--lids`).
 pub fn read_guid2lid(fabric: &Fabric, path: &Path) -> Result<Lids> {
