@@ -522,3 +522,46 @@ fn topology_is_an_argument_everywhere_and_old_flags_are_deprecated() {
     assert_eq!(c, 2, "no topology: {e}");
     assert!(e.contains("TOPOLOGY"), "{e}");
 }
+
+/// Global flags: `--json` before or after the subcommand means the same; `-q` silences
+/// notes (errors still print); `-v` says what was read and how long it took.
+#[test]
+fn global_json_quiet_and_verbose() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("k");
+    let p = plan.to_str().unwrap();
+    build_plan(&["build", "kary", "--arity", "2", "--levels", "2"], &plan);
+    for (before, after) in [
+        (
+            vec!["--json", "check", p, "--pattern", "shift"],
+            vec!["check", p, "--pattern", "shift", "--json"],
+        ),
+        (vec!["--json", "recognize", p], vec!["recognize", p, "--json"]),
+        (vec!["--json", "metrics", "cost"], vec!["metrics", "cost", "--json"]),
+        (
+            vec!["--json", "build", "lsft", "--order", "2"],
+            vec!["build", "lsft", "--order", "2", "--json"],
+        ),
+    ] {
+        let (c1, o1, e1) = ibfat(&before);
+        let (c2, o2, _) = ibfat(&after);
+        assert_eq!((c1, &o1), (c2, &o2), "{before:?}: {e1}");
+        assert!(serde_json::from_str::<Value>(&o1).is_ok(), "{before:?}: {o1}");
+    }
+    let (c, _, e) = ibfat(&["--json", "man"]);
+    assert_eq!(c, 2, "man pages have no JSON form: {e}");
+    let (c, _, e) = ibfat(&["-q", "check", "--topology", p, "--pattern", "shift"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(e.is_empty(), "-q silences the deprecation note: {e}");
+    let (c, _, e) = ibfat(&["-q", "check", "nope", "--pattern", "shift"]);
+    assert_eq!(c, 3, "{e}");
+    assert!(e.contains("ibfat: error:"), "errors print under -q: {e}");
+    let (c, _, e) = ibfat(&["check", p, "--pattern", "shift", "-v"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        e.contains("ibfat: read ") && e.contains("2-ary 2-tree") && e.contains("done in"),
+        "{e}"
+    );
+    let (c, _, e) = ibfat(&["-q", "-v", "metrics", "cost"]);
+    assert_eq!(c, 2, "-q and -v conflict: {e}");
+}

@@ -164,7 +164,7 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-h -V --help --version build metrics demo schedule route lfts check recognize cabling whoami completions man help"
+            opts="-q -v -h -V --quiet --verbose --json --help --version build metrics demo schedule route lfts check recognize cabling whoami completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -178,7 +178,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-h -V --spec --out --no-svg --json --help --version lsft kary mols help"
+            opts="-q -v -h -V --spec --out --no-svg --json --quiet --verbose --help --version lsft kary mols help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -270,7 +270,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --json --help --version"
+            opts="-q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -312,7 +312,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --json --help --version"
+            opts="-q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,7 +354,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --json --help --version"
+            opts="-q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -396,7 +396,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__cabling)
-            opts="-h -V --plan --discovered --json --help --version"
+            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -418,7 +418,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --help --version merge help"
+            opts="-q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --quiet --verbose --help --version merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -530,7 +530,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__merge)
-            opts="-h -V --allow-partial --json --links --help --version"
+            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -544,7 +544,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__completions)
-            opts="-h -V --help --version bash zsh fish"
+            opts="-q -v -h -V --quiet --verbose --help --version bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -558,7 +558,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__demo)
-            opts="-h -V --out --json --help --version"
+            opts="-q -v -h -V --out --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -842,7 +842,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts)
-            opts="-h -V --help --version validate help"
+            opts="-q -v -h -V --quiet --verbose --help --version validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -898,7 +898,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-h -V --topology --lfts --lids --json --strict --help --version"
+            opts="-q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -924,7 +924,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__man)
-            opts="-h -V --out --help --version"
+            opts="-q -v -h -V --out --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -942,7 +942,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__metrics)
-            opts="-h -V --degrees --arities --json --help --version cost hops all"
+            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --help --version cost hops all"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -964,7 +964,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-h -V --family --json --help --version"
+            opts="-q -v -h -V --family --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -982,7 +982,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-h -V --family --lmc --lids --out --no-validate --json --help --version"
+            opts="-q -v -h -V --family --lmc --lids --out --no-validate --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1012,7 +1012,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --help --version"
+            opts="-q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1066,7 +1066,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__whoami)
-            opts="-h -V --schedule --json --help --version"
+            opts="-q -v -h -V --schedule --json --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -35,6 +35,9 @@ pub struct BuildArgs {
     spec: Option<PathBuf>,
     #[command(flatten)]
     out: OutArgs,
+    /// `--json` given before the subcommand (`ibfat --json build ...`).
+    #[arg(skip)]
+    pub(crate) json_first: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -123,7 +126,7 @@ pub struct OutArgs {
     no_svg: bool,
     /// Print the report as JSON
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// What `ibfat build` reports.
@@ -220,6 +223,7 @@ pub fn print_report(r: &BuildReport) {
 }
 
 pub fn run(a: BuildArgs) -> Result<i32> {
+    let json_first = a.json_first;
     let (spec, out) = match a.family {
         Some(Family::Lsft {
             order,
@@ -269,7 +273,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
         }
     };
     let (_, report) = build_and_write(&spec, out.out.as_deref(), !out.no_svg)?;
-    if out.json {
+    if out.json || json_first {
         print_json(&report)?;
     } else {
         print_report(&report);

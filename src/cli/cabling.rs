@@ -61,7 +61,7 @@ pub struct CablingArgs {
     discovered_flag: Option<PathBuf>,
     /// Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Serialize)]
@@ -90,6 +90,8 @@ pub fn run(a: CablingArgs) -> Result<i32> {
     )?;
     let plan = load(&plan_path, ParseOptions::default(), Recognise::Yes(None))?;
     let found = load(&found_path, ParseOptions { lenient: true }, Recognise::No)?;
+    super::output::loaded(&plan);
+    super::output::loaded(&found);
     let Some(discovered) = &found.discovered else {
         return Err(Error::at(
             &found.path,

@@ -110,7 +110,7 @@ pub struct CheckArgs {
     heatmap: Option<PathBuf>,
     /// Print the report as JSON
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Check a schedule file even when it records other tables or another fabric than the
     /// ones in hand (a warning instead of exit 2)
     #[arg(long)]
@@ -195,7 +195,7 @@ fn refuse_stale(a: &CheckArgs, recorded: Option<&ComputedFor>, have: &ComputedFo
     };
     let path = Path::new(&a.pattern);
     if a.allow_stale {
-        eprintln!("ibfat: warning: {}: stale schedule: {why}", path.display());
+        super::output::note("warning", format_args!("{}: stale schedule: {why}", path.display()));
         return Ok(());
     }
     Err(Error::at(path, 0, format!("stale schedule: {why}")).with_hint(
@@ -278,6 +278,16 @@ fn pattern_options(a: &CheckArgs) -> String {
     v.join(" ")
 }
 
+impl CheckArgs {
+    /// `--json` given before the subcommand.
+    pub fn set_json(&mut self) {
+        self.json = true;
+        if let Some(CheckCmd::Merge { json, .. }) = &mut self.cmd {
+            *json = true;
+        }
+    }
+}
+
 pub fn run(a: CheckArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     super::output::data_output(a.heatmap.as_deref());
@@ -312,6 +322,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     }
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
     let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
+    super::output::loaded(&loaded);
     let (lids, lfts) = match &a.lfts {
         Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
         None => {

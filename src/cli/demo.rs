@@ -32,7 +32,7 @@ pub struct DemoArgs {
     out: PathBuf,
     /// Print the report as JSON
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// One plan taken through routing, scheduling and checking.

@@ -68,6 +68,15 @@ Example:
     },
 }
 
+impl LftsArgs {
+    /// `--json` given before the subcommand.
+    pub fn set_json(&mut self) {
+        match &mut self.cmd {
+            LftsCmd::Validate { json, .. } => *json = true,
+        }
+    }
+}
+
 pub fn run(a: LftsArgs) -> Result<i32> {
     match a.cmd {
         LftsCmd::Validate {
@@ -80,6 +89,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
         } => {
             let topology = topo::positional(topology, topology_flag, "--topology", "TOPOLOGY")?;
             let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
+            super::output::loaded(&loaded);
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());
             let pass = r.data_path_ok && r.deadlock_free && (r.complete || !strict);

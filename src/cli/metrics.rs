@@ -35,7 +35,7 @@ pub struct MetricsArgs {
     arities: (u32, u32),
     /// Print JSON
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 fn parse_range(s: &str) -> std::result::Result<(u32, u32), String> {

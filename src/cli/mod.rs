@@ -51,6 +51,15 @@ Examples:
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No notes, warnings or progress bars on stderr (errors still print)
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Say on stderr what was read and recognised, and how long the command took
+    #[arg(short, long, global = true)]
+    verbose: bool,
+    /// Print the report as JSON (also accepted after the subcommand)
+    #[arg(long = "json", id = "json_first")]
+    json_first: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -81,10 +90,37 @@ enum Command {
     Man(shell::ManArgs),
 }
 
+impl Command {
+    /// `ibfat --json CMD ...` means `ibfat CMD ... --json`; false for commands without a
+    /// JSON form (completions, man pages).
+    fn set_json(&mut self) -> bool {
+        match self {
+            Command::Build(a) => a.json_first = true,
+            Command::Metrics(a) => a.json = true,
+            Command::Demo(a) => a.json = true,
+            Command::Schedule(a) => a.json = true,
+            Command::Route(a) => a.json = true,
+            Command::Lfts(a) => a.set_json(),
+            Command::Check(a) => a.set_json(),
+            Command::Recognize(a) => a.json = true,
+            Command::Cabling(a) => a.json = true,
+            Command::Whoami(a) => a.json = true,
+            Command::Completions(_) | Command::Man(_) => return false,
+        }
+        true
+    }
+}
+
 /// Parse the command line, run, and turn errors into messages and exit codes.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     signals::install();
+    output::set_verbosity(cli.quiet, cli.verbose);
+    if cli.json_first && !cli.command.set_json() {
+        eprintln!("ibfat: error: this command has no JSON form; drop --json");
+        return 2;
+    }
+    let t0 = std::time::Instant::now();
     let res = match cli.command {
         Command::Build(a) => build::run(a),
         Command::Metrics(a) => metrics::run(a),
@@ -99,6 +135,7 @@ pub fn main() -> i32 {
         Command::Completions(a) => shell::run_completions(a, &mut Cli::command()),
         Command::Man(a) => shell::run_man(a, &Cli::command()),
     };
+    output::detail(format_args!("done in {:.3} s", t0.elapsed().as_secs_f64()));
     match res {
         Ok(code) => code,
         Err(e) if output::is_closed_pipe(&e) => output::CLOSED_PIPE,

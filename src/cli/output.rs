@@ -18,6 +18,51 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const CLOSED_PIPE: i32 = 141;
 
 static REPORT_TO_STDERR: AtomicBool = AtomicBool::new(false);
+static QUIET: AtomicBool = AtomicBool::new(false);
+static VERBOSE: AtomicBool = AtomicBool::new(false);
+
+/// Set `-q` / `-v` for the whole run.
+pub fn set_verbosity(quiet: bool, verbose: bool) {
+    QUIET.store(quiet, Ordering::SeqCst);
+    VERBOSE.store(verbose && !quiet, Ordering::SeqCst);
+}
+
+/// Whether `-v` was given.
+pub fn verbose() -> bool {
+    VERBOSE.load(Ordering::SeqCst)
+}
+
+/// A note or warning on standard error (`ibfat: note: ...`), unless `-q`. Errors are not
+/// notes: they always print.
+pub fn note(kind: &str, msg: std::fmt::Arguments<'_>) {
+    if !QUIET.load(Ordering::SeqCst) {
+        let _ = writeln!(std::io::stderr(), "ibfat: {kind}: {msg}");
+    }
+}
+
+/// A line for `-v` on standard error (`ibfat: ...`).
+pub fn detail(msg: std::fmt::Arguments<'_>) {
+    if verbose() {
+        let _ = writeln!(std::io::stderr(), "ibfat: {msg}");
+    }
+}
+
+/// With `-v`: what a TOPOLOGY argument turned out to be.
+pub fn loaded(l: &ibfat::load::Loaded) {
+    if verbose() {
+        let family = match l.model.layout() {
+            Some(layout) => layout.describe(),
+            None => "family not recognised".into(),
+        };
+        detail(format_args!(
+            "read {} ({}): {} switches, {} hosts; {family}",
+            ibfat::formats::input::display(&l.path),
+            l.source.describe(),
+            l.fabric().switches().count(),
+            l.fabric().cas().count()
+        ));
+    }
+}
 
 /// Print a report line (`println!` that survives a closed pipe); see [`write_report`].
 macro_rules! outln {
@@ -72,9 +117,9 @@ pub fn print_json<T: Serialize>(v: &T) -> Result<()> {
     Ok(())
 }
 
-/// A progress bar on stderr when it is a terminal, hidden otherwise (scripts, CI).
+/// A progress bar on stderr when it is a terminal, hidden otherwise (scripts, CI, `-q`).
 pub fn progress(len: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if !std::io::stderr().is_terminal() || QUIET.load(Ordering::SeqCst) {
         return ProgressBar::hidden();
     }
     let pb = ProgressBar::new(len);

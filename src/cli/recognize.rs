@@ -41,7 +41,7 @@ pub struct RecognizeArgs {
     family: FamilyArg,
     /// Print the report as JSON (with the full leaf/spine/switch/host maps)
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// `--family` value: a family, or `auto` (none).
@@ -62,6 +62,7 @@ struct Output<'a> {
 
 pub fn run(a: RecognizeArgs) -> Result<i32> {
     let lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
+    super::output::loaded(&lf);
     let rec = recognize(lf.fabric(), a.family.0);
     let r = report(lf.fabric(), &rec);
     let code = if r.family == "unrecognised" { 1 } else { 0 };

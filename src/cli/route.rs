@@ -47,7 +47,7 @@ pub struct RouteArgs {
     no_validate: bool,
     /// Print the report as JSON
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Serialize)]
@@ -65,6 +65,7 @@ struct Report {
 
 pub fn run(a: RouteArgs) -> Result<i32> {
     let loaded = load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
+    super::output::loaded(&loaded);
     let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
     let lids = match a.lids.as_str() {
@@ -87,7 +88,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         let r = validate(loaded.fabric(), &lids, &lfts, Some(layout));
         if !r.ok {
             eprintln!(
-                "ibfat: the computed tables fail validation (this is a bug): {:?}",
+                "ibfat: error: the computed tables fail validation (this is a bug): {:?}",
                 r.defects.first()
             );
             return Ok(1);

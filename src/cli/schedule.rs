@@ -88,7 +88,7 @@ pub struct ScheduleArgs {
     format: Option<Format>,
     /// Print the report as JSON
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 fn parse_kind(s: &str) -> std::result::Result<PatternKind, String> {
@@ -132,6 +132,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     let start = Instant::now();
     let loaded = ibfat::load::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
+    super::output::loaded(&loaded);
     let plan = loaded.topology()?;
     let job = a
         .job

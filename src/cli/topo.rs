@@ -14,8 +14,9 @@ pub fn positional(pos: Option<PathBuf>, flag: Option<PathBuf>, flag_name: &str, 
     match (pos, flag) {
         (Some(p), _) => Ok(p),
         (None, Some(p)) => {
-            eprintln!(
-                "ibfat: note: {flag_name} is deprecated and goes away in the next release; give {name} as an argument"
+            super::output::note(
+                "note",
+                format_args!("{flag_name} is deprecated and goes away in the next release; give {name} as an argument"),
             );
             Ok(p)
         }

@@ -24,7 +24,7 @@ pub struct WhoamiArgs {
     schedule: Option<PathBuf>,
     /// Print JSON
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Serialize)]
