@@ -622,3 +622,42 @@ fn sigterm_during_build_kills_dot_and_leaves_no_temp_folder() {
     assert!(!alive, "dot ({dot}) outlived ibfat");
     assert_eq!(names(t.path()), BTreeSet::new(), "no temporary plan folder left");
 }
+
+/// SIGKILL cannot be caught, so `dot` is started to die with its parent (setpriv
+/// --pdeathsig): killing `build` hard leaves no Graphviz process behind.
+#[test]
+fn sigkill_during_build_leaves_no_dot_behind() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("plan");
+    let mut child = Command::new(ibfat_bin())
+        .args(["build", "lsft", "--order", "13", "--out", s(&out)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("ibfat");
+    let start = Instant::now();
+    let dot = loop {
+        if let Some(&k) = children_of(child.id()).first() {
+            // wait for setpriv to exec dot (same PID)
+            if fs::read_to_string(format!("/proc/{k}/comm")).is_ok_and(|c| c.trim() == "dot") {
+                break k;
+            }
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "build finished before dot was seen"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no dot child (is graphviz installed?)"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        !fs::read_to_string(format!("/proc/{dot}/stat")).is_ok_and(|s| !s.contains(") Z "))
+    });
+    assert!(gone, "dot ({dot}) outlived a SIGKILLed ibfat");
+}

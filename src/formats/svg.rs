@@ -8,9 +8,33 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The first executable `name` on `PATH`.
+fn on_path(name: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
+}
+
+/// `dot -Tsvg`, started so that it dies with ibfat even when ibfat is SIGKILLed: through
+/// util-linux's `setpriv --pdeathsig KILL` when it is installed (the kernel then kills
+/// `dot` when its parent goes; catchable signals are handled by [`cleanup`] as well).
+fn dot_command(dot: &std::path::Path) -> Command {
+    match on_path("setpriv") {
+        Some(setpriv) => {
+            let mut c = Command::new(setpriv);
+            c.args(["--pdeathsig", "KILL", "--"]).arg(dot);
+            c
+        }
+        None => Command::new(dot),
+    }
+}
+
 /// Run Graphviz `dot -Tsvg` with a time limit; `Err(reason)` when it is missing or fails.
 pub fn render_svg(dot_source: &[u8], limit: Duration) -> std::result::Result<Vec<u8>, String> {
-    let mut child = Command::new("dot")
+    let dot = on_path("dot").ok_or_else(|| "Graphviz `dot` is not installed".to_string())?;
+    let mut child = dot_command(&dot)
         .arg("-Tsvg")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
