@@ -661,3 +661,40 @@ fn sigkill_during_build_leaves_no_dot_behind() {
     });
     assert!(gone, "dot ({dot}) outlived a SIGKILLed ibfat");
 }
+
+/// A torn pair (a new `opensm-lfts.dump` beside an old `guid2lid`, as SIGKILL between the
+/// two renames could leave) is refused by the readers, never used as if it matched.
+#[test]
+fn a_torn_dump_and_guid2lid_pair_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    for (dir, lmc) in [(&a, "0"), (&b, "1")] {
+        let (c, _, e) = ibfat(&[
+            "build",
+            "kary",
+            "--arity",
+            "2",
+            "--levels",
+            "3",
+            "--out",
+            s(dir),
+            "--no-svg",
+        ]);
+        assert_eq!(c, 0, "{e}");
+        let (c, _, e) = ibfat(&["route", s(dir), "--lmc", lmc, "--out", s(dir)]);
+        assert_eq!(c, 0, "{e}");
+    }
+    fs::copy(b.join("opensm-lfts.dump"), a.join("opensm-lfts.dump")).unwrap();
+    let dump = a.join("opensm-lfts.dump");
+    for args in [
+        vec!["check", s(&a), "--lfts", s(&dump), "--pattern", "shift"],
+        vec!["lfts", "validate", s(&a), "--lfts", s(&dump)],
+    ] {
+        let (c, _, e) = ibfat(&args);
+        assert_eq!(c, 2, "{args:?}: {e}");
+        assert!(
+            e.contains("opensm-lfts.dump:") && e.contains("guid2lid"),
+            "{args:?}: {e}"
+        );
+    }
+}
