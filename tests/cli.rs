@@ -462,7 +462,9 @@ fn whoami_finds_local_ports_and_their_ranks() {
     };
     let (c, out) = run(&["whoami", "--schedule", sched.to_str().unwrap(), "--json"]);
     assert_eq!(c, 0, "{out}");
-    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schema"], "ibfat.whoami/1");
+    let rows = &v["ports"];
     assert_eq!(rows[0]["rank"], 5);
     assert_eq!(rows[0]["lid"], 6);
     assert_eq!(
@@ -564,4 +566,49 @@ fn global_json_quiet_and_verbose() {
     );
     let (c, _, e) = ibfat(&["-q", "-v", "metrics", "cost"]);
     assert_eq!(c, 2, "-q and -v conflict: {e}");
+}
+
+/// Every `--json` report starts with its versioned schema name (docs/json.md), and
+/// reports carry no timing unless asked (`--timings`), so two runs diff cleanly.
+#[test]
+fn json_reports_are_versioned_and_stable() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("k");
+    let p = plan.to_str().unwrap();
+    build_plan(&["build", "kary", "--arity", "2", "--levels", "2"], &plan);
+    let r = dir.path().join("r");
+    let rs = r.to_str().unwrap();
+    let (c, _, e) = ibfat(&["route", p, "--out", p]);
+    assert_eq!(c, 0, "{e}");
+    let dump = plan.join("opensm-lfts.dump");
+    let d = dump.to_str().unwrap();
+    let net = plan.join("topology.net");
+    let n = net.to_str().unwrap();
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("build", vec!["build", "lsft", "--order", "2"]),
+        ("route", vec!["route", p, "--out", rs]),
+        ("schedule", vec!["schedule", p, "--pattern", "kary-shift"]),
+        ("check", vec!["check", p, "--pattern", "shift"]),
+        ("lfts-validate", vec!["lfts", "validate", p, "--lfts", d]),
+        ("recognize", vec!["recognize", n]),
+        ("cabling", vec!["cabling", p, n]),
+        ("metrics", vec!["metrics", "cost"]),
+    ];
+    for (name, args) in cases {
+        let mut args = args.clone();
+        args.push("--json");
+        let (c, o1, e) = ibfat(&args);
+        assert_eq!(c, 0, "{args:?}: {e}");
+        let want = format!("{{\n  \"schema\": \"ibfat.{name}/1\",");
+        assert!(o1.starts_with(&want), "{args:?}: {}", &o1[..o1.len().min(80)]);
+        let (_, o2, _) = ibfat(&args);
+        assert_eq!(o1, o2, "{args:?}: two runs differ");
+    }
+    // timings only when asked
+    let (_, o, _) = ibfat(&["route", p, "--out", rs, "--json", "--timings"]);
+    let v: Value = serde_json::from_str(&o).unwrap();
+    assert!(v["timings"]["route_s"].as_f64().is_some(), "{v}");
+    let (_, o, _) = ibfat(&["schedule", p, "--pattern", "kary-shift", "--json", "--timings"]);
+    let v: Value = serde_json::from_str(&o).unwrap();
+    assert!(v["seconds"].as_f64().is_some(), "{v}");
 }

@@ -982,7 +982,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-q -v -h -V --family --lmc --lids --out --no-validate --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1012,7 +1012,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

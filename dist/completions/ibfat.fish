@@ -122,6 +122,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l phases -d 'Numb
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l out -d 'Write the schedule here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l format -d 'json (default, or by the --out extension) or csv' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l timings -d 'Add the time it took to the JSON report (`seconds`)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help'
@@ -132,6 +133,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lids -d 'Where the
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l out -d 'Output folder' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the JSON report (`timings`, seconds)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help'

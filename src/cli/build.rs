@@ -274,7 +274,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
     };
     let (_, report) = build_and_write(&spec, out.out.as_deref(), !out.no_svg)?;
     if out.json || json_first {
-        print_json(&report)?;
+        print_json("build", &report)?;
     } else {
         print_report(&report);
     }

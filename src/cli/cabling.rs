@@ -103,13 +103,16 @@ pub fn run(a: CablingArgs) -> Result<i32> {
     let r = audit(plan.fabric(), plan.model.layout(), discovered);
     let code = if r.is_match() { 0 } else { 1 };
     if a.json {
-        print_json(&Output {
-            plan: plan.path.display().to_string(),
-            discovered: found.path.display().to_string(),
-            matches: r.is_match(),
-            faults: r.faults(),
-            report: &r,
-        })?;
+        print_json(
+            "cabling",
+            &Output {
+                plan: plan.path.display().to_string(),
+                discovered: found.path.display().to_string(),
+                matches: r.is_match(),
+                faults: r.faults(),
+                report: &r,
+            },
+        )?;
         return Ok(code);
     }
     let mut out = String::new();

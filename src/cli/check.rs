@@ -1,6 +1,6 @@
 //! `ibfat check`: route every flow of every phase on the LFTs and count link conflicts.
 
-use super::output::{print_json, progress};
+use super::output::{print_json, print_raw_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::shard::{job_fingerprint, slice};
@@ -307,7 +307,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             r.link_loads.clear();
         }
         if json {
-            print_json(&r)?;
+            print_json("check", &r)?;
         } else {
             print_report(&r);
             if r.partial {
@@ -373,7 +373,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         }
         // stdout: the shard itself with --json (for `> FILE`), else the slice's figures
         if a.json {
-            print_json(&shard)?;
+            print_raw_json(&shard)?;
         } else {
             print_report(&report);
             if let Some(path) = &a.out {
@@ -386,7 +386,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         report.link_loads.clear();
     }
     if a.json {
-        print_json(&report)?;
+        print_json("check", &report)?;
     } else {
         print_report(&report);
     }

@@ -81,12 +81,15 @@ pub fn run(a: DemoArgs) -> Result<i32> {
     let hops = hop_table([7]).remove(0);
     if a.json {
         let ok = deployments.iter().all(Deployment::passed);
-        print_json(&DemoReport {
-            plans,
-            deployments,
-            lsft_vs_fat_trees_at_degree_8: cost,
-            wiring_figures_arity_7: hops,
-        })?;
+        print_json(
+            "demo",
+            &DemoReport {
+                plans,
+                deployments,
+                lsft_vs_fat_trees_at_degree_8: cost,
+                wiring_figures_arity_7: hops,
+            },
+        )?;
         return Ok(if ok { 0 } else { 1 });
     }
     for (r, d) in plans.iter().zip(&deployments) {

@@ -94,7 +94,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());
             let pass = r.data_path_ok && r.deadlock_free && (r.complete || !strict);
             if json {
-                print_json(&r)?;
+                print_json("lfts-validate", &r)?;
             } else {
                 print_text(&r, strict, pass);
             }

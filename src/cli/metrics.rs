@@ -65,7 +65,7 @@ pub fn run(a: MetricsArgs) -> Result<i32> {
         matches!(a.which, Which::Cost | Which::All).then(|| cost_table((a.degrees.0 as u64)..=(a.degrees.1 as u64)));
     let hops = matches!(a.which, Which::Hops | Which::All).then(|| hop_table(a.arities.0..=a.arities.1));
     if a.json {
-        print_json(&Report { cost, hops })?;
+        print_json("metrics", &Report { cost, hops })?;
         return Ok(0);
     }
     if let Some(rows) = &cost {

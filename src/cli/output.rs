@@ -110,11 +110,32 @@ fn stdout_failed(e: &std::io::Error) -> ! {
     std::process::exit(3);
 }
 
-/// Print a value as pretty JSON on stdout.
-pub fn print_json<T: Serialize>(v: &T) -> Result<()> {
+/// Print a value as pretty JSON on stdout, as it is (a shard carries its own schema).
+pub fn print_raw_json<T: Serialize>(v: &T) -> Result<()> {
     let s = serde_json::to_string_pretty(v).map_err(|e| Error::Tool(format!("cannot encode JSON: {e}")))?;
     outln!("{s}");
     Ok(())
+}
+
+/// The version of every `--json` report's layout (`"schema": "ibfat.<report>/1"`); bumped
+/// for a report whose existing fields change meaning or disappear (docs/json.md).
+const REPORT_VERSION: u32 = 1;
+
+/// A report with its schema name first.
+#[derive(Serialize)]
+struct Versioned<'a, T: Serialize> {
+    schema: String,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+/// Print a `--json` report: an object whose first key is `"schema": "ibfat.<report>/1"`
+/// followed by the report's fields (docs/json.md documents each report).
+pub fn print_json<T: Serialize>(report: &str, v: &T) -> Result<()> {
+    print_raw_json(&Versioned {
+        schema: format!("ibfat.{report}/{REPORT_VERSION}"),
+        body: v,
+    })
 }
 
 /// A progress bar on stderr when it is a terminal, hidden otherwise (scripts, CI, `-q`).

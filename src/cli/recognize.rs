@@ -67,11 +67,14 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
     let r = report(lf.fabric(), &rec);
     let code = if r.family == "unrecognised" { 1 } else { 0 };
     if a.json {
-        print_json(&Output {
-            file: lf.path.display().to_string(),
-            source: lf.source.describe(),
-            report: &r,
-        })?;
+        print_json(
+            "recognize",
+            &Output {
+                file: lf.path.display().to_string(),
+                source: lf.source.describe(),
+                report: &r,
+            },
+        )?;
         return Ok(code);
     }
     let mut out = String::new();

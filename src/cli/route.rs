@@ -48,6 +48,23 @@ pub struct RouteArgs {
     /// Print the report as JSON
     #[arg(long)]
     pub(crate) json: bool,
+    /// Add the time of every stage to the JSON report (`timings`, seconds)
+    #[arg(long)]
+    timings: bool,
+}
+
+/// Seconds per stage (`--timings`): kept out of the report otherwise, so that two runs
+/// diff cleanly.
+#[derive(Serialize)]
+struct Timings {
+    /// Reading the topology and recognising its family.
+    load_s: f64,
+    /// Computing every LFT entry.
+    route_s: f64,
+    /// Validating the tables (0 with --no-validate).
+    validate_s: f64,
+    /// Writing opensm-lfts.dump and guid2lid.
+    write_s: f64,
 }
 
 #[derive(Serialize)]
@@ -57,13 +74,15 @@ struct Report {
     lids: usize,
     lmc: u8,
     entries: usize,
-    route_seconds: f64,
     valid: Option<bool>,
     out: PathBuf,
     files: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timings: Option<Timings>,
 }
 
 pub fn run(a: RouteArgs) -> Result<i32> {
+    let t_load = Instant::now();
     let loaded = load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
     super::output::loaded(&loaded);
     let found_lids = &loaded.own_lids()?;
@@ -79,9 +98,11 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         },
         file => topo::read_guid2lid(loaded.fabric(), Path::new(file))?,
     };
+    let load_s = t_load.elapsed().as_secs_f64();
     let t0 = Instant::now();
     let lfts = route(loaded.fabric(), layout, &lids)?;
     let secs = t0.elapsed().as_secs_f64();
+    let t_valid = Instant::now();
     let valid = if a.no_validate {
         None
     } else {
@@ -95,6 +116,8 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         }
         Some(true)
     };
+    let validate_s = t_valid.elapsed().as_secs_f64();
+    let t_write = Instant::now();
     let dump = lftdump::write_opensm(loaded.fabric(), &lids, &lfts);
     atomic::write_files(
         &a.out,
@@ -109,13 +132,18 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
         lmc: lids.lmc,
         entries: lfts.routed_entries(),
-        route_seconds: secs,
         valid,
         out: a.out.clone(),
         files: vec!["opensm-lfts.dump", "guid2lid"],
+        timings: a.timings.then(|| Timings {
+            load_s,
+            route_s: secs,
+            validate_s,
+            write_s: t_write.elapsed().as_secs_f64(),
+        }),
     };
     if a.json {
-        print_json(&report)?;
+        print_json("route", &report)?;
     } else {
         outln!("{}", report.family);
         outln!(

@@ -89,6 +89,9 @@ pub struct ScheduleArgs {
     /// Print the report as JSON
     #[arg(long)]
     pub(crate) json: bool,
+    /// Add the time it took to the JSON report (`seconds`)
+    #[arg(long)]
+    timings: bool,
 }
 
 fn parse_kind(s: &str) -> std::result::Result<PatternKind, String> {
@@ -125,7 +128,8 @@ struct ScheduleReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     format: Option<String>,
     notes: Vec<String>,
-    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<f64>,
 }
 
 pub fn run(a: ScheduleArgs) -> Result<i32> {
@@ -182,10 +186,10 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
         out: a.out.clone(),
         format: a.out.as_ref().map(|_| format.to_string()),
         notes: g.notes.clone(),
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: a.timings.then(|| start.elapsed().as_secs_f64()),
     };
     if a.json {
-        print_json(&report)?;
+        print_json("schedule", &report)?;
     } else {
         print_report(&report);
     }

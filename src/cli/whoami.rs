@@ -37,6 +37,12 @@ struct Row {
     sending_phases: Option<usize>,
 }
 
+/// The JSON report: the local ports, in sysfs order.
+#[derive(Serialize)]
+struct Ports<'a> {
+    ports: &'a [Row],
+}
+
 pub fn run(a: WhoamiArgs) -> Result<i32> {
     let ports = local_ports()?;
     let sched = a
@@ -77,7 +83,7 @@ pub fn run(a: WhoamiArgs) -> Result<i32> {
         })
         .collect();
     if a.json {
-        print_json(&rows)?;
+        print_json("whoami", &Ports { ports: &rows })?;
     } else if rows.is_empty() {
         outln!("no InfiniBand ports on this host");
     }
