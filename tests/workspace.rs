@@ -50,3 +50,41 @@ fn default_members_leave_out_the_opensm_plugin() {
         assert!(defaults.contains(&needed.to_string()), "{defaults:?}");
     }
 }
+
+/// The library builds without the command line's dependencies: argument parsing, man
+/// pages, progress bars and signal handling are behind the default `cli` feature.
+#[test]
+fn the_library_alone_needs_no_cli_crates() {
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let tree = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO"))
+            .args([
+                "tree",
+                "-p",
+                "ibfat",
+                "-e",
+                "normal",
+                "--prefix",
+                "none",
+                "--offline",
+                "--locked",
+            ])
+            .args(["--manifest-path", manifest])
+            .args(extra)
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            out.status.success(),
+            "cargo tree: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let cli_crates = ["clap ", "clap_complete ", "clap_mangen ", "indicatif ", "signal-hook "];
+    let lib = tree(&["--no-default-features"]);
+    for c in cli_crates {
+        assert!(!lib.lines().any(|l| l.starts_with(c)), "the library pulls {c}:\n{lib}");
+    }
+    let full = tree(&[]);
+    assert!(full.lines().any(|l| l.starts_with("clap ")), "{full}");
+}
