@@ -612,3 +612,48 @@ fn json_reports_are_versioned_and_stable() {
     let v: Value = serde_json::from_str(&o).unwrap();
     assert!(v["seconds"].as_f64().is_some(), "{v}");
 }
+
+/// `--node-name-map` (the infiniband-diags format) names nodes in every report: here
+/// four switches with the same NodeDescription, as real fabrics have, told apart.
+#[test]
+fn node_name_maps_name_nodes_in_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("k");
+    let p = plan.to_str().unwrap();
+    build_plan(&["build", "kary", "--arity", "2", "--levels", "2"], &plan);
+    // every switch described alike, as vendors ship them
+    let net = fs::read_to_string(plan.join("topology.net")).unwrap();
+    let same: String = net
+        .lines()
+        .map(|l| match (l.starts_with("Switch"), l.find("# \"")) {
+            (true, Some(i)) => format!("{}# \"SwitchIB Mellanox Technologies\"\n", &l[..i]),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let alike = dir.path().join("alike.net");
+    fs::write(&alike, same).unwrap();
+    let a = alike.to_str().unwrap();
+    let (_, out, _) = ibfat(&["check", a, "--pattern", "shift"]);
+    assert!(out.contains("SwitchIB Mellanox Technologies:"), "{out}");
+    let map = dir.path().join("node-name-map");
+    fs::write(
+        &map,
+        "# site names\n0x0002c90010000000 \"rack1-leaf-a\"\n0x0002c90010000001 \"rack1-leaf-b\"\n\
+         0x0002c90010000002 \"row2-spine-a\"\n0x0002c90010000003 row2-spine-b\n",
+    )
+    .unwrap();
+    let m = map.to_str().unwrap();
+    let (c, out, e) = ibfat(&["check", a, "--pattern", "shift", "--node-name-map", m]);
+    assert_eq!(c, 0, "{e}");
+    assert!(!out.contains("SwitchIB") && out.contains("row2-spine-"), "{out}");
+    let (c, out, _) = ibfat(&["--node-name-map", m, "recognize", a, "--json"]);
+    assert_eq!(c, 0);
+    assert!(out.contains("rack1-leaf-a") && out.contains("row2-spine-b"), "{out}");
+    let (c, out, _) = ibfat(&["cabling", p, a, "--node-name-map", m]);
+    assert_eq!(c, 0, "{out}");
+    // a bad map: exit 2 with file and line, before anything runs
+    fs::write(&map, "0x0002c90010000000 \"a\"\n0x0002c90010000000 \"b\"\n").unwrap();
+    let (c, _, e) = ibfat(&["check", a, "--pattern", "shift", "--node-name-map", m]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("node-name-map:2:") && e.contains("named again"), "{e}");
+}

@@ -164,12 +164,16 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --json --help --version build metrics demo schedule route lfts check recognize cabling whoami completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --json --help --version build metrics demo schedule route lfts check recognize cabling whoami completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -178,7 +182,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-q -v -h -V --spec --out --no-svg --json --quiet --verbose --help --version lsft kary mols help"
+            opts="-q -v -h -V --spec --out --no-svg --json --quiet --verbose --node-name-map --help --version lsft kary mols help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -189,6 +193,10 @@ _ibfat() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -270,7 +278,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,6 +312,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -312,7 +324,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -346,6 +358,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -354,7 +370,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -388,6 +404,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -396,7 +416,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__cabling)
-            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -410,6 +430,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -418,7 +442,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --quiet --verbose --help --version merge help"
+            opts="-q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --quiet --verbose --node-name-map --help --version merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -480,6 +504,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -530,12 +558,16 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__merge)
-            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --help --version"
+            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -544,12 +576,16 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__completions)
-            opts="-q -v -h -V --quiet --verbose --help --version bash zsh fish"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --help --version bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -558,13 +594,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__demo)
-            opts="-q -v -h -V --out --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --out --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -842,12 +882,16 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts)
-            opts="-q -v -h -V --quiet --verbose --help --version validate help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --help --version validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -898,7 +942,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --help --version"
+            opts="-q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -916,6 +960,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -924,13 +972,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__man)
-            opts="-q -v -h -V --out --quiet --verbose --help --version"
+            opts="-q -v -h -V --out --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -942,7 +994,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__metrics)
-            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --help --version cost hops all"
+            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --node-name-map --help --version cost hops all"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -956,6 +1008,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -964,13 +1020,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-q -v -h -V --family --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --family --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -982,7 +1042,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --help --version"
+            opts="-q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1004,6 +1064,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1012,7 +1076,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --quiet --verbose --help --version"
+            opts="-q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1058,6 +1122,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1066,13 +1134,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__whoami)
-            opts="-q -v -h -V --schedule --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --schedule --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --schedule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

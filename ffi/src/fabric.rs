@@ -127,10 +127,7 @@ impl IbfatFabric {
 
     /// The fabric for a change that keeps its cabling (GUIDs, LIDs): the family stays known.
     fn fabric_same_cabling(&mut self) -> &mut Fabric {
-        match &mut self.model {
-            Model::Bare(f) => f,
-            Model::Known(t) => &mut t.fabric,
-        }
+        self.model.fabric_same_cabling_mut()
     }
 
     /// The fabric with its family layout, which routing and schedules need.

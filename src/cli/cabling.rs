@@ -90,8 +90,8 @@ pub fn run(a: CablingArgs) -> Result<i32> {
     )?;
     let plan = load(&plan_path, ParseOptions::default(), Recognise::Yes(None))?;
     let found = load(&found_path, ParseOptions { lenient: true }, Recognise::No)?;
-    super::output::loaded(&plan);
-    super::output::loaded(&found);
+    let plan = super::topo::named(plan);
+    let found = super::topo::named(found);
     let Some(discovered) = &found.discovered else {
         return Err(Error::at(
             &found.path,

@@ -57,6 +57,10 @@ struct Cli {
     /// Say on stderr what was read and recognised, and how long the command took
     #[arg(short, long, global = true)]
     verbose: bool,
+    /// Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in
+    /// every report and output
+    #[arg(long, global = true, value_name = "FILE")]
+    node_name_map: Option<std::path::PathBuf>,
     /// Print the report as JSON (also accepted after the subcommand)
     #[arg(long = "json", id = "json_first")]
     json_first: bool,
@@ -116,6 +120,12 @@ pub fn main() -> i32 {
     let mut cli = Cli::parse();
     signals::install();
     output::set_verbosity(cli.quiet, cli.verbose);
+    if let Some(path) = &cli.node_name_map {
+        if let Err(e) = topo::set_node_name_map(path) {
+            eprintln!("ibfat: error: {e}");
+            return exit_code(&e);
+        }
+    }
     if cli.json_first && !cli.command.set_json() {
         eprintln!("ibfat: error: this command has no JSON form; drop --json");
         return 2;

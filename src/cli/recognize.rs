@@ -62,7 +62,7 @@ struct Output<'a> {
 
 pub fn run(a: RecognizeArgs) -> Result<i32> {
     let lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
-    super::output::loaded(&lf);
+    let lf = super::topo::named(lf);
     let rec = recognize(lf.fabric(), a.family.0);
     let r = report(lf.fabric(), &rec);
     let code = if r.family == "unrecognised" { 1 } else { 0 };

@@ -84,7 +84,7 @@ struct Report {
 pub fn run(a: RouteArgs) -> Result<i32> {
     let t_load = Instant::now();
     let loaded = load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
-    super::output::loaded(&loaded);
+    let loaded = super::topo::named(loaded);
     let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
     let lids = match a.lids.as_str() {

@@ -8,6 +8,29 @@ use ibfat::topology::Fabric;
 use ibfat::Result;
 use std::path::{Path, PathBuf};
 
+static NODE_NAMES: std::sync::OnceLock<ibfat::formats::node_name_map::NodeNameMap> = std::sync::OnceLock::new();
+
+/// Read `--node-name-map` once for the run.
+pub fn set_node_name_map(path: &Path) -> Result<()> {
+    let text = ibfat::formats::input::read_text(path, ibfat::formats::input::NODE_NAME_MAP)?;
+    let map = ibfat::formats::node_name_map::parse(&text, path)?;
+    let _ = NODE_NAMES.set(map);
+    Ok(())
+}
+
+/// Finish loading a TOPOLOGY argument: names from `--node-name-map`, and the `-v` line.
+pub fn named(mut loaded: Loaded) -> Loaded {
+    if let Some(map) = NODE_NAMES.get() {
+        let n = ibfat::formats::node_name_map::apply(map, loaded.model.fabric_same_cabling_mut());
+        if let Some(d) = loaded.discovered.as_mut() {
+            ibfat::formats::node_name_map::apply(map, &mut d.fabric);
+        }
+        super::output::detail(format_args!("{n} nodes named by --node-name-map"));
+    }
+    super::output::loaded(&loaded);
+    loaded
+}
+
 /// A path given as a positional argument or by its deprecated flag (kept for one release;
 /// using it prints a note on standard error). clap makes sure at most one is given.
 pub fn positional(pos: Option<PathBuf>, flag: Option<PathBuf>, flag_name: &str, name: &str) -> Result<PathBuf> {

@@ -59,6 +59,13 @@ pub const GUID2LID: Limits = Limits {
     max_line: Some(MAX_LINE),
 };
 
+/// Node name maps: one line per node.
+pub const NODE_NAME_MAP: Limits = Limits {
+    what: "node name map",
+    max_bytes: 64 * MIB,
+    max_line: Some(MAX_LINE),
+};
+
 /// fabric.yaml specs: a dozen keys.
 pub const SPEC: Limits = Limits {
     what: "fabric spec",

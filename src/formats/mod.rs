@@ -9,6 +9,7 @@ pub mod guid2lid;
 pub mod ibsim;
 pub mod input;
 pub mod lftdump;
+pub mod node_name_map;
 pub mod options;
 pub mod outpath;
 pub mod svg;

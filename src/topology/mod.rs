@@ -192,6 +192,15 @@ impl Model {
         }
     }
 
+    /// The fabric for a change that keeps its cabling (names, GUIDs, LIDs): the family,
+    /// which depends on the cabling alone, stays known.
+    pub fn fabric_same_cabling_mut(&mut self) -> &mut Fabric {
+        match self {
+            Model::Bare(f) => f,
+            Model::Known(t) => &mut t.fabric,
+        }
+    }
+
     /// Give the fabric a family layout (replacing any earlier one).
     pub fn set_layout(&mut self, layout: Layout, name: impl Into<String>) {
         let fabric = std::mem::take(self.fabric_mut());
