@@ -9,8 +9,9 @@
 //!   lines are skipped. A line is one of
 //!   - `0x0002c90020000001`: the port GUID of a host port;
 //!   - `17` or `17-31`: a fabric rank or an inclusive range of them;
-//!   - anything else: a node name (`H3_1`) or a node description (`H3_1 HCA-1`) of a
-//!     host with one port in the topology (a multi-port host needs its port GUIDs).
+//!   - anything else: a node name (`H3_1`), a node description (`H3_1 HCA-1`) or its
+//!     first word — the bare host name `scontrol show hostnames` prints — of a host
+//!     with one port in the topology (a multi-port host needs its port GUIDs).
 //!
 //! Every host may appear once; errors name the file, the line and the host.
 
@@ -339,16 +340,23 @@ impl<'a> HostLookup<'a> {
             .filter(|(_, n)| n.name == item)
             .map(|(i, _)| i)
             .collect();
-        let ids = if by_name.is_empty() {
+        let matching = |pred: &dyn Fn(&crate::topology::Node) -> bool| -> Vec<usize> {
             f.nodes
                 .iter()
                 .enumerate()
-                .filter(|(_, n)| n.desc.trim() == item)
+                .filter(|(_, n)| pred(n))
                 .map(|(i, _)| i)
                 .collect()
-        } else {
-            by_name
         };
+        let mut ids = by_name;
+        if ids.is_empty() {
+            ids = matching(&|n| n.desc.trim() == item);
+        }
+        if ids.is_empty() {
+            // a bare host name as Slurm prints it (`scontrol show hostnames`): the first
+            // word of the node description (`H3_1` of "H3_1 HCA-1"), among hosts only
+            ids = matching(&|n| n.kind != NodeKind::Switch && n.desc.split_whitespace().next() == Some(item));
+        }
         match ids.as_slice() {
             [] => Err(format!("no host is named or described `{item}` in {}", self.name)),
             [id] => match self.node_ranks.get(&(*id as u32)).map(Vec::as_slice) {
@@ -427,6 +435,17 @@ mod tests {
             Job::from_port_guids(&[g(4), g(0)], &topo).unwrap().fabric_ranks(),
             &[4, 0]
         );
+        // a dump names nodes otherwise; Slurm's bare host name is the description's
+        // first word (`scontrol show hostnames` prints one per line)
+        let mut dumped = p.clone();
+        for n in dumped.fabric.nodes.iter_mut() {
+            n.name = format!("node-0x{:016x}", n.guid);
+        }
+        let slurm = |r: usize| desc(r).split_whitespace().next().unwrap().to_string();
+        assert_ne!(slurm(3), desc(3));
+        let text = format!("{}\n{}\n", slurm(3), slurm(8));
+        let j = Job::parse(&text, Path::new("hosts"), &Hosts::of(&dumped)).unwrap();
+        assert_eq!(j.fabric_ranks(), &[3, 8]);
     }
 
     #[test]
