@@ -518,6 +518,25 @@ fn topology_is_an_argument_everywhere_and_old_flags_are_deprecated() {
         assert_eq!((c2, &o2), (0, &o1), "{old:?}: the same report");
         assert!(e2.contains(&format!("{flag} is deprecated")), "{old:?}: {e2}");
     }
+    // short forms of the common flags mean the same as the long ones
+    let s1 = dir.path().join("s1.json");
+    let s2 = dir.path().join("s2.json");
+    let (c, _, e) = ibfat(&["schedule", p, "--pattern", "kary-shift", "--out", s1.to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = ibfat(&[
+        "schedule",
+        p,
+        "-p",
+        "kary-shift",
+        "-o",
+        s2.to_str().unwrap(),
+        "-f",
+        "kary",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(fs::read(&s1).unwrap(), fs::read(&s2).unwrap());
+    let (c, _, e) = ibfat(&["check", p, "-p", "shift", "-l", plan.join("guid2lid").to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
     let (c, _, e) = ibfat(&["check", p, "--topology", p, "--pattern", "shift"]);
     assert_eq!(c, 2, "both spellings: {e}");
     let (c, _, e) = ibfat(&["check", "--pattern", "shift"]);

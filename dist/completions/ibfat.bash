@@ -182,7 +182,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-q -v -h -V --spec --out --no-svg --json --quiet --verbose --node-name-map --help --version lsft kary mols help"
+            opts="-o -q -v -h -V --spec --out --no-svg --json --quiet --verbose --node-name-map --help --version lsft kary mols help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -193,6 +193,10 @@ _ibfat() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -278,7 +282,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -312,6 +316,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -324,7 +332,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -358,6 +366,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -370,7 +382,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -401,6 +413,10 @@ _ibfat() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -442,7 +458,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --quiet --verbose --node-name-map --help --version merge help"
+            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --quiet --verbose --node-name-map --help --version merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -460,11 +476,23 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --job)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -497,6 +525,10 @@ _ibfat() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -594,13 +626,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__demo)
-            opts="-q -v -h -V --out --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --out --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -942,7 +978,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --node-name-map --help --version"
+            opts="-l -q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -960,6 +996,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -972,13 +1012,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__man)
-            opts="-q -v -h -V --out --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1020,13 +1064,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-q -v -h -V --family --json --quiet --verbose --node-name-map --help --version"
+            opts="-f -q -v -h -V --family --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1042,13 +1090,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --node-name-map --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1060,7 +1112,15 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1076,7 +1136,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --quiet --verbose --node-name-map --help --version"
+            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1086,11 +1146,23 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --job)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1115,6 +1187,10 @@ _ibfat() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

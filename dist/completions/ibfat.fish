@@ -44,7 +44,7 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "completions" -d 'Print 
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "man" -d 'Print the man page, or write every page (one per subcommand) into a folder'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l json -d 'Print the report as JSON'
@@ -62,7 +62,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l two-sided -d 'Also cable the spines\' upper q+1 ports to a second copy of all leaves and hosts'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
@@ -77,7 +77,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l json -d 'Print the report as JSON'
@@ -91,7 +91,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l json -d 'Print the report as JSON'
@@ -111,22 +111,22 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s q -l quiet -d 'N
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l out -d 'Folder for the two plan folders' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s o -l out -d 'Folder for the two plan folders' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l pattern -d 'Pattern to generate (list below)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l job -d 'The job\'s hosts: ranks:LIST or a file (see below); default every host' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s p -l pattern -d 'Pattern to generate (list below)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s j -l job -d 'The job\'s hosts: ranks:LIST or a file (see below); default every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l block -d 'lsft-partial: number K of grid columns of the block (1..=q)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l per-leaf -d 'lsft-partial: hosts per leaf M (1..=K)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l job-size -d 'lsft-partial: place a job of D hosts (from --job, or the whole fabric)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l seed -d 'Seed of the random pattern' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l phases -d 'Number of phases of the random pattern (default: the number of ranks)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l out -d 'Write the schedule here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s o -l out -d 'Write the schedule here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l format -d 'json (default, or by the --out extension) or csv' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l json -d 'Print the report as JSON'
@@ -135,10 +135,10 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d '
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l out -d 'Output folder' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
@@ -156,7 +156,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_su
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lfts -d 'LFT dump to check' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l strict -d 'Fail (exit 1) on completeness gaps too: unrouted switch LIDs, or host-LID entries no host route uses'
@@ -168,9 +168,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l pattern -d 'A pattern (shift, kary-shift, mols-shift, lsft, lsft-partial, ring, recursive-doubling, bruck, random, bisection) or a schedule file (JSON)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l job -d 'Ranks of the job (as `ibfat schedule --job`): `ranks:0-63` or a host file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s p -l pattern -d 'A pattern (shift, kary-shift, mols-shift, lsft, lsft-partial, ring, recursive-doubling, bruck, random, bisection) or a schedule file (JSON)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s j -l job -d 'Ranks of the job (as `ibfat schedule --job`): `ranks:0-63` or a host file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l block -d 'lsft-partial: block width K (with --per-leaf M)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l per-leaf -d 'lsft-partial: hosts per leaf M' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l job-size -d 'lsft-partial: place a job of D hosts' -r
@@ -178,7 +178,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l phases -d 'random: number of phases' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lid-offset -d 'Use LID base+K as destination (LMC paths; MOLS latency routes are K = 1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l shard -d 'Check only slice I of N of the phases (I from 0); the result is a shard file' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l out -d 'Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s o -l out -d 'Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l heatmap -d 'Colour links by their worst load: FILE.dot or FILE.svg (needs Graphviz)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l links -d 'Include every link\'s load (`link_loads`) in the --json report'
@@ -200,7 +200,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l family -d 'Family to look for: auto, lsft, kary or mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: auto, lsft, kary or mols' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l json -d 'Print the report as JSON (with the full leaf/spine/switch/host maps)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
@@ -227,7 +227,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s q -l quiet -
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l out -d 'Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s o -l out -d 'Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'

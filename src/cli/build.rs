@@ -119,7 +119,7 @@ fn parse_speed(s: &str) -> std::result::Result<Speed, String> {
 #[derive(Args, Debug, Clone)]
 pub struct OutArgs {
     /// Write the plan folder here (atomically); without it only the report is printed
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Do not render topology.svg even when Graphviz is installed
     #[arg(long)]

@@ -69,14 +69,14 @@ pub struct CheckArgs {
     #[arg(long)]
     lfts: Option<PathBuf>,
     /// guid2lid file with the LIDs the tables were made for
-    #[arg(long)]
+    #[arg(short = 'l', long)]
     lids: Option<PathBuf>,
     /// A pattern (shift, kary-shift, mols-shift, lsft, lsft-partial, ring,
     /// recursive-doubling, bruck, random, bisection) or a schedule file (JSON)
-    #[arg(long, default_value = "shift")]
+    #[arg(short = 'p', long, default_value = "shift")]
     pattern: String,
     /// Ranks of the job (as `ibfat schedule --job`): `ranks:0-63` or a host file
-    #[arg(long, value_name = "HOSTS")]
+    #[arg(short = 'j', long, value_name = "HOSTS")]
     job: Option<String>,
     /// lsft-partial: block width K (with --per-leaf M)
     #[arg(long, value_name = "K", requires = "per_leaf")]
@@ -100,7 +100,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
     /// Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`
-    #[arg(long, value_name = "FILE", requires = "shard")]
+    #[arg(short = 'o', long, value_name = "FILE", requires = "shard")]
     out: Option<PathBuf>,
     /// Include every link's load (`link_loads`) in the --json report
     #[arg(long)]

@@ -28,7 +28,7 @@ base+1 latency route), validated, and the all-to-all schedule (schedule.json), c
 phase by phase on those tables next to plain shift. Exit 0 when every check passes.")]
 pub struct DemoArgs {
     /// Folder for the two plan folders
-    #[arg(long, value_name = "DIR", default_value = "ibfat-demo")]
+    #[arg(short = 'o', long, value_name = "DIR", default_value = "ibfat-demo")]
     out: PathBuf,
     /// Print the report as JSON
     #[arg(long)]

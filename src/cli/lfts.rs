@@ -56,7 +56,7 @@ Example:
         #[arg(long)]
         lfts: PathBuf,
         /// guid2lid file with the LIDs the tables were made for
-        #[arg(long)]
+        #[arg(short = 'l', long)]
         lids: Option<PathBuf>,
         /// Print the report as JSON
         #[arg(long)]

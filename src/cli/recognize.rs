@@ -37,7 +37,7 @@ pub struct RecognizeArgs {
     #[arg(value_name = "DUMP")]
     dump: PathBuf,
     /// Family to look for: auto, lsft, kary or mols
-    #[arg(long, default_value = "auto", value_parser = parse_family)]
+    #[arg(short = 'f', long, default_value = "auto", value_parser = parse_family)]
     family: FamilyArg,
     /// Print the report as JSON (with the full leaf/spine/switch/host maps)
     #[arg(long)]

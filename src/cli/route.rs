@@ -31,16 +31,16 @@ pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
     /// The family the fabric must be: auto (recognise), lsft, kary, mols
-    #[arg(long, default_value = "auto")]
+    #[arg(short = 'f', long, default_value = "auto")]
     family: String,
     /// LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
     lmc: u8,
     /// Where the LIDs come from: `plan` (deterministic), `discovered` (the dump's), or a guid2lid file
-    #[arg(long, default_value = "auto")]
+    #[arg(short = 'l', long, default_value = "auto")]
     lids: String,
     /// Output folder
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     out: PathBuf,
     /// Skip the validation of the computed tables
     #[arg(long)]

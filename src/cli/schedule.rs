@@ -57,13 +57,13 @@ pub struct ScheduleArgs {
     #[arg(value_name = "TOPOLOGY")]
     topology: PathBuf,
     /// The family the fabric must be: auto (recognise), lsft, kary, mols
-    #[arg(long, default_value = "auto")]
+    #[arg(short = 'f', long, default_value = "auto")]
     family: String,
     /// Pattern to generate (list below)
-    #[arg(long, value_name = "P", value_parser = parse_kind)]
+    #[arg(short = 'p', long, value_name = "P", value_parser = parse_kind)]
     pattern: PatternKind,
     /// The job's hosts: ranks:LIST or a file (see below); default every host
-    #[arg(long, value_name = "HOSTS")]
+    #[arg(short = 'j', long, value_name = "HOSTS")]
     job: Option<String>,
     /// lsft-partial: number K of grid columns of the block (1..=q)
     #[arg(long, value_name = "K", requires = "per_leaf", conflicts_with = "job_size")]
@@ -81,7 +81,7 @@ pub struct ScheduleArgs {
     #[arg(long, value_name = "P")]
     phases: Option<usize>,
     /// Write the schedule here (atomically); without it only the report is printed
-    #[arg(long, value_name = "FILE")]
+    #[arg(short = 'o', long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// json (default, or by the --out extension) or csv
     #[arg(long, value_parser = parse_format)]

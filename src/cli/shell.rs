@@ -41,7 +41,7 @@ Examples:
   ibfat man --out /usr/local/share/man/man1 && mandb")]
 pub struct ManArgs {
     /// Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
 
