@@ -133,10 +133,7 @@ fn shards_merge_into_the_full_report() {
     let full = check(&plan.fabric, hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap();
     let n = pat.phases();
     let job = job_fingerprint(&plan.fabric, hosts);
-    let on = ibfat::fingerprint::ComputedFor {
-        fabric: plan.fabric.fingerprint(),
-        lfts: Some(lfts.fingerprint(&plan.fabric, &lids)),
-    };
+    let on = lfts.computed_for(&plan.fabric, &lids);
     let shards: Vec<_> = (0..3)
         .map(|i| {
             let r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();

@@ -205,13 +205,7 @@ fn stale_schedules_are_refused() {
         file::write(&path, Format::Json, &Shift::new(guids.len()), &guids, &on).unwrap();
         CString::new(path.to_str().unwrap()).unwrap()
     };
-    let fresh = write(
-        "fresh.json",
-        ComputedFor {
-            fabric: plan.fabric.fingerprint(),
-            lfts: Some(lfts.fingerprint(&plan.fabric, &lids)),
-        },
-    );
+    let fresh = write("fresh.json", lfts.computed_for(&plan.fabric, &lids));
     let other_fabric = write(
         "other.json",
         ComputedFor {

@@ -411,10 +411,7 @@ mod tests {
         let whole = check(&plan.fabric, hosts, &routes, &pat, 0..n, &|| {}).unwrap();
         assert!(whole.max_congestion > 1, "random permutations conflict on a tree");
         let job = job_fingerprint(&plan.fabric, hosts);
-        let on = ComputedFor {
-            fabric: plan.fabric.fingerprint(),
-            lfts: Some(lfts.fingerprint(&plan.fabric, &lids)),
-        };
+        let on = lfts.computed_for(&plan.fabric, &lids);
         let dir = tempfile::tempdir().unwrap();
         let mut read = Vec::new();
         for i in 0..3 {

@@ -342,10 +342,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         }
     };
     let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
-    let have = ComputedFor {
-        fabric: loaded.fabric().fingerprint(),
-        lfts: Some(lfts.fingerprint(loaded.fabric(), &lids)),
-    };
+    let have = lfts.computed_for(loaded.fabric(), &lids);
     refuse_stale(&a, recorded.as_ref(), &have)?;
     let routes = CompiledRoutes::compile(loaded.fabric(), &lids, &lfts, &hosts, a.lid_offset)?;
     let n = pattern.phases();

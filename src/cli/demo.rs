@@ -4,7 +4,6 @@ use super::build::{build_and_write, print_report, BuildReport};
 use super::output::print_json;
 use clap::Args;
 use ibfat::check::{check, validate, CompiledRoutes};
-use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::metrics::{cost_table, hop_table};
 use ibfat::routing::{route, Lids};
@@ -169,10 +168,7 @@ fn deploy(plan: &Topology, dir: &Path, lmc: u8, kind: PatternKind) -> Result<Dep
         file::Format::Json,
         g.pattern.as_ref(),
         &g.job.port_guids(&plan.fabric),
-        &ComputedFor {
-            fabric: plan.fabric.fingerprint(),
-            lfts: Some(lfts.fingerprint(&plan.fabric, &lids)),
-        },
+        &lfts.computed_for(&plan.fabric, &lids),
     )?;
     let ratio = |pattern: &dyn Pattern, routes: &CompiledRoutes| -> Result<f64> {
         let r = check(&plan.fabric, &hosts, routes, pattern, 0..pattern.phases(), &|| {})?;

@@ -1,7 +1,7 @@
 //! Linear forwarding tables of every switch, as one flat array.
 
 use super::Lids;
-use crate::fingerprint::Fnv1a;
+use crate::fingerprint::{ComputedFor, Fnv1a};
 use crate::topology::{Fabric, NodeId};
 
 /// LFT entry meaning "no route" (OpenSM's OSM_NO_PATH): the switch drops the packet.
@@ -91,6 +91,15 @@ impl LftSet {
             h.u64(guid).bytes(&row_bytes);
         }
         h.hex()
+    }
+
+    /// What an artefact computed on these tables records: the fabric's fingerprint and
+    /// the routes' ([`LftSet::fingerprint`]).
+    pub fn computed_for(&self, fabric: &Fabric, lids: &Lids) -> ComputedFor {
+        ComputedFor {
+            fabric: fabric.fingerprint(),
+            lfts: Some(self.fingerprint(fabric, lids)),
+        }
     }
 
     /// Number of switches.

@@ -27,7 +27,6 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 use ibfat::check::validate;
-use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::options::{self, Key};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, Lids};
@@ -647,10 +646,7 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             Layout::Kary(_) => PatternKind::KaryShift,
             Layout::Mols(_) => PatternKind::MolsShift,
         });
-        let computed_for = ComputedFor {
-            fabric: fabric.fingerprint(),
-            lfts: Some(lfts.fingerprint(fabric, &lids)),
-        };
+        let computed_for = lfts.computed_for(fabric, &lids);
         let res = generate(&topo, &Request::new(kind)).and_then(|(g, _)| {
             let guids = g.job.port_guids(fabric);
             file::write(path, Format::Json, g.pattern.as_ref(), &guids, &computed_for).map(|c| (g.pattern.name(), c))

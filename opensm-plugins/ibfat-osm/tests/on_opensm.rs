@@ -8,7 +8,6 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, validate, CompiledRoutes};
-use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::{dump, lftdump};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::Lids;
@@ -111,10 +110,7 @@ fn route_with_plugin(name: &str, f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
     // ... and says it was computed for exactly the tables the switches hold
     assert_eq!(
         schedule.computed_for,
-        Some(ComputedFor {
-            fabric: fabric.fingerprint(),
-            lfts: Some(tables.fingerprint(&fabric, &lids)),
-        }),
+        Some(tables.computed_for(&fabric, &lids)),
         "{name}"
     );
     let routes = CompiledRoutes::compile(&fabric, &lids, &tables, job.hosts(), 0).unwrap();
