@@ -222,6 +222,18 @@ pub fn write_to(
     Ok(total)
 }
 
+/// What a schedule file ibfat wrote says it was computed for, from its first line alone
+/// (writers put `computed_for` there), so that deciding whether a multi-gigabyte schedule
+/// is stale does not read it; `None` for anything else.
+pub fn peek_computed_for(head: &[u8]) -> Option<ComputedFor> {
+    let line = head.split(|&b| b == b'\n').next()?;
+    let value = std::str::from_utf8(line)
+        .ok()?
+        .strip_prefix("{\"computed_for\": ")?
+        .strip_suffix(',')?;
+    serde_json::from_str(value).ok()
+}
+
 /// Write a schedule file atomically (complete or absent).
 pub fn write(
     path: &Path,
@@ -647,6 +659,11 @@ mod tests {
         let (s, job) = parse(&text, None).unwrap();
         assert!(job.is_none());
         assert_eq!(s.computed_for.as_ref(), Some(&tables));
+        assert_eq!(
+            peek_computed_for(&text.as_bytes()[..=text.find('\n').unwrap()]),
+            Some(tables.clone())
+        );
+        assert_eq!(peek_computed_for(b"{\"hosts\": [\n"), None);
         assert_eq!(
             s,
             Schedule {

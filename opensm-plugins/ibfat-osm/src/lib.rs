@@ -300,8 +300,7 @@ fn retire_schedule(osm: *mut c_void, path: &Path) {
     let n = std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
         .unwrap_or(0);
-    let head = String::from_utf8_lossy(&head[..n]);
-    let ours = head.starts_with("{\"computed_for\": {") && head.contains("\"lfts\":\"0x");
+    let ours = file::peek_computed_for(&head[..n]).is_some_and(|c| c.lfts.is_some());
     if !ours {
         log(
             osm,
