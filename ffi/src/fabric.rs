@@ -125,11 +125,6 @@ impl IbfatFabric {
         self.model.fabric()
     }
 
-    /// The fabric for a change that keeps its cabling (GUIDs, LIDs): the family stays known.
-    fn fabric_same_cabling(&mut self) -> &mut Fabric {
-        self.model.fabric_same_cabling_mut()
-    }
-
     /// The fabric with its family layout, which routing and schedules need.
     pub(crate) fn known(&self) -> Result<&Topology, Fail> {
         self.model.topology().ok_or_else(|| {
@@ -268,7 +263,7 @@ pub unsafe extern "C" fn ibfat_fabric_set_port_guid(
         // SAFETY: fabric is NULL or a live handle (pointer contract)
         let f = unsafe { handle_mut(fabric, "fabric") }?;
         let i = port_of(f, node, port)?;
-        f.fabric_same_cabling().ports[i].guid = guid;
+        f.model.fabric_same_cabling_mut().ports[i].guid = guid;
         Ok(())
     })
 }
@@ -292,7 +287,7 @@ pub unsafe extern "C" fn ibfat_fabric_set_lid(
                 ibfat::routing::lids::MAX_LMC
             )));
         }
-        let port = &mut f.fabric_same_cabling().ports[i];
+        let port = &mut f.model.fabric_same_cabling_mut().ports[i];
         port.lid = lid;
         port.lmc = lmc;
         Ok(())

@@ -293,20 +293,7 @@ fn a_fallback_removes_the_schedule_and_check_refuses_a_stale_copy() {
     std::fs::copy(&sched, &kept).unwrap();
 
     // cut a leaf-to-spine cable: unrecognisable, so ibfat steps aside for minhop
-    let text = sim.ibnetdiscover(&[]);
-    let d = dump::parse(&text, Path::new("d")).unwrap();
-    let leaf = d
-        .fabric
-        .switches()
-        .find(|&s| d.fabric.node(s).desc.starts_with("L3 "))
-        .unwrap();
-    let up = (1..=d.fabric.node(leaf).nports)
-        .find(|&p| {
-            d.fabric
-                .peer(leaf, p)
-                .is_some_and(|(n, _)| d.fabric.node(n).kind == ibfat::topology::NodeKind::Switch)
-        })
-        .unwrap();
+    let up = first_uplink(&sim, "L3");
     let before = osm.log().matches("tables configured on all switches").count();
     sim.console(&format!("Unlink \"L3\"[{up}]"));
     osm.sighup();
@@ -354,20 +341,7 @@ fn twenty_cut_and_restore_cycles() {
         harness::tail(&osm.log(), 30)
     );
     // a leaf-to-spine cable: leaf L5's first switch port
-    let text = sim.ibnetdiscover(&[]);
-    let d = dump::parse(&text, Path::new("d")).unwrap();
-    let leaf = d
-        .fabric
-        .switches()
-        .find(|&s| d.fabric.node(s).desc.starts_with("L5 "))
-        .unwrap();
-    let up = (1..=d.fabric.node(leaf).nports)
-        .find(|&p| {
-            d.fabric
-                .peer(leaf, p)
-                .is_some_and(|(n, _)| d.fabric.node(n).kind == ibfat::topology::NodeKind::Switch)
-        })
-        .unwrap();
+    let up = first_uplink(&sim, "L5");
     for cycle in 0..20 {
         let before = osm.log().matches("tables configured on all switches").count();
         sim.console(&format!("Unlink \"L5\"[{up}]"));
@@ -382,6 +356,23 @@ fn twenty_cut_and_restore_cycles() {
     }
     assert!(osm.log().matches("ibfat tables configured on all switches").count() >= 21);
     osm.stop();
+}
+
+/// The first port of leaf `leaf` (by node description) cabled to a switch, as the
+/// running fabric reports it: a leaf-to-spine cable to cut.
+fn first_uplink(sim: &Sim, leaf: &str) -> u8 {
+    let d = dump::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover")).unwrap();
+    let f = &d.fabric;
+    let sw = f
+        .switches()
+        .find(|&s| f.node(s).desc.starts_with(&format!("{leaf} ")))
+        .unwrap_or_else(|| panic!("no leaf {leaf}"));
+    (1..=f.node(sw).nports)
+        .find(|&p| {
+            f.peer(sw, p)
+                .is_some_and(|(n, _)| f.node(n).kind == ibfat::topology::NodeKind::Switch)
+        })
+        .unwrap_or_else(|| panic!("{leaf} has no uplink"))
 }
 
 /// Wait until OpenSM has re-routed after an event (more routing passes than `before`), the
