@@ -44,6 +44,26 @@ const KNOWN: [&str; 12] = [
     "pdebug",
 ];
 
+/// A port line that cannot be trusted (`message` says why): an error when parsing
+/// strictly; when lenient a problem, and the port it names, if readable, is in doubt.
+fn doubtful_port(
+    raw: &mut Raw<'_>,
+    opts: ParseOptions,
+    path: &Path,
+    (line, node): (usize, usize),
+    body: &str,
+    message: String,
+) -> Result<()> {
+    if !opts.lenient {
+        return Err(Error::at(path, line, message));
+    }
+    raw.problems.push(Problem { line, message });
+    if let Some(num) = leading_port(body) {
+        raw.suspect.push((node, num, line));
+    }
+    Ok(())
+}
+
 /// Read the records of an ibnetdiscover dump or ibsim net file, and say which it was.
 pub(super) fn read_records<'a>(
     text: &'a str,
@@ -97,16 +117,7 @@ pub(super) fn read_records<'a>(
             let parsed = port_line(body);
             if let Some(l) = parsed.as_ref().and_then(|p| p.lmc).filter(|&l| l > MAX_LMC) {
                 let msg = format!("lmc: {l} is out of range: valid 0..={MAX_LMC}");
-                if !opts.lenient {
-                    return Err(Error::at(path, lineno, msg));
-                }
-                raw.problems.push(Problem {
-                    line: lineno,
-                    message: msg,
-                });
-                if let Some(num) = leading_port(body) {
-                    raw.suspect.push((node, num, lineno));
-                }
+                doubtful_port(&mut raw, opts, path, (lineno, node), body, msg)?;
                 continue;
             }
             match parsed {
@@ -124,17 +135,7 @@ pub(super) fn read_records<'a>(
                         shorten(t),
                         truncation_hint(truncated, lineno, text)
                     );
-                    if !opts.lenient {
-                        return Err(Error::at(path, lineno, msg));
-                    }
-                    raw.problems.push(Problem {
-                        line: lineno,
-                        message: msg,
-                    });
-                    // the port number, if readable, is now in doubt
-                    if let Some(num) = leading_port(body) {
-                        raw.suspect.push((node, num, lineno));
-                    }
+                    doubtful_port(&mut raw, opts, path, (lineno, node), body, msg)?;
                 }
             }
             continue;
