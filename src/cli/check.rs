@@ -189,8 +189,8 @@ type Resolved = (Box<dyn Pattern>, Vec<Endpoint>, Option<ComputedFor>);
 /// Refuse (or, with `--allow-stale`, warn about) a schedule file computed for another
 /// fabric or other tables than the ones in hand: its conflict-freedom was a property of
 /// those, and checking it here would report on a schedule MPI should no longer use.
-fn refuse_stale(a: &CheckArgs, recorded: Option<&ComputedFor>, have: &ComputedFor) -> Result<()> {
-    let Some(why) = recorded.and_then(|r| r.mismatch(have)) else {
+fn refuse_stale(a: &CheckArgs, recorded: &ComputedFor, have: &ComputedFor) -> Result<()> {
+    let Some(why) = recorded.mismatch(have) else {
         return Ok(());
     };
     let path = Path::new(&a.pattern);
@@ -342,8 +342,17 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         }
     };
     let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
-    let have = lfts.computed_for(loaded.fabric(), &lids);
-    refuse_stale(&a, recorded.as_ref(), &have)?;
+    // fingerprinting reads every table entry once: only when a schedule file is compared
+    // with the tables or a shard records them, and at most once
+    let fingerprinted = std::cell::OnceCell::new();
+    let fingerprint = || {
+        fingerprinted
+            .get_or_init(|| lfts.computed_for(loaded.fabric(), &lids))
+            .clone()
+    };
+    if let Some(recorded) = &recorded {
+        refuse_stale(&a, recorded, &fingerprint())?;
+    }
     let routes = CompiledRoutes::compile(loaded.fabric(), &lids, &lfts, &hosts, a.lid_offset)?;
     let n = pattern.phases();
     let range = match a.shard {
@@ -363,7 +372,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             index,
             pattern_options(&a),
             job_fingerprint(loaded.fabric(), &hosts),
-            have,
+            fingerprint(),
         );
         if let Some(path) = &a.out {
             shard.write(path)?;
