@@ -32,6 +32,7 @@
 //! conflict-free. Such a restriction can leave phases empty; [`super::Compact`] drops them.
 
 use super::{Job, Pattern, IDLE};
+use crate::error::{Error, Result};
 use crate::topology::LsftLayout;
 
 /// Source slot of a job rank, pre-split to keep the phase loop free of divisions.
@@ -63,6 +64,26 @@ pub struct LsftAllToAll {
 impl LsftAllToAll {
     /// The schedule over `job` (any subset of the layout's hosts, in any order).
     pub fn new(layout: &LsftLayout, job: &Job) -> LsftAllToAll {
+        Self::over(layout, job, None).expect("every host of an LSFT layout has a slot")
+    }
+
+    /// The one-sided schedule (docs/schedules.md §2.1) over the hosts of one side of a
+    /// two-sided LSFT, as if that side were a one-sided LSFT: flows between different
+    /// points of the side climb to the spine of their line and come back down on the same
+    /// side, which the two-sided routing does too, so it stays conflict-free with
+    /// (q+1)(q²+q+1) phases instead of twice that. Every host of `job` must be on `side`.
+    pub fn on_side(layout: &LsftLayout, job: &Job, side: u32) -> Result<LsftAllToAll> {
+        if side >= layout.sides {
+            return Err(Error::input(
+                "side",
+                format!("side {side} does not exist: the fabric has {} side(s)", layout.sides),
+                None,
+            ));
+        }
+        Self::over(layout, job, Some(side))
+    }
+
+    fn over(layout: &LsftLayout, job: &Job, only: Option<u32>) -> Result<LsftAllToAll> {
         let plane = &layout.plane;
         let d = layout.degree();
         let npts = layout.npts();
@@ -79,38 +100,48 @@ impl LsftAllToAll {
             }
         }
         let job_rank = job.rank_of_fabric(layout.hosts.len());
-        let slot_rank: Vec<u32> = layout
-            .slot_rank
+        let span = (npts * d) as usize;
+        let (slots, sides) = match only {
+            None => (&layout.slot_rank[..], layout.sides),
+            Some(s) => (&layout.slot_rank[s as usize * span..(s as usize + 1) * span], 1),
+        };
+        let slot_rank: Vec<u32> = slots
             .iter()
             .map(|&fr| if fr == IDLE { IDLE } else { job_rank[fr as usize] })
             .collect();
-        let mut src = vec![
-            Src {
-                point_d: 0,
-                side_d: 0,
-                slot: 0
-            };
-            job.len()
-        ];
+        let mut src = vec![None; job.len()];
         for (slot, &r) in slot_rank.iter().enumerate() {
             if r != IDLE {
                 let (leaf, j) = (slot as u32 / d, slot as u32 % d);
-                src[r as usize] = Src {
+                src[r as usize] = Some(Src {
                     point_d: (leaf % npts) * d,
                     side_d: (leaf / npts) * d,
                     slot: j,
-                };
+                });
             }
         }
-        LsftAllToAll {
+        let src = src
+            .into_iter()
+            .enumerate()
+            .map(|(r, s)| {
+                s.ok_or_else(|| {
+                    Error::input(
+                        "job",
+                        format!("job rank {r} is not on side {} of the fabric", only.unwrap_or_default()),
+                        Some("the one-sided schedule runs over the hosts of one side only".into()),
+                    )
+                })
+            })
+            .collect::<Result<Vec<Src>>>()?;
+        Ok(LsftAllToAll {
             d,
-            sides: layout.sides,
+            sides,
             npts,
             up,
             down,
             slot_rank,
             src,
-        }
+        })
     }
 
     /// Number of "turn" phases (b ∈ {0, d}, c = 0).
@@ -341,6 +372,36 @@ mod tests {
     }
 
     #[test]
+    fn one_side_of_a_two_sided_fabric_runs_the_one_sided_schedule() {
+        for (q, m) in [(3u32, None), (4, None), (5, None), (5, Some(4))] {
+            let l = layout(q, true, m, Some(u64::from(q)));
+            let span = (l.npts() * l.degree()) as usize;
+            for side in 0..2usize {
+                let ranks: Vec<u32> = l.slot_rank[side * span..(side + 1) * span]
+                    .iter()
+                    .copied()
+                    .filter(|&r| r != IDLE)
+                    .collect();
+                let job = Job::from_fabric_ranks(&l.hosts, ranks).unwrap();
+                let s = LsftAllToAll::on_side(&l, &job, side as u32).unwrap();
+                assert_eq!(s.phases(), ((q + 1) * (q * q + q + 1)) as usize, "one side's slots");
+                assert_complete(&Compact::new(&s), true);
+                assert_switches_permute(&l, &s, &job);
+                if m.is_none() {
+                    assert_eq!(s.phases(), job.len(), "a full side: phases = hosts of the side");
+                }
+            }
+        }
+        let l = layout(3, true, None, None);
+        let e = LsftAllToAll::on_side(&l, &Job::whole(&l.hosts), 0)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not on side 0"), "{e}");
+        let one = layout(3, false, None, None);
+        assert!(LsftAllToAll::on_side(&one, &Job::whole(&one.hosts), 1).is_err());
+    }
+
+    #[test]
     fn triples_are_the_executed_ones_each_once() {
         for (q, two) in [(3u32, false), (4, true)] {
             let l = layout(q, two, None, None);
@@ -389,6 +450,22 @@ mod tests {
         assert_eq!(s.ranks(), job.len());
         assert_switches_permute(&l, &s, &job);
         assert_complete(&Compact::new(&s), true);
+    }
+
+    /// With M < q+1 hosts per leaf only the turn phases whose slot shift a has no
+    /// occupied source j < M with (j + a) mod d < M empty out: the schedule keeps
+    /// S·(d·(q²+q+1) − max(0, q+2−2M)) phases (the README quotes this).
+    #[test]
+    fn fewer_hosts_per_leaf_keep_almost_every_phase() {
+        for (q, two) in [(3u32, false), (3, true), (5, false), (4, true)] {
+            for m in 1..=q + 1 {
+                let l = layout(q, two, Some(m), None);
+                let c = Compact::new(LsftAllToAll::new(&l, &Job::whole(&l.hosts)));
+                let sides = if two { 2 } else { 1 };
+                let expect = sides * ((q + 1) * (q * q + q + 1) - (q + 2).saturating_sub(2 * m));
+                assert_eq!(c.phases(), expect as usize, "q={q} two-sided={two} M={m}");
+            }
+        }
     }
 
     #[test]

@@ -10,17 +10,20 @@
 //!    leaves, then side 0, then lower columns). When the pool has a full block of exactly
 //!    D = q·k·m hosts that block is chosen and nothing is idle; otherwise D hosts of the
 //!    smallest sufficient block are used and the remaining positions are idle;
-//! 2. the whole-fabric lsft schedule (docs/schedules.md §2.3) restricted to the first D pool hosts, empty phases
+//! 2. on a two-sided LSFT, for each side holding at least D pool hosts, the one-sided
+//!    lsft schedule (docs/schedules.md §2.1) of that side over its first D pool hosts,
+//!    empty phases dropped: at most (q+1)(q²+q+1) phases, half the two-sided schedule's;
+//! 3. the whole-fabric lsft schedule (docs/schedules.md §2.3) restricted to the first D pool hosts, empty phases
 //!    dropped (always possible; the only option when D > q³ or the grid is too sparse);
-//! 3. `shift` over the first D pool hosts: D phases, no idle slot, but conflicts.
+//! 4. `shift` over the first D pool hosts: D phases, no idle slot, but conflicts.
 //!
 //! Every candidate is measured with the link-conflict checker ([`crate::check`]) on the
 //! plan's own routing tables ([`crate::routing::route`]) when that is cheap (at most
 //! [`MEASURE_LIMIT`] flows); otherwise the conflict-free candidates keep their ratio 1.0
 //! by construction and `shift` stays unmeasured. The estimated duration of a candidate
 //! is phases / throughput ratio (a phase at ratio r moves its data at r of the link rate
-//! on average); the lowest estimate wins, ties to the earlier candidate (block, lsft,
-//! shift). An unmeasured `shift` is never chosen.
+//! on average); the lowest estimate wins, ties to the earlier candidate (block,
+//! one side, lsft, shift). An unmeasured `shift` is never chosen.
 //!
 //! What is guaranteed: the chosen schedule is complete over the D chosen hosts (every
 //! ordered pair exactly once); when it is a block or the restricted lsft schedule it is
@@ -71,6 +74,9 @@ pub enum Choice {
     Block(Placement),
     /// The lsft schedule (docs/schedules.md §2.3) restricted to these hosts, empty phases dropped.
     Full(Job, Compact<LsftAllToAll>),
+    /// The one-sided lsft schedule (§2.1) on this side of a two-sided LSFT, restricted to
+    /// these hosts (all on that side), empty phases dropped.
+    Side(u32, Job, Compact<LsftAllToAll>),
     /// Shift over these hosts.
     Shift(Job),
 }
@@ -252,6 +258,34 @@ pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceRe
         });
         choices.push(Choice::Block(b.clone()));
     }
+    if !exact && layout.sides == 2 {
+        // the one-sided schedule on the hosts of one side (docs/schedules.md §2.5, item 2)
+        for side in 0..layout.sides {
+            let on_side: Vec<u32> = (0..pool.len() as u32)
+                .filter(|&jr| slots[pool.fabric_ranks()[jr as usize] as usize].0 / layout.npts() == side)
+                .take(d)
+                .collect();
+            if on_side.len() < d {
+                continue;
+            }
+            let sub = pool.select(&on_side);
+            let pattern = Compact::new(LsftAllToAll::on_side(layout, &sub, side)?);
+            let measured = checker.ratio(&sub, &pattern)?;
+            candidates.push(Candidate {
+                pattern: "lsft".into(),
+                description: format!(
+                    "one-sided schedule on side {side}, over the first {d} hosts of that side, empty phases dropped"
+                ),
+                phases: pattern.phases(),
+                idle_fraction: 1.0 - d as f64 / pattern.phases() as f64,
+                conflict_free: true,
+                ratio: Some(measured.unwrap_or(1.0)),
+                measured: measured.is_some(),
+                note: measured_note(&measured),
+            });
+            choices.push(Choice::Side(side, sub, pattern));
+        }
+    }
     let first: Vec<u32> = (0..d as u32).collect();
     let sub = pool.select(&first);
     if !exact {
@@ -346,7 +380,7 @@ mod tests {
                 assert_eq!(b.job.len(), d);
                 assert_complete(&LsftPartial::new(b.shape.clone(), b.positions.clone()).unwrap(), true);
             }
-            Choice::Full(job, pattern) => {
+            Choice::Full(job, pattern) | Choice::Side(_, job, pattern) => {
                 assert_eq!(job.len(), d);
                 assert_complete(pattern, true);
             }
@@ -392,6 +426,45 @@ mod tests {
         assert_chosen_complete(&choice, 40);
         let e = choose(&p, &pool, 53).unwrap_err().to_string();
         assert!(e.contains("52 hosts are available"), "{e}");
+    }
+
+    #[test]
+    fn two_sided_jobs_up_to_one_side_run_the_one_sided_schedule_of_a_side() {
+        // two-sided LSFT(5): 186 hosts per side; no 5xk block holds more than 125
+        let p = plan(5, true, None);
+        let pool = Job::whole(p.layout.hosts());
+        let (choice, report) = choose(&p, &pool, 186).unwrap();
+        assert_sound(&report);
+        let c = &report.candidates[report.chosen];
+        assert_eq!(
+            (c.pattern.as_str(), c.phases, c.ratio),
+            ("lsft", 186, Some(1.0)),
+            "{report:?}"
+        );
+        assert!(c.description.contains("side 0"), "{c:?}");
+        let whole = report
+            .candidates
+            .iter()
+            .find(|c| c.description.starts_with("whole-fabric"))
+            .unwrap();
+        assert_eq!(whole.phases, 366, "the two-sided schedule over the first 186 hosts");
+        let Choice::Side(0, job, _) = &choice else {
+            panic!("expected the one-sided schedule of side 0")
+        };
+        assert!(
+            job.fabric_ranks().iter().all(|&fr| fr < 186),
+            "side 0 holds fabric ranks 0..186"
+        );
+        assert_chosen_complete(&choice, 186);
+        // a pool whose side 0 is too small: side 1 is used
+        let pool1 = Job::from_fabric_ranks(p.layout.hosts(), (100..372).collect()).unwrap();
+        let (choice, report) = choose(&p, &pool1, 150).unwrap();
+        assert_sound(&report);
+        let Choice::Side(1, job, _) = &choice else {
+            panic!("expected side 1: {report:?}")
+        };
+        assert!(job.fabric_ranks().iter().all(|&fr| fr >= 186));
+        assert_chosen_complete(&choice, 150);
     }
 
     #[test]

@@ -45,6 +45,15 @@ pub fn generate(plan: &Topology, req: &Request) -> Result<(Generated, Option<Cho
             ));
             g
         }
+        Choice::Side(side, sub, pattern) => {
+            let mut g = Generated::new(Box::new(pattern), sub, true);
+            g.conflict_free = Some(LSFT_GUARANTEE.into());
+            g.notes.push(format!(
+                "no {q}x k block holds {d} hosts of the pool: using the one-sided lsft schedule of side {side} \
+                 (its hosts only, half the phases of the two-sided schedule)"
+            ));
+            g
+        }
         Choice::Shift(sub) => {
             let ratio = report.candidates[report.chosen].ratio.unwrap_or(0.0);
             let mut g = Generated::new(Box::new(Shift::new(sub.len())), sub, true);
