@@ -40,7 +40,7 @@ fn main() {
             },
         };
         let plan = spec.build().expect("plan");
-        let files = ibfat::cabling::render(&plan);
+        let files = ibfat::cabling::render(&plan, false);
         let dir = root.join(name);
         fs::create_dir_all(&dir).unwrap();
         for (f, bytes) in &files {

@@ -3,11 +3,12 @@
 #   opensm libopensm-dev      stock OpenSM 3.3.23 and its headers (the routing plugin)
 #   ibsim-utils libumad2sim0  the MAD-level fabric simulator and its libumad shim
 #   infiniband-diags          ibnetdiscover, dump_lfts, ibroute, ...
-#   graphviz                  topology.svg
+#   graphviz                  topology-graphviz.svg (build --graphviz); ibfat draws topology.svg itself
+#   librsvg2-bin              rsvg-convert: the tests render ibfat's SVG pictures to PNG
 #   gcc make pkg-config       the plugin's C shim and the C ABI example
 #   libibverbs-dev librdmacm-dev libclang-dev   the optional `verbs` feature (rdma-sys)
 set -eu
-PKGS="opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags rdma-core libibumad-dev graphviz gcc g++ make pkg-config libibverbs-dev librdmacm-dev libclang-dev man-db"
+PKGS="opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags rdma-core libibumad-dev graphviz librsvg2-bin gcc g++ make pkg-config libibverbs-dev librdmacm-dev libclang-dev man-db"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

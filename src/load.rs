@@ -254,7 +254,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let spec = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 3 }));
         let plan = spec.build().unwrap();
-        crate::cabling::write_plan(&plan, &dir.path().join("plan"), None).unwrap();
+        crate::cabling::write_plan(&plan, &dir.path().join("plan"), Default::default()).unwrap();
         let folder = load_family(&dir.path().join("plan"), None).unwrap();
         assert_eq!(folder.source, Source::Spec);
         assert!(folder.path.ends_with("fabric.yaml"));
@@ -297,7 +297,7 @@ mod tests {
         let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 2, levels: 2 }))
             .build()
             .unwrap();
-        crate::cabling::write_plan(&plan, dir.path(), None).unwrap();
+        crate::cabling::write_plan(&plan, dir.path(), Default::default()).unwrap();
         assert!(load_family(dir.path(), None).unwrap().own_lids().unwrap().is_none());
         let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 1).unwrap();
         std::fs::write(dir.path().join("guid2lid"), guid2lid::write(&lids, &plan.fabric)).unwrap();

@@ -24,7 +24,7 @@ fn free_port(f: &Fabric, n: NodeId, last: bool) -> u8 {
 
 fn write_plan(plan: &Topology, dir: &Path) -> String {
     let out = dir.join("plan");
-    ibfat::cabling::write_plan(plan, &out, None).unwrap();
+    ibfat::cabling::write_plan(plan, &out, Default::default()).unwrap();
     out.to_str().unwrap().to_string()
 }
 

@@ -594,7 +594,7 @@ fn sigterm_during_build_kills_dot_and_leaves_no_temp_folder() {
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("plan");
     let mut child = Command::new(ibfat_bin())
-        .args(["build", "lsft", "--order", "13", "--out", s(&out)])
+        .args(["build", "lsft", "--order", "13", "--graphviz", "--out", s(&out)])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -630,7 +630,7 @@ fn sigkill_during_build_leaves_no_dot_behind() {
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("plan");
     let mut child = Command::new(ibfat_bin())
-        .args(["build", "lsft", "--order", "13", "--out", s(&out)])
+        .args(["build", "lsft", "--order", "13", "--graphviz", "--out", s(&out)])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -182,7 +182,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --json --quiet --verbose --node-name-map --help --version lsft kary mols help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version lsft kary mols help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -282,7 +282,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -332,7 +332,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -382,7 +382,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

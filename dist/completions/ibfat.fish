@@ -46,7 +46,8 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this me
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -65,7 +66,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l two-sided -d 'Also cable the spines\' upper q+1 ports to a second copy of all leaves and hosts'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -79,7 +81,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -93,7 +96,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l no-svg -d 'Do not render topology.svg even when Graphviz is installed'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -179,7 +183,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lid-offset -d 'Use LID base+K as destination (LMC paths; MOLS latency routes are K = 1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l shard -d 'Check only slice I of N of the phases (I from 0); the result is a shard file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s o -l out -d 'Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l heatmap -d 'Colour links by their worst load: FILE.dot or FILE.svg (needs Graphviz)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l heatmap -d 'Colour every link direction by its worst load: FILE.svg (drawn by ibfat; matrices for large fabrics) or FILE.dot (Graphviz source)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l links -d 'Include every link\'s load (`link_loads`) in the --json report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l json -d 'Print the report as JSON'

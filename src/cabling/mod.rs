@@ -4,7 +4,7 @@
 pub mod audit;
 
 use crate::error::Result;
-use crate::formats::{atomic, csv, dot, ibsim, svg};
+use crate::formats::{atomic, csv, dot, ibsim, picture, svg};
 use crate::topology::Topology;
 use std::path::Path;
 use std::time::Duration;
@@ -16,6 +16,7 @@ pub const PLAN_FILES: &[&str] = &[
     "cables.csv",
     "topology.dot",
     "topology.svg",
+    "topology-graphviz.svg",
 ];
 
 /// Files an earlier ibfat run may have put in a plan folder (safe to replace).
@@ -25,6 +26,7 @@ pub const OWNED_FILES: &[&str] = &[
     "cables.csv",
     "topology.dot",
     "topology.svg",
+    "topology-graphviz.svg",
     "opensm-lfts.dump",
     "guid2lid",
     "schedule.json",
@@ -40,15 +42,26 @@ pub const KEPT_FILES: &[&str] = &["opensm-lfts.dump", "guid2lid", "schedule.json
 pub struct PlanOutput {
     /// The files written, by name within the plan folder.
     pub written: Vec<String>,
-    /// Why `topology.svg` is missing, when it is.
+    /// Why `topology-graphviz.svg` is missing when it was asked for.
     pub svg_note: Option<String>,
     /// Files of other commands found in the folder and kept ([`KEPT_FILES`]).
     pub kept: Vec<String>,
 }
 
+/// Which pictures a plan folder gets besides `topology.dot`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pictures {
+    /// `topology.svg`, drawn by ibfat itself (layered, or incidence matrices for large
+    /// fabrics; [`crate::formats::picture`]): fast, needs no other tool.
+    pub svg: bool,
+    /// `topology-graphviz.svg` from `topology.dot` through Graphviz `dot`, with this time
+    /// limit (Graphviz lays out small fabrics nicely and takes minutes on large ones).
+    pub graphviz: Option<Duration>,
+}
+
 /// Render every plan file in memory. `fabric.yaml` (the rebuild recipe) is written only
 /// for a planned topology; a discovered one is described by its `topology.net`.
-pub fn render(plan: &Topology) -> Vec<(&'static str, Vec<u8>)> {
+pub fn render(plan: &Topology, svg: bool) -> Vec<(&'static str, Vec<u8>)> {
     let title = format!("{} ({})", plan.layout.describe(), plan.name);
     let mut header = vec![
         format!("ibfat {}: {}", env!("CARGO_PKG_VERSION"), plan.layout.describe()),
@@ -72,27 +85,29 @@ pub fn render(plan: &Topology) -> Vec<(&'static str, Vec<u8>)> {
             dot::write_dot(&plan.fabric, &plan.layout, &title, None).into_bytes(),
         ),
     ]);
+    if svg {
+        let picture = picture::render(&plan.fabric, Some(&plan.layout), &title, None);
+        files.push(("topology.svg", picture.into_bytes()));
+    }
     files
 }
 
-/// Write the plan folder atomically (all files or none). `svg_limit` bounds Graphviz.
+/// Write the plan folder atomically (all files or none) with the requested pictures.
 /// An existing folder is replaced when it holds only plan files and [`KEPT_FILES`]; the
 /// latter are carried over, anything else is refused before writing.
-pub fn write_plan(plan: &Topology, dir: &Path, svg_limit: Option<Duration>) -> Result<PlanOutput> {
-    let mut files = render(plan);
+pub fn write_plan(plan: &Topology, dir: &Path, pictures: Pictures) -> Result<PlanOutput> {
+    let mut files = render(plan, pictures.svg);
     let mut out = PlanOutput::default();
-    if let Some(limit) = svg_limit {
+    if let Some(limit) = pictures.graphviz {
         let dot_src = files
             .iter()
             .find(|f| f.0 == "topology.dot")
             .map(|f| f.1.clone())
             .unwrap_or_default();
         match svg::render_svg(&dot_src, limit) {
-            Ok(svg) => files.push(("topology.svg", svg)),
+            Ok(svg) => files.push(("topology-graphviz.svg", svg)),
             Err(why) => out.svg_note = Some(why),
         }
-    } else {
-        out.svg_note = Some("not requested".into());
     }
     out.kept = atomic::write_dir_keeping(dir, &files, PLAN_FILES, KEPT_FILES)?;
     out.written = files.iter().map(|f| f.0.to_string()).collect();

@@ -18,7 +18,10 @@ The plan folder (--out DIR) receives:
   topology.net   ibsim net file (both ends of every cable, GUIDs, node descriptions)
   cables.csv     one row per cable: both ends (switch, GUID, port) and a label
   fabric.yaml    the spec; `ibfat build --spec fabric.yaml` rebuilds the identical fabric
-  topology.dot   Graphviz picture (topology.svg too when `dot` is installed)
+  topology.svg   picture drawn by ibfat (no Graphviz needed): levels as rows in canonical
+                 order with coordinates (P(x,y), L(c,r) ...), every cable; fabrics with
+                 more than 1500 switch-to-switch cables get incidence matrices instead
+  topology.dot   the same wiring for Graphviz (--graphviz renders it: topology-graphviz.svg)
 The folder is written atomically: all files or none. An existing folder is replaced only
 when it holds nothing but an earlier ibfat plan; the files other ibfat commands wrote into it
 (opensm-lfts.dump, guid2lid, schedule.json, schedule.csv) are kept as they are. Anything
@@ -121,9 +124,13 @@ pub struct OutArgs {
     /// Write the plan folder here (atomically); without it only the report is printed
     #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Do not render topology.svg even when Graphviz is installed
+    /// Do not draw topology.svg
     #[arg(long)]
     no_svg: bool,
+    /// Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s;
+    /// slow beyond a few hundred switches)
+    #[arg(long)]
+    graphviz: bool,
     /// Print the report as JSON
     #[arg(long)]
     pub(crate) json: bool,
@@ -165,7 +172,11 @@ impl FabricOpts {
 }
 
 /// Build the plan and write it; shared with `ibfat demo`.
-pub fn build_and_write(spec: &Spec, out: Option<&Path>, svg: bool) -> Result<(Topology, BuildReport)> {
+pub fn build_and_write(
+    spec: &Spec,
+    out: Option<&Path>,
+    pictures: cabling::Pictures,
+) -> Result<(Topology, BuildReport)> {
     let plan = spec.build()?;
     let mut report = BuildReport {
         family: plan.layout.family_name().into(),
@@ -186,8 +197,14 @@ pub fn build_and_write(spec: &Spec, out: Option<&Path>, svg: bool) -> Result<(To
         kept: Vec::new(),
     };
     if let Some(dir) = out {
-        let limit = svg.then_some(Duration::from_secs(60));
-        let written = cabling::write_plan(&plan, dir, limit)?;
+        let spinner = pictures
+            .graphviz
+            .map(|_| super::output::spinner("rendering topology-graphviz.svg with Graphviz"));
+        let written = cabling::write_plan(&plan, dir, pictures);
+        if let Some(s) = spinner {
+            s.finish_and_clear();
+        }
+        let written = written?;
         report.files = written.written;
         report.svg_note = written.svg_note;
         report.kept = written.kept;
@@ -217,7 +234,7 @@ pub fn print_report(r: &BuildReport) {
             );
         }
         if let Some(note) = &r.svg_note {
-            outln!("  no topology.svg: {note}");
+            outln!("  no topology-graphviz.svg: {note}");
         }
     }
 }
@@ -272,7 +289,11 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             (Spec::from_yaml(&text, &path)?, a.out)
         }
     };
-    let (_, report) = build_and_write(&spec, out.out.as_deref(), !out.no_svg)?;
+    let pictures = cabling::Pictures {
+        svg: !out.no_svg,
+        graphviz: out.graphviz.then_some(Duration::from_secs(60)),
+    };
+    let (_, report) = build_and_write(&spec, out.out.as_deref(), pictures)?;
     if out.json || json_first {
         print_json("build", &report)?;
     } else {

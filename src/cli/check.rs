@@ -7,7 +7,7 @@ use ibfat::check::shard::{job_fingerprint, slice};
 use ibfat::check::{check, merge, CheckReport, CheckShard, CompiledRoutes};
 use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::dump::ParseOptions;
-use ibfat::formats::{atomic, dot};
+use ibfat::formats::{atomic, dot, picture};
 use ibfat::load::{load, Loaded, Recognise};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
@@ -105,7 +105,8 @@ pub struct CheckArgs {
     /// Include every link's load (`link_loads`) in the --json report
     #[arg(long)]
     links: bool,
-    /// Colour links by their worst load: FILE.dot or FILE.svg (needs Graphviz)
+    /// Colour every link direction by its worst load: FILE.svg (drawn by ibfat; matrices
+    /// for large fabrics) or FILE.dot (Graphviz source)
     #[arg(long, value_name = "FILE")]
     heatmap: Option<PathBuf>,
     /// Print the report as JSON
@@ -363,9 +364,22 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let tick = || bar.inc(1);
     let mut report = check(loaded.fabric(), &hosts, &routes, pattern.as_ref(), range, &tick)?;
     bar.finish_and_clear();
-    if let Some(path) = &a.heatmap {
-        write_heatmap(path, &loaded, &report)?;
-    }
+    // drawn now (it needs every link's load) but written after the report is out, so a
+    // picture that cannot be written never costs the report
+    let heatmap = a.heatmap.as_ref().map(|path| (path, heatmap(path, &loaded, &report)));
+    let code = |report: &CheckReport| {
+        let code = exit_code(report);
+        match heatmap {
+            Some((path, picture)) => match picture.and_then(|bytes| atomic::write_file(path, &bytes)) {
+                Ok(()) => code,
+                Err(e) => {
+                    eprintln!("ibfat: error: heat map not written (the report above stands): {e}");
+                    code.max(super::exit_code(&e))
+                }
+            },
+            None => code,
+        }
+    };
     if let Some(index) = a.shard {
         let shard = CheckShard::new(
             &report,
@@ -386,7 +400,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
                 outln!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
             }
         }
-        return Ok(exit_code(&report));
+        return Ok(code(&report));
     }
     if !a.links {
         report.link_loads.clear();
@@ -396,7 +410,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     } else {
         print_report(&report);
     }
-    Ok(exit_code(&report))
+    Ok(code(&report))
 }
 
 fn exit_code(r: &CheckReport) -> i32 {
@@ -407,46 +421,49 @@ fn exit_code(r: &CheckReport) -> i32 {
     }
 }
 
-fn write_heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<()> {
-    let Some(layout) = loaded.model.layout() else {
-        return Err(Error::input(
-            "heatmap",
-            "a heat map needs the fabric's family (give the plan folder)",
-            None,
-        ));
-    };
+/// The heat map as FILE.svg (drawn by ibfat: layered, or matrices for large fabrics) or
+/// FILE.dot (Graphviz source; needs the fabric's family).
+fn heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<Vec<u8>> {
     // green = never shared (1 flow), red = the worst link of the pattern
-    let worst = r.link_loads.iter().map(|l| l.max_flows).max().unwrap_or(1).max(2) as f64;
-    let by_name: std::collections::HashMap<(String, u8), usize> = loaded
-        .fabric()
-        .ports
-        .iter()
-        .enumerate()
-        .map(|(i, p)| ((format!("0x{:016x}", p.guid), p.num), i))
-        .collect();
-    let mut load = vec![None; loaded.fabric().ports.len()];
+    let worst = r.link_loads.iter().map(|l| l.max_flows).max().unwrap_or(1).max(2);
+    let fabric = loaded.fabric();
+    let mut port_of: std::collections::HashMap<(u64, u8), usize> = std::collections::HashMap::new();
+    for (i, p) in fabric.ports.iter().enumerate() {
+        port_of.insert((p.guid, p.num), i);
+    }
+    let mut load = vec![None; fabric.ports.len()];
     for l in &r.link_loads {
-        let Some(&port) = by_name.get(&(l.from_guid.clone(), l.from_port)) else {
+        let guid = u64::from_str_radix(l.from_guid.trim_start_matches("0x"), 16).unwrap_or(0);
+        let Some(&port) = port_of.get(&(guid, l.from_port)) else {
             continue;
         };
         let (m, t) = (l.max_flows, l.total_flows);
         load[port] = Some((
-            (m as f64 - 1.0) / (worst - 1.0),
+            (m as f64 - 1.0) / (worst as f64 - 1.0),
             format!("max {m} flows in a phase, {t} in all"),
         ));
     }
-    let heat = |n: u32, p: u8| load[loaded.fabric().port_index(n, p) as usize].clone();
+    let heat = |n: u32, p: u8| load[fabric.port_index(n, p) as usize].clone();
+    let layout = loaded.model.layout();
     let title = format!(
-        "{} — {}: worst link load per cable (ratio {:.4})",
-        layout.describe(),
+        "{} — {}: worst load per link direction (throughput ratio {:.4})",
+        layout.map_or_else(|| "unrecognised fabric".to_string(), |l| l.describe()),
         r.pattern,
         r.throughput_ratio
     );
-    let text = dot::write_dot(loaded.fabric(), layout, &title, Some(&heat));
-    let bytes = if path.extension().is_some_and(|e| e == "svg") {
-        ibfat::formats::svg::render_svg(text.as_bytes(), std::time::Duration::from_secs(120)).map_err(Error::Tool)?
-    } else {
-        text.into_bytes()
+    if path.extension().is_some_and(|e| e == "dot") {
+        let Some(layout) = layout else {
+            return Err(Error::input(
+                "heatmap",
+                "a .dot heat map needs the fabric's family",
+                Some("write FILE.svg, which ibfat draws for any fabric".into()),
+            ));
+        };
+        return Ok(dot::write_dot(fabric, layout, &title, Some(&heat)).into_bytes());
+    }
+    let scale = picture::Scale {
+        low: "1 flow".into(),
+        high: format!("{worst} flows in a phase (worst)"),
     };
-    atomic::write_file(path, &bytes)
+    Ok(picture::render(fabric, layout, &title, Some((&heat, &scale))).into_bytes())
 }

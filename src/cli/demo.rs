@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 #[command(after_help = "\
 Builds LSFT(7) (57 leaves, 57 spines, 456 hosts) and the 7-ary MOLS proximity 3-tree
 (147 switches, 343 hosts) and takes each through the whole job: the wiring plan
-(topology.net, cables.csv, fabric.yaml, topology.dot/svg), the LFTs for OpenSM
+(topology.net, cables.csv, fabric.yaml, topology.svg and .dot), the LFTs for OpenSM
 (opensm-lfts.dump and guid2lid; LMC 1 on the MOLS tree: base LID bandwidth route,
 base+1 latency route), validated, and the all-to-all schedule (schedule.json), checked
 phase by phase on those tables next to plain shift. Exit 0 when every check passes.")]
@@ -72,7 +72,14 @@ pub fn run(a: DemoArgs) -> Result<i32> {
     let mut deployments = Vec::new();
     for (spec, lmc, kind) in [(lsft, 0, PatternKind::Lsft), (mols, 1, PatternKind::MolsShift)] {
         let dir = a.out.join(spec.short_name());
-        let (plan, report) = build_and_write(&spec, Some(&dir), true)?;
+        let (plan, report) = build_and_write(
+            &spec,
+            Some(&dir),
+            ibfat::cabling::Pictures {
+                svg: true,
+                graphviz: None,
+            },
+        )?;
         deployments.push(deploy(&plan, &dir, lmc, kind)?);
         plans.push(report);
     }

@@ -138,6 +138,18 @@ pub fn print_json<T: Serialize>(report: &str, v: &T) -> Result<()> {
     })
 }
 
+/// A spinner with a message on stderr for a step of unknown length (Graphviz), hidden
+/// when stderr is not a terminal or with `-q`.
+pub fn spinner(what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || QUIET.load(Ordering::SeqCst) {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new_spinner();
+    pb.set_message(what.to_string());
+    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    pb
+}
+
 /// A progress bar on stderr when it is a terminal, hidden otherwise (scripts, CI, `-q`).
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() || QUIET.load(Ordering::SeqCst) {

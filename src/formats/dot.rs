@@ -2,16 +2,11 @@
 //! (folded into their leaf when there are too many to draw), port numbers on the cable
 //! ends so the picture doubles as a cabling aid for small fabrics.
 
+use super::picture::{heat_colour, HeatFn, MAX_DRAWN_HOSTS};
 use crate::topology::{Fabric, Layout, NodeKind};
 use std::fmt::Write;
 
-/// Draw hosts individually up to this many; beyond, show "n hosts" in the leaf.
-pub const MAX_DRAWN_HOSTS: usize = 128;
-
 const LEVEL_COLOURS: [&str; 5] = ["#f2f2f2", "#cfe2f3", "#d9ead3", "#fff2cc", "#f4cccc"];
-
-/// Load of the cable at (node, port): a value in 0..=1 and a tooltip.
-pub type HeatFn<'a> = &'a dyn Fn(u32, u8) -> Option<(f64, String)>;
 
 /// Render a plan as a DOT graph; `heat` optionally colours switch-to-switch cables by load
 /// (`heat(a, pa) -> Some(load in 0..=1, label)`, used by the checker's heat map).
@@ -95,17 +90,6 @@ pub fn write_dot(fabric: &Fabric, layout: &Layout, title: &str, heat: Option<Hea
     out
 }
 
-/// Green (idle) through yellow to red (worst) for a load in 0..=1.
-pub fn heat_colour(load: f64) -> String {
-    let x = load.clamp(0.0, 1.0);
-    let (r, g) = if x < 0.5 {
-        ((510.0 * x) as u8, 200u8)
-    } else {
-        (255u8, (200.0 * (2.0 - 2.0 * x)) as u8)
-    };
-    format!("#{r:02x}{g:02x}30")
-}
-
 /// Text inside a DOT double-quoted string: backslashes and quotes escaped (a name ending
 /// in `\\` would otherwise escape the closing quote), control characters flattened.
 fn q(s: &str) -> String {
@@ -127,7 +111,5 @@ mod tests {
         assert_eq!(dot.matches(" -- ").count(), f.link_count());
         assert_eq!(dot.matches("rank=same").count(), 3);
         assert!(dot.starts_with("graph \"lsft2\" {"));
-        assert_eq!(heat_colour(0.0), "#00c830");
-        assert_eq!(heat_colour(1.0), "#ff0030");
     }
 }

@@ -12,5 +12,6 @@ pub mod lftdump;
 pub mod node_name_map;
 pub mod options;
 pub mod outpath;
+pub mod picture;
 pub mod svg;
 pub mod text;

@@ -54,7 +54,7 @@ fn main() {
         .unwrap_or(13);
     let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false))).build().unwrap();
     let net = String::from_utf8(
-        ibfat::cabling::render(&plan)
+        ibfat::cabling::render(&plan, false)
             .into_iter()
             .find(|f| f.0 == "topology.net")
             .unwrap()

@@ -34,7 +34,7 @@ fn net(f: FamilySpec, shuffle: Option<u64>) -> String {
     }
     .build()
     .unwrap();
-    let files = ibfat::cabling::render(&plan);
+    let files = ibfat::cabling::render(&plan, false);
     String::from_utf8(files.iter().find(|x| x.0 == "topology.net").unwrap().1.clone()).unwrap()
 }
 
