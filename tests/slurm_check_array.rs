@@ -19,7 +19,7 @@ mod harness;
 use harness::{build_plan, ibfat, ibfat_bin, tail, wait_timeout, wait_until, Background};
 use serde_json::Value;
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -133,8 +133,15 @@ impl Slurm {
         let key = m.join("munge.key");
         let mut bytes = vec![0u8; 1024];
         std::io::Read::read_exact(&mut fs::File::open("/dev/urandom").unwrap(), &mut bytes).unwrap();
-        fs::write(&key, &bytes).unwrap();
-        fs::set_permissions(&key, fs::Permissions::from_mode(0o400)).unwrap();
+        // readable by its owner only from the start (munged refuses any other key)
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o400)
+            .open(&key)
+            .unwrap();
+        std::io::Write::write_all(&mut f, &bytes).unwrap();
+        drop(f);
         for p in [&key, &m] {
             std::os::unix::fs::chown(p, Some(munge_uid), Some(munge_gid)).unwrap();
         }
