@@ -7,8 +7,11 @@
 #   librsvg2-bin              rsvg-convert: the tests render ibfat's SVG pictures to PNG
 #   gcc make pkg-config       the plugin's C shim and the C ABI example
 #   libibverbs-dev librdmacm-dev libclang-dev   the optional `verbs` feature (rdma-sys)
+#   slurmctld slurmd slurm-client munge   the Slurm array-job test (it runs its own munged and
+#                             Slurm daemons on private sockets, ports and folders; the packaged
+#                             services are not needed, and no systemd is assumed)
 set -eu
-PKGS="opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags rdma-core libibumad-dev graphviz librsvg2-bin gcc g++ make pkg-config libibverbs-dev librdmacm-dev libclang-dev man-db"
+PKGS="opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags rdma-core libibumad-dev graphviz librsvg2-bin gcc g++ make pkg-config libibverbs-dev librdmacm-dev libclang-dev man-db slurmctld slurmd slurm-client munge"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

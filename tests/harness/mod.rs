@@ -81,6 +81,63 @@ fn stop_child(child: &mut Child, grace: Duration) {
     }
 }
 
+/// A daemon a test started in the foreground, in its own process group: dropping it
+/// stops that group (SIGTERM, then SIGKILL after `grace`), so a failing test leaves
+/// nothing running and never signals a process it did not start.
+pub struct Background {
+    name: String,
+    child: Child,
+}
+
+impl Background {
+    /// Start `cmd` (its stdio as the caller set it) in a new process group.
+    pub fn spawn(name: &str, cmd: &mut Command) -> Background {
+        let child = cmd
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
+        Background {
+            name: name.to_string(),
+            child,
+        }
+    }
+
+    /// The daemon's PID (also its process group).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// `Some(status)` when the daemon has already exited: a daemon that must run did not.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    /// The name it was started under (for messages).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        stop_child(&mut self.child, Duration::from_secs(10));
+    }
+}
+
+/// Poll `ready` every 100 ms until it returns true (true) or `limit` has passed (false).
+pub fn wait_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        if ready() {
+            return true;
+        }
+        if start.elapsed() > limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Size limits for ibsim from a net file: nodes, switches, ports (with head-room).
 fn sim_limits(net: &str) -> (usize, usize, usize) {
     let (mut nodes, mut switches, mut ports) = (0, 0, 0);
