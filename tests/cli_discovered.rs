@@ -124,3 +124,28 @@ fn cabling_reports_and_exit_codes() {
     assert_eq!(code, 0);
     assert!(out.contains("Examples:") && out.contains("swapped"), "{out}");
 }
+
+/// Every switch with the same NodeDescription (as on real clusters): reports name each
+/// switch by its description plus GUID (and LID when known), so links stay telling apart.
+#[test]
+fn switches_sharing_a_description_are_named_by_guid() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(&["build", "lsft", "--order", "2"], &plan);
+    let net = std::fs::read_to_string(plan.join("topology.net")).unwrap();
+    let same: String = net
+        .lines()
+        .map(|l| match l.split_once("\t# \"") {
+            Some((head, _)) if l.starts_with("Switch") => format!("{head}\t# \"SwitchIB Mellanox Technologies\"\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let file = tmp_file(t.path(), "same.net", &same);
+    let (code, out, err) = ibfat(&["check", file.to_str().unwrap(), "--pattern", "shift"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let busiest = out.lines().find(|l| l.contains("busiest link")).expect(&out);
+    assert!(
+        busiest.contains("SwitchIB Mellanox Technologies [0x") && busiest.matches("[0x").count() == 2,
+        "{busiest}"
+    );
+}

@@ -16,6 +16,7 @@
 
 use crate::routing::lids::Lids;
 use crate::routing::{LftSet, NO_ROUTE};
+use crate::topology::label::Labels;
 use crate::topology::{Endpoint, Fabric, NodeKind, NO_PEER};
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -593,13 +594,14 @@ pub fn check<P: Pattern + ?Sized>(
     if let Some(e) = acc.error {
         return Err(Error::input("pattern", e, None));
     }
+    let labels = Labels::new(fabric);
     let link_loads: Vec<LinkLoad> = acc
         .link_max
         .iter()
         .zip(&acc.link_sum)
         .enumerate()
         .filter(|(_, (m, _))| **m > 0)
-        .map(|(ch, (&m, &s))| link_load(fabric, routes.channel_port[ch], m, s))
+        .map(|(ch, (&m, &s))| link_load(fabric, &labels, routes.channel_port[ch], m, s))
         .collect();
     let unrouted_examples = acc
         .unrouted_examples
@@ -609,7 +611,7 @@ pub fn check<P: Pattern + ?Sized>(
                 let ep = hosts[r as usize];
                 format!(
                     "{} (port GUID 0x{:016x})",
-                    fabric.node(ep.node).desc,
+                    labels.get(ep.node),
                     fabric.port(ep.node, ep.port).guid
                 )
             };
@@ -623,7 +625,7 @@ pub fn check<P: Pattern + ?Sized>(
                 at_switch: {
                     let ep = hosts[s as usize];
                     let sw = fabric.peer(ep.node, ep.port).map(|x| x.0).unwrap_or(ep.node);
-                    fabric.node(sw).desc.clone()
+                    labels.get(sw).to_string()
                 },
             }
         })
@@ -643,11 +645,11 @@ pub fn check<P: Pattern + ?Sized>(
 }
 
 /// The named load of the directed link leaving global port `port`.
-fn link_load(fabric: &Fabric, port: u32, max_flows: u32, total_flows: u64) -> LinkLoad {
+fn link_load(fabric: &Fabric, labels: &Labels, port: u32, max_flows: u32, total_flows: u64) -> LinkLoad {
     let p = &fabric.ports[port as usize];
     let q = &fabric.ports[p.peer as usize];
     LinkLoad {
-        link: format!("{}:{} -> {}", fabric.node(p.node).desc, p.num, fabric.node(q.node).desc),
+        link: format!("{}:{} -> {}", labels.get(p.node), p.num, labels.get(q.node)),
         from_guid: format!("0x{:016x}", p.guid),
         from_port: p.num,
         max_flows,

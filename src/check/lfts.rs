@@ -12,6 +12,7 @@
 
 use crate::routing::lids::{describe_port, Lids};
 use crate::routing::{LftSet, NO_ROUTE};
+use crate::topology::label::Labels;
 use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -594,7 +595,11 @@ fn build_cdg(cx: &Ctx, sources: &[u32]) -> Cdg {
                     }
                     1 => {
                         let from = stack.iter().position(|&(x, _)| x == n).unwrap_or(0);
-                        cycle = stack[from..].iter().map(|&(x, _)| channel_name(fabric, x)).collect();
+                        let labels = Labels::new(fabric);
+                        cycle = stack[from..]
+                            .iter()
+                            .map(|&(x, _)| channel_name(fabric, &labels, x))
+                            .collect();
                         break 'outer;
                     }
                     _ => {}
@@ -614,10 +619,10 @@ fn build_cdg(cx: &Ctx, sources: &[u32]) -> Cdg {
     }
 }
 
-fn channel_name(fabric: &Fabric, c: usize) -> String {
+fn channel_name(fabric: &Fabric, labels: &Labels, c: usize) -> String {
     let p = &fabric.ports[c];
     let q = &fabric.ports[p.peer as usize];
-    format!("{}:{} -> {}", fabric.node(p.node).desc, p.num, fabric.node(q.node).desc)
+    format!("{}:{} -> {}", labels.get(p.node), p.num, labels.get(q.node))
 }
 
 /// Validate `lfts` for `fabric` and `lids`. `layout`, when known, states which routes the

@@ -25,16 +25,15 @@ pub(crate) struct SwitchGraph<'a> {
     /// Host ports of switch s: `hosts[host_off[s]..host_off[s+1]]`, ascending local port.
     pub host_off: Vec<u32>,
     pub hosts: Vec<(u8, Endpoint)>,
+    /// Node labels for messages, made on first use (only failures name nodes).
+    labels: std::sync::OnceLock<crate::topology::label::Labels>,
 }
 
-/// How a node is named in messages: its description, or its id when it has none.
+/// How a node is named in messages: its label ([`crate::topology::label::Labels`]: the
+/// description, with GUID and LID when several nodes share it), quoted. For error paths:
+/// it labels the whole fabric on every call.
 pub fn label(fabric: &Fabric, n: NodeId) -> String {
-    let node = fabric.node(n);
-    if node.desc.trim().is_empty() {
-        format!("\"{}\"", node.name)
-    } else {
-        format!("\"{}\"", node.desc)
-    }
+    format!("\"{}\"", crate::topology::label::Labels::new(fabric).get(n))
 }
 
 impl<'a> SwitchGraph<'a> {
@@ -104,6 +103,7 @@ impl<'a> SwitchGraph<'a> {
             nbr,
             host_off,
             hosts,
+            labels: std::sync::OnceLock::new(),
         })
     }
 
@@ -132,7 +132,10 @@ impl<'a> SwitchGraph<'a> {
 
     /// Node label of switch s for messages.
     pub fn name(&self, s: u32) -> String {
-        label(self.fabric, self.switches[s as usize])
+        let labels = self
+            .labels
+            .get_or_init(|| crate::topology::label::Labels::new(self.fabric));
+        format!("\"{}\"", labels.get(self.switches[s as usize]))
     }
 
     /// Every family cables two switches at most once: the first pair joined by more than

@@ -60,6 +60,56 @@ impl FloorBoundary for str {
     }
 }
 
+/// How reports name nodes. Operators know nodes by their NodeDescription, but real
+/// fabrics often give every switch the same one (`SwitchIB Mellanox Technologies` on all
+/// six switches), which makes a report like "busiest link X:13 -> X" useless. So a
+/// description that several nodes share is followed by the node's GUID and, when known,
+/// its LID: `SwitchIB Mellanox Technologies [0x0002c9030001e3f0 LID 12]`; an empty one is
+/// replaced by the node's name. A `--node-name-map` sets the descriptions first, so its
+/// names are what reports show wherever they are unique.
+#[derive(Clone, Debug)]
+pub struct Labels(Vec<String>);
+
+impl Labels {
+    /// The label of every node of `fabric` (computed once: one pass over the nodes).
+    pub fn new(fabric: &super::Fabric) -> Labels {
+        let mut seen: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+        for node in &fabric.nodes {
+            *seen.entry(node.desc.trim()).or_default() += 1;
+        }
+        let labels = fabric
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| {
+                let desc = node.desc.trim();
+                if desc.is_empty() {
+                    return node.name.clone();
+                }
+                if seen[desc] == 1 {
+                    return desc.to_string();
+                }
+                let first = node.first_port as usize;
+                let lid = fabric.ports[first..=first + node.nports as usize]
+                    .iter()
+                    .map(|p| p.lid)
+                    .find(|&l| l != 0);
+                debug_assert_eq!(fabric.ports[first].node as usize, i);
+                match lid {
+                    Some(l) => format!("{desc} [0x{:016x} LID {l}]", node.guid),
+                    None => format!("{desc} [0x{:016x}]", node.guid),
+                }
+            })
+            .collect();
+        Labels(labels)
+    }
+
+    /// The label of node `n`.
+    pub fn get(&self, n: super::NodeId) -> &str {
+        &self.0[n as usize]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +131,26 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("is 400 bytes long; valid: at most 256 bytes"), "{e}");
+    }
+
+    #[test]
+    fn shared_descriptions_get_guid_and_lid() {
+        use crate::topology::{Fabric, NodeKind};
+        let mut f = Fabric::new();
+        let a = f
+            .add_node(NodeKind::Switch, 4, 0xa, "S-a", "SwitchIB Mellanox Technologies")
+            .unwrap();
+        let b = f
+            .add_node(NodeKind::Switch, 4, 0xb, "S-b", "SwitchIB Mellanox Technologies")
+            .unwrap();
+        let c = f.add_node(NodeKind::Switch, 4, 0xc, "S-c", "core-1").unwrap();
+        let h = f.add_node(NodeKind::Ca, 1, 0xd, "H-d", "").unwrap();
+        let p0 = f.port_index(a, 0) as usize;
+        f.ports[p0].lid = 12;
+        let l = Labels::new(&f);
+        assert_eq!(l.get(a), "SwitchIB Mellanox Technologies [0x000000000000000a LID 12]");
+        assert_eq!(l.get(b), "SwitchIB Mellanox Technologies [0x000000000000000b]");
+        assert_eq!(l.get(c), "core-1");
+        assert_eq!(l.get(h), "H-d");
     }
 }
