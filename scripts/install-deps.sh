@@ -6,8 +6,9 @@
 #   graphviz                  topology.svg
 #   gcc make pkg-config       the plugin's C shim and the C ABI example
 #   libibverbs-dev librdmacm-dev libclang-dev   the optional `verbs` feature (rdma-sys)
+#   openmpi-bin libopenmpi-dev  mpicc and mpirun for examples/mpi and tests/mpi_alltoall.rs
 set -eu
-PKGS="opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags rdma-core libibumad-dev graphviz gcc g++ make pkg-config libibverbs-dev librdmacm-dev libclang-dev man-db"
+PKGS="opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags rdma-core libibumad-dev graphviz gcc g++ make pkg-config libibverbs-dev librdmacm-dev libclang-dev man-db openmpi-bin libopenmpi-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
