@@ -189,8 +189,8 @@ pub unsafe extern "C" fn ibfat_schedule_load(
 /// the schedule schema, distinct port GUIDs, every phase a partial permutation of the
 /// ranks. Whether the hosts belong to a fabric is not checked (use
 /// [`ibfat_schedule_load`] for that); whether it fits the tables in force still is, with
-/// [`ibfat_schedule_check_routes`]. A missing or unreadable file is `IBFAT_E_IO`, a
-/// malformed one `IBFAT_E_INPUT`, with the file (and line) in `ibfat_last_error()`.
+/// [`ibfat_schedule_check_routes`]. A missing or malformed file is `IBFAT_E_INPUT`, one
+/// that cannot be read `IBFAT_E_IO`, with the file (and line) in `ibfat_last_error()`.
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_schedule_open(
     path: *const c_char,

@@ -135,13 +135,9 @@ fn bad_files_give_a_status_and_a_message() {
         );
         assert!(msg.contains(path.to_str().unwrap()), "{path:?}: {msg}");
     }
-    assert!(
-        open(&c(&dir.path().join("missing.json")))
-            .1
-            .contains("no such schedule file"),
-        "{}",
-        last()
-    );
+    let (st, msg, _) = open(&c(&dir.path().join("missing.json")));
+    assert_eq!(st, IbfatStatus::IbfatEInput, "{msg}");
+    assert!(msg.contains("no such schedule file"), "{msg}");
     // malformed files and files of another schema: input errors with the file and line
     let cases: Vec<(CString, &str)> = vec![
         (write("empty.json", ""), "empty.json"),
