@@ -406,6 +406,18 @@ enum IbfatStatus ibfat_schedule_load(const struct IbfatFabric *fabric,
                                      struct IbfatSchedule **out_schedule);
 
 /**
+ * Read a schedule file (ibfat's JSON format) on its own, without the fabric: what every
+ * process of a parallel job does to learn its peers, cheaply (no topology is read or
+ * recognised). The file is checked for what it can be checked alone: well-formed JSON of
+ * the schedule schema, distinct port GUIDs, every phase a partial permutation of the
+ * ranks. Whether the hosts belong to a fabric is not checked (use
+ * [`ibfat_schedule_load`] for that); whether it fits the tables in force still is, with
+ * [`ibfat_schedule_check_routes`]. A missing or malformed file is `IBFAT_E_INPUT`, one
+ * that cannot be read `IBFAT_E_IO`, with the file (and line) in `ibfat_last_error()`.
+ */
+enum IbfatStatus ibfat_schedule_open(const char *path, struct IbfatSchedule **out_schedule);
+
+/**
  * Whether `schedule` belongs to the forwarding tables `routes` holds (computed, or read
  * back from the switches): `IBFAT_OK` when it was computed for them or for no tables in
  * particular, `IBFAT_E_STALE` (with the fingerprints in `ibfat_last_error()`) when it

@@ -1,6 +1,6 @@
 //! C ABI of ibfat.
 //!
-//! Handles are opaque pointers created by `*_new`/`*_load`/`*_compute` functions and
+//! Handles are opaque pointers created by `*_new`/`*_load`/`*_open`/`*_compute` functions and
 //! released by the matching `*_free`. Every function returns an [`IbfatStatus`] and writes
 //! results through out-pointers; `ibfat_last_error()` explains a failure. Rust panics are
 //! caught at this boundary and turned into `IBFAT_E_INTERNAL`, so no unwinding ever

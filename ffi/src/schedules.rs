@@ -183,6 +183,37 @@ pub unsafe extern "C" fn ibfat_schedule_load(
     })
 }
 
+/// Read a schedule file (ibfat's JSON format) on its own, without the fabric: what every
+/// process of a parallel job does to learn its peers, cheaply (no topology is read or
+/// recognised). The file is checked for what it can be checked alone: well-formed JSON of
+/// the schedule schema, distinct port GUIDs, every phase a partial permutation of the
+/// ranks. Whether the hosts belong to a fabric is not checked (use
+/// [`ibfat_schedule_load`] for that); whether it fits the tables in force still is, with
+/// [`ibfat_schedule_check_routes`]. A missing or malformed file is `IBFAT_E_INPUT`, one
+/// that cannot be read `IBFAT_E_IO`, with the file (and line) in `ibfat_last_error()`.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_schedule_open(
+    path: *const c_char,
+    out_schedule: *mut *mut IbfatSchedule,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: path is NULL or a C string, out_schedule NULL or writable (pointer contract)
+        let (p, o) = unsafe { (Path::new(cstr(path, "path")?), out(out_schedule, "out_schedule")?) };
+        let (sched, _) = schedule_file::read_json(p, None)?;
+        let guids = sched.hosts.clone();
+        let computed_for = sched.computed_for.clone();
+        give(
+            o,
+            IbfatSchedule {
+                pattern: Box::new(sched),
+                guids,
+                computed_for,
+            },
+        );
+        Ok(())
+    })
+}
+
 /// Whether `schedule` belongs to the forwarding tables `routes` holds (computed, or read
 /// back from the switches): `IBFAT_OK` when it was computed for them or for no tables in
 /// particular, `IBFAT_E_STALE` (with the fingerprints in `ibfat_last_error()`) when it
@@ -330,7 +361,7 @@ pub unsafe extern "C" fn ibfat_schedule_rank_of(
 /// Free a schedule (NULL is ignored).
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_schedule_free(schedule: *mut IbfatSchedule) {
-    // SAFETY: schedule is NULL or a handle from ibfat_schedule_new/load, freed once
+    // SAFETY: schedule is NULL or a handle from ibfat_schedule_new/load/open, freed once
     // (pointer contract)
     unsafe { free(schedule) }
 }
