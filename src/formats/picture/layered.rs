@@ -22,7 +22,7 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
         .flat_map(|r| {
             r.nodes
                 .iter()
-                .map(|&n| fabric.node(n).name.as_str())
+                .map(|&n| scene.names[n as usize].as_str())
                 .chain(r.coords.iter().map(String::as_str))
         })
         .map(|s| text_width(s, NAME_PX) + 8.0)
@@ -83,8 +83,8 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
             .join(", ");
         let what = format!(
             "{} – {}: {count} cable{} (ports {ports})",
-            fabric.node(lower).name,
-            fabric.node(upper).name,
+            scene.names[lower as usize],
+            scene.names[upper as usize],
             if count == 1 { "" } else { "s" }
         );
         let w = (1.0 + 0.5 * (count as f64 - 1.0)).min(4.0);
@@ -154,7 +154,7 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
                 node.guid,
                 x - box_w / 2.0,
                 y + 12.0,
-                esc(&node.name),
+                esc(&scene.names[n as usize]),
                 y + 24.0,
                 esc(&row.coords[i])
             );

@@ -7,7 +7,6 @@
 //! downward loads, with the same rows and columns.
 
 use super::{esc, heat_colour, legend, open, text_width, HeatFn, Scale, Scene, LEGEND_H, UNUSED};
-use crate::topology::Fabric;
 use std::fmt::Write;
 
 /// Room for the labels down the side and across the top.
@@ -20,7 +19,7 @@ const SINGLE: &str = "#1f4e79";
 const PARALLEL: &str = "#e69138";
 
 /// Draw `scene` as incidence matrices (see the module documentation).
-pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &Scale)>) -> String {
+pub fn draw(scene: &Scene, title: &str, heat: Option<(HeatFn, &Scale)>) -> String {
     let panels_across = if heat.is_some() { 2.0 } else { 1.0 };
     let max_side = if heat.is_some() { 1000.0 } else { 1400.0 };
     let pairs: Vec<usize> = (0..scene.rows.len().saturating_sub(1)).collect();
@@ -78,10 +77,10 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
     for &r in &pairs {
         let c = cell(r);
         match heat {
-            None => panel(&mut out, fabric, scene, r, 20.0, y, c, None),
+            None => panel(&mut out, scene, r, 20.0, y, c, None),
             Some((h, _)) => {
-                panel(&mut out, fabric, scene, r, 20.0, y, c, Some((h, true)));
-                panel(&mut out, fabric, scene, r, 20.0 + panel_w(r), y, c, Some((h, false)));
+                panel(&mut out, scene, r, 20.0, y, c, Some((h, true)));
+                panel(&mut out, scene, r, 20.0 + panel_w(r), y, c, Some((h, false)));
             }
         }
         y += panel_h(r);
@@ -93,16 +92,7 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
 /// One matrix: rows = switches of level `r`, columns = switches of level `r + 1`, top-left
 /// corner at (x, y), `c` pixels per cell; `heat` = (loads, upward?).
 #[allow(clippy::too_many_arguments)]
-fn panel(
-    out: &mut String,
-    fabric: &Fabric,
-    scene: &Scene,
-    r: usize,
-    x: f64,
-    y: f64,
-    c: f64,
-    heat: Option<(HeatFn, bool)>,
-) {
+fn panel(out: &mut String, scene: &Scene, r: usize, x: f64, y: f64, c: f64, heat: Option<(HeatFn, bool)>) {
     let (lower, upper) = (&scene.rows[r], &scene.rows[r + 1]);
     let (nl, nu) = (lower.nodes.len(), upper.nodes.len());
     let bundles: Vec<_> = scene.bundles.iter().filter(|b| b.row == r).collect();
@@ -121,7 +111,7 @@ fn panel(
     let (mx, my) = (x + AXIS, y + 24.0 + AXIS);
     let step = (LABEL_GAP / c).ceil().max(1.0) as usize;
     let label = |row: &super::Row, i: usize| {
-        let name = &fabric.node(row.nodes[i]).name;
+        let name = &scene.names[row.nodes[i] as usize];
         let full = if row.coords[i].is_empty() {
             name.clone()
         } else {
@@ -183,8 +173,8 @@ fn panel(
             let _ = writeln!(
                 out,
                 "><title>{} – {}{}</title></rect>",
-                esc(&fabric.node(lower.nodes[b.lower]).name),
-                esc(&fabric.node(upper.nodes[b.upper]).name),
+                esc(&scene.names[lower.nodes[b.lower] as usize]),
+                esc(&scene.names[upper.nodes[b.upper] as usize]),
                 esc(&note)
             );
         } else {

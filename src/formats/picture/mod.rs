@@ -77,6 +77,8 @@ pub struct Scene {
     /// Switch-to-switch cables that do not join neighbouring levels (not drawn; counted
     /// in the subtitle so the picture never hides them silently).
     pub other_cables: usize,
+    /// The short name drawn for each node (indexed by node id), see [`short_names`].
+    pub names: Vec<String>,
 }
 
 impl Scene {
@@ -135,6 +137,7 @@ impl Scene {
             hosts_on,
             hosts,
             other_cables,
+            names: short_names(fabric),
         }
     }
 
@@ -265,6 +268,42 @@ fn distance_rows(fabric: &Fabric) -> Vec<Row> {
         .collect()
 }
 
+/// What a picture writes on a node: its name when ibfat or the net file gave it one
+/// (`L3`, `S12`), but for a discovered fabric, whose names are ibnetdiscover's GUID ids
+/// (`S-0002c9030001e3f0`), the NodeDescription operators know (the `--node-name-map`
+/// name when given), shortened to fit; when several nodes share the description, its
+/// first word and the GUID's last six digits (`SwitchIB …01e3f0`). Tooltips carry the
+/// full description and GUID.
+pub fn short_names(fabric: &Fabric) -> Vec<String> {
+    const MAX: usize = 20;
+    let labels = crate::topology::label::Labels::new(fabric);
+    let is_id = |name: &str| {
+        name.len() == 18 && matches!(&name[..2], "S-" | "H-" | "R-") && name[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    };
+    let fit = |s: &str| {
+        if s.chars().count() <= MAX {
+            s.to_string()
+        } else {
+            format!("{}…", s.chars().take(MAX - 1).collect::<String>())
+        }
+    };
+    (0..fabric.len() as NodeId)
+        .map(|n| {
+            let node = fabric.node(n);
+            if !is_id(&node.name) || node.desc.trim().is_empty() {
+                return fit(&node.name);
+            }
+            let label = labels.get(n);
+            if label.ends_with(']') {
+                let word = node.desc.split_whitespace().next().unwrap_or("");
+                let word: String = word.chars().take(MAX - 8).collect();
+                return format!("{word} …{:06x}", node.guid & 0xff_ffff);
+            }
+            fit(label)
+        })
+        .collect()
+}
+
 /// Green (one flow) through yellow to red (the worst link) for a load in 0..=1.
 pub fn heat_colour(load: f64) -> String {
     let x = load.clamp(0.0, 1.0);
@@ -295,7 +334,7 @@ pub fn render(fabric: &Fabric, layout: Option<&Layout>, title: &str, heat: Optio
     if scene.fits_layered() {
         layered::draw(fabric, &scene, title, heat)
     } else {
-        matrix::draw(fabric, &scene, title, heat)
+        matrix::draw(&scene, title, heat)
     }
 }
 

@@ -156,7 +156,47 @@ fn heat_maps_colour_each_direction_and_carry_a_legend() {
     assert_eq!(heat_colour(1.0), "#ff0030");
 
     let scene = Scene::new(&f, None);
-    let m = matrix::draw(&f, &scene, "heat", Some((&heat, &scale)));
+    let m = matrix::draw(&scene, "heat", Some((&heat, &scale)));
     assert!(m.contains("upward: switches with hosts") && m.contains("downward:"));
     assert!(m.contains(&format!("fill=\"{}\"", heat_colour(1.0))));
+}
+
+#[test]
+fn discovered_fabrics_are_drawn_with_descriptions_not_guid_ids() {
+    let mut f = Fabric::new();
+    let a = f
+        .add_node(
+            NodeKind::Switch,
+            4,
+            0x0002_c903_0001_e3f0,
+            "S-0002c9030001e3f0",
+            "SwitchIB Mellanox Technologies",
+        )
+        .unwrap();
+    let b = f
+        .add_node(
+            NodeKind::Switch,
+            4,
+            0x0002_c903_0001_e3f1,
+            "S-0002c9030001e3f1",
+            "SwitchIB Mellanox Technologies",
+        )
+        .unwrap();
+    let c = f
+        .add_node(
+            NodeKind::Switch,
+            4,
+            0x0002_c903_0001_e3f2,
+            "S-0002c9030001e3f2",
+            "core switch 1 in row A rack 7",
+        )
+        .unwrap();
+    let d = f
+        .add_node(NodeKind::Switch, 4, 0x5, "L3", "L3 lsft3 leaf P(0)")
+        .unwrap();
+    let names = short_names(&f);
+    assert_eq!(names[a as usize], "SwitchIB …01e3f0");
+    assert_eq!(names[b as usize], "SwitchIB …01e3f1");
+    assert_eq!(names[c as usize], "core switch 1 in ro…");
+    assert_eq!(names[d as usize], "L3", "planned names stay");
 }
