@@ -149,3 +149,54 @@ fn switches_sharing_a_description_are_named_by_guid() {
         "{busiest}"
     );
 }
+
+/// A cable trained below its peers' rate is named by `recognize`, text and JSON, with
+/// both ends, recognised fabric or not.
+#[test]
+fn recognize_names_a_cable_slower_than_its_peers() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(
+        &["build", "kary", "--arity", "2", "--levels", "3", "--link-speed", "QDR"],
+        &plan,
+    );
+    let net = std::fs::read_to_string(plan.join("topology.net")).unwrap();
+    // the cable S1_0 port 3 <-> S2_0 port 1 at DDR (s=2), both ends
+    let mut section = String::new();
+    let slow: String = net
+        .lines()
+        .map(|l| {
+            if l.starts_with("Switch") || l.starts_with("Hca") {
+                section = l.split('"').nth(1).unwrap_or_default().to_string();
+            }
+            let hit = (section == "S1_0" && l.starts_with("[3]\t\"S2_0\"[1]"))
+                || (section == "S2_0" && l.starts_with("[1]\t\"S1_0\"[3]"));
+            if hit {
+                format!("{}\n", l.replace("s=4", "s=2"))
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert_eq!(slow.matches("s=2").count(), 2, "both ends edited");
+    let file = tmp_file(t.path(), "slow.net", &slow);
+    let (code, out, err) = ibfat(&["recognize", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.contains("slow cable")).expect(&out);
+    assert!(
+        line.contains("4xDDR where its 15 switch-switch peers run 4xQDR")
+            && line.contains("port 3")
+            && line.contains("port 1")
+            && line.contains("S1_0")
+            && line.contains("S2_0"),
+        "{line}"
+    );
+    let (_, json, _) = ibfat(&["recognize", file.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let c = &v["slow_cables"];
+    assert_eq!(c.as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(c[0]["rate"], "4xDDR");
+    assert_eq!(c[0]["peer_rate"], "4xQDR");
+    assert_eq!(c[0]["peers"], 15);
+    assert_eq!(c[0]["fraction"], 0.5);
+}

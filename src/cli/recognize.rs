@@ -86,6 +86,24 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
         lf.fabric().endpoints().len(),
         r.cables
     );
+    for c in &r.slow_cables {
+        let [a, b] = &c.ends;
+        let _ = writeln!(
+            out,
+            "  slow cable: {} where its {} {} peers run {} ({:.0}% of their rate): {} ({}) port {} <-> {} ({}) port {}",
+            c.rate,
+            c.peers,
+            c.kind,
+            c.peer_rate,
+            c.fraction * 100.0,
+            a.label,
+            a.node.guid,
+            a.port,
+            b.label,
+            b.node.guid,
+            b.port
+        );
+    }
     if let Some(reason) = &r.reason {
         let _ = writeln!(out, "unrecognised: {reason}");
         if let Some(f) = &r.closest_family {

@@ -148,6 +148,67 @@ pub struct RecognitionReport {
     /// Host ports in rank order (the order of schedules).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub host_map: Vec<HostMap>,
+    /// Cables running below the rate most cables of their kind run at
+    /// ([`crate::topology::rate::slow_cables`]), recognised or not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slow_cables: Vec<SlowCableReport>,
+}
+
+/// One end of a cable in a report.
+#[derive(Clone, Debug, Serialize)]
+pub struct CableEnd {
+    /// The node (its label names it when descriptions are shared).
+    pub node: NodeRef,
+    /// How reports name the node ([`crate::topology::label::Labels`]).
+    pub label: String,
+    /// Port number.
+    pub port: u8,
+}
+
+/// A cable slower than its peers.
+#[derive(Clone, Debug, Serialize)]
+pub struct SlowCableReport {
+    /// `switch-switch` or `host-switch`: the cables it is compared with.
+    pub kind: String,
+    /// Its active rate (`4xDDR`).
+    pub rate: String,
+    /// The rate its peers run at (`4xEDR`).
+    pub peer_rate: String,
+    /// How many cables of its kind run at `peer_rate`.
+    pub peers: usize,
+    /// Its rate over `peer_rate` (0.19 for 4xDDR among 4xEDR).
+    pub fraction: f64,
+    /// Its two ends.
+    pub ends: [CableEnd; 2],
+}
+
+/// The slow cables of `fabric`, named for a report.
+pub fn slow_cable_reports(fabric: &Fabric) -> Vec<SlowCableReport> {
+    let slow = crate::topology::rate::slow_cables(fabric);
+    if slow.is_empty() {
+        return Vec::new();
+    }
+    let labels = crate::topology::label::Labels::new(fabric);
+    let end = |(n, port): (NodeId, u8)| CableEnd {
+        node: node_ref(fabric, n),
+        label: labels.get(n).to_string(),
+        port,
+    };
+    slow.iter()
+        .map(|c| SlowCableReport {
+            kind: if c.switch_to_switch {
+                "switch-switch"
+            } else {
+                "host-switch"
+            }
+            .into(),
+            rate: format!("{}{}", c.width, c.speed),
+            peer_rate: format!("{}{}", c.peer_width, c.peer_speed),
+            peers: c.peers,
+            fraction: (c.fraction() * 1e4).round() / 1e4,
+            ends: [end(c.a), end(c.b)],
+        })
+        .collect()
 }
 
 /// `0x` and 16 hex digits.
@@ -205,6 +266,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         spines: Vec::new(),
         switch_map: Vec::new(),
         host_map: Vec::new(),
+        slow_cables: slow_cable_reports(fabric),
     };
     let (layout, equivalent) = match rec {
         Recognition::Unrecognised {

@@ -136,6 +136,88 @@ pub fn rate_from_token(tok: &str) -> (Option<Width>, Option<Speed>) {
     }
 }
 
+/// A cable that runs below the rate of the other cables of its kind: a link trained at
+/// a lower width or speed (a bad cable or port), which carries a fraction of its peers'
+/// bandwidth while routing counts it like any other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlowCable {
+    /// One end (the lower global port index), node and port.
+    pub a: (super::NodeId, u8),
+    /// The other end.
+    pub b: (super::NodeId, u8),
+    /// Its active width.
+    pub width: Width,
+    /// Its active speed.
+    pub speed: Speed,
+    /// The width most cables of its kind run at.
+    pub peer_width: Width,
+    /// The speed most cables of its kind run at.
+    pub peer_speed: Speed,
+    /// How many cables of its kind run at that rate.
+    pub peers: usize,
+    /// Its kind: true between two switches, false between a host and a switch.
+    pub switch_to_switch: bool,
+}
+
+impl SlowCable {
+    /// Its rate as a fraction of its peers' (4xDDR among 4xEDR: about 0.19).
+    pub fn fraction(&self) -> f64 {
+        gbps(self.width, self.speed) / gbps(self.peer_width, self.peer_speed)
+    }
+}
+
+fn gbps(w: Width, s: Speed) -> f64 {
+    w.lanes() as f64 * s.gbps_per_lane()
+}
+
+/// Every cable slower than most cables of its kind (switch-to-switch cables compared with
+/// each other, host cables with each other): the most common (width, speed) of the kind
+/// is its rate (ties go to the faster), and each cable of a lower rate is listed, in port
+/// order. A fabric whose dump states no rates has them all alike and lists none.
+pub fn slow_cables(fabric: &super::Fabric) -> Vec<SlowCable> {
+    use super::NodeKind;
+    let links: Vec<_> = fabric.links().collect();
+    let kind = |l: &super::Link| fabric.node(l.a).kind == NodeKind::Switch && fabric.node(l.b).kind == NodeKind::Switch;
+    let rate = |l: &super::Link| {
+        let p = fabric.port(l.a, l.pa);
+        (p.width, p.speed)
+    };
+    let mut out = Vec::new();
+    for switch_to_switch in [true, false] {
+        let mut count: Vec<((Width, Speed), usize)> = Vec::new();
+        for l in links.iter().filter(|l| kind(l) == switch_to_switch) {
+            let r = rate(l);
+            match count.iter_mut().find(|(x, _)| *x == r) {
+                Some((_, c)) => *c += 1,
+                None => count.push((r, 1)),
+            }
+        }
+        let Some(&((pw, ps), peers)) = count
+            .iter()
+            .max_by(|(ra, ca), (rb, cb)| ca.cmp(cb).then(gbps(ra.0, ra.1).total_cmp(&gbps(rb.0, rb.1))))
+        else {
+            continue;
+        };
+        let top = gbps(pw, ps);
+        for l in links.iter().filter(|l| kind(l) == switch_to_switch) {
+            let (w, s) = rate(l);
+            if gbps(w, s) < top {
+                out.push(SlowCable {
+                    a: (l.a, l.pa),
+                    b: (l.b, l.pb),
+                    width: w,
+                    speed: s,
+                    peer_width: pw,
+                    peer_speed: ps,
+                    peers,
+                    switch_to_switch,
+                });
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +317,41 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("unknown link speed `FDR14`"));
+    }
+
+    #[test]
+    fn the_one_slow_cable_among_its_peers_is_named() {
+        use crate::topology::{Fabric, NodeKind};
+        let mut f = Fabric::new();
+        let spine = f.add_node(NodeKind::Switch, 8, 0x10, "S", "sw").unwrap();
+        let mut leaves = Vec::new();
+        for i in 0..4u32 {
+            let leaf = f
+                .add_node(NodeKind::Switch, 8, 0x20 + u64::from(i), format!("L{i}"), "sw")
+                .unwrap();
+            let speed = if i == 2 { Speed::Ddr } else { Speed::Edr };
+            f.connect_with(leaf, 1, spine, i + 1, Width::X4, speed).unwrap();
+            let h = f
+                .add_node(NodeKind::Ca, 1, 0x40 + u64::from(i), format!("H{i}"), "h")
+                .unwrap();
+            f.connect_with(leaf, 2, h, 1, Width::X4, Speed::Hdr).unwrap();
+            leaves.push(leaf);
+        }
+        let slow = slow_cables(&f);
+        assert_eq!(slow.len(), 1, "{slow:?}");
+        let c = &slow[0];
+        assert!(c.switch_to_switch);
+        assert_eq!(
+            (c.width, c.speed, c.peer_speed, c.peers),
+            (Width::X4, Speed::Ddr, Speed::Edr, 3)
+        );
+        assert!([c.a, c.b].contains(&(leaves[2], 1)) && [c.a, c.b].contains(&(spine, 3)));
+        assert!((c.fraction() - 5.0 / 25.78125).abs() < 1e-9);
+        // host cables are compared among themselves (all HDR: none listed); all alike: none
+        let mut g = Fabric::new();
+        let a = g.add_node(NodeKind::Switch, 2, 1, "a", "").unwrap();
+        let b = g.add_node(NodeKind::Switch, 2, 2, "b", "").unwrap();
+        g.connect(a, 1, b, 1).unwrap();
+        assert!(slow_cables(&g).is_empty());
     }
 }
