@@ -16,6 +16,8 @@
 //! * `opensm-lfts.dump` is written only with the ROUTING log bit (`-D 0x43`).
 #![allow(dead_code)]
 
+pub mod slurm;
+
 use ibfat::topology::{Fabric, NodeId, NodeKind};
 use std::collections::BTreeSet;
 use std::fs;
