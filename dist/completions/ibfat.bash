@@ -31,6 +31,9 @@ _ibfat() {
             ibfat,demo)
                 cmd="ibfat__subcmd__demo"
                 ;;
+            ibfat,export)
+                cmd="ibfat__subcmd__export"
+                ;;
             ibfat,help)
                 cmd="ibfat__subcmd__help"
                 ;;
@@ -91,6 +94,18 @@ _ibfat() {
             ibfat__subcmd__check__subcmd__help,merge)
                 cmd="ibfat__subcmd__check__subcmd__help__subcmd__merge"
                 ;;
+            ibfat__subcmd__export,help)
+                cmd="ibfat__subcmd__export__subcmd__help"
+                ;;
+            ibfat__subcmd__export,slurm-topology)
+                cmd="ibfat__subcmd__export__subcmd__slurm__subcmd__topology"
+                ;;
+            ibfat__subcmd__export__subcmd__help,help)
+                cmd="ibfat__subcmd__export__subcmd__help__subcmd__help"
+                ;;
+            ibfat__subcmd__export__subcmd__help,slurm-topology)
+                cmd="ibfat__subcmd__export__subcmd__help__subcmd__slurm__subcmd__topology"
+                ;;
             ibfat__subcmd__help,build)
                 cmd="ibfat__subcmd__help__subcmd__build"
                 ;;
@@ -105,6 +120,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__help,demo)
                 cmd="ibfat__subcmd__help__subcmd__demo"
+                ;;
+            ibfat__subcmd__help,export)
+                cmd="ibfat__subcmd__help__subcmd__export"
                 ;;
             ibfat__subcmd__help,help)
                 cmd="ibfat__subcmd__help__subcmd__help"
@@ -142,6 +160,9 @@ _ibfat() {
             ibfat__subcmd__help__subcmd__check,merge)
                 cmd="ibfat__subcmd__help__subcmd__check__subcmd__merge"
                 ;;
+            ibfat__subcmd__help__subcmd__export,slurm-topology)
+                cmd="ibfat__subcmd__help__subcmd__export__subcmd__slurm__subcmd__topology"
+                ;;
             ibfat__subcmd__help__subcmd__lfts,validate)
                 cmd="ibfat__subcmd__help__subcmd__lfts__subcmd__validate"
                 ;;
@@ -164,7 +185,7 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --json --help --version build metrics demo schedule route lfts check recognize cabling whoami completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --json --help --version build metrics demo schedule route lfts check recognize cabling whoami export completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -651,8 +672,94 @@ _ibfat() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ibfat__subcmd__export)
+            opts="-q -v -h -V --quiet --verbose --node-name-map --help --version slurm-topology help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__export__subcmd__help)
+            opts="slurm-topology help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__export__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__export__subcmd__help__subcmd__slurm__subcmd__topology)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__export__subcmd__slurm__subcmd__topology)
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ibfat__subcmd__help)
-            opts="build metrics demo schedule route lfts check recognize cabling whoami completions man help"
+            opts="build metrics demo schedule route lfts check recognize cabling whoami export completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -780,6 +887,34 @@ _ibfat() {
         ibfat__subcmd__help__subcmd__demo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__export)
+            opts="slurm-topology"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__export__subcmd__slurm__subcmd__topology)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

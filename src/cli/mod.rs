@@ -7,6 +7,7 @@ mod build;
 mod cabling;
 mod check;
 mod demo;
+mod export;
 mod lfts;
 mod metrics;
 mod recognize;
@@ -44,6 +45,7 @@ Examples:
   ibfat schedule lsft7/ --pattern lsft --out a2a.json   conflict-free all-to-all
   ibfat check merge shard*.json --json         combine the shards of a cluster array job
   ibfat completions bash > /usr/share/bash-completion/completions/ibfat
+  ibfat export slurm-topology fabric.txt -o topology.conf   Slurm's view of the fabric
   ibfat man | man -l -                         this manual as a man page";
 
 #[derive(Parser, Debug)]
@@ -89,6 +91,8 @@ enum Command {
     Cabling(cabling::CablingArgs),
     /// This host's InfiniBand ports and their ranks in a schedule
     Whoami(whoami::WhoamiArgs),
+    /// Write the fabric in another tool's format (Slurm topology.conf)
+    Export(export::ExportArgs),
     /// Print a shell completion script (bash, zsh, fish)
     Completions(shell::CompletionsArgs),
     /// Print the man page, or write every page (one per subcommand) into a folder
@@ -110,7 +114,7 @@ impl Command {
             Command::Recognize(a) => a.json = true,
             Command::Cabling(a) => a.json = true,
             Command::Whoami(a) => a.json = true,
-            Command::Completions(_) | Command::Man(_) => return false,
+            Command::Completions(_) | Command::Man(_) | Command::Export(_) => return false,
         }
         true
     }
@@ -143,6 +147,7 @@ pub fn main() -> i32 {
         Command::Recognize(a) => recognize::run(a),
         Command::Cabling(a) => cabling::run(a),
         Command::Whoami(a) => whoami::run(a),
+        Command::Export(a) => export::run(a),
         Command::Completions(a) => shell::run_completions(a, &mut Cli::command()),
         Command::Man(a) => shell::run_man(a, &Cli::command()),
     };

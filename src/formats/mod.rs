@@ -13,5 +13,6 @@ pub mod node_name_map;
 pub mod options;
 pub mod outpath;
 pub mod picture;
+pub mod slurm;
 pub mod svg;
 pub mod text;

@@ -1,0 +1,62 @@
+//! `ibfat export`: the fabric in other tools' formats (Slurm's topology.conf).
+
+use clap::{Args, Subcommand};
+use ibfat::formats::dump::ParseOptions;
+use ibfat::formats::{atomic, slurm};
+use ibfat::load::{load, Recognise};
+use ibfat::Result;
+use std::path::PathBuf;
+
+const AFTER: &str = "\
+slurm-topology writes Slurm's topology.conf for TopologyPlugin=topology/tree: one line per
+switch, leaves first: `SwitchName=L3 Nodes=node[01-12]` for a switch with hosts,
+`SwitchName=S0 Switches=L[0-12]` for the switches above it. Levels are those of the
+recognised family (or distance from the hosts when none fits). Hosts are named by the
+first word of their NodeDescription, the name Slurm knows them by (--node-name-map names
+win); a name Slurm cannot parse, or two hosts with one name, is exit 2.
+
+Examples:
+  ibnetdiscover > fabric.txt && ibfat export slurm-topology fabric.txt -o /etc/slurm/topology.conf
+  ibfat --node-name-map /etc/ib-node-names export slurm-topology fabric.txt";
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(subcommand)]
+    what: Export,
+}
+
+#[derive(Subcommand, Debug)]
+enum Export {
+    /// Slurm topology.conf (tree plugin) for the fabric
+    #[command(after_help = AFTER)]
+    SlurmTopology {
+        /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
+        #[arg(value_name = "TOPOLOGY")]
+        topology: PathBuf,
+        /// Write here (atomically; `-` or nothing: stdout)
+        #[arg(short = 'o', long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+}
+
+pub fn run(a: ExportArgs) -> Result<i32> {
+    match a.what {
+        Export::SlurmTopology { topology, out } => {
+            super::output::data_output(out.as_deref());
+            let loaded = super::topo::named(load(&topology, ParseOptions::default(), Recognise::Yes(None))?);
+            let title = match loaded.model.layout() {
+                Some(l) => l.describe(),
+                None => format!("{} (no family recognised)", topology.display()),
+            };
+            let text = slurm::topology_conf(loaded.fabric(), loaded.model.layout(), &title)?;
+            match out {
+                Some(path) if !ibfat::formats::outpath::is_dash(&path) => {
+                    atomic::write_file(&path, text.as_bytes())?;
+                    super::output::note("wrote", format_args!("{}", path.display()));
+                }
+                _ => outln!("{}", text.trim_end()),
+            }
+            Ok(0)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! `ibfat export slurm-topology` loaded by a real slurmctld (TopologyPlugin=topology/tree)
+//! and read back with `scontrol show topology`: every switch, its level, its hosts and
+//! the switches below it are what the fabric says, for a tree and for an LSFT.
+
+mod harness;
+
+use harness::slurm::{run_ok, Options, Slurm};
+use harness::{build_plan, ibfat};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Expand a Slurm host list (`a[1-3,7],b`) into names.
+fn expand(list: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut depth = 0;
+    let mut start = 0;
+    let mut items = Vec::new();
+    for (i, c) in list.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&list[start..]);
+    for item in items.into_iter().filter(|s| !s.is_empty()) {
+        let Some((prefix, rest)) = item.split_once('[') else {
+            out.insert(item.to_string());
+            continue;
+        };
+        let (ranges, suffix) = rest.split_once(']').expect("closing bracket");
+        for r in ranges.split(',') {
+            let (a, b) = r.split_once('-').unwrap_or((r, r));
+            let width = a.len();
+            let (a, b): (u64, u64) = (a.parse().unwrap(), b.parse().unwrap());
+            for v in a..=b {
+                out.insert(format!("{prefix}{v:0width$}{suffix}"));
+            }
+        }
+    }
+    out
+}
+
+/// `SwitchName=X Key=Value ...` lines into name -> key -> value.
+fn records(text: &str) -> BTreeMap<String, BTreeMap<String, String>> {
+    text.lines()
+        .filter(|l| l.starts_with("SwitchName="))
+        .map(|l| {
+            let kv: BTreeMap<String, String> = l
+                .split_whitespace()
+                .filter_map(|w| w.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+                .collect();
+            (kv["SwitchName"].clone(), kv)
+        })
+        .collect()
+}
+
+fn round_trip(build: &[&str], levels: usize) {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    build_plan(build, &plan);
+    let (code, conf, err) = ibfat(&["export", "slurm-topology", plan.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let ours = records(&conf);
+    let hosts: BTreeSet<String> = ours
+        .values()
+        .filter_map(|r| r.get("Nodes"))
+        .flat_map(|n| expand(n))
+        .collect();
+    let slurm = Slurm::start_with(Options {
+        slurmd: false,
+        extra_conf: format!(
+            "TopologyPlugin=topology/tree\nNodeName={} CPUs=1 State=FUTURE\n",
+            hosts.iter().cloned().collect::<Vec<_>>().join(",")
+        ),
+        files: vec![("topology.conf".into(), conf.clone())],
+    });
+    let shown = run_ok(slurm.client("scontrol").args(["show", "topology"]));
+    let theirs = records(&shown);
+    assert_eq!(
+        theirs.keys().collect::<Vec<_>>(),
+        ours.keys().collect::<Vec<_>>(),
+        "switches\n{shown}\n{}",
+        slurm.logs()
+    );
+    let mut seen_levels = BTreeSet::new();
+    for (name, mine) in &ours {
+        let got = &theirs[name];
+        seen_levels.insert(got["Level"].clone());
+        if let Some(n) = mine.get("Nodes") {
+            assert_eq!(got["Level"], "0", "{name} holds hosts: a leaf\n{shown}");
+            assert_eq!(expand(&got["Nodes"]), expand(n), "{name}\n{shown}");
+        }
+        if let Some(s) = mine.get("Switches") {
+            assert_eq!(expand(&got["Switches"]), expand(s), "{name}\n{shown}");
+        }
+    }
+    assert_eq!(seen_levels.len(), levels, "{shown}");
+}
+
+#[test]
+fn a_tree_and_an_lsft_load_into_slurmctld_as_exported() {
+    round_trip(&["build", "kary", "--arity", "2", "--levels", "3", "--shuffle", "3"], 3);
+    round_trip(&["build", "lsft", "--order", "2"], 2);
+}
+
+/// Two hosts Slurm would know by one name: exit 2 naming both GUIDs, nothing written.
+#[test]
+fn hosts_sharing_a_name_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    build_plan(&["build", "lsft", "--order", "2"], &plan);
+    let net = std::fs::read_to_string(plan.join("topology.net")).unwrap();
+    let clash = net
+        .replace("# \"H0_0 HCA-1\"", "# \"node7 mlx5_0\"")
+        .replace("# \"H0_1 HCA-1\"", "# \"node7 mlx5_1\"");
+    assert_eq!(clash.matches("node7").count(), 2);
+    let file = t.path().join("clash.net");
+    std::fs::write(&file, clash).unwrap();
+    let out = t.path().join("topology.conf");
+    let (code, _, err) = ibfat(&[
+        "export",
+        "slurm-topology",
+        file.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("two hosts are named \"node7\"") && err.contains("--node-name-map"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
