@@ -150,18 +150,15 @@ fn switches_sharing_a_description_are_named_by_guid() {
     );
 }
 
-/// A cable trained below its peers' rate is named by `recognize`, text and JSON, with
-/// both ends, recognised fabric or not.
-#[test]
-fn recognize_names_a_cable_slower_than_its_peers() {
-    let t = tempfile::tempdir().unwrap();
-    let plan = t.path().join("plan");
+/// A 2-ary 3-tree at QDR whose cable S1_0 port 3 <-> S2_0 port 1 trained at DDR (both
+/// ends): (plan folder, the net file with the slow cable).
+fn tree_with_a_slow_cable(dir: &Path) -> (PathBuf, PathBuf) {
+    let plan = dir.join("plan");
     harness::build_plan(
         &["build", "kary", "--arity", "2", "--levels", "3", "--link-speed", "QDR"],
         &plan,
     );
     let net = std::fs::read_to_string(plan.join("topology.net")).unwrap();
-    // the cable S1_0 port 3 <-> S2_0 port 1 at DDR (s=2), both ends
     let mut section = String::new();
     let slow: String = net
         .lines()
@@ -179,7 +176,15 @@ fn recognize_names_a_cable_slower_than_its_peers() {
         })
         .collect();
     assert_eq!(slow.matches("s=2").count(), 2, "both ends edited");
-    let file = tmp_file(t.path(), "slow.net", &slow);
+    (plan, tmp_file(dir, "slow.net", &slow))
+}
+
+/// A cable trained below its peers' rate is named by `recognize`, text and JSON, with
+/// both ends, recognised fabric or not.
+#[test]
+fn recognize_names_a_cable_slower_than_its_peers() {
+    let t = tempfile::tempdir().unwrap();
+    let (_, file) = tree_with_a_slow_cable(t.path());
     let (code, out, err) = ibfat(&["recognize", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let line = out.lines().find(|l| l.contains("slow cable")).expect(&out);
@@ -199,4 +204,32 @@ fn recognize_names_a_cable_slower_than_its_peers() {
     assert_eq!(c[0]["peer_rate"], "4xQDR");
     assert_eq!(c[0]["peers"], 15);
     assert_eq!(c[0]["fraction"], 0.5);
+}
+
+/// `cabling` names the slow cable too: as its finding without a plan (exit 1), for
+/// information next to the plan comparison.
+#[test]
+fn cabling_names_slow_cables_with_or_without_a_plan() {
+    let t = tempfile::tempdir().unwrap();
+    let (plan, file) = tree_with_a_slow_cable(t.path());
+    let f = file.to_str().unwrap();
+    let (code, out, err) = ibfat(&["cabling", f]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("SLOW (1)") && out.contains("reseat or replace"), "{out}");
+    assert!(
+        out.contains("4xDDR where its 15 switch-switch peers run 4xQDR"),
+        "{out}"
+    );
+    let (_, json, _) = ibfat(&["cabling", f, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["plan"], serde_json::Value::Null);
+    assert_eq!(v["faults"], 1);
+    assert_eq!(v["slow_cables"][0]["rate"], "4xDDR");
+    // the untouched plan net: nothing to report
+    let (code, out, _) = ibfat(&["cabling", plan.join("topology.net").to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("OK: every cable runs at its peers' rate"), "{out}");
+    // with the plan: listed for information next to the comparison
+    let (_, out, _) = ibfat(&["cabling", plan.to_str().unwrap(), f]);
+    assert!(out.contains("SLOW (vs. their peers, for information) (1)"), "{out}");
 }

@@ -2,9 +2,10 @@
 
 use super::output::print_json;
 use clap::Args;
-use ibfat::cabling::audit::{audit, CableRef, CablingReport};
+use ibfat::cabling::audit::{audit, CableRef, CablingReport, DumpProblem};
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise, Source};
+use ibfat::recognize::report::{slow_cable_reports, SlowCableReport};
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -25,12 +26,19 @@ Every difference comes with a fix:
 A damaged dump (truncated, a link listed by one end only) is compared as far as it goes;
 what it leaves in doubt is listed as uncompared, with the dump's problems and lines.
 
-Exit codes: 0 the fabric matches the plan, 1 it does not (or could not be fully
-compared), 2 bad input, 3 I/O.
+Every cable is also compared with its peers (switch-to-switch cables with each other, host
+cables with each other): one trained below the rate most of them run at is listed under
+SLOW (JSON `slow_cables`, as in `recognize`). With a plan this is for information (the
+plan comparison lists it as degraded when the plan says so); without a plan
+(`ibfat cabling DISCOVERED`) slow cables and the dump's problems are the findings.
+
+Exit codes: 0 the fabric matches the plan (without a plan: no slow cable, no dump
+problem), 1 it does not (or could not be fully compared), 2 bad input, 3 I/O.
 
 Examples:
   ibnetdiscover > found.txt && ibfat cabling plans/lsft7 found.txt
-  ibfat cabling plans/lsft7/topology.net found.txt --json | jq .missing";
+  ibfat cabling plans/lsft7/topology.net found.txt --json | jq .missing
+  ibfat cabling found.txt                    no plan: slow cables and dump problems";
 
 #[derive(Args, Debug)]
 #[command(after_help = AFTER)]
@@ -38,8 +46,10 @@ pub struct CablingArgs {
     /// The plan: plan folder, fabric.yaml or topology.net
     #[arg(value_name = "PLAN", required_unless_present = "plan_flag")]
     plan: Option<PathBuf>,
-    /// What was found: ibnetdiscover output (default format or -p) or an ibsim net file (`-`: stdin)
-    #[arg(value_name = "DISCOVERED", required_unless_present = "discovered_flag")]
+    /// What was found: ibnetdiscover output (default format or -p) or an ibsim net file (`-`: stdin).
+    /// Given alone (`ibfat cabling DISCOVERED`), the cables are checked without a plan:
+    /// rates against their peers, and the dump's own problems
+    #[arg(value_name = "DISCOVERED")]
     discovered: Option<PathBuf>,
     /// Deprecated spelling of PLAN (one more release)
     #[arg(
@@ -66,12 +76,103 @@ pub struct CablingArgs {
 
 #[derive(Serialize)]
 struct Output<'a> {
-    plan: String,
+    /// null without a plan
+    plan: Option<String>,
     discovered: String,
     matches: bool,
     faults: usize,
-    #[serde(flatten)]
-    report: &'a CablingReport,
+    slow_cables: &'a [SlowCableReport],
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    report: Option<&'a CablingReport>,
+    /// without a plan: the dump's problems (with a plan they are in the report)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problems: Option<&'a [DumpProblem]>,
+}
+
+fn slow_line(c: &SlowCableReport) -> String {
+    let [a, b] = &c.ends;
+    format!(
+        "{} ({}) port {} - {} ({}) port {}: {} where its {} {} peers run {} ({:.0}% of their rate): reseat or \
+         replace the cable",
+        a.label,
+        a.node.guid,
+        a.port,
+        b.label,
+        b.node.guid,
+        b.port,
+        c.rate,
+        c.peers,
+        c.kind,
+        c.peer_rate,
+        c.fraction * 100.0
+    )
+}
+
+/// `ibfat cabling DISCOVERED`: no plan; the cables against their peers and the dump's
+/// own problems.
+fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
+    let found = super::topo::named(load(path, ParseOptions { lenient: true }, Recognise::No)?);
+    let Some(discovered) = &found.discovered else {
+        return Err(Error::at(
+            &found.path,
+            0,
+            "DISCOVERED expects ibnetdiscover output or a net file, not a fabric spec",
+        )
+        .with_hint("to compare with a plan: ibfat cabling PLAN DISCOVERED"));
+    };
+    let slow = slow_cable_reports(&discovered.fabric);
+    let problems: Vec<DumpProblem> = discovered
+        .problems
+        .iter()
+        .map(|p| DumpProblem {
+            line: p.line,
+            message: p.message.clone(),
+        })
+        .collect();
+    let faults = slow.len() + problems.len();
+    let code = if faults == 0 { 0 } else { 1 };
+    if json {
+        print_json(
+            "cabling",
+            &Output {
+                plan: None,
+                discovered: found.path.display().to_string(),
+                matches: faults == 0,
+                faults,
+                slow_cables: &slow,
+                report: None,
+                problems: Some(&problems),
+            },
+        )?;
+        return Ok(code);
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "discovered {} ({}), no plan: {} cables compared with their peers",
+        found.path.display(),
+        found.source.describe(),
+        discovered.fabric.link_count()
+    );
+    if !slow.is_empty() {
+        let _ = writeln!(out, "SLOW ({})", slow.len());
+        for c in &slow {
+            let _ = writeln!(out, "  {}", slow_line(c));
+        }
+    }
+    if !discovered.problems.is_empty() {
+        let _ = writeln!(out, "DUMP PROBLEMS ({})", discovered.problems.len());
+        for p in &discovered.problems {
+            let _ = writeln!(out, "  {}:{}: {}", found.path.display(), p.line, p.message);
+        }
+    }
+    if faults == 0 {
+        let _ = writeln!(out, "OK: every cable runs at its peers' rate and the dump is whole");
+    } else {
+        let _ = writeln!(out, "FOUND: {faults} finding(s)");
+    }
+    super::output::write_report(format_args!("{out}"));
+    Ok(code)
 }
 
 fn cable(c: &CableRef) -> String {
@@ -81,6 +182,11 @@ fn cable(c: &CableRef) -> String {
 pub fn run(a: CablingArgs) -> Result<i32> {
     // the plan's family: its spec's layout, else the recognised one (or none: the audit
     // then matches by GUID, description and cables alone)
+    if a.discovered.is_none() && a.discovered_flag.is_none() && a.plan_flag.is_none() {
+        if let Some(dump) = &a.plan {
+            return without_plan(dump, a.json);
+        }
+    }
     let plan_path = super::topo::positional(a.plan.clone(), a.plan_flag.clone(), "--plan", "PLAN")?;
     let found_path = super::topo::positional(
         a.discovered.clone(),
@@ -101,16 +207,19 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         .with_hint("run `ibnetdiscover > found.txt` on the fabric and pass found.txt"));
     };
     let r = audit(plan.fabric(), plan.model.layout(), discovered);
+    let slow = slow_cable_reports(&discovered.fabric);
     let code = if r.is_match() { 0 } else { 1 };
     if a.json {
         print_json(
             "cabling",
             &Output {
-                plan: plan.path.display().to_string(),
+                plan: Some(plan.path.display().to_string()),
                 discovered: found.path.display().to_string(),
                 matches: r.is_match(),
                 faults: r.faults(),
-                report: &r,
+                slow_cables: &slow,
+                report: Some(&r),
+                problems: None,
             },
         )?;
         return Ok(code);
@@ -203,6 +312,11 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             .iter()
             .map(|p| format!("{}:{}: {}", found.path.display(), p.line, p.message))
             .collect(),
+    );
+    section(
+        &mut out,
+        "SLOW (vs. their peers, for information)",
+        slow.iter().map(slow_line).collect(),
     );
     section(&mut out, "NOT COMPARED", r.uncompared.clone());
     section(&mut out, "NOTES", r.notes.clone());
