@@ -28,7 +28,9 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
         .map(|s| text_width(s, NAME_PX) + 8.0)
         .fold(34.0, f64::max)
         .min(110.0);
-    let pitch = box_w + 6.0;
+    // small fabrics spread over at least 640 px, so cables and their labels separate
+    let longest = scene.rows.iter().map(|r| r.nodes.len()).max().unwrap_or(1).max(1) as f64;
+    let pitch = (box_w + 6.0).max((640.0 / longest).min(160.0));
     let widest = scene.rows.iter().map(|r| r.nodes.len()).max().unwrap_or(0) as f64 * pitch;
     // wide rows get taller gaps, so the cable fan between them stays legible
     let row_gap = (widest * 0.22).clamp(200.0, 640.0);
@@ -119,11 +121,16 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
             }
         }
         if count > 1 {
+            // along the line, at a height that depends on the upper switch, so the labels
+            // of the bundles leaving one switch do not sit on each other
+            let uppers = scene.rows[b.row + 1].nodes.len().max(1) as f64;
+            let t = 0.15 + 0.7 * (b.upper as f64 + 0.5) / uppers;
             let _ = writeln!(
                 out,
-                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#333\">×{count}</text>",
-                x1 + (x2 - x1) * 0.12 + 3.0,
-                y1 + (y2 - y1) * 0.12
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\" fill=\"#222\" stroke=\"white\" \
+                 stroke-width=\"2.5\" paint-order=\"stroke\">×{count}</text>",
+                x1 + (x2 - x1) * t + 3.0,
+                y1 + (y2 - y1) * t
             );
         }
     }
