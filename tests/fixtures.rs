@@ -46,6 +46,7 @@ fn params(l: &Layout) -> String {
         Layout::Lsft(l) => format!("lsft q={} sides={} m={}", l.q, l.sides, l.hosts_per_leaf),
         Layout::Kary(l) => format!("kary k={} n={}", l.k, l.levels),
         Layout::Mols(l) => format!("mols n={} {}", l.n, l.wiring),
+        Layout::Pgft(l) => format!("pgft {}", l.params.describe()),
     }
 }
 

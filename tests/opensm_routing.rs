@@ -162,3 +162,44 @@ fn mols3_lmc1_programmed_exactly() {
         lmc: 1,
     });
 }
+
+#[test]
+fn pgft_2to1_parallel_cables_programmed_exactly() {
+    // the production shape: 4 leaves of 24 hosts, 2 spines, 6 parallel cables per pair
+    prove(&Case {
+        name: "pgft24-4_1-2_1-6",
+        build: &[
+            "build",
+            "pgft",
+            "--down",
+            "24,4",
+            "--up",
+            "1,2",
+            "--parallel",
+            "1,6",
+            "--shuffle",
+            "4",
+        ],
+        lmc: 0,
+    });
+}
+
+#[test]
+fn pgft_3_levels_parallel_cables_programmed_exactly() {
+    prove(&Case {
+        name: "pgft4-4-2_1-2-4_1-2-2",
+        build: &[
+            "build",
+            "pgft",
+            "--down",
+            "4,4,2",
+            "--up",
+            "1,2,4",
+            "--parallel",
+            "1,2,2",
+            "--shuffle",
+            "6",
+        ],
+        lmc: 0,
+    });
+}

@@ -70,6 +70,9 @@ _ibfat() {
             ibfat__subcmd__build,mols)
                 cmd="ibfat__subcmd__build__subcmd__mols"
                 ;;
+            ibfat__subcmd__build,pgft)
+                cmd="ibfat__subcmd__build__subcmd__pgft"
+                ;;
             ibfat__subcmd__build__subcmd__help,help)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__help"
                 ;;
@@ -81,6 +84,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__build__subcmd__help,mols)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__mols"
+                ;;
+            ibfat__subcmd__build__subcmd__help,pgft)
+                cmd="ibfat__subcmd__build__subcmd__help__subcmd__pgft"
                 ;;
             ibfat__subcmd__check,help)
                 cmd="ibfat__subcmd__check__subcmd__help"
@@ -157,6 +163,9 @@ _ibfat() {
             ibfat__subcmd__help__subcmd__build,mols)
                 cmd="ibfat__subcmd__help__subcmd__build__subcmd__mols"
                 ;;
+            ibfat__subcmd__help__subcmd__build,pgft)
+                cmd="ibfat__subcmd__help__subcmd__build__subcmd__pgft"
+                ;;
             ibfat__subcmd__help__subcmd__check,merge)
                 cmd="ibfat__subcmd__help__subcmd__check__subcmd__merge"
                 ;;
@@ -203,7 +212,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version lsft kary mols help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version lsft kary mols pgft help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -233,7 +242,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__help)
-            opts="lsft kary mols help"
+            opts="lsft kary mols pgft help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,6 +298,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__help__subcmd__mols)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__help__subcmd__pgft)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -414,6 +437,64 @@ _ibfat() {
                     return 0
                     ;;
                 --wiring)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shuffle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --guid-base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__pgft)
+            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --down)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --up)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hosts-per-leaf)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -773,7 +854,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build)
-            opts="lsft kary mols"
+            opts="lsft kary mols pgft"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -815,6 +896,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build__subcmd__mols)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__build__subcmd__pgft)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

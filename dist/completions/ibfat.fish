@@ -44,20 +44,21 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "export" -d 'Write the f
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish)'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "man" -d 'Print the man page, or write every page (one per subcommand) into a folder'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l no-svg -d 'Do not draw topology.svg'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -l json -d 'Print the report as JSON'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s h -l help -d 'Print help'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l order -d 'Order q of the projective plane: a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 ...)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l hosts-per-leaf -d 'Hosts per leaf, 1..=q+1 (default q+1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
@@ -104,9 +105,27 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l down -d 'm1,..,mh: children per switch, level 1 (host slots per leaf) up to the top' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l up -d 'w1,..,wh: parents per node (w1 = 1: one port per host)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l parallel -d 'p1,..,ph: parallel cables to each parent (p1 = 1)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l hosts-per-leaf -d 'Hosts on the first M slots of every leaf (default m1: all)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l degrees -d 'Switch degrees for the cost table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l arities -d 'Arities for the hop table, as FROM..=TO' -r
@@ -123,7 +142,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s q -l quiet -d 'No n
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s p -l pattern -d 'Pattern to generate (list below)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s j -l job -d 'The job\'s hosts: ranks:LIST or a file (see below); default every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l block -d 'lsft-partial: number K of grid columns of the block (1..=q)' -r
@@ -140,7 +159,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d '
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
@@ -205,7 +224,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: auto, lsft, kary or mols' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: auto, lsft, kary, mols (pgft: not recognised from dumps yet)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l json -d 'Print the report as JSON (with the full leaf/spine/switch/host maps)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
@@ -270,6 +289,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_su
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from lfts" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from check" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from export" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'

@@ -79,6 +79,11 @@ typedef enum IbfatFamily {
    * MOLS proximity 3-level fat-tree.
    */
   IBFAT_FAMILY_MOLS = 3,
+  /**
+   * Parallel-ports generalised fat-tree (`levels` set; from a plan: not yet recognised
+   * from a discovered fabric).
+   */
+  IBFAT_FAMILY_PGFT = 4,
 } IbfatFamily;
 
 /**

@@ -33,6 +33,9 @@ pub enum IbfatFamily {
     IbfatFamilyKary = 2,
     /// MOLS proximity 3-level fat-tree.
     IbfatFamilyMols = 3,
+    /// Parallel-ports generalised fat-tree (`levels` set; from a plan: not yet recognised
+    /// from a discovered fabric).
+    IbfatFamilyPgft = 4,
 }
 
 /// Wiring of a MOLS 3-level tree (see `ibfat build mols --help`).
@@ -98,8 +101,9 @@ impl IbfatFamily {
             1 => Ok(IbfatFamily::IbfatFamilyLsft),
             2 => Ok(IbfatFamily::IbfatFamilyKary),
             3 => Ok(IbfatFamily::IbfatFamilyMols),
+            4 => Ok(IbfatFamily::IbfatFamilyPgft),
             _ => Err(arg(&format!(
-                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3)"
+                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3), IBFAT_FAMILY_PGFT (4)"
             ))),
         }
     }
@@ -326,6 +330,7 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
             Some(Layout::Lsft(_)) => IbfatFamily::IbfatFamilyLsft,
             Some(Layout::Kary(_)) => IbfatFamily::IbfatFamilyKary,
             Some(Layout::Mols(_)) => IbfatFamily::IbfatFamilyMols,
+            Some(Layout::Pgft(_)) => IbfatFamily::IbfatFamilyPgft,
         };
         Ok(())
     })
@@ -363,6 +368,10 @@ fn describe(layout: &Layout) -> IbfatRecognition {
                 Wiring::Custom => IbfatWiring::IbfatWiringCustom,
             };
         }
+        Layout::Pgft(l) => {
+            r.family = IbfatFamily::IbfatFamilyPgft;
+            r.levels = l.params.levels;
+        }
     }
     r
 }
@@ -385,6 +394,7 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
             IbfatFamily::IbfatFamilyLsft => Some(FamilyHint::Lsft),
             IbfatFamily::IbfatFamilyKary => Some(FamilyHint::Kary),
             IbfatFamily::IbfatFamilyMols => Some(FamilyHint::Mols),
+            IbfatFamily::IbfatFamilyPgft => Some(FamilyHint::Pgft),
         };
         match recognize(f.fabric(), hint) {
             Recognition::Recognised { layout, .. } => {

@@ -6,6 +6,7 @@ use ibfat::cabling;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
+use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::spec::parse_guid;
 use ibfat::topology::{BuildOptions, FamilySpec, Spec, Speed, Topology, Width};
 use ibfat::{Error, Result};
@@ -87,7 +88,40 @@ enum Family {
         #[command(flatten)]
         out: OutArgs,
     },
+    /// Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees
+    /// sites run (parallel cables, oversubscribed, partly populated)
+    #[command(after_help = PGFT_AFTER)]
+    Pgft {
+        /// m1,..,mh: children per switch, level 1 (host slots per leaf) up to the top
+        #[arg(long, value_name = "M,..", value_delimiter = ',', required = true)]
+        down: Vec<u32>,
+        /// w1,..,wh: parents per node (w1 = 1: one port per host)
+        #[arg(long, value_name = "W,..", value_delimiter = ',', required = true)]
+        up: Vec<u32>,
+        /// p1,..,ph: parallel cables to each parent (p1 = 1)
+        #[arg(long, value_name = "P,..", value_delimiter = ',', required = true)]
+        parallel: Vec<u32>,
+        /// Hosts on the first M slots of every leaf (default m1: all)
+        #[arg(long, value_name = "M")]
+        hosts_per_leaf: Option<u32>,
+        #[command(flatten)]
+        opts: FabricOpts,
+        #[command(flatten)]
+        out: OutArgs,
+    },
 }
+
+const PGFT_AFTER: &str = "\
+A level-l switch has m_l children and w_(l+1) parents, p_(l+1) parallel cables to each;
+all switches are one model with the most ports any level needs. Routing is d-mod-k
+generalised to parallel cables (docs/routing.md): shift in tree order is conflict-free on
+a full-bisection PGFT (m_l*p_l = w_(l+1)*p_(l+1)), and an oversubscribed level carries no
+more flows per uplink than its oversubscription forces.
+
+Examples:
+  ibfat build pgft --down 24,4 --up 1,2 --parallel 1,6 --out cluster/    96 hosts, 2:1 at the leaves
+  ibfat build pgft --down 18,36 --up 1,18 --parallel 1,1 --out big/       648 hosts, 36-port switches
+  ibfat build pgft --down 4,4,4 --up 1,4,4 --parallel 1,1,1 --out ft/     the 4-ary 3-tree";
 
 fn parse_wiring(s: &str) -> std::result::Result<WiringChoice, String> {
     s.parse().map_err(|e: Error| e.to_string())
@@ -279,6 +313,20 @@ pub fn run(a: BuildArgs) -> Result<i32> {
         }) => (
             Spec {
                 family: FamilySpec::Mols(MolsParams { arity, wiring }),
+                options: opts.options(),
+            },
+            out,
+        ),
+        Some(Family::Pgft {
+            down,
+            up,
+            parallel,
+            hosts_per_leaf,
+            opts,
+            out,
+        }) => (
+            Spec {
+                family: FamilySpec::Pgft(PgftParams::from_lists(&down, &up, &parallel, hosts_per_leaf)?),
                 options: opts.options(),
             },
             out,

@@ -36,7 +36,7 @@ pub struct RecognizeArgs {
     /// ibnetdiscover output, `-p` report, ibsim net file, plan folder or fabric.yaml
     #[arg(value_name = "DUMP")]
     dump: PathBuf,
-    /// Family to look for: auto, lsft, kary or mols
+    /// Family to look for: auto, lsft, kary, mols (pgft: not recognised from dumps yet)
     #[arg(short = 'f', long, default_value = "auto", value_parser = parse_family)]
     family: FamilyArg,
     /// Print the report as JSON (with the full leaf/spine/switch/host maps)

@@ -370,6 +370,24 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
             .collect();
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
         }
+        Layout::Pgft(l) => {
+            r.levels = Some(l.params.levels);
+            r.switch_map = l
+                .switches
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| {
+                    let (lv, a, b) = l.coords(i as u32);
+                    SwitchMap {
+                        node: node_ref(fabric, n),
+                        role: format!("level{lv}"),
+                        index: i as u32,
+                        position: format!("level {lv} subtree {a} copy {b}"),
+                    }
+                })
+                .collect();
+            r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
+        }
     }
     r
 }

@@ -8,6 +8,7 @@
 //!   the root line L (so every switch routes every LID, and routes stay up*/down*).
 //! * k-ary n-tree: d-mod-k — up port ⌊d / k^(l−1)⌋ mod k at level l, down when the
 //!   destination is in the subtree.
+//! * PGFT: d-mod-k generalised to parallel cables and any arities ([`super::pgft`]).
 //! * Proximity 3-tree: base LID = bandwidth route (d-mod-k over the rewired middle stage,
 //!   turning down at the first middle switch adjacent to the destination's bottom switch);
 //!   base+1 (LMC 1) = latency route: through a middle switch the source and destination
@@ -23,6 +24,7 @@ pub enum HostRouter<'a> {
     Lsft(LsftRouter<'a>),
     Kary(KaryRouter<'a>),
     Mols(MolsRouter<'a>),
+    Pgft(super::pgft::PgftRouter<'a>),
 }
 
 /// Precomputed LSFT tables.
@@ -293,6 +295,7 @@ impl<'a> HostRouter<'a> {
             Layout::Lsft(l) => HostRouter::Lsft(LsftRouter::new(fabric, l)),
             Layout::Kary(l) => HostRouter::Kary(KaryRouter::new(fabric, l)),
             Layout::Mols(l) => HostRouter::Mols(MolsRouter::new(fabric, l)),
+            Layout::Pgft(l) => HostRouter::Pgft(super::pgft::PgftRouter::new(fabric, l)),
         }
     }
 
@@ -303,6 +306,7 @@ impl<'a> HostRouter<'a> {
             HostRouter::Lsft(r) => r.port(node, rank),
             HostRouter::Kary(r) => r.port(node, rank),
             HostRouter::Mols(r) => r.port(node, rank, offset & 1 == 1),
+            HostRouter::Pgft(r) => r.port(node, rank),
         }
     }
 
@@ -312,6 +316,7 @@ impl<'a> HostRouter<'a> {
             HostRouter::Lsft(r) => r.rank(node),
             HostRouter::Kary(r) => r.rank(node),
             HostRouter::Mols(r) => r.rank(node),
+            HostRouter::Pgft(r) => r.rank(node),
         }
     }
 }

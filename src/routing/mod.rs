@@ -8,6 +8,7 @@
 mod families;
 pub mod lft;
 pub mod lids;
+mod pgft;
 mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};

@@ -309,8 +309,8 @@ pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
     let g = match kind {
         PatternKind::Shift => {
             let mut g = Generated::new(Box::new(Shift::new(n)), job.clone(), true);
-            if let Layout::Kary(_) | Layout::Mols(_) = plan.layout {
-                let wanted = if matches!(plan.layout, Layout::Kary(_)) {
+            if let Layout::Kary(_) | Layout::Mols(_) | Layout::Pgft(_) = plan.layout {
+                let wanted = if matches!(plan.layout, Layout::Kary(_) | Layout::Pgft(_)) {
                     "kary-shift"
                 } else {
                     "mols-shift"
@@ -319,6 +319,7 @@ pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
                 let positions: Vec<u32> = match &plan.layout {
                     Layout::Kary(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
                     Layout::Mols(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
+                    Layout::Pgft(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
                     Layout::Lsft(_) => unreachable!(),
                 };
                 if positions.windows(2).all(|w| w[0] < w[1]) && t.conflict_free_by_construction() {

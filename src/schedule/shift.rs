@@ -24,7 +24,7 @@
 
 use super::{Job, Pattern};
 use crate::error::{Error, Result};
-use crate::topology::{KaryLayout, Layout, MolsLayout};
+use crate::topology::{KaryLayout, Layout, MolsLayout, PgftLayout};
 
 /// Phase i: r → (r + i) mod N.
 #[derive(Clone, Debug)]
@@ -117,11 +117,27 @@ impl TreeShift {
         }
     }
 
+    /// `kary-shift` on a PGFT: shift in tree order (the order d-mod-k is built for). No
+    /// guarantee is claimed by construction (oversubscription and empty slots change
+    /// it); the checker measures it, and on a full-bisection PGFT the whole fabric in tree
+    /// order measures conflict-free (tests in `routing::pgft`).
+    pub fn pgft(layout: &PgftLayout, job: &Job) -> TreeShift {
+        let (order, positions) = tree_order(&layout.host_pos, job);
+        TreeShift {
+            name: "kary-shift",
+            index_of: inverse(&order),
+            order,
+            positions,
+            modulus: u64::MAX,
+        }
+    }
+
     /// Build the tree-order shift the layout's family calls for (`kary-shift` on a k-ary
     /// tree, `mols-shift` on a MOLS tree); `wanted` names the pattern the user asked for.
     pub fn for_layout(layout: &Layout, job: &Job, wanted: &str) -> Result<TreeShift> {
         match (layout, wanted) {
             (Layout::Kary(l), "kary-shift") => Ok(TreeShift::kary(l, job)),
+            (Layout::Pgft(l), "kary-shift") => Ok(TreeShift::pgft(l, job)),
             (Layout::Mols(l), "mols-shift") => Ok(TreeShift::mols(l, job)),
             _ => Err(Error::input(
                 "pattern",
@@ -135,7 +151,7 @@ impl TreeShift {
                     layout.describe()
                 ),
                 Some(match layout {
-                    Layout::Kary(_) => "use kary-shift".into(),
+                    Layout::Kary(_) | Layout::Pgft(_) => "use kary-shift".into(),
                     Layout::Mols(_) => "use mols-shift".into(),
                     Layout::Lsft(_) => "on an LSFT use lsft (conflict-free) or shift".into(),
                 }),
@@ -232,7 +248,7 @@ mod tests {
             let pos = match &plan.layout {
                 Layout::Kary(l) => l.host_pos.clone(),
                 Layout::Mols(l) => l.host_pos.clone(),
-                Layout::Lsft(_) => unreachable!(),
+                Layout::Lsft(_) | Layout::Pgft(_) => unreachable!(),
             };
             assert!(pos.iter().enumerate().all(|(r, &p)| p as usize == r));
             let job = Job::whole(plan.layout.hosts());

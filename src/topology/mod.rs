@@ -12,6 +12,7 @@ pub mod kary;
 pub mod label;
 pub mod lsft;
 pub mod mols;
+pub mod pgft;
 pub mod rate;
 pub mod spec;
 
@@ -19,6 +20,7 @@ pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, 
 pub use kary::KaryLayout;
 pub use lsft::LsftLayout;
 pub use mols::{MolsLayout, Wiring};
+pub use pgft::PgftLayout;
 pub use spec::{FamilySpec, Spec};
 
 use crate::error::{Error, Result};
@@ -62,6 +64,8 @@ pub enum Layout {
     Kary(KaryLayout),
     /// A MOLS proximity 3-level tree: bottoms, middles and tops.
     Mols(MolsLayout),
+    /// A parallel-ports generalised fat-tree: switches by level and label.
+    Pgft(PgftLayout),
 }
 
 impl Layout {
@@ -71,6 +75,7 @@ impl Layout {
             Layout::Lsft(l) => &l.hosts,
             Layout::Kary(l) => &l.hosts,
             Layout::Mols(l) => &l.hosts,
+            Layout::Pgft(l) => &l.hosts,
         }
     }
     /// `lsft`, `kary` or `mols`.
@@ -79,6 +84,7 @@ impl Layout {
             Layout::Lsft(_) => "lsft",
             Layout::Kary(_) => "kary",
             Layout::Mols(_) => "mols",
+            Layout::Pgft(_) => "pgft",
         }
     }
     /// Switch level of every node (0 for hosts and anything outside the family):
@@ -101,6 +107,11 @@ impl Layout {
                 l.middles.iter().for_each(|&n| v[n as usize] = 2);
                 l.tops.iter().for_each(|&n| v[n as usize] = 3);
             }
+            Layout::Pgft(l) => {
+                for (s, &n) in l.switches.iter().enumerate() {
+                    v[n as usize] = l.level_of(s as u32).0 as u8;
+                }
+            }
         }
         v
     }
@@ -116,6 +127,18 @@ impl Layout {
             ),
             Layout::Kary(l) => format!("{}-ary {}-tree", l.k, l.levels),
             Layout::Mols(l) => format!("{}-ary 3-level proximity fat-tree, {} wiring", l.n, l.wiring),
+            Layout::Pgft(l) => {
+                let over: Vec<String> = (1..l.params.levels)
+                    .filter_map(|lv| l.params.oversubscription(lv))
+                    .map(|o| format!("{o}:1"))
+                    .collect();
+                format!(
+                    "parallel-ports generalised fat-tree {}, {} hosts, oversubscription {}",
+                    l.params.describe(),
+                    l.hosts.len(),
+                    if over.is_empty() { "none".into() } else { over.join(" ") }
+                )
+            }
         }
     }
 }

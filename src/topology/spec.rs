@@ -5,6 +5,7 @@
 use super::kary::KaryParams;
 use super::lsft::LsftParams;
 use super::mols::{MolsParams, WiringChoice};
+use super::pgft::PgftParams;
 use super::{BuildOptions, Layout, Speed, Topology, Width, DEFAULT_GUID_BASE};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -19,6 +20,8 @@ pub enum FamilySpec {
     Kary(KaryParams),
     /// Proximity 3-level tree (`family: mols`).
     Mols(MolsParams),
+    /// Parallel-ports generalised fat-tree (`family: pgft`).
+    Pgft(PgftParams),
 }
 
 /// A complete, validated fabric spec.
@@ -59,6 +62,12 @@ struct SpecFile {
     levels: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     wiring: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    down: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    up: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    parallel: Option<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     guid_base: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,6 +156,7 @@ impl Spec {
             FamilySpec::Lsft(p) => super::lsft::build(p, &self.options)?,
             FamilySpec::Kary(p) => super::kary::build(p, &self.options)?,
             FamilySpec::Mols(p) => super::mols::build(p, &self.options)?,
+            FamilySpec::Pgft(p) => super::pgft::build(p, &self.options)?,
         };
         // record what `auto` resolved to, so the spec file rebuilds exactly this fabric
         let mut spec = self.clone();
@@ -175,6 +185,16 @@ impl Spec {
                     .unwrap_or_else(|_| p.wiring.to_string());
                 format!("mols{}-{wiring}", p.arity)
             }
+            FamilySpec::Pgft(p) => {
+                let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join("-");
+                let h = p.levels as usize;
+                format!(
+                    "pgft{}_{}_{}",
+                    list(&p.down[..h]),
+                    list(&p.up[..h]),
+                    list(&p.parallel[..h])
+                )
+            }
         }
     }
 
@@ -188,6 +208,9 @@ impl Spec {
             arity: None,
             levels: None,
             wiring: None,
+            down: None,
+            up: None,
+            parallel: None,
             guid_base: Some(format!("0x{:016x}", self.options.guid_base)),
             shuffle: self.options.shuffle,
             link_width: Some(self.options.width),
@@ -215,6 +238,14 @@ impl Spec {
                 f.arity = Some(p.arity);
                 f.wiring = Some(p.wiring.to_string());
             }
+            FamilySpec::Pgft(p) => {
+                let h = p.levels as usize;
+                f.family = "pgft".into();
+                f.down = Some(p.down[..h].to_vec());
+                f.up = Some(p.up[..h].to_vec());
+                f.parallel = Some(p.parallel[..h].to_vec());
+                f.hosts_per_leaf = Some(p.hosts_per_leaf.unwrap_or(p.down[0]));
+            }
         }
         let body = serde_yaml::to_string(&f).expect("a spec always serialises");
         format!(
@@ -230,7 +261,7 @@ impl Spec {
         let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
             Error::at(path, line, format!("malformed fabric spec: {e}"))
-                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, guid_base, shuffle, link_width, link_speed, expect")
+                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, guid_base, shuffle, link_width, link_speed, expect")
         })?;
         let line_of = |key: &str| {
             text.lines()
@@ -265,6 +296,9 @@ impl Spec {
         };
         let family = match file.family.as_str() {
             "lsft" => {
+                forbid("down", file.down.is_some(), "lsft")?;
+                forbid("up", file.up.is_some(), "lsft")?;
+                forbid("parallel", file.parallel.is_some(), "lsft")?;
                 forbid("arity", file.arity.is_some(), "lsft")?;
                 forbid("levels", file.levels.is_some(), "lsft")?;
                 forbid("wiring", file.wiring.is_some(), "lsft")?;
@@ -284,6 +318,9 @@ impl Spec {
                 FamilySpec::Lsft(p)
             }
             "kary" => {
+                forbid("down", file.down.is_some(), "kary")?;
+                forbid("up", file.up.is_some(), "kary")?;
+                forbid("parallel", file.parallel.is_some(), "kary")?;
                 forbid("order", file.order.is_some(), "kary")?;
                 forbid("two_sided", file.two_sided.is_some(), "kary")?;
                 forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "kary")?;
@@ -303,6 +340,9 @@ impl Spec {
                 FamilySpec::Kary(p)
             }
             "mols" => {
+                forbid("down", file.down.is_some(), "mols")?;
+                forbid("up", file.up.is_some(), "mols")?;
+                forbid("parallel", file.parallel.is_some(), "mols")?;
                 forbid("order", file.order.is_some(), "mols")?;
                 forbid("two_sided", file.two_sided.is_some(), "mols")?;
                 forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "mols")?;
@@ -325,10 +365,44 @@ impl Spec {
                 })?;
                 FamilySpec::Mols(p)
             }
+            "pgft" => {
+                for key in ["order", "two_sided", "arity", "levels", "wiring"] {
+                    let present = match key {
+                        "order" => file.order.is_some(),
+                        "two_sided" => file.two_sided.is_some(),
+                        "arity" => file.arity.is_some(),
+                        "levels" => file.levels.is_some(),
+                        _ => file.wiring.is_some(),
+                    };
+                    forbid(key, present, "pgft")?;
+                }
+                let list = |key: &str, v: &Option<Vec<u32>>| -> Result<Vec<u32>> {
+                    v.clone().ok_or_else(|| {
+                        Error::at(
+                            path,
+                            0,
+                            format!("{key}: missing; family pgft needs it (one value per level)"),
+                        )
+                    })
+                };
+                let (down, up, parallel) = (
+                    list("down", &file.down)?,
+                    list("up", &file.up)?,
+                    list("parallel", &file.parallel)?,
+                );
+                let p = PgftParams::from_lists(&down, &up, &parallel, file.hosts_per_leaf).map_err(|e| {
+                    let key = ["up", "parallel", "hosts_per_leaf", "levels"]
+                        .into_iter()
+                        .find(|k| e.to_string().starts_with(&format!("{k}:")))
+                        .unwrap_or("down");
+                    field_err(key, e)
+                })?;
+                FamilySpec::Pgft(p)
+            }
             other => {
                 return Err(
                     Error::at(path, line_of("family"), format!("family: unknown family `{other}`"))
-                        .with_hint("one of lsft, kary, mols"),
+                        .with_hint("one of lsft, kary, mols, pgft"),
                 )
             }
         };
@@ -400,6 +474,7 @@ mod tests {
                 arity: 4,
                 wiring: WiringChoice::Auto,
             }),
+            FamilySpec::Pgft(PgftParams::from_lists(&[6, 3, 2], &[1, 3, 6], &[1, 2, 1], Some(5)).unwrap()),
         ] {
             let mut spec = Spec::new(fam);
             spec.options.shuffle = Some(5);
@@ -436,5 +511,24 @@ mod tests {
         assert!(e.contains("unknown field `colour`"), "{e}");
         let e = parse("family: ring\n").unwrap_err().to_string();
         assert!(e.contains("unknown family `ring`"), "{e}");
+        let e = parse("family: pgft\ndown: [4, 4]\nup: [1, 2]\nparallel: [1]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("fabric.yaml:4: parallel: 1 values for 2 levels"), "{e}");
+        let e = parse("family: pgft\ndown: [4, 4]\nup: [1, 2]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("parallel: missing"), "{e}");
+        let e = parse("family: pgft\ndown: [4, 4]\nup: [1, 2]\nparallel: [1, 2]\nlevels: 2\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("fabric.yaml:5: levels: does not apply to family pgft"),
+            "{e}"
+        );
+        let e = parse("family: kary\narity: 2\nlevels: 2\ndown: [2]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("fabric.yaml:4: down: does not apply to family kary"), "{e}");
     }
 }

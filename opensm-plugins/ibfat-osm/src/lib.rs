@@ -642,7 +642,7 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
         let t = Instant::now();
         let kind = options.pattern.unwrap_or(match layout {
             Layout::Lsft(_) => PatternKind::Lsft,
-            Layout::Kary(_) => PatternKind::KaryShift,
+            Layout::Kary(_) | Layout::Pgft(_) => PatternKind::KaryShift,
             Layout::Mols(_) => PatternKind::MolsShift,
         });
         let computed_for = lfts.computed_for(fabric, &lids);

@@ -201,6 +201,23 @@ fn family_rows(layout: &Layout) -> Vec<Row> {
                 })
                 .collect()
         }
+        Layout::Pgft(l) => (1..=l.params.levels)
+            .map(|lv| {
+                let first = l.offset[lv as usize - 1];
+                row(
+                    if lv == 1 {
+                        "leaves (level 1)".into()
+                    } else {
+                        format!("level {lv}")
+                    },
+                    l.level(lv),
+                    &|i| {
+                        let (_, a, b) = l.coords(first + i as u32);
+                        format!("t{a} c{b}")
+                    },
+                )
+            })
+            .collect(),
         Layout::Mols(l) => {
             let n = l.n as usize;
             vec![
