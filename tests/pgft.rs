@@ -129,3 +129,62 @@ fn cli_builds_routes_and_checks_a_pgft() {
     assert!(e.contains("parallel: 1 values for 2 levels"), "{e}");
     assert!(!bad.exists());
 }
+
+/// `build twolevel` is PGFT(2; H,L; 1,S; 1,P), and its routing is the seed-001 uplink
+/// rule: host d is reached over leaf uplink u = d mod (S·P) (spine u mod S, cable u div S).
+#[test]
+fn twolevel_is_the_h2_pgft_with_the_uplink_rule() {
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    let (c, _, e) = ibfat(&[
+        "build",
+        "twolevel",
+        "--leaves",
+        "4",
+        "--hosts-per-leaf",
+        "8",
+        "--spines",
+        "2",
+        "--links-per-pair",
+        "2",
+        "--out",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = ibfat(&[
+        "build",
+        "pgft",
+        "--down",
+        "8,4",
+        "--up",
+        "1,2",
+        "--parallel",
+        "1,2",
+        "--out",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{e}");
+    for f in ["fabric.yaml", "topology.net"] {
+        assert_eq!(
+            std::fs::read_to_string(a.join(f)).unwrap(),
+            std::fs::read_to_string(b.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let t = plan(&[8, 4], &[1, 2], &[1, 2], None, Some(5));
+    let Layout::Pgft(l) = &t.layout else { panic!() };
+    let lids = Lids::plan(&t.fabric, t.layout.hosts(), 0).unwrap();
+    let lfts = route(&t.fabric, &t.layout, &lids).unwrap();
+    let leaf0 = l.switches[0];
+    for (r, &d) in l.host_pos.iter().enumerate() {
+        if d / 8 == 0 {
+            continue; // on leaf 0 itself
+        }
+        let ep = t.layout.hosts()[r];
+        let lid = lids.base[t.fabric.port_index(ep.node, ep.port) as usize];
+        let u = d % 4;
+        assert_eq!(lfts.get(leaf0, lid), Some(l.up[(l.up_off[0] + u) as usize]), "host {d}");
+        let (spine, _) = t.fabric.peer(leaf0, l.up[(l.up_off[0] + u) as usize]).unwrap();
+        assert_eq!(spine, l.switches[4 + (u % 2) as usize], "host {d}: spine u mod S");
+    }
+}

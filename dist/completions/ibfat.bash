@@ -73,6 +73,9 @@ _ibfat() {
             ibfat__subcmd__build,pgft)
                 cmd="ibfat__subcmd__build__subcmd__pgft"
                 ;;
+            ibfat__subcmd__build,twolevel)
+                cmd="ibfat__subcmd__build__subcmd__twolevel"
+                ;;
             ibfat__subcmd__build__subcmd__help,help)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__help"
                 ;;
@@ -87,6 +90,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__build__subcmd__help,pgft)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__pgft"
+                ;;
+            ibfat__subcmd__build__subcmd__help,twolevel)
+                cmd="ibfat__subcmd__build__subcmd__help__subcmd__twolevel"
                 ;;
             ibfat__subcmd__check,help)
                 cmd="ibfat__subcmd__check__subcmd__help"
@@ -166,6 +172,9 @@ _ibfat() {
             ibfat__subcmd__help__subcmd__build,pgft)
                 cmd="ibfat__subcmd__help__subcmd__build__subcmd__pgft"
                 ;;
+            ibfat__subcmd__help__subcmd__build,twolevel)
+                cmd="ibfat__subcmd__help__subcmd__build__subcmd__twolevel"
+                ;;
             ibfat__subcmd__help__subcmd__check,merge)
                 cmd="ibfat__subcmd__help__subcmd__check__subcmd__merge"
                 ;;
@@ -212,7 +221,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version lsft kary mols pgft help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version lsft kary mols pgft twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -242,7 +251,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__help)
-            opts="lsft kary mols pgft help"
+            opts="lsft kary mols pgft twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -312,6 +321,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__help__subcmd__pgft)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__help__subcmd__twolevel)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -495,6 +518,64 @@ _ibfat() {
                     return 0
                     ;;
                 --hosts-per-leaf)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shuffle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --guid-base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__twolevel)
+            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --leaves)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hosts-per-leaf)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --spines)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --links-per-pair)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -854,7 +935,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build)
-            opts="lsft kary mols pgft"
+            opts="lsft kary mols pgft twolevel"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,6 +991,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build__subcmd__pgft)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__build__subcmd__twolevel)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -44,21 +44,22 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "export" -d 'Write the f
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish)'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "man" -d 'Print the man page, or write every page (one per subcommand) into a folder'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l no-svg -d 'Do not draw topology.svg'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -l json -d 'Print the report as JSON'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s h -l help -d 'Print help'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l order -d 'Order q of the projective plane: a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 ...)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l hosts-per-leaf -d 'Hosts per leaf, 1..=q+1 (default q+1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
@@ -122,10 +123,28 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l leaves -d 'Leaf switches L' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l hosts-per-leaf -d 'Host slots per leaf H' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l spines -d 'Spine switches S' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l links-per-pair -d 'Parallel cables between each leaf and each spine P' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l degrees -d 'Switch degrees for the cost table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l arities -d 'Arities for the hop table, as FROM..=TO' -r
@@ -290,6 +309,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from lfts" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from check" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from export" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'

@@ -109,7 +109,37 @@ enum Family {
         #[command(flatten)]
         out: OutArgs,
     },
+    /// Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)
+    #[command(after_help = TWOLEVEL_AFTER)]
+    Twolevel {
+        /// Leaf switches L
+        #[arg(long, value_name = "L")]
+        leaves: u32,
+        /// Host slots per leaf H
+        #[arg(long, value_name = "H")]
+        hosts_per_leaf: u32,
+        /// Spine switches S
+        #[arg(long, value_name = "S")]
+        spines: u32,
+        /// Parallel cables between each leaf and each spine P
+        #[arg(long, value_name = "P", default_value = "1")]
+        links_per_pair: u32,
+        #[command(flatten)]
+        opts: FabricOpts,
+        #[command(flatten)]
+        out: OutArgs,
+    },
 }
+
+const TWOLEVEL_AFTER: &str = "\
+The same fabric as `build pgft --down H,L --up 1,S --parallel 1,P`: every leaf has H host
+slots and S·P uplinks (leaf oversubscription H:(S·P)), routed with d-mod-k: uplink
+u = d mod (S·P) of host d (spine u mod S, cable u div S). Hosts are leaf-major:
+host d = leaf · H + slot, so `--job ranks:0-3,20-23` picks slots 0-3 of leaves 0 and 1.
+
+Examples:
+  ibfat build twolevel --leaves 52 --hosts-per-leaf 20 --spines 2 --links-per-pair 2 --out ricc/
+  ibfat build twolevel --leaves 18 --hosts-per-leaf 18 --spines 9 --links-per-pair 2 --out t/";
 
 const PGFT_AFTER: &str = "\
 A level-l switch has m_l children and w_(l+1) parents, p_(l+1) parallel cables to each;
@@ -327,6 +357,25 @@ pub fn run(a: BuildArgs) -> Result<i32> {
         }) => (
             Spec {
                 family: FamilySpec::Pgft(PgftParams::from_lists(&down, &up, &parallel, hosts_per_leaf)?),
+                options: opts.options(),
+            },
+            out,
+        ),
+        Some(Family::Twolevel {
+            leaves,
+            hosts_per_leaf,
+            spines,
+            links_per_pair,
+            opts,
+            out,
+        }) => (
+            Spec {
+                family: FamilySpec::Pgft(PgftParams::from_lists(
+                    &[hosts_per_leaf, leaves],
+                    &[1, spines],
+                    &[1, links_per_pair],
+                    None,
+                )?),
                 options: opts.options(),
             },
             out,
