@@ -518,6 +518,7 @@ fn a_closed_pipe_is_a_quiet_exit_for_every_subcommand() {
         &["recognize", "plan/topology.net"],
         &["cabling", "plan", "plan/topology.net"],
         &["whoami"],
+        &["export", "slurm-topology", "plan"],
         &["completions", "bash"],
         &["man"],
     ];
@@ -537,8 +538,8 @@ fn a_closed_pipe_is_a_quiet_exit_for_every_subcommand() {
         }
     }
     for cmd in commands {
-        // completion scripts and man pages have no JSON form
-        let forms: &[bool] = if matches!(cmd[0], "completions" | "man") {
+        // completion scripts, man pages and exported files have no JSON form
+        let forms: &[bool] = if matches!(cmd[0], "completions" | "man" | "export") {
             &[false]
         } else {
             &[false, true]

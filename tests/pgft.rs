@@ -188,3 +188,82 @@ fn twolevel_is_the_h2_pgft_with_the_uplink_rule() {
         assert_eq!(spine, l.switches[4 + (u % 2) as usize], "host {d}: spine u mod S");
     }
 }
+
+/// Recognition from the cabling alone (shuffled ports, random GUIDs, parallel cables,
+/// oversubscription, a switch model larger than the leaves use, empty slots): the
+/// parameters come back, and the recognised layout's own tables measure what the plan's
+/// do for tree-order shift.
+#[test]
+fn pgfts_are_recognised_from_their_cabling() {
+    use ibfat::recognize::{recognize, FamilyHint, Recognition};
+    type Shape<'a> = (&'a [u32], &'a [u32], &'a [u32], Option<u32>);
+    let shapes: [Shape; 6] = [
+        (&[24, 4], &[1, 2], &[1, 6], None),
+        (&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None),
+        (&[6, 3, 2], &[1, 3, 6], &[1, 2, 1], None),
+        (&[4, 2, 2, 2], &[1, 2, 2, 4], &[1, 2, 2, 1], None),
+        (&[4, 6, 2], &[1, 4, 2], &[1, 1, 1], None),
+        (&[6, 3, 2], &[1, 3, 6], &[1, 2, 1], Some(4)),
+    ];
+    for (i, (m, w, p, hpl)) in shapes.into_iter().enumerate() {
+        let planned = plan(m, w, p, hpl, Some(40 + i as u64));
+        let Recognition::Recognised { layout, .. } = recognize(&planned.fabric, Some(FamilyHint::Pgft)) else {
+            panic!("PGFT m={m:?} w={w:?} p={p:?} not recognised")
+        };
+        let Layout::Pgft(l) = &layout else { panic!() };
+        let want = PgftParams {
+            hosts_per_leaf: None,
+            down: {
+                let mut d = PgftParams::from_lists(m, w, p, None).unwrap().down;
+                d[0] = hpl.unwrap_or(m[0]);
+                d
+            },
+            ..PgftParams::from_lists(m, w, p, None).unwrap()
+        };
+        assert_eq!(l.params, want, "m={m:?} w={w:?} p={p:?} hosts/leaf {hpl:?}");
+        assert_eq!(l.hosts.len(), planned.layout.hosts().len());
+        let found = Topology::discovered(planned.fabric.clone(), layout.clone(), "found");
+        assert_eq!(shift_on_tables(&found), shift_on_tables(&planned), "m={m:?}");
+    }
+    // an LSFT is not a PGFT (leaves sharing one spine do not share all), and says why
+    let lsft = Spec::new(FamilySpec::Lsft(ibfat::topology::lsft::LsftParams::new(3, false)))
+        .build()
+        .unwrap();
+    let Recognition::Unrecognised { reason, .. } = recognize(&lsft.fabric, Some(FamilyHint::Pgft)) else {
+        panic!("an LSFT recognised as a PGFT")
+    };
+    assert!(!reason.is_empty());
+}
+
+/// `recognize --json` reports the PGFT's parameters, oversubscription and maps.
+#[test]
+fn recognize_reports_a_pgft() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("p");
+    let (c, _, e) = ibfat(&[
+        "build",
+        "pgft",
+        "--down",
+        "24,4",
+        "--up",
+        "1,2",
+        "--parallel",
+        "1,6",
+        "--shuffle",
+        "8",
+        "--out",
+        dir.to_str().unwrap(),
+        "--no-svg",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let (c, o, e) = ibfat(&["recognize", dir.join("topology.net").to_str().unwrap(), "--json"]);
+    assert_eq!(c, 0, "{e}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["family"], "pgft");
+    assert_eq!(v["down"], serde_json::json!([24, 4]));
+    assert_eq!(v["up"], serde_json::json!([1, 2]));
+    assert_eq!(v["parallel"], serde_json::json!([1, 6]));
+    assert_eq!(v["oversubscription"], serde_json::json!([2.0]));
+    assert_eq!(v["host_map"].as_array().unwrap().len(), 96);
+    assert_eq!(v["switch_map"].as_array().unwrap().len(), 6);
+}

@@ -327,11 +327,16 @@ fn counts_that_fit_no_family_are_reported_per_family() {
             closest,
             attempts,
         } => {
-            assert_eq!(attempts.len(), 3);
+            assert_eq!(attempts.len(), 4, "lsft, kary, mols, pgft");
             assert_eq!(closest, Some(FamilyHint::Kary), "{reason}");
             assert!(reason.contains("has 2 cables to switches"), "{reason}");
             assert!(attempts[0].reason.contains("q²+q+1"), "{attempts:?}");
             assert!(attempts[2].reason.contains("3n²"), "{attempts:?}");
+            assert_eq!(attempts[3].family, FamilyHint::Pgft);
+            assert!(
+                attempts[3].reason.contains("a PGFT has the same number everywhere"),
+                "{attempts:?}"
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -22,6 +22,7 @@ mod graph;
 mod kary;
 mod lsft;
 mod mols;
+mod pgft;
 mod plane_iso;
 pub mod report;
 
@@ -43,8 +44,8 @@ pub enum FamilyHint {
     Kary,
     /// Proximity 3-level tree with Latin-square middle wiring (`mols`).
     Mols,
-    /// Parallel-ports generalised fat-tree (`pgft`): planned and routed; not yet
-    /// recognised from a discovered fabric.
+    /// Parallel-ports generalised fat-tree (`pgft`): any arities, parallel cables,
+    /// oversubscription, partly populated leaves.
     Pgft,
 }
 
@@ -230,11 +231,7 @@ fn run(family: FamilyHint, g: &SwitchGraph<'_>) -> std::result::Result<Layout, F
         FamilyHint::Lsft => lsft::recognize(g),
         FamilyHint::Kary => kary::recognize(g),
         FamilyHint::Mols => mols::recognize(g),
-        FamilyHint::Pgft => Err(Fail::counts(
-            "recognising a PGFT from a discovered fabric is not implemented yet: route its plan \
-             (fabric.yaml), or recognise it as kary when it is a k-ary n-tree"
-                .into(),
-        )),
+        FamilyHint::Pgft => pgft::recognize(g),
     }
 }
 
@@ -252,7 +249,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
     };
     let families = match hint {
         Some(f) => vec![f],
-        None => vec![FamilyHint::Lsft, FamilyHint::Kary, FamilyHint::Mols],
+        None => vec![FamilyHint::Lsft, FamilyHint::Kary, FamilyHint::Mols, FamilyHint::Pgft],
     };
     let mut fails: Vec<(FamilyHint, Fail)> = Vec::new();
     for family in families {

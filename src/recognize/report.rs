@@ -114,6 +114,18 @@ pub struct RecognitionReport {
     /// MOLS tree: `standard`, `basic`, `mols` or `custom`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wiring: Option<String>,
+    /// PGFT: m₁…m_h, children per switch by level (m₁ = host slots per leaf).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub down: Option<Vec<u32>>,
+    /// PGFT: w₁…w_h, parents per node by level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub up: Option<Vec<u32>>,
+    /// PGFT: p₁…p_h, parallel cables to each parent by level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<Vec<u32>>,
+    /// PGFT: down ports over up ports of levels 1…h−1 (1.0 = full bisection).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oversubscription: Option<Vec<f64>>,
     /// Mean proximity switches (MOLS trees).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proximity_switches: Option<f64>,
@@ -254,6 +266,10 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         arity: None,
         levels: None,
         wiring: None,
+        down: None,
+        up: None,
+        parallel: None,
+        oversubscription: None,
         proximity_switches: None,
         equivalent: None,
         switches: fabric.switches().count(),
@@ -371,7 +387,13 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
         }
         Layout::Pgft(l) => {
-            r.levels = Some(l.params.levels);
+            let pp = &l.params;
+            let h = pp.levels as usize;
+            r.levels = Some(pp.levels);
+            r.down = Some(pp.down[..h].to_vec());
+            r.up = Some(pp.up[..h].to_vec());
+            r.parallel = Some(pp.parallel[..h].to_vec());
+            r.oversubscription = Some((1..pp.levels).filter_map(|lv| pp.oversubscription(lv)).collect());
             r.switch_map = l
                 .switches
                 .iter()

@@ -169,6 +169,26 @@ fn kary_3x3_and_mols3_with_lmc1() {
     );
 }
 
+/// PGFTs with parallel cables at one and two levels, shuffled: OpenSM routes them with
+/// ibfat (no fallback), the tables validate, and the plugin's tree-order shift is
+/// conflict-free on what the switches hold.
+#[test]
+fn pgfts_with_parallel_cables() {
+    use ibfat::topology::pgft::PgftParams;
+    route_with_plugin(
+        "pgft4-4_1-2_1-2",
+        FamilySpec::Pgft(PgftParams::from_lists(&[4, 4], &[1, 2], &[1, 2], None).unwrap()),
+        Some(31),
+        0,
+    );
+    route_with_plugin(
+        "pgft4-4-2_1-2-4_1-2-2",
+        FamilySpec::Pgft(PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap()),
+        Some(32),
+        0,
+    );
+}
+
 /// A fabric of no known family: the plugin logs why and OpenSM routes with minhop.
 #[test]
 fn unrecognisable_fabric_falls_back_to_minhop() {

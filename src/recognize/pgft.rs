@@ -1,0 +1,431 @@
+//! Recognising a PGFT(h; m; w; p) (`docs/families.md` §6) from its cabling alone.
+//!
+//! 1. **Levels**: switches with hosts are leaves (level 1); every other switch is one
+//!    level above the nearest lower one (breadth-first from the leaves). Every cable must
+//!    join neighbouring levels.
+//! 2. **Parameters**: every level-l switch must have the same number m_l of children,
+//!    every level-(l−1) node the same number w_l of parents, every child–parent pair the
+//!    same number p_l of cables; m₁ is a leaf's ports minus its uplinks (every leaf alike).
+//! 3. **Subtrees** (the a digits): a switch's subtree is the set of leaves below it;
+//!    level-(l−1) subtrees inside a level-l subtree are numbered by their first leaf.
+//! 4. **Copies** (the b digits): in a PGFT two level-l switches have the same copy index
+//!    B exactly when they have a common top-level ancestor (the tops above (A, B) are
+//!    those with B_top ≡ B mod W_l). Grouping by top-ancestor sets gives the W_l copy
+//!    classes; a class's B is its children's B plus b_l·W_{l−1}, the w_l classes above
+//!    one child class numbered by their first switch (GUID order).
+//!
+//! The labels are then checked against every cable (each parent of (A', B') at level
+//! l−1 is (A' div m_l, B' + b·W_{l−1})) and handed to the layout with the canonical port
+//! numbering: a leaf's host slots are its non-uplink ports in port order when the fullest
+//! leaf has a host on every one of them (so a missing host leaves its slot empty instead of
+//! moving the others); when the switches have more ports than any leaf uses, m₁ is the
+//! most hosts on a leaf and each leaf's hosts take slots 0, 1, … in port order. Parallel
+//! cables are numbered by the lower switch's port order on both ends.
+//!
+//! Not yet: hosts on switches above the leaves (a management host on a spine), and
+//! leaves without any host; both are refused with the switch named.
+
+use super::graph::SwitchGraph;
+use super::Fail;
+use crate::topology::pgft::{PgftLayout, PgftParams, MAX_LEVELS};
+use crate::topology::{Endpoint, Layout, NodeKind};
+
+const NONE: u32 = u32::MAX;
+
+/// A set of switch indices as a bitset.
+fn bits(n: usize) -> Vec<u64> {
+    vec![0; n.div_ceil(64)]
+}
+
+/// Recognise a PGFT in `g`.
+pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
+    let f = g.fabric;
+    let n = g.len();
+    // 1. levels
+    let mut level = vec![0u32; n];
+    let mut frontier: Vec<u32> = (0..n as u32).filter(|&s| !g.hosts_of(s).is_empty()).collect();
+    if frontier.is_empty() {
+        return Err(Fail::counts("no switch has hosts".into()));
+    }
+    frontier.iter().for_each(|&s| level[s as usize] = 1);
+    let mut h = 1;
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for &s in &frontier {
+            for &t in g.neighbours(s) {
+                if level[t as usize] == 0 {
+                    level[t as usize] = level[s as usize] + 1;
+                    next.push(t);
+                }
+            }
+        }
+        if !next.is_empty() {
+            h += 1;
+        }
+        frontier = next;
+    }
+    if let Some(s) = (0..n as u32).find(|&s| level[s as usize] == 0) {
+        return Err(Fail::structure(format!(
+            "switch {} is not connected to the hosts' switches",
+            g.name(s)
+        )));
+    }
+    if h as usize > MAX_LEVELS {
+        return Err(Fail::counts(format!(
+            "{h} switch levels; a PGFT here has at most {MAX_LEVELS}"
+        )));
+    }
+    for s in 0..n as u32 {
+        if level[s as usize] > 1 && !g.hosts_of(s).is_empty() {
+            return Err(Fail::structure(format!(
+                "switch {} at level {} has hosts; hosts above the leaves are not supported yet",
+                g.name(s),
+                level[s as usize]
+            )));
+        }
+        for &t in g.neighbours(s) {
+            if level[s as usize].abs_diff(level[t as usize]) != 1 {
+                return Err(Fail::structure(format!(
+                    "switches {} and {} are cabled within level {}",
+                    g.name(s),
+                    g.name(t),
+                    level[s as usize]
+                )));
+            }
+        }
+    }
+    // distinct parents / children with cable counts, sorted by switch index
+    let grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
+        let mut v: Vec<u32> = g
+            .neighbours(s)
+            .iter()
+            .copied()
+            .filter(|&t| level[t as usize] == dl)
+            .collect();
+        v.sort_unstable();
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for t in v {
+            match out.last_mut() {
+                Some((u, c)) if *u == t => *c += 1,
+                _ => out.push((t, 1)),
+            }
+        }
+        out
+    };
+    let parents: Vec<Vec<(u32, u32)>> = (0..n as u32).map(|s| grouped(s, level[s as usize] + 1)).collect();
+    let children: Vec<Vec<(u32, u32)>> = (0..n as u32)
+        .map(|s| grouped(s, level[s as usize].wrapping_sub(1)))
+        .collect();
+    let at = |l: u32| -> Vec<u32> { (0..n as u32).filter(|&s| level[s as usize] == l).collect() };
+    // 2. parameters
+    let (mut m, mut w, mut p) = ([0u32; MAX_LEVELS], [1u32; MAX_LEVELS], [1u32; MAX_LEVELS]);
+    let uniform = |what: &str, l: u32, vals: &mut dyn Iterator<Item = (u32, u32)>| -> Result<u32, Fail> {
+        let mut first: Option<(u32, u32)> = None;
+        for (s, v) in vals {
+            match first {
+                None => first = Some((s, v)),
+                Some((s0, v0)) if v0 != v => {
+                    return Err(Fail::structure(format!(
+                        "level {l}: {} has {v0} {what} but {} has {v}; a PGFT has the same number everywhere",
+                        g.name(s0),
+                        g.name(s)
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Ok(first.map_or(0, |x| x.1))
+    };
+    for l in 2..=h {
+        m[l as usize - 1] = uniform(
+            "children",
+            l,
+            &mut at(l).into_iter().map(|s| (s, children[s as usize].len() as u32)),
+        )?;
+        w[l as usize - 1] = uniform(
+            "parents",
+            l - 1,
+            &mut at(l - 1).into_iter().map(|s| (s, parents[s as usize].len() as u32)),
+        )?;
+        let mut pairs = at(l - 1)
+            .into_iter()
+            .flat_map(|s| parents[s as usize].iter().map(move |&(_, c)| (s, c)));
+        p[l as usize - 1] = uniform("cables to each parent", l - 1, &mut pairs)?;
+    }
+    let uplinks = if h >= 2 { w[1] * p[1] } else { 0 };
+    let ports = uniform(
+        "ports without uplinks",
+        1,
+        &mut at(1)
+            .into_iter()
+            .map(|s| (s, f.node(g.switches[s as usize]).nports as u32 - uplinks)),
+    )?;
+    // host slots: every non-uplink port when the fullest leaf fills them (a missing host
+    // keeps its slot); on switches with more ports than any leaf uses, the hosts of each
+    // leaf in port order
+    let fullest = at(1).into_iter().map(|s| g.hosts_of(s).len() as u32).max().unwrap_or(0);
+    let compressed = fullest < ports;
+    m[0] = if compressed { fullest } else { ports };
+    let params = PgftParams::from_lists(&m[..h as usize], &w[..h as usize], &p[..h as usize], None)
+        .map_err(|e| Fail::counts(format!("not a valid PGFT: {e}")))?;
+    for l in 1..=h {
+        let found = at(l).len() as u64;
+        if found != params.switches_at(l) {
+            return Err(Fail::counts(format!(
+                "level {l} has {found} switches; {} has {}",
+                params.describe(),
+                params.switches_at(l)
+            )));
+        }
+    }
+    // 3. subtrees: leaves below every switch, bottom-up
+    let leaves: Vec<u32> = at(1);
+    let mut leaf_no = vec![NONE; n];
+    leaves
+        .iter()
+        .enumerate()
+        .for_each(|(i, &s)| leaf_no[s as usize] = i as u32);
+    let mut below: Vec<Vec<u64>> = vec![Vec::new(); n];
+    for &s in &leaves {
+        let mut b = bits(leaves.len());
+        b[leaf_no[s as usize] as usize / 64] |= 1 << (leaf_no[s as usize] % 64);
+        below[s as usize] = b;
+    }
+    for l in 2..=h {
+        for s in at(l) {
+            let mut b = bits(leaves.len());
+            for &(c, _) in &children[s as usize] {
+                b.iter_mut().zip(&below[c as usize]).for_each(|(x, y)| *x |= y);
+            }
+            below[s as usize] = b;
+        }
+    }
+    // 4. copies: top-level ancestors of every switch, top-down
+    let tops: Vec<u32> = at(h);
+    let mut top_no = vec![NONE; n];
+    tops.iter()
+        .enumerate()
+        .for_each(|(i, &s)| top_no[s as usize] = i as u32);
+    let mut above: Vec<Vec<u64>> = vec![Vec::new(); n];
+    for &s in &tops {
+        let mut b = bits(tops.len());
+        b[top_no[s as usize] as usize / 64] |= 1 << (top_no[s as usize] % 64);
+        above[s as usize] = b;
+    }
+    for l in (1..h).rev() {
+        for s in at(l) {
+            let mut b = bits(tops.len());
+            for &(t, _) in &parents[s as usize] {
+                b.iter_mut().zip(&above[t as usize]).for_each(|(x, y)| *x |= y);
+            }
+            above[s as usize] = b;
+        }
+    }
+    // a digits, top-down: subtree ids per level
+    let mut sub = vec![NONE; n]; // A of each switch
+    for &s in &tops {
+        sub[s as usize] = 0;
+    }
+    for l in (1..h).rev() {
+        // the level-l subtrees inside each level-(l+1) subtree, numbered by their first leaf
+        let mut keyed: Vec<(u32, u32, Vec<u64>)> = Vec::new(); // (parent A, first leaf, set)
+        for s in at(l) {
+            let parent_a = sub[parents[s as usize][0].0 as usize];
+            let first = first_bit(&below[s as usize]);
+            keyed.push((parent_a, first, below[s as usize].clone()));
+        }
+        keyed.sort();
+        keyed.dedup();
+        let ml = params.m(l + 1);
+        let mut a_of = std::collections::HashMap::new();
+        let mut k = 0;
+        while k < keyed.len() {
+            let pa = keyed[k].0;
+            let group: Vec<_> = keyed[k..].iter().take_while(|x| x.0 == pa).collect();
+            if group.len() as u32 != ml {
+                return Err(Fail::structure(format!(
+                    "a level-{} subtree holds {} level-{l} subtrees; {} has {ml}",
+                    l + 1,
+                    group.len(),
+                    params.describe()
+                )));
+            }
+            for (a, x) in group.iter().enumerate() {
+                a_of.insert(x.2.clone(), pa * ml + a as u32);
+            }
+            k += group.len();
+        }
+        for s in at(l) {
+            sub[s as usize] = a_of[&below[s as usize]];
+        }
+    }
+    // b digits, bottom-up: copy classes by top-ancestor set
+    let mut copy = vec![NONE; n]; // B of each switch
+    for &s in &leaves {
+        copy[s as usize] = 0;
+    }
+    let mut wl_below = 1u32; // W_{l−1}
+    for l in 2..=h {
+        // class key: top-ancestor set; class's child B: the B of its children
+        let mut classes: Vec<(u32, u32, Vec<u64>)> = Vec::new(); // (child B, first switch, key)
+        for s in at(l) {
+            let cb = copy[children[s as usize][0].0 as usize];
+            if children[s as usize].iter().any(|&(c, _)| copy[c as usize] != cb) {
+                return Err(Fail::structure(format!(
+                    "the children of {} are of different copies; not a PGFT",
+                    g.name(s)
+                )));
+            }
+            classes.push((cb, s, above[s as usize].clone()));
+        }
+        classes.sort_by(|x, y| (x.0, &x.2).cmp(&(y.0, &y.2)));
+        // first switch per key decides the order among the classes of one child B
+        let mut reps: Vec<(u32, u32, Vec<u64>)> = Vec::new();
+        for c in classes {
+            match reps.iter_mut().find(|r| r.2 == c.2) {
+                Some(r) => r.1 = r.1.min(c.1),
+                None => reps.push(c),
+            }
+        }
+        reps.sort_by_key(|r| (r.0, r.1));
+        let wl = params.w(l);
+        let mut b_of = std::collections::HashMap::new();
+        let mut k = 0;
+        while k < reps.len() {
+            let cb = reps[k].0;
+            let group: Vec<_> = reps[k..].iter().take_while(|x| x.0 == cb).collect();
+            if group.len() as u32 != wl {
+                return Err(Fail::structure(format!(
+                    "level {l}: {} copy classes above one class of level {}; {} has {wl}",
+                    group.len(),
+                    l - 1,
+                    params.describe()
+                )));
+            }
+            for (b, x) in group.iter().enumerate() {
+                b_of.insert(x.2.clone(), cb + b as u32 * wl_below);
+            }
+            k += group.len();
+        }
+        for s in at(l) {
+            copy[s as usize] = b_of[&above[s as usize]];
+        }
+        wl_below *= wl;
+    }
+    // layout: switches by (level, A·W_l + B), checked against every cable
+    let mut offset = vec![0u32];
+    for l in 1..=h {
+        offset.push(offset[l as usize - 1] + params.switches_at(l) as u32);
+    }
+    let mut w_prod = vec![1u32; h as usize + 1]; // W_l
+    for l in 1..=h {
+        w_prod[l as usize] = w_prod[l as usize - 1] * params.w(l);
+    }
+    let mut slot_of = vec![NONE; n]; // global layout index of each switch
+    let mut switches = vec![0; offset[h as usize] as usize];
+    for s in 0..n as u32 {
+        let l = level[s as usize];
+        let i = sub[s as usize] * w_prod[l as usize] + copy[s as usize];
+        let gi = offset[l as usize - 1] + i;
+        if i >= params.switches_at(l) as u32 || switches[gi as usize] != 0 {
+            return Err(Fail::geometry(format!("{} gets a label another switch has", g.name(s))));
+        }
+        switches[gi as usize] = g.switches[s as usize];
+        slot_of[s as usize] = gi;
+    }
+    let mut up_off = Vec::with_capacity(switches.len() + 1);
+    let mut down_off = Vec::with_capacity(switches.len() + 1);
+    let (mut nu, mut nd) = (0u32, 0u32);
+    for l in 1..=h {
+        for _ in 0..params.switches_at(l) {
+            up_off.push(nu);
+            down_off.push(nd);
+            nu += params.up_ports(l);
+            nd += params.down_ports(l);
+        }
+    }
+    up_off.push(nu);
+    down_off.push(nd);
+    let mut up = vec![0u8; nu as usize];
+    let mut down = vec![0u8; nd as usize];
+    let mut hosts: Vec<(u32, Endpoint)> = Vec::new();
+    for s in 0..n as u32 {
+        let l = level[s as usize];
+        let node = g.switches[s as usize];
+        let gi = slot_of[s as usize] as usize;
+        // cable index per parent, in this switch's port order
+        let mut seen: Vec<(u32, u32)> = Vec::new();
+        let mut slot = 0;
+        for port in 1..=f.node(node).nports {
+            let peer = f.peer(node, port);
+            let parent = peer.and_then(|(t, _)| {
+                let ti = g.sw_of[t as usize];
+                (ti != NONE && level[ti as usize] == l + 1).then_some((t, ti))
+            });
+            match parent {
+                Some((_, ti)) => {
+                    let c = match seen.iter_mut().find(|x| x.0 == ti) {
+                        Some(x) => {
+                            x.1 += 1;
+                            x.1 - 1
+                        }
+                        None => {
+                            seen.push((ti, 1));
+                            0
+                        }
+                    };
+                    let (lu, pu) = (l + 1, peer.expect("parent").1);
+                    let tgi = slot_of[ti as usize];
+                    let (pa, pb) = (sub[ti as usize], copy[ti as usize]);
+                    if pa != sub[s as usize] / params.m(lu) || pb % w_prod[l as usize] != copy[s as usize] {
+                        return Err(Fail::geometry(format!(
+                            "{} is cabled to {}, which its labels do not allow",
+                            g.name(s),
+                            g.name(ti)
+                        )));
+                    }
+                    let b = pb / w_prod[l as usize];
+                    let u = b + params.w(lu) * c;
+                    up[(up_off[gi] + u) as usize] = port;
+                    let k = (sub[s as usize] % params.m(lu)) * params.p(lu) + c;
+                    down[(down_off[tgi as usize] + k) as usize] = pu;
+                }
+                None if l == 1 => {
+                    if let Some((ca, cp)) = peer.filter(|(t, _)| f.node(*t).kind != NodeKind::Switch) {
+                        let d = sub[s as usize] * params.m(1) + slot;
+                        hosts.push((d, Endpoint { node: ca, port: cp }));
+                        down[(down_off[gi] + slot) as usize] = port;
+                        slot += 1;
+                    } else if !compressed {
+                        slot += 1;
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    hosts.sort_by_key(|x| x.0);
+    let params = PgftParams {
+        hosts_per_leaf: None,
+        ..params
+    };
+    Ok(Layout::Pgft(PgftLayout {
+        params,
+        switches,
+        offset,
+        up,
+        up_off,
+        down,
+        down_off,
+        host_pos: hosts.iter().map(|x| x.0).collect(),
+        hosts: hosts.into_iter().map(|x| x.1).collect(),
+    }))
+}
+
+fn first_bit(v: &[u64]) -> u32 {
+    v.iter()
+        .enumerate()
+        .find(|(_, &x)| x != 0)
+        .map(|(i, &x)| i as u32 * 64 + x.trailing_zeros())
+        .unwrap_or(NONE)
+}
