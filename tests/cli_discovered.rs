@@ -233,3 +233,24 @@ fn cabling_names_slow_cables_with_or_without_a_plan() {
     let (_, out, _) = ibfat(&["cabling", plan.to_str().unwrap(), f]);
     assert!(out.contains("SLOW (vs. their peers, for information) (1)"), "{out}");
 }
+
+/// On a fabric whose switches all share one description, `cabling` names each end of a
+/// finding by description plus GUID, so the fix says which switch to go to.
+#[test]
+fn cabling_names_switches_that_share_a_description_by_guid() {
+    let t = tempfile::tempdir().unwrap();
+    let (_, file) = tree_with_a_slow_cable(t.path());
+    let net = std::fs::read_to_string(&file).unwrap();
+    let same: String = net
+        .lines()
+        .map(|l| match l.split_once("\t# \"") {
+            Some((head, _)) if l.starts_with("Switch") => format!("{head}\t# \"SwitchIB Mellanox Technologies\"\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let alike = tmp_file(t.path(), "alike.net", &same);
+    let (code, out, err) = ibfat(&["cabling", alike.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    let slow = out.lines().skip_while(|l| !l.starts_with("SLOW")).nth(1).unwrap();
+    assert_eq!(slow.matches("SwitchIB Mellanox Technologies [0x").count(), 2, "{slow}");
+}

@@ -28,6 +28,8 @@ pub(super) struct Terms<'a> {
     pub(super) np: u32,
     /// The node pairing of step 1.
     pub(super) m: &'a Matching,
+    /// How reports name the discovered nodes (description, with GUID and LID when shared).
+    pub(super) found_labels: crate::topology::label::Labels,
 }
 
 impl<'a> Terms<'a> {
@@ -38,6 +40,7 @@ impl<'a> Terms<'a> {
             found,
             np: plan.len() as u32,
             m,
+            found_labels: crate::topology::label::Labels::new(found),
         }
     }
 

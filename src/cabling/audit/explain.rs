@@ -22,11 +22,7 @@ impl Terms<'_> {
             }
         } else {
             let node = self.found.node(n - self.np);
-            let name = if node.desc.trim().is_empty() {
-                node.name.clone()
-            } else {
-                node.desc.clone()
-            };
+            let name = self.found_labels.get(n - self.np).to_string();
             EndRef {
                 node: name,
                 description: node.desc.clone(),
