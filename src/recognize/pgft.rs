@@ -1,8 +1,11 @@
 //! Recognising a PGFT(h; m; w; p) (`docs/families.md` §6) from its cabling alone.
 //!
-//! 1. **Levels**: switches with hosts are leaves (level 1); every other switch is one
-//!    level above the nearest lower one (breadth-first from the leaves). Every cable must
-//!    join neighbouring levels.
+//! 1. **Levels**: switches with hosts are leaves (level 1) — when that fits no PGFT, the
+//!    switches with the fewest hosts are tried as upper switches carrying a management
+//!    host; every other switch is one level above the nearest lower one (breadth-first
+//!    from the leaves). Every cable
+//!    must join neighbouring levels. Hosts above the leaves are not in the rank order (no
+//!    tree position); routing reaches them through their switch.
 //! 2. **Parameters**: every level-l switch must have the same number m_l of children,
 //!    every level-(l−1) node the same number w_l of parents, every child–parent pair the
 //!    same number p_l of cables; m₁ is a leaf's ports minus its uplinks (every leaf alike).
@@ -22,8 +25,7 @@
 //! most hosts on a leaf and each leaf's hosts take slots 0, 1, … in port order. Parallel
 //! cables are numbered by the lower switch's port order on both ends.
 //!
-//! Not yet: hosts on switches above the leaves (a management host on a spine), and
-//! leaves without any host; both are refused with the switch named.
+//! Not yet: leaves without any host (refused with the switch named).
 
 use super::graph::SwitchGraph;
 use super::Fail;
@@ -37,16 +39,36 @@ fn bits(n: usize) -> Vec<u64> {
     vec![0; n.div_ceil(64)]
 }
 
-/// Recognise a PGFT in `g`.
+/// Recognise a PGFT in `g`. Leaves are the switches with hosts; when that fails, the
+/// switches with the fewest hosts are taken for upper switches with a management host and
+/// left out of the leaves, step by step (the first failure is the one reported).
 pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
+    let n = g.len() as u32;
+    let mut counts: Vec<usize> = (0..n).map(|s| g.hosts_of(s).len()).filter(|&c| c > 0).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    if counts.is_empty() {
+        return Err(Fail::counts("no switch has hosts".into()));
+    }
+    let mut first = None;
+    for &t in &counts {
+        let leaves: Vec<u32> = (0..n).filter(|&s| g.hosts_of(s).len() >= t).collect();
+        match with_leaves(g, leaves) {
+            Ok(layout) => return Ok(layout),
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    Err(first.expect("at least one attempt"))
+}
+
+fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
     let f = g.fabric;
     let n = g.len();
     // 1. levels
     let mut level = vec![0u32; n];
-    let mut frontier: Vec<u32> = (0..n as u32).filter(|&s| !g.hosts_of(s).is_empty()).collect();
-    if frontier.is_empty() {
-        return Err(Fail::counts("no switch has hosts".into()));
-    }
+    let mut frontier = leaves;
     frontier.iter().for_each(|&s| level[s as usize] = 1);
     let mut h = 1;
     while !frontier.is_empty() {
@@ -76,13 +98,6 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         )));
     }
     for s in 0..n as u32 {
-        if level[s as usize] > 1 && !g.hosts_of(s).is_empty() {
-            return Err(Fail::structure(format!(
-                "switch {} at level {} has hosts; hosts above the leaves are not supported yet",
-                g.name(s),
-                level[s as usize]
-            )));
-        }
         for &t in g.neighbours(s) {
             if level[s as usize].abs_diff(level[t as usize]) != 1 {
                 return Err(Fail::structure(format!(

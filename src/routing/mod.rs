@@ -38,13 +38,18 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     for (r, ep) in layout.hosts().iter().enumerate() {
         rank_of_port[fabric.port_index(ep.node, ep.port) as usize] = r as u32;
     }
-    // what each LID is: a host (rank, offset), a switch, or something else
+    // what each LID is: a host (rank, offset), a switch, a host port outside the
+    // family's rank order (on a switch of the fabric: row of that switch, its port), or
+    // something else
     #[derive(Clone, Copy)]
     enum Dest {
         None,
         Host(u32, u16),
         Switch,
+        Beside(usize, u8),
     }
+    let row_of =
+        |n: crate::topology::NodeId| Some(lfts.row_of[n as usize] as usize).filter(|&r| r != u32::MAX as usize);
     let mut dest = vec![Dest::None; lfts.stride];
     for (lid, &owner) in lids.owner.iter().enumerate() {
         if owner == NO_PEER || lid == 0 {
@@ -55,7 +60,13 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
             NodeKind::Switch => Dest::Switch,
             _ => {
                 let r = rank_of_port[owner as usize];
-                if r == u32::MAX {
+                let beside = fabric
+                    .peer(p.node, p.num)
+                    .filter(|&(sw, _)| layout.hosts_beside_allowed() && fabric.node(sw).kind == NodeKind::Switch)
+                    .and_then(|(sw, port)| row_of(sw).map(|row| Dest::Beside(row, port)));
+                if r == u32::MAX && beside.is_some() {
+                    beside.expect("checked")
+                } else if r == u32::MAX {
                     return Err(Error::input(
                         "topology",
                         format!(
@@ -65,8 +76,9 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
                         ),
                         None,
                     ));
+                } else {
+                    Dest::Host(r, lid as u16 - lids.base[owner as usize])
                 }
-                Dest::Host(r, lid as u16 - lids.base[owner as usize])
             }
         };
     }
@@ -89,5 +101,15 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
         .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
         .collect();
     updown::fill(&graph, &mut lfts, &switch_lid);
+    // hosts outside the rank order (a management host on a spine): the way to their
+    // switch, then their port
+    for (lid, d) in dest.iter().enumerate() {
+        if let Dest::Beside(row, port) = *d {
+            let to = switch_lid[row] as usize;
+            for r in 0..switches.len() {
+                lfts.ports[r * stride + lid] = if r == row { port } else { lfts.ports[r * stride + to] };
+            }
+        }
+    }
     Ok(lfts)
 }

@@ -78,7 +78,14 @@ impl Layout {
             Layout::Pgft(l) => &l.hosts,
         }
     }
-    /// `lsft`, `kary` or `mols`.
+    /// True when host ports outside [`Layout::hosts`] (a management host on a spine) are
+    /// routed beside the family (through their switch) instead of refused: PGFTs, whose
+    /// recognition leaves such hosts out of the rank order.
+    pub fn hosts_beside_allowed(&self) -> bool {
+        matches!(self, Layout::Pgft(_))
+    }
+
+    /// `lsft`, `kary`, `mols` or `pgft`.
     pub fn family_name(&self) -> &'static str {
         match self {
             Layout::Lsft(_) => "lsft",

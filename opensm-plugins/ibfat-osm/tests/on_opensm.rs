@@ -25,7 +25,13 @@ fn plugin_dir() -> PathBuf {
 }
 
 fn net(f: FamilySpec, shuffle: Option<u64>) -> String {
-    let plan = Spec {
+    net_with(f, shuffle, false)
+}
+
+/// The ibsim net of a plan; with `ufm`, also a management host (`UFM HCA-1`) on a free
+/// port of the first top-level switch.
+fn net_with(f: FamilySpec, shuffle: Option<u64>, ufm: bool) -> String {
+    let mut plan = Spec {
         family: f,
         options: BuildOptions {
             shuffle,
@@ -34,6 +40,23 @@ fn net(f: FamilySpec, shuffle: Option<u64>) -> String {
     }
     .build()
     .unwrap();
+    if ufm {
+        let top = *plan.fabric.switches().collect::<Vec<_>>().last().unwrap();
+        let free = (1..=plan.fabric.node(top).nports)
+            .find(|&p| plan.fabric.peer(top, p).is_none())
+            .expect("a free port on the top switch");
+        let f = &mut plan.fabric;
+        let ca = f
+            .add_node(
+                ibfat::topology::NodeKind::Ca,
+                1,
+                0x00aa_0000_0000_0010,
+                "UFM",
+                "UFM HCA-1",
+            )
+            .unwrap();
+        f.connect(top, free as u32, ca, 1).unwrap();
+    }
     let files = ibfat::cabling::render(&plan, false);
     String::from_utf8(files.iter().find(|x| x.0 == "topology.net").unwrap().1.clone()).unwrap()
 }
@@ -49,7 +72,11 @@ fn plugin_cfg(engine: &str, opts: &str, lmc: u8) -> OsmConfig {
 
 /// Route with the plugin, read the switches back, validate, check the plugin's schedule.
 fn route_with_plugin(name: &str, f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
-    let sim = Sim::start_text(&net(f, shuffle));
+    route_net_with_plugin(name, &net(f, shuffle), lmc)
+}
+
+fn route_net_with_plugin(name: &str, net: &str, lmc: u8) {
+    let sim = Sim::start_text(net);
     let sched = sim.path().join("schedule.json");
     let run = sim.opensm(&plugin_cfg(
         "ibfat",
@@ -185,6 +212,17 @@ fn pgfts_with_parallel_cables() {
         "pgft4-4-2_1-2-4_1-2-2",
         FamilySpec::Pgft(PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap()),
         Some(32),
+        0,
+    );
+    // a management host on a top switch (which OpenSM's ftree refuses): routed beside
+    // the tree, left out of the schedule, which stays conflict-free
+    route_net_with_plugin(
+        "pgft+ufm",
+        &net_with(
+            FamilySpec::Pgft(PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap()),
+            Some(33),
+            true,
+        ),
         0,
     );
 }
