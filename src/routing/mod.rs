@@ -64,8 +64,8 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
                     .peer(p.node, p.num)
                     .filter(|&(sw, _)| layout.hosts_beside_allowed() && fabric.node(sw).kind == NodeKind::Switch)
                     .and_then(|(sw, port)| row_of(sw).map(|row| Dest::Beside(row, port)));
-                if r == u32::MAX && beside.is_some() {
-                    beside.expect("checked")
+                if let (u32::MAX, Some(b)) = (r, beside) {
+                    b
                 } else if r == u32::MAX {
                     return Err(Error::input(
                         "topology",
