@@ -118,12 +118,18 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     };
     let validate_s = t_valid.elapsed().as_secs_f64();
     let t_write = Instant::now();
-    let dump = lftdump::write_opensm(loaded.fabric(), &lids, &lfts);
-    atomic::write_files(
+    // the dump of a large fabric is gigabytes (LSFT(32): 5.8 GB): stream it into the
+    // temporary file instead of building it in memory; both files stay one atomic group
+    let fabric = loaded.fabric();
+    let g2l = guid2lid::write(&lids, fabric).into_bytes();
+    atomic::write_files_with(
         &a.out,
-        &[
-            ("opensm-lfts.dump", dump.into_bytes()),
-            ("guid2lid", guid2lid::write(&lids, loaded.fabric()).into_bytes()),
+        vec![
+            (
+                "opensm-lfts.dump",
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, &lids, &lfts)),
+            ),
+            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
         ],
     )?;
     let report = Report {

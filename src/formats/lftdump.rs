@@ -103,23 +103,36 @@ pub fn write_opensm_file(path: &Path, fabric: &Fabric, lids: &Lids, lfts: &LftSe
 }
 
 /// Stream the dump into `w`, rendering switch sections in parallel, in order (what
-/// [`write_opensm_file`] writes; for callers that publish it with other files).
+/// [`write_opensm_file`] writes; for callers that publish it with other files). Memory
+/// stays at a few batches of sections whatever the fabric's size: one batch is written
+/// while the next is rendered. The bytes are exactly [`write_opensm`]'s.
 pub fn stream_opensm(w: &mut dyn std::io::Write, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> std::io::Result<()> {
     use rayon::prelude::*;
     let text = DumpText::new(fabric, lids, lfts);
-    let rows: Vec<usize> = (0..lfts.switches.len()).collect();
-    for batch in rows.chunks(64) {
-        let parts: Vec<String> = batch
-            .par_iter()
-            .map(|&row| {
+    let batch = rayon::current_num_threads().max(1) * 2;
+    let render = |rows: std::ops::Range<usize>| -> Vec<String> {
+        rows.into_par_iter()
+            .map(|row| {
                 let mut s = String::with_capacity(lfts.stride * 64);
                 text.section(fabric, lids, lfts, row, &mut s);
                 s
             })
-            .collect();
-        for p in parts {
-            w.write_all(p.as_bytes())?;
-        }
+            .collect()
+    };
+    let n = lfts.switches.len();
+    let mut ready = render(0..batch.min(n));
+    let mut next = batch.min(n);
+    while !ready.is_empty() {
+        let upcoming = next..(next + batch).min(n);
+        next = upcoming.end;
+        let mut rendered = Vec::new();
+        // the writer need not be `Send`: it stays on this thread while rayon renders
+        let written = rayon::in_place_scope(|s| {
+            s.spawn(|_| rendered = render(upcoming));
+            ready.iter().try_for_each(|p| w.write_all(p.as_bytes()))
+        });
+        written?;
+        ready = rendered;
     }
     Ok(())
 }
@@ -382,6 +395,21 @@ mod tests {
         }
         let minimal = "Unicast lids of switch guid 0x0002c90000001000 x\n0x0001 1\n0x0008 3\n";
         assert_eq!(parse(minimal, Path::new("d")).unwrap()[0].entries.len(), 2);
+    }
+
+    #[test]
+    fn streamed_dump_is_byte_identical() {
+        let yaml = "family: lsft\norder: 5\ntwo_sided: true\n";
+        let plan = crate::topology::Spec::from_yaml(yaml, Path::new("s"))
+            .unwrap()
+            .build()
+            .unwrap();
+        let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 0).unwrap();
+        let lfts = crate::routing::route(&plan.fabric, &plan.layout, &lids).unwrap();
+        let whole = write_opensm(&plan.fabric, &lids, &lfts);
+        let mut streamed = Vec::new();
+        stream_opensm(&mut streamed, &plan.fabric, &lids, &lfts).unwrap();
+        assert_eq!(streamed, whole.into_bytes());
     }
 
     #[test]
