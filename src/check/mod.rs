@@ -6,6 +6,7 @@
 pub mod conflicts;
 pub mod lfts;
 pub mod shard;
+mod walk;
 
 pub use conflicts::{check, CheckReport, CompiledRoutes, LinkLoad};
 pub use lfts::{validate, LftReport};
