@@ -47,7 +47,13 @@ pub struct CompiledRoutes {
     width: usize,
     /// entry index of each rank's switch
     entry_of: Vec<u32>,
-    /// `slots[(entry * ranks + dest) * width + k]`: channel, `NO_LINK` padding, or a fault
+    /// columns of the table: `ranks`, or the number of entry switches when routes are
+    /// kept per destination switch
+    cols: usize,
+    /// column of each destination rank: the rank itself, or the entry index of its switch
+    col_of: Vec<u32>,
+    /// `slots[(entry * cols + col_of[dest]) * width + k]`: channel, `NO_LINK` padding, or
+    /// a fault
     slots: Vec<u32>,
     /// global port index of the sending end of each channel
     channel_port: Vec<u32>,
@@ -196,35 +202,138 @@ impl CompiledRoutes {
             }
             fault_code(RouteFault::Loop)
         };
-        // one walk per route into variable-length lists, then packed at the longest width
-        let lists: Vec<(Vec<u32>, Vec<u32>, usize)> = entry_row
-            .par_iter()
-            .map(|&row| {
-                let mut buf = Vec::new();
-                let mut flat = Vec::with_capacity(ranks * 3);
-                let mut start = Vec::with_capacity(ranks + 1);
-                let mut width = 1;
-                for d in 0..ranks {
-                    start.push(flat.len() as u32);
-                    let f = walk(row, d, &mut buf);
-                    if f != 0 {
-                        flat.push(f);
-                    } else {
-                        width = width.max(buf.len());
-                        flat.extend_from_slice(&buf);
-                    }
-                }
+        // one walk per route into variable-length lists
+        let lists_of = |row: u32| {
+            let mut buf = Vec::new();
+            let mut flat = Vec::with_capacity(ranks * 3);
+            let mut start = Vec::with_capacity(ranks + 1);
+            let mut width = 1;
+            for d in 0..ranks {
                 start.push(flat.len() as u32);
-                (flat, start, width)
-            })
-            .collect();
+                let f = walk(row, d, &mut buf);
+                if f != 0 {
+                    flat.push(f);
+                } else {
+                    width = width.max(buf.len());
+                    flat.extend_from_slice(&buf);
+                }
+            }
+            start.push(flat.len() as u32);
+            (flat, start, width)
+        };
+        // Where every destination on a switch has the same route from every entry switch
+        // (LSFT: the route depends on the leaves only), the table is kept per destination
+        // switch: entries² instead of entries × ranks routes (9 MB instead of 300 MB on
+        // LSFT(32)), small enough to stay in cache whatever order a pattern's flows take.
+        // That holds when the switch delivers each of its destinations to its own port and
+        // every other switch a route toward the first of them passes has the same entry
+        // for all of them: every walk toward them is then the same until it ends there.
+        let groups = entry_row.len();
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); groups];
+        for (d, &g) in entry_of.iter().enumerate() {
+            members[g as usize].push(d);
+        }
+        let entry = |row: usize, d: usize| {
+            let lid = dest_lid[d] as usize;
+            if lid < lfts.stride {
+                lfts.ports[row * lfts.stride + lid]
+            } else {
+                NO_ROUTE
+            }
+        };
+        let uniform = members.par_iter().enumerate().all(|(g, m)| {
+            let home = entry_row[g] as usize;
+            let sw = lfts.switches[home];
+            let delivers = m.iter().all(|&d| {
+                let port = entry(home, d);
+                port != 0
+                    && port != NO_ROUTE
+                    && port <= fabric.node(sw).nports
+                    && fabric.ports[fabric.port_index(sw, port) as usize].peer == dest_port[d]
+            });
+            if !delivers {
+                return false;
+            }
+            // the switches routes toward m[0] pass
+            let mut passed = vec![false; nsw];
+            let mut rows = Vec::new();
+            for &start in &entry_row {
+                let mut row = start as usize;
+                for _ in 0..=nsw {
+                    if std::mem::replace(&mut passed[row], true) {
+                        break;
+                    }
+                    rows.push(row);
+                    let port = entry(row, m[0]);
+                    let sw = lfts.switches[row];
+                    if row == home || port == 0 || port == NO_ROUTE || port > fabric.node(sw).nports {
+                        break;
+                    }
+                    let peer = fabric.ports[fabric.port_index(sw, port) as usize].peer;
+                    if peer == NO_PEER {
+                        break;
+                    }
+                    let pn = fabric.ports[peer as usize].node;
+                    if fabric.node(pn).kind != NodeKind::Switch {
+                        break;
+                    }
+                    row = lfts.row_of[pn as usize] as usize;
+                }
+            }
+            rows.iter()
+                .filter(|&&r| r != home)
+                .all(|&r| m.iter().all(|&d| entry(r, d) == entry(r, m[0])))
+        });
+        let per_switch: Option<Vec<(Vec<u32>, Vec<u32>, usize)>> = uniform.then(|| {
+            entry_row
+                .par_iter()
+                .map(|&row| {
+                    let mut buf = Vec::new();
+                    let mut flat = Vec::with_capacity(groups * 3);
+                    let mut start = Vec::with_capacity(groups + 1);
+                    let mut width = 1;
+                    for m in &members {
+                        start.push(flat.len() as u32);
+                        let f = walk(row, m[0], &mut buf);
+                        if f != 0 {
+                            flat.push(f);
+                        } else {
+                            width = width.max(buf.len());
+                            flat.extend_from_slice(&buf);
+                        }
+                    }
+                    start.push(flat.len() as u32);
+                    (flat, start, width)
+                })
+                .collect()
+        });
+        let (lists, cols, col_of) = match per_switch {
+            Some(l) => (l, groups, entry_of.clone()),
+            None => (
+                entry_row.par_iter().map(|&row| lists_of(row)).collect(),
+                ranks,
+                (0..ranks as u32).collect(),
+            ),
+        };
+        Self::pack(ranks, entry_of, cols, col_of, &lists, channel_port)
+    }
+
+    /// Pack per-entry route lists (`flat`, `start` per column, width) at the longest width.
+    fn pack(
+        ranks: usize,
+        entry_of: Vec<u32>,
+        cols: usize,
+        col_of: Vec<u32>,
+        lists: &[(Vec<u32>, Vec<u32>, usize)],
+        channel_port: Vec<u32>,
+    ) -> Result<CompiledRoutes> {
         let width = lists.iter().map(|l| l.2).max().unwrap_or(1);
-        let mut slots = vec![NO_LINK; entry_row.len() * ranks * width];
+        let mut slots = vec![NO_LINK; lists.len() * cols * width];
         slots
-            .par_chunks_mut(ranks * width)
+            .par_chunks_mut(cols * width)
             .zip(lists.par_iter())
             .for_each(|(out, (flat, start, _))| {
-                for d in 0..ranks {
+                for d in 0..cols {
                     let route = &flat[start[d] as usize..start[d + 1] as usize];
                     out[d * width..d * width + route.len()].copy_from_slice(route);
                 }
@@ -233,6 +342,8 @@ impl CompiledRoutes {
             ranks,
             width,
             entry_of,
+            cols,
+            col_of,
             slots,
             channel_port,
         })
@@ -527,7 +638,8 @@ pub fn check<P: Pattern + ?Sized>(
                     if d == IDLE || d as usize == r {
                         continue;
                     }
-                    let idx = (routes.entry_of[r] as usize * ranks + d as usize) * w;
+                    let col = routes.col_of[d as usize] as usize;
+                    let idx = (routes.entry_of[r] as usize * routes.cols + col) * w;
                     let route = &routes.slots[idx..idx + w];
                     if route[0] >= FAULT_BASE && route[0] != NO_LINK {
                         unrouted += 1;

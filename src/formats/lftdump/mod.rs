@@ -166,10 +166,6 @@ fn hex_prefix(s: &[u8]) -> Option<(u64, usize)> {
     (n > 0).then_some((v, n))
 }
 
-fn hex_u64(s: &str) -> Option<(u64, &str)> {
-    hex_prefix(s.as_bytes()).map(|(v, n)| (v, &s[n..]))
-}
-
 /// `0x0001 001` at the start of an entry line: LID (hex), blanks, port (decimal), and the
 /// length of that prefix.
 fn entry_prefix(i: &[u8]) -> Option<(usize, (u64, u64))> {
@@ -571,7 +567,7 @@ mod tests {
         ] {
             assert_eq!(entry(bad), None, "{bad}");
         }
-        assert_eq!(hex_u64("ffffffffffffffff1"), Some((u64::MAX, "1")));
+        assert_eq!(hex_prefix(b"ffffffffffffffff1"), Some((u64::MAX, 16)));
         assert_eq!(entry("0x1 000000000000000000000000007 x"), Some((" x", (1, 7))));
         assert_eq!(after("a portguid 0x12: b", "portguid 0x"), Some(0x12));
         assert_eq!(find("pportguid", "portguid"), Some(1));
