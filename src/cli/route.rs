@@ -87,14 +87,20 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let loaded = super::topo::named(loaded);
     let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
+    // planned LIDs at this LMC must fit the subnet: say which size of the family would
+    let plan = || -> Result<Lids> {
+        let switches = loaded.fabric().switches().count() as u64;
+        ibfat::topology::lidspace::check_layout(layout, switches, layout.hosts().len() as u64, a.lmc)?;
+        Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)
+    };
     let lids = match a.lids.as_str() {
-        "plan" => Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)?,
+        "plan" => plan()?,
         "discovered" => found_lids
             .clone()
             .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
         "auto" => match &found_lids {
             Some(l) if l.lmc == a.lmc => l.clone(),
-            _ => Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)?,
+            _ => plan()?,
         },
         file => topo::read_guid2lid(loaded.fabric(), Path::new(file))?,
     };
