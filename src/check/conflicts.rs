@@ -61,6 +61,9 @@ pub struct CompiledRoutes {
 
 const FAULT_BASE: u32 = u32::MAX - 16;
 
+/// The routes from one entry switch: channels packed, start of each column's, longest.
+type RouteLists = (Vec<u32>, Vec<u32>, usize);
+
 fn fault_code(f: RouteFault) -> u32 {
     FAULT_BASE
         + match f {
@@ -284,7 +287,7 @@ impl CompiledRoutes {
                 .filter(|&&r| r != home)
                 .all(|&r| m.iter().all(|&d| entry(r, d) == entry(r, m[0])))
         });
-        let per_switch: Option<Vec<(Vec<u32>, Vec<u32>, usize)>> = uniform.then(|| {
+        let per_switch: Option<Vec<RouteLists>> = uniform.then(|| {
             entry_row
                 .par_iter()
                 .map(|&row| {
@@ -324,7 +327,7 @@ impl CompiledRoutes {
         entry_of: Vec<u32>,
         cols: usize,
         col_of: Vec<u32>,
-        lists: &[(Vec<u32>, Vec<u32>, usize)],
+        lists: &[RouteLists],
         channel_port: Vec<u32>,
     ) -> Result<CompiledRoutes> {
         let width = lists.iter().map(|l| l.2).max().unwrap_or(1);

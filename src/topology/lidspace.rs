@@ -40,7 +40,7 @@ fn lsft_lids(q: u64, sides: u64, m: Option<u32>, per_host: u64) -> u64 {
 pub fn largest_lsft(two_sided: bool, hosts_per_leaf: Option<u32>, per_host: u64) -> Option<u32> {
     let sides = if two_sided { 2 } else { 1 };
     (2..=(MAX_PORTS / 2 - 1))
-        .filter(|&q| is_prime_power(q) && hosts_per_leaf.is_none_or(|m| m <= q + 1))
+        .filter(|&q| is_prime_power(q) && hosts_per_leaf.map_or(true, |m| m <= q + 1))
         .take_while(|&q| lsft_lids(q as u64, sides, hosts_per_leaf, per_host) <= MAX_UNICAST_LIDS)
         .last()
 }

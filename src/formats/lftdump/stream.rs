@@ -87,7 +87,7 @@ impl<'a> Reader<'a> {
     }
 
     fn misfit(&mut self, line: usize, e: Error) {
-        if self.misfit.as_ref().is_none_or(|(l, _)| line < *l) {
+        if self.misfit.as_ref().map_or(true, |(l, _)| line < *l) {
             self.misfit = Some((line, e));
         }
     }
