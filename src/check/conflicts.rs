@@ -678,11 +678,21 @@ pub fn check<P: Pattern + ?Sized>(
                         c = c.max(a.cnt[l as usize] as u32);
                     }
                 }
-                // pass 3: channel statistics and reset
-                for &l in &a.touched {
-                    let c = std::mem::take(&mut a.cnt[l as usize]) as u32;
-                    a.link_max[l as usize] = a.link_max[l as usize].max(c);
-                    a.link_sum[l as usize] += c as u64;
+                // pass 3: channel statistics and reset; when most channels carried flows (a
+                // conflict-free pattern uses them all) a sequential sweep beats the scattered
+                // touched list
+                if a.touched.len() * 4 > a.cnt.len() {
+                    for ((c, m), s) in a.cnt.iter_mut().zip(&mut a.link_max).zip(&mut a.link_sum) {
+                        let v = std::mem::take(c) as u32;
+                        *m = (*m).max(v);
+                        *s += v as u64;
+                    }
+                } else {
+                    for &l in &a.touched {
+                        let c = std::mem::take(&mut a.cnt[l as usize]) as u32;
+                        a.link_max[l as usize] = a.link_max[l as usize].max(c);
+                        a.link_sum[l as usize] += c as u64;
+                    }
                 }
                 a.touched.clear();
                 let total = flows + unrouted;
