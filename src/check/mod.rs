@@ -5,6 +5,7 @@
 
 pub mod conflicts;
 pub mod lfts;
+mod routes;
 pub mod shard;
 mod walk;
 
