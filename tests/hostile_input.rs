@@ -319,3 +319,100 @@ fn shard_indices_and_sums_never_wrap() {
         "{err}"
     );
 }
+
+#[test]
+fn fabrics_beyond_the_lid_space_name_the_largest_that_fits() {
+    for (args, want) in [
+        (
+            &["build", "lsft", "--order", "37"][..],
+            "order 32 one-sided, order 27 two-sided",
+        ),
+        (
+            &["build", "lsft", "--order", "29", "--two-sided"][..],
+            "order 27 two-sided",
+        ),
+        (
+            &["build", "kary", "--arity", "36", "--levels", "3"][..],
+            "arity 35 with 3 levels",
+        ),
+        (
+            &["build", "mols", "--arity", "36"][..],
+            "MOLS 3-tree one subnet holds at LMC 0: arity 35",
+        ),
+    ] {
+        let (code, _, err) = ibfat(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("49151 unicast LIDs") && err.contains(want),
+            "{args:?}: {err}"
+        );
+    }
+    // LMC 1 doubles the host LIDs: LSFT(29) is built but cannot be routed with two LIDs a host
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("l29");
+    let plan = plan.to_str().unwrap();
+    let (code, _, err) = ibfat(&["build", "lsft", "--order", "29", "--no-svg", "--out", plan]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = ibfat(&["route", plan, "--lmc", "1", "--no-validate", "--out", plan]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("at LMC 1") && err.contains("order 27 one-sided, order 19 two-sided"),
+        "{err}"
+    );
+}
+
+#[test]
+fn truncated_dumps_and_dumps_for_other_lids_are_refused_with_file_and_line() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("l3");
+    let plan = plan.to_str().unwrap();
+    assert_eq!(
+        ibfat(&["build", "lsft", "--order", "3", "--no-svg", "--out", plan]).0,
+        0
+    );
+    assert_eq!(ibfat(&["route", plan, "--out", plan]).0, 0);
+    let text = std::fs::read_to_string(Path::new(plan).join("opensm-lfts.dump")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // cut in the middle of the third switch section
+    let third = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("Unicast lids"))
+        .nth(2)
+        .unwrap()
+        .0;
+    let cut = t.path().join("cut.dump");
+    std::fs::write(&cut, lines[..third + 4].join("\n") + "\n").unwrap();
+    let cut_s = cut.to_str().unwrap();
+    for args in [
+        &["lfts", "validate", plan, "--lfts", cut_s][..],
+        &["check", plan, "--lfts", cut_s, "--pattern", "shift"][..],
+    ] {
+        let (code, _, err) = ibfat(args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("{cut_s}:{}:", third + 1)) && err.contains("truncated"),
+            "{err}"
+        );
+    }
+    // an entry for a LID beyond the topology's, owned by a port the fabric does not have
+    let mut more: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    more.insert(
+        2,
+        "0x0400 001 # Channel Adapter portguid 0x00000000deadbeef: 'stranger'".into(),
+    );
+    let other = t.path().join("more.dump");
+    std::fs::write(&other, more.join("\n") + "\n").unwrap();
+    let other_s = other.to_str().unwrap();
+    let lids = Path::new(plan).join("guid2lid");
+    for extra in [&[][..], &["--lids", lids.to_str().unwrap()][..]] {
+        let mut args = vec!["lfts", "validate", plan, "--lfts", other_s];
+        args.extend_from_slice(extra);
+        let (code, _, err) = ibfat(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("{other_s}:3:")) && err.contains("0x00000000deadbeef"),
+            "{err}"
+        );
+    }
+}

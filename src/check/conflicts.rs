@@ -8,22 +8,20 @@
 //! Host links are not counted: in a partial permutation (checked for every phase) each
 //! host sends and receives at most one flow, so its two links never carry two.
 //!
-//! Speed: routes are compiled once — LFT routing is destination based, so the path of a
+//! Speed: routes are compiled once ([`CompiledRoutes::compile`], in `routes`) — LFT routing is destination based, so the path of a
 //! flow depends only on the switch its source is cabled to and on the destination LID —
 //! into a flat table of link ids. A phase is then three sequential passes over flat
 //! arrays (count, take maxima, reset), phases run in parallel, and a pattern is generated
 //! phase by phase, never materialised (LSFT(31) has about a billion flows).
 
-use crate::routing::lids::Lids;
-use crate::routing::{LftSet, NO_ROUTE};
 use crate::topology::label::Labels;
-use crate::topology::{Endpoint, Fabric, NodeKind, NO_PEER};
+use crate::topology::{Endpoint, Fabric};
 use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::schedule::{Pattern, IDLE};
-const NO_LINK: u32 = u32::MAX;
+pub(super) const NO_LINK: u32 = u32::MAX;
 
 /// Why a route does not deliver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,27 +41,24 @@ pub enum RouteFault {
 /// counters stay in cache. A route that does not deliver has a fault code in its first
 /// slot instead of a channel.
 pub struct CompiledRoutes {
-    ranks: usize,
+    pub(super) ranks: usize,
     /// slots per route (the longest route's switch-to-switch links, at least 1)
-    width: usize,
+    pub(super) width: usize,
     /// entry index of each rank's switch
-    entry_of: Vec<u32>,
-    /// `slots[(entry * ranks + dest) * width + k]`: channel, `NO_LINK` padding, or a fault
-    slots: Vec<u32>,
+    pub(super) entry_of: Vec<u32>,
+    /// columns of the table: `ranks`, or the number of entry switches when routes are
+    /// kept per destination switch
+    pub(super) cols: usize,
+    /// column of each destination rank: the rank itself, or the entry index of its switch
+    pub(super) col_of: Vec<u32>,
+    /// `slots[(entry * cols + col_of[dest]) * width + k]`: channel, `NO_LINK` padding, or
+    /// a fault
+    pub(super) slots: Vec<u32>,
     /// global port index of the sending end of each channel
-    channel_port: Vec<u32>,
+    pub(super) channel_port: Vec<u32>,
 }
 
-const FAULT_BASE: u32 = u32::MAX - 16;
-
-fn fault_code(f: RouteFault) -> u32 {
-    FAULT_BASE
-        + match f {
-            RouteFault::BlackHole => 1,
-            RouteFault::Loop => 2,
-            RouteFault::Misdelivered => 3,
-        }
-}
+pub(super) const FAULT_BASE: u32 = u32::MAX - 16;
 
 fn fault_of(code: u32) -> Option<RouteFault> {
     match code.wrapping_sub(FAULT_BASE) {
@@ -71,177 +66,6 @@ fn fault_of(code: u32) -> Option<RouteFault> {
         2 => Some(RouteFault::Loop),
         3 => Some(RouteFault::Misdelivered),
         _ => None,
-    }
-}
-
-impl CompiledRoutes {
-    /// Compile the routes between `hosts` (the ranks) for LID offset `lid_offset`.
-    pub fn compile(
-        fabric: &Fabric,
-        lids: &Lids,
-        lfts: &LftSet,
-        hosts: &[Endpoint],
-        lid_offset: u16,
-    ) -> Result<CompiledRoutes> {
-        let ranks = hosts.len();
-        if ranks > u16::MAX as usize {
-            return Err(Error::input(
-                "job",
-                format!("{ranks} ranks: the checker handles up to {}", u16::MAX),
-                None,
-            ));
-        }
-        if lid_offset as u32 >= 1 << lids.lmc {
-            return Err(Error::input(
-                "lid_offset",
-                format!(
-                    "LID offset {lid_offset} needs LMC >= 1 (the LIDs have LMC {})",
-                    lids.lmc
-                ),
-                None,
-            ));
-        }
-        // dense channel ids
-        let mut channel_of = vec![NO_LINK; fabric.ports.len()];
-        let mut channel_port = Vec::new();
-        for (i, p) in fabric.ports.iter().enumerate() {
-            if p.peer != NO_PEER
-                && fabric.node(p.node).kind == NodeKind::Switch
-                && fabric.node(fabric.ports[p.peer as usize].node).kind == NodeKind::Switch
-            {
-                channel_of[i] = channel_port.len() as u32;
-                channel_port.push(i as u32);
-            }
-        }
-        let mut entry_row: Vec<u32> = Vec::new();
-        let mut entry_of_row = vec![u32::MAX; lfts.switches.len()];
-        let mut entry_of = Vec::with_capacity(ranks);
-        let mut dest_lid = Vec::with_capacity(ranks);
-        let mut dest_port = Vec::with_capacity(ranks);
-        for (r, ep) in hosts.iter().enumerate() {
-            let node = fabric.node(ep.node);
-            if node.kind == NodeKind::Switch {
-                return Err(Error::input(
-                    "job",
-                    format!("rank {r}: '{}' is a switch, not a host", node.desc),
-                    None,
-                ));
-            }
-            let Some((sw, _)) = fabric.peer(ep.node, ep.port) else {
-                return Err(Error::input(
-                    "job",
-                    format!("rank {r}: '{}' port {} is not cabled", node.desc, ep.port),
-                    None,
-                ));
-            };
-            let row = lfts.row_of.get(sw as usize).copied().unwrap_or(u32::MAX);
-            if row == u32::MAX {
-                return Err(Error::input(
-                    "job",
-                    format!("rank {r}: '{}' is not cabled to a switch", node.desc),
-                    None,
-                ));
-            }
-            if entry_of_row[row as usize] == u32::MAX {
-                entry_of_row[row as usize] = entry_row.len() as u32;
-                entry_row.push(row);
-            }
-            entry_of.push(entry_of_row[row as usize]);
-            let pidx = fabric.port_index(ep.node, ep.port);
-            let base = lids.base[pidx as usize];
-            if base == 0 {
-                return Err(Error::input(
-                    "job",
-                    format!("rank {r}: '{}' has no LID", node.desc),
-                    None,
-                ));
-            }
-            dest_lid.push(base + lid_offset);
-            dest_port.push(pidx);
-        }
-        // walk every (entry, dest) once; a route longer than the switch count loops
-        let nsw = lfts.switches.len();
-        let walk = |row0: u32, d: usize, buf: &mut Vec<u32>| -> u32 {
-            buf.clear();
-            let lid = dest_lid[d] as usize;
-            let mut row = row0 as usize;
-            for _ in 0..=nsw {
-                let sw = lfts.switches[row];
-                let port = if lid < lfts.stride {
-                    lfts.ports[row * lfts.stride + lid]
-                } else {
-                    NO_ROUTE
-                };
-                if port == NO_ROUTE || port == 0 || port > fabric.node(sw).nports {
-                    return if port == 0 {
-                        fault_code(RouteFault::Misdelivered)
-                    } else {
-                        fault_code(RouteFault::BlackHole)
-                    };
-                }
-                let out = fabric.port_index(sw, port);
-                let peer = fabric.ports[out as usize].peer;
-                if peer == NO_PEER {
-                    return fault_code(RouteFault::BlackHole);
-                }
-                let pn = fabric.ports[peer as usize].node;
-                if fabric.node(pn).kind != NodeKind::Switch {
-                    return if peer == dest_port[d] {
-                        0
-                    } else {
-                        fault_code(RouteFault::Misdelivered)
-                    };
-                }
-                buf.push(channel_of[out as usize]);
-                row = lfts.row_of[pn as usize] as usize;
-            }
-            fault_code(RouteFault::Loop)
-        };
-        // one walk per route into variable-length lists, then packed at the longest width
-        let lists: Vec<(Vec<u32>, Vec<u32>, usize)> = entry_row
-            .par_iter()
-            .map(|&row| {
-                let mut buf = Vec::new();
-                let mut flat = Vec::with_capacity(ranks * 3);
-                let mut start = Vec::with_capacity(ranks + 1);
-                let mut width = 1;
-                for d in 0..ranks {
-                    start.push(flat.len() as u32);
-                    let f = walk(row, d, &mut buf);
-                    if f != 0 {
-                        flat.push(f);
-                    } else {
-                        width = width.max(buf.len());
-                        flat.extend_from_slice(&buf);
-                    }
-                }
-                start.push(flat.len() as u32);
-                (flat, start, width)
-            })
-            .collect();
-        let width = lists.iter().map(|l| l.2).max().unwrap_or(1);
-        let mut slots = vec![NO_LINK; entry_row.len() * ranks * width];
-        slots
-            .par_chunks_mut(ranks * width)
-            .zip(lists.par_iter())
-            .for_each(|(out, (flat, start, _))| {
-                for d in 0..ranks {
-                    let route = &flat[start[d] as usize..start[d + 1] as usize];
-                    out[d * width..d * width + route.len()].copy_from_slice(route);
-                }
-            });
-        Ok(CompiledRoutes {
-            ranks,
-            width,
-            entry_of,
-            slots,
-            channel_port,
-        })
-    }
-
-    /// Number of channels.
-    pub fn channels(&self) -> usize {
-        self.channel_port.len()
     }
 }
 
@@ -528,7 +352,8 @@ pub fn check<P: Pattern + ?Sized>(
                     if d == IDLE || d as usize == r {
                         continue;
                     }
-                    let idx = (routes.entry_of[r] as usize * ranks + d as usize) * w;
+                    let col = routes.col_of[d as usize] as usize;
+                    let idx = (routes.entry_of[r] as usize * routes.cols + col) * w;
                     let route = &routes.slots[idx..idx + w];
                     if route[0] >= FAULT_BASE && route[0] != NO_LINK {
                         unrouted += 1;
@@ -564,11 +389,21 @@ pub fn check<P: Pattern + ?Sized>(
                         c = c.max(a.cnt[l as usize] as u32);
                     }
                 }
-                // pass 3: channel statistics and reset
-                for &l in &a.touched {
-                    let c = std::mem::take(&mut a.cnt[l as usize]) as u32;
-                    a.link_max[l as usize] = a.link_max[l as usize].max(c);
-                    a.link_sum[l as usize] += c as u64;
+                // pass 3: channel statistics and reset; when most channels carried flows (a
+                // conflict-free pattern uses them all) a sequential sweep beats the scattered
+                // touched list
+                if a.touched.len() * 4 > a.cnt.len() {
+                    for ((c, m), s) in a.cnt.iter_mut().zip(&mut a.link_max).zip(&mut a.link_sum) {
+                        let v = std::mem::take(c) as u32;
+                        *m = (*m).max(v);
+                        *s += v as u64;
+                    }
+                } else {
+                    for &l in &a.touched {
+                        let c = std::mem::take(&mut a.cnt[l as usize]) as u32;
+                        a.link_max[l as usize] = a.link_max[l as usize].max(c);
+                        a.link_sum[l as usize] += c as u64;
+                    }
                 }
                 a.touched.clear();
                 let total = flows + unrouted;

@@ -10,6 +10,7 @@
 //! reported but is not a deadlock of the data VLs. ibfat's own tables are acyclic in
 //! `ca_sourced` for every family and in both for the Latin-square fat-tree.
 
+use super::walk::{Step, Walk};
 use crate::routing::lids::{describe_port, Lids};
 use crate::routing::{LftSet, NO_ROUTE};
 use crate::topology::label::Labels;
@@ -141,6 +142,10 @@ struct Ctx<'a> {
     attach_row: Vec<u32>,
     /// rows with CAs attached
     ca_rows: Vec<u32>,
+    /// whether a row has CAs attached, by row
+    is_ca_row: Vec<bool>,
+    /// the tables LID-major and the wiring flat
+    walk: Walk,
     /// channel id of (row, port): global port index of the sending port
     promise: u32,
 }
@@ -280,7 +285,6 @@ fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResu
     let promised = !dest_is_switch && (cx.promise >> offset.min(31)) & 1 == 1;
     let dest_desc = describe_port(fabric, owner);
     st.iter_mut().for_each(|s| *s = St::Unknown);
-    let stride = cx.lfts.stride;
     for start in 0..cx.nsw {
         if st[start] != St::Unknown {
             continue;
@@ -303,8 +307,7 @@ fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResu
             st[r] = St::Visiting;
             stack.push(r as u32);
             res.entries += 1;
-            let sw = cx.lfts.switches[r];
-            let port = cx.lfts.ports[r * stride + lid as usize];
+            let port = cx.walk.port(r, lid);
             if dest_is_switch && r as u32 == dest_row {
                 if port == 0 {
                     break St::Ok(0);
@@ -344,35 +347,32 @@ fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResu
                 );
                 break St::Bad;
             }
-            if port > fabric.node(sw).nports {
-                bad(&mut res, format!("port {port} is beyond the switch"));
-                break St::Bad;
-            }
-            let pi = fabric.port_index(sw, port);
-            let peer = fabric.ports[pi as usize].peer;
-            if peer == NO_PEER {
-                bad(&mut res, format!("port {port} is not cabled"));
-                break St::Bad;
-            }
-            let pn = fabric.ports[peer as usize].node;
-            if fabric.node(pn).kind != NodeKind::Switch {
-                if peer == owner {
-                    break St::Ok(0);
+            match cx.walk.step(r, port) {
+                Step::Row(next) => r = next,
+                Step::Beyond => {
+                    bad(&mut res, format!("port {port} is beyond the switch"));
+                    break St::Bad;
                 }
-                res.misdelivered += 1;
-                push_defect(
-                    cx,
-                    &mut res,
-                    &format!("delivered to {}", describe_port(fabric, peer)),
-                    r,
-                    lid,
-                    &dest_desc,
-                    stack,
-                    usize::MAX,
-                );
-                break St::Bad;
+                Step::Uncabled => {
+                    bad(&mut res, format!("port {port} is not cabled"));
+                    break St::Bad;
+                }
+                Step::Leaf(peer) if peer == owner => break St::Ok(0),
+                Step::Leaf(peer) => {
+                    res.misdelivered += 1;
+                    push_defect(
+                        cx,
+                        &mut res,
+                        &format!("delivered to {}", describe_port(fabric, peer)),
+                        r,
+                        lid,
+                        &dest_desc,
+                        stack,
+                        usize::MAX,
+                    );
+                    break St::Bad;
+                }
             }
-            r = cx.lfts.row_of[pn as usize] as usize;
         };
         // unwind: hops count switches from each stacked switch to the destination
         let mut h = match terminal {
@@ -402,10 +402,11 @@ fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResu
         let St::Ok(h) = *s else { continue };
         if dest_is_switch {
             hop(&mut res.switch_hops, h);
-        } else if cx.ca_rows.binary_search(&(r as u32)).is_ok() {
+        } else if cx.is_ca_row[r] {
             hop(&mut res.host_hops, h);
             if promised {
-                let min = cx.dist[r * cx.nsw + dest_row as usize] as u32 + 1;
+                // distances are symmetric (cables are): read the destination's row
+                let min = cx.dist[dest_row as usize * cx.nsw + r] as u32 + 1;
                 if h > min {
                     res.non_minimal += 1;
                     if res.defects.len() < MAX_EXAMPLES {
@@ -495,7 +496,6 @@ fn build_cdg(cx: &Ctx, sources: &[u32]) -> Cdg {
         .filter(|&l| cx.lids.owner[l as usize] != NO_PEER)
         .map(|l| l as u16)
         .collect();
-    let stride = cx.lfts.stride;
     let merged = lids
         .par_chunks(64)
         .map(|chunk| {
@@ -509,27 +509,25 @@ fn build_cdg(cx: &Ctx, sources: &[u32]) -> Cdg {
                     let mut r = src as usize;
                     let mut incoming: u32 = NO_PEER;
                     for _ in 0..=cx.nsw {
-                        let sw = cx.lfts.switches[r];
-                        let port = cx.lfts.ports[r * stride + lid as usize];
-                        if port == 0 || port == NO_ROUTE || port > fabric.node(sw).nports {
+                        let port = cx.walk.port(r, lid);
+                        if port == 0 || port == NO_ROUTE {
                             break;
                         }
-                        let out = fabric.port_index(sw, port);
-                        let peer = fabric.ports[out as usize].peer;
-                        if peer == NO_PEER {
-                            break;
-                        }
-                        let pn = fabric.ports[peer as usize].node;
-                        let to_switch = fabric.node(pn).kind == NodeKind::Switch;
-                        if incoming != NO_PEER && to_switch {
+                        let next = match cx.walk.step(r, port) {
+                            Step::Beyond | Step::Uncabled => break,
+                            Step::Leaf(_) => None,
+                            Step::Row(next) => Some(next),
+                        };
+                        if incoming != NO_PEER && next.is_some() {
                             b.succ[incoming as usize][(port / 64) as usize] |= 1 << (port % 64);
                         }
-                        if !to_switch || seen[r] == lid as u32 {
+                        let Some(next) = next else { break };
+                        if seen[r] == lid as u32 {
                             break;
                         }
                         seen[r] = lid as u32;
-                        incoming = out;
-                        r = cx.lfts.row_of[pn as usize] as usize;
+                        incoming = cx.walk.channel(r, port);
+                        r = next;
                     }
                 }
             }
@@ -642,6 +640,10 @@ pub fn validate(fabric: &Fabric, lids: &Lids, lfts: &LftSet, layout: Option<&Lay
     }
     ca_rows.sort_unstable();
     ca_rows.dedup();
+    let mut is_ca_row = vec![false; nsw];
+    for &r in &ca_rows {
+        is_ca_row[r as usize] = true;
+    }
     let cx = Ctx {
         fabric,
         lids,
@@ -650,6 +652,8 @@ pub fn validate(fabric: &Fabric, lids: &Lids, lfts: &LftSet, layout: Option<&Lay
         nsw,
         attach_row,
         ca_rows,
+        is_ca_row,
+        walk: Walk::new(fabric, lfts),
         promise: minimal_promise(layout, lids.lmc),
     };
     let lid_list: Vec<u16> = (1..lids.owner.len())

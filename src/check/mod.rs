@@ -5,7 +5,9 @@
 
 pub mod conflicts;
 pub mod lfts;
+mod routes;
 pub mod shard;
+mod walk;
 
 pub use conflicts::{check, CheckReport, CompiledRoutes, LinkLoad};
 pub use lfts::{validate, LftReport};

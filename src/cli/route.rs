@@ -87,14 +87,20 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let loaded = super::topo::named(loaded);
     let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
+    // planned LIDs at this LMC must fit the subnet: say which size of the family would
+    let plan = || -> Result<Lids> {
+        let switches = loaded.fabric().switches().count() as u64;
+        ibfat::topology::lidspace::check_layout(layout, switches, layout.hosts().len() as u64, a.lmc)?;
+        Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)
+    };
     let lids = match a.lids.as_str() {
-        "plan" => Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)?,
+        "plan" => plan()?,
         "discovered" => found_lids
             .clone()
             .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
         "auto" => match &found_lids {
             Some(l) if l.lmc == a.lmc => l.clone(),
-            _ => Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)?,
+            _ => plan()?,
         },
         file => topo::read_guid2lid(loaded.fabric(), Path::new(file))?,
     };
@@ -118,12 +124,18 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     };
     let validate_s = t_valid.elapsed().as_secs_f64();
     let t_write = Instant::now();
-    let dump = lftdump::write_opensm(loaded.fabric(), &lids, &lfts);
-    atomic::write_files(
+    // the dump of a large fabric is gigabytes (LSFT(32): 5.8 GB): stream it into the
+    // temporary file instead of building it in memory; both files stay one atomic group
+    let fabric = loaded.fabric();
+    let g2l = guid2lid::write(&lids, fabric).into_bytes();
+    atomic::write_files_with(
         &a.out,
-        &[
-            ("opensm-lfts.dump", dump.into_bytes()),
-            ("guid2lid", guid2lid::write(&lids, loaded.fabric()).into_bytes()),
+        vec![
+            (
+                "opensm-lfts.dump",
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, &lids, &lfts)),
+            ),
+            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
         ],
     )?;
     let report = Report {

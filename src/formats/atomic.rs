@@ -220,18 +220,25 @@ pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
 /// Write several files into an existing (or new) folder as one group ([`write_group`]):
 /// they are published together or not at all; other files in the folder are left alone.
 pub fn write_files(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
+    let items: Vec<(&str, Fill<'_>)> = files
+        .iter()
+        .map(|(name, bytes)| (*name, Box::new(move |w: &mut dyn Write| w.write_all(bytes)) as Fill<'_>))
+        .collect();
+    write_files_with(dir, items)
+}
+
+/// [`write_files`] with every file streamed by its producer into its temporary file, for
+/// outputs too big to hold in memory (the LFT dump of a large fabric is gigabytes): the
+/// group is still published together or not at all, every file complete and synced
+/// before the first rename.
+pub fn write_files_with(dir: &Path, files: Vec<(&str, Fill<'_>)>) -> Result<()> {
     let dir = resolve_dir(dir)?;
     fs::create_dir_all(&dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
     let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
     let items: Vec<(&Path, Fill<'_>)> = paths
         .iter()
         .zip(files)
-        .map(|(p, (_, bytes))| {
-            (
-                p.as_path(),
-                Box::new(move |w: &mut dyn Write| w.write_all(bytes)) as Fill<'_>,
-            )
-        })
+        .map(|(p, (_, fill))| (p.as_path(), fill))
         .collect();
     write_group(items)
 }

@@ -44,11 +44,13 @@ pub const DUMP: Limits = Limits {
     max_line: Some(MAX_LINE),
 };
 
-/// LFT dumps (OpenSM's opensm-lfts.dump, dump_lfts, ibroute): LSFT(17)'s is 277 MB, one
-/// line per switch and LID.
+/// LFT dumps (OpenSM's opensm-lfts.dump, dump_lfts, ibroute): one line per switch and
+/// LID, LSFT(17)'s is 277 MB and LSFT(32)'s 5.8 GB. They are read line by line into the
+/// tables ([`read_lines`]), so the bound is on time, not memory: a full LID space (49,151
+/// LIDs) over 16,384 switches at ~80 bytes a line.
 pub const LFT_DUMP: Limits = Limits {
     what: "LFT dump",
-    max_bytes: 4096 * MIB,
+    max_bytes: 64 * 1024 * MIB,
     max_line: Some(MAX_LINE),
 };
 
@@ -214,6 +216,103 @@ pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8
     Ok(out)
 }
 
+/// [`read`] line by line, for inputs too big to hold (the LFT dump of LSFT(32) is 5.8 GB):
+/// `line` gets every line, without its `\n`, and its number. The bounds are those of
+/// [`read`], checked over the whole input even after the caller has seen enough, so an
+/// input breaks a bound here exactly when [`read`] refuses it.
+pub fn read_lines(path: &Path, limits: Limits, line: impl FnMut(&[u8], usize)) -> Result<()> {
+    if is_dash(path) {
+        if STDIN_TAKEN.swap(true, Ordering::SeqCst) {
+            return Err(Error::input(
+                "-",
+                "standard input was already read for another argument",
+                Some("give at most one `-` per command".into()),
+            ));
+        }
+        return lines_from(std::io::stdin().lock(), Path::new("<stdin>"), limits, line);
+    }
+    let file = std::fs::File::open(path).map_err(|e| ReadError::Io(e).into_error(path))?;
+    lines_from(file, path, limits, line)
+}
+
+/// [`read_lines`] from any reader; `path` names it in messages.
+pub fn lines_from(mut r: impl Read, path: &Path, limits: Limits, mut line: impl FnMut(&[u8], usize)) -> Result<()> {
+    const CHUNK: usize = 4 << 20;
+    let mut buf: Vec<u8> = Vec::with_capacity(2 * CHUNK);
+    // bytes dropped from the front of `buf`, and the number of the line `buf` starts with
+    let (mut base, mut lineno) = (0u64, 1usize);
+    loop {
+        let old = buf.len();
+        buf.resize(old + CHUNK, 0);
+        let n = loop {
+            match r.read(&mut buf[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+            }
+        };
+        buf.truncate(old + n);
+        if n == 0 {
+            break;
+        }
+        if base + buf.len() as u64 > limits.max_bytes {
+            return Err(Error::at(
+                path,
+                0,
+                format!(
+                    "size: the file is larger than {} bytes, more than any real {} (valid: 0..={} bytes)",
+                    limits.max_bytes, limits.what, limits.max_bytes
+                ),
+            )
+            .with_hint("is this the right file? a device or an endless pipe is not an input"));
+        }
+        let nul = buf[old..].contains(&0);
+        let mut start = 0;
+        while let Some(k) = super::text::find_byte(&buf[start.max(old)..], b'\n') {
+            let end = start.max(old) + k;
+            check_line(&buf[start..end], base + start as u64, lineno, path, limits, nul)?;
+            line(&buf[start..end], lineno);
+            lineno += 1;
+            start = end + 1;
+        }
+        // the unfinished line so far: its bounds now, so that a line without end is refused
+        check_line(&buf[start..], base + start as u64, lineno, path, limits, nul)?;
+        buf.drain(..start);
+        base += start as u64;
+    }
+    if !buf.is_empty() {
+        line(&buf, lineno);
+    }
+    Ok(())
+}
+
+/// The bounds of one line starting at byte `at` (as [`read_from`] checks them byte by
+/// byte: a NUL byte, else a line longer than allowed, whichever comes first).
+fn check_line(l: &[u8], at: u64, lineno: usize, path: &Path, limits: Limits, nul: bool) -> Result<()> {
+    let max = limits.max_line.unwrap_or(usize::MAX);
+    let zero = if nul { l.iter().position(|&b| b == 0) } else { None };
+    match zero {
+        Some(i) if i <= max => Err(Error::at(
+            path,
+            lineno,
+            format!(
+                "a NUL byte at byte {}: a {} is text (is this a binary file or a device?)",
+                at + i as u64,
+                limits.what
+            ),
+        )),
+        _ if l.len() > max => Err(Error::at(
+            path,
+            lineno,
+            format!(
+                "line length: the line is longer than {max} bytes (valid: 0..={max} bytes per line in a {})",
+                limits.what
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +337,34 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("in.txt:2: line length"), "{e}");
+    }
+
+    #[test]
+    fn lines_match_read_and_its_bounds() {
+        let p = Path::new("in.txt");
+        let lines = |b: &[u8], l: Limits| {
+            let mut v = Vec::new();
+            lines_from(b, p, l, |x, n| v.push((String::from_utf8_lossy(x).into_owned(), n))).map(|_| v)
+        };
+        let text = "ab\n\ncd\r\nlast";
+        let want: Vec<(String, usize)> = String::from_utf8_lossy(text.as_bytes())
+            .split('\n')
+            .enumerate()
+            .map(|(i, l)| (l.to_string(), i + 1))
+            .collect();
+        assert_eq!(lines(text.as_bytes(), lim(60, Some(8))).unwrap(), want);
+        assert_eq!(lines(b"a\nbb\n", lim(60, None)).unwrap().len(), 2);
+        for (input, l) in [
+            (&b"abcdefg"[..], lim(6, None)),
+            (&b"ab\nc\0d"[..], lim(60, None)),
+            (&b"ab\nabc\n"[..], lim(60, Some(2))),
+            (&b"ab\nab\0\n"[..], lim(60, Some(2))),
+            (&b"ab\nabc\0\n"[..], lim(60, Some(2))),
+            (&b"0123456789"[..], lim(60, Some(4))),
+        ] {
+            let a = read_from(input, p, l).unwrap_err().to_string();
+            assert_eq!(lines(input, l).unwrap_err().to_string(), a);
+        }
     }
 
     #[test]

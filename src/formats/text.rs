@@ -21,6 +21,23 @@ pub fn flatten_controls(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// The first `b` in `h`, eight bytes at a time.
+pub(crate) fn find_byte(h: &[u8], b: u8) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let pattern = LO * b as u64;
+    let mut i = 0;
+    for c in h.chunks_exact(8) {
+        let Ok(a) = <[u8; 8]>::try_from(c) else { break };
+        let w = u64::from_le_bytes(a) ^ pattern;
+        if w.wrapping_sub(LO) & !w & HI != 0 {
+            break;
+        }
+        i += 8;
+    }
+    h[i..].iter().position(|&c| c == b).map(|k| i + k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

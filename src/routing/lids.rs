@@ -213,6 +213,8 @@ impl Lids {
     pub fn from_ranges(fabric: &Fabric, ranges: &[LidRange], path: &Path) -> Result<Lids> {
         let index = fabric.port_guid_index();
         let mut lids: Option<Lids> = None;
+        // a CA port already has its LIDs (flag, not a scan of every port per range)
+        let mut ca_given = false;
         for &LidRange { guid: g, lo, hi, line } in ranges {
             let Some(&(node, port)) = index.get(&g) else {
                 return Err(Error::at(
@@ -236,12 +238,7 @@ impl Lids {
                         format!("LID range of {span} LIDs: expected 1 or 2 (LMC 0 or 1)"),
                     ));
                 }
-                if l.base
-                    .iter()
-                    .enumerate()
-                    .any(|(i, &b)| b != 0 && fabric.node(fabric.ports[i].node).kind != NodeKind::Switch)
-                    && l.lmc != lmc
-                {
+                if ca_given && l.lmc != lmc {
                     return Err(Error::at(path, line, "CA ports with different LMCs"));
                 }
                 l.lmc = lmc;
@@ -255,6 +252,7 @@ impl Lids {
                 ));
             }
             l.set(fabric, idx, lo as u32).map_err(|e| e.in_file(path, line))?;
+            ca_given |= !is_switch;
         }
         let lids = lids.ok_or_else(|| Error::at(path, 0, "no entries"))?;
         lids.require_complete(fabric).map_err(|e| e.in_file(path, 0))?;

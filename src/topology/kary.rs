@@ -11,7 +11,7 @@
 //! also have 2k ports, the upper half unused (one switch model throughout).
 
 use super::fabric::{Endpoint, Fabric, NodeId, NodeKind};
-use super::{check_size, BuildOptions, GuidAlloc, Layout, PortShuffle};
+use super::{BuildOptions, GuidAlloc, Layout, PortShuffle};
 use crate::error::{Error, Result};
 
 /// Parameters of a k-ary n-tree.
@@ -52,7 +52,13 @@ impl KaryParams {
                 Some("use fewer levels or a smaller arity".into()),
             ));
         };
-        check_size("levels", n as u64 * hosts / k as u64, hosts, 1)
+        super::lidspace::check(
+            "levels",
+            super::lidspace::Family::Kary { k, levels: n },
+            n as u64 * hosts / k as u64,
+            hosts,
+            0,
+        )
     }
 }
 

@@ -7,7 +7,7 @@
 //! second copy of all leaves and hosts in a two-sided LSFT).
 
 use super::fabric::{Endpoint, Fabric, NodeId, NodeKind};
-use super::{check_size, BuildOptions, GuidAlloc, Layout, PortShuffle};
+use super::{BuildOptions, GuidAlloc, Layout, PortShuffle};
 use crate::error::{Error, Result};
 use crate::geometry::{prime_power_hint, Plane};
 
@@ -71,7 +71,15 @@ impl LsftParams {
         let n = (q * q + q + 1) as u64;
         let sides = if self.two_sided { 2 } else { 1 };
         let m = self.hosts_per_leaf.unwrap_or(q + 1) as u64;
-        check_size("order", n * (sides + 1), n * sides * m, 1)
+        super::lidspace::check(
+            "order",
+            super::lidspace::Family::Lsft {
+                hosts_per_leaf: self.hosts_per_leaf.filter(|&h| h != q + 1),
+            },
+            n * (sides + 1),
+            n * sides * m,
+            0,
+        )
     }
 
     fn sides(&self) -> u32 {

@@ -10,6 +10,7 @@
 pub mod fabric;
 pub mod kary;
 pub mod label;
+pub mod lidspace;
 pub mod lsft;
 pub mod mols;
 pub mod pgft;
@@ -321,23 +322,6 @@ impl PortShuffle {
         }
         v
     }
-}
-
-/// Reject fabrics larger than a port number or LID space can address.
-pub(crate) fn check_size(field: &str, switches: u64, hosts: u64, lids_per_host: u64) -> Result<()> {
-    const MAX_UNICAST_LIDS: u64 = 0xBFFF;
-    let lids = switches + hosts * lids_per_host;
-    if lids > MAX_UNICAST_LIDS {
-        return Err(Error::input(
-            field,
-            format!(
-                "the fabric would have {switches} switches and {hosts} hosts, more than the \
-                 {MAX_UNICAST_LIDS} unicast LIDs of one subnet"
-            ),
-            None,
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //! n+1+u; middle colour c on 1+c, top t on n+1+t; top row r on 1+r (upper half unused).
 
 use super::fabric::{Endpoint, Fabric, NodeId, NodeKind};
-use super::{check_size, BuildOptions, GuidAlloc, Layout, PortShuffle};
+use super::{BuildOptions, GuidAlloc, Layout, PortShuffle};
 use crate::error::{Error, Result};
 use crate::geometry::{is_prime_power, prime_power_hint, Field};
 use std::fmt;
@@ -109,7 +109,13 @@ impl MolsParams {
                 Some(format!("2..={}", super::fabric::MAX_PORTS / 2)),
             ));
         }
-        check_size("arity", 3 * (n as u64).pow(2), (n as u64).pow(3), 1)?;
+        super::lidspace::check(
+            "arity",
+            super::lidspace::Family::Mols,
+            3 * (n as u64).pow(2),
+            (n as u64).pow(3),
+            0,
+        )?;
         Ok(match self.wiring {
             WiringChoice::Standard => Wiring::Standard,
             WiringChoice::Basic => Wiring::Basic,

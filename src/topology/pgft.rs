@@ -22,7 +22,7 @@
 //! PGFT(n; k…k; 1, k…k; 1…1).
 
 use super::fabric::{Endpoint, Fabric, NodeId, NodeKind, MAX_PORTS};
-use super::{check_size, BuildOptions, GuidAlloc, Layout, PortShuffle};
+use super::{BuildOptions, GuidAlloc, Layout, PortShuffle};
 use crate::error::{Error, Result};
 
 /// Most switch levels a PGFT may have here (real fat-trees have 2 to 4).
@@ -184,7 +184,13 @@ impl PgftParams {
         }
         let switches: u64 = (1..=h).map(|l| self.switches_at(l)).sum();
         let hosts = self.slots() / self.m(1) as u64 * self.hosts_per_leaf.unwrap_or(self.m(1)) as u64;
-        check_size("down", switches, hosts, 1)
+        super::lidspace::check(
+            "down",
+            super::lidspace::Family::Pgft { params: *self },
+            switches,
+            hosts,
+            0,
+        )
     }
 
     /// `PGFT(2; 18,4; 1,2; 1,6)`.

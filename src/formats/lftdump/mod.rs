@@ -9,17 +9,16 @@
 //! switch and every routed LID, and is written atomically.
 
 use crate::error::{Error, Result};
-use crate::formats::text::{escape_controls, flatten_controls};
+use crate::formats::text::{escape_controls, find_byte, flatten_controls};
 use crate::routing::lids::{LidRange, Lids};
 use crate::routing::{LftSet, NO_ROUTE};
 use crate::topology::{Fabric, NodeKind};
-use nom::bytes::complete::{tag, take_while_m_n};
-use nom::character::complete::{digit1, space1};
-use nom::combinator::map_res;
-use nom::{IResult, Parser};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
+
+mod stream;
+pub use stream::{read, read_from, read_with_lids};
 
 fn kind_word(k: NodeKind) -> &'static str {
     match k {
@@ -103,23 +102,36 @@ pub fn write_opensm_file(path: &Path, fabric: &Fabric, lids: &Lids, lfts: &LftSe
 }
 
 /// Stream the dump into `w`, rendering switch sections in parallel, in order (what
-/// [`write_opensm_file`] writes; for callers that publish it with other files).
+/// [`write_opensm_file`] writes; for callers that publish it with other files). Memory
+/// stays at a few batches of sections whatever the fabric's size: one batch is written
+/// while the next is rendered. The bytes are exactly [`write_opensm`]'s.
 pub fn stream_opensm(w: &mut dyn std::io::Write, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> std::io::Result<()> {
     use rayon::prelude::*;
     let text = DumpText::new(fabric, lids, lfts);
-    let rows: Vec<usize> = (0..lfts.switches.len()).collect();
-    for batch in rows.chunks(64) {
-        let parts: Vec<String> = batch
-            .par_iter()
-            .map(|&row| {
+    let batch = rayon::current_num_threads().max(1) * 2;
+    let render = |rows: std::ops::Range<usize>| -> Vec<String> {
+        rows.into_par_iter()
+            .map(|row| {
                 let mut s = String::with_capacity(lfts.stride * 64);
                 text.section(fabric, lids, lfts, row, &mut s);
                 s
             })
-            .collect();
-        for p in parts {
-            w.write_all(p.as_bytes())?;
-        }
+            .collect()
+    };
+    let n = lfts.switches.len();
+    let mut ready = render(0..batch.min(n));
+    let mut next = batch.min(n);
+    while !ready.is_empty() {
+        let upcoming = next..(next + batch).min(n);
+        next = upcoming.end;
+        let mut rendered = Vec::new();
+        // the writer need not be `Send`: it stays on this thread while rayon renders
+        let written = rayon::in_place_scope(|s| {
+            s.spawn(|_| rendered = render(upcoming));
+            ready.iter().try_for_each(|p| w.write_all(p.as_bytes()))
+        });
+        written?;
+        ready = rendered;
     }
     Ok(())
 }
@@ -135,80 +147,253 @@ pub struct DumpSwitch {
     pub entries: Vec<(u16, u8, Option<u64>, usize)>,
 }
 
-fn hex_u64(i: &str) -> IResult<&str, u64> {
-    map_res(take_while_m_n(1, 16, |c: char| c.is_ascii_hexdigit()), |h| {
-        u64::from_str_radix(h, 16)
-    })
-    .parse(i)
+/// Up to 16 hex digits (at least one) at the start of `s`: the value and the digits'
+/// length. Hand written, like [`entry`]: the reader runs them on every line of
+/// multi-gigabyte dumps.
+fn hex_prefix(s: &[u8]) -> Option<(u64, usize)> {
+    let mut v = 0u64;
+    let mut n = 0;
+    for &c in s.iter().take(16) {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => break,
+        };
+        v = v << 4 | d as u64;
+        n += 1;
+    }
+    (n > 0).then_some((v, n))
 }
 
-/// `0x0001 001` at the start of an entry line.
-fn entry(i: &str) -> IResult<&str, (u64, u64)> {
-    let (i, _) = tag("0x")(i)?;
-    let (i, lid) = hex_u64(i)?;
-    let (i, _) = space1(i)?;
-    let (i, port) = map_res(digit1, str::parse::<u64>).parse(i)?;
-    Ok((i, (lid, port)))
+/// `0x0001 001` at the start of an entry line: LID (hex), blanks, port (decimal), and the
+/// length of that prefix.
+fn entry_prefix(i: &[u8]) -> Option<(usize, (u64, u64))> {
+    let i0 = i.strip_prefix(b"0x")?;
+    let (lid, n) = hex_prefix(i0)?;
+    let blanks = i0[n..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    if blanks == 0 {
+        return None;
+    }
+    let at = 2 + n + blanks;
+    let digits = i[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    let port = i[at..at + digits]
+        .iter()
+        .try_fold(0u64, |v, &c| v.checked_mul(10)?.checked_add((c - b'0') as u64))?;
+    Some((at + digits, (lid, port)))
+}
+
+fn entry(i: &str) -> Option<(&str, (u64, u64))> {
+    entry_prefix(i.as_bytes()).map(|(n, v)| (&i[n..], v))
+}
+
+/// `find` of a key starting with an ASCII byte, on bytes, without building a substring
+/// searcher per call. Matches of an ASCII key are the same in the bytes and in their
+/// lossy UTF-8 text (replacement only touches non-ASCII bytes).
+fn find_in(h: &[u8], key: &[u8]) -> Option<usize> {
+    let first = *key.first()?;
+    let mut at = 0;
+    while let Some(i) = find_byte(&h[at..], first) {
+        let p = at + i;
+        if h[p..].starts_with(key) {
+            return Some(p);
+        }
+        at = p + 1;
+    }
+    None
+}
+
+fn find(s: &str, key: &str) -> Option<usize> {
+    find_in(s.as_bytes(), key.as_bytes())
+}
+
+fn after_in(h: &[u8], key: &[u8]) -> Option<u64> {
+    let k = find_in(h, key)?;
+    hex_prefix(&h[k + key.len()..]).map(|x| x.0)
 }
 
 fn after(s: &str, key: &str) -> Option<u64> {
-    let k = s.find(key)?;
-    hex_u64(&s[k + key.len()..]).ok().map(|x| x.1)
+    after_in(s.as_bytes(), key.as_bytes())
+}
+
+/// The common entry line (`0x...` at the very start, well formed, in range) classified
+/// straight from its bytes, without converting the line to text: what [`classify`] would
+/// say of it, or `None` to let [`classify`] decide (and word the error).
+pub(crate) fn quick_entry(line: &[u8]) -> Option<Line> {
+    let (n, (lid, port)) = entry_prefix(line)?;
+    if lid == 0 || lid > 0xBFFF || port > 254 {
+        return None;
+    }
+    let rest = &line[n..];
+    if find_in(rest, b"illegal port").is_some() {
+        return Some(Line::Ignored);
+    }
+    Some(Line::Entry {
+        lid: lid as u16,
+        port: port as u8,
+        pguid: after_in(rest, b"portguid 0x"),
+    })
+}
+
+/// One line of a dump, classified (the grammar [`parse`] and the streaming reader share).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// `Unicast lids ... guid 0x<guid> ...`: a switch section opens.
+    Header(u64),
+    /// `0x<lid> <port> ...`, with the `portguid 0x...` annotation when given.
+    Entry {
+        /// Destination LID.
+        lid: u16,
+        /// Output port.
+        port: u8,
+        /// The port GUID the annotation names.
+        pguid: Option<u64>,
+    },
+    /// An entry `ibroute` marks `illegal port` (beyond the LMC range): ignored.
+    Ignored,
+    /// `<n> lids dumped` / `<n> valid lids dumped`: a switch section is complete.
+    Footer,
+    /// Headers, comments and tool noise (`dump_lfts` prints a deprecation notice).
+    Other,
+}
+
+/// Classify one line; `in_section` says whether a switch header came before it.
+pub(crate) fn classify(raw: &str, lineno: usize, path: &Path, in_section: bool) -> Result<Line> {
+    let line = raw.trim_end_matches('\r').trim();
+    if line.starts_with("Unicast lids") {
+        let guid = after(line, " guid 0x").ok_or_else(|| {
+            Error::at(
+                path,
+                lineno,
+                "switch header without ` guid 0x<hex>`: expected `Unicast lids [...] of switch ... guid 0x<guid> ...`",
+            )
+        })?;
+        return Ok(Line::Header(guid));
+    }
+    if line.starts_with("0x") {
+        if !in_section {
+            return Err(Error::at(
+                path,
+                lineno,
+                "LFT entry before any `Unicast lids ... guid 0x...` switch header",
+            ));
+        }
+        let (rest, (lid, port)) = entry(line).ok_or_else(|| {
+            Error::at(
+                path,
+                lineno,
+                format!(
+                    "malformed LFT entry `{}`: expected `0x<lid hex> <port decimal>`",
+                    escape_controls(line)
+                ),
+            )
+        })?;
+        if lid == 0 || lid > 0xBFFF {
+            return Err(Error::at(
+                path,
+                lineno,
+                format!("LID 0x{lid:x} is outside the unicast range 0x1..=0xbfff"),
+            ));
+        }
+        if port > 254 {
+            return Err(Error::at(path, lineno, format!("port {port} is out of range 0..=254")));
+        }
+        if find(rest, "illegal port").is_some() {
+            return Ok(Line::Ignored); // ibroute marks entries beyond the LMC range this way
+        }
+        return Ok(Line::Entry {
+            lid: lid as u16,
+            port: port as u8,
+            pguid: after(rest, "portguid 0x"),
+        });
+    }
+    if line.ends_with("lids dumped") && line.starts_with(|c: char| c.is_ascii_digit()) {
+        return Ok(Line::Footer);
+    }
+    Ok(Line::Other)
+}
+
+/// Truncation: every real dump closes each switch section with `<n> lids dumped`, so once
+/// one section has that line, a section without it was cut off (a dump copied while
+/// being written, a full disk). OpenSM would drop every LID the cut section misses.
+#[derive(Default)]
+pub(crate) struct Sections {
+    /// Header line of the open section and whether it was closed by its footer.
+    open: Option<(usize, bool)>,
+    /// A footer was seen: every section must have one.
+    footers: bool,
+    /// Header line of the first section that ended without a footer.
+    unfinished: Option<usize>,
+}
+
+impl Sections {
+    /// Track one classified line (at `lineno`); an error for a section found truncated.
+    pub(crate) fn track(&mut self, line: &Line, lineno: usize, path: &Path) -> Result<()> {
+        match line {
+            Line::Header(_) => {
+                self.close();
+                self.open = Some((lineno, false));
+            }
+            Line::Footer => {
+                if let Some(open) = self.open.as_mut() {
+                    open.1 = true;
+                }
+                self.footers = true;
+            }
+            _ => {}
+        }
+        self.verdict(path)
+    }
+
+    fn close(&mut self) {
+        if let Some((line, false)) = self.open.take() {
+            self.unfinished.get_or_insert(line);
+        }
+    }
+
+    fn verdict(&self, path: &Path) -> Result<()> {
+        match self.unfinished {
+            Some(line) if self.footers => Err(Error::at(
+                path,
+                line,
+                "switch section without its `<n> lids dumped` line: the dump is truncated or spliced",
+            )
+            .with_hint("take the dump again (OpenSM drops every LID a switch section omits)")),
+            _ => Ok(()),
+        }
+    }
+
+    /// At the end of the input: whether the last section was complete.
+    pub(crate) fn finish(&mut self, path: &Path) -> Result<()> {
+        self.close();
+        self.verdict(path)
+    }
 }
 
 /// Parse any of the three dump formats.
 pub fn parse(text: &str, path: &Path) -> Result<Vec<DumpSwitch>> {
     let mut out: Vec<DumpSwitch> = Vec::new();
+    let mut sections = Sections::default();
     for (k, raw) in text.lines().enumerate() {
-        let line = raw.trim_end_matches('\r').trim();
         let lineno = k + 1;
-        if line.starts_with("Unicast lids") {
-            let guid = after(line, " guid 0x").ok_or_else(|| {
-                Error::at(path, lineno, "switch header without ` guid 0x<hex>`: expected `Unicast lids [...] of switch ... guid 0x<guid> ...`")
-            })?;
-            out.push(DumpSwitch {
+        let line = classify(raw, lineno, path, !out.is_empty())?;
+        sections.track(&line, lineno, path)?;
+        match line {
+            Line::Header(guid) => out.push(DumpSwitch {
                 guid,
                 line: lineno,
                 entries: Vec::new(),
-            });
-            continue;
+            }),
+            Line::Entry { lid, port, pguid } => {
+                if let Some(sw) = out.last_mut() {
+                    sw.entries.push((lid, port, pguid, lineno));
+                }
+            }
+            Line::Ignored | Line::Footer | Line::Other => {}
         }
-        if line.starts_with("0x") {
-            let Some(sw) = out.last_mut() else {
-                return Err(Error::at(
-                    path,
-                    lineno,
-                    "LFT entry before any `Unicast lids ... guid 0x...` switch header",
-                ));
-            };
-            let (rest, (lid, port)) = entry(line).map_err(|_| {
-                Error::at(
-                    path,
-                    lineno,
-                    format!(
-                        "malformed LFT entry `{}`: expected `0x<lid hex> <port decimal>`",
-                        escape_controls(line)
-                    ),
-                )
-            })?;
-            if lid == 0 || lid > 0xBFFF {
-                return Err(Error::at(
-                    path,
-                    lineno,
-                    format!("LID 0x{lid:x} is outside the unicast range 0x1..=0xbfff"),
-                ));
-            }
-            if port > 254 {
-                return Err(Error::at(path, lineno, format!("port {port} is out of range 0..=254")));
-            }
-            if rest.contains("illegal port") {
-                continue; // ibroute marks entries beyond the LMC range this way
-            }
-            sw.entries
-                .push((lid as u16, port as u8, after(rest, "portguid 0x"), lineno));
-            continue;
-        }
-        // headers, footers, comments and tool noise (dump_lfts prints a deprecation notice)
     }
     if out.is_empty() {
         return Err(Error::at(
@@ -217,6 +402,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<DumpSwitch>> {
             "no `Unicast lids ... guid 0x...` switch sections: not an LFT dump",
         ));
     }
+    sections.finish(path)?;
     Ok(out)
 }
 
@@ -284,12 +470,6 @@ pub fn to_lftset(sections: &[DumpSwitch], fabric: &Fabric, lids: &Lids, path: &P
     Ok(lfts)
 }
 
-/// Read an LFT dump file for a fabric.
-pub fn read(path: &Path, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
-    let text = crate::formats::input::read_text(path, crate::formats::input::LFT_DUMP)?;
-    to_lftset(&parse(&text, path)?, fabric, lids, path)
-}
-
 /// The LIDs a dump was made for, from its `portguid 0x...` annotations (OpenSM's
 /// `opensm-lfts.dump`, `dump_lfts` and `ibroute` name the port behind every LID they
 /// route). Lets a dump be checked without the `guid2lid` it was made with; an error when
@@ -345,18 +525,6 @@ pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Pa
     Lids::from_ranges(fabric, &ranges, path)
 }
 
-/// Read an LFT dump with the LIDs given, or else the LIDs its annotations name.
-pub fn read_with_lids(path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Result<(Lids, LftSet)> {
-    let text = crate::formats::input::read_text(path, crate::formats::input::LFT_DUMP)?;
-    let sections = parse(&text, path)?;
-    let lids = match lids {
-        Some(l) => l.clone(),
-        None => lids_from_annotations(&sections, fabric, path)?,
-    };
-    let lfts = to_lftset(&sections, fabric, &lids, path)?;
-    Ok((lids, lfts))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,6 +550,43 @@ mod tests {
         }
         let minimal = "Unicast lids of switch guid 0x0002c90000001000 x\n0x0001 1\n0x0008 3\n";
         assert_eq!(parse(minimal, Path::new("d")).unwrap()[0].entries.len(), 2);
+    }
+
+    #[test]
+    fn entry_grammar_edges() {
+        assert_eq!(entry("0x00aF\t 012 # x"), Some((" # x", (0xaf, 12))));
+        assert_eq!(entry("0x1 7"), Some(("", (1, 7))));
+        for bad in [
+            "0x 1",
+            "0x1",
+            "0x1 ",
+            "0xg 1",
+            "0x00000000000000001 1",
+            "0x1 x",
+            "0x1 99999999999999999999999",
+        ] {
+            assert_eq!(entry(bad), None, "{bad}");
+        }
+        assert_eq!(hex_prefix(b"ffffffffffffffff1"), Some((u64::MAX, 16)));
+        assert_eq!(entry("0x1 000000000000000000000000007 x"), Some((" x", (1, 7))));
+        assert_eq!(after("a portguid 0x12: b", "portguid 0x"), Some(0x12));
+        assert_eq!(find("pportguid", "portguid"), Some(1));
+        assert_eq!(find("port", "portguid"), None);
+    }
+
+    #[test]
+    fn streamed_dump_is_byte_identical() {
+        let yaml = "family: lsft\norder: 5\ntwo_sided: true\n";
+        let plan = crate::topology::Spec::from_yaml(yaml, Path::new("s"))
+            .unwrap()
+            .build()
+            .unwrap();
+        let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), 0).unwrap();
+        let lfts = crate::routing::route(&plan.fabric, &plan.layout, &lids).unwrap();
+        let whole = write_opensm(&plan.fabric, &lids, &lfts);
+        let mut streamed = Vec::new();
+        stream_opensm(&mut streamed, &plan.fabric, &lids, &lfts).unwrap();
+        assert_eq!(streamed, whole.into_bytes());
     }
 
     #[test]

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Scaling benchmark (issue 16): wall time and peak RSS of every large-fabric stage for
+# LSFT(q), q = 7, 11, 16, 23, 32 (32 is the largest LSFT one subnet holds), and the growth
+# exponent of `check` against the number of flows. A benchmark, not a test: CI does not
+# run it; the README's Benchmarks section holds its last table.
+#
+#   scripts/bench-scale.sh [--max-q Q] [--dir DIR] [--ibfat PATH]
+#
+# ibfat defaults to the release binary (`cargo build --release`; $CARGO_TARGET_DIR is
+# honoured). DIR (default: a temporary folder, removed afterwards) receives the plans and
+# dumps: LSFT(32)'s dump is 5.8 GB.
+set -euo pipefail
+
+max_q=32
+dir=""
+ibfat=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --max-q) max_q="${2:?--max-q needs a value}"; shift 2 ;;
+        --dir) dir="${2:?--dir needs a folder}"; shift 2 ;;
+        --ibfat) ibfat="${2:?--ibfat needs a path}"; shift 2 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        *) echo "bench-scale.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+case "$max_q" in ''|*[!0-9]*) echo "bench-scale.sh: --max-q must be a number" >&2; exit 2 ;; esac
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ -z "$ibfat" ]; then
+    ibfat="${CARGO_TARGET_DIR:-$root/target}/release/ibfat"
+fi
+if [ ! -x "$ibfat" ]; then
+    echo "bench-scale.sh: $ibfat is missing: run cargo build --release (or give --ibfat)" >&2
+    exit 3
+fi
+if [ ! -x /usr/bin/time ]; then
+    echo "bench-scale.sh: needs GNU time (/usr/bin/time) for the peak RSS" >&2
+    exit 3
+fi
+if [ -z "$dir" ]; then
+    dir="$(mktemp -d "${TMPDIR:-/tmp}/ibfat-bench.XXXXXX")"
+    trap 'rm -rf "$dir"' EXIT
+fi
+mkdir -p "$dir"
+
+# run CMD...: one measured run; prints "seconds MiB". Exit 0, or 1 for `check` (conflicts
+# found: the shift pattern has them), is success; anything else stops the benchmark.
+run() {
+    local out="$dir/time.txt" rc=0
+    /usr/bin/time -o "$out" -f "%e %M %x" "$@" >/dev/null 2>"$dir/stderr.txt" || rc=$?
+    if [ "$rc" -gt 1 ] || { [ "$rc" -eq 1 ] && [ "$2" != check ]; }; then
+        echo "bench-scale.sh: failed (exit $rc): $*" >&2
+        cat "$dir/stderr.txt" >&2
+        kill -TERM $$
+        exit 1
+    fi
+    tail -n 1 "$out" | awk '{ printf "%.2f %.0f", $1, $2 / 1024 }'
+}
+
+cell() { printf '%s s, %s MiB' "$1" "$2"; }
+
+printf '| q | hosts | flows | build | route | check shift (plan) | check lsft (plan) | check shift (dump) | lfts validate | recognize | cabling |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
+fits=""
+for q in 7 11 16 23 32; do
+    [ "$q" -le "$max_q" ] || continue
+    plan="$dir/lsft$q"
+    rm -rf "$plan"
+    read -r b_t b_m <<<"$(run "$ibfat" build lsft --order "$q" --no-svg --out "$plan")"
+    read -r r_t r_m <<<"$(run "$ibfat" route "$plan" --out "$plan")"
+    read -r s_t s_m <<<"$(run "$ibfat" check "$plan" --pattern shift -q)"
+    read -r l_t l_m <<<"$(run "$ibfat" check "$plan" --pattern lsft -q)"
+    read -r d_t d_m <<<"$(run "$ibfat" check "$plan" --lfts "$plan/opensm-lfts.dump" --pattern shift -q)"
+    read -r v_t v_m <<<"$(run "$ibfat" lfts validate "$plan" --lfts "$plan/opensm-lfts.dump" -q)"
+    read -r g_t g_m <<<"$(run "$ibfat" recognize "$plan/topology.net")"
+    read -r c_t c_m <<<"$(run "$ibfat" cabling "$plan" "$plan/topology.net")"
+    hosts=$(( (q * q + q + 1) * (q + 1) ))
+    flows=$(( hosts * (hosts - 1) ))
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$q" "$hosts" "$flows" \
+        "$(cell "$b_t" "$b_m")" "$(cell "$r_t" "$r_m")" "$(cell "$s_t" "$s_m")" \
+        "$(cell "$l_t" "$l_m")" "$(cell "$d_t" "$d_m")" "$(cell "$v_t" "$v_m")" \
+        "$(cell "$g_t" "$g_m")" "$(cell "$c_t" "$c_m")"
+    fits="$fits$flows $s_t $l_t"$'\n'
+    rm -f "$plan/opensm-lfts.dump"
+done
+
+# least-squares slope of log(time) against log(flows): 1.0 is linear in the flows
+printf '%s' "$fits" | awk '
+    NF == 3 && $2 > 0 && $3 > 0 {
+        x = log($1); n++
+        sx += x; sxx += x * x
+        y = log($2); sy += y; sxy += x * y
+        z = log($3); sz += z; sxz += x * z
+    }
+    END {
+        if (n < 2 || n * sxx == sx * sx) { print "\ngrowth exponent: needs two sizes or more"; exit }
+        d = n * sxx - sx * sx
+        printf "\ngrowth exponent of check against flows: shift %.2f, lsft %.2f (%d sizes)\n", \
+            (n * sxy - sx * sy) / d, (n * sxz - sx * sz) / d, n
+    }'

@@ -1,0 +1,299 @@
+//! Route compilation for the conflict checker: every (entry switch, destination) route
+//! walked once along the LFTs into a flat table of channel ids, kept per destination
+//! switch where all its destinations are routed alike.
+
+use super::conflicts::{CompiledRoutes, RouteFault, FAULT_BASE, NO_LINK};
+use crate::routing::lids::Lids;
+use crate::routing::{LftSet, NO_ROUTE};
+use crate::topology::{Endpoint, Fabric, NodeKind, NO_PEER};
+use crate::{Error, Result};
+use rayon::prelude::*;
+
+/// The routes from one entry switch: channels packed, start of each column's, longest.
+type RouteLists = (Vec<u32>, Vec<u32>, usize);
+
+/// The code a route fault is stored as in a route's first slot.
+pub(super) fn fault_code(f: RouteFault) -> u32 {
+    FAULT_BASE
+        + match f {
+            RouteFault::BlackHole => 1,
+            RouteFault::Loop => 2,
+            RouteFault::Misdelivered => 3,
+        }
+}
+
+impl CompiledRoutes {
+    /// Compile the routes between `hosts` (the ranks) for LID offset `lid_offset`.
+    pub fn compile(
+        fabric: &Fabric,
+        lids: &Lids,
+        lfts: &LftSet,
+        hosts: &[Endpoint],
+        lid_offset: u16,
+    ) -> Result<CompiledRoutes> {
+        let ranks = hosts.len();
+        if ranks > u16::MAX as usize {
+            return Err(Error::input(
+                "job",
+                format!("{ranks} ranks: the checker handles up to {}", u16::MAX),
+                None,
+            ));
+        }
+        if lid_offset as u32 >= 1 << lids.lmc {
+            return Err(Error::input(
+                "lid_offset",
+                format!(
+                    "LID offset {lid_offset} needs LMC >= 1 (the LIDs have LMC {})",
+                    lids.lmc
+                ),
+                None,
+            ));
+        }
+        // dense channel ids
+        let mut channel_of = vec![NO_LINK; fabric.ports.len()];
+        let mut channel_port = Vec::new();
+        for (i, p) in fabric.ports.iter().enumerate() {
+            if p.peer != NO_PEER
+                && fabric.node(p.node).kind == NodeKind::Switch
+                && fabric.node(fabric.ports[p.peer as usize].node).kind == NodeKind::Switch
+            {
+                channel_of[i] = channel_port.len() as u32;
+                channel_port.push(i as u32);
+            }
+        }
+        let mut entry_row: Vec<u32> = Vec::new();
+        let mut entry_of_row = vec![u32::MAX; lfts.switches.len()];
+        let mut entry_of = Vec::with_capacity(ranks);
+        let mut dest_lid = Vec::with_capacity(ranks);
+        let mut dest_port = Vec::with_capacity(ranks);
+        for (r, ep) in hosts.iter().enumerate() {
+            let node = fabric.node(ep.node);
+            if node.kind == NodeKind::Switch {
+                return Err(Error::input(
+                    "job",
+                    format!("rank {r}: '{}' is a switch, not a host", node.desc),
+                    None,
+                ));
+            }
+            let Some((sw, _)) = fabric.peer(ep.node, ep.port) else {
+                return Err(Error::input(
+                    "job",
+                    format!("rank {r}: '{}' port {} is not cabled", node.desc, ep.port),
+                    None,
+                ));
+            };
+            let row = lfts.row_of.get(sw as usize).copied().unwrap_or(u32::MAX);
+            if row == u32::MAX {
+                return Err(Error::input(
+                    "job",
+                    format!("rank {r}: '{}' is not cabled to a switch", node.desc),
+                    None,
+                ));
+            }
+            if entry_of_row[row as usize] == u32::MAX {
+                entry_of_row[row as usize] = entry_row.len() as u32;
+                entry_row.push(row);
+            }
+            entry_of.push(entry_of_row[row as usize]);
+            let pidx = fabric.port_index(ep.node, ep.port);
+            let base = lids.base[pidx as usize];
+            if base == 0 {
+                return Err(Error::input(
+                    "job",
+                    format!("rank {r}: '{}' has no LID", node.desc),
+                    None,
+                ));
+            }
+            dest_lid.push(base + lid_offset);
+            dest_port.push(pidx);
+        }
+        // walk every (entry, dest) once; a route longer than the switch count loops
+        let nsw = lfts.switches.len();
+        let walk = |row0: u32, d: usize, buf: &mut Vec<u32>| -> u32 {
+            buf.clear();
+            let lid = dest_lid[d] as usize;
+            let mut row = row0 as usize;
+            for _ in 0..=nsw {
+                let sw = lfts.switches[row];
+                let port = if lid < lfts.stride {
+                    lfts.ports[row * lfts.stride + lid]
+                } else {
+                    NO_ROUTE
+                };
+                if port == NO_ROUTE || port == 0 || port > fabric.node(sw).nports {
+                    return if port == 0 {
+                        fault_code(RouteFault::Misdelivered)
+                    } else {
+                        fault_code(RouteFault::BlackHole)
+                    };
+                }
+                let out = fabric.port_index(sw, port);
+                let peer = fabric.ports[out as usize].peer;
+                if peer == NO_PEER {
+                    return fault_code(RouteFault::BlackHole);
+                }
+                let pn = fabric.ports[peer as usize].node;
+                if fabric.node(pn).kind != NodeKind::Switch {
+                    return if peer == dest_port[d] {
+                        0
+                    } else {
+                        fault_code(RouteFault::Misdelivered)
+                    };
+                }
+                buf.push(channel_of[out as usize]);
+                row = lfts.row_of[pn as usize] as usize;
+            }
+            fault_code(RouteFault::Loop)
+        };
+        // one walk per route into variable-length lists
+        let lists_of = |row: u32| {
+            let mut buf = Vec::new();
+            let mut flat = Vec::with_capacity(ranks * 3);
+            let mut start = Vec::with_capacity(ranks + 1);
+            let mut width = 1;
+            for d in 0..ranks {
+                start.push(flat.len() as u32);
+                let f = walk(row, d, &mut buf);
+                if f != 0 {
+                    flat.push(f);
+                } else {
+                    width = width.max(buf.len());
+                    flat.extend_from_slice(&buf);
+                }
+            }
+            start.push(flat.len() as u32);
+            (flat, start, width)
+        };
+        // Where every destination on a switch has the same route from every entry switch
+        // (LSFT: the route depends on the leaves only), the table is kept per destination
+        // switch: entries² instead of entries × ranks routes (9 MB instead of 300 MB on
+        // LSFT(32)), small enough to stay in cache whatever order a pattern's flows take.
+        // That holds when the switch delivers each of its destinations to its own port and
+        // every other switch a route toward the first of them passes has the same entry
+        // for all of them: every walk toward them is then the same until it ends there.
+        let groups = entry_row.len();
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); groups];
+        for (d, &g) in entry_of.iter().enumerate() {
+            members[g as usize].push(d);
+        }
+        let entry = |row: usize, d: usize| {
+            let lid = dest_lid[d] as usize;
+            if lid < lfts.stride {
+                lfts.ports[row * lfts.stride + lid]
+            } else {
+                NO_ROUTE
+            }
+        };
+        let uniform = members.par_iter().enumerate().all(|(g, m)| {
+            let home = entry_row[g] as usize;
+            let sw = lfts.switches[home];
+            let delivers = m.iter().all(|&d| {
+                let port = entry(home, d);
+                port != 0
+                    && port != NO_ROUTE
+                    && port <= fabric.node(sw).nports
+                    && fabric.ports[fabric.port_index(sw, port) as usize].peer == dest_port[d]
+            });
+            if !delivers {
+                return false;
+            }
+            // the switches routes toward m[0] pass
+            let mut passed = vec![false; nsw];
+            let mut rows = Vec::new();
+            for &start in &entry_row {
+                let mut row = start as usize;
+                for _ in 0..=nsw {
+                    if std::mem::replace(&mut passed[row], true) {
+                        break;
+                    }
+                    rows.push(row);
+                    let port = entry(row, m[0]);
+                    let sw = lfts.switches[row];
+                    if row == home || port == 0 || port == NO_ROUTE || port > fabric.node(sw).nports {
+                        break;
+                    }
+                    let peer = fabric.ports[fabric.port_index(sw, port) as usize].peer;
+                    if peer == NO_PEER {
+                        break;
+                    }
+                    let pn = fabric.ports[peer as usize].node;
+                    if fabric.node(pn).kind != NodeKind::Switch {
+                        break;
+                    }
+                    row = lfts.row_of[pn as usize] as usize;
+                }
+            }
+            rows.iter()
+                .filter(|&&r| r != home)
+                .all(|&r| m.iter().all(|&d| entry(r, d) == entry(r, m[0])))
+        });
+        let per_switch: Option<Vec<RouteLists>> = uniform.then(|| {
+            entry_row
+                .par_iter()
+                .map(|&row| {
+                    let mut buf = Vec::new();
+                    let mut flat = Vec::with_capacity(groups * 3);
+                    let mut start = Vec::with_capacity(groups + 1);
+                    let mut width = 1;
+                    for m in &members {
+                        start.push(flat.len() as u32);
+                        let f = walk(row, m[0], &mut buf);
+                        if f != 0 {
+                            flat.push(f);
+                        } else {
+                            width = width.max(buf.len());
+                            flat.extend_from_slice(&buf);
+                        }
+                    }
+                    start.push(flat.len() as u32);
+                    (flat, start, width)
+                })
+                .collect()
+        });
+        let (lists, cols, col_of) = match per_switch {
+            Some(l) => (l, groups, entry_of.clone()),
+            None => (
+                entry_row.par_iter().map(|&row| lists_of(row)).collect(),
+                ranks,
+                (0..ranks as u32).collect(),
+            ),
+        };
+        Self::pack(ranks, entry_of, cols, col_of, &lists, channel_port)
+    }
+
+    /// Pack per-entry route lists (`flat`, `start` per column, width) at the longest width.
+    fn pack(
+        ranks: usize,
+        entry_of: Vec<u32>,
+        cols: usize,
+        col_of: Vec<u32>,
+        lists: &[RouteLists],
+        channel_port: Vec<u32>,
+    ) -> Result<CompiledRoutes> {
+        let width = lists.iter().map(|l| l.2).max().unwrap_or(1);
+        let mut slots = vec![NO_LINK; lists.len() * cols * width];
+        slots
+            .par_chunks_mut(cols * width)
+            .zip(lists.par_iter())
+            .for_each(|(out, (flat, start, _))| {
+                for d in 0..cols {
+                    let route = &flat[start[d] as usize..start[d + 1] as usize];
+                    out[d * width..d * width + route.len()].copy_from_slice(route);
+                }
+            });
+        Ok(CompiledRoutes {
+            ranks,
+            width,
+            entry_of,
+            cols,
+            col_of,
+            slots,
+            channel_port,
+        })
+    }
+
+    /// Number of channels.
+    pub fn channels(&self) -> usize {
+        self.channel_port.len()
+    }
+}
