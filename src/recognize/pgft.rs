@@ -348,21 +348,7 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
         switches[gi as usize] = g.switches[s as usize];
         slot_of[s as usize] = gi;
     }
-    let mut up_off = Vec::with_capacity(switches.len() + 1);
-    let mut down_off = Vec::with_capacity(switches.len() + 1);
-    let (mut nu, mut nd) = (0u32, 0u32);
-    for l in 1..=h {
-        for _ in 0..params.switches_at(l) {
-            up_off.push(nu);
-            down_off.push(nd);
-            nu += params.up_ports(l);
-            nd += params.down_ports(l);
-        }
-    }
-    up_off.push(nu);
-    down_off.push(nd);
-    let mut up = vec![0u8; nu as usize];
-    let mut down = vec![0u8; nd as usize];
+    let (up_off, down_off, mut up, mut down) = params.port_tables();
     let mut hosts: Vec<(u32, Endpoint)> = Vec::new();
     for s in 0..n as u32 {
         let l = level[s as usize];

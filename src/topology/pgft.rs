@@ -128,6 +128,20 @@ impl PgftParams {
             .max()
             .unwrap_or(0)
     }
+    /// Where each switch's canonical ports start and the (zeroed) tables they index, for
+    /// switches in layout order: (up_off, down_off, up, down) as in [`PgftLayout`].
+    pub(crate) fn port_tables(&self) -> (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>) {
+        let (mut up_off, mut down_off) = (vec![0u32], vec![0u32]);
+        for l in 1..=self.levels {
+            for _ in 0..self.switches_at(l) {
+                up_off.push(up_off.last().expect("non-empty") + self.up_ports(l));
+                down_off.push(down_off.last().expect("non-empty") + self.down_ports(l));
+            }
+        }
+        let (nu, nd) = (*up_off.last().expect("non-empty"), *down_off.last().expect("non-empty"));
+        (up_off, down_off, vec![0; nu as usize], vec![0; nd as usize])
+    }
+
     /// Down ports over up ports of level l (1.0 = full bisection; `None` at the top).
     pub fn oversubscription(&self, l: u32) -> Option<f64> {
         (l < self.levels).then(|| self.down_ports(l) as f64 / self.up_ports(l) as f64)
@@ -295,21 +309,7 @@ pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
         offset.push(switches.len() as u32);
     }
     let ports: Vec<Vec<u8>> = switches.iter().map(|_| shuffle.ports(radix)).collect();
-    let mut up_off = Vec::with_capacity(switches.len() + 1);
-    let mut down_off = Vec::with_capacity(switches.len() + 1);
-    let (mut nu, mut nd) = (0u32, 0u32);
-    for l in 1..=h {
-        for _ in 0..p.switches_at(l) {
-            up_off.push(nu);
-            down_off.push(nd);
-            nu += p.up_ports(l);
-            nd += p.down_ports(l);
-        }
-    }
-    up_off.push(nu);
-    down_off.push(nd);
-    let mut up = vec![0u8; nu as usize];
-    let mut down = vec![0u8; nd as usize];
+    let (up_off, down_off, mut up, mut down) = p.port_tables();
     // physical port of canonical down port k / up port u of global switch s at level l
     let down_port = |s: usize, k: u32| ports[s][1 + k as usize];
     let up_port = |s: usize, l: u32, u: u32| ports[s][1 + (p.down_ports(l) + u) as usize];
