@@ -680,3 +680,24 @@ fn node_name_maps_name_nodes_in_reports() {
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("node-name-map:2:") && e.contains("named again"), "{e}");
 }
+
+/// Every command and subcommand teaches by example: its help (and so its man page, which
+/// clap_mangen renders from the same text) has an `Examples:` section.
+#[test]
+fn every_command_help_has_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let (c, _, e) = ibfat(&["man", "--out", dir.path().to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
+    let mut pages = 0;
+    for entry in fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with("ibfat-help") {
+            continue;
+        }
+        pages += 1;
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains("Examples:"), "{name} has no Examples section");
+    }
+    assert!(pages >= 21, "{pages} pages");
+}

@@ -27,7 +27,40 @@ The folder is written atomically: all files or none. An existing folder is repla
 when it holds nothing but an earlier ibfat plan; the files other ibfat commands wrote into it
 (opensm-lfts.dump, guid2lid, schedule.json, schedule.csv) are kept as they are. Anything
 else in it makes build refuse (exit 2) before writing. --out may be a symlink to a folder
-(the folder it points to is written).";
+(the folder it points to is written).
+
+Examples:
+  ibfat build lsft --order 7 --out lsft7/
+  ibfat build pgft --down 24,4 --up 1,2 --parallel 1,6 --out cluster/
+  ibfat build --spec lsft7/fabric.yaml --out again/     rebuild the identical fabric";
+
+const LSFT_AFTER: &str = "\
+q²+q+1 leaves (the points of the projective plane of order q) and as many spines (its
+lines); leaf P is cabled to spine L when P lies on L; q+1 hosts per leaf unless
+--hosts-per-leaf says fewer. --two-sided cables a second copy of leaves and hosts to the
+spines' upper ports.
+
+Examples:
+  ibfat build lsft --order 7 --out lsft7/                        456 hosts, 114 switches
+  ibfat build lsft --order 5 --two-sided --out lsft5x2/          372 hosts
+  ibfat build lsft --order 3 --shuffle 1 --out lsft3/            ports and GUIDs in any order
+  ibfat build lsft --order 32 --json                              the report only (no folder)";
+
+const KARY_AFTER: &str = "\
+k^n hosts and n levels of k^(n-1) switches of 2k ports, routed with d-mod-k.
+
+Examples:
+  ibfat build kary --arity 4 --levels 3 --out ft/                 64 hosts, 48 switches
+  ibfat build kary --arity 18 --levels 2 --link-speed QDR --out t/";
+
+const MOLS_AFTER: &str = "\
+n³ hosts on n² bottom, n² middle and n² top switches of 2n ports; the middle stage is
+rewired so that more bottoms share a middle switch (fewer hops). `ibfat metrics hops`
+compares the wirings.
+
+Examples:
+  ibfat build mols --arity 7 --out mols7/                         343 hosts, wiring auto
+  ibfat build mols --arity 6 --wiring basic --out mols6/";
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = BUILD_AFTER)]
@@ -47,6 +80,7 @@ pub struct BuildArgs {
 #[derive(Subcommand, Debug)]
 enum Family {
     /// Latin-square fat-tree from the projective plane of order Q
+    #[command(after_help = LSFT_AFTER)]
     Lsft {
         /// Order q of the projective plane: a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 ...)
         #[arg(long, value_name = "Q")]
@@ -63,6 +97,7 @@ enum Family {
         out: OutArgs,
     },
     /// Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)
+    #[command(after_help = KARY_AFTER)]
     Kary {
         /// Arity k >= 2 (switches have 2k ports)
         #[arg(long, value_name = "K")]
@@ -76,6 +111,7 @@ enum Family {
         out: OutArgs,
     },
     /// 3-level fat-tree with the middle stage rewired by orthogonal Latin squares
+    #[command(after_help = MOLS_AFTER)]
     Mols {
         /// Arity n >= 2: n³ hosts, 3n² switches of 2n ports
         #[arg(long, value_name = "N")]

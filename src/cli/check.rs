@@ -121,6 +121,15 @@ pub struct CheckArgs {
 #[derive(Subcommand, Debug)]
 enum CheckCmd {
     /// Combine shard files (from `check --shard i/N --out FILE`) into one report
+    #[command(after_help = "\
+The shards must come from the same pattern, job, shard count, fabric and tables, with
+every index exactly once (else exit 2 naming the file); the report equals the unsharded
+check's. --allow-partial merges a subset and marks the report partial (exit 1).
+
+Examples:
+  ibfat check lsft7/ --pattern lsft --shard 0/4 --out s0.json     (and 1/4, 2/4, 3/4)
+  ibfat check merge s0.json s1.json s2.json s3.json --json
+  sbatch --wait --array=0-7 scripts/slurm/check-array.sbatch lsft7/ out/ --pattern shift")]
     Merge {
         /// Shard files
         #[arg(required = true)]

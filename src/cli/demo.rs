@@ -24,7 +24,11 @@ Builds LSFT(7) (57 leaves, 57 spines, 456 hosts) and the 7-ary MOLS proximity 3-
 (topology.net, cables.csv, fabric.yaml, topology.svg and .dot), the LFTs for OpenSM
 (opensm-lfts.dump and guid2lid; LMC 1 on the MOLS tree: base LID bandwidth route,
 base+1 latency route), validated, and the all-to-all schedule (schedule.json), checked
-phase by phase on those tables next to plain shift. Exit 0 when every check passes.")]
+phase by phase on those tables next to plain shift. Exit 0 when every check passes.
+
+Examples:
+  ibfat demo                        into ./ibfat-demo/lsft7 and ./ibfat-demo/mols7-mols
+  ibfat demo --out /tmp/d --json")]
 pub struct DemoArgs {
     /// Folder for the two plan folders
     #[arg(short = 'o', long, value_name = "DIR", default_value = "ibfat-demo")]

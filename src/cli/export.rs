@@ -20,6 +20,9 @@ Examples:
   ibfat --node-name-map /etc/ib-node-names export slurm-topology fabric.txt";
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ibfat export slurm-topology fabric.txt -o /etc/slurm/topology.conf")]
 pub struct ExportArgs {
     #[command(subcommand)]
     what: Export,

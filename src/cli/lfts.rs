@@ -10,6 +10,10 @@ use ibfat::Result;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ibfat lfts validate lsft7/ --lfts /var/cache/opensm/opensm-lfts.dump
+  dump_lfts > lfts.txt && ibfat lfts validate fabric.txt --lfts lfts.txt")]
 pub struct LftsArgs {
     #[command(subcommand)]
     cmd: LftsCmd,
@@ -37,8 +41,9 @@ Exit 0 when the data path and deadlock sections pass (completeness gaps are repo
 warnings; --strict makes them fatal), 1 defects found (each named with switch, LID and
 path), 2 bad input.
 
-Example:
-  ibfat lfts validate ibnetdiscover.txt --lfts dump_lfts.txt --json")]
+Examples:
+  ibfat lfts validate ibnetdiscover.txt --lfts dump_lfts.txt --json
+  ibfat lfts validate lsft7/ --lfts lsft7/opensm-lfts.dump --strict")]
     Validate {
         /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
         #[arg(value_name = "TOPOLOGY", required_unless_present = "topology_flag")]

@@ -22,7 +22,11 @@ Cost: with switches of degree d (2d ports) a 2-level fat-tree has d² hosts and 
 a 3-level one d³ hosts and 3d² switches, an LSFT of order q = d−1 (prime power) d(q²+q+1)
 hosts and 2(q²+q+1) switches one-sided (twice the hosts, 3(q²+q+1) switches two-sided).
 Hops count switches traversed (1, 3 or 5); averages are over all ordered host pairs,
-a host to itself included (0 hops).")]
+a host to itself included (0 hops).
+
+Examples:
+  ibfat metrics cost --degrees 16..=20
+  ibfat metrics hops --arities 4..=8 --json")]
 pub struct MetricsArgs {
     /// Which table
     #[arg(value_enum, default_value = "all")]

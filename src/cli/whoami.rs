@@ -16,7 +16,8 @@ schedule file and how many phases it sends in: what an MPI launcher needs to map
 to ranks. Exit 0 when at least one local port was found (and, with --schedule, is a rank),
 1 when a port is not in the schedule, 3 when the host has no InfiniBand port.
 
-Example:
+Examples:
+  ibfat whoami
   ibfat whoami --schedule a2a.json --json")]
 pub struct WhoamiArgs {
     /// A schedule file (ibfat's JSON format) to find this host's ranks in
