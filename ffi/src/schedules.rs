@@ -26,6 +26,17 @@ pub struct IbfatSchedule {
     computed_for: Option<ComputedFor>,
 }
 
+impl IbfatSchedule {
+    /// The handle of a schedule read from a file: its hosts and what it was computed for.
+    fn of_file(sched: ibfat::schedule::Schedule) -> IbfatSchedule {
+        IbfatSchedule {
+            guids: sched.hosts.clone(),
+            computed_for: sched.computed_for.clone(),
+            pattern: Box::new(sched),
+        }
+    }
+}
+
 /// The keys of the `options` of [`ibfat_schedule_new`].
 #[derive(Clone, Copy, Debug)]
 enum OptKey {
@@ -169,16 +180,7 @@ pub unsafe extern "C" fn ibfat_schedule_load(
                 format!("{}: stale schedule: {why}", p.display()),
             ));
         }
-        let guids = sched.hosts.clone();
-        let computed_for = sched.computed_for.clone();
-        give(
-            o,
-            IbfatSchedule {
-                pattern: Box::new(sched),
-                guids,
-                computed_for,
-            },
-        );
+        give(o, IbfatSchedule::of_file(sched));
         Ok(())
     })
 }
@@ -200,16 +202,7 @@ pub unsafe extern "C" fn ibfat_schedule_open(
         // SAFETY: path is NULL or a C string, out_schedule NULL or writable (pointer contract)
         let (p, o) = unsafe { (Path::new(cstr(path, "path")?), out(out_schedule, "out_schedule")?) };
         let (sched, _) = schedule_file::read_json(p, None)?;
-        let guids = sched.hosts.clone();
-        let computed_for = sched.computed_for.clone();
-        give(
-            o,
-            IbfatSchedule {
-                pattern: Box::new(sched),
-                guids,
-                computed_for,
-            },
-        );
+        give(o, IbfatSchedule::of_file(sched));
         Ok(())
     })
 }

@@ -10,7 +10,7 @@
 
 use crate::error::{Error, Result};
 use crate::formats::text::{escape_controls, find_byte, flatten_controls};
-use crate::routing::lids::{LidRange, Lids};
+use crate::routing::lids::Lids;
 use crate::routing::{LftSet, NO_ROUTE};
 use crate::topology::{Fabric, NodeKind};
 use std::collections::HashMap;
@@ -507,22 +507,7 @@ pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Pa
             }
         }
     }
-    // consecutive LIDs of one port form its range (two for an LMC 1 CA port)
-    let mut ranges: Vec<LidRange> = Vec::new();
-    for (lid, o) in owner.iter().enumerate() {
-        let Some((guid, line)) = *o else { continue };
-        let lid = lid as u64;
-        match ranges.last_mut() {
-            Some(r) if r.guid == guid && r.hi + 1 == lid => r.hi = lid,
-            _ => ranges.push(LidRange {
-                guid,
-                lo: lid,
-                hi: lid,
-                line,
-            }),
-        }
-    }
-    Lids::from_ranges(fabric, &ranges, path)
+    stream::lids_of(&owner, fabric, path)
 }
 
 #[cfg(test)]

@@ -272,9 +272,10 @@ fn foreign_lid(path: &Path, line: usize, lid: u16, g: u64) -> Error {
     .with_hint("pass the guid2lid the tables were made for (--lids), or a dump taken after the same sweep")
 }
 
-/// LIDs from the first annotation of each LID, as
-/// [`lids_from_annotations`](super::lids_from_annotations) makes them.
-fn lids_of(ann: &[Option<(u64, usize)>], fabric: &Fabric, path: &Path) -> Result<Lids> {
+/// LIDs from the first annotation of each LID (`ann[lid]` = port GUID and line), as
+/// [`lids_from_annotations`](super::lids_from_annotations) and the streaming reader make
+/// them: consecutive LIDs of one port form its range (two for an LMC 1 CA port).
+pub(super) fn lids_of(ann: &[Option<(u64, usize)>], fabric: &Fabric, path: &Path) -> Result<Lids> {
     let mut ranges: Vec<LidRange> = Vec::new();
     for (lid, o) in ann.iter().enumerate() {
         let Some((guid, line)) = *o else { continue };
