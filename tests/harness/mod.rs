@@ -417,6 +417,29 @@ impl Sim {
         self.tool("dump_lfts", &[])
     }
 
+    /// What the subnet holds after a sweep, read back with the real tools: the fabric
+    /// `ibnetdiscover` finds, the LIDs the SM assigned, and the LFTs `dump_lfts` reads from
+    /// every switch.
+    pub fn programmed(&self) -> (Fabric, ibfat::routing::Lids, ibfat::routing::LftSet) {
+        use ibfat::formats::{dump, lftdump};
+        let fabric = dump::parse(&self.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
+            .unwrap()
+            .strict(Path::new("ibnetdiscover"))
+            .unwrap()
+            .fabric;
+        let lids = ibfat::routing::Lids::discovered(&fabric)
+            .unwrap()
+            .expect("LIDs after the sweep");
+        let tables = lftdump::to_lftset(
+            &lftdump::parse(&self.dump_lfts(), Path::new("dump_lfts")).unwrap(),
+            &fabric,
+            &lids,
+            Path::new("dump_lfts"),
+        )
+        .unwrap();
+        (fabric, lids, tables)
+    }
+
     /// Send one ibsim console command; the text ibsim printed in reply.
     pub fn console(&self, cmd: &str) -> String {
         let before = fs::metadata(&self.log).map(|m| m.len()).unwrap_or(0) as usize;
@@ -606,4 +629,31 @@ pub fn artifact_dir(file: &str) -> PathBuf {
     found
         .unwrap_or_else(|| panic!("no {file} in {} or its parent", deps.display()))
         .to_path_buf()
+}
+
+/// Durations (ms) of every routing pass by `engine` in an OpenSM log: from `building
+/// routing with '<engine>'` to `<engine> tables configured on all switches`, by the log's
+/// timestamps (`Nov 22 06:21:58 729141 [...]`).
+pub fn routing_passes_ms(log: &str, engine: &str) -> Vec<f64> {
+    let stamp = |line: &str| -> Option<f64> {
+        let mut f = line.split_whitespace();
+        let (_, _, hms, us) = (f.next()?, f.next()?, f.next()?, f.next()?);
+        let mut t = hms.split(':').map(|x| x.parse::<f64>().ok());
+        let (h, m, s) = (t.next()??, t.next()??, t.next()??);
+        Some((h * 3600.0 + m * 60.0 + s) * 1e6 + us.parse::<f64>().ok()?)
+    };
+    let start_tag = format!("building routing with '{engine}'");
+    let end_tag = format!("{engine} tables configured on all switches");
+    let mut out = Vec::new();
+    let mut start = None;
+    for l in log.lines() {
+        if l.contains(&start_tag) {
+            start = stamp(l);
+        } else if l.contains(&end_tag) {
+            if let (Some(a), Some(b)) = (start.take(), stamp(l)) {
+                out.push((b - a) / 1e3);
+            }
+        }
+    }
+    out
 }

@@ -16,33 +16,6 @@ use ibfat::topology::{FamilySpec, Spec};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Microseconds since midnight of an OpenSM log line (`Nov 22 06:21:58 729141 [...]`).
-fn stamp(line: &str) -> Option<f64> {
-    let mut f = line.split_whitespace();
-    let (_, _, hms, us) = (f.next()?, f.next()?, f.next()?, f.next()?);
-    let mut t = hms.split(':').map(|x| x.parse::<f64>().ok());
-    let (h, m, s) = (t.next()??, t.next()??, t.next()??);
-    Some((h * 3600.0 + m * 60.0 + s) * 1e6 + us.parse::<f64>().ok()?)
-}
-
-/// Durations (ms) of every routing pass by `engine` in a log.
-fn passes(log: &str, engine: &str) -> Vec<f64> {
-    let start_tag = format!("building routing with '{engine}'");
-    let end_tag = format!("{engine} tables configured on all switches");
-    let mut out = Vec::new();
-    let mut start = None;
-    for l in log.lines() {
-        if l.contains(&start_tag) {
-            start = stamp(l);
-        } else if l.contains(&end_tag) {
-            if let (Some(a), Some(b)) = (start.take(), stamp(l)) {
-                out.push((b - a) / 1e3);
-            }
-        }
-    }
-    out
-}
-
 fn plugin_dir() -> PathBuf {
     harness::artifact_dir("libibfatosm.so")
 }
@@ -53,14 +26,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(13);
     let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false))).build().unwrap();
-    let net = String::from_utf8(
-        ibfat::cabling::render(&plan, false)
-            .into_iter()
-            .find(|f| f.0 == "topology.net")
-            .unwrap()
-            .1,
-    )
-    .unwrap();
+    let net = ibfat::formats::ibsim::write_net(&plan.fabric, &[]);
     println!(
         "LSFT({q}): {} switches, {} hosts",
         plan.fabric.switches().count(),
@@ -101,7 +67,7 @@ fn main() {
                 "{engine}: pass {k} missing"
             );
         }
-        let mut p = passes(&osm.log(), engine);
+        let mut p = harness::routing_passes_ms(&osm.log(), engine);
         osm.stop();
         let shown = p.iter().map(|x| format!("{x:.1}")).collect::<Vec<_>>().join(" ");
         p.sort_by(f64::total_cmp);

@@ -14,37 +14,11 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, validate, CompiledRoutes};
-use ibfat::formats::{dump, lftdump};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::Lids;
 use ibfat::schedule::shift::TreeShift;
 use ibfat::schedule::{Job, Pattern};
 use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, Spec};
-use std::path::Path;
-
-/// Milliseconds of the last routing pass by `engine` in an OpenSM log (from `building
-/// routing with '<engine>'` to `<engine> tables configured on all switches`).
-fn routing_ms(log: &str, engine: &str) -> Option<f64> {
-    let stamp = |line: &str| -> Option<f64> {
-        let mut f = line.split_whitespace();
-        let (_, _, hms, us) = (f.next()?, f.next()?, f.next()?, f.next()?);
-        let mut t = hms.split(':').map(|x| x.parse::<f64>().ok());
-        let (h, m, s) = (t.next()??, t.next()??, t.next()??);
-        Some((h * 3600.0 + m * 60.0 + s) * 1e6 + us.parse::<f64>().ok()?)
-    };
-    let (mut start, mut last) = (None, None);
-    for l in log.lines() {
-        if l.contains(&format!("building routing with '{engine}'")) {
-            start = stamp(l);
-        } else if l.contains(&format!("{engine} tables configured on all switches")) {
-            if let (Some(a), Some(b)) = (start.take(), stamp(l)) {
-                last = Some((b - a) / 1e3);
-            }
-        }
-    }
-    last
-}
 
 fn main() {
     type Shape<'a> = (&'a str, &'a [u32], &'a [u32], &'a [u32], Option<u32>);
@@ -73,14 +47,7 @@ fn main() {
             ..Default::default()
         };
         let plan = spec.build().unwrap();
-        let net = String::from_utf8(
-            ibfat::cabling::render(&plan, false)
-                .into_iter()
-                .find(|f| f.0 == "topology.net")
-                .unwrap()
-                .1,
-        )
-        .unwrap();
+        let net = ibfat::formats::ibsim::write_net(&plan.fabric, &[]);
         let sim = Sim::start_text(&net);
         for engine in ["ibfat", "ftree", "minhop", "updn"] {
             let mut cfg = OsmConfig {
@@ -102,19 +69,7 @@ fn main() {
             }
             let run = sim.opensm(&cfg);
             let by = run.configured_by().unwrap_or_else(|| "nothing".into());
-            let disc = dump::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
-                .unwrap()
-                .strict(Path::new("ibnetdiscover"))
-                .unwrap();
-            let fabric = disc.fabric;
-            let lids = Lids::discovered(&fabric).unwrap().expect("LIDs after the sweep");
-            let tables = lftdump::to_lftset(
-                &lftdump::parse(&sim.dump_lfts(), Path::new("dump_lfts")).unwrap(),
-                &fabric,
-                &lids,
-                Path::new("dump_lfts"),
-            )
-            .unwrap();
+            let (fabric, lids, tables) = sim.programmed();
             let Recognition::Recognised { layout, .. } = recognize(&fabric, Some(FamilyHint::Pgft)) else {
                 panic!("{name}: not recognised")
             };
@@ -124,7 +79,9 @@ fn main() {
             let routes = CompiledRoutes::compile(&fabric, &lids, &tables, job.hosts(), 0).unwrap();
             let r = check(&fabric, job.hosts(), &routes, &pattern, 0..pattern.phases(), &|| {}).unwrap();
             let v = validate(&fabric, &lids, &tables, Some(&layout));
-            let ms = routing_ms(&run.log, &by).map_or("-".into(), |x| format!("{x:.1}"));
+            let ms = harness::routing_passes_ms(&run.log, &by)
+                .last()
+                .map_or("-".into(), |x| format!("{x:.1}"));
             let yes = |b: bool| if b { "yes" } else { "no" };
             println!(
                 "| {name} | {engine} | {by} | {:.4} | {} | {} | {} | {} | {ms} |",

@@ -103,20 +103,8 @@ fn route_net_expecting(name: &str, net: &str, lmc: u8, want: (f64, u32)) {
         harness::tail(&run.log, 20)
     );
 
-    let disc = dump::parse(&sim.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
-        .unwrap()
-        .strict(Path::new("x"))
-        .unwrap();
-    let fabric = disc.fabric;
-    let lids = Lids::discovered(&fabric).unwrap().expect("LIDs after the sweep");
+    let (fabric, lids, tables) = sim.programmed();
     assert_eq!(lids.lmc, lmc);
-    let tables = lftdump::to_lftset(
-        &lftdump::parse(&sim.dump_lfts(), Path::new("dump_lfts")).unwrap(),
-        &fabric,
-        &lids,
-        Path::new("dump_lfts"),
-    )
-    .unwrap();
     let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
         panic!("{name}: not recognised")
     };
