@@ -7,11 +7,14 @@ mod harness;
 
 use harness::ibfat;
 use ibfat::check::{check, CompiledRoutes};
+use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::TreeShift;
 use ibfat::schedule::{Job, Pattern};
 use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, Spec, Topology};
+use std::path::{Path, PathBuf};
 
 fn plan(down: &[u32], up: &[u32], par: &[u32], hpl: Option<u32>, shuffle: Option<u64>) -> Topology {
     let mut s = Spec::new(FamilySpec::Pgft(PgftParams::from_lists(down, up, par, hpl).unwrap()));
@@ -215,7 +218,9 @@ fn pgfts_are_recognised_from_their_cabling() {
             hosts_per_leaf: None,
             down: {
                 let mut d = PgftParams::from_lists(m, w, p, None).unwrap().down;
-                d[0] = hpl.unwrap_or(m[0]);
+                // a leaf that is not full spans its hosts, at least its uplinks (within
+                // its ports): the recognised m1 (docs/recognition.md)
+                d[0] = hpl.map_or(m[0], |h| h.max(w[1] * p[1]).min(m[0]));
                 d
             },
             ..PgftParams::from_lists(m, w, p, None).unwrap()
@@ -266,4 +271,232 @@ fn recognize_reports_a_pgft() {
     assert_eq!(v["oversubscription"], serde_json::json!([2.0]));
     assert_eq!(v["host_map"].as_array().unwrap().len(), 96);
     assert_eq!(v["switch_map"].as_array().unwrap().len(), 6);
+}
+
+/// Shift over the compute hosts of a recognised copy of `t`'s cabling, with `roles`.
+fn recognised_with_roles(t: &Topology, roles: &RoleSources) -> Topology {
+    let Recognition::Recognised { mut layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
+        panic!("not recognised")
+    };
+    let r = resolve_roles(&t.fabric, roles, true).unwrap();
+    layout.apply_roles(&t.fabric, &r).unwrap();
+    Topology::discovered(t.fabric.clone(), layout, "found")
+}
+
+fn guid_file(dir: &Path, t: &Topology, eps: &[ibfat::topology::Endpoint]) -> PathBuf {
+    let p = dir.join(format!("io{}.guids", eps.len()));
+    let text: String = eps
+        .iter()
+        .map(|e| {
+            format!(
+                "0x{:016x}  {}\n",
+                t.fabric.node(e.node).guid,
+                t.fabric.node(e.node).desc
+            )
+        })
+        .collect();
+    std::fs::write(&p, format!("# storage and login\n{text}")).unwrap();
+    p
+}
+
+/// Host roles (issue 19 item 4): non-compute hosts are routed (every LID reachable,
+/// deadlock-free: `shift_on_tables` validates), left out of the rank order, and wherever
+/// they are plugged in the compute hosts' shift stays conflict-free on a full-bisection
+/// PGFT — a leaf's compute hosts take its first slots, as if the others were absent.
+#[test]
+fn non_compute_hosts_are_routed_but_not_ranked() {
+    let dir = tempfile::tempdir().unwrap();
+    // planned: the last populated port of every leaf is a storage host, one port empty
+    let p = PgftParams::from_lists(&[6, 4], &[1, 6], &[1, 1], Some(5))
+        .unwrap()
+        .with_io_per_leaf(1)
+        .unwrap();
+    let mut s = Spec::new(FamilySpec::Pgft(p));
+    s.options.shuffle = Some(12);
+    let t = s.build().unwrap();
+    assert_eq!((t.layout.hosts().len(), t.layout.others().len()), (16, 4));
+    assert_eq!(shift_on_tables(&t), (1.0, 1));
+    // recognised from the shuffled cabling, roles by name pattern: the same split
+    let by_name = RoleSources {
+        io_names: vec!["IO*".into()],
+        ..Default::default()
+    };
+    let found = recognised_with_roles(&t, &by_name);
+    assert_eq!((found.layout.hosts().len(), found.layout.others().len()), (16, 4));
+    assert_eq!(shift_on_tables(&found), (1.0, 1));
+
+    // a full 2-level and a full 3-level tree with one storage host per leaf on a different
+    // port of every leaf (by GUID list): without roles the storage hosts are ranks; with
+    // them the compute shift is conflict-free and every host is still routed
+    for (m, w, par, seed) in [
+        (&[6u32, 4][..], &[1u32, 6][..], &[1u32, 1][..], 5u64),
+        (&[4, 4, 2][..], &[1, 4, 4][..], &[1, 1, 1][..], 6),
+    ] {
+        let t = plan(m, w, par, None, Some(seed));
+        let Layout::Pgft(l) = &t.layout else { panic!() };
+        let m1 = m[0];
+        let storage: Vec<_> = (0..l.hosts.len())
+            .filter(|&r| l.host_pos[r] % m1 == (l.host_pos[r] / m1) % m1)
+            .map(|r| l.hosts[r])
+            .collect();
+        let leaves = l.hosts.len() as u32 / m1;
+        assert_eq!(storage.len() as u32, leaves);
+        let roles = RoleSources {
+            io_guids: Some(guid_file(dir.path(), &t, &storage)),
+            ..Default::default()
+        };
+        let found = recognised_with_roles(&t, &roles);
+        assert_eq!(found.layout.others().len(), storage.len(), "m={m:?}");
+        assert!(found.layout.hosts().iter().all(|h| !storage.contains(h)));
+        assert_eq!(shift_on_tables(&found), (1.0, 1), "m={m:?}");
+    }
+}
+
+/// The CLI takes roles on every command that ranks hosts; role files that name a GUID
+/// twice or one that is not in the fabric, and patterns that match nothing, are exit 2
+/// naming the file and line, with nothing written.
+#[test]
+fn cli_host_roles_and_their_bad_input() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("p");
+    let d = dir.to_str().unwrap();
+    let (c, _, e) = ibfat(&[
+        "build",
+        "pgft",
+        "--down",
+        "6,4",
+        "--up",
+        "1,6",
+        "--parallel",
+        "1,1",
+        "--hosts-per-leaf",
+        "5",
+        "--io-per-leaf",
+        "1",
+        "--shuffle",
+        "4",
+        "--out",
+        d,
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let yaml = std::fs::read_to_string(dir.join("fabric.yaml")).unwrap();
+    assert!(yaml.contains("io_per_leaf: 1"), "{yaml}");
+    let net = dir.join("topology.net");
+    let net_s = net.to_str().unwrap();
+    // the plan ranks the 16 compute hosts; the discovered cabling with --io-hosts too
+    let (c, o, e) = ibfat(&["recognize", net_s, "--io-hosts", "IO*", "--json"]);
+    assert_eq!(c, 0, "{e}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["family"], "pgft");
+    assert_eq!(v["host_map"].as_array().unwrap().len(), 16);
+    let others = v["non_compute"].as_array().unwrap();
+    assert_eq!(others.len(), 4);
+    assert!(others.iter().all(|h| h["name"].as_str().unwrap().starts_with("IO")));
+    // routed and checked on the discovered cabling with the same roles (the rank order
+    // and the tables come from one layout)
+    let (c, _, e) = ibfat(&["route", net_s, "--io-hosts", "IO*", "--out", d]);
+    assert_eq!(c, 0, "{e}");
+    let dump = dir.join("opensm-lfts.dump");
+    let (c, o, e) = ibfat(&["check", net_s, "--lfts", dump.to_str().unwrap(), "--io-hosts", "IO*"]);
+    assert_eq!(c, 0, "{o}{e}");
+    assert!(
+        o.contains("16 ranks") && o.contains("throughput ratio 1.0000, max congestion 1"),
+        "{o}"
+    );
+    let (c, o, _) = ibfat(&["lfts", "validate", net_s, "--lfts", dump.to_str().unwrap()]);
+    assert_eq!(c, 0, "{o}");
+    // Slurm's view leaves the storage hosts out
+    let (c, o, e) = ibfat(&["export", "slurm-topology", net_s, "--io-hosts", "IO*"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(!o.contains("IO") && o.contains("Nodes=H[0-3]"), "{o}");
+
+    // bad role input: exit 2, file and line, nothing written
+    let out = t.path().join("never");
+    let o_s = out.to_str().unwrap();
+    let list = t.path().join("io.guids");
+    let l_s = list.to_str().unwrap();
+    let hosts = std::fs::read_to_string(&net).unwrap();
+    let guid = hosts
+        .lines()
+        .find_map(|l| l.strip_prefix("caguid="))
+        .unwrap()
+        .to_string();
+    for (text, want) in [
+        (format!("{guid}\n# again\n{guid}\n"), ":3".to_string()),
+        ("0x00000000deadbeef\n".to_string(), ":1".to_string()),
+    ] {
+        std::fs::write(&list, &text).unwrap();
+        let (c, _, e) = ibfat(&["route", net_s, "--io-guids", l_s, "--out", o_s]);
+        assert_eq!(c, 2, "{e}");
+        assert!(e.contains(&format!("io.guids{want}")), "{e}");
+        assert!(!out.exists());
+    }
+    let (c, _, e) = ibfat(&["route", net_s, "--io-hosts", "stor*", "--out", o_s]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("`stor*` matches no host"), "{e}");
+    assert!(!out.exists());
+    // an LSFT's hosts are all ranks of its all-to-all: roles are refused with a hint
+    let lsft = t.path().join("l");
+    let (c, _, e) = ibfat(&["build", "lsft", "--order", "2", "--out", lsft.to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = ibfat(&[
+        "schedule",
+        lsft.to_str().unwrap(),
+        "--io-hosts",
+        "H0*",
+        "--pattern",
+        "shift",
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("--job"), "{e}");
+}
+
+/// A leaf without hosts (an empty rack) is still a leaf: recognised by having the parents
+/// of the other leaves of its subtree, the PGFT keeps its parameters, every remaining host
+/// is routed, and shift measures what the plan's own layout without those hosts gives.
+#[test]
+fn a_leaf_without_hosts_is_still_a_leaf() {
+    for (m, w, par, seed) in [
+        (&[4u32, 4][..], &[1u32, 4][..], &[1u32, 1][..], 21u64),
+        (&[4, 4, 2][..], &[1, 2, 4][..], &[1, 2, 2][..], 22),
+    ] {
+        let mut t = plan(m, w, par, None, Some(seed));
+        let Layout::Pgft(l) = &t.layout else { panic!() };
+        let (params, leaf) = (l.params, l.switches[1]);
+        let kept = l
+            .hosts
+            .iter()
+            .filter(|h| t.fabric.peer(h.node, h.port).unwrap().0 != leaf)
+            .count();
+        for p in 1..=t.fabric.node(leaf).nports {
+            if let Some((peer, _)) = t.fabric.peer(leaf, p) {
+                if t.fabric.node(peer).kind != ibfat::topology::NodeKind::Switch {
+                    t.fabric.disconnect(leaf, p);
+                }
+            }
+        }
+        let Recognition::Recognised { layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
+            panic!("m={m:?}: a PGFT with an empty leaf not recognised")
+        };
+        let Layout::Pgft(found) = &layout else { panic!() };
+        assert_eq!(found.params, params, "m={m:?}");
+        assert_eq!(found.hosts.len(), kept, "m={m:?}");
+        assert!(found.level(1).contains(&leaf), "m={m:?}: the empty leaf is a leaf");
+        // the plan's own layout without those hosts routes shift exactly as well
+        let mut planned = t.layout.clone();
+        if let Layout::Pgft(l) = &mut planned {
+            let keep: Vec<bool> = l
+                .hosts
+                .iter()
+                .map(|h| t.fabric.peer(h.node, h.port).is_some())
+                .collect();
+            let mut i = 0;
+            l.hosts.retain(|_| (keep[i], i += 1).0);
+            let mut i = 0;
+            l.host_pos.retain(|_| (keep[i], i += 1).0);
+        }
+        let found = Topology::discovered(t.fabric.clone(), layout, "found");
+        let planned = Topology::discovered(t.fabric.clone(), planned, "planned");
+        assert_eq!(shift_on_tables(&found), shift_on_tables(&planned), "m={m:?}");
+    }
 }

@@ -203,13 +203,25 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --json --help --version build metrics demo schedule route lfts check recognize cabling whoami export completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route lfts check recognize cabling whoami export completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -221,7 +233,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version lsft kary mols pgft twolevel help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -240,6 +252,18 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -349,7 +373,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -391,6 +415,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -399,7 +435,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,6 +477,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -449,7 +497,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -491,6 +539,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -499,7 +559,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__pgft)
-            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -518,6 +578,10 @@ _ibfat() {
                     return 0
                     ;;
                 --hosts-per-leaf)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-per-leaf)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -549,6 +613,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -557,7 +633,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__twolevel)
-            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,6 +683,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -615,7 +703,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__cabling)
-            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --node-name-map --help --version"
+            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -633,6 +721,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -641,7 +741,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --quiet --verbose --node-name-map --help --version merge help"
+            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --json --allow-stale --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -723,6 +823,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -773,13 +885,25 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__merge)
-            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --help --version"
+            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -791,13 +915,25 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__completions)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --help --version bash zsh fish"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -809,7 +945,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__demo)
-            opts="-o -q -v -h -V --out --json --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -827,6 +963,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -835,13 +983,25 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__export)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --help --version slurm-topology help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version slurm-topology help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -895,7 +1055,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__export__subcmd__slurm__subcmd__topology)
-            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,6 +1070,18 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1243,13 +1415,25 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --help --version validate help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1303,7 +1487,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-l -q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --node-name-map --help --version"
+            opts="-l -q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1329,6 +1513,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1337,7 +1533,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__man)
-            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --help --version"
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1355,6 +1551,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1363,7 +1571,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__metrics)
-            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --node-name-map --help --version cost hops all"
+            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version cost hops all"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1381,6 +1589,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1389,7 +1609,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-f -q -v -h -V --family --json --quiet --verbose --node-name-map --help --version"
+            opts="-f -q -v -h -V --family --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1407,6 +1627,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1415,7 +1647,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --node-name-map --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1453,6 +1685,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1461,7 +1705,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --quiet --verbose --node-name-map --help --version"
+            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1527,6 +1771,18 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1535,7 +1791,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__whoami)
-            opts="-q -v -h -V --schedule --json --quiet --verbose --node-name-map --help --version"
+            opts="-q -v -h -V --schedule --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1546,6 +1802,18 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

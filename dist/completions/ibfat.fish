@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ibfat_global_optspecs
-    string join \n q/quiet v/verbose node-name-map= json h/help V/version
+    string join \n q/quiet v/verbose node-name-map= compute-guids= io-guids= io-hosts= json h/help V/version
 end
 
 function __fish_ibfat_needs_command
@@ -25,6 +25,9 @@ function __fish_ibfat_using_subcommand
 end
 
 complete -c ibfat -n "__fish_ibfat_needs_command" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_needs_command" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_needs_command" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_needs_command" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_needs_command" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_needs_command" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_needs_command" -l json -d 'Print the report as JSON (also accepted after the subcommand)'
@@ -47,6 +50,9 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this me
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l no-svg -d 'Do not draw topology.svg'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l json -d 'Print the report as JSON'
@@ -68,6 +74,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l two-sided -d 'Also cable the spines\' upper q+1 ports to a second copy of all leaves and hosts'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l no-svg -d 'Do not draw topology.svg'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
@@ -84,6 +93,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l no-svg -d 'Do not draw topology.svg'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l json -d 'Print the report as JSON'
@@ -99,6 +111,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l no-svg -d 'Do not draw topology.svg'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l json -d 'Print the report as JSON'
@@ -110,12 +125,16 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l up -d 'w1,..,wh: parents per node (w1 = 1: one port per host)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l parallel -d 'p1,..,ph: parallel cables to each parent (p1 = 1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l hosts-per-leaf -d 'Hosts on the first M slots of every leaf (default m1: all)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l io-per-leaf -d 'The last K hosts of every leaf are non-compute (storage, login): named IO<d>, routed at their slots, left out of the rank order' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l no-svg -d 'Do not draw topology.svg'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l json -d 'Print the report as JSON'
@@ -133,6 +152,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l no-svg -d 'Do not draw topology.svg'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l json -d 'Print the report as JSON'
@@ -149,6 +171,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l degrees -d 'Switch degrees for the cost table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l arities -d 'Arities for the hop table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l json -d 'Print JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -156,6 +181,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s h -l help -d 'Pr
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s o -l out -d 'Folder for the two plan folders' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -172,6 +200,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l phases -d 'Numb
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s o -l out -d 'Write the schedule here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l format -d 'json (default, or by the --out extension) or csv' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l timings -d 'Add the time it took to the JSON report (`seconds`)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
@@ -183,6 +214,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per h
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the JSON report (`timings`, seconds)'
@@ -191,6 +225,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s v -l verbose -d 'S
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s h -l help -d 'Print help'
@@ -201,6 +238,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lfts -d 'LFT dump to check' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l strict -d 'Fail (exit 1) on completeness gaps too: unrouted switch LIDs, or host-LID entries no host route uses'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
@@ -224,6 +264,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -s o -l out -d 'Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l heatmap -d 'Colour every link direction by its worst load: FILE.svg (drawn by ibfat; matrices for large fabrics) or FILE.dot (Graphviz source)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l links -d 'Include every link\'s load (`link_loads`) in the --json report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l allow-stale -d 'Check a schedule file even when it records other tables or another fabric than the ones in hand (a warning instead of exit 2)'
@@ -234,6 +277,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l allow-partial -d 'Merge an incomplete set: the report says `partial: true` and the exit code is 1'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l json -d 'Print the merged report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l links -d 'Include every link\'s load (`link_loads`) in the JSON report'
@@ -245,6 +291,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: auto, lsft, kary, mols (pgft: not recognised from dumps yet)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l json -d 'Print the report as JSON (with the full leaf/spine/switch/host maps)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -253,6 +302,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s V -l version -
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l plan -d 'Deprecated spelling of PLAN (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l discovered -d 'Deprecated spelling of DISCOVERED (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l json -d 'Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
@@ -260,12 +312,18 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s h -l help -d 'Pr
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l schedule -d 'A schedule file (ibfat\'s JSON format) to find this host\'s ranks in' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l json -d 'Print JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s h -l help -d 'Print help'
@@ -274,6 +332,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s o -l out -d 'Write here (atomically; `-` or nothing: stdout)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s h -l help -d 'Print help'
@@ -281,12 +342,18 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subc
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from help" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s o -l out -d 'Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s h -l help -d 'Print help'

@@ -140,6 +140,10 @@ enum Family {
         /// Hosts on the first M slots of every leaf (default m1: all)
         #[arg(long, value_name = "M")]
         hosts_per_leaf: Option<u32>,
+        /// The last K hosts of every leaf are non-compute (storage, login): named IO<d>,
+        /// routed at their slots, left out of the rank order
+        #[arg(long, value_name = "K", default_value = "0")]
+        io_per_leaf: u32,
         #[command(flatten)]
         opts: FabricOpts,
         #[command(flatten)]
@@ -187,7 +191,9 @@ more flows per uplink than its oversubscription forces.
 Examples:
   ibfat build pgft --down 24,4 --up 1,2 --parallel 1,6 --out cluster/    96 hosts, 2:1 at the leaves
   ibfat build pgft --down 18,36 --up 1,18 --parallel 1,1 --out big/       648 hosts, 36-port switches
-  ibfat build pgft --down 4,4,4 --up 1,4,4 --parallel 1,1,1 --out ft/     the 4-ary 3-tree";
+  ibfat build pgft --down 4,4,4 --up 1,4,4 --parallel 1,1,1 --out ft/     the 4-ary 3-tree
+  ibfat build pgft --down 24,4 --up 1,2 --parallel 1,6 --hosts-per-leaf 22 --io-per-leaf 2 --out c/
+                    22 hosts per leaf, the last 2 of them storage (IO<d>), 2 ports empty";
 
 fn parse_wiring(s: &str) -> std::result::Result<WiringChoice, String> {
     s.parse().map_err(|e: Error| e.to_string())
@@ -388,11 +394,14 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             up,
             parallel,
             hosts_per_leaf,
+            io_per_leaf,
             opts,
             out,
         }) => (
             Spec {
-                family: FamilySpec::Pgft(PgftParams::from_lists(&down, &up, &parallel, hosts_per_leaf)?),
+                family: FamilySpec::Pgft(
+                    PgftParams::from_lists(&down, &up, &parallel, hosts_per_leaf)?.with_io_per_leaf(io_per_leaf)?,
+                ),
                 options: opts.options(),
             },
             out,

@@ -332,7 +332,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     }
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
     let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
-    let loaded = super::topo::named(loaded);
+    let loaded = super::topo::with_roles(loaded)?;
     let (lids, lfts) = match &a.lfts {
         Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
         None => {

@@ -46,7 +46,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     match a.what {
         Export::SlurmTopology { topology, out } => {
             super::output::data_output(out.as_deref());
-            let loaded = super::topo::named(load(&topology, ParseOptions::default(), Recognise::Yes(None))?);
+            let loaded = super::topo::with_roles(load(&topology, ParseOptions::default(), Recognise::Yes(None))?)?;
             let title = match loaded.model.layout() {
                 Some(l) => l.describe(),
                 None => format!("{} (no family recognised)", topology.display()),

@@ -94,7 +94,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
         } => {
             let topology = topo::positional(topology, topology_flag, "--topology", "TOPOLOGY")?;
             let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
-            let loaded = super::topo::named(loaded);
+            let loaded = super::topo::with_roles(loaded)?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());
             let pass = r.data_path_ok && r.deadlock_free && (r.complete || !strict);

@@ -64,6 +64,17 @@ struct Cli {
     /// every report and output
     #[arg(long, global = true, value_name = "FILE")]
     node_name_map: Option<std::path::PathBuf>,
+    /// Host roles: the compute hosts, one GUID per line (OpenSM ftree's cn_guid_file);
+    /// every other host is non-compute (routed, left out of the rank order)
+    #[arg(long, global = true, value_name = "FILE", help_heading = "Host roles")]
+    compute_guids: Option<std::path::PathBuf>,
+    /// Host roles: non-compute hosts (storage, login), one GUID per line (ftree's io_guid_file)
+    #[arg(long, global = true, value_name = "FILE", help_heading = "Host roles")]
+    io_guids: Option<std::path::PathBuf>,
+    /// Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name,
+    /// description or its first word); repeatable
+    #[arg(long, global = true, value_name = "PATTERN", help_heading = "Host roles")]
+    io_hosts: Vec<String>,
     /// Print the report as JSON (also accepted after the subcommand)
     #[arg(long = "json", id = "json_first")]
     json_first: bool,
@@ -131,6 +142,11 @@ pub fn main() -> i32 {
             return exit_code(&e);
         }
     }
+    topo::set_roles(ibfat::formats::roles::RoleSources {
+        compute_guids: cli.compute_guids.take(),
+        io_guids: cli.io_guids.take(),
+        io_names: std::mem::take(&mut cli.io_hosts),
+    });
     if cli.json_first && !cli.command.set_json() {
         eprintln!("ibfat: error: this command has no JSON form; drop --json");
         return 2;

@@ -63,7 +63,10 @@ struct Output<'a> {
 pub fn run(a: RecognizeArgs) -> Result<i32> {
     let lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
     let lf = super::topo::named(lf);
-    let rec = recognize(lf.fabric(), a.family.0);
+    let mut rec = recognize(lf.fabric(), a.family.0);
+    if let ibfat::recognize::Recognition::Recognised { layout, .. } = &mut rec {
+        super::topo::apply_roles(lf.fabric(), layout)?;
+    }
     let r = report(lf.fabric(), &rec);
     let code = if r.family == "unrecognised" { 1 } else { 0 };
     if a.json {
@@ -160,6 +163,21 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
         }
     }
     let _ = writeln!(out, "  {} hosts in rank order: see --json (host_map)", r.host_map.len());
+    if !r.non_compute.is_empty() {
+        let names: Vec<&str> = r
+            .non_compute
+            .iter()
+            .take(8)
+            .map(|h| h.node.description.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {} non-compute hosts (routed at their slots, not ranked): {}{}",
+            r.non_compute.len(),
+            names.join(", "),
+            if r.non_compute.len() > names.len() { ", ..." } else { "" }
+        );
+    }
     emit(&out);
     Ok(code)
 }

@@ -84,13 +84,18 @@ struct Report {
 pub fn run(a: RouteArgs) -> Result<i32> {
     let t_load = Instant::now();
     let loaded = load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
-    let loaded = super::topo::named(loaded);
+    let loaded = super::topo::with_roles(loaded)?;
     let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
     // planned LIDs at this LMC must fit the subnet: say which size of the family would
     let plan = || -> Result<Lids> {
         let switches = loaded.fabric().switches().count() as u64;
-        ibfat::topology::lidspace::check_layout(layout, switches, layout.hosts().len() as u64, a.lmc)?;
+        ibfat::topology::lidspace::check_layout(
+            layout,
+            switches,
+            (layout.hosts().len() + layout.others().len()) as u64,
+            a.lmc,
+        )?;
         Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)
     };
     let lids = match a.lids.as_str() {

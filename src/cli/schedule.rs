@@ -136,7 +136,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     let start = Instant::now();
     let loaded = ibfat::load::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
-    let loaded = super::topo::named(loaded);
+    let loaded = super::topo::with_roles(loaded)?;
     let plan = loaded.topology()?;
     let job = a
         .job

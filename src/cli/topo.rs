@@ -18,6 +18,42 @@ pub fn set_node_name_map(path: &Path) -> Result<()> {
     Ok(())
 }
 
+static ROLES: std::sync::OnceLock<ibfat::formats::roles::RoleSources> = std::sync::OnceLock::new();
+
+/// Keep the host-role options (`--compute-guids`, `--io-guids`, `--io-hosts`) for the run.
+pub fn set_roles(src: ibfat::formats::roles::RoleSources) {
+    let _ = ROLES.set(src);
+}
+
+/// Give the layout's hosts the roles the options name (strict: a GUID not in `fabric`,
+/// listed twice, or a pattern matching nothing is an error). Nothing when no role option
+/// is given.
+pub fn apply_roles(fabric: &Fabric, layout: &mut ibfat::topology::Layout) -> Result<()> {
+    let Some(src) = ROLES.get().filter(|s| !s.is_empty()) else {
+        return Ok(());
+    };
+    let roles = ibfat::formats::roles::resolve(fabric, src, true)?;
+    let n = layout.apply_roles(fabric, &roles)?;
+    super::output::detail(format_args!(
+        "{n} non-compute hosts by the role options (routed, not ranked); {} compute hosts",
+        layout.hosts().len()
+    ));
+    Ok(())
+}
+
+/// [`named`], then the host roles: for commands whose output depends on the rank order
+/// (route, check, schedule, export). A fabric whose family is unknown only has the role
+/// options checked against it.
+pub fn with_roles(loaded: Loaded) -> Result<Loaded> {
+    let mut loaded = named(loaded);
+    if let ibfat::topology::Model::Known(t) = &mut loaded.model {
+        apply_roles(&t.fabric, &mut t.layout)?;
+    } else if let Some(src) = ROLES.get().filter(|s| !s.is_empty()) {
+        ibfat::formats::roles::resolve(loaded.fabric(), src, true)?;
+    }
+    Ok(loaded)
+}
+
 /// Finish loading a TOPOLOGY argument: names from `--node-name-map`, and the `-v` line.
 pub fn named(mut loaded: Loaded) -> Loaded {
     if let Some(map) = NODE_NAMES.get() {

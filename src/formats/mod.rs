@@ -13,6 +13,7 @@ pub mod node_name_map;
 pub mod options;
 pub mod outpath;
 pub mod picture;
+pub mod roles;
 pub mod slurm;
 pub mod svg;
 pub mod text;

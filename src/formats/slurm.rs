@@ -8,7 +8,9 @@
 //! fabric, distance from the hosts, as in the pictures). Host names are the first word of
 //! the HCA's NodeDescription, the name Slurm knows the node by (`node042 mlx5_0` →
 //! `node042`; a `--node-name-map` name wins); a host with two ports on the fabric is one
-//! node. Lists are compressed the way Slurm writes host lists (`node[1-4,7]`).
+//! node. Lists are compressed the way Slurm writes host lists (`node[1-4,7]`). Of a
+//! recognised fabric only the ranks are listed: non-compute hosts (host roles) and hosts
+//! beside the tree (a management server on a spine) are not Slurm's compute nodes.
 
 use super::picture::Scene;
 use crate::error::{Error, Result};
@@ -110,6 +112,9 @@ pub fn topology_conf(fabric: &Fabric, layout: Option<&Layout>, title: &str) -> R
         env!("CARGO_PKG_VERSION")
     );
     let mut seen_hosts: BTreeMap<String, NodeId> = BTreeMap::new();
+    // with a family, only its ranks are Slurm's nodes: non-compute hosts (host roles) and
+    // hosts beside the tree (a management server on a spine) are not
+    let ranked: Option<std::collections::HashSet<NodeId>> = layout.map(|l| l.hosts().iter().map(|e| e.node).collect());
     for (r, row) in scene.rows.iter().enumerate() {
         for (i, &sw) in row.nodes.iter().enumerate() {
             let mut parts = Vec::new();
@@ -117,7 +122,7 @@ pub fn topology_conf(fabric: &Fabric, layout: Option<&Layout>, title: &str) -> R
             let mut hosts = Vec::new();
             for p in 1..=fabric.node(sw).nports {
                 if let Some((h, _)) = fabric.peer(sw, p) {
-                    if fabric.node(h).kind != NodeKind::Switch {
+                    if fabric.node(h).kind != NodeKind::Switch && ranked.as_ref().map_or(true, |s| s.contains(&h)) {
                         let name = slurm_name(fabric, h)?;
                         match seen_hosts.get(&name) {
                             Some(&other) if other != h => {

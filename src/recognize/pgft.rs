@@ -21,11 +21,16 @@
 //! l−1 is (A' div m_l, B' + b·W_{l−1})) and handed to the layout with the canonical port
 //! numbering: a leaf's host slots are its non-uplink ports in port order when the fullest
 //! leaf has a host on every one of them (so a missing host leaves its slot empty instead of
-//! moving the others); when the switches have more ports than any leaf uses, m₁ is the
-//! most hosts on a leaf and each leaf's hosts take slots 0, 1, … in port order. Parallel
+//! moving the others); when the switches have more ports than any leaf uses, each leaf's
+//! hosts take slots 0, 1, … in port order and m₁ is the most hosts on a leaf, raised to
+//! the leaf's uplink count w₂·p₂ where the ports allow (so that d-mod-k's uplink choice
+//! stays aligned with the leaves: slot j leaves on uplink j). Parallel
 //! cables are numbered by the lower switch's port order on both ends.
 //!
-//! Not yet: leaves without any host (refused with the switch named).
+//! A leaf without any host (an empty rack) is found by its cabling: it has the same
+//! parents as the leaves of its subtree. A subtree whose leaves all lack hosts is not
+//! recognisable from the cabling alone (its leaves look like top switches) and is refused
+//! with the switch named.
 
 use super::graph::SwitchGraph;
 use super::Fail;
@@ -52,7 +57,12 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
     }
     let mut first = None;
     for &t in &counts {
-        let leaves: Vec<u32> = (0..n).filter(|&s| g.hosts_of(s).len() >= t).collect();
+        let mut leaves: Vec<u32> = (0..n).filter(|&s| g.hosts_of(s).len() >= t).collect();
+        // a leaf without hosts (an empty rack) is cabled exactly like the leaves of its
+        // subtree: the same parents. Levelled from the hosts it would sit two levels up.
+        let parents: std::collections::HashSet<Vec<u32>> = leaves.iter().map(|&s| g.neighbour_set(s)).collect();
+        leaves.extend((0..n).filter(|&s| g.hosts_of(s).is_empty() && parents.contains(&g.neighbour_set(s))));
+        leaves.sort_unstable();
         match with_leaves(g, leaves) {
             Ok(layout) => return Ok(layout),
             Err(e) => {
@@ -180,7 +190,14 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
     // leaf in port order
     let fullest = at(1).into_iter().map(|s| g.hosts_of(s).len() as u32).max().unwrap_or(0);
     let compressed = fullest < ports;
-    m[0] = if compressed { fullest } else { ports };
+    // a compressed leaf still spans at least as many slots as it has uplinks (within its
+    // ports): d-mod-k sends slot j up uplink j mod (w2·p2) only when leaves are aligned to
+    // the uplink count; m1 = 5 hosts under 6 uplinks would make shift wrap unaligned
+    m[0] = if compressed {
+        fullest.max(uplinks).min(ports).max(1)
+    } else {
+        ports
+    };
     let params = PgftParams::from_lists(&m[..h as usize], &w[..h as usize], &p[..h as usize], None)
         .map_err(|e| Fail::counts(format!("not a valid PGFT: {e}")))?;
     for l in 1..=h {
@@ -420,6 +437,8 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
         down_off,
         host_pos: hosts.iter().map(|x| x.0).collect(),
         hosts: hosts.into_iter().map(|x| x.1).collect(),
+        others: Vec::new(),
+        other_pos: Vec::new(),
     }))
 }
 

@@ -160,6 +160,9 @@ pub struct RecognitionReport {
     /// Host ports in rank order (the order of schedules).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub host_map: Vec<HostMap>,
+    /// Non-compute hosts (host roles): routed at their tree slot, no rank, in slot order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub non_compute: Vec<HostMap>,
     /// Cables running below the rate most cables of their kind run at
     /// ([`crate::topology::rate::slow_cables`]), recognised or not.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -282,6 +285,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         spines: Vec::new(),
         switch_map: Vec::new(),
         host_map: Vec::new(),
+        non_compute: Vec::new(),
         slow_cables: slow_cable_reports(fabric),
     };
     let (layout, equivalent) = match rec {
@@ -363,6 +367,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                 })
                 .collect();
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
+            r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
         }
         Layout::Mols(l) => {
             r.arity = Some(l.n);
@@ -385,6 +390,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
             })
             .collect();
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
+            r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
         }
         Layout::Pgft(l) => {
             let pp = &l.params;
@@ -409,7 +415,13 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                 })
                 .collect();
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
+            r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
         }
     }
     r
+}
+
+/// Non-compute hosts in the shape of `host_map`; their `rank` is their index in this list.
+fn non_compute(f: &Fabric, others: &[Endpoint], pos: &[u32]) -> Vec<HostMap> {
+    host_map(f, others, |i| pos[i])
 }

@@ -173,11 +173,11 @@ impl<'a> KaryRouter<'a> {
             idx[n as usize] = i as u32;
         }
         let pow: Vec<u32> = (0..=l.levels).map(|e| l.k.pow(e)).collect();
-        let h = l.hosts.len();
+        let h = l.hosts.len() + l.others.len();
         let mut digit = vec![0u8; l.levels as usize * h];
         let mut sub = vec![0u32; l.levels as usize * h];
         for lv in 1..=l.levels as usize {
-            for (r, &d) in l.host_pos.iter().enumerate() {
+            for (r, &d) in l.host_pos.iter().chain(&l.other_pos).enumerate() {
                 digit[(lv - 1) * h + r] = ((d / pow[lv - 1]) % l.k) as u8;
                 sub[(lv - 1) * h + r] = d / pow[lv];
             }
@@ -201,7 +201,7 @@ impl<'a> KaryRouter<'a> {
         let per = self.pow[self.l.levels as usize - 1];
         let level = (i / per) as usize;
         let g = (i % per) / self.pow[level];
-        let at = level * self.l.hosts.len() + rank as usize;
+        let at = level * (self.l.hosts.len() + self.l.others.len()) + rank as usize;
         let table = if self.sub[at] == g { &self.l.down } else { &self.l.up };
         table[(i * k) as usize + self.digit[at] as usize]
     }
@@ -221,6 +221,8 @@ pub struct MolsRouter<'a> {
     l: &'a MolsLayout,
     /// node -> (role 0 bottom / 1 middle / 2 top, index)
     role: Vec<(u8, u32)>,
+    /// tree position of every routed host: the ranks, then the non-compute hosts
+    pos: Vec<u32>,
 }
 
 impl<'a> MolsRouter<'a> {
@@ -235,13 +237,14 @@ impl<'a> MolsRouter<'a> {
         for (i, &n) in l.tops.iter().enumerate() {
             role[n as usize] = (2, i as u32);
         }
-        MolsRouter { l, role }
+        let pos = l.host_pos.iter().chain(&l.other_pos).copied().collect();
+        MolsRouter { l, role, pos }
     }
 
     #[inline]
     fn port(&self, node: NodeId, rank: u32, latency: bool) -> u8 {
         let n = self.l.n;
-        let d = self.l.host_pos[rank as usize];
+        let d = self.pos[rank as usize];
         let b2 = d / n; // destination bottom
         let (pod2, col2, j2) = (b2 / n, b2 % n, d % n);
         let (role, i) = self.role[node as usize];

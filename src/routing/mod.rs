@@ -35,7 +35,7 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     let mut lfts = LftSet::new(fabric, lids.max_lid());
     // rank of each host port (by global port index)
     let mut rank_of_port = vec![u32::MAX; fabric.ports.len()];
-    for (r, ep) in layout.hosts().iter().enumerate() {
+    for (r, ep) in layout.hosts().iter().chain(layout.others()).enumerate() {
         rank_of_port[fabric.port_index(ep.node, ep.port) as usize] = r as u32;
     }
     // what each LID is: a host (rank, offset), a switch, a host port outside the

@@ -47,9 +47,9 @@ impl<'a> PgftRouter<'a> {
             let (lv, a, _) = l.coords(i as u32);
             at.push((lv, a));
         }
-        let hosts = l.hosts.len();
+        let hosts = l.hosts.len() + l.others.len();
         let (mut sub, mut child, mut u) = (vec![0; h * hosts], vec![0; h * hosts], vec![0; h * hosts]);
-        for (r, &d) in l.host_pos.iter().enumerate() {
+        for (r, &d) in l.host_pos.iter().chain(&l.other_pos).enumerate() {
             // mixed radix m for the subtree digits; the up choices divide by Π w
             let (mut below, mut pw) = (1u64, 1u64);
             for lv in 1..=p.levels {
@@ -84,7 +84,7 @@ impl<'a> PgftRouter<'a> {
         }
         let p = &self.l.params;
         let (lv, a) = self.at[s as usize];
-        let hosts = self.l.hosts.len();
+        let hosts = self.l.hosts.len() + self.l.others.len();
         let i = (lv as usize - 1) * hosts + rank as usize;
         if self.sub[i] == a {
             // down to child a_l(d), on the cable d's own up path uses (hosts: cable 0)

@@ -79,6 +79,11 @@ pub struct KaryLayout {
     pub hosts: Vec<Endpoint>,
     /// Tree position d of each rank (leaf d / k, down link d mod k).
     pub host_pos: Vec<u32>,
+    /// Non-compute hosts (storage, login: see [`super::roles`]) with their tree
+    /// positions: routed like the hosts at their positions, not in the rank order.
+    pub others: Vec<Endpoint>,
+    /// Tree position of each of `others`.
+    pub other_pos: Vec<u32>,
 }
 
 impl KaryLayout {
@@ -126,6 +131,8 @@ impl KaryLayout {
             switches,
             host_pos: hosts.iter().map(|h| h.0).collect(),
             hosts: hosts.iter().map(|h| h.1).collect(),
+            others: Vec::new(),
+            other_pos: Vec::new(),
         };
         let bad = |msg: String| Error::input("topology", msg, None);
         for (i, &sw) in lay.switches.iter().enumerate() {

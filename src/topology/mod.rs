@@ -15,6 +15,7 @@ pub mod lsft;
 pub mod mols;
 pub mod pgft;
 pub mod rate;
+pub mod roles;
 pub mod spec;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
@@ -79,6 +80,53 @@ impl Layout {
             Layout::Pgft(l) => &l.hosts,
         }
     }
+    /// Non-compute hosts the family routes at a tree position but leaves out of the rank
+    /// order ([`roles`]); empty for LSFTs, whose every host slot is in the all-to-all.
+    pub fn others(&self) -> &[Endpoint] {
+        match self {
+            Layout::Lsft(_) => &[],
+            Layout::Kary(l) => &l.others,
+            Layout::Mols(l) => &l.others,
+            Layout::Pgft(l) => &l.others,
+        }
+    }
+
+    /// Give the hosts their roles ([`roles::assign`]): non-compute hosts leave the rank
+    /// order and every leaf's compute hosts take its first slots. Returns how many hosts
+    /// are non-compute. LSFTs refuse non-compute hosts: their rank order is the geometry of
+    /// the conflict-free all-to-all; a pattern on part of the hosts is a job (`--job`).
+    pub fn apply_roles(&mut self, fabric: &Fabric, roles: &roles::Roles) -> Result<usize> {
+        match self {
+            Layout::Lsft(l) => match l.hosts.iter().find(|&&ep| !roles.is_compute(fabric, ep)) {
+                None => Ok(0),
+                Some(ep) => Err(Error::input(
+                    "host roles",
+                    format!(
+                        "{} is non-compute, but every host of an LSFT is a rank of its all-to-all",
+                        fabric.node(ep.node).desc
+                    ),
+                    Some("run patterns on part of the hosts with --job".into()),
+                )),
+            },
+            Layout::Kary(l) => {
+                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
+                roles::assign(fabric, roles, lists, l.k, &mut l.down, |d| d as usize)
+            }
+            Layout::Mols(l) => {
+                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
+                roles::assign(fabric, roles, lists, l.n, &mut l.b_host, |d| d as usize)
+            }
+            Layout::Pgft(l) => {
+                let m1 = l.params.m(1);
+                let off = &l.down_off;
+                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
+                roles::assign(fabric, roles, lists, m1, &mut l.down, |d| {
+                    (off[(d / m1) as usize] + d % m1) as usize
+                })
+            }
+        }
+    }
+
     /// True when host ports outside [`Layout::hosts`] (a management host on a spine) are
     /// routed beside the family (through their switch) instead of refused: PGFTs, whose
     /// recognition leaves such hosts out of the rank order.

@@ -245,6 +245,11 @@ pub struct MolsLayout {
     pub hosts: Vec<Endpoint>,
     /// Tree position d of each rank.
     pub host_pos: Vec<u32>,
+    /// Non-compute hosts (storage, login: see [`super::roles`]) with their tree
+    /// positions: routed like the hosts at their positions, not in the rank order.
+    pub others: Vec<Endpoint>,
+    /// Tree position of each of `others`.
+    pub other_pos: Vec<u32>,
 }
 
 impl MolsLayout {
@@ -291,6 +296,8 @@ impl MolsLayout {
             t_down: vec![0; nn * nu],
             host_pos: hosts.iter().map(|h| h.0).collect(),
             hosts: hosts.iter().map(|h| h.1).collect(),
+            others: Vec::new(),
+            other_pos: Vec::new(),
             bottoms,
             middles,
             tops,

@@ -41,6 +41,9 @@ pub struct PgftParams {
     pub parallel: [u32; MAX_LEVELS],
     /// Hosts on the first M slots of every leaf (default m₁: all).
     pub hosts_per_leaf: Option<u32>,
+    /// Of those, the last K of every leaf are non-compute hosts (storage, login; named
+    /// `IO<d>`): routed at their slots, not in the rank order (see [`super::roles`]).
+    pub io_per_leaf: u32,
 }
 
 impl PgftParams {
@@ -74,7 +77,15 @@ impl PgftParams {
             up: arr(up),
             parallel: arr(parallel),
             hosts_per_leaf,
+            io_per_leaf: 0,
         };
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// The same PGFT with the last `k` hosts of every leaf non-compute (validated).
+    pub fn with_io_per_leaf(self, k: u32) -> Result<PgftParams> {
+        let p = PgftParams { io_per_leaf: k, ..self };
         p.validate()?;
         Ok(p)
     }
@@ -196,6 +207,17 @@ impl PgftParams {
                 ));
             }
         }
+        let populated = self.hosts_per_leaf.unwrap_or(self.m(1));
+        if self.io_per_leaf > populated {
+            return Err(Error::input(
+                "io_per_leaf",
+                format!(
+                    "{} is out of range; valid: 0..={populated} (the hosts on a leaf)",
+                    self.io_per_leaf
+                ),
+                None,
+            ));
+        }
         let switches: u64 = (1..=h).map(|l| self.switches_at(l)).sum();
         let hosts = self.slots() / self.m(1) as u64 * self.hosts_per_leaf.unwrap_or(self.m(1)) as u64;
         super::lidspace::check(
@@ -249,6 +271,11 @@ pub struct PgftLayout {
     pub hosts: Vec<Endpoint>,
     /// Tree position d of each rank.
     pub host_pos: Vec<u32>,
+    /// Non-compute hosts (storage, login: see [`super::roles`]) with their tree
+    /// positions: routed like the hosts at their positions, not in the rank order.
+    pub others: Vec<Endpoint>,
+    /// Tree position of each of `others`.
+    pub other_pos: Vec<u32>,
 }
 
 impl PgftLayout {
@@ -285,17 +312,24 @@ pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
     let per_leaf = p.hosts_per_leaf.unwrap_or(m1);
     let mut hosts = Vec::new();
     let mut host_pos = Vec::new();
+    let (mut others, mut other_pos) = (Vec::new(), Vec::new());
     let mut ca = 0u32;
     for d in 0..p.slots() as u32 {
         if d % m1 >= per_leaf {
             continue;
         }
-        let name = format!("H{d}");
+        let io = d % m1 >= per_leaf - p.io_per_leaf;
+        let name = format!("{}{d}", if io { "IO" } else { "H" });
         let desc = format!("{name} HCA-1");
         let id = fabric.add_node(NodeKind::Ca, 1, guids.ca(ca, 1), name, desc)?;
         ca += 1;
-        hosts.push(Endpoint { node: id, port: 1 });
-        host_pos.push(d);
+        let (list, pos) = if io {
+            (&mut others, &mut other_pos)
+        } else {
+            (&mut hosts, &mut host_pos)
+        };
+        list.push(Endpoint { node: id, port: 1 });
+        pos.push(d);
     }
     let mut switches = Vec::new();
     let mut offset = vec![0u32];
@@ -314,7 +348,7 @@ pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
     let down_port = |s: usize, k: u32| ports[s][1 + k as usize];
     let up_port = |s: usize, l: u32, u: u32| ports[s][1 + (p.down_ports(l) + u) as usize];
     // hosts: slot d mod m1 of leaf d / m1 (level-1 index A = d / m1, B = 0)
-    for (ep, &d) in hosts.iter().zip(&host_pos) {
+    for (ep, &d) in hosts.iter().zip(&host_pos).chain(others.iter().zip(&other_pos)) {
         let s = (d / m1) as usize;
         let port = down_port(s, d % m1);
         fabric.connect_with(switches[s], port as u32, ep.node, 1, opts.width, opts.speed)?;
@@ -353,6 +387,8 @@ pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
             down_off,
             hosts,
             host_pos,
+            others,
+            other_pos,
         }),
     ))
 }

@@ -57,6 +57,8 @@ struct SpecFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     hosts_per_leaf: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    io_per_leaf: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     arity: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     levels: Option<u32>,
@@ -205,6 +207,7 @@ impl Spec {
             order: None,
             two_sided: None,
             hosts_per_leaf: None,
+            io_per_leaf: None,
             arity: None,
             levels: None,
             wiring: None,
@@ -245,6 +248,7 @@ impl Spec {
                 f.up = Some(p.up[..h].to_vec());
                 f.parallel = Some(p.parallel[..h].to_vec());
                 f.hosts_per_leaf = Some(p.hosts_per_leaf.unwrap_or(p.down[0]));
+                f.io_per_leaf = (p.io_per_leaf > 0).then_some(p.io_per_leaf);
             }
         }
         let body = serde_yaml::to_string(&f).expect("a spec always serialises");
@@ -302,6 +306,7 @@ impl Spec {
                 forbid("arity", file.arity.is_some(), "lsft")?;
                 forbid("levels", file.levels.is_some(), "lsft")?;
                 forbid("wiring", file.wiring.is_some(), "lsft")?;
+                forbid("io_per_leaf", file.io_per_leaf.is_some(), "lsft")?;
                 let p = LsftParams {
                     order: need("order", file.order)?,
                     two_sided: file.two_sided.unwrap_or(false),
@@ -325,6 +330,7 @@ impl Spec {
                 forbid("two_sided", file.two_sided.is_some(), "kary")?;
                 forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "kary")?;
                 forbid("wiring", file.wiring.is_some(), "kary")?;
+                forbid("io_per_leaf", file.io_per_leaf.is_some(), "kary")?;
                 let p = KaryParams {
                     arity: need("arity", file.arity)?,
                     levels: need("levels", file.levels)?,
@@ -347,6 +353,7 @@ impl Spec {
                 forbid("two_sided", file.two_sided.is_some(), "mols")?;
                 forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "mols")?;
                 forbid("levels", file.levels.is_some(), "mols")?;
+                forbid("io_per_leaf", file.io_per_leaf.is_some(), "mols")?;
                 let wiring: WiringChoice = match &file.wiring {
                     Some(w) => w.parse().map_err(|e| field_err("wiring", e))?,
                     None => WiringChoice::Auto,
@@ -390,13 +397,15 @@ impl Spec {
                     list("up", &file.up)?,
                     list("parallel", &file.parallel)?,
                 );
-                let p = PgftParams::from_lists(&down, &up, &parallel, file.hosts_per_leaf).map_err(|e| {
-                    let key = ["up", "parallel", "hosts_per_leaf", "levels"]
-                        .into_iter()
-                        .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                        .unwrap_or("down");
-                    field_err(key, e)
-                })?;
+                let p = PgftParams::from_lists(&down, &up, &parallel, file.hosts_per_leaf)
+                    .and_then(|p| p.with_io_per_leaf(file.io_per_leaf.unwrap_or(0)))
+                    .map_err(|e| {
+                        let key = ["up", "parallel", "hosts_per_leaf", "io_per_leaf", "levels"]
+                            .into_iter()
+                            .find(|k| e.to_string().starts_with(&format!("{k}:")))
+                            .unwrap_or("down");
+                        field_err(key, e)
+                    })?;
                 FamilySpec::Pgft(p)
             }
             other => {

@@ -7,7 +7,7 @@
 //! the LIDs OpenSM assigned (LMC 1: MOLS latency routes on base+1) and fill every switch's
 //! new LFT. Options come from `event_plugin_options`, separated by commas or blanks:
 //!
-//! * `family=auto|lsft|kary|mols` — the family the fabric must be (default auto);
+//! * `family=auto|lsft|kary|mols|pgft` — the family the fabric must be (default auto);
 //! * `schedule_out=PATH` — write the all-to-all schedule of the fabric there (atomically)
 //!   after every successful pass, in ibfat's schedule JSON format, with the fingerprints of
 //!   the fabric and of the tables it was computed for. A missing folder is created (mode
@@ -17,7 +17,12 @@
 //! * `pattern=NAME` — which schedule (default: `lsft` on a Latin-square fat-tree,
 //!   `kary-shift`/`mols-shift` on trees);
 //! * `validate=1` — validate the tables before handing them to OpenSM (the log says what
-//!   validation found).
+//!   validation found);
+//! * `cn_guid_file=PATH`, `io_guid_file=PATH`, `io_names=PATTERN|PATTERN…` — host roles
+//!   (as ftree's files; [`ibfat::topology::roles`]): non-compute hosts are routed at their
+//!   tree slots but left out of the rank order and the schedule. On a live subnet a listed
+//!   host may be powered off: a GUID not in the subnet or a pattern matching nothing is
+//!   logged and skipped; a GUID listed twice or a host in both lists fails the pass.
 //!
 //! Anything the engine cannot route (an unrecognisable or damaged fabric, bad options, an
 //! internal error) is logged with the reason and the pass returns failure, so OpenSM falls
@@ -28,6 +33,7 @@
 
 use ibfat::check::validate;
 use ibfat::formats::options::{self, Key};
+use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::{file, Format, PatternKind, Request};
@@ -120,21 +126,39 @@ pub struct Options {
     pub pattern: Option<PatternKind>,
     /// `validate=1`: validate the tables before handing them to OpenSM.
     pub validate: bool,
+    /// `cn_guid_file=`, `io_guid_file=`, `io_names=`: host roles.
+    pub roles: RoleSources,
 }
 
 impl Options {
     /// The options as `key=value` pairs, for the log (defaults spelled out).
     pub fn describe(&self) -> String {
         format!(
-            "family={} schedule_out={} pattern={} validate={}",
+            "family={} schedule_out={} pattern={} validate={}{}",
             self.family.map_or("auto".to_string(), |f| f.to_string()),
             self.schedule_out
                 .as_ref()
                 .map_or("(none)".to_string(), |p| p.display().to_string()),
             self.pattern
                 .map_or("(family default)".to_string(), |k| k.name().to_string()),
-            self.validate as u8
+            self.validate as u8,
+            self.describe_roles()
         )
+    }
+
+    fn describe_roles(&self) -> String {
+        let r = &self.roles;
+        let mut s = String::new();
+        if let Some(p) = &r.compute_guids {
+            s += &format!(" cn_guid_file={}", p.display());
+        }
+        if let Some(p) = &r.io_guids {
+            s += &format!(" io_guid_file={}", p.display());
+        }
+        if !r.io_names.is_empty() {
+            s += &format!(" io_names={}", r.io_names.join("|"));
+        }
+        s
     }
 }
 
@@ -145,6 +169,9 @@ enum OptKey {
     ScheduleOut,
     Pattern,
     Validate,
+    CnGuidFile,
+    IoGuidFile,
+    IoNames,
 }
 
 const OPTION_KEYS: &[Key<OptKey>] = &[
@@ -168,6 +195,21 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
         name: "validate",
         expects: "0 or 1",
     },
+    Key {
+        id: OptKey::CnGuidFile,
+        name: "cn_guid_file",
+        expects: "the path of a file of compute-host GUIDs, one per line",
+    },
+    Key {
+        id: OptKey::IoGuidFile,
+        name: "io_guid_file",
+        expects: "the path of a file of non-compute-host GUIDs, one per line",
+    },
+    Key {
+        id: OptKey::IoNames,
+        name: "io_names",
+        expects: "host name patterns separated by | (stor*|login?)",
+    },
 ];
 
 /// Parse the `event_plugin_options` text (the library's `key=value` syntax, see
@@ -184,6 +226,11 @@ fn read_options(text: &str) -> ibfat::error::Result<Options> {
             OptKey::ScheduleOut => o.schedule_out = Some(PathBuf::from(s.value)),
             OptKey::Pattern => o.pattern = Some(s.read(str::parse)?),
             OptKey::Validate => o.validate = s.flag()?,
+            OptKey::CnGuidFile => o.roles.compute_guids = Some(PathBuf::from(s.value)),
+            OptKey::IoGuidFile => o.roles.io_guids = Some(PathBuf::from(s.value)),
+            OptKey::IoNames => {
+                o.roles.io_names = s.value.split('|').filter(|p| !p.is_empty()).map(String::from).collect()
+            }
         }
     }
     Ok(o)
@@ -548,7 +595,7 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
     }
     let fabric = subnet.fabric;
     let t_read = t0.elapsed();
-    let layout = match recognize(&fabric, options.family) {
+    let mut layout = match recognize(&fabric, options.family) {
         Recognition::Recognised { layout, .. } => layout,
         Recognition::Unrecognised { reason, .. } => {
             return Err(format!(
@@ -558,6 +605,23 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             ))
         }
     };
+    if !options.roles.is_empty() {
+        let roles = resolve_roles(&fabric, &options.roles, false).map_err(|e| format!("host roles: {e}"))?;
+        for w in &roles.warnings {
+            log(osm, false, &format!("host roles: {w} (skipped)"));
+        }
+        let n = layout
+            .apply_roles(&fabric, &roles)
+            .map_err(|e| format!("host roles: {e}"))?;
+        log(
+            osm,
+            false,
+            &format!(
+                "host roles: {} compute hosts ranked, {n} non-compute hosts routed at their slots",
+                layout.hosts().len()
+            ),
+        );
+    }
     // from here on the subnet is a topology like any planned or loaded one
     let topo = Topology::discovered(fabric, layout, "subnet");
     let (fabric, layout) = (&topo.fabric, &topo.layout);

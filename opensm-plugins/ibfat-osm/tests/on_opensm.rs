@@ -8,6 +8,7 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, validate, CompiledRoutes};
+use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
 use ibfat::formats::{dump, lftdump};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::Lids;
@@ -82,11 +83,17 @@ fn route_net_with_plugin(name: &str, net: &str, lmc: u8) {
 /// As [`route_with_plugin`] on a net file, with the (throughput ratio, max congestion) the
 /// plugin's schedule must measure on what the switches hold.
 fn route_net_expecting(name: &str, net: &str, lmc: u8, want: (f64, u32)) {
+    route_net_with_roles(name, net, lmc, want, "", &RoleSources::default())
+}
+
+/// As [`route_net_expecting`], with host-role options given to the plugin (`role_opts`)
+/// and, for reading the result back, the same roles as the library takes them.
+fn route_net_with_roles(name: &str, net: &str, lmc: u8, want: (f64, u32), role_opts: &str, roles: &RoleSources) {
     let sim = Sim::start_text(net);
     let sched = sim.path().join("schedule.json");
     let run = sim.opensm(&plugin_cfg(
         "ibfat",
-        &format!("schedule_out={},validate=1", sched.display()),
+        &format!("schedule_out={},validate=1{role_opts}", sched.display()),
         lmc,
     ));
     assert!(run.success, "{name}:\n{}", harness::tail(&run.log, 30));
@@ -105,16 +112,33 @@ fn route_net_expecting(name: &str, net: &str, lmc: u8, want: (f64, u32)) {
 
     let (fabric, lids, tables) = sim.programmed();
     assert_eq!(lids.lmc, lmc);
-    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+    let Recognition::Recognised { mut layout, .. } = recognize(&fabric, None) else {
         panic!("{name}: not recognised")
     };
+    if !roles.is_empty() {
+        let r = resolve_roles(&fabric, roles, true).unwrap();
+        let n = layout.apply_roles(&fabric, &r).unwrap();
+        assert!(
+            run.log.contains(&format!(
+                "host roles: {} compute hosts ranked, {n} non-compute hosts routed at their slots",
+                layout.hosts().len()
+            )),
+            "{name}: {}",
+            harness::tail(&run.log, 40)
+        );
+    }
     let v = validate(&fabric, &lids, &tables, Some(&layout));
     assert!(v.ok, "{name}: the programmed tables fail validation: {v:#?}");
+    if let ibfat::topology::Layout::Pgft(l) = &layout {
+        // host to host through at most 2h − 1 switches (up to the top and down again)
+        let bound = 2 * l.params.levels - 1;
+        assert!(v.host_hops.max <= bound, "{name}: {:?} > {bound}", v.host_hops);
+    }
     assert!(
         run.log.contains(&format!(
             "options family=auto schedule_out={} pattern=(family default) validate=1",
             sched.display()
-        )),
+        )) && run.log.contains(&role_opts.replace(',', " ")),
         "{name}: {}",
         harness::tail(&run.log, 40)
     );
@@ -232,6 +256,54 @@ fn pgfts_with_parallel_cables() {
             true,
         ),
         0,
+    );
+}
+
+/// A PGFT as sites fill it: leaves with empty ports and storage hosts (named `IO<d>`)
+/// on the last populated ports, shuffled ports and random GUIDs. With `io_names=IO*` the
+/// plugin routes every host (validated on the programmed tables: every LID reachable,
+/// deadlock-free) and its schedule ranks only the compute hosts, conflict-free; the
+/// storage hosts of the plan are given by GUID list the second time (io_guid_file).
+#[test]
+fn pgft_with_empty_ports_and_storage_hosts() {
+    use ibfat::topology::pgft::PgftParams;
+    let f = FamilySpec::Pgft(
+        PgftParams::from_lists(&[6, 4], &[1, 6], &[1, 1], Some(5))
+            .unwrap()
+            .with_io_per_leaf(1)
+            .unwrap(),
+    );
+    let by_name = RoleSources {
+        io_names: vec!["IO*".into()],
+        ..Default::default()
+    };
+    let text = net(f, Some(35));
+    route_net_with_roles("pgft-storage", &text, 0, (1.0, 1), ",io_names=IO*", &by_name);
+    // the same by GUID list: the node GUIDs of the IO hosts, read from the net file
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("io.guids");
+    let mut guids = Vec::new();
+    let mut last = "";
+    for l in text.lines() {
+        if let Some(g) = l.strip_prefix("caguid=") {
+            last = g;
+        } else if l.starts_with("Hca") && l.contains("\"IO") {
+            guids.push(last.to_string());
+        }
+    }
+    assert_eq!(guids.len(), 4, "{text}");
+    std::fs::write(&list, guids.join("\n") + "\n").unwrap();
+    let by_guid = RoleSources {
+        io_guids: Some(list.clone()),
+        ..Default::default()
+    };
+    route_net_with_roles(
+        "pgft-storage-guids",
+        &text,
+        0,
+        (1.0, 1),
+        &format!(",io_guid_file={}", list.display()),
+        &by_guid,
     );
 }
 
