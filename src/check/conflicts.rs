@@ -432,7 +432,7 @@ pub fn check_weighted<P: Pattern + ?Sized>(
                         *c += 1;
                     }
                     a.flow_ch.push(NO_LINK);
-                    if let Some(wt) = weights {
+                    if let Some(wt) = weights.filter(|w| !w.host.is_empty()) {
                         a.flow_host.push(wt.host[r].max(wt.host[d as usize]));
                     }
                 }
@@ -513,7 +513,7 @@ pub fn check_weighted<P: Pattern + ?Sized>(
                 l.rate = Some(LinkRate {
                     rate: wt.channel_rate[ch].map(|(w, s)| rate_name(w, s)),
                     weight: wt.weight(ch),
-                    weighted_max: (u64::from(m) * wt.channel[ch]) as f64 / wt.unit as f64,
+                    weighted_max: (u64::from(m) * u64::from(wt.channel[ch])) as f64 / wt.unit as f64,
                 });
             }
             l
@@ -583,8 +583,11 @@ fn weighted_congestion(a: &mut Acc, wt: &RateWeights) -> (u64, f64, u32) {
     let mut c = unit.max(a.flow_host.first().copied().unwrap_or(unit));
     for &l in &a.flow_ch {
         if l == NO_LINK {
-            sum += unit as f64 / c as f64;
-            let class = c.div_ceil(unit) as usize;
+            let (r, class) = match wt.table.get(c as usize) {
+                Some(&(r, class)) => (r, class as usize),
+                None => (unit as f64 / c as f64, c.div_ceil(unit) as usize),
+            };
+            sum += r;
             if class >= a.hist.len() {
                 a.hist.resize(class + 1, 0);
             }
@@ -594,7 +597,7 @@ fn weighted_congestion(a: &mut Acc, wt: &RateWeights) -> (u64, f64, u32) {
             flows += 1;
             c = unit.max(a.flow_host.get(flows as usize).copied().unwrap_or(unit));
         } else {
-            c = c.max(u64::from(a.cnt[l as usize]) * wt.channel[l as usize]);
+            c = c.max(u64::from(a.cnt[l as usize]) * u64::from(wt.channel[l as usize]));
         }
     }
     (flows, sum, maxc)

@@ -44,13 +44,22 @@ pub struct RateWeights {
     pub cables: usize,
     /// The scaled weight that stands for 1: every scaled weight is w · unit, an integer.
     pub unit: u64,
-    /// Scaled weight of each channel (directed switch-to-switch link).
-    pub(super) channel: Vec<u64>,
-    /// Scaled weight of each rank's host cable.
+    /// Scaled weight of each channel (directed switch-to-switch link). At most
+    /// 67,200 (the lcm of all rates in units) × 960 (12xXDR / 1xSDR): fits a u32, which
+    /// keeps the table the per-flow step reads as small as the counters.
+    pub(super) channel: Vec<u32>,
+    /// Scaled weight of each rank's host cable; empty when every one is `unit` (the
+    /// usual case: the per-flow step then skips host cables).
     pub(super) host: Vec<u64>,
     /// Rate of each channel's cable, when known.
     pub(super) channel_rate: Vec<Option<(Width, Speed)>>,
+    /// By scaled flow congestion c (when the largest possible one is small enough):
+    /// `unit / c` and the class c rounds up to, so the per-flow step divides nothing
+    pub(super) table: Vec<(f64, u32)>,
 }
+
+/// Largest scaled congestion kept in [`RateWeights::table`] (12 MiB of table).
+const TABLE_MAX: u64 = 1 << 20;
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 {
@@ -109,8 +118,8 @@ impl RateWeights {
             Some((w, s)) => unit * refu / nominal_units(w, s),
             None => unit,
         };
-        let channel = channel_rate.iter().map(|&r| scaled(r_sw, r)).collect();
-        let host = hosts
+        let channel: Vec<u32> = channel_rate.iter().map(|&r| scaled(r_sw, r) as u32).collect();
+        let mut host: Vec<u64> = hosts
             .iter()
             .map(|e| match host_reference {
                 Some(h) => scaled(units(h), rate_at(host_port(e))),
@@ -128,6 +137,28 @@ impl RateWeights {
                 }
             }
         }
+        // a link carries at most one flow per rank in a phase
+        let heaviest = channel
+            .iter()
+            .map(|&q| u64::from(q))
+            .chain(host.iter().copied())
+            .max()
+            .unwrap_or(unit)
+            .max(unit);
+        if host.iter().all(|&q| q == unit) {
+            host.clear();
+        }
+        let top = heaviest.saturating_mul(hosts.len().max(1) as u64);
+        let table = if top <= TABLE_MAX {
+            (0..=top)
+                .map(|c| match c {
+                    0 => (0.0, 0),
+                    _ => (unit as f64 / c as f64, c.div_ceil(unit) as u32),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(RateWeights {
             reference,
             host_reference,
@@ -137,12 +168,13 @@ impl RateWeights {
             channel,
             host,
             channel_rate,
+            table,
         })
     }
 
     /// The weight of channel `ch` (1.0 for a cable of the reference rate or unknown rate).
     pub fn weight(&self, ch: usize) -> f64 {
-        self.channel[ch] as f64 / self.unit as f64
+        f64::from(self.channel[ch]) / self.unit as f64
     }
 }
 
