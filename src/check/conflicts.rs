@@ -20,6 +20,7 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::rates::{rate_name, RateWeights, RatesSummary};
 use crate::schedule::{Pattern, IDLE};
 pub(super) const NO_LINK: u32 = u32::MAX;
 
@@ -95,6 +96,29 @@ pub struct LinkLoad {
     pub max_flows: u32,
     /// Flows carried over all checked phases.
     pub total_flows: u64,
+    /// With `check --rates`: the link's rate, weight and weighted load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<LinkRate>,
+}
+
+/// A link's rate and weight in a rate-weighted check (`check --rates`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LinkRate {
+    /// The cable's active rate (`4xDDR`); absent when the input does not state it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<String>,
+    /// Reference rate / this rate (1 when the rate is unknown): what one flow counts for.
+    pub weight: f64,
+    /// `max_flows` × `weight`: the largest weighted load in a phase.
+    pub weighted_max: f64,
+}
+
+impl LinkLoad {
+    /// The load links are ranked and coloured by: the weighted one in a rate-weighted
+    /// check, else the most flows in a phase.
+    pub fn load(&self) -> f64 {
+        self.rate.as_ref().map_or(self.max_flows as f64, |r| r.weighted_max)
+    }
 }
 
 /// A flow that does not arrive.
@@ -159,6 +183,10 @@ pub struct CheckReport {
     /// all of a report's lines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub link_loads: Vec<LinkLoad>,
+    /// With `check --rates`: the report is rate-weighted (its ratio, congestion, histogram,
+    /// worst phases and links), against this reference. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rates: Option<RatesSummary>,
 }
 
 impl CheckReport {
@@ -205,6 +233,7 @@ impl CheckReport {
             unrouted_examples,
             sum_throughput: sum,
             link_loads,
+            rates: None,
         };
         trim_histogram(&mut r);
         r
@@ -229,6 +258,13 @@ struct Acc {
     worst: Vec<PhaseSummary>,
     unrouted_examples: Vec<(usize, u32, u32, u32)>,
     error: Option<String>,
+    /// weighted checks: the scaled weight of each routed flow's host cables, in
+    /// `flow_ch` order
+    flow_host: Vec<u64>,
+    /// weighted checks: Σ 1/c of each phase, summed in phase order at the end
+    phase_sums: Vec<(usize, f64)>,
+    /// weighted checks: the largest scaled flow congestion
+    wmax: u64,
 }
 
 impl Acc {
@@ -247,6 +283,9 @@ impl Acc {
             worst: Vec::new(),
             unrouted_examples: Vec::new(),
             error: None,
+            flow_host: Vec::new(),
+            phase_sums: Vec::new(),
+            wmax: 0,
         }
     }
 
@@ -271,6 +310,8 @@ impl Acc {
         self.unrouted_examples.sort_unstable();
         self.unrouted_examples.truncate(TOP);
         self.error = self.error.or(o.error);
+        self.phase_sums.extend(o.phase_sums);
+        self.wmax = self.wmax.max(o.wmax);
         self
     }
 }
@@ -293,6 +334,22 @@ pub fn check<P: Pattern + ?Sized>(
     routes: &CompiledRoutes,
     pattern: &P,
     range: std::ops::Range<usize>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<CheckReport> {
+    check_weighted(fabric, hosts, routes, pattern, range, None, tick)
+}
+
+/// [`check`], rate-weighted when `weights` are given (`check --rates`, see
+/// [`super::rates`]): a flow's congestion is the largest weighted load on its route, and
+/// the report's ratio, congestion, histogram (classes rounded up), worst phases and worst
+/// links are the weighted ones. Without weights it is exactly [`check`].
+pub fn check_weighted<P: Pattern + ?Sized>(
+    fabric: &Fabric,
+    hosts: &[Endpoint],
+    routes: &CompiledRoutes,
+    pattern: &P,
+    range: std::ops::Range<usize>,
+    weights: Option<&RateWeights>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<CheckReport> {
     let ranks = pattern.ranks();
@@ -348,6 +405,7 @@ pub fn check<P: Pattern + ?Sized>(
                 // (terminated by NO_LINK) so pass 2 reads them sequentially
                 let mut unrouted = 0u64;
                 a.flow_ch.clear();
+                a.flow_host.clear();
                 for (r, &d) in dest.iter().enumerate() {
                     if d == IDLE || d as usize == r {
                         continue;
@@ -374,21 +432,34 @@ pub fn check<P: Pattern + ?Sized>(
                         *c += 1;
                     }
                     a.flow_ch.push(NO_LINK);
-                }
-                // pass 2: congestion of every flow
-                let (mut flows, mut sum, mut maxc) = (0u64, 0.0f64, 0u32);
-                let mut c = 1u32;
-                for &l in &a.flow_ch {
-                    if l == NO_LINK {
-                        flows += 1;
-                        sum += recip[c as usize];
-                        maxc = maxc.max(c);
-                        a.hist[c as usize] += 1;
-                        c = 1;
-                    } else {
-                        c = c.max(a.cnt[l as usize] as u32);
+                    if let Some(wt) = weights.filter(|w| !w.host.is_empty()) {
+                        a.flow_host.push(wt.host[r].max(wt.host[d as usize]));
                     }
                 }
+                // pass 2: congestion of every flow
+                let (flows, sum, maxc) = match weights {
+                    None => {
+                        let (mut flows, mut sum, mut maxc) = (0u64, 0.0f64, 0u32);
+                        let mut c = 1u32;
+                        for &l in &a.flow_ch {
+                            if l == NO_LINK {
+                                flows += 1;
+                                sum += recip[c as usize];
+                                maxc = maxc.max(c);
+                                a.hist[c as usize] += 1;
+                                c = 1;
+                            } else {
+                                c = c.max(a.cnt[l as usize] as u32);
+                            }
+                        }
+                        (flows, sum, maxc)
+                    }
+                    Some(wt) => {
+                        let r = weighted_congestion(&mut a, wt);
+                        a.phase_sums.push((p, r.1));
+                        r
+                    }
+                };
                 // pass 3: channel statistics and reset; when most channels carried flows (a
                 // conflict-free pattern uses them all) a sequential sweep beats the scattered
                 // touched list
@@ -436,8 +507,21 @@ pub fn check<P: Pattern + ?Sized>(
         .zip(&acc.link_sum)
         .enumerate()
         .filter(|(_, (m, _))| **m > 0)
-        .map(|(ch, (&m, &s))| link_load(fabric, &labels, routes.channel_port[ch], m, s))
+        .map(|(ch, (&m, &s))| {
+            let mut l = link_load(fabric, &labels, routes.channel_port[ch], m, s);
+            if let Some(wt) = weights {
+                l.rate = Some(LinkRate {
+                    rate: wt.channel_rate[ch].map(|(w, s)| rate_name(w, s)),
+                    weight: wt.weight(ch),
+                    weighted_max: (u64::from(m) * u64::from(wt.channel[ch])) as f64 / wt.unit as f64,
+                });
+            }
+            l
+        })
         .collect();
+    let mut phase_sums = acc.phase_sums;
+    phase_sums.sort_unstable_by_key(|&(p, _)| p);
+    let weighted_sum: f64 = phase_sums.iter().map(|&(_, s)| s).sum();
     let unrouted_examples = acc
         .unrouted_examples
         .iter()
@@ -465,7 +549,7 @@ pub fn check<P: Pattern + ?Sized>(
             }
         })
         .collect();
-    Ok(CheckReport::from_counts(
+    let mut report = CheckReport::from_counts(
         pattern.name(),
         ranks,
         pattern.phases(),
@@ -476,7 +560,47 @@ pub fn check<P: Pattern + ?Sized>(
         acc.worst,
         unrouted_examples,
         link_loads,
-    ))
+    );
+    if let Some(wt) = weights {
+        // the histogram's classes are rounded up; the ratio is the exact one
+        report.sum_throughput = weighted_sum;
+        report.throughput_ratio = if report.flows > 0 {
+            weighted_sum / report.flows as f64
+        } else {
+            1.0
+        };
+        report.rates = Some(RatesSummary::new(wt, acc.wmax));
+    }
+    Ok(report)
+}
+
+/// Pass 2 of a weighted phase: each flow's congestion is the largest scaled weighted load
+/// on its route and host cables, at least `unit` (weight 1); the histogram counts it in
+/// the class it rounds up to. Returns the phase's flows, Σ 1/c and largest class.
+fn weighted_congestion(a: &mut Acc, wt: &RateWeights) -> (u64, f64, u32) {
+    let unit = wt.unit;
+    let (mut flows, mut sum, mut maxc) = (0u64, 0.0f64, 0u32);
+    let mut c = unit.max(a.flow_host.first().copied().unwrap_or(unit));
+    for &l in &a.flow_ch {
+        if l == NO_LINK {
+            let (r, class) = match wt.table.get(c as usize) {
+                Some(&(r, class)) => (r, class as usize),
+                None => (unit as f64 / c as f64, c.div_ceil(unit) as usize),
+            };
+            sum += r;
+            if class >= a.hist.len() {
+                a.hist.resize(class + 1, 0);
+            }
+            a.hist[class] += 1;
+            maxc = maxc.max(class as u32);
+            a.wmax = a.wmax.max(c);
+            flows += 1;
+            c = unit.max(a.flow_host.get(flows as usize).copied().unwrap_or(unit));
+        } else {
+            c = c.max(u64::from(a.cnt[l as usize]) * u64::from(wt.channel[l as usize]));
+        }
+    }
+    (flows, sum, maxc)
 }
 
 /// The named load of the directed link leaving global port `port`.
@@ -489,6 +613,7 @@ fn link_load(fabric: &Fabric, labels: &Labels, port: u32, max_flows: u32, total_
         from_port: p.num,
         max_flows,
         total_flows,
+        rate: None,
     }
 }
 
@@ -502,13 +627,14 @@ fn trim_histogram(r: &mut CheckReport) {
     }
 }
 
-/// The `TOP` most loaded links: largest load in a phase, then total, then port GUID and
-/// number (names only, so a merge of shards ranks exactly as the whole check does).
+/// The `TOP` most loaded links: largest (weighted, in a rate-weighted check) load in a
+/// phase, then total, then port GUID and number (names only, so a merge of shards ranks exactly as the whole check does).
 fn worst_links(loads: &[LinkLoad]) -> Vec<LinkLoad> {
     let mut v: Vec<&LinkLoad> = loads.iter().collect();
     v.sort_by(|a, b| {
-        b.max_flows
-            .cmp(&a.max_flows)
+        b.load()
+            .total_cmp(&a.load())
+            .then(b.max_flows.cmp(&a.max_flows))
             .then(b.total_flows.cmp(&a.total_flows))
             .then((&a.from_guid, a.from_port).cmp(&(&b.from_guid, b.from_port)))
     });

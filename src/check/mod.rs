@@ -1,14 +1,17 @@
 //! Verification: LFT validation and (with the schedules) the phase-by-phase conflict
 //! checker. These checks are independent of the code that produced the tables: they
 //! follow the LFTs hop by hop over the port-level fabric. A big check is split into
-//! shards ([`shard`]) that merge exactly into the whole check's report.
+//! shards ([`shard`]) that merge exactly into the whole check's report; `check --rates`
+//! weighs each link by its rate ([`rates`]).
 
 pub mod conflicts;
 pub mod lfts;
+pub mod rates;
 mod routes;
 pub mod shard;
 mod walk;
 
-pub use conflicts::{check, CheckReport, CompiledRoutes, LinkLoad};
+pub use conflicts::{check, check_weighted, CheckReport, CompiledRoutes, LinkLoad, LinkRate};
 pub use lfts::{validate, LftReport};
+pub use rates::{RateWeights, RatesSummary};
 pub use shard::{merge, CheckShard};

@@ -1,10 +1,10 @@
 //! `ibfat check`: route every flow of every phase on the LFTs and count link conflicts.
 
-use super::output::{print_json, print_raw_json, progress};
+use super::output::{print_json, print_json_version, print_raw_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::shard::{job_fingerprint, slice};
-use ibfat::check::{check, merge, CheckReport, CheckShard, CompiledRoutes};
+use ibfat::check::{check_weighted, merge, CheckReport, CheckShard, CompiledRoutes, RateWeights};
 use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, dot, picture};
@@ -39,11 +39,23 @@ marked `partial: true` that never exits 0.
 --json prints the report without the per-link loads; --links adds them (`link_loads`:
 every link that carried a flow, by port GUID and number, largest and total load).
 
+--rates weighs every flow by the rate of the link it crosses: a link of weight w carrying
+n flows in a phase has the load n*w, w = reference rate / the link's rate (nominal rates:
+a 4xDDR cable among 4xEDR peers weighs 100/20 = 5). The reference of a switch-to-switch
+cable is the most common known rate among switch-to-switch cables (the peers `recognize`
+compares it with), of a host cable the most common host-cable rate. The ratio, congestion
+(rounded up; exact in `rates.max_congestion`), histogram, worst phases and links, and the
+heat map are then the weighted ones, and --json reports schema ibfat.check/2 with `rates`.
+A cable whose rate the input does not state weighs 1 (a warning counts them); when no
+switch-to-switch rate is known (a plan, a dump with `4x???`) --rates is refused (exit 2).
+Rates come from ibnetdiscover output or an ibsim net file; --rates cannot be sharded.
+
 Exit codes: 0 conflict-free and every flow routed, 1 conflicts, unrouted flows or a partial
 merge, 2 bad input.
 
 Examples:
   ibfat check lsft7/ --pattern shift
+  ibfat check ibnetdiscover.txt --lfts opensm-lfts.dump --rates --heatmap rates.svg
   ibfat check ibnetdiscover.txt --lfts dump_lfts.txt --pattern schedule.json --json
   ibfat check lsft17/ --pattern shift --shard 3/16 --out shard3.json
   ibfat check merge shard*.json --json";
@@ -109,6 +121,10 @@ pub struct CheckArgs {
     /// for large fabrics) or FILE.dot (Graphviz source)
     #[arg(long, value_name = "FILE")]
     heatmap: Option<PathBuf>,
+    /// Weigh each flow by link rate (reference rate / link rate), so a slow cable shows
+    /// as the bottleneck it is; needs a fabric that states rates (ibnetdiscover, ibsim)
+    #[arg(long)]
+    rates: bool,
     /// Print the report as JSON
     #[arg(long)]
     pub(crate) json: bool,
@@ -231,6 +247,21 @@ pub fn print_report(r: &CheckReport) {
         r.max_congestion,
         r.unrouted_flows
     );
+    if let Some(x) = &r.rates {
+        let host = x
+            .host_reference
+            .as_ref()
+            .map_or(String::new(), |h| format!(", host cables against {h}"));
+        outln!(
+            "  rate-weighted: one flow on a {} cable ({} Gb/s, {} of {} switch-to-switch cables) counts 1{host}; \
+             max weighted congestion {}",
+            x.reference,
+            number(x.reference_gbps),
+            x.reference_cables,
+            x.cables,
+            number(x.max_congestion)
+        );
+    }
     let hist: Vec<String> = r
         .histogram
         .iter()
@@ -249,8 +280,16 @@ pub fn print_report(r: &CheckReport) {
         );
     }
     for l in r.worst_links.iter().take(5) {
+        let rate = l.rate.as_ref().map_or(String::new(), |x| {
+            format!(
+                " ({}, weight {}, weighted load {})",
+                x.rate.as_deref().unwrap_or("rate unknown"),
+                number(x.weight),
+                number(x.weighted_max)
+            )
+        });
         outln!(
-            "  busiest link {} (max {} flows in a phase, {} in all)",
+            "  busiest link {} (max {} flows in a phase, {} in all){rate}",
             l.link,
             l.max_flows,
             l.total_flows
@@ -266,6 +305,50 @@ pub fn print_report(r: &CheckReport) {
             u.at_switch
         );
     }
+}
+
+/// A weight or load for the text report: `5`, `1.786`.
+fn number(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The rate weights of `--rates` (None without it): refused when it cannot be honoured,
+/// a warning when some cables weigh 1 only because their rate is unknown.
+fn rate_weights(
+    a: &CheckArgs,
+    loaded: &Loaded,
+    routes: &CompiledRoutes,
+    hosts: &[Endpoint],
+) -> Result<Option<RateWeights>> {
+    if !a.rates {
+        return Ok(None);
+    }
+    if a.shard.is_some() {
+        return Err(Error::input(
+            "--rates",
+            "cannot be combined with --shard: shards carry exact unweighted counts that `check merge` adds up",
+            Some("run the weighted check unsharded, or shard without --rates".into()),
+        ));
+    }
+    // a plan states designed rates, not trained ones: only a dump's stated rates count
+    let known: &[bool] = match &loaded.discovered {
+        Some(d) if d.rate_known.len() == loaded.fabric().ports.len() => &d.rate_known,
+        _ => &[],
+    };
+    let wt = RateWeights::new(loaded.fabric(), routes, hosts, known).map_err(|e| e.in_file(&loaded.path, 0))?;
+    if wt.unknown_cables > 0 {
+        super::output::note(
+            "warning",
+            format_args!(
+                "{}: --rates: {} of {} switch-to-switch cables have no known rate and weigh 1",
+                loaded.path.display(),
+                wt.unknown_cables,
+                wt.cables
+            ),
+        );
+    }
+    Ok(Some(wt))
 }
 
 /// What identifies the pattern besides its name, phases and job: the options that make
@@ -364,6 +447,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         refuse_stale(&a, recorded, &fingerprint())?;
     }
     let routes = CompiledRoutes::compile(loaded.fabric(), &lids, &lfts, &hosts, a.lid_offset)?;
+    let weights = rate_weights(&a, &loaded, &routes, &hosts)?;
     let n = pattern.phases();
     let range = match a.shard {
         Some((i, k)) => slice(i, k, n),
@@ -371,7 +455,15 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     };
     let bar = progress(range.len() as u64, "phases");
     let tick = || bar.inc(1);
-    let mut report = check(loaded.fabric(), &hosts, &routes, pattern.as_ref(), range, &tick)?;
+    let mut report = check_weighted(
+        loaded.fabric(),
+        &hosts,
+        &routes,
+        pattern.as_ref(),
+        range,
+        weights.as_ref(),
+        &tick,
+    )?;
     bar.finish_and_clear();
     // drawn now (it needs every link's load) but written after the report is out, so a
     // picture that cannot be written never costs the report
@@ -415,7 +507,11 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         report.link_loads.clear();
     }
     if a.json {
-        print_json("check", &report)?;
+        // weighted figures change the meaning of existing fields: another version
+        match report.rates {
+            Some(_) => print_json_version("check", 2, &report)?,
+            None => print_json("check", &report)?,
+        }
     } else {
         print_report(&report);
     }
@@ -433,8 +529,9 @@ fn exit_code(r: &CheckReport) -> i32 {
 /// The heat map as FILE.svg (drawn by ibfat: layered, or matrices for large fabrics) or
 /// FILE.dot (Graphviz source; needs the fabric's family).
 fn heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<Vec<u8>> {
-    // green = never shared (1 flow), red = the worst link of the pattern
-    let worst = r.link_loads.iter().map(|l| l.max_flows).max().unwrap_or(1).max(2);
+    // green = never shared (1 flow), red = the worst link of the pattern; weighted loads
+    // with --rates
+    let worst = r.link_loads.iter().map(|l| l.load()).fold(1.0, f64::max).max(2.0);
     let fabric = loaded.fabric();
     let mut port_of: std::collections::HashMap<(u64, u8), usize> = std::collections::HashMap::new();
     for (i, p) in fabric.ports.iter().enumerate() {
@@ -447,15 +544,27 @@ fn heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<Vec<u8>> {
             continue;
         };
         let (m, t) = (l.max_flows, l.total_flows);
+        let rate = l.rate.as_ref().map_or(String::new(), |x| {
+            format!(
+                "; {}, weight {}, weighted load {}",
+                x.rate.as_deref().unwrap_or("rate unknown"),
+                number(x.weight),
+                number(x.weighted_max)
+            )
+        });
         load[port] = Some((
-            (m as f64 - 1.0) / (worst as f64 - 1.0),
-            format!("max {m} flows in a phase, {t} in all"),
+            ((l.load() - 1.0) / (worst - 1.0)).max(0.0),
+            format!("max {m} flows in a phase, {t} in all{rate}"),
         ));
     }
     let heat = |n: u32, p: u8| load[fabric.port_index(n, p) as usize].clone();
     let layout = loaded.model.layout();
+    let weighted = r
+        .rates
+        .as_ref()
+        .map_or(String::new(), |x| format!(", rate-weighted against {}", x.reference));
     let title = format!(
-        "{} — {}: worst load per link direction (throughput ratio {:.4})",
+        "{} — {}: worst load per link direction (throughput ratio {:.4}{weighted})",
         layout.map_or_else(|| "unrecognised fabric".to_string(), |l| l.describe()),
         r.pattern,
         r.throughput_ratio
@@ -470,9 +579,15 @@ fn heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<Vec<u8>> {
         };
         return Ok(dot::write_dot(fabric, layout, &title, Some(&heat)).into_bytes());
     }
-    let scale = picture::Scale {
-        low: "1 flow".into(),
-        high: format!("{worst} flows in a phase (worst)"),
+    let scale = match &r.rates {
+        None => picture::Scale {
+            low: "1 flow".into(),
+            high: format!("{worst} flows in a phase (worst)"),
+        },
+        Some(x) => picture::Scale {
+            low: format!("1 flow on {}", x.reference),
+            high: format!("weighted load {} (worst)", number(worst)),
+        },
     };
     Ok(picture::render(fabric, layout, &title, Some((&heat, &scale))).into_bytes())
 }

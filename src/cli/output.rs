@@ -132,8 +132,14 @@ struct Versioned<'a, T: Serialize> {
 /// Print a `--json` report: an object whose first key is `"schema": "ibfat.<report>/1"`
 /// followed by the report's fields (docs/json.md documents each report).
 pub fn print_json<T: Serialize>(report: &str, v: &T) -> Result<()> {
+    print_json_version(report, REPORT_VERSION, v)
+}
+
+/// [`print_json`] for a report in a later version of its layout (a rate-weighted check,
+/// `ibfat.check/2`, whose ratio and congestion mean weighted ones).
+pub fn print_json_version<T: Serialize>(report: &str, version: u32, v: &T) -> Result<()> {
     print_raw_json(&Versioned {
-        schema: format!("ibfat.{report}/{REPORT_VERSION}"),
+        schema: format!("ibfat.{report}/{version}"),
         body: v,
     })
 }

@@ -170,6 +170,67 @@ fn gbps(w: Width, s: Speed) -> f64 {
     w.lanes() as f64 * s.gbps_per_lane()
 }
 
+/// A cable's nominal rate in units of 0.5 Gb/s (lanes × the per-lane rate its name
+/// states: SDR 2.5, DDR 5, QDR and FDR10 10, FDR 14, EDR 25, HDR 50, NDR 100, XDR 200).
+///
+/// Rate weights compare these, not [`Speed::gbps_per_lane`]: engineers size fabrics by the
+/// names (4xEDR is "100 Gb/s", 4xDDR "20 Gb/s", so one counts 5 of the other), and
+/// integers keep the checker's weighted counts exact. Encoding overheads (8b/10b up to QDR,
+/// 64b/66b from FDR10 on) are left out on purpose: they shift every ratio between the two
+/// generations by the same small factor and would make the weights irrational-looking.
+pub fn nominal_units(w: Width, s: Speed) -> u64 {
+    let lane = match s {
+        Speed::Sdr => 5,
+        Speed::Ddr => 10,
+        Speed::Qdr | Speed::Fdr10 => 20,
+        Speed::Fdr => 28,
+        Speed::Edr => 50,
+        Speed::Hdr => 100,
+        Speed::Ndr => 200,
+        Speed::Xdr => 400,
+    };
+    u64::from(w.lanes()) * lane
+}
+
+/// The rate most cables of one kind run at: what a cable of that kind is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeerRate {
+    /// The most common width.
+    pub width: Width,
+    /// The most common speed.
+    pub speed: Speed,
+    /// How many cables of the kind run at exactly that rate.
+    pub cables: usize,
+}
+
+/// The most common (width, speed) among the cables of one kind (`switch_to_switch`, or
+/// host cables), counting only the cables whose rate `known` (by the global port index of
+/// either end) says is known; ties go to the faster rate. `None` when no cable of the
+/// kind has a known rate. The one definition of "its peers" for [`slow_cables`] and the
+/// checker's rate weights, so the cable `recognize` calls slow is the one `check --rates`
+/// weighs.
+pub fn peer_rate(fabric: &super::Fabric, switch_to_switch: bool, known: &dyn Fn(usize) -> bool) -> Option<PeerRate> {
+    use super::NodeKind;
+    let mut count: Vec<((Width, Speed), usize)> = Vec::new();
+    for l in fabric.links() {
+        let kind = fabric.node(l.a).kind == NodeKind::Switch && fabric.node(l.b).kind == NodeKind::Switch;
+        let i = fabric.port_index(l.a, l.pa) as usize;
+        if kind != switch_to_switch || !known(i) {
+            continue;
+        }
+        let p = &fabric.ports[i];
+        let r = (p.width, p.speed);
+        match count.iter_mut().find(|(x, _)| *x == r) {
+            Some((_, c)) => *c += 1,
+            None => count.push((r, 1)),
+        }
+    }
+    count
+        .iter()
+        .max_by(|(ra, ca), (rb, cb)| ca.cmp(cb).then(gbps(ra.0, ra.1).total_cmp(&gbps(rb.0, rb.1))))
+        .map(|&((width, speed), cables)| PeerRate { width, speed, cables })
+}
+
 /// Every cable slower than most cables of its kind (switch-to-switch cables compared with
 /// each other, host cables with each other): the most common (width, speed) of the kind
 /// is its rate (ties go to the faster), and each cable of a lower rate is listed, in port
@@ -184,17 +245,11 @@ pub fn slow_cables(fabric: &super::Fabric) -> Vec<SlowCable> {
     };
     let mut out = Vec::new();
     for switch_to_switch in [true, false] {
-        let mut count: Vec<((Width, Speed), usize)> = Vec::new();
-        for l in links.iter().filter(|l| kind(l) == switch_to_switch) {
-            let r = rate(l);
-            match count.iter_mut().find(|(x, _)| *x == r) {
-                Some((_, c)) => *c += 1,
-                None => count.push((r, 1)),
-            }
-        }
-        let Some(&((pw, ps), peers)) = count
-            .iter()
-            .max_by(|(ra, ca), (rb, cb)| ca.cmp(cb).then(gbps(ra.0, ra.1).total_cmp(&gbps(rb.0, rb.1))))
+        let Some(PeerRate {
+            width: pw,
+            speed: ps,
+            cables: peers,
+        }) = peer_rate(fabric, switch_to_switch, &|_| true)
         else {
             continue;
         };
