@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Scaling benchmark (issue 16): wall time and peak RSS of every large-fabric stage for
-# LSFT(q), q = 7, 11, 16, 23, 32 (32 is the largest LSFT one subnet holds), and the growth
-# exponent of `check` against the number of flows. A benchmark, not a test: CI does not
-# run it; the README's Benchmarks section holds its last table.
+# Scaling benchmark (issues 16, 19): wall time and peak RSS of every large-fabric stage
+# for LSFT(q), q = 7, 11, 16, 23, 32 (32 is the largest LSFT one subnet holds), the growth
+# exponent of `check` against the number of flows, and the same stages for 3-level PGFTs
+# of 40-port switches (20 down / 20 up) with 10,000 and 16,000 hosts. A benchmark, not a
+# test: CI does not run it; the README's Benchmarks section holds its last table.
 #
-#   scripts/bench-scale.sh [--max-q Q] [--dir DIR] [--ibfat PATH]
+#   scripts/bench-scale.sh [--max-q Q] [--only lsft|pgft] [--dir DIR] [--ibfat PATH]
 #
 # ibfat defaults to the release binary (`cargo build --release`; $CARGO_TARGET_DIR is
 # honoured). DIR (default: a temporary folder, removed afterwards) receives the plans and
@@ -12,18 +13,21 @@
 set -euo pipefail
 
 max_q=32
+only=""
 dir=""
 ibfat=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --max-q) max_q="${2:?--max-q needs a value}"; shift 2 ;;
+        --only) only="${2:?--only needs lsft or pgft}"; shift 2 ;;
         --dir) dir="${2:?--dir needs a folder}"; shift 2 ;;
         --ibfat) ibfat="${2:?--ibfat needs a path}"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "bench-scale.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 case "$max_q" in ''|*[!0-9]*) echo "bench-scale.sh: --max-q must be a number" >&2; exit 2 ;; esac
+case "$only" in ''|lsft|pgft) ;; *) echo "bench-scale.sh: --only takes lsft or pgft" >&2; exit 2 ;; esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -z "$ibfat" ]; then
     ibfat="${CARGO_TARGET_DIR:-$root/target}/release/ibfat"
@@ -58,6 +62,7 @@ run() {
 
 cell() { printf '%s s, %s MiB' "$1" "$2"; }
 
+if [ "$only" != pgft ]; then
 printf '| q | hosts | flows | build | route | check shift (plan) | check lsft (plan) | check shift (dump) | lfts validate | recognize | cabling |\n'
 printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
 fits=""
@@ -97,3 +102,28 @@ printf '%s' "$fits" | awk '
         printf "\ngrowth exponent of check against flows: shift %.2f, lsft %.2f (%d sizes)\n", \
             (n * sxy - sx * sy) / d, (n * sxz - sx * sz) / d, n
     }'
+fi
+
+# PGFT(3; 20,20,m3; 1,20,20; 1,1,1): 40-port switches, 20 ports down and 20 up at the
+# leaves and the middle level; the tops use m3 of their ports (25: 10,000 hosts; 40:
+# 16,000 hosts, every port of every switch used)
+if [ "$only" != lsft ]; then
+    printf '\n| PGFT | hosts | switches | build | route | check kary-shift (plan) | check kary-shift (dump) | lfts validate | recognize | cabling |\n'
+    printf '|---|---|---|---|---|---|---|---|---|---|\n'
+    for m3 in 25 40; do
+        plan="$dir/pgft$m3"
+        rm -rf "$plan"
+        read -r b_t b_m <<<"$(run "$ibfat" build pgft --down 20,20,$m3 --up 1,20,20 --parallel 1,1,1 --no-svg --out "$plan")"
+        read -r r_t r_m <<<"$(run "$ibfat" route "$plan" --out "$plan")"
+        read -r s_t s_m <<<"$(run "$ibfat" check "$plan" --pattern kary-shift -q)"
+        read -r d_t d_m <<<"$(run "$ibfat" check "$plan" --lfts "$plan/opensm-lfts.dump" --pattern kary-shift -q)"
+        read -r v_t v_m <<<"$(run "$ibfat" lfts validate "$plan" --lfts "$plan/opensm-lfts.dump" -q)"
+        read -r g_t g_m <<<"$(run "$ibfat" recognize "$plan/topology.net" --family pgft)"
+        read -r c_t c_m <<<"$(run "$ibfat" cabling "$plan" "$plan/topology.net")"
+        printf '| (3; 20,20,%s; 1,20,20; 1,1,1) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$m3" \
+            $(( 400 * m3 )) $(( 400 + 40 * m3 )) \
+            "$(cell "$b_t" "$b_m")" "$(cell "$r_t" "$r_m")" "$(cell "$s_t" "$s_m")" \
+            "$(cell "$d_t" "$d_m")" "$(cell "$v_t" "$v_m")" "$(cell "$g_t" "$g_m")" "$(cell "$c_t" "$c_m")"
+        rm -rf "$plan"
+    done
+fi
