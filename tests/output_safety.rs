@@ -519,6 +519,7 @@ fn a_closed_pipe_is_a_quiet_exit_for_every_subcommand() {
         &["cabling", "plan", "plan/topology.net"],
         &["whoami"],
         &["export", "slurm-topology", "plan"],
+        &["faults", "plan", "--cut", "2", "--out", "f"],
         &["completions", "bash"],
         &["man"],
     ];

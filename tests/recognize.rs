@@ -326,6 +326,7 @@ fn counts_that_fit_no_family_are_reported_per_family() {
             reason,
             closest,
             attempts,
+            ..
         } => {
             assert_eq!(attempts.len(), 4, "lsft, kary, mols, pgft");
             assert_eq!(closest, Some(FamilyHint::Kary), "{reason}");

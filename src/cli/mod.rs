@@ -8,6 +8,7 @@ mod cabling;
 mod check;
 mod demo;
 mod export;
+mod faults;
 mod lfts;
 mod metrics;
 mod recognize;
@@ -104,6 +105,8 @@ enum Command {
     Whoami(whoami::WhoamiArgs),
     /// Write the fabric in another tool's format (Slurm topology.conf)
     Export(export::ExportArgs),
+    /// Write a degraded copy of a fabric (cut cables, dead switches) and the ibsim commands for the same
+    Faults(faults::FaultsArgs),
     /// Print a shell completion script (bash, zsh, fish)
     Completions(shell::CompletionsArgs),
     /// Print the man page, or write every page (one per subcommand) into a folder
@@ -125,6 +128,7 @@ impl Command {
             Command::Recognize(a) => a.json = true,
             Command::Cabling(a) => a.json = true,
             Command::Whoami(a) => a.json = true,
+            Command::Faults(a) => a.json = true,
             Command::Completions(_) | Command::Man(_) | Command::Export(_) => return false,
         }
         true
@@ -164,6 +168,7 @@ pub fn main() -> i32 {
         Command::Cabling(a) => cabling::run(a),
         Command::Whoami(a) => whoami::run(a),
         Command::Export(a) => export::run(a),
+        Command::Faults(a) => faults::run(a),
         Command::Completions(a) => shell::run_completions(a, &mut Cli::command()),
         Command::Man(a) => shell::run_man(a, &Cli::command()),
     };

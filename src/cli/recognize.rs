@@ -68,7 +68,12 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
         super::topo::apply_roles(lf.fabric(), layout)?;
     }
     let r = report(lf.fabric(), &rec);
-    let code = if r.family == "unrecognised" { 1 } else { 0 };
+    // 1: no family, or a family with faults (a check that found defects)
+    let code = if r.family == "unrecognised" || !r.faults.is_empty() {
+        1
+    } else {
+        0
+    };
     if a.json {
         print_json(
             "recognize",
@@ -106,6 +111,35 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
             b.node.guid,
             b.port
         );
+    }
+    if !r.faults.is_empty() {
+        let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
+        let _ = writeln!(out, "  {} faults:", r.faults.len());
+        for f in &r.faults {
+            let name = |n: &Option<ibfat::recognize::report::NodeRef>| {
+                n.as_ref().map(|n| format!(" {}", n.description)).unwrap_or_default()
+            };
+            let _ = writeln!(
+                out,
+                "    {} {}{}{}{}",
+                f.kind,
+                f.point.as_deref().unwrap_or(""),
+                if f.point.is_some() && f.line.is_some() {
+                    " - "
+                } else {
+                    ""
+                },
+                f.line.as_deref().unwrap_or(""),
+                if f.leaf.is_some() {
+                    format!(" (leaf{}, spine{})", name(&f.leaf), name(&f.spine))
+                } else {
+                    String::new()
+                }
+            );
+        }
+        let _ = writeln!(out, "  not routed: ibfat does not route degraded fabrics yet");
+        emit(&out);
+        return Ok(code);
     }
     if let Some(reason) = &r.reason {
         let _ = writeln!(out, "unrecognised: {reason}");

@@ -42,7 +42,7 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
 
 /// Step 1: two-colour the switch graph (it must be connected and bipartite) and return
 /// (leaves, spines): the level with hosts is the leaf level.
-fn split_levels(g: &SwitchGraph<'_>) -> Result<(Vec<u32>, Vec<u32>), Fail> {
+pub(super) fn split_levels(g: &SwitchGraph<'_>) -> Result<(Vec<u32>, Vec<u32>), Fail> {
     let s = g.len();
     let colour = two_colour(g)?;
     let with_hosts: Vec<u32> = (0..s as u32).filter(|&a| !g.hosts_of(a).is_empty()).collect();
@@ -300,7 +300,7 @@ fn check_one_shared_spine(
 }
 
 /// Step 5: map the plane onto the canonical PG(2,q) ([`super::plane_iso`]).
-fn map_onto_pg(inc: &Incidence) -> Result<(Plane, Collineation), Fail> {
+pub(super) fn map_onto_pg(inc: &Incidence) -> Result<(Plane, Collineation), Fail> {
     let q = inc.q;
     let plane = Plane::new(q).map_err(|e| Fail::counts(e.to_string()))?;
     let iso = match to_canonical(inc, &plane, ISO_BUDGET) {

@@ -18,6 +18,7 @@
 //! [`Recognition::Recognised::equivalent`] saying so; ask for `mols` explicitly to get
 //! its MOLS layout.
 
+pub mod degraded;
 mod graph;
 mod kary;
 mod lsft;
@@ -31,6 +32,7 @@ pub use report::{report, RecognitionReport};
 
 use crate::error::{Error, Result};
 use crate::topology::{Fabric, Layout, Wiring};
+pub use degraded::{Degraded, Fault};
 use graph::SwitchGraph;
 use std::fmt;
 use std::str::FromStr;
@@ -185,6 +187,9 @@ pub enum Recognition {
         closest: Option<FamilyHint>,
         /// Every family tried, with its reason.
         attempts: Vec<Attempt>,
+        /// The family the fabric is with faults, when it is one ([`degraded`]): reported,
+        /// not routed (yet).
+        degraded: Option<Degraded>,
     },
 }
 
@@ -202,6 +207,15 @@ impl Recognition {
     pub fn into_layout(self) -> Result<Layout> {
         match self {
             Recognition::Recognised { layout, .. } => Ok(layout),
+            Recognition::Unrecognised { degraded: Some(d), .. } => Err(Error::input(
+                "topology",
+                format!(
+                    "{}; ibfat does not route degraded fabrics yet (first fault: {})",
+                    d.description,
+                    d.faults.first().map(|f| f.describe()).unwrap_or_default()
+                ),
+                Some("`ibfat recognize` lists every fault; restore the cables or route with another engine".into()),
+            )),
             Recognition::Unrecognised { reason, closest, .. } => Err(Error::input(
                 "topology",
                 match closest {
@@ -244,6 +258,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
                 reason,
                 closest: None,
                 attempts: Vec::new(),
+                degraded: None,
             }
         }
     };
@@ -269,7 +284,14 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
         .map(|(i, _)| i)
         .unwrap_or(0);
     let (family, fail) = &fails[best];
+    // not intact: maybe a family with faults
+    let degraded = fails
+        .iter()
+        .any(|(f, _)| *f == FamilyHint::Lsft)
+        .then(|| degraded::lsft(&g).ok())
+        .flatten();
     Recognition::Unrecognised {
+        degraded,
         reason: fail.reason.clone(),
         closest: (fail.stage > Stage::Counts || hint.is_some()).then_some(*family),
         attempts: fails

@@ -160,6 +160,10 @@ pub struct RecognitionReport {
     /// Host ports in rank order (the order of schedules).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub host_map: Vec<HostMap>,
+    /// A degraded fabric: what is missing from the family (`family` and `order` are the
+    /// intact family's), in canonical coordinates.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<FaultReport>,
     /// Non-compute hosts (host roles): routed at their tree slot, no rank, in slot order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub non_compute: Vec<HostMap>,
@@ -258,6 +262,57 @@ fn host_map(f: &Fabric, hosts: &[Endpoint], slot: impl Fn(usize) -> u32) -> Vec<
         .collect()
 }
 
+/// One fault of a degraded fabric ([`crate::recognize::Fault`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct FaultReport {
+    /// `missing-cable`, `dead-spine` or `dead-leaf`.
+    pub kind: &'static str,
+    /// The canonical point (leaf) concerned, `P(x,y)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub point: Option<String>,
+    /// The canonical line (spine) concerned, `L(c,r)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
+    /// The leaf switch, when it is in the fabric.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf: Option<NodeRef>,
+    /// The spine switch, when it is in the fabric.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spine: Option<NodeRef>,
+}
+
+fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
+    use crate::recognize::Fault;
+    match fault {
+        Fault::MissingCable {
+            leaf,
+            point,
+            spine,
+            line,
+        } => FaultReport {
+            kind: "missing-cable",
+            point: Some(point.clone()),
+            line: Some(line.clone()),
+            leaf: Some(node_ref(f, *leaf)),
+            spine: Some(node_ref(f, *spine)),
+        },
+        Fault::DeadSpine { line } => FaultReport {
+            kind: "dead-spine",
+            point: None,
+            line: Some(line.clone()),
+            leaf: None,
+            spine: None,
+        },
+        Fault::DeadLeaf { point } => FaultReport {
+            kind: "dead-leaf",
+            point: Some(point.clone()),
+            line: None,
+            leaf: None,
+            spine: None,
+        },
+    }
+}
+
 /// Build the report of a recognition of `fabric`.
 pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
     let mut r = RecognitionReport {
@@ -286,6 +341,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         switch_map: Vec::new(),
         host_map: Vec::new(),
         non_compute: Vec::new(),
+        faults: Vec::new(),
         slow_cables: slow_cable_reports(fabric),
     };
     let (layout, equivalent) = match rec {
@@ -293,7 +349,15 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
             reason,
             closest,
             attempts,
+            degraded,
         } => {
+            if let Some(d) = degraded {
+                r.family = d.family.to_string();
+                r.description = Some(d.description.clone());
+                r.order = Some(d.order);
+                r.sides = Some(1);
+                r.faults = d.faults.iter().map(|f| fault_report(fabric, f)).collect();
+            }
             r.reason = Some(reason.clone());
             r.closest_family = closest.map(|f| f.to_string());
             r.attempts = attempts

@@ -8,6 +8,7 @@
 //! not care where a fabric came from.
 
 pub mod fabric;
+pub mod faults;
 pub mod kary;
 pub mod label;
 pub mod lidspace;

@@ -597,6 +597,15 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
     let t_read = t0.elapsed();
     let mut layout = match recognize(&fabric, options.family) {
         Recognition::Recognised { layout, .. } => layout,
+        Recognition::Unrecognised { degraded: Some(d), .. } => {
+            let list: Vec<String> = d.faults.iter().take(20).map(|f| f.describe()).collect();
+            return Err(format!(
+                "{}: {}{}; ibfat does not route degraded fabrics yet",
+                d.description,
+                list.join(", "),
+                if d.faults.len() > list.len() { ", ..." } else { "" }
+            ));
+        }
         Recognition::Unrecognised { reason, .. } => {
             return Err(format!(
                 "not a fabric ibfat recognises ({} switches, {} CAs): {reason}",

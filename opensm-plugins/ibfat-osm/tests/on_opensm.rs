@@ -430,12 +430,20 @@ fn a_fallback_removes_the_schedule_and_check_refuses_a_stale_copy() {
     let kept = sim.path().join("kept.json");
     std::fs::copy(&sched, &kept).unwrap();
 
-    // cut a leaf-to-spine cable: unrecognisable, so ibfat steps aside for minhop
+    // cut a leaf-to-spine cable: recognised as the LSFT with that cable missing (logged
+    // in canonical coordinates), not routed yet, so ibfat steps aside for minhop
     let up = first_uplink(&sim, "L3");
     let before = osm.log().matches("tables configured on all switches").count();
     sim.console(&format!("Unlink \"L3\"[{up}]"));
     osm.sighup();
     settle(&mut osm, "minhop", before, 0);
+    assert!(
+        osm.log()
+            .contains("one-sided, degraded: 1 missing cables, 0 dead spines, 0 dead leaves: cable P(")
+            && osm.log().contains("ibfat does not route degraded fabrics yet"),
+        "{}",
+        harness::tail(&osm.log(), 30)
+    );
     assert!(
         !sched.exists(),
         "the stale schedule is gone:\n{}",

@@ -1,0 +1,288 @@
+//! Recognising a degraded fabric: a known family minus some cables or switches.
+//!
+//! Large fabrics always have something down, and an operator needs to hear "LSFT(13)
+//! with 3 cables missing, at these coordinates", not "unrecognised". Today this covers
+//! the one-sided LSFT; routing such a fabric (detours, virtual lanes) is the next step
+//! (`docs/recognition.md`, issue 12), so a degraded fabric is reported with its faults and
+//! not handed to routing.
+//!
+//! One-sided LSFT(q): leaves are points and spines lines of a projective plane; with
+//! cables cut the incidence has holes, with a switch dead a whole point or line is gone.
+//! The plane is completed from what survives:
+//! 1. **Cut cables.** A leaf P that is truly on spine L but lost the cable shares no other
+//!    spine with any leaf L still reaches (every other line through P meets L only at P),
+//!    while a leaf off L shares a spine with each of them (the lines joining it to L's
+//!    points) unless those cables are cut too. So (P, L) is restored when P has fewer
+//!    than q+1 spines, L reaches at least two leaves, and P is joined to none of them;
+//!    repeated until nothing changes.
+//! 2. **Dead spines.** Leaves still pairwise unjoined lie on a line whose spine is gone: P
+//!    and every leaf unjoined with P form it (checked pairwise).
+//! 3. **Dead leaves.** Spines reaching only q leaves meet, q+1 at a time, at a point whose
+//!    leaf is gone: groups of such spines sharing no surviving leaf.
+//!
+//! The completion must then be a projective plane of order q (any two points on exactly
+//! one line) and map onto PG(2,q) like an intact fabric; otherwise the fabric is too far
+//! from an LSFT and recognition reports the intact recogniser's reason. At most q dead
+//! switches per level are considered.
+
+use super::graph::{SwitchGraph, NONE};
+use super::plane_iso::Incidence;
+use super::{Fail, FamilyHint};
+use crate::geometry::is_prime_power;
+use crate::topology::NodeId;
+
+/// A fabric recognised as a family with faults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Degraded {
+    /// The family it would be intact.
+    pub family: FamilyHint,
+    /// Its order (LSFT q).
+    pub order: u32,
+    /// One line: family, parameters and fault counts.
+    pub description: String,
+    /// What is missing, in canonical coordinates.
+    pub faults: Vec<Fault>,
+}
+
+/// One fault of a degraded fabric.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A leaf–spine cable of the family that is not in the fabric (both switches are).
+    MissingCable {
+        /// The leaf and its point `P(x,y)`.
+        leaf: NodeId,
+        /// Its canonical point.
+        point: String,
+        /// The spine and its line `L(c,r)`.
+        spine: NodeId,
+        /// Its canonical line.
+        line: String,
+    },
+    /// A spine of the family that is not in the fabric (with all its cables).
+    DeadSpine {
+        /// The line it would serve.
+        line: String,
+    },
+    /// A leaf of the family that is not in the fabric (with its cables and hosts).
+    DeadLeaf {
+        /// The point it would serve.
+        point: String,
+    },
+}
+
+impl Fault {
+    /// One line for logs and messages: `cable P(1,2) - L(0,3) missing (leaf L7, spine S2)`.
+    pub fn describe(&self) -> String {
+        match self {
+            Fault::MissingCable { point, line, .. } => format!("cable {point} - {line} missing"),
+            Fault::DeadSpine { line } => format!("spine {line} missing"),
+            Fault::DeadLeaf { point } => format!("leaf {point} missing"),
+        }
+    }
+}
+
+/// Lines through each point and points on each line, growable.
+struct Partial {
+    pl: Vec<Vec<u32>>,
+    lp: Vec<Vec<u32>>,
+    /// `joined[p * np + r]`: lines p and r share
+    joined: Vec<u8>,
+    np: usize,
+}
+
+impl Partial {
+    fn add(&mut self, p: u32, l: u32) {
+        for &r in &self.lp[l as usize] {
+            self.joined[p as usize * self.np + r as usize] += 1;
+            self.joined[r as usize * self.np + p as usize] += 1;
+        }
+        self.pl[p as usize].push(l);
+        self.lp[l as usize].push(p);
+    }
+    fn unjoined(&self, p: u32, r: u32) -> bool {
+        p != r && self.joined[p as usize * self.np + r as usize] == 0
+    }
+}
+
+/// Recognise a one-sided LSFT with cut cables, dead spines or dead leaves (module doc).
+pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
+    let (leaves, spines) = super::lsft::split_levels(g)?;
+    g.require_single_cables()?;
+    let (nl, ns) = (leaves.len(), spines.len());
+    let q = (2..=256u32)
+        .filter(|&q| is_prime_power(q))
+        .find(|&q| (q * q + q + 1) as usize >= nl.max(ns))
+        .ok_or_else(|| Fail::counts(format!("{ns} spines and {nl} leaves: no LSFT order fits")))?;
+    let (n, d) = ((q * q + q + 1) as usize, q as usize + 1);
+    if n - ns > q as usize || n - nl > q as usize {
+        return Err(Fail::counts(format!(
+            "{ns} spines and {nl} leaves: too many switches missing for LSFT({q})"
+        )));
+    }
+    if let Some(&s) = leaves.iter().chain(&spines).find(|&&s| g.degree(s) > d) {
+        return Err(Fail::structure(format!(
+            "switch {} has {} neighbours, more than q+1 = {d} of LSFT({q})",
+            g.name(s),
+            g.degree(s)
+        )));
+    }
+    let mut line_of = vec![NONE; g.len()];
+    spines
+        .iter()
+        .enumerate()
+        .for_each(|(i, &b)| line_of[b as usize] = i as u32);
+    let mut point_of = vec![NONE; g.len()];
+    leaves
+        .iter()
+        .enumerate()
+        .for_each(|(i, &a)| point_of[a as usize] = i as u32);
+    let mut part = Partial {
+        pl: vec![Vec::new(); n],
+        lp: vec![Vec::new(); n],
+        joined: vec![0; n * n],
+        np: n,
+    };
+    for (l, &b) in spines.iter().enumerate() {
+        for &a in g.neighbours(b) {
+            part.add(point_of[a as usize], l as u32);
+        }
+    }
+    if part.joined.iter().any(|&c| c > 1) {
+        return Err(Fail::structure(
+            "two leaves share two spines: not an LSFT with faults".into(),
+        ));
+    }
+    // 1. cut cables
+    let mut restored: Vec<(u32, u32)> = Vec::new();
+    loop {
+        let mut changed = false;
+        for l in 0..ns as u32 {
+            if part.lp[l as usize].len() < 2 || part.lp[l as usize].len() >= d {
+                continue;
+            }
+            for p in 0..nl as u32 {
+                if part.pl[p as usize].len() >= d || part.lp[l as usize].contains(&p) {
+                    continue;
+                }
+                if part.lp[l as usize].iter().all(|&r| part.unjoined(p, r)) {
+                    part.add(p, l);
+                    restored.push((p, l));
+                    changed = true;
+                    if part.lp[l as usize].len() >= d {
+                        break;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // 2. dead spines: virtual lines ns.. through pairwise unjoined leaves
+    let mut next_line = ns as u32;
+    for p in 0..nl as u32 {
+        while part.pl[p as usize].len() < d {
+            let set: Vec<u32> = std::iter::once(p)
+                .chain((0..nl as u32).filter(|&r| part.unjoined(p, r)))
+                .collect();
+            if set.len() < 2 {
+                break;
+            }
+            let pairwise = set.iter().all(|&a| set.iter().all(|&b| a == b || part.unjoined(a, b)));
+            if !pairwise || set.len() > d || next_line as usize >= n {
+                return Err(Fail::structure(format!(
+                    "leaf {} lacks spines in a way no set of missing cables or spines explains",
+                    g.name(leaves[p as usize])
+                )));
+            }
+            for &a in &set {
+                part.add(a, next_line);
+            }
+            next_line += 1;
+        }
+    }
+    // 3. dead leaves: virtual points nl.. on groups of q+1 deficient lines sharing no leaf
+    let mut next_point = nl as u32;
+    let mut open: Vec<u32> = (0..next_line).filter(|&l| part.lp[l as usize].len() < d).collect();
+    while let Some(&first) = open.first() {
+        let mut group = vec![first];
+        for &m in &open[1..] {
+            let meets = |a: u32, b: u32| part.lp[a as usize].iter().any(|x| part.lp[b as usize].contains(x));
+            if group.iter().all(|&x| !meets(x, m)) {
+                group.push(m);
+            }
+        }
+        if group.len() != d || next_point as usize >= n {
+            return Err(Fail::structure(format!(
+                "spine {} reaches {} leaves, and no missing leaf explains it",
+                spines.get(first as usize).map_or("(missing)".into(), |&b| g.name(b)),
+                part.lp[first as usize].len()
+            )));
+        }
+        for &l in &group {
+            part.add(next_point, l);
+        }
+        next_point += 1;
+        open.retain(|&l| part.lp[l as usize].len() < d);
+    }
+    // the completion must be a projective plane of order q
+    if next_point as usize != n || next_line as usize != n {
+        return Err(Fail::counts(format!(
+            "completed to {next_point} points and {next_line} lines; LSFT({q}) has {n} of each"
+        )));
+    }
+    for p in 0..n {
+        if part.pl[p].len() != d || (0..n).any(|r| r != p && part.joined[p * n + r] != 1) {
+            return Err(Fail::structure(format!(
+                "after restoring {} cables, {} spines and {} leaves the leaves and spines are still not a projective plane of order {q}",
+                restored.len(),
+                n - ns,
+                n - nl
+            )));
+        }
+    }
+    let sorted = |v: &Vec<Vec<u32>>| -> Vec<u32> {
+        v.iter()
+            .flat_map(|x| {
+                let mut x = x.clone();
+                x.sort_unstable();
+                x
+            })
+            .collect()
+    };
+    let inc = Incidence {
+        q,
+        n: n as u32,
+        pt_lines: sorted(&part.pl),
+        ln_pts: sorted(&part.lp),
+    };
+    let (plane, iso) = super::lsft::map_onto_pg(&inc)?;
+    let pname = |p: u32| plane.point(iso.phi[p as usize]).to_string();
+    let lname = |l: u32| plane.line(iso.psi[l as usize]).to_string();
+    let mut faults: Vec<Fault> = restored
+        .iter()
+        .map(|&(p, l)| Fault::MissingCable {
+            leaf: g.switches[leaves[p as usize] as usize],
+            point: pname(p),
+            spine: g.switches[spines[l as usize] as usize],
+            line: lname(l),
+        })
+        .collect();
+    faults.extend((ns as u32..n as u32).map(|l| Fault::DeadSpine { line: lname(l) }));
+    faults.extend((nl as u32..n as u32).map(|p| Fault::DeadLeaf { point: pname(p) }));
+    if faults.is_empty() {
+        return Err(Fail::structure("intact".into()));
+    }
+    let description = format!(
+        "Latin-square fat-tree LSFT({q}) one-sided, degraded: {} missing cables, {} dead spines, {} dead leaves",
+        restored.len(),
+        n - ns,
+        n - nl
+    );
+    Ok(Degraded {
+        family: FamilyHint::Lsft,
+        order: q,
+        description,
+        faults,
+    })
+}
