@@ -260,27 +260,29 @@ impl OpenSm {
     /// a log of hundreds of MB (a large fabric) is not read again every 50 ms on the
     /// cores OpenSM is being timed on.
     pub fn wait_for(&self, needle: &str, count: usize, limit: Duration) -> bool {
-        use std::io::{Read, Seek, SeekFrom};
-        let start = Instant::now();
-        let (mut offset, mut seen) = (0u64, 0usize);
-        let mut buf = Vec::new();
-        while start.elapsed() < limit {
-            if let Ok(mut f) = fs::File::open(&self.log_path) {
-                buf.clear();
-                if f.seek(SeekFrom::Start(offset)).is_ok() && f.read_to_end(&mut buf).is_ok() {
-                    if let Some(end) = buf.iter().rposition(|&b| b == b'\n') {
-                        seen += String::from_utf8_lossy(&buf[..=end]).matches(needle).count();
-                        offset += end as u64 + 1;
-                    }
-                }
-            }
-            if seen >= count {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        false
+        self.wait_log(needle, count, limit, || true) == Waited::Found
     }
+
+    /// As [`OpenSm::wait_for`], but stop waiting as soon as OpenSM has exited (a crash
+    /// must not cost a benchmark its whole time limit); the exit status then comes back.
+    pub fn wait_while_running(&mut self, needle: &str, count: usize, limit: Duration) -> Waited {
+        let child = &mut self.child;
+        let mut status = None;
+        let w = wait_log_file(&self.log_path, needle, count, limit, || {
+            status = child.try_wait().ok().flatten();
+            status.is_none()
+        });
+        match (w, status) {
+            (Waited::Found, _) => Waited::Found,
+            (_, Some(st)) => Waited::Exited(st),
+            (w, None) => w,
+        }
+    }
+
+    fn wait_log(&self, needle: &str, count: usize, limit: Duration, running: impl FnMut() -> bool) -> Waited {
+        wait_log_file(&self.log_path, needle, count, limit, running)
+    }
+
     pub fn stop(mut self) {
         stop_child(&mut self.child, Duration::from_secs(15));
     }
@@ -289,6 +291,49 @@ impl OpenSm {
 impl Drop for OpenSm {
     fn drop(&mut self) {
         stop_child(&mut self.child, Duration::from_secs(15));
+    }
+}
+
+/// How a wait on OpenSM's log ended.
+#[derive(Debug, PartialEq)]
+pub enum Waited {
+    /// The line occurred as often as asked.
+    Found,
+    /// The time limit passed first.
+    TimedOut,
+    /// OpenSM exited first, with this status.
+    Exited(std::process::ExitStatus),
+}
+
+/// Poll `log` every 50 ms, reading on from the last complete line, until `needle` was
+/// seen `count` times, `limit` passed or `running` says the writer is gone (checked
+/// once more after that, so a line written just before the exit still counts).
+fn wait_log_file(log: &Path, needle: &str, count: usize, limit: Duration, mut running: impl FnMut() -> bool) -> Waited {
+    use std::io::{Read, Seek, SeekFrom};
+    let start = Instant::now();
+    let (mut offset, mut seen) = (0u64, 0usize);
+    let mut buf = Vec::new();
+    loop {
+        let alive = running();
+        if let Ok(mut f) = fs::File::open(log) {
+            buf.clear();
+            if f.seek(SeekFrom::Start(offset)).is_ok() && f.read_to_end(&mut buf).is_ok() {
+                if let Some(end) = buf.iter().rposition(|&b| b == b'\n') {
+                    seen += String::from_utf8_lossy(&buf[..=end]).matches(needle).count();
+                    offset += end as u64 + 1;
+                }
+            }
+        }
+        if seen >= count {
+            return Waited::Found;
+        }
+        if !alive {
+            return Waited::TimedOut; // the caller knows the writer is gone
+        }
+        if start.elapsed() >= limit {
+            return Waited::TimedOut;
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
