@@ -20,7 +20,7 @@
 mod harness;
 
 use harness::osmlog::{last_value, routing_passes, RoutingPass};
-use harness::{OsmConfig, Sim};
+use harness::{OsmConfig, Sim, Waited};
 use ibfat::check::{check, validate, CompiledRoutes};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::schedule::lsft::LsftAllToAll;
@@ -92,9 +92,13 @@ struct Row {
     /// The `-R` engine.
     engine: String,
     passes: Vec<RoutingPass>,
-    /// Passes asked for that never ended (time limit or OpenSM exit).
+    /// Passes asked for that never ended, and why.
     missing: usize,
+    ended: Option<String>,
     vls: String,
+    /// The ibfat plugin's own share of each pass (its log: `routed in X ms`); the rest
+    /// of the pass is OpenSM's hop matrices and LFT bookkeeping.
+    plugin_ms: Vec<f64>,
     rss_mib: Option<u64>,
     quality: Option<Quality>,
 }
@@ -145,16 +149,19 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
             String::new(),
         ));
     }
-    let osm = sim.opensm_spawn(&cfg);
-    let mut missing = 0;
+    let mut osm = sim.opensm_spawn(&cfg);
+    let (mut missing, mut ended) = (0, None);
     for k in 1..=passes {
         if k > 1 {
             osm.sighup();
         }
-        if !osm.wait_for(END, k, limit) {
-            missing = passes + 1 - k;
-            break;
+        match osm.wait_while_running(END, k, limit) {
+            Waited::Found => continue,
+            Waited::TimedOut => ended = Some(format!("no pass end within {} s", limit.as_secs())),
+            Waited::Exited(st) => ended = Some(format!("OpenSM exited ({st})")),
         }
+        missing = passes + 1 - k;
+        break;
     }
     let log = osm.log();
     let rss_mib = osm.peak_rss_kib().map(|k| k / 1024);
@@ -171,6 +178,11 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
         },
         _ => "-".into(),
     };
+    let plugin_ms = log
+        .lines()
+        .filter(|l| l.contains("recognised"))
+        .filter_map(|l| l.split(" routed in ").nth(1)?.split(" ms").next()?.parse().ok())
+        .collect();
     let passes = routing_passes(&log);
     let routed_any = passes.iter().any(|p| !p.fell_back_from(engine));
     // the tables the switches hold are the last pass's: measured only when it was the engine's
@@ -191,7 +203,9 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
         engine: engine.into(),
         passes,
         missing,
+        ended,
         vls,
+        plugin_ms,
         rss_mib,
         quality,
     }
@@ -243,7 +257,11 @@ fn print_passes(row: &Row) {
         row.entry,
         shown.join(" "),
         if row.missing > 0 {
-            format!(", {} passes missing (time limit or exit)", row.missing)
+            format!(
+                ", {} passes missing: {}",
+                row.missing,
+                row.ended.as_deref().unwrap_or("?")
+            )
         } else {
             String::new()
         }
@@ -276,6 +294,7 @@ fn print_table(q: u32, rows: &[Row]) {
             .map(|p| p.configured_by.clone().unwrap_or_else(|| "nothing".into()))
             .collect();
         let by = match (own.len(), fallbacks.first()) {
+            (0, None) => format!("nothing: {}", r.ended.as_deref().unwrap_or("no pass")),
             (_, None) => r.engine.clone(),
             (0, Some(f)) => format!("{f} (fallback)"),
             (n, Some(f)) => format!("{} in {n}, {f} (fallback) in {}", r.engine, fallbacks.len()),
@@ -309,6 +328,16 @@ fn print_table(q: u32, rows: &[Row]) {
             q.map_or("-", |q| yes(q.every_lid)),
             q.map_or("-".into(), |q| q.non_minimal.to_string()),
             q.map_or("-", |q| yes(q.host_cdg_acyclic)),
+        );
+    }
+    for r in rows.iter().filter(|r| !r.plugin_ms.is_empty()) {
+        let mut own = r.plugin_ms.clone();
+        own.sort_by(f64::total_cmp);
+        println!(
+            "{}: the plugin's own routing (its log) median {:.1} ms, best {:.1} ms; the rest of each pass is OpenSM's",
+            r.entry,
+            own[own.len() / 2],
+            own[0]
         );
     }
     if let Some(i) = ibfat_median {
