@@ -76,6 +76,26 @@ pub fn routing_passes(log: &str) -> Vec<RoutingPass> {
     out
 }
 
+/// The engines tried by a pass that has not ended (yet) when the log stops, in order:
+/// shows an engine that already gave up while its fallback is still routing.
+pub fn unfinished_pass(log: &str) -> Vec<String> {
+    let mut tried = Vec::new();
+    for l in log.lines() {
+        if let Some(name) = l
+            .split("building routing with '")
+            .nth(1)
+            .and_then(|r| r.split('\'').next())
+        {
+            tried.push(name.to_string());
+        } else if l.contains(" tables configured on all switches")
+            || l.contains("No routing engine able to successfully configure")
+        {
+            tried.clear();
+        }
+    }
+    tried
+}
+
 /// The text after the last occurrence of `prefix` on a log line, up to the line's end
 /// (e.g. `Virtual Lanes needed: ` gives `2`): what an engine last reported.
 pub fn last_value<'a>(log: &'a str, prefix: &str) -> Option<&'a str> {
@@ -107,6 +127,13 @@ Nov 24 03:00:01 250000 [7F] 0x02 -> osm_ucast_mgr_process: nue tables configured
         assert!((p[0].engine_ms.unwrap() - 100.0).abs() < 1e-6);
         assert!(!p[1].fell_back_from("nue"));
         assert!((p[1].engine_ms.unwrap() - 250.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_pass_under_way() {
+        let cut = LOG.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert_eq!(super::unfinished_pass(&cut), ["nue", "minhop"]);
+        assert!(super::unfinished_pass(LOG).is_empty());
     }
 
     #[test]

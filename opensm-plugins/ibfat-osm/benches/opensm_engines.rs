@@ -19,7 +19,7 @@
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
 
-use harness::osmlog::{last_value, routing_passes, RoutingPass};
+use harness::osmlog::{last_value, routing_passes, unfinished_pass, RoutingPass};
 use harness::{OsmConfig, Sim, Waited};
 use ibfat::check::{check, validate, CompiledRoutes};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
@@ -157,7 +157,17 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
         }
         match osm.wait_while_running(END, k, limit) {
             Waited::Found => continue,
-            Waited::TimedOut => ended = Some(format!("no pass end within {} s", limit.as_secs())),
+            Waited::TimedOut => {
+                let tried = unfinished_pass(&osm.log());
+                ended = Some(match tried.split_first() {
+                    Some((first, rest)) if !rest.is_empty() && first == engine => format!(
+                        "{engine} gave up and {} did not end within {} s",
+                        rest.join(", "),
+                        limit.as_secs()
+                    ),
+                    _ => format!("no pass end within {} s", limit.as_secs()),
+                })
+            }
             Waited::Exited(st) => ended = Some(format!("OpenSM exited ({st})")),
         }
         missing = passes + 1 - k;
