@@ -176,6 +176,9 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
     let log = osm.log();
     let rss_mib = osm.peak_rss_kib().map(|k| k / 1024);
     osm.stop();
+    let passes = routing_passes(&log);
+    let routed_any = passes.iter().any(|p| !p.fell_back_from(engine));
+    // what a fallback's pass shows about VLs is not the engine's
     let vls = match (
         last_value(&log, "Virtual Lanes available: "),
         last_value(&log, "Virtual Lanes needed: "),
@@ -188,13 +191,12 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
         },
         _ => "-".into(),
     };
+    let vls = if routed_any { vls } else { "-".into() };
     let plugin_ms = log
         .lines()
         .filter(|l| l.contains("recognised"))
         .filter_map(|l| l.split(" routed in ").nth(1)?.split(" ms").next()?.parse().ok())
         .collect();
-    let passes = routing_passes(&log);
-    let routed_any = passes.iter().any(|p| !p.fell_back_from(engine));
     // the tables the switches hold are the last pass's: measured only when it was the engine's
     let own_last = passes.last().is_some_and(|p| !p.fell_back_from(engine));
     let quality = (measure_tables && own_last).then(|| measure(sim));
