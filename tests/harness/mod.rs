@@ -16,6 +16,7 @@
 //! * `opensm-lfts.dump` is written only with the ROUTING log bit (`-D 0x43`).
 #![allow(dead_code)]
 
+pub mod osmlog;
 pub mod slurm;
 
 use ibfat::topology::{Fabric, NodeId, NodeKind};
@@ -140,9 +141,10 @@ pub fn wait_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
     }
 }
 
-/// Size limits for ibsim from a net file: nodes, switches, ports (with head-room).
-fn sim_limits(net: &str) -> (usize, usize, usize) {
-    let (mut nodes, mut switches, mut ports) = (0, 0, 0);
+/// Size limits for ibsim from a net file: nodes, switches, ports (with head-room), and
+/// the LIDs the fabric needs (one per switch, one per CA port).
+fn sim_limits(net: &str) -> (usize, usize, usize, usize) {
+    let (mut nodes, mut switches, mut ports, mut lids) = (0, 0, 0, 0);
     for l in net.lines() {
         let is_sw = l.starts_with("Switch");
         if is_sw || l.starts_with("Hca") || l.starts_with("Ca") || l.starts_with("Rt") {
@@ -150,10 +152,17 @@ fn sim_limits(net: &str) -> (usize, usize, usize) {
             switches += is_sw as usize;
             let n: usize = l.split_whitespace().nth(1).and_then(|x| x.parse().ok()).unwrap_or(0);
             ports += n + 1;
+            lids += if is_sw { 1 } else { n };
         }
     }
-    (nodes + 16, switches + 16, ports + 64)
+    (nodes + 16, switches + 16, ports + 64, lids)
 }
+
+/// ibsim 0.10 (Debian 12) gives every switch a linear forwarding table of 30 × 1024
+/// entries unless told otherwise (`-L`; ibsim 0.12 raised the default to 48 × 1024), so
+/// OpenSM runs out of LIDs at 30,719 ("ERR 0307: OPENSM RAN OUT OF LIDS"). Larger
+/// fabrics get the whole unicast LID space (0x0001–0xBFFF, LinearFDBCap 0xC000).
+const IBSIM_DEFAULT_LINEAR_CAP: usize = 30 * 1024;
 
 /// A running ibsim with its console and folder.
 pub struct Sim {
@@ -231,6 +240,14 @@ impl OpenSm {
     pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
+    /// Peak resident memory of the running OpenSM in KiB (`VmHWM`), for benchmarks.
+    pub fn peak_rss_kib(&self) -> Option<u64> {
+        let status = fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    }
     /// Ask for a heavy sweep (OpenSM re-routes on SIGHUP).
     pub fn sighup(&self) {
         let _ = Command::new("kill")
@@ -238,17 +255,34 @@ impl OpenSm {
             .arg(self.child.id().to_string())
             .status();
     }
-    /// Wait until `needle` occurs at least `count` times in the log.
+    /// Wait until `needle` (text within one line) occurs at least `count` times in the
+    /// log. The log is read on from where the last look ended, complete lines only, so
+    /// a log of hundreds of MB (a large fabric) is not read again every 50 ms on the
+    /// cores OpenSM is being timed on.
     pub fn wait_for(&self, needle: &str, count: usize, limit: Duration) -> bool {
-        let start = Instant::now();
-        while start.elapsed() < limit {
-            if self.log().matches(needle).count() >= count {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        false
+        self.wait_log(needle, count, limit, || true) == Waited::Found
     }
+
+    /// As [`OpenSm::wait_for`], but stop waiting as soon as OpenSM has exited (a crash
+    /// must not cost a benchmark its whole time limit); the exit status then comes back.
+    pub fn wait_while_running(&mut self, needle: &str, count: usize, limit: Duration) -> Waited {
+        let child = &mut self.child;
+        let mut status = None;
+        let w = wait_log_file(&self.log_path, needle, count, limit, || {
+            status = child.try_wait().ok().flatten();
+            status.is_none()
+        });
+        match (w, status) {
+            (Waited::Found, _) => Waited::Found,
+            (_, Some(st)) => Waited::Exited(st),
+            (w, None) => w,
+        }
+    }
+
+    fn wait_log(&self, needle: &str, count: usize, limit: Duration, running: impl FnMut() -> bool) -> Waited {
+        wait_log_file(&self.log_path, needle, count, limit, running)
+    }
+
     pub fn stop(mut self) {
         stop_child(&mut self.child, Duration::from_secs(15));
     }
@@ -257,6 +291,49 @@ impl OpenSm {
 impl Drop for OpenSm {
     fn drop(&mut self) {
         stop_child(&mut self.child, Duration::from_secs(15));
+    }
+}
+
+/// How a wait on OpenSM's log ended.
+#[derive(Debug, PartialEq)]
+pub enum Waited {
+    /// The line occurred as often as asked.
+    Found,
+    /// The time limit passed first.
+    TimedOut,
+    /// OpenSM exited first, with this status.
+    Exited(std::process::ExitStatus),
+}
+
+/// Poll `log` every 50 ms, reading on from the last complete line, until `needle` was
+/// seen `count` times, `limit` passed or `running` says the writer is gone (checked
+/// once more after that, so a line written just before the exit still counts).
+fn wait_log_file(log: &Path, needle: &str, count: usize, limit: Duration, mut running: impl FnMut() -> bool) -> Waited {
+    use std::io::{Read, Seek, SeekFrom};
+    let start = Instant::now();
+    let (mut offset, mut seen) = (0u64, 0usize);
+    let mut buf = Vec::new();
+    loop {
+        let alive = running();
+        if let Ok(mut f) = fs::File::open(log) {
+            buf.clear();
+            if f.seek(SeekFrom::Start(offset)).is_ok() && f.read_to_end(&mut buf).is_ok() {
+                if let Some(end) = buf.iter().rposition(|&b| b == b'\n') {
+                    seen += String::from_utf8_lossy(&buf[..=end]).matches(needle).count();
+                    offset += end as u64 + 1;
+                }
+            }
+        }
+        if seen >= count {
+            return Waited::Found;
+        }
+        if !alive {
+            return Waited::TimedOut; // the caller knows the writer is gone
+        }
+        if start.elapsed() >= limit {
+            return Waited::TimedOut;
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -291,7 +368,12 @@ impl Sim {
             .write(true)
             .open(&ctl)
             .expect("open console fifo");
-        let (n, s, p) = sim_limits(net_text);
+        let (n, s, p, lids) = sim_limits(net_text);
+        let linear_cap: Vec<String> = if lids >= IBSIM_DEFAULT_LINEAR_CAP {
+            vec!["-L".into(), "49152".into()]
+        } else {
+            Vec::new()
+        };
         // unbuffered stdout (coreutils' stdbuf): console replies and the `sim> ` prompt
         // reach the log at once instead of when the stdio buffer fills
         let child = Command::new("stdbuf")
@@ -304,6 +386,7 @@ impl Sim {
                 "-P",
                 &p.max(13312).to_string(),
             ])
+            .args(&linear_cap)
             .arg("-s")
             .arg(&net)
             .env("IBSIM_SOCKNAME", &sock)
@@ -530,8 +613,10 @@ impl Sim {
         }
     }
 
-    /// Start OpenSM in the background (log flushed after every line with -d2).
-    pub fn opensm_daemon(&self, cfg: &OsmConfig) -> OpenSm {
+    /// Start OpenSM in the background (log flushed after every line with -d2) and return
+    /// at once: for a caller that waits for its own log line, with its own time limit,
+    /// and must go on when the first sweep does not end (a benchmark of a slow engine).
+    pub fn opensm_spawn(&self, cfg: &OsmConfig) -> OpenSm {
         let tag = cfg
             .tag
             .clone()
@@ -539,11 +624,16 @@ impl Sim {
         let (mut c, log_path, dump_dir) = self.osm_command(cfg, &tag);
         c.arg("-d2");
         let child = c.spawn().expect("spawn opensm");
-        let osm = OpenSm {
+        OpenSm {
             child,
             log_path,
             dump_dir,
-        };
+        }
+    }
+
+    /// Start OpenSM in the background and wait until the subnet is up.
+    pub fn opensm_daemon(&self, cfg: &OsmConfig) -> OpenSm {
+        let osm = self.opensm_spawn(cfg);
         let limit = cfg.timeout.unwrap_or(Duration::from_secs(180));
         assert!(
             osm.wait_for("SUBNET UP", 1, limit),

@@ -1,82 +1,360 @@
-//! OpenSM plugin benchmark (docs/routing.md): on LSFT(13) (366 switches, 2,562 hosts) in ibsim, the time stock
-//! OpenSM spends in the ibfat engine (this plugin) against its own minhop and ftree, read
-//! from OpenSM's log: from `ucast_mgr_route: building routing with '<engine>'` to
-//! `<engine> tables configured on all switches` (OpenSM's hop matrices plus the engine's
-//! forwarding tables). Each engine routes 5 passes (the first sweep and 4 SIGHUP
-//! re-sweeps); the median and the best pass are printed.
-//! Run: `cargo bench -p ibfat-osm --bench opensm_engines` (or scripts/bench-opensm.sh);
-//! `IBFAT_BENCH_ORDER=q` picks another order.
+//! OpenSM plugin benchmark (docs/routing.md §2.4): on an LSFT in ibsim (LSFT(13) by
+//! default: 366 switches, 2,562 hosts), the time stock OpenSM spends in the ibfat engine
+//! (this plugin) against its own engines, read from OpenSM's log: from
+//! `building routing with '<engine>'` to `<engine> tables configured on all switches`
+//! (OpenSM's hop matrices plus the engine's forwarding tables). Each engine routes
+//! `IBFAT_BENCH_PASSES` passes (default 5: the first sweep and 4 SIGHUP re-sweeps) back to
+//! back in one OpenSM; the median and the best pass are printed. A pass that another
+//! engine routed (OpenSM falls back to minhop when an engine gives up) is reported as a
+//! fallback and never timed as the engine's. The VLs dfsssp reports, OpenSM's peak RSS and,
+//! on the tables the switches then hold (read back with `ibnetdiscover` and `dump_lfts`),
+//! the shift and `lsft` all-to-all measured by ibfat's checker complete each row.
+//!
+//! Run: `cargo bench -p ibfat-osm --bench opensm_engines` (or scripts/bench-opensm.sh).
+//! Environment: `IBFAT_BENCH_ORDER=q` (prime power, default 13), `IBFAT_BENCH_ENGINES`
+//! (comma list, default ibfat,minhop,updn,ftree,dfsssp,nue), `IBFAT_BENCH_PASSES` (≥ 1),
+//! `IBFAT_BENCH_CHECK=0` (skip reading back and checking the tables),
+//! `IBFAT_BENCH_TIMEOUT` (seconds per pass, default 1800).
 
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
 
-use harness::{OsmConfig, Sim};
+use harness::osmlog::{last_value, routing_passes, unfinished_pass, RoutingPass};
+use harness::{OsmConfig, Sim, Waited};
+use ibfat::check::{check, validate, CompiledRoutes};
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::schedule::lsft::LsftAllToAll;
+use ibfat::schedule::shift::Shift;
+use ibfat::schedule::{Job, Pattern};
 use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::{FamilySpec, Spec};
-use std::path::PathBuf;
-use std::time::Duration;
+use ibfat::topology::{FamilySpec, Layout, Spec};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
 
-fn plugin_dir() -> PathBuf {
-    harness::artifact_dir("libibfatosm.so")
+const DEFAULT_ENGINES: &str = "ibfat,minhop,updn,ftree,dfsssp,nue,nue/8";
+const END: &str = " tables configured on all switches";
+
+/// An entry of the engine list, `<engine>[/<VLs>]`: the `-R` engine and the OpenSM
+/// options it needs to route as `man opensm` documents it. dfsssp spreads paths over
+/// SLs/VLs and always runs with QoS (`-R dfsssp -Q`); Nue keeps to one VL by default
+/// (deadlock-free without QoS) and `nue/N` lets it use up to N VLs (`-Q
+/// --nue_max_num_vls N`, QoS on so the SL2VL tables are valid).
+fn engine_setup(entry: &str) -> (String, Vec<String>) {
+    let (engine, vls) = match entry.split_once('/') {
+        Some((e, v)) => (e, Some(v)),
+        None => (entry, None),
+    };
+    let mut args: Vec<String> = Vec::new();
+    match (engine, vls) {
+        ("dfsssp", None) => args.push("-Q".into()),
+        ("nue", None) => {}
+        ("nue", Some(v)) => {
+            let n: u8 = v
+                .parse()
+                .unwrap_or_else(|_| panic!("IBFAT_BENCH_ENGINES: {entry}: the VL count {v} is not a number"));
+            args.extend(["-Q".into(), "--nue_max_num_vls".into(), n.to_string()]);
+        }
+        (_, Some(_)) => panic!("IBFAT_BENCH_ENGINES: {entry}: only nue takes a VL count (nue/8)"),
+        _ => {}
+    }
+    (engine.to_string(), args)
 }
 
-fn main() {
-    let q: u32 = std::env::var("IBFAT_BENCH_ORDER")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(13);
-    let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false))).build().unwrap();
-    let net = ibfat::formats::ibsim::write_net(&plan.fabric, &[]);
-    println!(
-        "LSFT({q}): {} switches, {} hosts",
-        plan.fabric.switches().count(),
-        plan.layout.hosts().len()
-    );
-    let sim = Sim::start_text(&net);
-    println!(
-        "{:<8} {:>8} {:>11} {:>9}  passes (ms)",
-        "engine", "passes", "median ms", "best ms"
-    );
-    let mut medians = Vec::new();
-    for engine in ["ibfat", "minhop", "ftree"] {
-        let mut cfg = OsmConfig {
-            engine: engine.into(),
-            extra_args: vec!["-D".into(), "0x07".into(), "-s".into(), "0".into()],
-            timeout: Some(Duration::from_secs(300)),
-            tag: Some(format!("bench-{engine}")),
-            ..Default::default()
-        };
-        if engine == "ibfat" {
-            cfg.plugin = Some((plugin_dir(), "ibfatosm".into(), String::new()));
+/// A variable of the environment, or `default` when unset; a value that does not parse
+/// stops the bench with its name.
+fn env_or<T: FromStr>(name: &str, default: T) -> T {
+    match std::env::var(name) {
+        Ok(s) => s.parse().unwrap_or_else(|_| panic!("{name}={s}: not a valid value")),
+        Err(_) => default,
+    }
+}
+
+/// What the programmed tables give: (throughput ratio, max congestion) of shift and of
+/// the `lsft` all-to-all, and what the validator finds.
+struct Quality {
+    shift: (f64, u32),
+    lsft: (f64, u32),
+    /// Every host reaches every host LID.
+    host_routes: bool,
+    /// Switch LIDs routed too, no defective entry anywhere.
+    every_lid: bool,
+    /// Host routes longer than the shortest path.
+    non_minimal: u64,
+    /// The channel dependency graph of host traffic on one VL has no cycle.
+    host_cdg_acyclic: bool,
+    seconds: f64,
+}
+
+/// One engine's row.
+struct Row {
+    /// The list entry (`nue/8`).
+    entry: String,
+    /// The `-R` engine.
+    engine: String,
+    passes: Vec<RoutingPass>,
+    /// Passes asked for that never ended, and why.
+    missing: usize,
+    ended: Option<String>,
+    vls: String,
+    /// The ibfat plugin's own share of each pass (its log: `routed in X ms`); the rest
+    /// of the pass is OpenSM's hop matrices and LFT bookkeeping.
+    plugin_ms: Vec<f64>,
+    rss_mib: Option<u64>,
+    quality: Option<Quality>,
+}
+
+fn measure(sim: &Sim) -> Quality {
+    let start = Instant::now();
+    let (fabric, lids, tables) = sim.programmed();
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, Some(FamilyHint::Lsft)) else {
+        panic!("the programmed fabric is not recognised as an LSFT")
+    };
+    let Layout::Lsft(l) = &layout else { unreachable!() };
+    let job = Job::whole(layout.hosts());
+    let routes = CompiledRoutes::compile(&fabric, &lids, &tables, job.hosts(), 0).unwrap();
+    let run = |p: &dyn Pattern| {
+        let r = check(&fabric, job.hosts(), &routes, p, 0..p.phases(), &|| {}).unwrap();
+        (r.throughput_ratio, r.max_congestion)
+    };
+    let shift = run(&Shift::new(job.len()));
+    let lsft = run(&LsftAllToAll::new(l, &job));
+    let v = validate(&fabric, &lids, &tables, Some(&layout));
+    Quality {
+        shift,
+        lsft,
+        host_routes: v.broken_host_routes == 0,
+        every_lid: v.complete,
+        non_minimal: v.non_minimal,
+        host_cdg_acyclic: v.deadlock_free,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_tables: bool) -> Row {
+    let (engine, args) = engine_setup(entry);
+    let engine = engine.as_str();
+    let mut extra = vec!["-D".into(), "0x07".into(), "-s".into(), "0".into()];
+    extra.extend(args);
+    let mut cfg = OsmConfig {
+        engine: engine.into(),
+        extra_args: extra,
+        timeout: Some(limit),
+        tag: Some(format!("bench-{}", entry.replace('/', "-"))),
+        ..Default::default()
+    };
+    if engine == "ibfat" {
+        cfg.plugin = Some((
+            harness::artifact_dir("libibfatosm.so"),
+            "ibfatosm".into(),
+            String::new(),
+        ));
+    }
+    let mut osm = sim.opensm_spawn(&cfg);
+    let (mut missing, mut ended) = (0, None);
+    for k in 1..=passes {
+        if k > 1 {
+            osm.sighup();
         }
-        let osm = sim.opensm_daemon(&cfg);
-        let end = format!("{engine} tables configured on all switches");
-        assert!(
-            osm.wait_for(&end, 1, Duration::from_secs(300)),
-            "{engine} did not route:\n{}",
-            osm.log()
-                .lines()
-                .filter(|l| l.contains("ibfat") || l.contains("configured") || l.contains("ERR"))
+        match osm.wait_while_running(END, k, limit) {
+            Waited::Found => continue,
+            Waited::TimedOut => {
+                let tried = unfinished_pass(&osm.log());
+                ended = Some(match tried.split_first() {
+                    Some((first, rest)) if !rest.is_empty() && first == engine => format!(
+                        "{engine} gave up and {} did not end within {} s",
+                        rest.join(", "),
+                        limit.as_secs()
+                    ),
+                    _ => format!("no pass end within {} s", limit.as_secs()),
+                })
+            }
+            Waited::Exited(st) => ended = Some(format!("OpenSM exited ({st})")),
+        }
+        missing = passes + 1 - k;
+        break;
+    }
+    let log = osm.log();
+    let rss_mib = osm.peak_rss_kib().map(|k| k / 1024);
+    osm.stop();
+    let passes = routing_passes(&log);
+    let routed_any = passes.iter().any(|p| !p.fell_back_from(engine));
+    // what a fallback's pass shows about VLs is not the engine's
+    let vls = match (
+        last_value(&log, "Virtual Lanes available: "),
+        last_value(&log, "Virtual Lanes needed: "),
+    ) {
+        (Some(a), Some(n)) => format!("{n} of {a}"),
+        _ if log.contains("WRN NUE47") => "≤ fabric max (asked more)".into(),
+        _ if engine == "nue" => match entry.split_once('/') {
+            Some((_, n)) if n != "1" => format!("≤ {n}"),
+            _ => "1".into(),
+        },
+        _ => "-".into(),
+    };
+    let vls = if routed_any { vls } else { "-".into() };
+    let plugin_ms = log
+        .lines()
+        .filter(|l| l.contains("recognised"))
+        .filter_map(|l| l.split(" routed in ").nth(1)?.split(" ms").next()?.parse().ok())
+        .collect();
+    // the tables the switches hold are the last pass's: measured only when it was the engine's
+    let own_last = passes.last().is_some_and(|p| !p.fell_back_from(engine));
+    let quality = (measure_tables && own_last).then(|| measure(sim));
+    if !routed_any {
+        eprintln!(
+            "{entry}: never routed itself; its log:\n{}",
+            log.lines()
+                .filter(|l| l.contains("ERR") || l.contains("WRN") || l.contains(END))
+                .take(30)
                 .collect::<Vec<_>>()
                 .join("\n")
         );
-        for k in 2..=5 {
-            osm.sighup();
-            assert!(
-                osm.wait_for(&end, k, Duration::from_secs(300)),
-                "{engine}: pass {k} missing"
-            );
-        }
-        let mut p = harness::routing_passes_ms(&osm.log(), engine);
-        osm.stop();
-        let shown = p.iter().map(|x| format!("{x:.1}")).collect::<Vec<_>>().join(" ");
-        p.sort_by(f64::total_cmp);
-        let median = p[p.len() / 2];
-        println!("{engine:<8} {:>8} {median:>11.1} {:>9.1}  {shown}", p.len(), p[0]);
-        medians.push((engine, median));
     }
-    let ibfat = medians[0].1;
-    for (e, m) in &medians[1..] {
-        println!("ibfat / {e} = {:.2}", ibfat / m);
+    Row {
+        entry: entry.into(),
+        engine: engine.into(),
+        passes,
+        missing,
+        ended,
+        vls,
+        plugin_ms,
+        rss_mib,
+        quality,
+    }
+}
+
+fn main() {
+    let q: u32 = env_or("IBFAT_BENCH_ORDER", 13);
+    let engines: String = env_or("IBFAT_BENCH_ENGINES", DEFAULT_ENGINES.to_string());
+    let passes: usize = env_or("IBFAT_BENCH_PASSES", 5).max(1);
+    let measure_tables = env_or::<String>("IBFAT_BENCH_CHECK", "1".into()) != "0";
+    let limit = Duration::from_secs(env_or("IBFAT_BENCH_TIMEOUT", 1800));
+    let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false)))
+        .build()
+        .unwrap_or_else(|e| panic!("LSFT({q}): {e}"));
+    let net = ibfat::formats::ibsim::write_net(&plan.fabric, &[]);
+    let (switches, hosts) = (plan.fabric.switches().count(), plan.layout.hosts().len());
+    println!(
+        "LSFT({q}): {switches} switches, {hosts} hosts, {} LIDs",
+        switches + hosts
+    );
+    let t = Instant::now();
+    let sim = Sim::start_text(&net);
+    println!("ibsim ready in {:.1} s", t.elapsed().as_secs_f64());
+    let mut rows = Vec::new();
+    for entry in engines.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let row = run_engine(&sim, entry, passes, limit, measure_tables);
+        print_passes(&row);
+        rows.push(row);
+    }
+    print_table(q, &rows);
+}
+
+/// One line per engine as soon as it is done: every pass with the engine that routed it.
+fn print_passes(row: &Row) {
+    let shown: Vec<String> = row
+        .passes
+        .iter()
+        .map(|p| match (&p.configured_by, p.fell_back_from(&row.engine)) {
+            (_, false) => format!("{:.1}", p.engine_ms.unwrap_or(p.total_ms)),
+            (Some(by), true) => format!("{by}:{:.1}", p.engine_ms.unwrap_or(p.total_ms)),
+            (None, true) => "failed".into(),
+        })
+        .collect();
+    let checked = row.quality.as_ref().map_or(String::new(), |q| {
+        format!(", tables read back and checked in {:.1} s", q.seconds)
+    });
+    println!(
+        "{}: passes (ms) {}{}{checked}",
+        row.entry,
+        shown.join(" "),
+        if row.missing > 0 {
+            format!(
+                ", {} passes missing: {}",
+                row.missing,
+                row.ended.as_deref().unwrap_or("?")
+            )
+        } else {
+            String::new()
+        }
+    );
+}
+
+/// The Markdown table of docs/routing.md §2.4.
+fn print_table(q: u32, rows: &[Row]) {
+    println!();
+    println!("LSFT({q})");
+    println!(
+        "| engine | routed by | passes | median ms | best ms | VLs | OpenSM peak RSS | shift ratio (max cong.) | lsft ratio (max cong.) | host routes | every LID | non-minimal | 1-VL CDG acyclic |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let mut ibfat_median = None;
+    let mut medians = Vec::new();
+    for r in rows {
+        let mut own: Vec<f64> = r
+            .passes
+            .iter()
+            .filter(|p| !p.fell_back_from(&r.engine))
+            .filter_map(|p| p.engine_ms)
+            .collect();
+        own.sort_by(f64::total_cmp);
+        let fallbacks: Vec<String> = r
+            .passes
+            .iter()
+            .filter(|p| p.fell_back_from(&r.engine))
+            .map(|p| p.configured_by.clone().unwrap_or_else(|| "nothing".into()))
+            .collect();
+        let by = match (own.len(), fallbacks.first()) {
+            (0, None) => format!("nothing: {}", r.ended.as_deref().unwrap_or("no pass")),
+            (_, None) => r.engine.clone(),
+            (0, Some(f)) => format!("{f} (fallback)"),
+            (n, Some(f)) => format!("{} in {n}, {f} (fallback) in {}", r.engine, fallbacks.len()),
+        };
+        let (median, best) = match own.len() {
+            0 => ("-".to_string(), "-".to_string()),
+            n => {
+                medians.push((r.entry.clone(), own[n / 2]));
+                if r.entry == "ibfat" {
+                    ibfat_median = Some(own[n / 2]);
+                }
+                (format!("{:.1}", own[n / 2]), format!("{:.1}", own[0]))
+            }
+        };
+        let q = r.quality.as_ref();
+        let pair = |x: Option<(f64, u32)>| x.map_or("-".into(), |(ratio, c)| format!("{ratio:.4} ({c})"));
+        println!(
+            "| {} | {by} | {}{} | {median} | {best} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.entry,
+            r.passes.len(),
+            if r.missing > 0 {
+                format!(" of {}", r.passes.len() + r.missing)
+            } else {
+                String::new()
+            },
+            r.vls,
+            r.rss_mib.map_or("-".into(), |m| format!("{m} MiB")),
+            pair(q.map(|q| q.shift)),
+            pair(q.map(|q| q.lsft)),
+            q.map_or("-", |q| yes(q.host_routes)),
+            q.map_or("-", |q| yes(q.every_lid)),
+            q.map_or("-".into(), |q| q.non_minimal.to_string()),
+            q.map_or("-", |q| yes(q.host_cdg_acyclic)),
+        );
+    }
+    for r in rows.iter().filter(|r| !r.plugin_ms.is_empty()) {
+        let mut own = r.plugin_ms.clone();
+        own.sort_by(f64::total_cmp);
+        println!(
+            "{}: the plugin's own routing (its log) median {:.1} ms, best {:.1} ms; the rest of each pass is OpenSM's",
+            r.entry,
+            own[own.len() / 2],
+            own[0]
+        );
+    }
+    if let Some(i) = ibfat_median {
+        for (e, m) in medians.iter().filter(|(e, _)| e != "ibfat") {
+            println!("ibfat / {e} = {:.2}", i / m);
+        }
     }
 }
