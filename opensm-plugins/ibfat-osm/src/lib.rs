@@ -43,7 +43,7 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The OpenSM release this plugin was built against (checked by build.rs).
 pub const OSM_VERSION: &str = env!("IBFAT_OSM_VERSION");
@@ -585,6 +585,35 @@ fn family_line(layout: &Layout) -> String {
     layout.describe()
 }
 
+/// The time of each stage of one routing pass, named as `ibfat route --timings` names
+/// them, so a site compares the engine inside OpenSM with the command line stage by stage.
+struct Stages {
+    /// Reading the subnet out of OpenSM (and its LIDs).
+    read: Duration,
+    /// Recognising the family and its coordinates, and applying host roles.
+    recognize: Duration,
+    /// Computing every LFT entry.
+    route: Duration,
+    /// Validating the tables (0 unless `validate=1`).
+    validate: Duration,
+    /// Handing the tables to OpenSM (it sends the LFT blocks to the switches afterwards).
+    write: Duration,
+}
+
+impl Stages {
+    /// One line for OpenSM's log: `pass N stages: read_s=… recognize_s=… …` (seconds).
+    fn line(&self, pass: u64) -> String {
+        format!(
+            "pass {pass} stages: read_s={:.6} recognize_s={:.6} route_s={:.6} validate_s={:.6} write_s={:.6}",
+            self.read.as_secs_f64(),
+            self.recognize.as_secs_f64(),
+            self.route.as_secs_f64(),
+            self.validate.as_secs_f64(),
+            self.write.as_secs_f64()
+        )
+    }
+}
+
 fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
     let osm = plugin.osm;
     let options = plugin.options.clone().map_err(|e| format!("bad plugin options: {e}"))?;
@@ -630,7 +659,9 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .ok_or("OpenSM has assigned no LIDs yet")?;
     lids.require_complete(fabric).map_err(|e| e.to_string())?;
+    let t_lids = t0.elapsed();
     let lfts = route(fabric, layout, &lids).map_err(|e| e.to_string())?;
+    let t_route = t0.elapsed();
     if options.validate {
         let v = validate(fabric, &lids, &lfts, Some(layout));
         let found = format!(
@@ -669,6 +700,7 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             return Err(format!("the computed tables fail validation: {first}"));
         }
     }
+    let t_valid = t0.elapsed();
     for (row, &sw) in lfts.switches.iter().enumerate() {
         let t = lfts.row(row);
         let mut size: c_uint = 0;
@@ -701,6 +733,14 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             (t_rec - t_read).as_secs_f64() * 1e3
         ),
     );
+    let stages = Stages {
+        read: t_read + (t_lids - t_rec),
+        recognize: t_rec - t_read,
+        route: t_route - t_lids,
+        validate: t_valid - t_route,
+        write: t_done - t_valid,
+    };
+    log(osm, false, &stages.line(plugin.passes));
     if let Some(path) = &options.schedule_out {
         // the tables are in place whatever happens to the schedule file
         let t = Instant::now();
