@@ -609,6 +609,7 @@ fn json_reports_are_versioned_and_stable() {
         ("schedule", vec!["schedule", p, "--pattern", "kary-shift"]),
         ("check", vec!["check", p, "--pattern", "shift"]),
         ("lfts-validate", vec!["lfts", "validate", p, "--lfts", d]),
+        ("lfts-diff", vec!["lfts", "diff", p, d, d]),
         ("recognize", vec!["recognize", n]),
         ("cabling", vec!["cabling", p, n]),
         ("metrics", vec!["metrics", "cost"]),

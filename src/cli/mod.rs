@@ -9,6 +9,7 @@ mod check;
 mod demo;
 mod export;
 mod lfts;
+mod lfts_diff;
 mod metrics;
 mod recognize;
 mod route;
@@ -92,7 +93,7 @@ enum Command {
     Schedule(schedule::ScheduleArgs),
     /// Compute deterministic LFTs; write opensm-lfts.dump and guid2lid
     Route(route::RouteArgs),
-    /// Work with LFT dumps (validate)
+    /// Work with LFT dumps (validate, diff)
     Lfts(lfts::LftsArgs),
     /// Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs
     Check(check::CheckArgs),
