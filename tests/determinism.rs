@@ -88,9 +88,18 @@ fn differences(a: &(Fabric, Lids, LftSet), b: &(Fabric, Lids, LftSet)) -> (usize
 }
 
 fn check(name: &str, family: FamilySpec, lmc: u8) {
+    check_with(name, family, lmc, None);
+}
+
+/// [`check`] of a plan built with its switch ports shuffled by `shuffle` (the cabling a
+/// real installation has: no port order to lean on).
+fn check_with(name: &str, family: FamilySpec, lmc: u8, shuffle: Option<u64>) {
     let plan = Spec {
         family,
-        options: BuildOptions::default(),
+        options: BuildOptions {
+            shuffle,
+            ..Default::default()
+        },
     }
     .build()
     .unwrap();
@@ -119,11 +128,23 @@ fn check(name: &str, family: FamilySpec, lmc: u8) {
 fn lsft_one_and_two_sided() {
     check("LSFT(7)", FamilySpec::Lsft(LsftParams::new(7, false)), 0);
     check("LSFT(3) two-sided", FamilySpec::Lsft(LsftParams::new(3, true)), 0);
+    check_with(
+        "LSFT(5) shuffled ports",
+        FamilySpec::Lsft(LsftParams::new(5, false)),
+        0,
+        Some(5),
+    );
 }
 
 #[test]
 fn kary_trees() {
     check("4-ary 3-tree", FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 0);
+    check_with(
+        "3-ary 3-tree shuffled ports",
+        FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }),
+        0,
+        Some(3),
+    );
 }
 
 #[test]
