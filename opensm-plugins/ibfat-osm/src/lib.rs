@@ -31,6 +31,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod stages;
+
 use ibfat::check::validate;
 use ibfat::formats::options::{self, Key};
 use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
@@ -39,11 +41,12 @@ use ibfat::routing::{route, Lids};
 use ibfat::schedule::{file, Format, PatternKind, Request};
 use ibfat::select::generate;
 use ibfat::topology::{Fabric, Layout, NodeKind, Speed, Topology, Width};
+use stages::Stages;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The OpenSM release this plugin was built against (checked by build.rs).
 pub const OSM_VERSION: &str = env!("IBFAT_OSM_VERSION");
@@ -583,35 +586,6 @@ fn read_subnet(osm: *mut c_void) -> Result<Subnet, String> {
 
 fn family_line(layout: &Layout) -> String {
     layout.describe()
-}
-
-/// The time of each stage of one routing pass, named as `ibfat route --timings` names
-/// them, so a site compares the engine inside OpenSM with the command line stage by stage.
-struct Stages {
-    /// Reading the subnet out of OpenSM (and its LIDs).
-    read: Duration,
-    /// Recognising the family and its coordinates, and applying host roles.
-    recognize: Duration,
-    /// Computing every LFT entry.
-    route: Duration,
-    /// Validating the tables (0 unless `validate=1`).
-    validate: Duration,
-    /// Handing the tables to OpenSM (it sends the LFT blocks to the switches afterwards).
-    write: Duration,
-}
-
-impl Stages {
-    /// One line for OpenSM's log: `pass N stages: read_s=… recognize_s=… …` (seconds).
-    fn line(&self, pass: u64) -> String {
-        format!(
-            "pass {pass} stages: read_s={:.6} recognize_s={:.6} route_s={:.6} validate_s={:.6} write_s={:.6}",
-            self.read.as_secs_f64(),
-            self.recognize.as_secs_f64(),
-            self.route.as_secs_f64(),
-            self.validate.as_secs_f64(),
-            self.write.as_secs_f64()
-        )
-    }
 }
 
 fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
