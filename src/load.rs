@@ -110,6 +110,34 @@ impl Loaded {
     pub fn own_lids(&self) -> Result<Option<Lids>> {
         lids_with(&self.path, self.fabric())
     }
+
+    /// Recognise the family (`hint` restricts it) unless the loaded file already carries a
+    /// layout of that family; an unrecognised fabric keeps the reason. Separate from
+    /// reading so that front ends can time parsing and recognition apart (`route
+    /// --timings`, the plugin's stage line) without doing either twice.
+    pub fn recognise(&mut self, hint: Option<FamilyHint>) {
+        let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
+        if !self.model.layout().is_some_and(fits) {
+            // a spec asked for as another family is recognised as that family (a
+            // standard MOLS plan as a k-ary tree, say); it keeps its spec
+            match recognize(self.fabric(), hint) {
+                Recognition::Recognised { layout, equivalent, .. } => {
+                    match &mut self.model {
+                        Model::Known(t) => t.layout = layout,
+                        m => m.set_layout(layout, file_name(&self.path)),
+                    }
+                    self.equivalent = equivalent;
+                }
+                rec @ Recognition::Unrecognised { .. } => {
+                    self.model.fabric_mut(); // forget the family asked about
+                    self.unrecognised = match rec.into_layout().map_err(|e| e.in_file(&self.path, 0)) {
+                        Err(Error::Input(e)) => Some(*e),
+                        _ => None,
+                    };
+                }
+            }
+        }
+    }
 }
 
 fn file_name(path: &Path) -> String {
@@ -209,27 +237,7 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
         }
     };
     if let Recognise::Yes(hint) = family {
-        let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
-        if !loaded.model.layout().is_some_and(fits) {
-            // a spec asked for as another family is recognised as that family (a
-            // standard MOLS plan as a k-ary tree, say); it keeps its spec
-            match recognize(loaded.fabric(), hint) {
-                Recognition::Recognised { layout, equivalent, .. } => {
-                    match &mut loaded.model {
-                        Model::Known(t) => t.layout = layout,
-                        m => m.set_layout(layout, file_name(&loaded.path)),
-                    }
-                    loaded.equivalent = equivalent;
-                }
-                rec @ Recognition::Unrecognised { .. } => {
-                    loaded.model.fabric_mut(); // forget the family asked about
-                    loaded.unrecognised = match rec.into_layout().map_err(|e| e.in_file(&loaded.path, 0)) {
-                        Err(Error::Input(e)) => Some(*e),
-                        _ => None,
-                    };
-                }
-            }
-        }
+        loaded.recognise(hint);
     }
     Ok(loaded)
 }

@@ -609,6 +609,7 @@ fn json_reports_are_versioned_and_stable() {
         ("schedule", vec!["schedule", p, "--pattern", "kary-shift"]),
         ("check", vec!["check", p, "--pattern", "shift"]),
         ("lfts-validate", vec!["lfts", "validate", p, "--lfts", d]),
+        ("lfts-diff", vec!["lfts", "diff", p, d, d]),
         ("recognize", vec!["recognize", n]),
         ("cabling", vec!["cabling", p, n]),
         ("metrics", vec!["metrics", "cost"]),
@@ -627,6 +628,17 @@ fn json_reports_are_versioned_and_stable() {
     let (_, o, _) = ibfat(&["route", p, "--out", rs, "--json", "--timings"]);
     let v: Value = serde_json::from_str(&o).unwrap();
     assert!(v["timings"]["route_s"].as_f64().is_some(), "{v}");
+    // the stages of issue 21, named as the OpenSM plugin's stage line names them, from a
+    // net file (parsed, then recognised) and from a plan (built)
+    for topology in [n, p] {
+        let (c, o, e) = ibfat(&["route", topology, "--out", rs, "--json", "--timings"]);
+        assert_eq!(c, 0, "{e}");
+        let v: Value = serde_json::from_str(&o).unwrap();
+        for stage in ["read_s", "recognize_s", "route_s", "validate_s", "write_s"] {
+            let secs = v["timings"][stage].as_f64();
+            assert!(secs.is_some_and(|s| s >= 0.0), "{topology}: {stage}: {v}");
+        }
+    }
     let (_, o, _) = ibfat(&["schedule", p, "--pattern", "kary-shift", "--json", "--timings"]);
     let v: Value = serde_json::from_str(&o).unwrap();
     assert!(v["seconds"].as_f64().is_some(), "{v}");

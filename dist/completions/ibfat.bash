@@ -187,14 +187,23 @@ _ibfat() {
             ibfat__subcmd__help__subcmd__export,slurm-topology)
                 cmd="ibfat__subcmd__help__subcmd__export__subcmd__slurm__subcmd__topology"
                 ;;
+            ibfat__subcmd__help__subcmd__lfts,diff)
+                cmd="ibfat__subcmd__help__subcmd__lfts__subcmd__diff"
+                ;;
             ibfat__subcmd__help__subcmd__lfts,validate)
                 cmd="ibfat__subcmd__help__subcmd__lfts__subcmd__validate"
+                ;;
+            ibfat__subcmd__lfts,diff)
+                cmd="ibfat__subcmd__lfts__subcmd__diff"
                 ;;
             ibfat__subcmd__lfts,help)
                 cmd="ibfat__subcmd__lfts__subcmd__help"
                 ;;
             ibfat__subcmd__lfts,validate)
                 cmd="ibfat__subcmd__lfts__subcmd__validate"
+                ;;
+            ibfat__subcmd__lfts__subcmd__help,diff)
+                cmd="ibfat__subcmd__lfts__subcmd__help__subcmd__diff"
                 ;;
             ibfat__subcmd__lfts__subcmd__help,help)
                 cmd="ibfat__subcmd__lfts__subcmd__help__subcmd__help"
@@ -1373,8 +1382,22 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__lfts)
-            opts="validate"
+            opts="validate diff"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__lfts__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1485,7 +1508,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version validate help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version validate diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1514,9 +1537,61 @@ _ibfat() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ibfat__subcmd__lfts__subcmd__help)
-            opts="validate help"
+        ibfat__subcmd__lfts__subcmd__diff)
+            opts="-l -q -v -h -V --lids --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --lids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__lfts__subcmd__help)
+            opts="validate diff help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__lfts__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -38,7 +38,7 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "metrics" -d 'Cost and l
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "demo" -d 'Build an order-7 Latin-square fat-tree and a 7-ary MOLS 3-tree and report'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "schedule" -d 'Write an all-to-all schedule (lsft, lsft-partial, shift, ...) for a fabric\'s hosts'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "route" -d 'Compute deterministic LFTs; write opensm-lfts.dump and guid2lid'
-complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "lfts" -d 'Work with LFT dumps (validate)'
+complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "lfts" -d 'Work with LFT dumps (validate, diff)'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "check" -d 'Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "recognize" -d 'Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "cabling" -d 'Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault'
@@ -220,21 +220,22 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host 
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the JSON report (`timings`, seconds)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the report (`timings`: read_s, recognize_s, route_s, validate_s, write_s, seconds)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s h -l help -d 'Print help'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lfts -d 'LFT dump to check' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
@@ -248,7 +249,18 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s l -l lids -d 'guid2lid file with the LIDs both dumps were made for' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from merge help" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
@@ -378,7 +390,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_su
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "demo" -d 'Build an order-7 Latin-square fat-tree and a 7-ary MOLS 3-tree and report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "schedule" -d 'Write an all-to-all schedule (lsft, lsft-partial, shift, ...) for a fabric\'s hosts'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "route" -d 'Compute deterministic LFTs; write opensm-lfts.dump and guid2lid'
-complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "lfts" -d 'Work with LFT dumps (validate)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "lfts" -d 'Work with LFT dumps (validate, diff)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "check" -d 'Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "recognize" -d 'Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help" -f -a "cabling" -d 'Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault'
@@ -394,5 +406,6 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from lfts" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from lfts" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from check" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from export" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'

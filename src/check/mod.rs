@@ -2,9 +2,11 @@
 //! checker. These checks are independent of the code that produced the tables: they
 //! follow the LFTs hop by hop over the port-level fabric. A big check is split into
 //! shards ([`shard`]) that merge exactly into the whole check's report; `check --rates`
-//! weighs each link by its rate ([`rates`]).
+//! weighs each link by its rate ([`rates`]). [`lft_diff`] compares two LFT sets of one
+//! fabric (what a reroute changed).
 
 pub mod conflicts;
+pub mod lft_diff;
 pub mod lfts;
 pub mod rates;
 mod routes;

@@ -1,4 +1,5 @@
-//! `ibfat lfts validate`: check LFTs (ours, OpenSM's, or dumped from a live fabric).
+//! `ibfat lfts validate`: check LFTs (ours, OpenSM's, or dumped from a live fabric);
+//! `ibfat lfts diff` ([`super::lfts_diff`]): what changed between two of them.
 
 use super::output::print_json;
 use super::topo;
@@ -13,7 +14,8 @@ use std::path::PathBuf;
 #[command(after_help = "\
 Examples:
   ibfat lfts validate lsft7/ --lfts /var/cache/opensm/opensm-lfts.dump
-  dump_lfts > lfts.txt && ibfat lfts validate fabric.txt --lfts lfts.txt")]
+  dump_lfts > lfts.txt && ibfat lfts validate fabric.txt --lfts lfts.txt
+  ibfat lfts diff fabric.txt before.dump after.dump")]
 pub struct LftsArgs {
     #[command(subcommand)]
     cmd: LftsCmd,
@@ -71,6 +73,8 @@ Examples:
         #[arg(long)]
         strict: bool,
     },
+    /// List the entries that changed between two LFT dumps, per switch, with totals
+    Diff(super::lfts_diff::DiffArgs),
 }
 
 impl LftsArgs {
@@ -78,6 +82,7 @@ impl LftsArgs {
     pub fn set_json(&mut self) {
         match &mut self.cmd {
             LftsCmd::Validate { json, .. } => *json = true,
+            LftsCmd::Diff(a) => a.json = true,
         }
     }
 }
@@ -105,6 +110,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             }
             Ok(if pass { 0 } else { 1 })
         }
+        LftsCmd::Diff(a) => super::lfts_diff::run(a),
     }
 }
 

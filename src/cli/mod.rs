@@ -10,6 +10,7 @@ mod demo;
 mod export;
 mod faults;
 mod lfts;
+mod lfts_diff;
 mod metrics;
 mod recognize;
 mod route;
@@ -93,7 +94,7 @@ enum Command {
     Schedule(schedule::ScheduleArgs),
     /// Compute deterministic LFTs; write opensm-lfts.dump and guid2lid
     Route(route::RouteArgs),
-    /// Work with LFT dumps (validate)
+    /// Work with LFT dumps (validate, diff)
     Lfts(lfts::LftsArgs),
     /// Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs
     Check(check::CheckArgs),

@@ -12,6 +12,12 @@
 //! Destination-based consistency: a switch on a down-only path to the destination always
 //! uses a down-only route (even when an up-down one is as short), so a packet that has
 //! started down never has to climb again.
+//!
+//! The tables depend on the cabling alone, not on the order the dump listed the nodes in
+//! (ibnetdiscover started from another host lists them in another order): switches of one
+//! rank are ordered by GUID, and the spread of destinations over equal candidates uses
+//! the destination's GUID order, never a node or row index. Candidates themselves come in
+//! port-number order.
 
 use super::lft::LftSet;
 use crate::topology::{Fabric, NodeKind};
@@ -28,6 +34,9 @@ pub struct SwitchGraph {
     pos: Vec<u32>,
     /// Rows in root-first order.
     order: Vec<u32>,
+    /// Position of each row among the switches sorted by GUID: the order-free index that
+    /// spreads destinations over equal candidates.
+    canon: Vec<u32>,
 }
 
 /// Per-thread buffers of [`SwitchGraph::column`].
@@ -55,14 +64,28 @@ impl SwitchGraph {
             }
         }
         start.push(adj.len() as u32);
-        // root-first order: by rank, ties by row
-        let mut order: Vec<u32> = (0..rank.len() as u32).collect();
-        order.sort_unstable_by_key(|&r| (rank[r as usize], r));
+        // GUID order, then root-first order: by rank, ties by GUID (rows follow the input
+        // order, which must not matter)
+        let guid = |r: u32| fabric.node(lfts.switches[r as usize]).guid;
+        let mut by_guid: Vec<u32> = (0..rank.len() as u32).collect();
+        by_guid.sort_unstable_by_key(|&r| guid(r));
+        let mut canon = vec![0u32; rank.len()];
+        for (i, &r) in by_guid.iter().enumerate() {
+            canon[r as usize] = i as u32;
+        }
+        let mut order = by_guid;
+        order.sort_by_key(|&r| rank[r as usize]); // stable: GUID order within a rank
         let mut pos = vec![0u32; rank.len()];
         for (i, &r) in order.iter().enumerate() {
             pos[r as usize] = i as u32;
         }
-        SwitchGraph { start, adj, pos, order }
+        SwitchGraph {
+            start,
+            adj,
+            pos,
+            order,
+            canon,
+        }
     }
 
     fn nbrs(&self, r: usize) -> &[(u32, u8)] {
@@ -110,6 +133,7 @@ impl SwitchGraph {
         sc.legal.clear();
         sc.legal.extend_from_slice(&sc.dl);
         let cands = &mut sc.cands;
+        let spread = self.canon[x] as usize;
         let mut orphans = 0usize;
         for &y in &self.order {
             let y = y as usize;
@@ -149,7 +173,7 @@ impl SwitchGraph {
             }
             // adjacency is in port order, so the choice is deterministic; spread by destination
             col[y] = cands
-                .get(x % cands.len().max(1))
+                .get(spread % cands.len().max(1))
                 .copied()
                 .unwrap_or(super::lft::NO_ROUTE);
         }
@@ -197,7 +221,7 @@ impl SwitchGraph {
                 );
             }
             col[y] = cands
-                .get(x % cands.len().max(1))
+                .get(spread % cands.len().max(1))
                 .copied()
                 .unwrap_or(super::lft::NO_ROUTE);
         }

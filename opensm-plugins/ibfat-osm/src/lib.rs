@@ -31,6 +31,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod stages;
+
 use ibfat::check::validate;
 use ibfat::formats::options::{self, Key};
 use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
@@ -39,6 +41,7 @@ use ibfat::routing::{route, Lids};
 use ibfat::schedule::{file, Format, PatternKind, Request};
 use ibfat::select::generate;
 use ibfat::topology::{Fabric, Layout, NodeKind, Speed, Topology, Width};
+use stages::Stages;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -639,7 +642,9 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .ok_or("OpenSM has assigned no LIDs yet")?;
     lids.require_complete(fabric).map_err(|e| e.to_string())?;
+    let t_lids = t0.elapsed();
     let lfts = route(fabric, layout, &lids).map_err(|e| e.to_string())?;
+    let t_route = t0.elapsed();
     if options.validate {
         let v = validate(fabric, &lids, &lfts, Some(layout));
         let found = format!(
@@ -678,6 +683,7 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             return Err(format!("the computed tables fail validation: {first}"));
         }
     }
+    let t_valid = t0.elapsed();
     for (row, &sw) in lfts.switches.iter().enumerate() {
         let t = lfts.row(row);
         let mut size: c_uint = 0;
@@ -710,6 +716,14 @@ fn routing_pass(plugin: &mut Plugin) -> Result<(), String> {
             (t_rec - t_read).as_secs_f64() * 1e3
         ),
     );
+    let stages = Stages {
+        read: t_read + (t_lids - t_rec),
+        recognize: t_rec - t_read,
+        route: t_route - t_lids,
+        validate: t_valid - t_route,
+        write: t_done - t_valid,
+    };
+    log(osm, false, &stages.line(plugin.passes));
     if let Some(path) = &options.schedule_out {
         // the tables are in place whatever happens to the schedule file
         let t = Instant::now();

@@ -71,6 +71,32 @@ fn plugin_cfg(engine: &str, opts: &str, lmc: u8) -> OsmConfig {
     }
 }
 
+/// The plugin's stage line of pass 1 names the stages `ibfat route --timings` names, each
+/// a number of seconds ≥ 0.
+fn stage_line(name: &str, log: &str) {
+    let line = log
+        .lines()
+        .find(|l| l.contains("ibfat: pass 1 stages: "))
+        .unwrap_or_else(|| panic!("{name}: no stage line:\n{}", harness::tail(log, 20)));
+    let fields = line.split("stages: ").nth(1).unwrap();
+    let keys: Vec<&str> = fields
+        .split_whitespace()
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or_else(|| panic!("{name}: {line}"));
+            let secs: f64 = v
+                .parse()
+                .unwrap_or_else(|_| panic!("{name}: {k} is not a number: {line}"));
+            assert!(secs >= 0.0, "{name}: {line}");
+            k
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        ["read_s", "recognize_s", "route_s", "validate_s", "write_s"],
+        "{name}: {line}"
+    );
+}
+
 /// Route with the plugin, read the switches back, validate, check the plugin's schedule.
 fn route_with_plugin(name: &str, f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
     route_net_with_plugin(name, &net(f, shuffle), lmc)
@@ -109,6 +135,7 @@ fn route_net_with_roles(name: &str, net: &str, lmc: u8, want: (f64, u32), role_o
         "{name}: {}",
         harness::tail(&run.log, 20)
     );
+    stage_line(name, &run.log);
 
     let (fabric, lids, tables) = sim.programmed();
     assert_eq!(lids.lmc, lmc);

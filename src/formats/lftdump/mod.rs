@@ -18,7 +18,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 mod stream;
-pub use stream::{read, read_from, read_with_lids};
+pub use stream::{read, read_from, read_listed, read_with_lids};
 
 fn kind_word(k: NodeKind) -> &'static str {
     match k {

@@ -213,8 +213,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The LIDs and the tables, or the error the dump deserves (module documentation).
-    fn finish(mut self) -> Result<(Lids, LftSet)> {
+    /// The LIDs, the tables and which rows had a section, or the error the dump deserves
+    /// (module documentation).
+    fn finish(mut self) -> Result<(Lids, LftSet, Vec<bool>)> {
         if let Some(e) = self.fatal.take() {
             return Err(e);
         }
@@ -259,7 +260,8 @@ impl<'a> Reader<'a> {
         lfts.ports.truncate(lfts.switches.len() * stride);
         lfts.ports.shrink_to_fit();
         lfts.stride = stride;
-        Ok((lids, lfts))
+        let listed = lfts.switches.iter().map(|&s| self.seen[s as usize]).collect();
+        Ok((lids, lfts, listed))
     }
 }
 
@@ -301,6 +303,13 @@ pub fn read(path: &Path, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
 /// Read an LFT dump with the LIDs given, or else the LIDs its annotations name, streaming
 /// it (see the module documentation).
 pub fn read_with_lids(path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Result<(Lids, LftSet)> {
+    read_listed(path, fabric, lids).map(|(l, t, _)| (l, t))
+}
+
+/// [`read_with_lids`], also saying which switches (by row of the tables) the dump has a
+/// section for: a switch without one and a switch whose section routes nothing read as
+/// the same table, and comparing two dumps (`lfts diff`) must tell them apart.
+pub fn read_listed(path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Result<(Lids, LftSet, Vec<bool>)> {
     let mut reader = Reader::new(path, fabric, lids);
     input::read_lines(path, LFT_DUMP, |line, n| reader.line(line, n))?;
     reader.finish()
@@ -310,5 +319,5 @@ pub fn read_with_lids(path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Resu
 pub fn read_from(r: impl Read, path: &Path, fabric: &Fabric, lids: Option<&Lids>) -> Result<(Lids, LftSet)> {
     let mut reader = Reader::new(path, fabric, lids);
     input::lines_from(r, path, LFT_DUMP, |line, n| reader.line(line, n))?;
-    reader.finish()
+    reader.finish().map(|(l, t, _)| (l, t))
 }

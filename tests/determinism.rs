@@ -1,0 +1,169 @@
+//! Determinism (issue 21 item 5): the tables depend on the cabling alone. The same fabric
+//! read from net files whose node sections come in another order (ibnetdiscover started
+//! from another host lists nodes in another order), with the same guid2lid, must give the
+//! same forwarding tables entry for entry — switch LIDs included — in every family.
+
+use ibfat::formats::{guid2lid, ibsim};
+use ibfat::load::load_family;
+use ibfat::routing::{route, LftSet, Lids};
+use ibfat::topology::kary::KaryParams;
+use ibfat::topology::lsft::LsftParams;
+use ibfat::topology::mols::{MolsParams, WiringChoice};
+use ibfat::topology::pgft::PgftParams;
+use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeKind, Spec};
+use ibfat::SplitMix64;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The node sections of a net file, in the file's order, and what precedes them.
+fn sections(net: &str) -> (String, Vec<String>) {
+    let mut body: Vec<String> = net
+        .split("\n\n")
+        .map(str::to_owned)
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    let head = if body.first().is_some_and(|s| s.starts_with('#')) {
+        body.remove(0)
+    } else {
+        String::new()
+    };
+    (head, body)
+}
+
+fn join(head: &str, body: &[String]) -> String {
+    let mut out = String::from(head);
+    out.push_str("\n\n");
+    for s in body {
+        out.push_str(s);
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// Write `net` and `g2l` as a plan-like folder and route what loads from it.
+fn route_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, LftSet) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("topology.net"), net).unwrap();
+    std::fs::write(dir.join("guid2lid"), g2l).unwrap();
+    let loaded = load_family(&dir.join("topology.net"), None).unwrap();
+    let lids = loaded.own_lids().unwrap().expect("the folder's guid2lid");
+    let lfts = route(loaded.fabric(), loaded.layout().unwrap(), &lids).unwrap();
+    (loaded.fabric().clone(), lids, lfts)
+}
+
+/// Entries that differ between two routings of the same cabling, switches matched by
+/// GUID and entries by LID: (switch LID entries, host LID entries).
+fn differences(a: &(Fabric, Lids, LftSet), b: &(Fabric, Lids, LftSet)) -> (usize, usize) {
+    let (fa, la, ta) = a;
+    let (fb, lb, tb) = b;
+    assert_eq!(la.owner.len(), lb.owner.len());
+    let row_b: HashMap<u64, usize> = tb
+        .switches
+        .iter()
+        .enumerate()
+        .map(|(r, &n)| (fb.node(n).guid, r))
+        .collect();
+    assert_eq!(ta.switches.len(), tb.switches.len());
+    let (mut sw, mut host) = (0, 0);
+    for (ra, &n) in ta.switches.iter().enumerate() {
+        let rb = row_b[&fa.node(n).guid];
+        let (x, y) = (ta.row(ra), tb.row(rb));
+        for lid in 1..la.owner.len().min(x.len()) {
+            let owner = la.owner[lid];
+            if owner == u32::MAX {
+                continue;
+            }
+            let guid_a = fa.ports[owner as usize].guid;
+            assert_eq!(guid_a, fb.ports[lb.owner[lid] as usize].guid, "LID {lid} owned alike");
+            if x[lid] != y[lid] {
+                if fa.node(fa.ports[owner as usize].node).kind == NodeKind::Switch {
+                    sw += 1;
+                } else {
+                    host += 1;
+                }
+            }
+        }
+    }
+    (sw, host)
+}
+
+fn check(name: &str, family: FamilySpec, lmc: u8) {
+    check_with(name, family, lmc, None);
+}
+
+/// [`check`] of a plan built with its switch ports shuffled by `shuffle` (the cabling a
+/// real installation has: no port order to lean on).
+fn check_with(name: &str, family: FamilySpec, lmc: u8, shuffle: Option<u64>) {
+    let plan = Spec {
+        family,
+        options: BuildOptions {
+            shuffle,
+            ..Default::default()
+        },
+    }
+    .build()
+    .unwrap();
+    let lids = Lids::plan(&plan.fabric, plan.layout.hosts(), lmc).unwrap();
+    let g2l = guid2lid::write(&lids, &plan.fabric);
+    let net = ibsim::write_net(&plan.fabric, &[name.to_owned()]);
+    let (head, body) = sections(&net);
+    assert!(body.len() == plan.fabric.len(), "{name}: one section per node");
+    let dir = tempfile::tempdir().unwrap();
+    let base = route_folder(&dir.path().join("as-written"), &net, &g2l);
+    let mut reversed = body.clone();
+    reversed.reverse();
+    let mut shuffled = body.clone();
+    SplitMix64::new(21).shuffle(&mut shuffled);
+    for (how, order) in [("reversed", reversed), ("shuffled", shuffled)] {
+        let other = route_folder(&dir.path().join(how), &join(&head, &order), &g2l);
+        assert_eq!(
+            differences(&base, &other),
+            (0, 0),
+            "{name}, node sections {how}: (switch-LID, host-LID) entries that changed"
+        );
+    }
+}
+
+#[test]
+fn lsft_one_and_two_sided() {
+    check("LSFT(7)", FamilySpec::Lsft(LsftParams::new(7, false)), 0);
+    check("LSFT(3) two-sided", FamilySpec::Lsft(LsftParams::new(3, true)), 0);
+    check_with(
+        "LSFT(5) shuffled ports",
+        FamilySpec::Lsft(LsftParams::new(5, false)),
+        0,
+        Some(5),
+    );
+}
+
+#[test]
+fn kary_trees() {
+    check("4-ary 3-tree", FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 0);
+    check_with(
+        "3-ary 3-tree shuffled ports",
+        FamilySpec::Kary(KaryParams { arity: 3, levels: 3 }),
+        0,
+        Some(3),
+    );
+}
+
+#[test]
+fn mols_tree_with_lmc_1() {
+    check(
+        "MOLS(5)",
+        FamilySpec::Mols(MolsParams {
+            arity: 5,
+            wiring: WiringChoice::Mols,
+        }),
+        1,
+    );
+}
+
+#[test]
+fn pgft_with_parallel_cables() {
+    check(
+        "PGFT(3; 4,4,2; 1,2,2; 1,2,1)",
+        FamilySpec::Pgft(PgftParams::from_lists(&[4, 4, 2], &[1, 2, 2], &[1, 2, 1], None).unwrap()),
+        0,
+    );
+}
