@@ -31,16 +31,17 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod options;
 mod stages;
 
 use ibfat::check::validate;
-use ibfat::formats::options::{self, Key};
-use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::formats::roles::resolve as resolve_roles;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::{file, Format, PatternKind, Request};
 use ibfat::select::generate;
 use ibfat::topology::{Fabric, Layout, NodeKind, Speed, Topology, Width};
+pub use options::{parse_options, Options};
 use stages::Stages;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
@@ -117,127 +118,6 @@ pub static osm_event_plugin: OsmEventPlugin = OsmEventPlugin {
     delete,
     report,
 };
-
-/// Plugin options (see the module documentation).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// `family=`: the family the fabric must be (`None`: recognise any).
-    pub family: Option<FamilyHint>,
-    /// `schedule_out=`: where to write the schedule after every successful pass.
-    pub schedule_out: Option<PathBuf>,
-    /// `pattern=`: the schedule to write (`None`: the family's default).
-    pub pattern: Option<PatternKind>,
-    /// `validate=1`: validate the tables before handing them to OpenSM.
-    pub validate: bool,
-    /// `cn_guid_file=`, `io_guid_file=`, `io_names=`: host roles.
-    pub roles: RoleSources,
-}
-
-impl Options {
-    /// The options as `key=value` pairs, for the log (defaults spelled out).
-    pub fn describe(&self) -> String {
-        format!(
-            "family={} schedule_out={} pattern={} validate={}{}",
-            self.family.map_or("auto".to_string(), |f| f.to_string()),
-            self.schedule_out
-                .as_ref()
-                .map_or("(none)".to_string(), |p| p.display().to_string()),
-            self.pattern
-                .map_or("(family default)".to_string(), |k| k.name().to_string()),
-            self.validate as u8,
-            self.describe_roles()
-        )
-    }
-
-    fn describe_roles(&self) -> String {
-        let r = &self.roles;
-        let mut s = String::new();
-        if let Some(p) = &r.compute_guids {
-            s += &format!(" cn_guid_file={}", p.display());
-        }
-        if let Some(p) = &r.io_guids {
-            s += &format!(" io_guid_file={}", p.display());
-        }
-        if !r.io_names.is_empty() {
-            s += &format!(" io_names={}", r.io_names.join("|"));
-        }
-        s
-    }
-}
-
-/// The keys of `event_plugin_options`.
-#[derive(Clone, Copy, Debug)]
-enum OptKey {
-    Family,
-    ScheduleOut,
-    Pattern,
-    Validate,
-    CnGuidFile,
-    IoGuidFile,
-    IoNames,
-}
-
-const OPTION_KEYS: &[Key<OptKey>] = &[
-    Key {
-        id: OptKey::Family,
-        name: "family",
-        expects: "auto, lsft, kary or mols",
-    },
-    Key {
-        id: OptKey::ScheduleOut,
-        name: "schedule_out",
-        expects: "the path of the schedule file to write",
-    },
-    Key {
-        id: OptKey::Pattern,
-        name: "pattern",
-        expects: "a schedule pattern name",
-    },
-    Key {
-        id: OptKey::Validate,
-        name: "validate",
-        expects: "0 or 1",
-    },
-    Key {
-        id: OptKey::CnGuidFile,
-        name: "cn_guid_file",
-        expects: "the path of a file of compute-host GUIDs, one per line",
-    },
-    Key {
-        id: OptKey::IoGuidFile,
-        name: "io_guid_file",
-        expects: "the path of a file of non-compute-host GUIDs, one per line",
-    },
-    Key {
-        id: OptKey::IoNames,
-        name: "io_names",
-        expects: "host name patterns separated by | (stor*|login?)",
-    },
-];
-
-/// Parse the `event_plugin_options` text (the library's `key=value` syntax, see
-/// [`ibfat::formats::options`]); an error names the offending option.
-pub fn parse_options(text: &str) -> Result<Options, String> {
-    read_options(text).map_err(|e| e.to_string())
-}
-
-fn read_options(text: &str) -> ibfat::error::Result<Options> {
-    let mut o = Options::default();
-    for s in options::parse(text, OPTION_KEYS)? {
-        match s.id {
-            OptKey::Family => o.family = s.read(FamilyHint::parse_opt)?,
-            OptKey::ScheduleOut => o.schedule_out = Some(PathBuf::from(s.value)),
-            OptKey::Pattern => o.pattern = Some(s.read(str::parse)?),
-            OptKey::Validate => o.validate = s.flag()?,
-            OptKey::CnGuidFile => o.roles.compute_guids = Some(PathBuf::from(s.value)),
-            OptKey::IoGuidFile => o.roles.io_guids = Some(PathBuf::from(s.value)),
-            OptKey::IoNames => {
-                o.roles.io_names = s.value.split('|').filter(|p| !p.is_empty()).map(String::from).collect()
-            }
-        }
-    }
-    Ok(o)
-}
 
 struct Plugin {
     osm: *mut c_void,
@@ -767,18 +647,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn options_parse_and_name_the_bad_one() {
-        assert_eq!(parse_options("").unwrap(), Options::default());
-        let o = parse_options("family=lsft, schedule_out=/tmp/s.json validate=1").unwrap();
-        assert_eq!(o.family, Some(FamilyHint::Lsft));
-        assert_eq!(o.schedule_out, Some(PathBuf::from("/tmp/s.json")));
-        assert!(o.validate);
-        assert!(parse_options("family=ring").unwrap_err().contains("family=ring"));
-        assert!(parse_options("colour=red")
-            .unwrap_err()
-            .contains("unknown option `colour`"));
-        assert!(parse_options("schedule_out").unwrap_err().contains("not key=value"));
-        assert!(parse_options("pattern=nope").unwrap_err().contains("pattern=nope"));
+    fn built_for_opensm_3_3_23() {
         assert_eq!(OSM_VERSION, "OpenSM 3.3.23");
     }
 
