@@ -141,9 +141,17 @@ fn compile(dir: &Path) -> PathBuf {
 fn mpirun(exe: &Path, np: usize, schedule: &Path, mapping: &Path) -> (i32, String, String) {
     let dir = schedule.parent().unwrap();
     let (so, se) = (dir.join("mpirun.out"), dir.join("mpirun.err"));
+    // a session folder of its own for every run: Open MPI's default one under /tmp is
+    // shared by every mpirun of the user, and one run's cleanup can remove it while the
+    // next creates its own inside ("A call to mkdir was unable to create the desired
+    // directory: /tmp/ompi.<host>.0/pid.N", seen once in the suite)
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let session = dir.join(format!("ompi-session-{}", RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    std::fs::create_dir_all(&session).unwrap();
     let mut child = Command::new("mpirun")
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_orte_tmpdir_base", &session)
         .args(["--oversubscribe", "-np", &np.to_string()])
         .arg(exe)
         .args([schedule, mapping])

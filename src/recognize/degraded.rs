@@ -29,10 +29,11 @@ use super::graph::{SwitchGraph, NONE};
 use super::plane_iso::Incidence;
 use super::{Fail, FamilyHint};
 use crate::geometry::is_prime_power;
+use crate::topology::degraded::{LsftHoles, DEAD};
 use crate::topology::NodeId;
 
 /// A fabric recognised as a family with faults.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Degraded {
     /// The family it would be intact.
     pub family: FamilyHint,
@@ -42,6 +43,8 @@ pub struct Degraded {
     pub description: String,
     /// What is missing, in canonical coordinates.
     pub faults: Vec<Fault>,
+    /// The family's structure with its holes, for routing ([`crate::routing::degraded`]).
+    pub holes: LsftHoles,
 }
 
 /// One fault of a degraded fabric.
@@ -279,10 +282,19 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
         n - ns,
         n - nl
     );
+    let (mut leaf_nodes, mut spine_nodes) = (vec![DEAD; n], vec![DEAD; n]);
+    for (p, &a) in leaves.iter().enumerate() {
+        leaf_nodes[iso.phi[p] as usize] = g.switches[a as usize];
+    }
+    for (l, &b) in spines.iter().enumerate() {
+        spine_nodes[iso.psi[l] as usize] = g.switches[b as usize];
+    }
+    let holes = LsftHoles::new(g.fabric, plane.clone(), leaf_nodes, spine_nodes);
     Ok(Degraded {
         family: FamilyHint::Lsft,
         order: q,
         description,
         faults,
+        holes,
     })
 }

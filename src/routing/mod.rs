@@ -5,6 +5,7 @@
 //! ([`updown`]) — so no LID is left unrouted anywhere (OpenSM's ftree leaves leaf-to-spine
 //! LIDs unrouted on an LSFT; ibfat does not).
 
+pub mod degraded;
 mod families;
 pub mod lft;
 pub mod lids;

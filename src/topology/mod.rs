@@ -7,6 +7,7 @@
 //! discovered fabric; both end in the same `*Layout::resolve` functions, so routing does
 //! not care where a fabric came from.
 
+pub mod degraded;
 pub mod fabric;
 pub mod faults;
 pub mod kary;

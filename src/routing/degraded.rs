@@ -1,0 +1,284 @@
+//! Routing a degraded LSFT ([`LsftHoles`]): the family's routes where they survive, one
+//! detour through another leaf where they do not, and the service levels that keep every
+//! virtual lane's channel dependency graph acyclic with two data VLs.
+//!
+//! Host (and leaf) destination at point d, at switch x:
+//! * leaf s = d: the host's port (the leaf itself: port 0);
+//! * leaf s whose family route survives (spine join(s,d) alive, both cables there): up to
+//!   it — unchanged from the intact tables, so every intact pair keeps its route and the
+//!   rest of the fabric its conflict-free schedule;
+//! * other leaves: up to a surviving spine l1 through s whose own entry for d leads on,
+//!   spread over the candidates by (s + d);
+//! * spine l with d on it and the cable there: down to d; otherwise down to an
+//!   intermediate leaf m on l (cable there, m's family route to d intact, m of the other
+//!   colour than d), spread by (l + d). A detour is s → l1 → m → join(m,d) → d: the
+//!   shortest there is when the direct spine is gone, and loop-free because m's route is
+//!   the family's.
+//!
+//! Spine destination t: a leaf on t with its cable goes up to it; other leaves go up to a
+//! spine l1 whose meet with t, m, has both cables (l1 → m → t); spine l goes down to
+//! meet(l, t) when both cables are there. A leaf whose own cable to t is cut has no such
+//! path (every spine through it meets t at the leaf itself): that switch LID is left
+//! unrouted from that leaf and counted ([`DegradedRoutes::unrouted_switch_lids`]) — the
+//! shortest path turns twice and needs a third VL.
+//!
+//! **Virtual lanes.** A detour turns from down to up once, at m; everything else goes
+//! up, then down. An SL-to-VL table maps by (SL, input port, output port) at every hop, so
+//! the VL of a hop cannot depend on the VL the packet came in on. The rule:
+//! * SL 0 (a route without a turn): VL 0 everywhere;
+//! * SL 1 + c for a detour whose turn leaf m has the colour 1 − c: VL 0 until the turn, VL 1
+//!   from it: at a leaf, input from a spine and output to a spine (the turn) → VL 1, input
+//!   from a spine and output to a host → VL 1, input from a host → VL 0; at a spine → VL 1
+//!   exactly when the leaf at its output port has colour c.
+//!
+//! Before the turn a detour's spine hop goes to m (colour 1 − c) → VL 0; after it, to the
+//! destination leaf (colour c, which is why m is chosen of the other colour) → VL 1. VL 0
+//! then carries only up-then-down paths and VL 1 only the part after the turn (up once,
+//! then down): both dependency graphs are acyclic, for any set of faults that leaves every
+//! broken pair such a detour. Colours: the parity of the canonical point index.
+
+use super::lft::{LftSet, NO_ROUTE};
+use super::lids::Lids;
+use crate::error::{Error, Result};
+use crate::topology::degraded::{LsftHoles, DEAD};
+use crate::topology::{Fabric, NodeKind, NO_PEER};
+
+/// Data VLs the rule needs.
+pub const DATA_VLS: u8 = 2;
+
+/// The colour of a point (see the module documentation).
+pub fn colour(p: u32) -> u8 {
+    (p & 1) as u8
+}
+
+/// What a LID is, for routing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dest {
+    None,
+    /// A host on the leaf at point p, behind leaf port `port`.
+    Host(u32, u8),
+    /// The leaf switch at point p.
+    Leaf(u32),
+    /// The spine switch of line l.
+    Spine(u32),
+}
+
+/// Routes of a degraded LSFT: the tables and the SL of every (source point, destination
+/// LID) pair.
+#[derive(Clone, Debug)]
+pub struct DegradedRoutes {
+    /// Forwarding tables of every switch.
+    pub lfts: LftSet,
+    /// `sl[p * stride + lid]`: the SL a host on the leaf at point p uses towards `lid`.
+    pub sl: Vec<u8>,
+    /// LIDs per row of `sl` (as in the tables).
+    pub stride: usize,
+    /// (Source leaf, host or leaf LID) pairs left without a route.
+    pub unrouted: u64,
+    /// (Source leaf, spine LID) pairs left without a route: a leaf whose cable to spine t
+    /// is cut reaches t only by turning twice (every other spine through the leaf meets t
+    /// at the leaf itself), which two data VLs cannot keep deadlock-free; not yet routed.
+    pub unrouted_switch_lids: u64,
+}
+
+struct Router<'a> {
+    h: &'a LsftHoles,
+}
+
+impl Router<'_> {
+    /// Spine l's next hop towards point d: (down port, intermediate leaf or d), or none.
+    fn spine_to_point(&self, l: u32, d: u32) -> Option<(u8, u32)> {
+        let h = self.h;
+        let p = h.down(l, d);
+        if p != 0 {
+            return Some((p, d));
+        }
+        let cands: Vec<u32> = h
+            .plane
+            .points_on(l)
+            .iter()
+            .copied()
+            .filter(|&m| m != d && colour(m) != colour(d) && h.down(l, m) != 0 && h.intact(m, d))
+            .collect();
+        (!cands.is_empty()).then(|| {
+            let m = cands[((l + d) % cands.len() as u32) as usize];
+            (h.down(l, m), m)
+        })
+    }
+
+    /// Leaf s's next hop towards point d (s ≠ d): (up port, SL).
+    fn leaf_to_point(&self, s: u32, d: u32) -> Option<(u8, u8)> {
+        let h = self.h;
+        if h.intact(s, d) {
+            return Some((h.up(s, h.plane.join(s, d)), 0));
+        }
+        let cands: Vec<(u8, u32)> = h
+            .plane
+            .lines_through(s)
+            .iter()
+            .filter(|&&l| h.up(s, l) != 0)
+            .filter_map(|&l| self.spine_to_point(l, d).map(|(_, m)| (h.up(s, l), m)))
+            .filter(|&(_, m)| m != s)
+            .collect();
+        (!cands.is_empty()).then(|| {
+            let (port, m) = cands[((s + d) % cands.len() as u32) as usize];
+            // m == d: the spine reached d after all (no turn)
+            (port, if m == d { 0 } else { 1 + colour(d) })
+        })
+    }
+
+    /// Spine l's next hop towards spine t (l ≠ t): down to their meet.
+    fn spine_to_spine(&self, l: u32, t: u32) -> Option<(u8, u32)> {
+        let m = self.h.plane.meet(l, t);
+        (self.h.down(l, m) != 0 && self.h.up(m, t) != 0).then(|| (self.h.down(l, m), m))
+    }
+
+    /// Leaf s's next hop towards spine t: (up port, SL).
+    fn leaf_to_spine(&self, s: u32, t: u32) -> Option<(u8, u8)> {
+        let h = self.h;
+        if h.up(s, t) != 0 {
+            return Some((h.up(s, t), 0));
+        }
+        let cands: Vec<(u8, u32)> = h
+            .plane
+            .lines_through(s)
+            .iter()
+            .filter(|&&l| l != t && h.up(s, l) != 0)
+            .filter_map(|&l| self.spine_to_spine(l, t).map(|(_, m)| (h.up(s, l), m)))
+            .collect();
+        (!cands.is_empty()).then(|| {
+            let (port, m) = cands[((s + t) % cands.len() as u32) as usize];
+            // the spine hop l1 → m must stay on VL 0: SL 1 + c with colour(m) = 1 − c
+            (port, 1 + (1 - colour(m)))
+        })
+    }
+}
+
+/// Route every LID of a degraded LSFT (module documentation). Pairs that no detour of the
+/// rule connects are counted in [`DegradedRoutes::unrouted`] (their entries stay unrouted).
+pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
+    lids.require_complete(fabric)?;
+    if lids.lmc != 0 {
+        return Err(Error::input("lmc", "a degraded LSFT is routed with LMC 0", None));
+    }
+    let n = h.plane.size();
+    let mut point_of = vec![u32::MAX; fabric.len()];
+    let mut line_of = vec![u32::MAX; fabric.len()];
+    for (p, &a) in h.leaves.iter().enumerate() {
+        if a != DEAD {
+            point_of[a as usize] = p as u32;
+        }
+    }
+    for (l, &b) in h.spines.iter().enumerate() {
+        if b != DEAD {
+            line_of[b as usize] = l as u32;
+        }
+    }
+    let mut host_at = vec![(u32::MAX, 0u8); fabric.len()];
+    for &(p, port, ep) in &h.hosts {
+        host_at[ep.node as usize] = (p, port);
+    }
+    let mut lfts = LftSet::new(fabric, lids.max_lid());
+    let stride = lfts.stride;
+    let mut dest = vec![Dest::None; stride];
+    for (lid, &owner) in lids.owner.iter().enumerate() {
+        if owner == NO_PEER || lid == 0 {
+            continue;
+        }
+        let node = fabric.ports[owner as usize].node;
+        dest[lid] = match fabric.node(node).kind {
+            NodeKind::Switch if point_of[node as usize] != u32::MAX => Dest::Leaf(point_of[node as usize]),
+            NodeKind::Switch if line_of[node as usize] != u32::MAX => Dest::Spine(line_of[node as usize]),
+            NodeKind::Switch => {
+                return Err(Error::input(
+                    "topology",
+                    format!(
+                        "switch {} is neither a leaf nor a spine of the LSFT",
+                        fabric.node(node).name
+                    ),
+                    None,
+                ))
+            }
+            _ => match host_at[node as usize] {
+                (p, port) if p != u32::MAX => Dest::Host(p, port),
+                _ => {
+                    return Err(Error::input(
+                        "topology",
+                        format!(
+                            "{} is not on a leaf of the LSFT",
+                            super::lids::describe_port(fabric, owner)
+                        ),
+                        None,
+                    ))
+                }
+            },
+        };
+    }
+    let r = Router { h };
+    let mut sl = vec![0u8; n as usize * stride];
+    let (mut unrouted, mut unrouted_switch_lids) = (0u64, 0u64);
+    for (row, &sw) in lfts.switches.clone().iter().enumerate() {
+        let (p, l) = (point_of[sw as usize], line_of[sw as usize]);
+        for (lid, &d) in dest.iter().enumerate() {
+            let port = match (d, p != u32::MAX) {
+                (Dest::None, _) => continue,
+                // at a leaf
+                (Dest::Host(dp, hp), true) if dp == p => hp,
+                (Dest::Leaf(dp), true) if dp == p => 0,
+                (Dest::Host(dp, _) | Dest::Leaf(dp), true) => match r.leaf_to_point(p, dp) {
+                    Some((port, s)) => {
+                        sl[p as usize * stride + lid] = s;
+                        port
+                    }
+                    None => {
+                        unrouted += 1;
+                        NO_ROUTE
+                    }
+                },
+                (Dest::Spine(t), true) => match r.leaf_to_spine(p, t) {
+                    Some((port, s)) => {
+                        sl[p as usize * stride + lid] = s;
+                        port
+                    }
+                    None => {
+                        unrouted_switch_lids += 1;
+                        NO_ROUTE
+                    }
+                },
+                // at a spine
+                (Dest::Host(dp, _) | Dest::Leaf(dp), false) => r.spine_to_point(l, dp).map_or(NO_ROUTE, |x| x.0),
+                (Dest::Spine(t), false) if t == l => 0,
+                (Dest::Spine(t), false) => r.spine_to_spine(l, t).map_or(NO_ROUTE, |x| x.0),
+            };
+            lfts.ports[row * stride + lid] = port;
+        }
+    }
+    Ok(DegradedRoutes {
+        lfts,
+        sl,
+        stride,
+        unrouted,
+        unrouted_switch_lids,
+    })
+}
+
+/// The VL of a hop (module documentation): at switch `at_leaf` or a spine, for `sl`, from
+/// a host (`from_host`) or a switch, out to a host/the switch (`to_switch` false) or to a
+/// switch whose point colour (leaf) is `out_colour`.
+pub fn vl(sl: u8, at_leaf: bool, from_host: bool, to_switch: bool, out_colour: u8) -> u8 {
+    if sl == 0 {
+        return 0;
+    }
+    let c = sl - 1;
+    if at_leaf {
+        if from_host {
+            0
+        } else {
+            1 // the turn (spine → spine) or the last hop after it (spine → host)
+        }
+    } else if to_switch && out_colour == c {
+        1
+    } else {
+        0
+    }
+}

@@ -1,0 +1,113 @@
+//! The structure of a degraded LSFT: the intact family's projective plane with holes.
+//!
+//! Recognition completes a damaged fabric back to PG(2,q) ([`crate::recognize::degraded`]);
+//! this is what it hands on for routing: which node serves each canonical point (leaf) and
+//! line (spine), or none when the switch is dead, and which cables survive (port 0 = cut).
+//! The intact [`super::LsftLayout`] keeps its invariant (every cable present); the damage
+//! lives here.
+
+use super::{Endpoint, Fabric, NodeId, NodeKind};
+use crate::geometry::Plane;
+
+/// No node: the switch is dead.
+pub const DEAD: NodeId = u32::MAX;
+
+/// A one-sided LSFT(q) with cut cables, dead spines or dead leaves, in canonical coordinates.
+#[derive(Clone, Debug)]
+pub struct LsftHoles {
+    /// PG(2,q): points are leaves, lines spines.
+    pub plane: Plane,
+    /// Leaf node of each canonical point, or [`DEAD`].
+    pub leaves: Vec<NodeId>,
+    /// Spine node of each canonical line, or [`DEAD`].
+    pub spines: Vec<NodeId>,
+    /// Leaf port towards the k-th line through the point (`leaf_up[p·(q+1) + k]`, lines in
+    /// [`Plane::lines_through`] order); 0 when the cable is cut or a switch is dead.
+    pub leaf_up: Vec<u8>,
+    /// Spine port towards the k-th point of its line (`spine_down[l·(q+1) + k]`, points in
+    /// [`Plane::points_on`] order); 0 when cut or dead.
+    pub spine_down: Vec<u8>,
+    /// Host ports with the point of their leaf and the leaf port, in (point, port) order.
+    pub hosts: Vec<(u32, u8, Endpoint)>,
+}
+
+impl LsftHoles {
+    /// Build from which node is which point/line; cables and hosts are read off the fabric.
+    pub fn new(fabric: &Fabric, plane: Plane, leaves: Vec<NodeId>, spines: Vec<NodeId>) -> LsftHoles {
+        let d = plane.degree() as usize;
+        let n = plane.size() as usize;
+        let mut line_of = vec![u32::MAX; fabric.len()];
+        for (l, &s) in spines.iter().enumerate() {
+            if s != DEAD {
+                line_of[s as usize] = l as u32;
+            }
+        }
+        let (mut leaf_up, mut spine_down) = (vec![0u8; n * d], vec![0u8; n * d]);
+        let mut hosts = Vec::new();
+        for (p, &a) in leaves.iter().enumerate() {
+            if a == DEAD {
+                continue;
+            }
+            for port in 1..=fabric.node(a).nports {
+                let Some((peer, pp)) = fabric.peer(a, port) else {
+                    continue;
+                };
+                if fabric.node(peer).kind != NodeKind::Switch {
+                    hosts.push((p as u32, port, Endpoint { node: peer, port: pp }));
+                    continue;
+                }
+                let l = line_of[peer as usize];
+                if l == u32::MAX {
+                    continue;
+                }
+                if let (Some(k), Some(kk)) = (
+                    plane.position_at_point(p as u32, l),
+                    plane.position_on_line(l, p as u32),
+                ) {
+                    leaf_up[p * d + k as usize] = port;
+                    spine_down[l as usize * d + kk as usize] = pp;
+                }
+            }
+        }
+        LsftHoles {
+            plane,
+            leaves,
+            spines,
+            leaf_up,
+            spine_down,
+            hosts,
+        }
+    }
+
+    /// q + 1.
+    pub fn degree(&self) -> usize {
+        self.plane.degree() as usize
+    }
+
+    /// Leaf port of point p towards line l (0: cut, dead, or not incident).
+    pub fn up(&self, p: u32, l: u32) -> u8 {
+        match self.plane.position_at_point(p, l) {
+            Some(k) if self.leaves[p as usize] != DEAD && self.spines[l as usize] != DEAD => {
+                self.leaf_up[p as usize * self.degree() + k as usize]
+            }
+            _ => 0,
+        }
+    }
+
+    /// Spine port of line l towards point p (0: cut, dead, or not incident).
+    pub fn down(&self, l: u32, p: u32) -> u8 {
+        match self.plane.position_on_line(l, p) {
+            Some(k) if self.leaves[p as usize] != DEAD && self.spines[l as usize] != DEAD => {
+                self.spine_down[l as usize * self.degree() + k as usize]
+            }
+            _ => 0,
+        }
+    }
+
+    /// True when the family route from leaf a to leaf b (a ≠ b) survives: their spine is
+    /// alive and both its cables are there.
+    pub fn intact(&self, a: u32, b: u32) -> bool {
+        let l = self.plane.join(a, b);
+        self.up(a, l) != 0 && self.down(l, b) != 0
+    }
+}
