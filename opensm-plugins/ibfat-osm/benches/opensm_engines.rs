@@ -1,4 +1,4 @@
-//! OpenSM plugin benchmark (docs/routing.md §2.4): on an LSFT in ibsim (LSFT(13) by
+//! OpenSM plugin benchmark (docs/routing.md §2.5): on an LSFT in ibsim (LSFT(13) by
 //! default: 366 switches, 2,562 hosts), the time stock OpenSM spends in the ibfat engine
 //! (this plugin) against its own engines, read from OpenSM's log: from
 //! `building routing with '<engine>'` to `<engine> tables configured on all switches`
@@ -280,7 +280,7 @@ fn print_passes(row: &Row) {
     );
 }
 
-/// The Markdown table of docs/routing.md §2.4.
+/// The Markdown table of docs/routing.md §2.5.
 fn print_table(q: u32, rows: &[Row]) {
     println!();
     println!("LSFT({q})");

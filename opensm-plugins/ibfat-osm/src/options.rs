@@ -149,6 +149,8 @@ mod tests {
         let o = parse_options("io_names=stor*|login?, io_guid_file=/etc/io.guids").unwrap();
         assert_eq!(o.roles.io_names, vec!["stor*".to_string(), "login?".to_string()]);
         assert_eq!(o.roles.io_guids, Some(PathBuf::from("/etc/io.guids")));
-        assert!(o.describe().ends_with(" io_guid_file=/etc/io.guids io_names=stor*|login?"));
+        assert!(o
+            .describe()
+            .ends_with(" io_guid_file=/etc/io.guids io_names=stor*|login?"));
     }
 }
