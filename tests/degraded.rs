@@ -195,118 +195,15 @@ fn cli_faults_and_recognize() {
     }
 }
 
-/// Walk every (leaf with hosts, destination LID) path of degraded tables with its SL: the
-/// destination is reached within 5 switches, VLs never go down along a path, and the
-/// channel dependency graph of every VL is acyclic. Returns (paths, detours, max VL).
-fn walk_with_vls(
-    f: &ibfat::topology::Fabric,
-    h: &ibfat::topology::degraded::LsftHoles,
-    lids: &ibfat::routing::Lids,
-    r: &ibfat::routing::degraded::DegradedRoutes,
-) -> (usize, usize, u8) {
-    use ibfat::routing::degraded::{colour, vl};
-    use ibfat::topology::degraded::DEAD;
-    use ibfat::topology::{NodeKind, NO_PEER};
-    let mut point_of = vec![u32::MAX; f.len()];
-    for (p, &a) in h.leaves.iter().enumerate() {
-        if a != DEAD {
-            point_of[a as usize] = p as u32;
-        }
-    }
-    // per VL: edges between channels (global port index of the sending port)
-    let mut edges: [Vec<(u32, u32)>; 2] = [Vec::new(), Vec::new()];
-    let (mut paths, mut detours, mut max_vl) = (0, 0, 0);
-    let sources: BTreeSet<u32> = h.hosts.iter().map(|x| x.0).collect();
-    for &p in &sources {
-        for (lid, &owner) in lids.owner.iter().enumerate() {
-            if owner == NO_PEER || lid == 0 {
-                continue;
-            }
-            let sl = r.sl[p as usize * r.stride + lid];
-            detours += (sl != 0) as usize;
-            let first = r.lfts.ports[r.lfts.row_of[h.leaves[p as usize] as usize] as usize * r.lfts.stride + lid];
-            if first == ibfat::routing::NO_ROUTE && f.node(f.ports[owner as usize].node).kind == NodeKind::Switch {
-                continue; // a spine LID beyond two turns (counted by the router)
-            }
-            let (mut at, mut from_host, mut prev): (u32, bool, Option<(u32, u8)>) = (h.leaves[p as usize], true, None);
-            let target = f.ports[owner as usize].node;
-            let mut hops = 0;
-            loop {
-                if at == target {
-                    break; // a switch LID
-                }
-                let row = r.lfts.row_of[at as usize] as usize;
-                let port = r.lfts.ports[row * r.lfts.stride + lid];
-                assert!(
-                    port != 0 && port != ibfat::routing::NO_ROUTE,
-                    "point {p} lid {lid}: no route at {}",
-                    f.node(at).name
-                );
-                let (next, _) = f.peer(at, port).unwrap();
-                let to_switch = f.node(next).kind == NodeKind::Switch;
-                let out_colour = if point_of[next as usize] != u32::MAX {
-                    colour(point_of[next as usize])
-                } else {
-                    9
-                };
-                let v = vl(sl, point_of[at as usize] != u32::MAX, from_host, to_switch, out_colour);
-                let ch = f.port_index(at, port);
-                if let Some((pc, pv)) = prev {
-                    assert!(v >= pv, "point {p} lid {lid}: VL goes down");
-                    if v == pv {
-                        edges[v as usize].push((pc, ch));
-                    }
-                }
-                max_vl = max_vl.max(v);
-                prev = Some((ch, v));
-                hops += 1;
-                assert!(hops <= 5, "point {p} lid {lid}: more than 5 switch hops");
-                if !to_switch {
-                    assert_eq!(next, target, "point {p} lid {lid}: delivered to the wrong host");
-                    break;
-                }
-                from_host = false;
-                at = next;
-            }
-            paths += 1;
-        }
-    }
-    for (v, e) in edges.iter().enumerate() {
-        // Kahn over the channels that occur
-        let mut e = e.clone();
-        e.sort_unstable();
-        e.dedup();
-        let mut indeg: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
-        let mut out: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
-        for &(a, b) in &e {
-            *indeg.entry(b).or_default() += 1;
-            indeg.entry(a).or_default();
-            out.entry(a).or_default().push(b);
-        }
-        let mut stack: Vec<u32> = indeg.iter().filter(|x| *x.1 == 0).map(|x| *x.0).collect();
-        let mut seen = 0;
-        while let Some(a) = stack.pop() {
-            seen += 1;
-            for &b in out.get(&a).map(|v| v.as_slice()).unwrap_or(&[]) {
-                let d = indeg.get_mut(&b).unwrap();
-                *d -= 1;
-                if *d == 0 {
-                    stack.push(b);
-                }
-            }
-        }
-        assert_eq!(seen, indeg.len(), "the CDG of VL {v} has a cycle");
-    }
-    (paths, detours, max_vl)
-}
-
 /// Routing a degraded LSFT (issue 12 item 2, library): every connected pair is routed
 /// (hosts, leaves and spines), pairs whose family route survives keep exactly the intact
 /// tables' port at every leaf, detours are at most leaf–spine–leaf–spine–leaf, and with the
 /// SLs and the SL-to-VL rule the dependency graph of each of the 2 data VLs is acyclic.
 #[test]
 fn degraded_lsfts_are_routed_deadlock_free_on_two_vls() {
-    use ibfat::routing::{degraded::route_lsft, route, Lids};
+    use ibfat::check::vls::check_vls;
+    use ibfat::routing::degraded::{route_lsft, Lanes};
+    use ibfat::routing::{route, Lids};
     for (q, cut, dead) in [
         (3u32, 1usize, false),
         (5, 3, false),
@@ -336,12 +233,25 @@ fn degraded_lsfts_are_routed_deadlock_free_on_two_vls() {
             "LSFT({q}): {}",
             r.unrouted_switch_lids
         );
-        let (paths, detours, max_vl) = walk_with_vls(&inj.fabric, &d.holes, &lids, &r);
-        assert!(
-            paths > 0 && detours > 0,
-            "LSFT({q}) with {cut} cuts: {paths} paths, {detours} detours"
+        let lanes = Lanes::new(&inj.fabric, &d.holes, &r);
+        let v = check_vls(
+            &inj.fabric,
+            &lids,
+            &r.lfts,
+            |s, l| lanes.sl(s, l),
+            |w, s, i, o| lanes.vl(w, s, i, o),
         );
-        assert!(max_vl <= 1);
+        assert!(v.ok(), "LSFT({q}) with {cut} cuts: {v:?}");
+        assert_eq!(v.unrouted, r.unrouted_switch_lids, "only spine LIDs behind a cut cable");
+        assert!(
+            v.paths > 0 && v.sl_paths > 0 && v.vls == 2,
+            "LSFT({q}) with {cut} cuts: {v:?}"
+        );
+        // the same tables on one VL: the detours close cycles (shown on the larger cases)
+        let one = check_vls(&inj.fabric, &lids, &r.lfts, |s, l| lanes.sl(s, l), |_, _, _, _| 0);
+        if cut >= 10 {
+            assert!(!one.ok(), "LSFT({q}) with {cut} cuts: one VL would do? {one:?}");
+        }
         // intact pairs keep the intact tables' port (same LIDs on the intact fabric when no
         // switch is dead: the node order is kept)
         if !dead {

@@ -146,7 +146,10 @@ fn mpirun(exe: &Path, np: usize, schedule: &Path, mapping: &Path) -> (i32, Strin
     // next creates its own inside ("A call to mkdir was unable to create the desired
     // directory: /tmp/ompi.<host>.0/pid.N", seen once in the suite)
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let session = dir.join(format!("ompi-session-{}", RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    let session = dir.join(format!(
+        "ompi-session-{}",
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     std::fs::create_dir_all(&session).unwrap();
     let mut child = Command::new("mpirun")
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")

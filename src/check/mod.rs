@@ -11,6 +11,7 @@ pub mod lfts;
 pub mod rates;
 mod routes;
 pub mod shard;
+pub mod vls;
 mod walk;
 
 pub use conflicts::{check, check_weighted, CheckReport, CompiledRoutes, LinkLoad, LinkRate};
