@@ -66,6 +66,9 @@ pub struct Loaded {
     pub unrecognised: Option<InputError>,
     /// Another family describing the same fabric (see [`Recognition::Recognised`]).
     pub equivalent: Option<String>,
+    /// The family with faults, when recognition found the fabric degraded
+    /// ([`crate::recognize::degraded`]): `route` routes it with detours.
+    pub degraded: Option<crate::recognize::Degraded>,
     /// The parsed dump (problems, suspect ports, line numbers), when the source is one.
     pub discovered: Option<Discovered>,
 }
@@ -128,7 +131,10 @@ impl Loaded {
                     }
                     self.equivalent = equivalent;
                 }
-                rec @ Recognition::Unrecognised { .. } => {
+                mut rec @ Recognition::Unrecognised { .. } => {
+                    if let Recognition::Unrecognised { degraded, .. } = &mut rec {
+                        self.degraded = degraded.clone();
+                    }
                     self.model.fabric_mut(); // forget the family asked about
                     self.unrecognised = match rec.into_layout().map_err(|e| e.in_file(&self.path, 0)) {
                         Err(Error::Input(e)) => Some(*e),
@@ -220,6 +226,7 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
             model: Model::Known(spec.build()?),
             unrecognised: None,
             equivalent: None,
+            degraded: None,
             discovered: None,
         }
     } else {
@@ -233,6 +240,7 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
             model: Model::Bare(d.fabric.clone()),
             unrecognised: None,
             equivalent: None,
+            degraded: None,
             discovered: Some(d),
         }
     };

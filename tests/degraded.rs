@@ -121,7 +121,8 @@ fn cut_cables_and_dead_switches_are_named() {
 
 /// The CLI: `faults` writes the degraded fabric and the ibsim commands; `recognize` lists
 /// the faults (exit 1: defects found), in JSON under `faults` with family and order of the
-/// intact LSFT; `route` refuses with the first fault named (exit 2), nothing written.
+/// intact LSFT; `route` routes it with detours and writes the SL and SL-to-VL files; a command
+/// that needs the intact family names the first fault (exit 2).
 #[test]
 fn cli_faults_and_recognize() {
     let t = tempfile::tempdir().unwrap();
@@ -179,11 +180,45 @@ fn cli_faults_and_recognize() {
         o.contains("degraded: 3 missing cables, 1 dead spines, 0 dead leaves") && o.contains("dead-spine L"),
         "{o}"
     );
+    // route: the degraded fabric with detours, SLs and SL-to-VL tables, proven per VL
     let routes = t.path().join("routes");
-    let (c, _, e) = ibfat(&["route", net.to_str().unwrap(), "--out", routes.to_str().unwrap()]);
+    let (c, o, e) = ibfat(&[
+        "route",
+        net.to_str().unwrap(),
+        "--out",
+        routes.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["schema"], "ibfat.route-degraded/1");
+    assert_eq!(v["vls"]["vls"].as_u64(), Some(2), "{o}");
+    assert!(
+        v["vls"]["per_vl"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["acyclic"] == true),
+        "{o}"
+    );
+    assert!(v["vls"]["sl_paths"].as_u64().unwrap() > 0, "{o}");
+    let sl2vl = std::fs::read_to_string(routes.join("sl2vl.txt")).unwrap();
+    let path_sl = std::fs::read_to_string(routes.join("path-sl.txt")).unwrap();
+    assert!(sl2vl.contains("# computed-for fabric 0x") && path_sl.contains("# computed-for fabric 0x"));
+    // every listed pair uses SL 1 or 2; every table line maps SL 0 to VL 0
+    assert!(path_sl
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .all(|l| l.ends_with(" 1") || l.ends_with(" 2")));
+    assert!(sl2vl
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .all(|l| l.split(' ').nth(3) == Some("0")));
+    assert!(routes.join("opensm-lfts.dump").exists() && routes.join("guid2lid").exists());
+    // a command that needs the intact family names the fault and points at route
+    let (c, _, e) = ibfat(&["schedule", net.to_str().unwrap(), "--pattern", "lsft"]);
     assert_eq!(c, 2, "{e}");
-    assert!(e.contains("degraded") && e.contains("first fault"), "{e}");
-    assert!(!routes.exists());
+    assert!(e.contains("first fault") && e.contains("ibfat route"), "{e}");
     // bad input: nothing to inject, an unknown switch, more cuts than cables
     for args in [
         vec!["faults", p, "--out", od],

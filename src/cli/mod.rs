@@ -14,6 +14,7 @@ mod lfts_diff;
 mod metrics;
 mod recognize;
 mod route;
+mod route_degraded;
 mod schedule;
 mod shell;
 mod signals;

@@ -25,9 +25,15 @@ copies share); k-ary n-tree d-mod-k; MOLS 3-tree base LID = bandwidth route (d-m
 base+1 = latency route (through a shared middle switch) with --lmc 1. Every switch routes
 every LID, switch LIDs included (up*/down*). The tables are validated before writing.
 
+A degraded one-sided LSFT (cut cables, dead switches; `ibfat recognize` lists them) is
+routed too: intact pairs keep their route, broken pairs detour through one other leaf, on
+SL 1-2 with two data VLs, proven deadlock-free per VL; DIR also gets path-sl.txt (the SL of
+every (SLID, DLID) pair that is not 0) and sl2vl.txt (the SL-to-VL tables).
+
 Examples:
   ibfat route lsft7/ --out lsft7/
-  ibfat route mols7/fabric.yaml --lmc 1 --out routes/")]
+  ibfat route mols7/fabric.yaml --lmc 1 --out routes/
+  ibfat faults lsft7/ --cut 5 --out cut/ && ibfat route cut/topology.net --out cut/")]
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
@@ -96,6 +102,12 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let mut read_s = t_read.elapsed().as_secs_f64();
     let t_rec = Instant::now();
     loaded.recognise(hint);
+    if loaded.model.layout().is_none() {
+        if let Some(d) = loaded.degraded.clone() {
+            let loaded = super::topo::with_roles(loaded)?;
+            return super::route_degraded::run(&loaded, &d, &a.lids, a.lmc, &a.out, a.json);
+        }
+    }
     loaded.topology()?;
     let loaded = super::topo::with_roles(loaded)?;
     let recognize_s = t_rec.elapsed().as_secs_f64();

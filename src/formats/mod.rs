@@ -8,6 +8,7 @@ pub mod dump;
 pub mod guid2lid;
 pub mod ibsim;
 pub mod input;
+pub mod lanes;
 pub mod lftdump;
 pub mod node_name_map;
 pub mod options;

@@ -210,11 +210,11 @@ impl Recognition {
             Recognition::Unrecognised { degraded: Some(d), .. } => Err(Error::input(
                 "topology",
                 format!(
-                    "{}; ibfat does not route degraded fabrics yet (first fault: {})",
+                    "{} (first fault: {}); this needs the intact family (`ibfat route` routes the degraded fabric)",
                     d.description,
                     d.faults.first().map(|f| f.describe()).unwrap_or_default()
                 ),
-                Some("`ibfat recognize` lists every fault; restore the cables or route with another engine".into()),
+                Some("`ibfat recognize` lists every fault".into()),
             )),
             Recognition::Unrecognised { reason, closest, .. } => Err(Error::input(
                 "topology",

@@ -266,8 +266,8 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
 /// a host (`from_host`) or a switch, out to a host/the switch (`to_switch` false) or to a
 /// switch whose point colour (leaf) is `out_colour`.
 pub fn vl(sl: u8, at_leaf: bool, from_host: bool, to_switch: bool, out_colour: u8) -> u8 {
-    if sl == 0 {
-        return 0;
+    if sl == 0 || sl > DATA_VLS {
+        return 0; // SL 0, and SLs the rule does not use
     }
     let c = sl - 1;
     if at_leaf {

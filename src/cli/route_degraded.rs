@@ -1,0 +1,140 @@
+//! `ibfat route` on a degraded LSFT: detours through another leaf, the SLs and SL-to-VL
+//! tables that keep them deadlock-free on two data VLs (docs/routing.md §2.4), proven per
+//! VL before anything is written.
+
+use super::output::print_json;
+use ibfat::check::vls::{check_vls, VlReport};
+use ibfat::formats::{atomic, guid2lid, lanes, lftdump};
+use ibfat::load::Loaded;
+use ibfat::recognize::Degraded;
+use ibfat::routing::degraded::{route_lsft, Lanes};
+use ibfat::routing::Lids;
+use ibfat::{Error, Result};
+use serde::Serialize;
+use std::path::Path;
+
+#[derive(Serialize)]
+struct Report<'a> {
+    family: &'a str,
+    faults: usize,
+    switches: usize,
+    lids: usize,
+    entries: usize,
+    /// Data VLs the routes use, and the per-VL proof.
+    vls: &'a VlReport,
+    /// (Leaf, spine LID) pairs left unrouted (a cut cable between them; needs two turns).
+    unrouted_switch_lids: u64,
+    out: String,
+    files: Vec<&'static str>,
+}
+
+/// Route `d` (recognised in `loaded`) with LIDs given as for an intact fabric.
+pub fn run(loaded: &Loaded, d: &Degraded, lids_arg: &str, lmc: u8, out: &Path, json: bool) -> Result<i32> {
+    let fabric = loaded.fabric();
+    if lmc != 0 {
+        return Err(Error::input(
+            "lmc",
+            "a degraded LSFT is routed with LMC 0",
+            Some("drop --lmc".into()),
+        ));
+    }
+    let lids = match lids_arg {
+        "plan" => Lids::plan(fabric, &[], 0)?,
+        "discovered" => loaded
+            .own_lids()?
+            .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
+        "auto" => match loaded.own_lids()? {
+            Some(l) if l.lmc == 0 => l,
+            _ => Lids::plan(fabric, &[], 0)?,
+        },
+        file => super::topo::read_guid2lid(fabric, Path::new(file))?,
+    };
+    let r = route_lsft(fabric, &d.holes, &lids)?;
+    if r.unrouted > 0 {
+        return Err(Error::input(
+            "topology",
+            format!(
+                "{}: {} (leaf, LID) pairs have no detour through one other leaf",
+                d.description, r.unrouted
+            ),
+            Some("too many faults around some leaves; `ibfat recognize` lists them".into()),
+        ));
+    }
+    let lanes_of = Lanes::new(fabric, &d.holes, &r);
+    let v = check_vls(
+        fabric,
+        &lids,
+        &r.lfts,
+        |s, l| lanes_of.sl(s, l),
+        |w, s, i, o| lanes_of.vl(w, s, i, o),
+    );
+    if !v.ok() {
+        eprintln!("ibfat: error: the degraded routes fail the per-VL check (this is a bug): {v:?}");
+        return Ok(1);
+    }
+    let cf = r.lfts.computed_for(fabric, &lids);
+    let g2l = guid2lid::write(&lids, fabric).into_bytes();
+    let path_sl = lanes::write_path_sl(fabric, &lids, &cf, |s, l| lanes_of.sl(s, l)).into_bytes();
+    let sl2vl = lanes::write_sl2vl(fabric, &cf, |w, s, i, o| lanes_of.vl(w, s, i, o)).into_bytes();
+    let lfts = &r.lfts;
+    atomic::write_files_with(
+        out,
+        vec![
+            (
+                "opensm-lfts.dump",
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, &lids, lfts)),
+            ),
+            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
+            (
+                "path-sl.txt",
+                Box::new(|w: &mut dyn std::io::Write| w.write_all(&path_sl)),
+            ),
+            ("sl2vl.txt", Box::new(|w: &mut dyn std::io::Write| w.write_all(&sl2vl))),
+        ],
+    )?;
+    let files = vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"];
+    let report = Report {
+        family: &d.description,
+        faults: d.faults.len(),
+        switches: lfts.switches.len(),
+        lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
+        entries: lfts.routed_entries(),
+        vls: &v,
+        unrouted_switch_lids: r.unrouted_switch_lids,
+        out: out.display().to_string(),
+        files: files.clone(),
+    };
+    if json {
+        print_json("route-degraded", &report)?;
+        return Ok(0);
+    }
+    let acyclic: Vec<String> = v
+        .per_vl
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!(
+                "VL {i}: {} channels, {} dependencies, acyclic",
+                c.channels, c.dependencies
+            )
+        })
+        .collect();
+    outln!("{}", d.description);
+    outln!(
+        "  {} switches x {} LIDs: {} entries; {} of {} host-sourced paths on a detour (SL 1-2)",
+        report.switches,
+        report.lids,
+        report.entries,
+        v.sl_paths,
+        v.paths
+    );
+    outln!("  deadlock-free on {} data VLs: {}", v.vls, acyclic.join("; "));
+    if r.unrouted_switch_lids > 0 {
+        outln!(
+            "  {} (leaf, spine LID) pairs unrouted: the leaf's own cable to that spine is cut",
+            r.unrouted_switch_lids
+        );
+    }
+    outln!("  wrote {}: {}", out.display(), files.join(", "));
+    Ok(0)
+}
