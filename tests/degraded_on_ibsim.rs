@@ -89,3 +89,90 @@ fn faults_cut_in_ibsim_are_recognised_from_ibnetdiscover() {
     assert_eq!(faults.iter().filter(|f| f["kind"] == "dead-spine").count(), 1, "{o}");
     assert_eq!(faults.len(), 6, "{o}");
 }
+
+/// `ibfat route` on a degraded LSFT: stock OpenSM's file engine, given the dump and
+/// guid2lid, programs exactly those tables into the simulated degraded fabric (read back
+/// with `dump_lfts`), and the tables the switches hold pass the per-VL deadlock check with
+/// ibfat's SLs and SL-to-VL rule.
+#[test]
+fn degraded_routes_are_programmed_by_opensm_exactly() {
+    use ibfat::check::vls::check_vls;
+    use ibfat::formats::{dump, guid2lid, lftdump};
+    use ibfat::recognize::{recognize, Recognition};
+    use ibfat::routing::degraded::{route_lsft, Lanes};
+    use ibfat::routing::NO_ROUTE;
+    use std::path::Path;
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    let p = plan.to_str().unwrap();
+    let (c, _, e) = ibfat(&[
+        "build",
+        "lsft",
+        "--order",
+        "5",
+        "--shuffle",
+        "12",
+        "--no-svg",
+        "--out",
+        p,
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let cut = t.path().join("cut");
+    let cs = cut.to_str().unwrap();
+    let (c, _, e) = ibfat(&["faults", p, "--cut", "8", "--seed", "5", "--dead", "S3", "--out", cs]);
+    assert_eq!(c, 0, "{e}");
+    let net = cut.join("topology.net");
+    let (c, o, e) = ibfat(&["route", net.to_str().unwrap(), "--out", cs]);
+    assert_eq!(c, 0, "{o}{e}");
+
+    let fabric = dump::read(&net).unwrap().fabric;
+    let g2l = std::fs::read_to_string(cut.join("guid2lid")).unwrap();
+    let lids = guid2lid::parse(&fabric, &g2l, Path::new("guid2lid")).unwrap();
+    let ours = lftdump::read(&cut.join("opensm-lfts.dump"), &fabric, &lids).unwrap();
+    let sim = Sim::start(&net);
+    let run = sim.opensm(&harness::OsmConfig {
+        engine: "file".into(),
+        lfts_file: Some(cut.join("opensm-lfts.dump")),
+        guid2lid: Some(g2l.clone()),
+        ..Default::default()
+    });
+    assert!(run.success, "{}", harness::tail(&run.log, 30));
+    assert_eq!(
+        run.configured_by().as_deref(),
+        Some("file"),
+        "{}",
+        harness::tail(&run.log, 30)
+    );
+    let programmed = lftdump::to_lftset(
+        &lftdump::parse(&sim.dump_lfts(), Path::new("dump_lfts")).unwrap(),
+        &fabric,
+        &lids,
+        Path::new("dump_lfts"),
+    )
+    .unwrap();
+    let mut compared = 0;
+    for &sw in &ours.switches {
+        for lid in 1..ours.stride {
+            let (a, b) = (
+                ours.get(sw, lid as u16).unwrap_or(NO_ROUTE),
+                programmed.get(sw, lid as u16).unwrap_or(NO_ROUTE),
+            );
+            assert_eq!(a, b, "switch {} LID {lid}", fabric.node(sw).desc);
+            compared += (a != NO_ROUTE) as usize;
+        }
+    }
+    assert_eq!(compared, ours.routed_entries());
+    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&fabric, None) else {
+        panic!("not degraded")
+    };
+    let r = route_lsft(&fabric, &d.holes, &lids).unwrap();
+    let lanes = Lanes::new(&fabric, &d.holes, &r);
+    let v = check_vls(
+        &fabric,
+        &lids,
+        &programmed,
+        |s, l| lanes.sl(s, l),
+        |w, s, i, o| lanes.vl(w, s, i, o),
+    );
+    assert!(v.ok() && v.vls == 2 && v.sl_paths > 0, "{v:?}");
+}
