@@ -215,6 +215,39 @@ fn cli_faults_and_recognize() {
         .filter(|l| !l.starts_with('#'))
         .all(|l| l.split(' ').nth(3) == Some("0")));
     assert!(routes.join("opensm-lfts.dump").exists() && routes.join("guid2lid").exists());
+    // lfts validate with the SL files: deadlock freedom per VL; files for other tables refused
+    let dump = routes.join("opensm-lfts.dump");
+    let (sl, vl) = (routes.join("path-sl.txt"), routes.join("sl2vl.txt"));
+    let args = |sl: &std::path::Path| {
+        vec![
+            "lfts".to_string(),
+            "validate".into(),
+            net.to_str().unwrap().into(),
+            "--lfts".into(),
+            dump.to_str().unwrap().into(),
+            "--sl".into(),
+            sl.to_str().unwrap().into(),
+            "--sl2vl".into(),
+            vl.to_str().unwrap().into(),
+        ]
+    };
+    let a: Vec<String> = args(&sl);
+    let (c, o, e) = ibfat(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(c, 0, "{o}{e}");
+    assert!(
+        o.contains("deadlock per VL: free (2 data VLs") && o.contains("VL 1:"),
+        "{o}"
+    );
+    let stale = t.path().join("stale-sl.txt");
+    std::fs::write(
+        &stale,
+        path_sl.replacen("computed-for fabric 0x", "computed-for fabric 0x1", 1),
+    )
+    .unwrap();
+    let a: Vec<String> = args(&stale);
+    let (c, _, e) = ibfat(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("stale-sl.txt") && e.contains("other tables"), "{e}");
     // a command that needs the intact family names the fault and points at route
     let (c, _, e) = ibfat(&["schedule", net.to_str().unwrap(), "--pattern", "lsft"]);
     assert_eq!(c, 2, "{e}");

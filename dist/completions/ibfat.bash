@@ -1632,7 +1632,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-l -q -v -h -V --topology --lfts --lids --json --strict --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -q -v -h -V --topology --lfts --lids --json --strict --sl --sl2vl --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1651,6 +1651,14 @@ _ibfat() {
                     return 0
                     ;;
                 -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sl2vl)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -72,6 +72,14 @@ Examples:
         /// entries no host route uses
         #[arg(long)]
         strict: bool,
+        /// Routes on several VLs: the SL of every (SLID, DLID) pair (path-sl.txt, as `ibfat
+        /// route` writes it for a degraded fabric); with --sl2vl, deadlock freedom is
+        /// checked per VL instead of on one
+        #[arg(long, value_name = "FILE", requires = "sl2vl")]
+        sl: Option<PathBuf>,
+        /// The SL-to-VL tables (sl2vl.txt) that go with --sl
+        #[arg(long, value_name = "FILE", requires = "sl")]
+        sl2vl: Option<PathBuf>,
     },
     /// List the entries that changed between two LFT dumps, per switch, with totals
     Diff(super::lfts_diff::DiffArgs),
@@ -96,17 +104,41 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             lids,
             json,
             strict,
+            sl,
+            sl2vl,
         } => {
             let topology = topo::positional(topology, topology_flag, "--topology", "TOPOLOGY")?;
             let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
             let loaded = super::topo::with_roles(loaded)?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());
-            let pass = r.data_path_ok && r.deadlock_free && (r.complete || !strict);
+            let vls = match (sl, sl2vl) {
+                (Some(a), Some(b)) => Some(super::lfts_vls::check(loaded.fabric(), &lids, &tables, &a, &b)?),
+                _ => None,
+            };
+            // with VLs, deadlock freedom is the per-VL verdict
+            let deadlock_free = vls.as_ref().map_or(r.deadlock_free, |v| v.ok());
+            let pass = r.data_path_ok && deadlock_free && (r.complete || !strict);
             if json {
-                print_json("lfts-validate", &r)?;
+                #[derive(serde::Serialize)]
+                struct WithVls<'a> {
+                    #[serde(flatten)]
+                    r: &'a LftReport,
+                    #[serde(skip_serializing_if = "Option::is_none")]
+                    vls: Option<&'a ibfat::check::vls::VlReport>,
+                }
+                print_json(
+                    "lfts-validate",
+                    &WithVls {
+                        r: &r,
+                        vls: vls.as_ref(),
+                    },
+                )?;
             } else {
                 print_text(&r, strict, pass);
+                if let Some(v) = &vls {
+                    super::lfts_vls::print(v);
+                }
             }
             Ok(if pass { 0 } else { 1 })
         }

@@ -11,6 +11,7 @@ mod export;
 mod faults;
 mod lfts;
 mod lfts_diff;
+mod lfts_vls;
 mod metrics;
 mod recognize;
 mod route;

@@ -87,3 +87,139 @@ pub fn write_sl2vl(fabric: &Fabric, cf: &ComputedFor, vl: impl Fn(NodeId, u8, u8
     }
     out
 }
+
+/// `path-sl.txt` as read back: the file's tables fingerprint and the SL of each listed
+/// (SLID, DLID) pair.
+#[derive(Clone, Debug, Default)]
+pub struct PathSl {
+    /// What the file says it was computed for.
+    pub computed_for: Option<ComputedFor>,
+    /// (SLID, DLID) → SL, for the listed pairs (every other pair: SL 0).
+    pub sl: std::collections::HashMap<(u16, u16), u8>,
+}
+
+/// `sl2vl.txt` as read back.
+#[derive(Clone, Debug, Default)]
+pub struct Sl2Vl {
+    /// What the file says it was computed for.
+    pub computed_for: Option<ComputedFor>,
+    /// (switch GUID, input port, output port) → VL of SL 0..15 (unlisted: all VL 0).
+    pub vl: std::collections::HashMap<(u64, u8, u8), [u8; 16]>,
+}
+
+fn computed_for_line(line: &str) -> Option<ComputedFor> {
+    let rest = line.strip_prefix("# computed-for fabric ")?;
+    let (fabric, lfts) = rest.split_once(" lfts ")?;
+    Some(ComputedFor {
+        fabric: fabric.trim().to_string(),
+        lfts: (lfts.trim() != "-").then(|| lfts.trim().to_string()),
+    })
+}
+
+fn hex_lid(tok: &str, path: &std::path::Path, ln: usize) -> crate::Result<u16> {
+    tok.strip_prefix("0x")
+        .and_then(|h| u16::from_str_radix(h, 16).ok())
+        .ok_or_else(|| {
+            crate::Error::at(path, ln, format!("`{tok}` is not a LID")).with_hint("LIDs are written 0x0001 … 0xbfff")
+        })
+}
+
+/// Read `path-sl.txt` (format in the module documentation); errors name file and line.
+pub fn read_path_sl(text: &str, path: &std::path::Path) -> crate::Result<PathSl> {
+    let mut out = PathSl::default();
+    for (i, line) in text.lines().enumerate() {
+        let ln = i + 1;
+        if line.starts_with('#') {
+            if let Some(cf) = computed_for_line(line) {
+                out.computed_for = Some(cf);
+            }
+            continue;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let [a, b, s] = t[..] else {
+            return Err(crate::Error::at(path, ln, "expected `SLID DLID SL`")
+                .with_hint("e.g. `0x0001 0x020a 1`, as ibfat route writes path-sl.txt"));
+        };
+        let sl: u8 = s
+            .parse()
+            .ok()
+            .filter(|&x: &u8| x < 16)
+            .ok_or_else(|| crate::Error::at(path, ln, format!("SL `{s}` is not 0..15")))?;
+        let key = (hex_lid(a, path, ln)?, hex_lid(b, path, ln)?);
+        if out.sl.insert(key, sl).is_some() {
+            return Err(crate::Error::at(path, ln, format!("the pair {a} {b} is listed twice")));
+        }
+    }
+    Ok(out)
+}
+
+/// Read `sl2vl.txt` (format in the module documentation); errors name file and line.
+pub fn read_sl2vl(text: &str, path: &std::path::Path) -> crate::Result<Sl2Vl> {
+    let mut out = Sl2Vl::default();
+    for (i, line) in text.lines().enumerate() {
+        let ln = i + 1;
+        if line.starts_with('#') {
+            if let Some(cf) = computed_for_line(line) {
+                out.computed_for = Some(cf);
+            }
+            continue;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let bad = || {
+            crate::Error::at(path, ln, "expected `0xGUID IN OUT` and 16 VLs")
+                .with_hint("as ibfat route writes sl2vl.txt; VLs are 0..14")
+        };
+        if t.len() != 19 {
+            return Err(bad());
+        }
+        let guid = crate::topology::spec::parse_guid(t[0]).ok_or_else(bad)?;
+        let (pi, po): (u8, u8) = (t[1].parse().map_err(|_| bad())?, t[2].parse().map_err(|_| bad())?);
+        let mut v = [0u8; 16];
+        for (k, tok) in t[3..].iter().enumerate() {
+            v[k] = tok.parse().ok().filter(|&x: &u8| x < 15).ok_or_else(bad)?;
+        }
+        if out.vl.insert((guid, pi, po), v).is_some() {
+            return Err(crate::Error::at(
+                path,
+                ln,
+                format!("{} {pi} {po} is listed twice", t[0]),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn files_read_back_and_bad_lines_are_named() {
+        let cf = ComputedFor {
+            fabric: "0xab".into(),
+            lfts: Some("0xcd".into()),
+        };
+        let text = format!("{}0x0001 0x0002 1\n", header("path SLs (path-sl/1)", "x", &cf));
+        let r = read_path_sl(&text, Path::new("p")).unwrap();
+        assert_eq!(r.computed_for, Some(cf.clone()));
+        assert_eq!(r.sl.get(&(1, 2)), Some(&1));
+        let e = read_path_sl("0x0001 0x0002\n", Path::new("p")).unwrap_err().to_string();
+        assert!(e.contains("p:1") && e.contains("SLID DLID SL"), "{e}");
+        let e = read_path_sl("0x0001 0x0002 1\n0x0001 0x0002 2\n", Path::new("p"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("p:2") && e.contains("twice"), "{e}");
+        let line = "0x0000000000000001 1 2 0 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+        let s = read_sl2vl(line, Path::new("v")).unwrap();
+        assert_eq!(s.vl[&(1, 1, 2)][1], 1);
+        let e = read_sl2vl("0x1 1 2 0\n", Path::new("v")).unwrap_err().to_string();
+        assert!(e.contains("v:1"), "{e}");
+    }
+}

@@ -106,6 +106,21 @@ impl Router<'_> {
         })
     }
 
+    /// For the tables' completeness only (no detour uses it: leaves pick their first spine
+    /// by [`Router::spine_to_point`]): a spine without a leaf of the other colour still
+    /// hands traffic for d to any leaf on it whose family route to d survives.
+    fn spine_fallback(&self, l: u32, d: u32) -> Option<u8> {
+        let h = self.h;
+        let cands: Vec<u32> = h
+            .plane
+            .points_on(l)
+            .iter()
+            .copied()
+            .filter(|&m| m != d && h.down(l, m) != 0 && h.intact(m, d))
+            .collect();
+        (!cands.is_empty()).then(|| h.down(l, cands[((l + d) % cands.len() as u32) as usize]))
+    }
+
     /// Leaf s's next hop towards point d (s ≠ d): (up port, SL).
     fn leaf_to_point(&self, s: u32, d: u32) -> Option<(u8, u8)> {
         let h = self.h;
@@ -246,7 +261,11 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                     }
                 },
                 // at a spine
-                (Dest::Host(dp, _) | Dest::Leaf(dp), false) => r.spine_to_point(l, dp).map_or(NO_ROUTE, |x| x.0),
+                (Dest::Host(dp, _) | Dest::Leaf(dp), false) => r
+                    .spine_to_point(l, dp)
+                    .map(|x| x.0)
+                    .or_else(|| r.spine_fallback(l, dp))
+                    .unwrap_or(NO_ROUTE),
                 (Dest::Spine(t), false) if t == l => 0,
                 (Dest::Spine(t), false) => r.spine_to_spine(l, t).map_or(NO_ROUTE, |x| x.0),
             };

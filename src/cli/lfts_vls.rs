@@ -1,0 +1,94 @@
+//! `ibfat lfts validate --sl FILE --sl2vl FILE`: deadlock freedom per VL, with the SLs and
+//! SL-to-VL tables the routes were made with (`ibfat route` on a degraded fabric).
+
+use ibfat::check::vls::{check_vls, VlReport};
+use ibfat::formats::input::{self, read_text};
+use ibfat::formats::lanes::{read_path_sl, read_sl2vl};
+use ibfat::routing::{LftSet, Lids};
+use ibfat::topology::{Fabric, NodeKind, NO_PEER};
+use ibfat::{Error, Result};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Read both files, refuse them for other tables, and walk every path per VL.
+pub fn check(fabric: &Fabric, lids: &Lids, tables: &LftSet, sl_path: &Path, vl_path: &Path) -> Result<VlReport> {
+    let have = tables.computed_for(fabric, lids);
+    let sl = read_path_sl(&read_text(sl_path, input::GUID2LID)?, sl_path)?;
+    let vl = read_sl2vl(&read_text(vl_path, input::GUID2LID)?, vl_path)?;
+    for (path, cf) in [(sl_path, &sl.computed_for), (vl_path, &vl.computed_for)] {
+        let cf = cf.as_ref().ok_or_else(|| {
+            Error::at(
+                path,
+                0,
+                "no `# computed-for` line: the tables this file belongs to are unknown",
+            )
+            .with_hint("use the file ibfat route wrote next to the dump")
+        })?;
+        if let Some(why) = cf.mismatch(&have) {
+            return Err(Error::at(path, 0, format!("written for other tables: {why}"))
+                .with_hint("route again, or give the dump this file was written with"));
+        }
+    }
+    // the SL of a leaf's hosts towards each DLID (hosts of one leaf must agree: the walk
+    // starts at the leaf)
+    let mut by_leaf: HashMap<(u32, u16), u8> = HashMap::new();
+    for (&(slid, dlid), &s) in &sl.sl {
+        let owner = lids.owner.get(slid as usize).copied().unwrap_or(NO_PEER);
+        if owner == NO_PEER {
+            return Err(Error::at(
+                sl_path,
+                0,
+                format!("SLID 0x{slid:04x} is not a LID of the fabric"),
+            ));
+        }
+        let p = &fabric.ports[owner as usize];
+        if fabric.node(p.node).kind == NodeKind::Switch {
+            continue;
+        }
+        let Some((leaf, _)) = fabric.peer(p.node, p.num) else {
+            continue;
+        };
+        if let Some(old) = by_leaf.insert((leaf, dlid), s) {
+            if old != s {
+                return Err(Error::at(
+                    sl_path,
+                    0,
+                    format!(
+                        "hosts on switch {} use SLs {old} and {s} towards 0x{dlid:04x}",
+                        fabric.node(leaf).desc
+                    ),
+                )
+                .with_hint("the per-VL check walks from each switch with hosts: one SL per (switch, DLID)"));
+            }
+        }
+    }
+    let guid: Vec<u64> = fabric.nodes.iter().map(|n| n.guid).collect();
+    Ok(check_vls(
+        fabric,
+        lids,
+        tables,
+        |leaf, dlid| by_leaf.get(&(leaf, dlid as u16)).copied().unwrap_or(0),
+        |sw, s, i, o| vl.vl.get(&(guid[sw as usize], i, o)).map_or(0, |t| t[s as usize & 15]),
+    ))
+}
+
+/// The text lines of the per-VL verdict.
+pub fn print(v: &VlReport) {
+    outln!(
+        "deadlock per VL: {} ({} data VLs; {} paths, {} on SLs other than 0, {} broken, {} with a VL going down)",
+        if v.ok() { "free" } else { "POSSIBLE" },
+        v.vls,
+        v.paths,
+        v.sl_paths,
+        v.broken,
+        v.vl_decreases
+    );
+    for (i, c) in v.per_vl.iter().enumerate() {
+        outln!(
+            "  VL {i}: {} channels, {} dependencies, {}",
+            c.channels,
+            c.dependencies,
+            if c.acyclic { "acyclic" } else { "CYCLE" }
+        );
+    }
+}
