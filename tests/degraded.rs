@@ -126,24 +126,9 @@ fn cut_cables_and_dead_switches_are_named() {
 #[test]
 fn cli_faults_and_recognize() {
     let t = tempfile::tempdir().unwrap();
-    let plan = t.path().join("l5");
-    let p = plan.to_str().unwrap();
-    let (c, _, e) = ibfat(&[
-        "build",
-        "lsft",
-        "--order",
-        "5",
-        "--shuffle",
-        "4",
-        "--no-svg",
-        "--out",
-        p,
-    ]);
-    assert_eq!(c, 0, "{e}");
-    let out = t.path().join("cut");
-    let od = out.to_str().unwrap();
-    let (c, _, e) = ibfat(&["faults", p, "--cut", "3", "--seed", "7", "--dead", "S2", "--out", od]);
-    assert_eq!(c, 0, "{e}");
+    let (plan, out, _) =
+        harness::lsft_with_faults(t.path(), 5, 4, "cut", &["--cut", "3", "--seed", "7", "--dead", "S2"]);
+    let (p, od) = (plan.to_str().unwrap(), out.to_str().unwrap());
     let cuts = std::fs::read_to_string(out.join("cut.ibsim")).unwrap();
     let restore = std::fs::read_to_string(out.join("restore.ibsim")).unwrap();
     assert_eq!(

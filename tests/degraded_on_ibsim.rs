@@ -12,35 +12,8 @@ use std::collections::BTreeSet;
 #[test]
 fn faults_cut_in_ibsim_are_recognised_from_ibnetdiscover() {
     let t = tempfile::tempdir().unwrap();
-    let plan = t.path().join("plan");
-    let p = plan.to_str().unwrap();
-    let (c, _, e) = ibfat(&[
-        "build",
-        "lsft",
-        "--order",
-        "5",
-        "--shuffle",
-        "11",
-        "--no-svg",
-        "--out",
-        p,
-    ]);
-    assert_eq!(c, 0, "{e}");
-    let drill = t.path().join("drill");
-    let (c, o, e) = ibfat(&[
-        "faults",
-        p,
-        "--cut",
-        "5",
-        "--seed",
-        "3",
-        "--dead",
-        "S7",
-        "--out",
-        drill.to_str().unwrap(),
-        "--json",
-    ]);
-    assert_eq!(c, 0, "{e}");
+    let (plan, drill, o) =
+        harness::lsft_with_faults(t.path(), 5, 11, "drill", &["--cut", "5", "--seed", "3", "--dead", "S7"]);
     let injected: Value = serde_json::from_str(&o).unwrap();
     let want: BTreeSet<(String, String)> = injected["cut"]
         .as_array()
@@ -103,24 +76,8 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
     use ibfat::routing::NO_ROUTE;
     use std::path::Path;
     let t = tempfile::tempdir().unwrap();
-    let plan = t.path().join("plan");
-    let p = plan.to_str().unwrap();
-    let (c, _, e) = ibfat(&[
-        "build",
-        "lsft",
-        "--order",
-        "5",
-        "--shuffle",
-        "12",
-        "--no-svg",
-        "--out",
-        p,
-    ]);
-    assert_eq!(c, 0, "{e}");
-    let cut = t.path().join("cut");
+    let (_, cut, _) = harness::lsft_with_faults(t.path(), 5, 12, "cut", &["--cut", "8", "--seed", "5", "--dead", "S3"]);
     let cs = cut.to_str().unwrap();
-    let (c, _, e) = ibfat(&["faults", p, "--cut", "8", "--seed", "5", "--dead", "S3", "--out", cs]);
-    assert_eq!(c, 0, "{e}");
     let net = cut.join("topology.net");
     let (c, o, e) = ibfat(&["route", net.to_str().unwrap(), "--out", cs]);
     assert_eq!(c, 0, "{o}{e}");

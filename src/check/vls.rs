@@ -60,16 +60,7 @@ pub fn check_vls(
 ) -> VlReport {
     let mut r = VlReport::default();
     let mut edges: Vec<Vec<(u32, u32)>> = Vec::new();
-    let sources: Vec<NodeId> = fabric
-        .switches()
-        .filter(|&s| {
-            (1..=fabric.node(s).nports).any(|p| {
-                fabric
-                    .peer(s, p)
-                    .is_some_and(|(n, _)| fabric.node(n).kind != NodeKind::Switch)
-            })
-        })
-        .collect();
+    let sources: Vec<NodeId> = fabric.switches_with_hosts().collect();
     let max_hops = lfts.switches.len() + 1;
     for &src in &sources {
         for (lid, &owner) in lids.owner.iter().enumerate() {

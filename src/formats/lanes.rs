@@ -116,6 +116,18 @@ fn computed_for_line(line: &str) -> Option<ComputedFor> {
     })
 }
 
+/// The `# computed-for` line and the (1-based line number, text) of every data line.
+fn data_lines(text: &str) -> (Option<ComputedFor>, Vec<(usize, &str)>) {
+    let cf = text.lines().filter(|l| l.starts_with('#')).find_map(computed_for_line);
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .collect();
+    (cf, lines)
+}
+
 fn hex_lid(tok: &str, path: &std::path::Path, ln: usize) -> crate::Result<u16> {
     tok.strip_prefix("0x")
         .and_then(|h| u16::from_str_radix(h, 16).ok())
@@ -126,18 +138,12 @@ fn hex_lid(tok: &str, path: &std::path::Path, ln: usize) -> crate::Result<u16> {
 
 /// Read `path-sl.txt` (format in the module documentation); errors name file and line.
 pub fn read_path_sl(text: &str, path: &std::path::Path) -> crate::Result<PathSl> {
-    let mut out = PathSl::default();
-    for (i, line) in text.lines().enumerate() {
-        let ln = i + 1;
-        if line.starts_with('#') {
-            if let Some(cf) = computed_for_line(line) {
-                out.computed_for = Some(cf);
-            }
-            continue;
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
+    let (computed_for, lines) = data_lines(text);
+    let mut out = PathSl {
+        computed_for,
+        ..Default::default()
+    };
+    for (ln, line) in lines {
         let t: Vec<&str> = line.split_whitespace().collect();
         let [a, b, s] = t[..] else {
             return Err(crate::Error::at(path, ln, "expected `SLID DLID SL`")
@@ -158,18 +164,12 @@ pub fn read_path_sl(text: &str, path: &std::path::Path) -> crate::Result<PathSl>
 
 /// Read `sl2vl.txt` (format in the module documentation); errors name file and line.
 pub fn read_sl2vl(text: &str, path: &std::path::Path) -> crate::Result<Sl2Vl> {
-    let mut out = Sl2Vl::default();
-    for (i, line) in text.lines().enumerate() {
-        let ln = i + 1;
-        if line.starts_with('#') {
-            if let Some(cf) = computed_for_line(line) {
-                out.computed_for = Some(cf);
-            }
-            continue;
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
+    let (computed_for, lines) = data_lines(text);
+    let mut out = Sl2Vl {
+        computed_for,
+        ..Default::default()
+    };
+    for (ln, line) in lines {
         let t: Vec<&str> = line.split_whitespace().collect();
         let bad = || {
             crate::Error::at(path, ln, "expected `0xGUID IN OUT` and 16 VLs")

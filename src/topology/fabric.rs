@@ -463,6 +463,17 @@ impl Fabric {
         self.ids_of(NodeKind::Switch)
     }
 
+    /// Ids of the switches with a host (CA or router) cabled to them, in node order: where
+    /// host traffic enters the fabric.
+    pub fn switches_with_hosts(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.switches().filter(|&s| {
+            (1..=self.node(s).nports).any(|p| {
+                self.peer(s, p)
+                    .is_some_and(|(n, _)| self.node(n).kind != NodeKind::Switch)
+            })
+        })
+    }
+
     /// Ids of all channel adapters, in node order.
     pub fn cas(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.ids_of(NodeKind::Ca)

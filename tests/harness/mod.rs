@@ -174,6 +174,14 @@ pub struct Sim {
     log: PathBuf,
 }
 
+impl OsmConfig {
+    /// Load the ibfat plugin (built by cargo) with these `event_plugin_options`.
+    pub fn with_ibfat_plugin(mut self, options: &str) -> OsmConfig {
+        self.plugin = Some((artifact_dir("libibfatosm.so"), "ibfatosm".into(), options.into()));
+        self
+    }
+}
+
 /// One OpenSM run's settings.
 #[derive(Clone, Debug, Default)]
 pub struct OsmConfig {
@@ -685,6 +693,22 @@ pub fn build_plan(build: &[&str], out: &Path) {
     args.extend(["--out", out.to_str().expect("a UTF-8 path"), "--no-svg"]);
     let (code, stdout, stderr) = ibfat(&args);
     assert_eq!(code, 0, "ibfat {args:?}: {stdout}{stderr}");
+}
+
+/// A shuffled LSFT(q) plan in `dir/plan` and a degraded copy of it in `dir/<name>` made by
+/// `ibfat faults` with `faults` (`--cut 5 --seed 3 --dead S7`): (plan, degraded folder,
+/// the `faults --json` report).
+pub fn lsft_with_faults(dir: &Path, q: u32, shuffle: u64, name: &str, faults: &[&str]) -> (PathBuf, PathBuf, String) {
+    let plan = dir.join("plan");
+    let (q, shuffle) = (q.to_string(), shuffle.to_string());
+    build_plan(&["build", "lsft", "--order", &q, "--shuffle", &shuffle], &plan);
+    let out = dir.join(name);
+    let mut args = vec!["faults", plan.to_str().expect("a UTF-8 path")];
+    args.extend(faults);
+    args.extend(["--out", out.to_str().expect("a UTF-8 path"), "--json"]);
+    let (code, stdout, stderr) = ibfat(&args);
+    assert_eq!(code, 0, "ibfat {args:?}: {stdout}{stderr}");
+    (plan, out, stdout)
 }
 
 /// Exchange the far ends of the cables at (a, pa) and (b, pb): the fault of two cables

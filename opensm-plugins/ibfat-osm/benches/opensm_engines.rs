@@ -143,11 +143,7 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
         ..Default::default()
     };
     if engine == "ibfat" {
-        cfg.plugin = Some((
-            harness::artifact_dir("libibfatosm.so"),
-            "ibfatosm".into(),
-            String::new(),
-        ));
+        cfg = cfg.with_ibfat_plugin("");
     }
     let mut osm = sim.opensm_spawn(&cfg);
     let (mut missing, mut ended) = (0, None);

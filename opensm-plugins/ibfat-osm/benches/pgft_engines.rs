@@ -61,11 +61,7 @@ fn main() {
                 ..Default::default()
             };
             if engine == "ibfat" {
-                cfg.plugin = Some((
-                    harness::artifact_dir("libibfatosm.so"),
-                    "ibfatosm".into(),
-                    String::new(),
-                ));
+                cfg = cfg.with_ibfat_plugin("");
             }
             let run = sim.opensm(&cfg);
             let by = run.configured_by().unwrap_or_else(|| "nothing".into());

@@ -234,16 +234,7 @@ fn family_rows(layout: &Layout) -> Vec<Row> {
 /// level, by name then GUID.
 fn distance_rows(fabric: &Fabric) -> Vec<Row> {
     let mut level = vec![usize::MAX; fabric.len()];
-    let mut frontier: Vec<NodeId> = fabric
-        .switches()
-        .filter(|&s| {
-            (1..=fabric.node(s).nports).any(|p| {
-                fabric
-                    .peer(s, p)
-                    .is_some_and(|(n, _)| fabric.node(n).kind != NodeKind::Switch)
-            })
-        })
-        .collect();
+    let mut frontier: Vec<NodeId> = fabric.switches_with_hosts().collect();
     frontier.iter().for_each(|&s| level[s as usize] = 0);
     let mut rows: Vec<Vec<NodeId>> = Vec::new();
     while !frontier.is_empty() {
