@@ -123,23 +123,44 @@ impl Router<'_> {
 
     /// Leaf s's next hop towards point d (s ≠ d): (up port, SL).
     fn leaf_to_point(&self, s: u32, d: u32) -> Option<(u8, u8)> {
+        self.leaf_choice(s, d).map(|(port, sl, _)| (port, sl))
+    }
+
+    /// [`Router::leaf_to_point`] with the spine the leaf goes up to.
+    fn leaf_choice(&self, s: u32, d: u32) -> Option<(u8, u8, u32)> {
         let h = self.h;
         if h.intact(s, d) {
-            return Some((h.up(s, h.plane.join(s, d)), 0));
+            let l = h.plane.join(s, d);
+            return Some((h.up(s, l), 0, l));
         }
-        let cands: Vec<(u8, u32)> = h
+        let cands: Vec<(u8, u32, u32)> = h
             .plane
             .lines_through(s)
             .iter()
             .filter(|&&l| h.up(s, l) != 0)
-            .filter_map(|&l| self.spine_to_point(l, d).map(|(_, m)| (h.up(s, l), m)))
-            .filter(|&(_, m)| m != s)
+            .filter_map(|&l| self.spine_to_point(l, d).map(|(_, m)| (h.up(s, l), m, l)))
+            .filter(|&(_, m, _)| m != s)
             .collect();
         (!cands.is_empty()).then(|| {
-            let (port, m) = cands[((s + d) % cands.len() as u32) as usize];
+            let (port, m, l) = cands[((s + d) % cands.len() as u32) as usize];
             // m == d: the spine reached d after all (no turn)
-            (port, if m == d { 0 } else { 1 + colour(d) })
+            (port, if m == d { 0 } else { 1 + colour(d) }, l)
         })
+    }
+
+    /// The intact tables' hand-over at spine l for a host in slot j of point d, when l
+    /// does not reach d: the point where l meets the root line 0 (on line 0 itself, its
+    /// j-th point) — kept where its cable survives, so a fault changes only the entries
+    /// detours need.
+    fn intact_handover(&self, l: u32, d: u32, j: u32) -> Option<u8> {
+        let h = self.h;
+        let via = if l == 0 {
+            let pts = h.plane.points_on(0);
+            pts[j as usize % pts.len()]
+        } else {
+            h.plane.meet(l, 0)
+        };
+        (via != d && h.down(l, via) != 0).then(|| h.down(l, via))
     }
 
     /// Spine l's next hop towards spine t (l ≠ t): down to their meet.
@@ -230,6 +251,31 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         };
     }
     let r = Router { h };
+    // spine entries some detour goes through: these follow the VL rule; the others keep
+    // the intact tables' hand-over
+    let mut needed = vec![false; (n * n) as usize];
+    for s in 0..n {
+        if h.leaves[s as usize] == DEAD {
+            continue;
+        }
+        for d in (0..n).filter(|&d| d != s && !h.intact(s, d)) {
+            if let Some((_, _, l)) = r.leaf_choice(s, d) {
+                needed[(l * n + d) as usize] = true;
+            }
+        }
+    }
+    let mut slot = vec![0u32; fabric.len()];
+    let mut count = vec![0u32; n as usize];
+    for &(p, _, ep) in &h.hosts {
+        slot[ep.node as usize] = count[p as usize];
+        count[p as usize] += 1;
+    }
+    let mut host_slot = vec![0u32; stride];
+    for (lid, &owner) in lids.owner.iter().enumerate() {
+        if owner != NO_PEER && lid != 0 {
+            host_slot[lid] = slot[fabric.ports[owner as usize].node as usize];
+        }
+    }
     let mut sl = vec![0u8; n as usize * stride];
     let (mut unrouted, mut unrouted_switch_lids) = (0u64, 0u64);
     for (row, &sw) in lfts.switches.clone().iter().enumerate() {
@@ -261,6 +307,11 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                     }
                 },
                 // at a spine
+                (Dest::Host(dp, _), false) if h.down(l, dp) == 0 && !needed[(l * n + dp) as usize] => r
+                    .intact_handover(l, dp, host_slot[lid])
+                    .or_else(|| r.spine_to_point(l, dp).map(|x| x.0))
+                    .or_else(|| r.spine_fallback(l, dp))
+                    .unwrap_or(NO_ROUTE),
                 (Dest::Host(dp, _) | Dest::Leaf(dp), false) => r
                     .spine_to_point(l, dp)
                     .map(|x| x.0)
