@@ -125,6 +125,16 @@ fn cabling_reports_and_exit_codes() {
     assert!(out.contains("Examples:") && out.contains("swapped"), "{out}");
 }
 
+/// An ibsim net file with every switch described as "SwitchIB Mellanox Technologies".
+fn one_switch_description(net: &str) -> String {
+    net.lines()
+        .map(|l| match l.split_once("\t# \"") {
+            Some((head, _)) if l.starts_with("Switch") => format!("{head}\t# \"SwitchIB Mellanox Technologies\"\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect()
+}
+
 /// Every switch with the same NodeDescription (as on real clusters): reports name each
 /// switch by its description plus GUID (and LID when known), so links stay telling apart.
 #[test]
@@ -133,13 +143,7 @@ fn switches_sharing_a_description_are_named_by_guid() {
     let plan = t.path().join("plan");
     harness::build_plan(&["build", "lsft", "--order", "2"], &plan);
     let net = std::fs::read_to_string(plan.join("topology.net")).unwrap();
-    let same: String = net
-        .lines()
-        .map(|l| match l.split_once("\t# \"") {
-            Some((head, _)) if l.starts_with("Switch") => format!("{head}\t# \"SwitchIB Mellanox Technologies\"\n"),
-            _ => format!("{l}\n"),
-        })
-        .collect();
+    let same = one_switch_description(&net);
     let file = tmp_file(t.path(), "same.net", &same);
     let (code, out, err) = ibfat(&["check", file.to_str().unwrap(), "--pattern", "shift"]);
     assert!(code == 0 || code == 1, "{err}");
@@ -241,13 +245,7 @@ fn cabling_names_switches_that_share_a_description_by_guid() {
     let t = tempfile::tempdir().unwrap();
     let (_, file) = tree_with_a_slow_cable(t.path());
     let net = std::fs::read_to_string(&file).unwrap();
-    let same: String = net
-        .lines()
-        .map(|l| match l.split_once("\t# \"") {
-            Some((head, _)) if l.starts_with("Switch") => format!("{head}\t# \"SwitchIB Mellanox Technologies\"\n"),
-            _ => format!("{l}\n"),
-        })
-        .collect();
+    let same = one_switch_description(&net);
     let alike = tmp_file(t.path(), "alike.net", &same);
     let (code, out, err) = ibfat(&["cabling", alike.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}{err}");

@@ -100,13 +100,7 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
         "{}",
         harness::tail(&run.log, 30)
     );
-    let programmed = lftdump::to_lftset(
-        &lftdump::parse(&sim.dump_lfts(), Path::new("dump_lfts")).unwrap(),
-        &fabric,
-        &lids,
-        Path::new("dump_lfts"),
-    )
-    .unwrap();
+    let programmed = sim.tables_for(&fabric, &lids);
     let mut compared = 0;
     for &sw in &ours.switches {
         for lid in 1..ours.stride {

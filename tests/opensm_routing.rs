@@ -75,14 +75,7 @@ fn prove(case: &Case) {
     }
 
     // what the switches hold, read back by directed route, equals ibfat's tables
-    let programmed_text = sim.dump_lfts();
-    let programmed = lftdump::to_lftset(
-        &lftdump::parse(&programmed_text, Path::new("dump_lfts")).unwrap(),
-        &fabric,
-        &lids,
-        Path::new("dump_lfts"),
-    )
-    .unwrap();
+    let programmed = sim.tables_for(&fabric, &lids);
     assert_eq!(programmed.switches, ours.switches);
     let mut compared = 0;
     for (row, &sw) in ours.switches.iter().enumerate() {

@@ -145,13 +145,14 @@ impl CompiledRoutes {
             }
             fault_code(RouteFault::Loop)
         };
-        // one walk per route into variable-length lists
-        let lists_of = |row: u32| {
+        // one walk per route (from `row` to each destination of `dests`) into
+        // variable-length lists
+        let lists_for = |row: u32, dests: &mut dyn ExactSizeIterator<Item = usize>| {
             let mut buf = Vec::new();
-            let mut flat = Vec::with_capacity(ranks * 3);
-            let mut start = Vec::with_capacity(ranks + 1);
+            let mut flat = Vec::with_capacity(dests.len() * 3);
+            let mut start = Vec::with_capacity(dests.len() + 1);
             let mut width = 1;
-            for d in 0..ranks {
+            for d in dests {
                 start.push(flat.len() as u32);
                 let f = walk(row, d, &mut buf);
                 if f != 0 {
@@ -164,6 +165,7 @@ impl CompiledRoutes {
             start.push(flat.len() as u32);
             (flat, start, width)
         };
+        let lists_of = |row: u32| lists_for(row, &mut (0..ranks));
         // Where every destination on a switch has the same route from every entry switch
         // (LSFT: the route depends on the leaves only), the table is kept per destination
         // switch: entries² instead of entries × ranks routes (9 MB instead of 300 MB on
@@ -230,24 +232,7 @@ impl CompiledRoutes {
         let per_switch: Option<Vec<RouteLists>> = uniform.then(|| {
             entry_row
                 .par_iter()
-                .map(|&row| {
-                    let mut buf = Vec::new();
-                    let mut flat = Vec::with_capacity(groups * 3);
-                    let mut start = Vec::with_capacity(groups + 1);
-                    let mut width = 1;
-                    for m in &members {
-                        start.push(flat.len() as u32);
-                        let f = walk(row, m[0], &mut buf);
-                        if f != 0 {
-                            flat.push(f);
-                        } else {
-                            width = width.max(buf.len());
-                            flat.extend_from_slice(&buf);
-                        }
-                    }
-                    start.push(flat.len() as u32);
-                    (flat, start, width)
-                })
+                .map(|&row| lists_for(row, &mut members.iter().map(|m| m[0])))
                 .collect()
         });
         let (lists, cols, col_of) = match per_switch {

@@ -71,6 +71,11 @@ pub fn check_vls(
             if target == src {
                 continue;
             }
+            let first = lfts.ports[lfts.row_of[src as usize] as usize * lfts.stride + lid];
+            if first == NO_ROUTE || first == 0 {
+                r.unrouted += 1;
+                continue;
+            }
             let s = sl(src, lid);
             r.paths += 1;
             r.sl_paths += (s != 0) as u64;
@@ -83,11 +88,6 @@ pub fn check_vls(
                 let row = lfts.row_of[at as usize];
                 let port = lfts.ports[row as usize * lfts.stride + lid];
                 if port == NO_ROUTE || port == 0 {
-                    if hops == 0 {
-                        r.unrouted += 1;
-                        r.paths -= 1;
-                        break true;
-                    }
                     break false;
                 }
                 let Some((next, next_in)) = fabric.peer(at, port) else {

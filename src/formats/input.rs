@@ -157,6 +157,19 @@ pub fn read_text(path: &Path, limits: Limits) -> Result<String> {
     })
 }
 
+/// The error of an input beyond its format's size bound.
+fn too_large(path: &Path, limits: Limits) -> Error {
+    Error::at(
+        path,
+        0,
+        format!(
+            "size: the file is larger than {} bytes, more than any real {} (valid: 0..={} bytes)",
+            limits.max_bytes, limits.what, limits.max_bytes
+        ),
+    )
+    .with_hint("is this the right file? a device or an endless pipe is not an input")
+}
+
 /// [`read`] from any reader; `path` names it in messages.
 pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8>> {
     let mut out = Vec::new();
@@ -170,15 +183,7 @@ pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8
             Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
         };
         if out.len() as u64 + n as u64 > limits.max_bytes {
-            return Err(Error::at(
-                path,
-                0,
-                format!(
-                    "size: the file is larger than {} bytes, more than any real {} (valid: 0..={} bytes)",
-                    limits.max_bytes, limits.what, limits.max_bytes
-                ),
-            )
-            .with_hint("is this the right file? a device or an endless pipe is not an input"));
+            return Err(too_large(path, limits));
         }
         for (i, &b) in chunk[..n].iter().enumerate() {
             match b {
@@ -256,15 +261,7 @@ pub fn lines_from(mut r: impl Read, path: &Path, limits: Limits, mut line: impl 
             break;
         }
         if base + buf.len() as u64 > limits.max_bytes {
-            return Err(Error::at(
-                path,
-                0,
-                format!(
-                    "size: the file is larger than {} bytes, more than any real {} (valid: 0..={} bytes)",
-                    limits.max_bytes, limits.what, limits.max_bytes
-                ),
-            )
-            .with_hint("is this the right file? a device or an endless pipe is not an input"));
+            return Err(too_large(path, limits));
         }
         let nul = buf[old..].contains(&0);
         let mut start = 0;

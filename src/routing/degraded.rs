@@ -190,6 +190,21 @@ impl Router<'_> {
     }
 }
 
+/// A leaf's entry: the port of `found` with its SL recorded, or no route counted in
+/// `missing`.
+fn leaf_hop(found: Option<(u8, u8)>, sl: &mut u8, missing: &mut u64) -> u8 {
+    match found {
+        Some((port, s)) => {
+            *sl = s;
+            port
+        }
+        None => {
+            *missing += 1;
+            NO_ROUTE
+        }
+    }
+}
+
 /// Route every LID of a degraded LSFT (module documentation). Pairs that no detour of the
 /// rule connects are counted in [`DegradedRoutes::unrouted`] (their entries stay unrouted).
 pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
@@ -286,26 +301,16 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                 // at a leaf
                 (Dest::Host(dp, hp), true) if dp == p => hp,
                 (Dest::Leaf(dp), true) if dp == p => 0,
-                (Dest::Host(dp, _) | Dest::Leaf(dp), true) => match r.leaf_to_point(p, dp) {
-                    Some((port, s)) => {
-                        sl[p as usize * stride + lid] = s;
-                        port
-                    }
-                    None => {
-                        unrouted += 1;
-                        NO_ROUTE
-                    }
-                },
-                (Dest::Spine(t), true) => match r.leaf_to_spine(p, t) {
-                    Some((port, s)) => {
-                        sl[p as usize * stride + lid] = s;
-                        port
-                    }
-                    None => {
-                        unrouted_switch_lids += 1;
-                        NO_ROUTE
-                    }
-                },
+                (Dest::Host(dp, _) | Dest::Leaf(dp), true) => leaf_hop(
+                    r.leaf_to_point(p, dp),
+                    &mut sl[p as usize * stride + lid],
+                    &mut unrouted,
+                ),
+                (Dest::Spine(t), true) => leaf_hop(
+                    r.leaf_to_spine(p, t),
+                    &mut sl[p as usize * stride + lid],
+                    &mut unrouted_switch_lids,
+                ),
                 // at a spine
                 (Dest::Host(dp, _), false) if h.down(l, dp) == 0 && !needed[(l * n + dp) as usize] => r
                     .intact_handover(l, dp, host_slot[lid])

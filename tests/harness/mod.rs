@@ -512,7 +512,7 @@ impl Sim {
     /// `ibnetdiscover` finds, the LIDs the SM assigned, and the LFTs `dump_lfts` reads from
     /// every switch.
     pub fn programmed(&self) -> (Fabric, ibfat::routing::Lids, ibfat::routing::LftSet) {
-        use ibfat::formats::{dump, lftdump};
+        use ibfat::formats::dump;
         let fabric = dump::parse(&self.ibnetdiscover(&[]), Path::new("ibnetdiscover"))
             .unwrap()
             .strict(Path::new("ibnetdiscover"))
@@ -521,14 +521,20 @@ impl Sim {
         let lids = ibfat::routing::Lids::discovered(&fabric)
             .unwrap()
             .expect("LIDs after the sweep");
-        let tables = lftdump::to_lftset(
+        let tables = self.tables_for(&fabric, &lids);
+        (fabric, lids, tables)
+    }
+
+    /// The forwarding tables the switches hold (`dump_lfts`), read for `fabric` and `lids`.
+    pub fn tables_for(&self, fabric: &Fabric, lids: &ibfat::routing::Lids) -> ibfat::routing::LftSet {
+        use ibfat::formats::lftdump;
+        lftdump::to_lftset(
             &lftdump::parse(&self.dump_lfts(), Path::new("dump_lfts")).unwrap(),
-            &fabric,
-            &lids,
+            fabric,
+            lids,
             Path::new("dump_lfts"),
         )
-        .unwrap();
-        (fabric, lids, tables)
+        .unwrap()
     }
 
     /// Send one ibsim console command; the text ibsim printed in reply.
