@@ -188,7 +188,7 @@ pub enum Recognition {
         /// Every family tried, with its reason.
         attempts: Vec<Attempt>,
         /// The family the fabric is with faults, when it is one ([`degraded`]): reported,
-        /// not routed (yet).
+        /// and routed by [`crate::routing::degraded`] where that family has detours.
         degraded: Option<Degraded>,
     },
 }

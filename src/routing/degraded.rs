@@ -43,13 +43,7 @@ use crate::error::{Error, Result};
 use crate::topology::degraded::{LsftHoles, DEAD};
 use crate::topology::{Fabric, NodeKind, NO_PEER};
 
-/// Data VLs the rule needs.
-pub const DATA_VLS: u8 = 2;
-
-/// The colour of a point (see the module documentation).
-pub fn colour(p: u32) -> u8 {
-    (p & 1) as u8
-}
+pub use super::lanes::{colour, vl, Lanes, DATA_VLS};
 
 /// What a LID is, for routing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -335,79 +329,4 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         unrouted,
         unrouted_switch_lids,
     })
-}
-
-/// The VL of a hop (module documentation): at switch `at_leaf` or a spine, for `sl`, from
-/// a host (`from_host`) or a switch, out to a host/the switch (`to_switch` false) or to a
-/// switch whose point colour (leaf) is `out_colour`.
-pub fn vl(sl: u8, at_leaf: bool, from_host: bool, to_switch: bool, out_colour: u8) -> u8 {
-    if sl == 0 || sl > DATA_VLS {
-        return 0; // SL 0, and SLs the rule does not use
-    }
-    let c = sl - 1;
-    if at_leaf {
-        if from_host {
-            0
-        } else {
-            1 // the turn (spine → spine) or the last hop after it (spine → host)
-        }
-    } else if to_switch && out_colour == c {
-        1
-    } else {
-        0
-    }
-}
-
-/// The SL and VL rules of a routed degraded LSFT as functions of switches and ports (what
-/// [`crate::check::vls::check_vls`] walks and what OpenSM's `path_sl` / SL-to-VL tables
-/// would be programmed with).
-pub struct Lanes<'a> {
-    fabric: &'a Fabric,
-    routes: &'a DegradedRoutes,
-    point_of: Vec<u32>,
-}
-
-impl<'a> Lanes<'a> {
-    /// The rules of `routes`, computed for `h` on `fabric`.
-    pub fn new(fabric: &'a Fabric, h: &LsftHoles, routes: &'a DegradedRoutes) -> Lanes<'a> {
-        let mut point_of = vec![u32::MAX; fabric.len()];
-        for (p, &a) in h.leaves.iter().enumerate() {
-            if a != DEAD {
-                point_of[a as usize] = p as u32;
-            }
-        }
-        Lanes {
-            fabric,
-            routes,
-            point_of,
-        }
-    }
-
-    /// The SL hosts on `leaf` use towards `lid` (0 for anything that is not a leaf).
-    pub fn sl(&self, leaf: crate::topology::NodeId, lid: usize) -> u8 {
-        match self.point_of[leaf as usize] {
-            u32::MAX => 0,
-            p => self.routes.sl[p as usize * self.routes.stride + lid],
-        }
-    }
-
-    /// The VL of a hop at `switch` for `sl`, in at `in_port` (0: from the switch itself or
-    /// a host) and out at `out_port`.
-    pub fn vl(&self, switch: crate::topology::NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
-        let f = self.fabric;
-        let at_leaf = self.point_of[switch as usize] != u32::MAX;
-        let from_host = in_port == 0
-            || f.peer(switch, in_port)
-                .map_or(true, |(n, _)| f.node(n).kind != NodeKind::Switch);
-        let (to_switch, out_colour) = match f.peer(switch, out_port) {
-            Some((n, _)) if f.node(n).kind == NodeKind::Switch => (
-                true,
-                self.point_of
-                    .get(n as usize)
-                    .map_or(2, |&p| if p == u32::MAX { 2 } else { colour(p) }),
-            ),
-            _ => (false, 2),
-        };
-        vl(sl, at_leaf, from_host, to_switch, out_colour)
-    }
 }

@@ -7,6 +7,7 @@
 
 pub mod degraded;
 mod families;
+pub mod lanes;
 pub mod lft;
 pub mod lids;
 mod pgft;

@@ -9,7 +9,7 @@ use ibfat::schedule::PatternKind;
 use std::path::PathBuf;
 
 /// Plugin options (see the module documentation).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// `family=`: the family the fabric must be (`None`: recognise any).
     pub family: Option<FamilyHint>,
@@ -21,13 +21,29 @@ pub struct Options {
     pub validate: bool,
     /// `cn_guid_file=`, `io_guid_file=`, `io_names=`: host roles.
     pub roles: RoleSources,
+    /// `degraded=route` (default) or `refuse`: route a degraded fabric with detours on two
+    /// data VLs, or leave it to the next engine.
+    pub route_degraded: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            family: None,
+            schedule_out: None,
+            pattern: None,
+            validate: false,
+            roles: RoleSources::default(),
+            route_degraded: true,
+        }
+    }
 }
 
 impl Options {
     /// The options as `key=value` pairs, for the log (defaults spelled out).
     pub fn describe(&self) -> String {
         format!(
-            "family={} schedule_out={} pattern={} validate={}{}",
+            "family={} schedule_out={} pattern={} validate={} degraded={}{}",
             self.family.map_or("auto".to_string(), |f| f.to_string()),
             self.schedule_out
                 .as_ref()
@@ -35,6 +51,7 @@ impl Options {
             self.pattern
                 .map_or("(family default)".to_string(), |k| k.name().to_string()),
             self.validate as u8,
+            if self.route_degraded { "route" } else { "refuse" },
             self.describe_roles()
         )
     }
@@ -65,6 +82,7 @@ enum OptKey {
     CnGuidFile,
     IoGuidFile,
     IoNames,
+    Degraded,
 }
 
 const OPTION_KEYS: &[Key<OptKey>] = &[
@@ -103,6 +121,11 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
         name: "io_names",
         expects: "host name patterns separated by | (stor*|login?)",
     },
+    Key {
+        id: OptKey::Degraded,
+        name: "degraded",
+        expects: "route or refuse",
+    },
 ];
 
 /// Parse the `event_plugin_options` text (the library's `key=value` syntax, see
@@ -121,6 +144,13 @@ fn read_options(text: &str) -> ibfat::error::Result<Options> {
             OptKey::Validate => o.validate = s.flag()?,
             OptKey::CnGuidFile => o.roles.compute_guids = Some(PathBuf::from(s.value)),
             OptKey::IoGuidFile => o.roles.io_guids = Some(PathBuf::from(s.value)),
+            OptKey::Degraded => {
+                o.route_degraded = s.read(|v| match v {
+                    "route" => Ok(true),
+                    "refuse" => Ok(false),
+                    _ => Err(ibfat::error::Error::input("degraded", "expected route or refuse", None)),
+                })?
+            }
             OptKey::IoNames => {
                 o.roles.io_names = s.value.split('|').filter(|p| !p.is_empty()).map(String::from).collect()
             }
@@ -146,6 +176,9 @@ mod tests {
             .contains("unknown option `colour`"));
         assert!(parse_options("schedule_out").unwrap_err().contains("not key=value"));
         assert!(parse_options("pattern=nope").unwrap_err().contains("pattern=nope"));
+        assert!(parse_options("").unwrap().route_degraded);
+        assert!(!parse_options("degraded=refuse").unwrap().route_degraded);
+        assert!(parse_options("degraded=maybe").unwrap_err().contains("degraded=maybe"));
         let o = parse_options("io_names=stor*|login?, io_guid_file=/etc/io.guids").unwrap();
         assert_eq!(o.roles.io_names, vec!["stor*".to_string(), "login?".to_string()]);
         assert_eq!(o.roles.io_guids, Some(PathBuf::from("/etc/io.guids")));

@@ -15,9 +15,17 @@
 #include <opensm/osm_log.h>
 
 typedef int (*ibfat_build_fn)(void *rust_ctx);
+/* the SL of the path slid -> dlid (host byte order); hint: what OpenSM would use */
+typedef uint8_t (*ibfat_path_sl_fn)(void *rust_ctx, uint8_t hint, uint16_t slid, uint16_t dlid);
+/* the VL of each of the 16 SLs (vls, filled with OpenSM's table) at port pair in -> out of
+ * the node node_guid (a switch; for a CA port in = out = 0); returns 1 when it changed vls */
+typedef int (*ibfat_sl2vl_fn)(void *rust_ctx, uint64_t node_guid, int is_switch, uint8_t in, uint8_t out,
+			      uint8_t *vls);
 
 struct shim_engine {
 	ibfat_build_fn build;
+	ibfat_path_sl_fn path_sl;
+	ibfat_sl2vl_fn sl2vl;
 	void *rust_ctx;
 };
 
@@ -42,12 +50,36 @@ struct shim_port {
 	uint8_t speed;		/* PortInfo LinkSpeedActive */
 	uint8_t speed_ext;	/* PortInfo LinkSpeedExtActive (0 if not supported) */
 	uint8_t speed_mlnx;	/* Mellanox ExtPortInfo LinkSpeedActive (FDR10 bit) */
+	uint8_t vl_cap;		/* PortInfo VLCap (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5: VL0-14) */
 };
 
 static int shim_build(void *context)
 {
 	struct shim_engine *e = context;
 	return e->build(e->rust_ctx);
+}
+
+static uint8_t shim_path_sl(void *context, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid)
+{
+	struct shim_engine *e = context;
+	return e->path_sl(e->rust_ctx, hint, cl_ntoh16(slid), cl_ntoh16(dlid));
+}
+
+static void shim_update_sl2vl(void *context, osm_physp_t *port, uint8_t in_port_num, uint8_t out_port_num,
+			      ib_slvl_table_t *t)
+{
+	struct shim_engine *e = context;
+	osm_node_t *node = osm_physp_get_node_ptr(port);
+	int is_switch = osm_node_get_type(node) == IB_NODE_TYPE_SWITCH;
+	uint8_t vls[16];
+	unsigned sl;
+
+	for (sl = 0; sl < 16; sl++)
+		vls[sl] = ib_slvl_table_get(t, sl);
+	if (e->sl2vl(e->rust_ctx, cl_ntoh64(osm_node_get_node_guid(node)), is_switch,
+		     is_switch ? in_port_num : 0, is_switch ? out_port_num : 0, vls) == 1)
+		for (sl = 0; sl < 16; sl++)
+			ib_slvl_table_set(t, sl, vls[sl] & 0x0f);
 }
 
 static void shim_destroy(void *context)
@@ -60,11 +92,14 @@ static int shim_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
 	(void)osm;
 	re->build_lid_matrices = NULL;	/* OpenSM's own hop matrices */
 	re->ucast_build_fwd_tables = shim_build;
+	re->path_sl = shim_path_sl;
+	re->update_sl2vl = shim_update_sl2vl;
 	re->destroy = shim_destroy;
 	return 0;
 }
 
-int ibfat_shim_register(void *osm, const char *name, ibfat_build_fn build, void *rust_ctx)
+int ibfat_shim_register(void *osm, const char *name, ibfat_build_fn build, ibfat_path_sl_fn path_sl,
+			ibfat_sl2vl_fn sl2vl, void *rust_ctx)
 {
 	struct shim_engine *e = malloc(sizeof(*e));
 	external_routing_engine_module_t m;
@@ -72,6 +107,8 @@ int ibfat_shim_register(void *osm, const char *name, ibfat_build_fn build, void 
 	if (!e)
 		return -1;
 	e->build = build;
+	e->path_sl = path_sl;
+	e->sl2vl = sl2vl;
 	e->rust_ctx = rust_ctx;
 	m.name = name;
 	m.setup = shim_setup;
@@ -82,6 +119,13 @@ int ibfat_shim_register(void *osm, const char *name, ibfat_build_fn build, void 
 void ibfat_shim_log(void *osm, int error, const char *msg)
 {
 	OSM_LOG(&((osm_opensm_t *)osm)->log, error ? OSM_LOG_ERROR : OSM_LOG_INFO, "%s\n", msg);
+}
+
+/* QoS on (OpenSM programs SL-to-VL tables only then), and the max_op_vls option */
+void ibfat_shim_qos(void *osm, int *qos, uint8_t *max_op_vls)
+{
+	*qos = ((osm_opensm_t *)osm)->subn.opt.qos ? 1 : 0;
+	*max_op_vls = ((osm_opensm_t *)osm)->subn.opt.max_op_vls;
 }
 
 const char *ibfat_shim_options(void *osm)
@@ -144,6 +188,7 @@ int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_node
 			sp->speed_ext = (p->port_info.capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS) ?
 				ib_port_info_get_link_speed_ext_active(&p->port_info) : 0;
 			sp->speed_mlnx = p->ext_port_info.link_speed_active;
+			sp->vl_cap = ib_port_info_get_vl_cap(&p->port_info);
 		}
 	}
 	*n_nodes = nn;

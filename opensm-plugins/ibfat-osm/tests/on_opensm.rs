@@ -458,7 +458,8 @@ fn a_fallback_removes_the_schedule_and_check_refuses_a_stale_copy() {
     std::fs::copy(&sched, &kept).unwrap();
 
     // cut a leaf-to-spine cable: recognised as the LSFT with that cable missing (logged
-    // in canonical coordinates), not routed yet, so ibfat steps aside for minhop
+    // in canonical coordinates), not routed without QoS (its detours need SL-to-VL
+    // tables), so ibfat steps aside for minhop
     let up = first_uplink(&sim, "L3");
     let before = osm.log().matches("tables configured on all switches").count();
     sim.console(&format!("Unlink \"L3\"[{up}]"));
@@ -466,8 +467,9 @@ fn a_fallback_removes_the_schedule_and_check_refuses_a_stale_copy() {
     settle(&mut osm, "minhop", before, 0);
     assert!(
         osm.log()
-            .contains("one-sided, degraded: 1 missing cables, 0 dead spines, 0 dead leaves: cable P(")
-            && osm.log().contains("ibfat does not route degraded fabrics yet"),
+            .contains("ibfat: degraded fabric: Latin-square fat-tree LSFT(2) one-sided, degraded: 1 missing cables, 0 dead spines, 0 dead leaves")
+            && osm.log().contains("ibfat:   fault: cable P(")
+            && osm.log().contains("OpenSM programs SL-to-VL tables only with QoS on"),
         "{}",
         harness::tail(&osm.log(), 30)
     );
@@ -498,9 +500,11 @@ fn a_fallback_removes_the_schedule_and_check_refuses_a_stale_copy() {
     osm.stop();
 }
 
-/// Cut a cable, force a re-sweep, repeat 20 times: OpenSM stays up, every switch keeps
-/// valid routes to every LID it can still reach (ibfat when the fabric is whole, the next
-/// engine while a cable is missing), and ibfat takes over again after every repair.
+/// Cut a cable, force a re-sweep, repeat 20 times, with QoS off: OpenSM stays up, every
+/// switch keeps valid routes to every LID it can still reach (ibfat when the fabric is
+/// whole; while a cable is missing the next engine, because ibfat's detours need SL-to-VL
+/// tables that OpenSM programs only with QoS on — degraded_on_opensm.rs has the QoS
+/// runs), and ibfat takes over again after every repair.
 #[test]
 fn twenty_cut_and_restore_cycles() {
     let sim = Sim::start_text(&net(FamilySpec::Lsft(LsftParams::new(3, false)), Some(4)));
@@ -527,7 +531,13 @@ fn twenty_cut_and_restore_cycles() {
         settle(&mut osm, "ibfat", before, cycle);
         valid_routes(&sim, cycle, true);
     }
-    assert!(osm.log().matches("ibfat tables configured on all switches").count() >= 21);
+    let log = osm.log();
+    assert!(log.matches("ibfat tables configured on all switches").count() >= 21);
+    assert!(
+        log.contains("OpenSM programs SL-to-VL tables only with QoS on"),
+        "{}",
+        harness::tail(&log, 30)
+    );
     osm.stop();
 }
 

@@ -1,0 +1,175 @@
+//! A routing pass on a degraded fabric (a known family with cables or switches missing):
+//! ibfat's detour routes (docs/routing.md §2.4), deadlock-free on two data VLs — which
+//! needs OpenSM to program the SL-to-VL tables (QoS on) and every port to offer the VLs.
+//! Anything short of that is refused with the reason, so OpenSM falls back.
+
+use crate::lanes::{data_vls_of_code, ActiveLanes};
+use ibfat::check::vls::check_vls;
+use ibfat::recognize::{Degraded, FamilyHint};
+use ibfat::routing::degraded::route_lsft;
+use ibfat::routing::lanes::{LaneRules, Lanes};
+use ibfat::routing::{LftSet, Lids};
+use ibfat::topology::Fabric;
+
+/// What OpenSM offers for virtual lanes: QoS on (it programs SL-to-VL tables only then),
+/// its `max_op_vls`, and the lowest VLCap of any cabled port (with the port, for the log).
+#[derive(Clone, Copy, Debug)]
+pub struct VlOffer {
+    pub qos: bool,
+    pub max_op_vls: u8,
+    /// (VLCap code, node GUID, port) of the cabled port with the fewest VLs.
+    pub lowest_cap: Option<(u8, u64, u8)>,
+}
+
+impl VlOffer {
+    /// Data VLs every link can operate.
+    pub fn data_vls(&self) -> u8 {
+        let cap = self.lowest_cap.map_or(15, |(c, _, _)| data_vls_of_code(c));
+        let op = match self.max_op_vls {
+            0 => 15, // not set: OpenSM's default allows all
+            c => data_vls_of_code(c),
+        };
+        cap.min(op)
+    }
+
+    /// Why `need` data VLs cannot be had, if they cannot.
+    fn refusal(&self, need: u8) -> Option<String> {
+        if !self.qos {
+            return Some(format!(
+                "the detour routes need {need} data VLs, and OpenSM programs SL-to-VL tables only with QoS on \
+                 (start it with -Q or set `qos TRUE`)"
+            ));
+        }
+        let have = self.data_vls();
+        (have < need).then(|| match self.lowest_cap {
+            Some((code, guid, port)) if data_vls_of_code(code) < need => format!(
+                "the detour routes need {need} data VLs; port {port} of 0x{guid:016x} offers {} (VLCap {code})",
+                data_vls_of_code(code)
+            ),
+            _ => format!(
+                "the detour routes need {need} data VLs; max_op_vls {} allows {have}",
+                self.max_op_vls
+            ),
+        })
+    }
+}
+
+/// The log lines naming a degraded fabric and its faults (the first 20).
+pub fn fault_lines(d: &Degraded) -> Vec<String> {
+    const SHOWN: usize = 20;
+    let mut v = vec![format!("degraded fabric: {}", d.description)];
+    for f in d.faults.iter().take(SHOWN) {
+        v.push(format!("  fault: {}", f.describe()));
+    }
+    if d.faults.len() > SHOWN {
+        v.push(format!("  ... and {} more faults", d.faults.len() - SHOWN));
+    }
+    v
+}
+
+/// The routes of a degraded pass, ready to program.
+pub struct Routed {
+    pub lfts: LftSet,
+    pub lanes: ActiveLanes,
+    /// Log lines: what the routes look like.
+    pub report: Vec<String>,
+    /// Time of the per-VL check (zero without `validate`).
+    pub validate_time: std::time::Duration,
+}
+
+/// Route the degraded fabric `d` with OpenSM's `lids`; `validate`: walk every host path
+/// with its VLs first.
+pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, validate: bool) -> Result<Routed, String> {
+    if d.family != FamilyHint::Lsft {
+        return Err(format!("{}: ibfat routes degraded LSFTs only so far", d.description));
+    }
+    let mut report = Vec::new();
+    if lids.lmc != 0 {
+        return Err(format!(
+            "{}: a degraded LSFT is routed with LMC 0 (OpenSM runs LMC {})",
+            d.description, lids.lmc
+        ));
+    }
+    let r = route_lsft(fabric, &d.holes, lids).map_err(|e| e.to_string())?;
+    if r.unrouted > 0 {
+        return Err(format!(
+            "{}: {} (leaf, LID) pairs have no detour through one other leaf (too many faults around some leaves)",
+            d.description, r.unrouted
+        ));
+    }
+    let rules = Lanes::with_sl(fabric, &d.holes, r.sl, r.stride);
+    if let Some(why) = offer.refusal(rules.data_vls()) {
+        return Err(format!("{}: {why}", d.description));
+    }
+    let t = std::time::Instant::now();
+    if validate {
+        let v = check_vls(
+            fabric,
+            lids,
+            &r.lfts,
+            |s, l| rules.sl(s, l),
+            |w, s, i, o| rules.vl(w, s, i, o),
+        );
+        report.push(format!(
+            "per-VL validation: {} host paths ({} on SL 1-2), {} unrouted, {} broken, {} VL decreases, {} VLs, every VL's CDG {}",
+            v.paths,
+            v.sl_paths,
+            v.unrouted,
+            v.broken,
+            v.vl_decreases,
+            v.vls,
+            if v.per_vl.iter().all(|c| c.acyclic) {
+                "acyclic"
+            } else {
+                "CYCLIC"
+            }
+        ));
+        if !v.ok() {
+            return Err(format!("{}: the detour routes fail the per-VL check", d.description));
+        }
+    }
+    if r.unrouted_switch_lids > 0 {
+        report.push(format!(
+            "{} (leaf, spine LID) pairs unrouted: the leaf's own cable to that spine is cut (management traffic to \
+             that spine's port 0 goes directed-route)",
+            r.unrouted_switch_lids
+        ));
+    }
+    let validate_time = t.elapsed();
+    report.push(format!(
+        "lanes: {} data VLs used of {} available; SLs by path_sl, SL-to-VL tables by update_sl2vl",
+        rules.data_vls(),
+        offer.data_vls()
+    ));
+    let lanes = ActiveLanes::new(fabric, lids, Box::new(rules));
+    Ok(Routed {
+        lfts: r.lfts,
+        lanes,
+        report,
+        validate_time,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_name_the_cause() {
+        let mut o = VlOffer {
+            qos: false,
+            max_op_vls: 5,
+            lowest_cap: Some((4, 0x2c9, 3)),
+        };
+        assert!(o.refusal(2).unwrap().contains("QoS on"));
+        o.qos = true;
+        assert_eq!(o.data_vls(), 8);
+        assert!(o.refusal(2).is_none());
+        o.lowest_cap = Some((1, 0x2c9, 3));
+        let why = o.refusal(2).unwrap();
+        assert!(why.contains("port 3 of 0x00000000000002c9 offers 1"), "{why}");
+        o.lowest_cap = Some((4, 0x2c9, 3));
+        o.max_op_vls = 1;
+        assert!(o.refusal(2).unwrap().contains("max_op_vls 1 allows 1"));
+    }
+}

@@ -1,0 +1,271 @@
+//! Reading the subnet OpenSM discovered: the shim walks OpenSM's node and port tables into
+//! plain records ([`ShimNode`], [`ShimPort`]) and this turns them into an ibfat fabric with
+//! OpenSM's LIDs, link rates and VL capabilities.
+
+use ibfat::topology::{Fabric, NodeKind, Speed, Width};
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+
+extern "C" {
+    fn ibfat_shim_subnet_walk(
+        osm: *mut c_void,
+        nodes: *mut ShimNode,
+        max_nodes: c_uint,
+        ports: *mut ShimPort,
+        max_ports: c_uint,
+        n_nodes: *mut c_uint,
+        n_ports: *mut c_uint,
+    ) -> c_int;
+}
+
+#[repr(C)]
+pub struct ShimNode {
+    guid: u64,
+    kind: u8,
+    nports: u8,
+    lid: u16,
+    desc: [c_char; 65],
+}
+
+#[repr(C)]
+pub struct ShimPort {
+    node_guid: u64,
+    port_guid: u64,
+    remote_node_guid: u64,
+    lid: u16,
+    lmc: u8,
+    port: u8,
+    remote_port: u8,
+    width: u8,
+    speed: u8,
+    speed_ext: u8,
+    speed_mlnx: u8,
+    vl_cap: u8,
+}
+
+/// A port whose PortInfo rate codes ibfat does not know: the link is routed (routing does
+/// not need the rate) and its rate is recorded as unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownRate {
+    node_guid: u64,
+    port: u8,
+    width: u8,
+    speed: u8,
+    speed_ext: u8,
+    speed_mlnx: u8,
+}
+
+/// What the plugin reads of the subnet.
+pub struct Subnet {
+    /// The fabric with OpenSM's LIDs; a link of unknown rate holds the fabric's default
+    /// width and speed as placeholders, listed in `unknown_rates`.
+    pub fabric: Fabric,
+    /// The links whose codes were not understood: their rate is unknown.
+    pub unknown_rates: Vec<UnknownRate>,
+    /// (VLCap code, node GUID, port) of the cabled port offering the fewest VLs.
+    pub lowest_vl_cap: Option<(u8, u64, u8)>,
+}
+
+impl Subnet {
+    /// The log line about links of unknown rate, if any.
+    pub fn unknown_rate_note(&self) -> Option<String> {
+        let first = self.unknown_rates.first()?;
+        Some(format!(
+            "{} link(s) report rate codes ibfat does not know (first: port {} of 0x{:016x}: \
+             LinkWidthActive {}, LinkSpeedActive {}, LinkSpeedExtActive {}, Mellanox LinkSpeedActive {}); \
+             their rate is recorded as unknown, routing does not use it",
+            self.unknown_rates.len(),
+            first.port,
+            first.node_guid,
+            first.width,
+            first.speed,
+            first.speed_ext,
+            first.speed_mlnx
+        ))
+    }
+}
+
+/// Width and speed of a port from its PortInfo codes (see `ibfat::topology::rate`);
+/// `None` where the code is not one ibfat knows.
+pub fn link_rate(p: &ShimPort) -> (Option<Width>, Option<Speed>) {
+    (
+        Width::from_code(p.width),
+        Speed::from_codes(p.speed, p.speed_ext, p.speed_mlnx),
+    )
+}
+
+/// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs).
+pub fn read_subnet(osm: *mut c_void) -> Result<Subnet, String> {
+    let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
+    // SAFETY: osm is OpenSM's (given to create()); counting walk: NULL buffers of size 0,
+    // plain out-parameters
+    unsafe { ibfat_shim_subnet_walk(osm, std::ptr::null_mut(), 0, std::ptr::null_mut(), 0, &mut nn, &mut np) };
+    let mut nodes: Vec<ShimNode> = Vec::with_capacity(nn as usize);
+    let mut ports: Vec<ShimPort> = Vec::with_capacity(np as usize);
+    let (mut filled_n, mut filled_p): (c_uint, c_uint) = (0, 0);
+    // SAFETY: the buffers have room for nn / np records; the shim writes at most that many
+    let rc = unsafe {
+        ibfat_shim_subnet_walk(
+            osm,
+            nodes.as_mut_ptr(),
+            nn,
+            ports.as_mut_ptr(),
+            np,
+            &mut filled_n,
+            &mut filled_p,
+        )
+    };
+    if rc != 0 || filled_n != nn || filled_p != np {
+        return Err("the subnet changed while it was read".into());
+    }
+    // SAFETY: the shim filled exactly nn and np records
+    unsafe {
+        nodes.set_len(nn as usize);
+        ports.set_len(np as usize);
+    }
+    let mut fabric = Fabric::new();
+    let mut id_of: HashMap<u64, u32> = HashMap::with_capacity(nodes.len());
+    let mut unknown_rates = Vec::new();
+    let lowest_vl_cap = ports
+        .iter()
+        .filter(|p| p.vl_cap != 0)
+        .map(|p| (p.vl_cap, p.node_guid, p.port))
+        .min();
+    for n in &nodes {
+        let kind = match n.kind {
+            2 => NodeKind::Switch,
+            3 => NodeKind::Router,
+            _ => NodeKind::Ca,
+        };
+        // SAFETY: the shim NUL-terminates desc (65 bytes, at most 64 used)
+        let desc = unsafe { CStr::from_ptr(n.desc.as_ptr()) }
+            .to_string_lossy()
+            .trim()
+            .to_string();
+        let prefix = match kind {
+            NodeKind::Switch => "S",
+            NodeKind::Ca => "H",
+            NodeKind::Router => "R",
+        };
+        let id = fabric
+            .add_node(
+                kind,
+                n.nports.max(1) as u32,
+                n.guid,
+                format!("{prefix}-{:016x}", n.guid),
+                desc,
+            )
+            .map_err(|e| e.to_string())?;
+        if kind == NodeKind::Switch {
+            let p0 = fabric.port_index(id, 0) as usize;
+            fabric.ports[p0].lid = n.lid;
+        }
+        id_of.insert(n.guid, id);
+    }
+    for p in &ports {
+        let (Some(&a), Some(&b)) = (id_of.get(&p.node_guid), id_of.get(&p.remote_node_guid)) else {
+            return Err(format!(
+                "port {} of 0x{:016x} leads to an unknown node 0x{:016x}",
+                p.port, p.node_guid, p.remote_node_guid
+            ));
+        };
+        let ia = fabric.try_port_index(a, p.port as u32).map_err(|e| e.to_string())? as usize;
+        if fabric.node(a).kind != NodeKind::Switch {
+            fabric.ports[ia].guid = p.port_guid;
+            fabric.ports[ia].lid = p.lid;
+            fabric.ports[ia].lmc = p.lmc;
+        }
+        if fabric.ports[ia].peer == ibfat::topology::NO_PEER {
+            let ib = fabric
+                .try_port_index(b, p.remote_port as u32)
+                .map_err(|e| e.to_string())? as usize;
+            if fabric.ports[ib].peer == ibfat::topology::NO_PEER {
+                let (w, s) = link_rate(p);
+                if w.is_none() || s.is_none() {
+                    unknown_rates.push(UnknownRate {
+                        node_guid: p.node_guid,
+                        port: p.port,
+                        width: p.width,
+                        speed: p.speed,
+                        speed_ext: p.speed_ext,
+                        speed_mlnx: p.speed_mlnx,
+                    });
+                }
+                fabric
+                    .connect_with(
+                        a,
+                        p.port as u32,
+                        b,
+                        p.remote_port as u32,
+                        w.unwrap_or_default(),
+                        s.unwrap_or_default(),
+                    )
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(Subnet {
+        fabric,
+        unknown_rates,
+        lowest_vl_cap,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn port(width: u8, speed: u8, speed_ext: u8, speed_mlnx: u8) -> ShimPort {
+        ShimPort {
+            node_guid: 1,
+            port_guid: 2,
+            remote_node_guid: 3,
+            lid: 0,
+            lmc: 0,
+            port: 1,
+            remote_port: 1,
+            width,
+            speed,
+            speed_ext,
+            speed_mlnx,
+            vl_cap: 4,
+        }
+    }
+
+    #[test]
+    fn rates_come_from_the_portinfo_codes() {
+        assert_eq!(link_rate(&port(2, 4, 0, 0)), (Some(Width::X4), Some(Speed::Qdr)));
+        assert_eq!(link_rate(&port(8, 1, 0, 0)), (Some(Width::X12), Some(Speed::Sdr)));
+        assert_eq!(link_rate(&port(2, 4, 2, 0)), (Some(Width::X4), Some(Speed::Edr)));
+        assert_eq!(link_rate(&port(1, 0, 8, 0)), (Some(Width::X1), Some(Speed::Ndr)));
+        assert_eq!(link_rate(&port(16, 4, 0, 1)), (Some(Width::X2), Some(Speed::Fdr10)));
+    }
+
+    #[test]
+    fn unknown_codes_are_unknown_not_sdr() {
+        // LinkSpeedActive 0 without an extended speed, and values no spec assigns
+        for speed in [0u8, 3, 8, 15] {
+            assert_eq!(link_rate(&port(2, speed, 0, 0)).1, None, "speed {speed}");
+        }
+        assert_eq!(link_rate(&port(2, 4, 3, 0)).1, None, "ext 3");
+        assert_eq!(link_rate(&port(0, 4, 0, 0)).0, None, "width 0");
+        assert_eq!(link_rate(&port(3, 4, 0, 0)).0, None, "width 3");
+        let subnet = Subnet {
+            fabric: Fabric::new(),
+            lowest_vl_cap: None,
+            unknown_rates: vec![UnknownRate {
+                node_guid: 0x2c9,
+                port: 3,
+                width: 2,
+                speed: 0,
+                speed_ext: 0,
+                speed_mlnx: 0,
+            }],
+        };
+        let note = subnet.unknown_rate_note().unwrap();
+        assert!(
+            note.contains("port 3 of 0x00000000000002c9") && note.contains("unknown"),
+            "{note}"
+        );
+    }
+}

@@ -1,0 +1,358 @@
+//! Degraded fabrics inside a stock OpenSM 3.3.23 (issue 12): cables of a running ibsim LSFT
+//! are cut with the commands `ibfat faults` writes; OpenSM (QoS on) keeps routing with the
+//! ibfat engine — no fallback — and what the subnet then holds is read back with the real
+//! tools: the LFTs (`dump_lfts`) equal the library's degraded routes and pass the per-VL
+//! deadlock check, every switch's SL-to-VL tables (`smpquery sl2vl`) are ibfat's rule, and
+//! SA PathRecords (`saquery -p`) carry ibfat's SLs. Restoring the cables brings the intact
+//! tables back exactly; cut/restore cycles with re-sweeps keep every pass on ibfat.
+
+#[path = "../../../tests/harness/mod.rs"]
+mod harness;
+
+use harness::{OsmConfig, Sim};
+use ibfat::check::validate;
+use ibfat::check::vls::check_vls;
+use ibfat::recognize::{recognize, Degraded, Recognition};
+use ibfat::routing::degraded::route_lsft;
+use ibfat::routing::lanes::Lanes;
+use ibfat::routing::{route, LftSet, Lids, NO_ROUTE};
+use ibfat::topology::{Fabric, NodeId, NodeKind};
+use std::time::Duration;
+
+/// OpenSM with QoS on (so it programs SL-to-VL tables), re-sweeping only when told (and on
+/// traps), with a patient MAD timeout for a simulator that shares 2 cores with the tests.
+fn qos_cfg(opts: &str) -> OsmConfig {
+    OsmConfig {
+        extra_args: vec!["-Q".into(), "-s".into(), "0".into()],
+        conf: vec!["transaction_timeout 1000".into()],
+        ..OsmConfig {
+            engine: "ibfat,minhop".into(),
+            ..Default::default()
+        }
+        .with_ibfat_plugin(opts)
+    }
+}
+
+/// Wait for the `n`-th "tables configured" line and require that ibfat configured it.
+fn routed_by_ibfat(osm: &mut harness::OpenSm, n: usize, what: &str) {
+    let w = osm.wait_while_running("tables configured on all switches", n, Duration::from_secs(90));
+    let log = osm.log();
+    assert_eq!(w, harness::Waited::Found, "{what}: {}", harness::tail(&log, 40));
+    // a port change can start a second sweep: let it finish; the SL-to-VL tables are
+    // programmed after the LFTs, before OpenSM reports the subnet up
+    let mut seen = log.matches("tables configured on all switches").count();
+    let start = std::time::Instant::now();
+    loop {
+        std::thread::sleep(Duration::from_millis(1500));
+        let log = osm.log();
+        let now = log.matches("tables configured on all switches").count();
+        let up = log.rfind("SUBNET UP") > log.rfind("tables configured on all switches");
+        if now == seen && up {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "{what}: no settled sweep:\n{}",
+            harness::tail(&log, 40)
+        );
+        seen = now;
+    }
+    let log = osm.log();
+    assert_eq!(
+        harness::configured_by(&log).as_deref(),
+        Some("ibfat"),
+        "{what}: {}",
+        harness::tail(&log, 40)
+    );
+    assert!(!log.contains("falling back"), "{what}: {}", harness::tail(&log, 40));
+}
+
+/// The degraded recognition and ibfat's routes of the subnet as it is now.
+fn expected(fabric: &Fabric, lids: &Lids) -> (Degraded, LftSet, Lanes, u64) {
+    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
+        panic!("the cut fabric is not recognised as a degraded LSFT")
+    };
+    let r = route_lsft(fabric, &d.holes, lids).unwrap();
+    let lanes = Lanes::new(fabric, &d.holes, &r);
+    let unrouted_switch_lids = r.unrouted_switch_lids;
+    (d, r.lfts, lanes, unrouted_switch_lids)
+}
+
+/// Every entry the switches hold equals `want` (for every LID `want` routes).
+fn same_tables(fabric: &Fabric, want: &LftSet, got: &LftSet, what: &str) {
+    let mut compared = 0;
+    for &sw in &want.switches {
+        for lid in 1..want.stride as u16 {
+            let a = want.get(sw, lid).unwrap_or(NO_ROUTE);
+            if a == NO_ROUTE {
+                continue;
+            }
+            assert_eq!(
+                Some(a),
+                got.get(sw, lid),
+                "{what}: switch {} LID {lid}",
+                fabric.node(sw).desc
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, want.routed_entries(), "{what}");
+}
+
+/// `smpquery sl2vl LID OUT` of a switch: the 16 VLs of every input port towards `out`,
+/// as (input port, VLs).
+fn sl2vl_read_back(sim: &Sim, lid: u16, out: u8) -> Vec<(u8, Vec<u8>)> {
+    let text = sim.tool("smpquery", &["sl2vl", &lid.to_string(), &out.to_string()]);
+    let mut tables = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("ports:")) {
+        // ports: in  2, out  3: | 0| 1| ...
+        let (ports, vls) = line.split_at(line.find('|').unwrap_or_else(|| panic!("{text}")));
+        let nums: Vec<u8> = ports
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        assert_eq!(nums.len(), 2, "{line}");
+        assert_eq!(nums[1], out, "{line}");
+        let vls: Vec<u8> = vls.split('|').filter_map(|x| x.trim().parse().ok()).collect();
+        assert_eq!(vls.len(), 16, "{line}");
+        tables.push((nums[0], vls));
+    }
+    assert!(!tables.is_empty(), "no table in smpquery output:\n{text}");
+    tables
+}
+
+/// The SL of SA's PathRecord for `slid` → `dlid` (`saquery -p`).
+fn path_record_sl(sim: &Sim, slid: u16, dlid: u16) -> u8 {
+    let text = sim.tool(
+        "saquery",
+        &["-p", "--slid", &slid.to_string(), "--dlid", &dlid.to_string()],
+    );
+    let v = text
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("sl."))
+        .map(|v| v.trim_start_matches('.'))
+        .unwrap_or_else(|| panic!("no sl in the PathRecord:\n{text}"));
+    u8::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("sl {v}:\n{text}"))
+}
+
+/// The switch LID and a (host LID, leaf) of every leaf with hosts.
+fn host_lids(fabric: &Fabric, lids: &Lids) -> Vec<(u16, NodeId)> {
+    let mut v = Vec::new();
+    for lid in 1..lids.owner.len() {
+        let o = lids.owner[lid];
+        if o == ibfat::topology::NO_PEER {
+            continue;
+        }
+        let p = &fabric.ports[o as usize];
+        if fabric.node(p.node).kind == NodeKind::Ca {
+            if let Some((leaf, _)) = fabric.peer(p.node, p.num) {
+                v.push((lid as u16, leaf));
+            }
+        }
+    }
+    v
+}
+
+fn switch_lid(fabric: &Fabric, lids: &Lids, sw: NodeId) -> u16 {
+    let i = fabric.port_index(sw, 0);
+    lids.owner.iter().position(|&o| o == i).unwrap() as u16
+}
+
+/// LSFT(5) shuffled with 6 cables cut and one spine dead (ibsim `Unlink`/`Down` commands from
+/// `ibfat faults`): routed by ibfat with lanes, read back with the real tools; then repaired.
+#[test]
+fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
+    let t = tempfile::tempdir().unwrap();
+    let (plan, cut, _) =
+        harness::lsft_with_faults(t.path(), 5, 21, "cut", &["--cut", "6", "--seed", "9", "--dead", "S4"]);
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&qos_cfg("validate=1"));
+    routed_by_ibfat(&mut osm, 1, "intact");
+    for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    routed_by_ibfat(&mut osm, before + 1, "cut");
+    let log = osm.log();
+    assert!(log.contains("ibfat: degraded fabric: Latin-square fat-tree LSFT(5) one-sided, degraded: 6 missing cables, 1 dead spines"), "{}", harness::tail(&log, 40));
+    assert!(
+        log.contains("ibfat: per-VL validation:") && log.contains("acyclic"),
+        "{}",
+        harness::tail(&log, 40)
+    );
+    let last = &log[log.rfind("ibfat: degraded fabric:").unwrap()..];
+    let last = &last[..last.find("ibfat: per-VL validation").unwrap()];
+    assert_eq!(
+        last.matches("ibfat:   fault: ").count(),
+        7,
+        "6 cables and a spine:\n{last}"
+    );
+
+    // the LFTs the switches hold are ibfat's degraded routes, deadlock-free per VL
+    let (fabric, lids, programmed) = sim.programmed();
+    let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
+    assert_eq!(d.faults.len(), 7);
+    same_tables(&fabric, &want, &programmed, "cut");
+    let v = check_vls(
+        &fabric,
+        &lids,
+        &programmed,
+        |s, l| lanes.sl(s, l),
+        |w, s, i, o| lanes.vl(w, s, i, o),
+    );
+    // (the only unrouted paths: a leaf to the spine its own cut cable led to)
+    assert!(
+        v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == unrouted_switch_lids,
+        "{v:?}"
+    );
+
+    // SL-to-VL tables read back from every switch port pair equal the rule
+    let (mut pairs, mut on_vl1) = (0, 0);
+    for sw in fabric.switches() {
+        let lid = switch_lid(&fabric, &lids, sw);
+        for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
+            for (inp, got) in sl2vl_read_back(&sim, lid, out) {
+                if inp == out {
+                    continue;
+                }
+                // SL 15 → VL 1 everywhere: the plugin keeps every table non-zero (lanes.rs)
+                let want: Vec<u8> = (0..16)
+                    .map(|sl| if sl == 15 { 1 } else { lanes.vl(sw, sl, inp, out) })
+                    .collect();
+                assert_eq!(
+                    got,
+                    want,
+                    "switch {} in {inp} out {out} ({} SL-to-VL Sets timed out in OpenSM's log)",
+                    fabric.node(sw).desc,
+                    osm.log().matches("SubnSet(SLtoVLMappingTable)").count()
+                );
+                on_vl1 += want[..15].contains(&1) as usize;
+                pairs += 1;
+            }
+        }
+    }
+    assert!(on_vl1 > 0 && pairs > 1000, "{pairs} pairs, {on_vl1} with VL 1");
+
+    // PathRecords carry ibfat's SLs: one host per leaf to every host LID
+    let hosts = host_lids(&fabric, &lids);
+    let mut firsts: Vec<(u16, NodeId)> = Vec::new();
+    for &(lid, leaf) in &hosts {
+        if !firsts.iter().any(|&(_, l)| l == leaf) {
+            firsts.push((lid, leaf));
+        }
+    }
+    let mut detoured = 0;
+    for &(slid, leaf) in firsts.iter().take(8) {
+        for &(dlid, _) in hosts.iter().step_by(3) {
+            let want = lanes.sl(leaf, dlid as usize);
+            assert_eq!(path_record_sl(&sim, slid, dlid), want, "{slid} -> {dlid}");
+            detoured += (want != 0) as usize;
+        }
+    }
+    assert!(detoured > 0, "no detoured pair was asked");
+
+    // repair: the intact tables come back exactly, and the SLs are 0 again
+    for cmd in std::fs::read_to_string(cut.join("restore.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    routed_by_ibfat(&mut osm, before + 1, "restored");
+    let (fabric, lids, programmed) = sim.programmed();
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+        panic!("the repaired fabric is not recognised")
+    };
+    let intact = route(&fabric, &layout, &lids).unwrap();
+    same_tables(&fabric, &intact, &programmed, "restored");
+    assert!(validate(&fabric, &lids, &programmed, Some(&layout)).ok);
+    let (slid, _) = firsts[0];
+    for &(dlid, _) in hosts.iter().step_by(5) {
+        assert_eq!(path_record_sl(&sim, slid, dlid), 0, "{slid} -> {dlid} after the repair");
+    }
+    osm.stop();
+}
+
+/// Without QoS OpenSM cannot program SL-to-VL tables, and with `max_op_vls 1` there is one
+/// data VL: the degraded pass is refused with the reason and OpenSM falls back.
+#[test]
+fn degraded_pass_without_the_vls_it_needs_falls_back() {
+    let t = tempfile::tempdir().unwrap();
+    let (_, cut, _) = harness::lsft_with_faults(t.path(), 3, 5, "cut", &["--cut", "2", "--seed", "1"]);
+    let sim = Sim::start(&cut.join("topology.net"));
+    for (args, conf, why) in [
+        (vec![], vec![], "OpenSM programs SL-to-VL tables only with QoS on"),
+        (
+            vec!["-Q".to_string()],
+            vec!["max_op_vls 1".to_string()],
+            "max_op_vls 1 allows 1",
+        ),
+    ] {
+        let run = sim.opensm(&OsmConfig {
+            extra_args: args,
+            conf,
+            ..OsmConfig {
+                engine: "ibfat,minhop".into(),
+                ..Default::default()
+            }
+            .with_ibfat_plugin("")
+        });
+        assert_eq!(
+            run.configured_by().as_deref(),
+            Some("minhop"),
+            "{}",
+            harness::tail(&run.log, 30)
+        );
+        assert!(
+            run.log.contains(why) && run.log.contains("falling back to the next engine"),
+            "{why}:\n{}",
+            harness::tail(&run.log, 30)
+        );
+    }
+}
+
+/// 20 random cut/restore cycles of an LSFT(3) (3 cables each) with re-sweeps: OpenSM stays
+/// up and every pass is ibfat's; the switches always hold ibfat's tables for the fabric
+/// as it is.
+#[test]
+fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(&["build", "lsft", "--order", "3", "--shuffle", "8"], &plan);
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&qos_cfg(""));
+    routed_by_ibfat(&mut osm, 1, "intact");
+    let p = plan.to_str().unwrap();
+    for cycle in 0..20u32 {
+        let drill = t.path().join(format!("drill{cycle}"));
+        let seed = (1000 + cycle).to_string();
+        let (c, o, e) = harness::ibfat(&[
+            "faults",
+            p,
+            "--cut",
+            "3",
+            "--seed",
+            &seed,
+            "--out",
+            drill.to_str().unwrap(),
+        ]);
+        assert_eq!(c, 0, "{o}{e}");
+        for (file, what) in [("cut.ibsim", "cut"), ("restore.ibsim", "restored")] {
+            for cmd in std::fs::read_to_string(drill.join(file)).unwrap().lines() {
+                sim.console(cmd);
+            }
+            let before = osm.log().matches("tables configured on all switches").count();
+            osm.sighup();
+            routed_by_ibfat(&mut osm, before + 1, &format!("cycle {cycle} {what}"));
+            assert!(osm.alive(), "cycle {cycle}");
+            let (fabric, lids, programmed) = sim.programmed();
+            let want = match recognize(&fabric, None) {
+                Recognition::Recognised { layout, .. } => route(&fabric, &layout, &lids).unwrap(),
+                Recognition::Unrecognised { .. } => expected(&fabric, &lids).1,
+            };
+            same_tables(&fabric, &want, &programmed, &format!("cycle {cycle} {what}"));
+        }
+    }
+    osm.stop();
+}
