@@ -234,7 +234,16 @@ fn cli_faults_and_recognize() {
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("stale-sl.txt") && e.contains("other tables"), "{e}");
     // a command that needs the intact family names the fault and points at route
-    let (c, _, e) = ibfat(&["schedule", net.to_str().unwrap(), "--pattern", "lsft"]);
+    // (`schedule --pattern lsft` repairs instead: cli_schedule_repairs_a_degraded_lsft)
+    let g2l = routes.join("guid2lid");
+    let (c, _, e) = ibfat(&[
+        "check",
+        net.to_str().unwrap(),
+        "--lids",
+        g2l.to_str().unwrap(),
+        "--pattern",
+        "lsft",
+    ]);
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("first fault") && e.contains("ibfat route"), "{e}");
     // bad input: nothing to inject, an unknown switch, more cuts than cables
@@ -373,4 +382,139 @@ fn one_cut_cable_changes_under_one_percent_of_host_entries() {
             "seed {seed}: {changed} of {compared} host-LID entries changed"
         );
     }
+}
+
+/// Schedule repair (issue 12 item 4): the LSFT all-to-all of a degraded LSFT, repaired on
+/// its degraded tables, is conflict-free on them (the checker measures ratio 1.0,
+/// congestion 1), sends every ordered pair of distinct hosts exactly once, keeps the phases
+/// that stayed conflict-free, and beats the unrepaired schedule on the same tables.
+#[test]
+fn repaired_schedules_are_conflict_free_on_the_degraded_tables() {
+    use ibfat::check::{check, CompiledRoutes};
+    use ibfat::routing::degraded::route_lsft;
+    use ibfat::routing::Lids;
+    use ibfat::schedule::IDLE;
+    use ibfat::select::repair::repair_lsft;
+    for (q, cut, dead) in [(5u32, 3usize, false), (7, 10, false), (7, 10, true)] {
+        let t = lsft(q, 40 + q as u64);
+        let f = &t.fabric;
+        let dead_nodes: Vec<_> = if dead {
+            vec![f.switches().find(|&s| f.node(s).name.starts_with('S')).unwrap()]
+        } else {
+            Vec::new()
+        };
+        let inj = inject(f, cut, 5, &dead_nodes).unwrap();
+        let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+            panic!("LSFT({q}) with {cut} cuts not recognised as degraded")
+        };
+        let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
+        let r = route_lsft(&inj.fabric, &d.holes, &lids).unwrap();
+        let (sched, rep) = repair_lsft(&inj.fabric, &d.holes, &lids, &r.lfts).unwrap();
+        let what = format!("LSFT({q}) {cut} cuts dead spine {dead}: {rep:?}");
+        let n = sched.hosts.len();
+        assert_eq!(n, t.layout.hosts().len(), "{what}");
+        // every ordered pair of distinct ranks exactly once
+        let mut seen = vec![false; n * n];
+        for ph in &sched.phases {
+            for (s, &dst) in ph.iter().enumerate() {
+                if dst == IDLE || dst as usize == s {
+                    continue;
+                }
+                assert!(!seen[s * n + dst as usize], "{what}: {s} -> {dst} twice");
+                seen[s * n + dst as usize] = true;
+            }
+        }
+        assert_eq!(seen.iter().filter(|&&x| x).count(), n * (n - 1), "{what}");
+        assert_eq!(rep.unrouted_flows, 0, "{what}");
+        // measured by the checker on the degraded tables
+        let layout = d.holes.schedule_layout();
+        let routes = CompiledRoutes::compile(&inj.fabric, &lids, &r.lfts, &layout.hosts, 0).unwrap();
+        let c = check(
+            &inj.fabric,
+            &layout.hosts,
+            &routes,
+            &sched,
+            0..sched.phases.len(),
+            &|| {},
+        )
+        .unwrap();
+        assert_eq!((c.max_congestion, c.throughput_ratio), (1, 1.0), "{what}");
+        assert!(
+            rep.moved_flows > 0 && rep.kept_phases > 0 && rep.kept_phases < rep.original_phases,
+            "{what}"
+        );
+        assert!(
+            rep.throughput_vs_intact() > rep.unrepaired_vs_intact() && rep.throughput_vs_intact() > 0.5,
+            "{what}"
+        );
+        eprintln!(
+            "{what}\n  throughput vs intact: repaired {:.3}, unrepaired {:.3}",
+            rep.throughput_vs_intact(),
+            rep.unrepaired_vs_intact()
+        );
+    }
+}
+
+/// `ibfat schedule` on a degraded LSFT writes the lsft schedule repaired for ibfat's
+/// degraded routes; `ibfat check` measures it conflict-free on the dump `ibfat route`
+/// writes (the same tables: the fingerprints match), and refuses it on the intact plan's.
+#[test]
+fn cli_schedule_repairs_a_degraded_lsft() {
+    let t = tempfile::tempdir().unwrap();
+    let (plan, cut, _) = harness::lsft_with_faults(t.path(), 5, 31, "cut", &["--cut", "4", "--seed", "2"]);
+    let net = cut.join("topology.net");
+    let (n, s) = (net.to_str().unwrap(), t.path().join("s.json"));
+    let (c, o, e) = ibfat(&[
+        "schedule",
+        n,
+        "--pattern",
+        "lsft",
+        "--out",
+        s.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    let r = &v["repair"];
+    assert!(
+        r["moved_flows"].as_u64().unwrap() > 0 && r["added_phases"].as_u64().is_some(),
+        "{o}"
+    );
+    assert!(
+        r["throughput_vs_intact"].as_f64().unwrap() > r["unrepaired_vs_intact"].as_f64().unwrap(),
+        "{o}"
+    );
+    assert_eq!(
+        v["phases"].as_u64(),
+        Some(186 + r["added_phases"].as_u64().unwrap()),
+        "{o}"
+    );
+    let routed = t.path().join("routed");
+    let (c, o, e) = ibfat(&["route", n, "--out", routed.to_str().unwrap()]);
+    assert_eq!(c, 0, "{o}{e}");
+    let dump = routed.join("opensm-lfts.dump");
+    let g2l = routed.join("guid2lid");
+    let (c, o, e) = ibfat(&[
+        "check",
+        n,
+        "--lfts",
+        dump.to_str().unwrap(),
+        "--lids",
+        g2l.to_str().unwrap(),
+        "--pattern",
+        s.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["max_congestion"].as_u64(), Some(1), "{o}");
+    assert_eq!(v["throughput_ratio"].as_f64(), Some(1.0), "{o}");
+    // the same schedule against the intact plan's tables: stale
+    let (c, _, e) = ibfat(&["check", plan.to_str().unwrap(), "--pattern", s.to_str().unwrap()]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("stale"), "{e}");
+    // other patterns are refused on a degraded fabric, naming it
+    let (c, _, e) = ibfat(&["schedule", n, "--pattern", "shift"]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("degraded") && e.contains("--pattern lsft"), "{e}");
 }

@@ -200,6 +200,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l seed -d 'Seed o
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l phases -d 'Number of phases of the random pattern (default: the number of ranks)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s o -l out -d 'Write the schedule here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l format -d 'json (default, or by the --out extension) or csv' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lfts -d 'Degraded LSFT: repair the lsft schedule for these tables (OpenSM dump, dump_lfts)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lids -d 'LIDs of --lfts (guid2lid); default the topology\'s own' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F

@@ -6,6 +6,7 @@ use ibfat::fingerprint::ComputedFor;
 use ibfat::schedule::generate::BlockInfo;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, Counts, Format, Job, PatternKind, Request};
+use ibfat::select::repair::{repair_lsft, RepairReport};
 use ibfat::select::{generate, ChoiceReport};
 use ibfat::{Error, Result};
 use serde::Serialize;
@@ -43,12 +44,20 @@ The format follows the extension when --format is not given. A rank sending to i
 its local copy. Conflict-freedom claims refer to the canonical routing of each family;
 `ibfat check` measures any schedule on real routing tables.
 
+A degraded LSFT (cut cables, dead switches; `ibfat recognize` lists them) gets its lsft
+schedule repaired for the tables it holds: --lfts (OpenSM's dump, `dump_lfts`; LIDs from
+--lids or the topology) or else ibfat's own degraded routes. Phases still conflict-free
+on those tables are kept, the flows that now collide move to the first phase where they
+fit (new phases at the end): conflict-free on those tables, every pair once; the file
+records the tables it was computed for.
+
 Examples:
   ibfat schedule lsft7/ --pattern lsft --out a2a.json
   ibfat schedule lsft7/ --pattern lsft-partial --block 4 --per-leaf 3 --out job.json
   ibfat schedule lsft7/ --pattern lsft-partial --job-size 100 --json
   ibfat schedule ft/fabric.yaml --pattern kary-shift --job hosts.txt --out s.csv
-  ibfat schedule lsft7/ --pattern random --seed 7 --phases 10 --out rnd.json";
+  ibfat schedule lsft7/ --pattern random --seed 7 --phases 10 --out rnd.json
+  ibfat schedule ibnetdiscover.txt --pattern lsft --lfts dump_lfts.txt --out repaired.json";
 
 #[derive(Args, Debug)]
 #[command(after_help = SCHEDULE_AFTER)]
@@ -92,6 +101,12 @@ pub struct ScheduleArgs {
     /// Add the time it took to the JSON report (`seconds`)
     #[arg(long)]
     timings: bool,
+    /// Degraded LSFT: repair the lsft schedule for these tables (OpenSM dump, dump_lfts)
+    #[arg(long, value_name = "LFTS")]
+    lfts: Option<PathBuf>,
+    /// LIDs of --lfts (guid2lid); default the topology's own
+    #[arg(long, value_name = "GUID2LID", requires = "lfts")]
+    lids: Option<PathBuf>,
 }
 
 fn parse_kind(s: &str) -> std::result::Result<PatternKind, String> {
@@ -130,12 +145,40 @@ struct ScheduleReport {
     notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seconds: Option<f64>,
+    /// Degraded fabric: what repairing the schedule for its tables did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repair: Option<RepairSummary>,
+}
+
+/// The repair of a degraded fabric's schedule, for the report.
+#[derive(Serialize, Debug)]
+struct RepairSummary {
+    #[serde(flatten)]
+    report: RepairReport,
+    /// Throughput of the repaired all-to-all against the intact fabric's (phases ratio).
+    throughput_vs_intact: f64,
+    /// The same for the family's schedule left as it was on these tables.
+    unrepaired_vs_intact: f64,
+    /// Where the tables came from.
+    tables: String,
 }
 
 pub fn run(a: ScheduleArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     let start = Instant::now();
-    let loaded = ibfat::load::load_family(&a.topology, ibfat::recognize::FamilyHint::parse_opt(&a.family)?)?;
+    let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
+    let loaded = ibfat::load::load(&a.topology, Default::default(), ibfat::load::Recognise::Yes(hint))?;
+    if let Some(d) = &loaded.degraded {
+        return repaired(&a, &loaded, d, start);
+    }
+    if a.lfts.is_some() {
+        return Err(Error::input(
+            "lfts",
+            "--lfts repairs the schedule of a degraded LSFT; this fabric is intact",
+            Some("measure a schedule on tables with `ibfat check --lfts`".into()),
+        ));
+    }
+    loaded.topology()?;
     let loaded = super::topo::with_roles(loaded)?;
     let plan = loaded.topology()?;
     let job = a
@@ -187,6 +230,95 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
         format: a.out.as_ref().map(|_| format.to_string()),
         notes: g.notes.clone(),
         seconds: a.timings.then(|| start.elapsed().as_secs_f64()),
+        repair: None,
+    };
+    if a.json {
+        print_json("schedule", &report)?;
+    } else {
+        print_report(&report);
+    }
+    Ok(0)
+}
+
+/// A degraded LSFT: its lsft schedule repaired for its tables (the help text).
+fn repaired(
+    a: &ScheduleArgs,
+    loaded: &ibfat::load::Loaded,
+    d: &ibfat::recognize::Degraded,
+    start: Instant,
+) -> Result<i32> {
+    if a.pattern != PatternKind::Lsft || a.job.is_some() || a.job_size.is_some() || a.block.is_some() {
+        return Err(Error::input(
+            "pattern",
+            format!(
+                "{}: a degraded fabric gets the whole-fabric lsft schedule, repaired for its tables",
+                d.description
+            ),
+            Some("use --pattern lsft without --job / --block / --job-size".into()),
+        ));
+    }
+    if !super::topo::roles_are_empty() {
+        return Err(Error::input(
+            "roles",
+            "host roles do not apply to a Latin-square fat-tree (its rank order is the all-to-all's geometry)",
+            None,
+        ));
+    }
+    let fabric = loaded.fabric();
+    let (lids, lfts, tables) = match &a.lfts {
+        Some(p) => {
+            let (lids, lfts) = super::topo::read_lfts(loaded, a.lids.as_deref(), p)?;
+            (lids, lfts, p.display().to_string())
+        }
+        None => {
+            let lids = match loaded.own_lids()? {
+                Some(l) if l.lmc == 0 => l,
+                _ => ibfat::routing::Lids::plan(fabric, &[], 0)?,
+            };
+            let r = ibfat::routing::degraded::route_lsft(fabric, &d.holes, &lids)?;
+            (lids, r.lfts, "ibfat's degraded routes".to_string())
+        }
+    };
+    let (sched, rep) = repair_lsft(fabric, &d.holes, &lids, &lfts)?;
+    let format = a
+        .format
+        .unwrap_or_else(|| a.out.as_deref().map(Format::for_path).unwrap_or_default());
+    let counts = match &a.out {
+        Some(path) => Some(file::write(
+            path,
+            format,
+            &sched,
+            &sched.hosts,
+            sched.computed_for.as_ref().expect("repair records its tables"),
+        )?),
+        None => None,
+    };
+    let report = ScheduleReport {
+        topology: loaded.name(),
+        description: d.description.clone(),
+        pattern: "lsft (repaired)".into(),
+        ranks: sched.hosts.len(),
+        phases: sched.phases.len(),
+        whole_fabric: true,
+        complete: rep.unrouted_flows == 0,
+        conflict_free_by_construction: false,
+        guarantee: None,
+        idle_fraction: counts.map(|c| c.idle_fraction()),
+        counts,
+        block: None,
+        placement: None,
+        out: a.out.clone(),
+        format: a.out.as_ref().map(|_| format.to_string()),
+        notes: vec![format!(
+            "conflict-free on {tables} (repaired; check it with `ibfat check --lfts`)"
+        )],
+        seconds: a.timings.then(|| start.elapsed().as_secs_f64()),
+        repair: Some(RepairSummary {
+            throughput_vs_intact: rep.throughput_vs_intact(),
+            unrepaired_vs_intact: rep.unrepaired_vs_intact(),
+            report: rep,
+            tables,
+        }),
     };
     if a.json {
         print_json("schedule", &report)?;
@@ -255,6 +387,21 @@ fn print_report(r: &ScheduleReport) {
             c.flows,
             c.self_flows,
             100.0 * c.idle_fraction()
+        );
+    }
+    if let Some(x) = &r.repair {
+        outln!(
+            "  repaired: {} of {} phases kept as they were, {} flows moved, {} phases added ({} unrouted pairs)",
+            x.report.kept_phases,
+            x.report.original_phases,
+            x.report.moved_flows,
+            x.report.added_phases,
+            x.report.unrouted_flows
+        );
+        outln!(
+            "  all-to-all throughput vs the intact fabric: {:.3} repaired, {:.3} unrepaired",
+            x.throughput_vs_intact,
+            x.unrepaired_vs_intact
         );
     }
     for n in &r.notes {

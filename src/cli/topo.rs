@@ -25,6 +25,11 @@ pub fn set_roles(src: ibfat::formats::roles::RoleSources) {
     let _ = ROLES.set(src);
 }
 
+/// True when no host-role option was given.
+pub fn roles_are_empty() -> bool {
+    ROLES.get().map_or(true, |s| s.is_empty())
+}
+
 /// Give the layout's hosts the roles the options name (strict: a GUID not in `fabric`,
 /// listed twice, or a pattern matching nothing is an error). Nothing when no role option
 /// is given.

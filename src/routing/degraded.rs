@@ -8,10 +8,13 @@
 //!   it — unchanged from the intact tables, so every intact pair keeps its route and the
 //!   rest of the fabric its conflict-free schedule;
 //! * other leaves: up to a surviving spine l1 through s whose own entry for d leads on,
-//!   spread over the candidates by (s + d);
+//!   spread over the candidates by (s + d + j) for the host in slot j of d (0 for the
+//!   leaf itself) — LFTs route by destination, so spreading a leaf pair's detours over
+//!   the destination's hosts is the most a table can do, and then no more flows share a
+//!   detour than the destination host can receive anyway;
 //! * spine l with d on it and the cable there: down to d; otherwise down to an
 //!   intermediate leaf m on l (cable there, m's family route to d intact, m of the other
-//!   colour than d), spread by (l + d). A detour is s → l1 → m → join(m,d) → d: the
+//!   colour than d), spread by (l + d + j). A detour is s → l1 → m → join(m,d) → d: the
 //!   shortest there is when the direct spine is gone, and loop-free because m's route is
 //!   the family's.
 //!
@@ -80,8 +83,9 @@ struct Router<'a> {
 }
 
 impl Router<'_> {
-    /// Spine l's next hop towards point d: (down port, intermediate leaf or d), or none.
-    fn spine_to_point(&self, l: u32, d: u32) -> Option<(u8, u32)> {
+    /// Spine l's next hop towards host slot j of point d (j = 0 for the leaf itself): (down
+    /// port, intermediate leaf or d), or none.
+    fn spine_to_point(&self, l: u32, d: u32, j: u32) -> Option<(u8, u32)> {
         let h = self.h;
         let p = h.down(l, d);
         if p != 0 {
@@ -95,7 +99,7 @@ impl Router<'_> {
             .filter(|&m| m != d && colour(m) != colour(d) && h.down(l, m) != 0 && h.intact(m, d))
             .collect();
         (!cands.is_empty()).then(|| {
-            let m = cands[((l + d) % cands.len() as u32) as usize];
+            let m = cands[((l + d + j) % cands.len() as u32) as usize];
             (h.down(l, m), m)
         })
     }
@@ -103,7 +107,7 @@ impl Router<'_> {
     /// For the tables' completeness only (no detour uses it: leaves pick their first spine
     /// by [`Router::spine_to_point`]): a spine without a leaf of the other colour still
     /// hands traffic for d to any leaf on it whose family route to d survives.
-    fn spine_fallback(&self, l: u32, d: u32) -> Option<u8> {
+    fn spine_fallback(&self, l: u32, d: u32, j: u32) -> Option<u8> {
         let h = self.h;
         let cands: Vec<u32> = h
             .plane
@@ -112,16 +116,16 @@ impl Router<'_> {
             .copied()
             .filter(|&m| m != d && h.down(l, m) != 0 && h.intact(m, d))
             .collect();
-        (!cands.is_empty()).then(|| h.down(l, cands[((l + d) % cands.len() as u32) as usize]))
+        (!cands.is_empty()).then(|| h.down(l, cands[((l + d + j) % cands.len() as u32) as usize]))
     }
 
     /// Leaf s's next hop towards point d (s ≠ d): (up port, SL).
-    fn leaf_to_point(&self, s: u32, d: u32) -> Option<(u8, u8)> {
-        self.leaf_choice(s, d).map(|(port, sl, _)| (port, sl))
+    fn leaf_to_point(&self, s: u32, d: u32, j: u32) -> Option<(u8, u8)> {
+        self.leaf_choice(s, d, j).map(|(port, sl, _)| (port, sl))
     }
 
     /// [`Router::leaf_to_point`] with the spine the leaf goes up to.
-    fn leaf_choice(&self, s: u32, d: u32) -> Option<(u8, u8, u32)> {
+    fn leaf_choice(&self, s: u32, d: u32, j: u32) -> Option<(u8, u8, u32)> {
         let h = self.h;
         if h.intact(s, d) {
             let l = h.plane.join(s, d);
@@ -132,11 +136,11 @@ impl Router<'_> {
             .lines_through(s)
             .iter()
             .filter(|&&l| h.up(s, l) != 0)
-            .filter_map(|&l| self.spine_to_point(l, d).map(|(_, m)| (h.up(s, l), m, l)))
+            .filter_map(|&l| self.spine_to_point(l, d, j).map(|(_, m)| (h.up(s, l), m, l)))
             .filter(|&(_, m, _)| m != s)
             .collect();
         (!cands.is_empty()).then(|| {
-            let (port, m, l) = cands[((s + d) % cands.len() as u32) as usize];
+            let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
             // m == d: the spine reached d after all (no turn)
             (port, if m == d { 0 } else { 1 + colour(d) }, l)
         })
@@ -260,19 +264,6 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         };
     }
     let r = Router { h };
-    // spine entries some detour goes through: these follow the VL rule; the others keep
-    // the intact tables' hand-over
-    let mut needed = vec![false; (n * n) as usize];
-    for s in 0..n {
-        if h.leaves[s as usize] == DEAD {
-            continue;
-        }
-        for d in (0..n).filter(|&d| d != s && !h.intact(s, d)) {
-            if let Some((_, _, l)) = r.leaf_choice(s, d) {
-                needed[(l * n + d) as usize] = true;
-            }
-        }
-    }
     let mut slot = vec![0u32; fabric.len()];
     let mut count = vec![0u32; n as usize];
     for &(p, _, ep) in &h.hosts {
@@ -285,6 +276,28 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
             host_slot[lid] = slot[fabric.ports[owner as usize].node as usize];
         }
     }
+    // spine entries (spine l, host slot j of point d) some detour goes through: these
+    // follow the VL rule; the others keep the intact tables' hand-over (a bit per entry)
+    let dd = h.plane.degree() as usize;
+    let bit = |l: u32, d: u32, j: u32| ((l * n + d) as usize) * dd + (j as usize).min(dd - 1);
+    let mut needed = vec![0u64; ((n * n) as usize * dd).div_ceil(64)];
+    for s in 0..n {
+        if h.leaves[s as usize] == DEAD {
+            continue;
+        }
+        for d in (0..n).filter(|&d| d != s && !h.intact(s, d)) {
+            for j in 0..count[d as usize].max(1) {
+                if let Some((_, _, l)) = r.leaf_choice(s, d, j) {
+                    let b = bit(l, d, j);
+                    needed[b / 64] |= 1 << (b % 64);
+                }
+            }
+        }
+    }
+    let is_needed = |l: u32, d: u32, j: u32| {
+        let b = bit(l, d, j);
+        needed[b / 64] >> (b % 64) & 1 == 1
+    };
     let mut sl = vec![0u8; n as usize * stride];
     let (mut unrouted, mut unrouted_switch_lids) = (0u64, 0u64);
     for (row, &sw) in lfts.switches.clone().iter().enumerate() {
@@ -295,8 +308,13 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                 // at a leaf
                 (Dest::Host(dp, hp), true) if dp == p => hp,
                 (Dest::Leaf(dp), true) if dp == p => 0,
-                (Dest::Host(dp, _) | Dest::Leaf(dp), true) => leaf_hop(
-                    r.leaf_to_point(p, dp),
+                (Dest::Host(dp, _), true) => leaf_hop(
+                    r.leaf_to_point(p, dp, host_slot[lid]),
+                    &mut sl[p as usize * stride + lid],
+                    &mut unrouted,
+                ),
+                (Dest::Leaf(dp), true) => leaf_hop(
+                    r.leaf_to_point(p, dp, 0),
                     &mut sl[p as usize * stride + lid],
                     &mut unrouted,
                 ),
@@ -306,15 +324,20 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                     &mut unrouted_switch_lids,
                 ),
                 // at a spine
-                (Dest::Host(dp, _), false) if h.down(l, dp) == 0 && !needed[(l * n + dp) as usize] => r
+                (Dest::Host(dp, _), false) if h.down(l, dp) == 0 && !is_needed(l, dp, host_slot[lid]) => r
                     .intact_handover(l, dp, host_slot[lid])
-                    .or_else(|| r.spine_to_point(l, dp).map(|x| x.0))
-                    .or_else(|| r.spine_fallback(l, dp))
+                    .or_else(|| r.spine_to_point(l, dp, host_slot[lid]).map(|x| x.0))
+                    .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
                     .unwrap_or(NO_ROUTE),
-                (Dest::Host(dp, _) | Dest::Leaf(dp), false) => r
-                    .spine_to_point(l, dp)
+                (Dest::Host(dp, _), false) => r
+                    .spine_to_point(l, dp, host_slot[lid])
                     .map(|x| x.0)
-                    .or_else(|| r.spine_fallback(l, dp))
+                    .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
+                    .unwrap_or(NO_ROUTE),
+                (Dest::Leaf(dp), false) => r
+                    .spine_to_point(l, dp, 0)
+                    .map(|x| x.0)
+                    .or_else(|| r.spine_fallback(l, dp, 0))
                     .unwrap_or(NO_ROUTE),
                 (Dest::Spine(t), false) if t == l => 0,
                 (Dest::Spine(t), false) => r.spine_to_spine(l, t).map_or(NO_ROUTE, |x| x.0),

@@ -110,4 +110,42 @@ impl LsftHoles {
         let l = self.plane.join(a, b);
         self.up(a, l) != 0 && self.down(l, b) != 0
     }
+
+    /// The intact family's layout as far as a schedule needs it — the plane and every host
+    /// in its slot (slots in leaf-port order, ranks in (point, slot) order) — so the
+    /// family's all-to-all can be generated for the hosts that are there and then repaired
+    /// on the degraded tables. Its cable fields are the surviving ones (0 where cut): it is
+    /// not a routing layout.
+    pub fn schedule_layout(&self) -> super::LsftLayout {
+        let d = self.degree();
+        let mut leaf_host = vec![0u8; self.leaves.len() * d];
+        let mut slot_rank = vec![u32::MAX; self.leaves.len() * d];
+        let mut hosts = Vec::with_capacity(self.hosts.len());
+        let mut hosts_per_leaf = 0u32;
+        let mut next = vec![0usize; self.leaves.len()];
+        for &(p, port, ep) in &self.hosts {
+            let j = next[p as usize];
+            if j >= d {
+                continue; // more hosts than slots: not an LSFT slot (recognition allows none)
+            }
+            next[p as usize] += 1;
+            leaf_host[p as usize * d + j] = port;
+            slot_rank[p as usize * d + j] = hosts.len() as u32;
+            hosts.push(ep);
+            hosts_per_leaf = hosts_per_leaf.max(j as u32 + 1);
+        }
+        super::LsftLayout {
+            plane: self.plane.clone(),
+            q: self.plane.order(),
+            sides: 1,
+            hosts_per_leaf,
+            leaves: self.leaves.clone(),
+            spines: self.spines.clone(),
+            leaf_up: self.leaf_up.clone(),
+            spine_down: self.spine_down.clone(),
+            leaf_host,
+            slot_rank,
+            hosts,
+        }
+    }
 }

@@ -544,12 +544,7 @@ fn degraded_pass(
     log(osm, false, &pass_line(pass, &d.description, &r.lfts, &lids, &marks));
     log(osm, false, &marks.stages().line(pass));
     if let Some(path) = &options.schedule_out {
-        log(
-            osm,
-            false,
-            "no all-to-all schedule is written for a degraded fabric yet (the family's schedule does not match its detours)",
-        );
-        retire_schedule(osm, path);
+        schedule::write_repaired(osm, fabric, d, &lids, &r.lfts, path);
     }
     Ok(())
 }

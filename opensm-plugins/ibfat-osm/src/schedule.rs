@@ -112,3 +112,49 @@ pub fn write_schedule(osm: *mut c_void, options: &Options, topo: &Topology, lfts
         }
     }
 }
+
+/// A degraded fabric: the family's schedule repaired for the tables just programmed
+/// (`ibfat::select::repair`), written with their fingerprint; a failure retires the old
+/// file.
+pub fn write_repaired(
+    osm: *mut c_void,
+    fabric: &ibfat::topology::Fabric,
+    d: &ibfat::recognize::Degraded,
+    lids: &Lids,
+    lfts: &LftSet,
+    path: &Path,
+) {
+    let t = Instant::now();
+    let res = ibfat::select::repair::repair_lsft(fabric, &d.holes, lids, lfts).and_then(|(sched, rep)| {
+        let cf = sched.computed_for.clone().expect("repair records its tables");
+        file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep))
+    });
+    match res {
+        Ok((c, rep)) => log(
+            osm,
+            false,
+            &format!(
+                "wrote the lsft schedule repaired for the degraded tables ({} ranks, {} phases: {} of {} kept, \
+                 {} flows moved, {} added; all-to-all throughput vs intact {:.3}, unrepaired {:.3}) to {} in {:.3} ms",
+                c.ranks,
+                c.phases,
+                rep.kept_phases,
+                rep.original_phases,
+                rep.moved_flows,
+                rep.added_phases,
+                rep.throughput_vs_intact(),
+                rep.unrepaired_vs_intact(),
+                path.display(),
+                t.elapsed().as_secs_f64() * 1e3
+            ),
+        ),
+        Err(e) => {
+            log(
+                osm,
+                true,
+                &format!("cannot write the repaired schedule to {}: {e}", path.display()),
+            );
+            retire_schedule(osm, path);
+        }
+    }
+}

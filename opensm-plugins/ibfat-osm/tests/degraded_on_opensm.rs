@@ -167,7 +167,8 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     let (plan, cut, _) =
         harness::lsft_with_faults(t.path(), 5, 21, "cut", &["--cut", "6", "--seed", "9", "--dead", "S4"]);
     let sim = Sim::start(&plan.join("topology.net"));
-    let mut osm = sim.opensm_daemon(&qos_cfg("validate=1"));
+    let sched = t.path().join("schedule.json");
+    let mut osm = sim.opensm_daemon(&qos_cfg(&format!("validate=1 schedule_out={}", sched.display())));
     routed_by_ibfat(&mut osm, 1, "intact");
     for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
         sim.console(cmd);
@@ -206,6 +207,34 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     assert!(
         v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == unrouted_switch_lids,
         "{v:?}"
+    );
+
+    // the schedule the plugin wrote is repaired for these tables: conflict-free on what
+    // the switches hold
+    assert!(
+        log.contains("wrote the lsft schedule repaired for the degraded tables"),
+        "{}",
+        harness::tail(&log, 40)
+    );
+    let disc = t.path().join("ibnetdiscover.txt");
+    let dumped = t.path().join("dump_lfts.txt");
+    std::fs::write(&disc, sim.ibnetdiscover(&[])).unwrap();
+    std::fs::write(&dumped, sim.dump_lfts()).unwrap();
+    let (c, o, e) = harness::ibfat(&[
+        "check",
+        disc.to_str().unwrap(),
+        "--lfts",
+        dumped.to_str().unwrap(),
+        "--pattern",
+        sched.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(
+        (v["max_congestion"].as_u64(), v["throughput_ratio"].as_f64()),
+        (Some(1), Some(1.0)),
+        "{o}"
     );
 
     // SL-to-VL tables read back from every switch port pair equal the rule

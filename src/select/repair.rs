@@ -1,0 +1,197 @@
+//! Repairing an all-to-all schedule for the tables a degraded fabric actually holds.
+//!
+//! A family's schedule is conflict-free on the family's routes. When cables fail, pairs
+//! whose route survives keep it (the degraded routers promise that), and the pairs on a
+//! detour take other links — so some phases now carry two flows on one link. Repair keeps
+//! what still works and re-packs the rest, measured on the real tables:
+//!
+//! 1. every phase keeps its flows in order of route length (family routes are the short
+//!    ones), dropping a flow whose route shares a link with one already kept; a phase
+//!    that loses nothing is kept as it was;
+//! 2. every dropped flow goes, first fit, into the earliest phase where its source is idle,
+//!    its destination receives nothing and all its links are free — existing phases first,
+//!    then new ones appended at the end.
+//!
+//! The result is conflict-free on those tables (every link carries at most one flow per
+//! phase), every routed pair of the original is sent exactly once, and each phase stays a
+//! partial permutation. Pairs without a route are dropped and counted. Deterministic.
+
+use crate::check::CompiledRoutes;
+use crate::schedule::{Pattern, IDLE};
+use serde::Serialize;
+
+/// What repair did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RepairReport {
+    /// Phases of the original schedule.
+    pub original_phases: usize,
+    /// Phases of the repaired one.
+    pub phases: usize,
+    /// Phases appended for flows that fit nowhere else.
+    pub added_phases: usize,
+    /// Original phases that were conflict-free on these tables as they were.
+    pub kept_phases: usize,
+    /// Flows between different ranks in the original schedule.
+    pub flows: u64,
+    /// Flows moved to another phase.
+    pub moved_flows: u64,
+    /// Flows whose pair has no route (dropped).
+    pub unrouted_flows: u64,
+    /// The original schedule on these tables, each phase lasting as long as its most
+    /// loaded link (in units of one conflict-free phase).
+    pub original_time: u64,
+}
+
+impl RepairReport {
+    /// All-to-all throughput against the intact fabric (original phases / phases): the
+    /// repaired schedule's phases are conflict-free, so its time is its phase count.
+    pub fn throughput_vs_intact(&self) -> f64 {
+        if self.phases == 0 {
+            1.0
+        } else {
+            self.original_phases as f64 / self.phases as f64
+        }
+    }
+
+    /// The same for the original schedule left as it was on these tables.
+    pub fn unrepaired_vs_intact(&self) -> f64 {
+        if self.original_time == 0 {
+            1.0
+        } else {
+            self.original_phases as f64 / self.original_time as f64
+        }
+    }
+}
+
+/// One phase under construction: destinations, receivers and busy links.
+struct Phase {
+    dest: Vec<u32>,
+    receives: Vec<u64>,
+    busy: Vec<u64>,
+}
+
+impl Phase {
+    fn new(ranks: usize, channels: usize) -> Phase {
+        Phase {
+            dest: vec![IDLE; ranks],
+            receives: vec![0; ranks.div_ceil(64)],
+            busy: vec![0; channels.div_ceil(64)],
+        }
+    }
+
+    fn test(bits: &[u64], i: usize) -> bool {
+        bits[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    fn fits(&self, src: usize, dst: usize, route: &[u32]) -> bool {
+        self.dest[src] == IDLE
+            && !Self::test(&self.receives, dst)
+            && route.iter().all(|&c| !Self::test(&self.busy, c as usize))
+    }
+
+    fn place(&mut self, src: usize, dst: usize, route: &[u32]) {
+        self.dest[src] = dst as u32;
+        self.receives[dst / 64] |= 1 << (dst % 64);
+        for &c in route {
+            self.busy[c as usize / 64] |= 1 << (c % 64);
+        }
+    }
+}
+
+/// Repair `pattern` for the tables `routes` was compiled from (module documentation):
+/// the repaired phases (`phases[p][r]`: destination of rank r, or [`IDLE`]) and the report.
+pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>, RepairReport) {
+    let ranks = pattern.ranks();
+    let channels = routes.channels();
+    let mut report = RepairReport {
+        original_phases: pattern.phases(),
+        ..Default::default()
+    };
+    let mut phases: Vec<Phase> = Vec::with_capacity(pattern.phases());
+    let mut dropped: Vec<(u32, u32)> = Vec::new();
+    let mut dest = vec![IDLE; ranks];
+    let mut load = vec![0u32; channels];
+    let mut flows: Vec<(usize, u32, u32)> = Vec::with_capacity(ranks);
+    for p in 0..pattern.phases() {
+        pattern.phase(p, &mut dest);
+        flows.clear();
+        let mut phase = Phase::new(ranks, channels);
+        let mut worst = 0u32;
+        for (r, &d) in dest.iter().enumerate() {
+            if d == IDLE {
+                continue;
+            }
+            if d as usize == r {
+                phase.dest[r] = d; // a local copy
+                continue;
+            }
+            report.flows += 1;
+            match routes.route(r, d as usize) {
+                None => report.unrouted_flows += 1,
+                Some(route) => {
+                    for &c in route {
+                        load[c as usize] += 1;
+                        worst = worst.max(load[c as usize]);
+                    }
+                    flows.push((route.len(), r as u32, d));
+                }
+            }
+        }
+        report.original_time += worst.max(1) as u64;
+        flows.sort_unstable();
+        let before = dropped.len();
+        for &(_, r, d) in &flows {
+            let route = routes.route(r as usize, d as usize).unwrap_or(&[]);
+            for &c in route {
+                load[c as usize] = 0;
+            }
+            if phase.fits(r as usize, d as usize, route) {
+                phase.place(r as usize, d as usize, route);
+            } else {
+                dropped.push((r, d));
+            }
+        }
+        report.kept_phases += (dropped.len() == before) as usize;
+        phases.push(phase);
+    }
+    report.moved_flows = dropped.len() as u64;
+    for (r, d) in dropped {
+        let route = routes.route(r as usize, d as usize).unwrap_or(&[]);
+        let (r, d) = (r as usize, d as usize);
+        match phases.iter_mut().find(|ph| ph.fits(r, d, route)) {
+            Some(ph) => ph.place(r, d, route),
+            None => {
+                let mut ph = Phase::new(ranks, channels);
+                ph.place(r, d, route);
+                phases.push(ph);
+                report.added_phases += 1;
+            }
+        }
+    }
+    report.phases = phases.len();
+    (phases.into_iter().map(|p| p.dest).collect(), report)
+}
+
+/// The family's all-to-all of a degraded LSFT (every host that is there, in (point, slot)
+/// order), repaired for `lfts`: the schedule, with the fingerprint of the tables, and the
+/// report.
+pub fn repair_lsft(
+    fabric: &crate::topology::Fabric,
+    holes: &crate::topology::degraded::LsftHoles,
+    lids: &crate::routing::Lids,
+    lfts: &crate::routing::LftSet,
+) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
+    use crate::schedule::lsft::LsftAllToAll;
+    use crate::schedule::Job;
+    let layout = holes.schedule_layout();
+    let job = Job::whole(&layout.hosts);
+    let pattern = LsftAllToAll::new(&layout, &job);
+    let routes = CompiledRoutes::compile(fabric, lids, lfts, &layout.hosts, 0)?;
+    let (phases, report) = repair(&routes, &pattern);
+    let schedule = crate::schedule::Schedule {
+        hosts: job.port_guids(fabric),
+        phases,
+        computed_for: Some(lfts.computed_for(fabric, lids)),
+    };
+    Ok((schedule, report))
+}
