@@ -61,6 +61,9 @@ _ibfat() {
             ibfat,whoami)
                 cmd="ibfat__subcmd__whoami"
                 ;;
+            ibfat__subcmd__build,fullmesh)
+                cmd="ibfat__subcmd__build__subcmd__fullmesh"
+                ;;
             ibfat__subcmd__build,help)
                 cmd="ibfat__subcmd__build__subcmd__help"
                 ;;
@@ -78,6 +81,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__build,twolevel)
                 cmd="ibfat__subcmd__build__subcmd__twolevel"
+                ;;
+            ibfat__subcmd__build__subcmd__help,fullmesh)
+                cmd="ibfat__subcmd__build__subcmd__help__subcmd__fullmesh"
                 ;;
             ibfat__subcmd__build__subcmd__help,help)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__help"
@@ -166,6 +172,9 @@ _ibfat() {
             ibfat__subcmd__help,whoami)
                 cmd="ibfat__subcmd__help__subcmd__whoami"
                 ;;
+            ibfat__subcmd__help__subcmd__build,fullmesh)
+                cmd="ibfat__subcmd__help__subcmd__build__subcmd__fullmesh"
+                ;;
             ibfat__subcmd__help__subcmd__build,kary)
                 cmd="ibfat__subcmd__help__subcmd__build__subcmd__kary"
                 ;;
@@ -248,7 +257,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft twolevel help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,9 +298,89 @@ _ibfat() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ibfat__subcmd__build__subcmd__help)
-            opts="lsft kary mols pgft twolevel help"
+        ibfat__subcmd__build__subcmd__fullmesh)
+            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --switches)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hosts-per-switch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cables-per-pair)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shuffle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --guid-base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__help)
+            opts="lsft kary mols pgft fullmesh twolevel help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__help__subcmd__fullmesh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1172,8 +1261,22 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build)
-            opts="lsft kary mols pgft twolevel"
+            opts="lsft kary mols pgft fullmesh twolevel"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__build__subcmd__fullmesh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -48,25 +48,26 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "faults" -d 'Write a deg
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish)'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "man" -d 'Print the man page, or write every page (one per subcommand) into a folder'
 complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l no-svg -d 'Do not draw topology.svg'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -l json -d 'Print the report as JSON'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s h -l help -d 'Print help'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft twolevel help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "fullmesh" -d 'Full mesh: N switches, every pair cabled (W parallel cables), H hosts per switch'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l order -d 'Order q of the projective plane: a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 ...)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l hosts-per-leaf -d 'Hosts per leaf, 1..=q+1 (default q+1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
@@ -143,6 +144,25 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l switches -d 'Switches N >= 3' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l hosts-per-switch -d 'Hosts per switch H >= 1' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l cables-per-pair -d 'Parallel cables between every pair of switches W >= 1' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from this seed (testing)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l no-svg -d 'Do not draw topology.svg'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l graphviz -d 'Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s; slow beyond a few hundred switches)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l json -d 'Print the report as JSON'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l leaves -d 'Leaf switches L' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l hosts-per-leaf -d 'Host slots per leaf H' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l spines -d 'Spine switches S' -r
@@ -167,6 +187,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "fullmesh" -d 'Full mesh: N switches, every pair cabled (W parallel cables), H hosts per switch'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l degrees -d 'Switch degrees for the cost table, as FROM..=TO' -r
@@ -406,6 +427,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "mols" -d '3-level fat-tree with the middle stage rewired by orthogonal Latin squares'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "pgft" -d 'Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees sites run (parallel cables, oversubscribed, partly populated)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "fullmesh" -d 'Full mesh: N switches, every pair cabled (W parallel cables), H hosts per switch'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from build" -f -a "twolevel" -d 'Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from lfts" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and __fish_seen_subcommand_from lfts" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'

@@ -84,6 +84,10 @@ typedef enum IbfatFamily {
    * from a discovered fabric).
    */
   IBFAT_FAMILY_PGFT = 4,
+  /**
+   * Full mesh of switches (every pair of switches cabled, hosts on every switch).
+   */
+  IBFAT_FAMILY_FULLMESH = 5,
 } IbfatFamily;
 
 /**

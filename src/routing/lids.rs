@@ -122,11 +122,11 @@ impl Lids {
     /// The deterministic assignment of a planned fabric: `hosts` (rank order) first, then
     /// remaining CA/router ports, then switches in node order.
     pub fn plan(fabric: &Fabric, hosts: &[Endpoint], lmc: u8) -> Result<Lids> {
-        if lmc > 1 {
+        if lmc > MAX_LMC {
             return Err(Error::input(
                 "lmc",
                 format!("LMC {lmc} is not supported"),
-                Some("0 or 1".into()),
+                Some(format!("0..={MAX_LMC}")),
             ));
         }
         let mut lids = Lids::empty(fabric, lmc);

@@ -7,6 +7,7 @@
 
 pub mod degraded;
 mod families;
+pub mod fullmesh;
 pub mod lft;
 pub mod lids;
 mod pgft;
@@ -102,6 +103,10 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
         .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
         .collect();
     updown::fill(&graph, &mut lfts, &switch_lid);
+    if let Layout::Fullmesh(l) = layout {
+        // every switch is one hop from every other: no ranking needed
+        fullmesh::route_switch_lids(fabric, l, lids, &mut lfts);
+    }
     // hosts outside the rank order (a management host on a spine): the way to their
     // switch, then their port
     for (lid, d) in dest.iter().enumerate() {

@@ -226,6 +226,7 @@ fn family_rows(layout: &Layout) -> Vec<Row> {
                 row("tops".into(), &l.tops, &|i| format!("plane {} t{}", i / n, i % n)),
             ]
         }
+        Layout::Fullmesh(l) => vec![row("switches (full mesh)".into(), &l.switches, &|i| format!("s{i}"))],
     }
 }
 
