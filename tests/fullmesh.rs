@@ -240,3 +240,60 @@ fn lmc_routes_are_direct_then_two_hop_detours_and_deadlock_free_on_two_vls() {
         assert!(!r.deadlock_free, "n {n}: detours should close a cycle on one VL");
     }
 }
+
+#[test]
+fn route_writes_sl_files_that_lfts_validate_proves_per_vl() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("m6");
+    let p = plan.to_str().unwrap();
+    harness::build_plan(
+        &[
+            "build",
+            "fullmesh",
+            "--switches",
+            "6",
+            "--hosts-per-switch",
+            "3",
+            "--shuffle",
+            "6",
+        ],
+        &plan,
+    );
+    let out = dir.path().join("r");
+    let o = out.to_str().unwrap();
+    let (code, text, err) = ibfat(&["route", p, "--lmc", "2", "--out", o, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["schema"], "ibfat.route-fullmesh/1");
+    assert_eq!(v["vls"]["vls"], 2);
+    for f in ["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let dump = out.join("opensm-lfts.dump");
+    let (sl, sl2vl) = (out.join("path-sl.txt"), out.join("sl2vl.txt"));
+    let (code, text, err) = ibfat(&[
+        "lfts",
+        "validate",
+        p,
+        "--lfts",
+        dump.to_str().unwrap(),
+        "--sl",
+        sl.to_str().unwrap(),
+        "--sl2vl",
+        sl2vl.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{text}{err}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["vls"]["vls"], 2, "{text}");
+    assert_eq!(v["deadlock_free"], false, "one VL alone has the detours' cycle");
+    // without the SL files the single-VL verdict stands: the detours close a cycle
+    let (code, _, _) = ibfat(&["lfts", "validate", p, "--lfts", dump.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    // LMC above 1 is for full meshes only
+    let tree = dir.path().join("t");
+    harness::build_plan(&["build", "kary", "--arity", "2", "--levels", "2"], &tree);
+    let (code, _, err) = ibfat(&["route", tree.to_str().unwrap(), "--lmc", "2", "--out", o]);
+    assert_eq!(code, 2);
+    assert!(err.contains("LMC 2 is for full meshes"), "{err}");
+}

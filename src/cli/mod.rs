@@ -16,6 +16,7 @@ mod metrics;
 mod recognize;
 mod route;
 mod route_degraded;
+mod route_fullmesh;
 mod schedule;
 mod shell;
 mod signals;
