@@ -297,3 +297,70 @@ fn route_writes_sl_files_that_lfts_validate_proves_per_vl() {
     assert_eq!(code, 2);
     assert!(err.contains("LMC 2 is for full meshes"), "{err}");
 }
+
+#[test]
+fn plan_paths_writes_ten_offsets_per_host_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("m8");
+    harness::build_plan(
+        &[
+            "build",
+            "fullmesh",
+            "--switches",
+            "8",
+            "--hosts-per-switch",
+            "2",
+            "--shuffle",
+            "8",
+        ],
+        &plan,
+    );
+    let out = dir.path().join("paths.json");
+    let (code, _, err) = ibfat(&[
+        "plan-paths",
+        plan.to_str().unwrap(),
+        "--direct-share",
+        "3",
+        "--lmc",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["schema"], "ibfat.path-plan/1");
+    assert_eq!((v["lmc"].as_u64(), v["direct_share"].as_u64()), (Some(3), Some(3)));
+    let hosts = v["hosts"].as_array().unwrap();
+    assert_eq!(hosts.len(), 16);
+    let offsets = v["offsets"].as_array().unwrap();
+    for (s, row) in offsets.iter().enumerate() {
+        for (t, arr) in row.as_array().unwrap().iter().enumerate() {
+            let a: Vec<u64> = arr.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+            assert_eq!(a.len(), 10);
+            assert_eq!(a[0], 0);
+            if hosts[s]["switch"] != hosts[t]["switch"] {
+                assert_eq!(a.iter().filter(|&&x| x == 0).count(), 3, "{a:?}");
+                // detours: offsets 1..=7, never through the source's own switch
+                let ts = hosts[t]["switch"].as_u64().unwrap() as u32;
+                let ss = hosts[s]["switch"].as_u64().unwrap() as u32;
+                for &o in a.iter().filter(|&&x| x != 0) {
+                    assert!(o <= 7);
+                    assert_ne!(relay(ts, o as u32, 8), ss);
+                }
+            }
+        }
+    }
+    // bad input: exit 2, no file
+    let bad = dir.path().join("bad.json");
+    for args in [
+        ["--direct-share", "0", "--lmc", "2"],
+        ["--direct-share", "4", "--lmc", "0"],
+    ] {
+        let mut a = vec!["plan-paths", plan.to_str().unwrap()];
+        a.extend(args);
+        a.extend(["--out", bad.to_str().unwrap()]);
+        let (code, _, err) = ibfat(&a);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!bad.exists());
+    }
+}

@@ -49,6 +49,9 @@ _ibfat() {
             ibfat,metrics)
                 cmd="ibfat__subcmd__metrics"
                 ;;
+            ibfat,plan-paths)
+                cmd="ibfat__subcmd__plan__subcmd__paths"
+                ;;
             ibfat,recognize)
                 cmd="ibfat__subcmd__recognize"
                 ;;
@@ -160,6 +163,9 @@ _ibfat() {
             ibfat__subcmd__help,metrics)
                 cmd="ibfat__subcmd__help__subcmd__metrics"
                 ;;
+            ibfat__subcmd__help,plan-paths)
+                cmd="ibfat__subcmd__help__subcmd__plan__subcmd__paths"
+                ;;
             ibfat__subcmd__help,recognize)
                 cmd="ibfat__subcmd__help__subcmd__recognize"
                 ;;
@@ -227,7 +233,7 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1247,7 +1253,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help)
-            opts="build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help"
+            opts="build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1554,6 +1560,20 @@ _ibfat() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ibfat__subcmd__help__subcmd__plan__subcmd__paths)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ibfat__subcmd__help__subcmd__recognize)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1838,6 +1858,64 @@ _ibfat() {
                     return 0
                     ;;
                 --arities)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__plan__subcmd__paths)
+            opts="-d -l -o -q -v -h -V --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --direct-share)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lmc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -36,7 +36,8 @@ pub enum IbfatFamily {
     /// Parallel-ports generalised fat-tree (`levels` set; from a plan: not yet recognised
     /// from a discovered fabric).
     IbfatFamilyPgft = 4,
-    /// Full mesh of switches (every pair of switches cabled, hosts on every switch).
+    /// Full mesh of switches (every pair of switches cabled, hosts on every switch). A
+    /// result only: as a hint, IBFAT_FAMILY_AUTO finds full meshes.
     IbfatFamilyFullmesh = 5,
 }
 
@@ -104,9 +105,8 @@ impl IbfatFamily {
             2 => Ok(IbfatFamily::IbfatFamilyKary),
             3 => Ok(IbfatFamily::IbfatFamilyMols),
             4 => Ok(IbfatFamily::IbfatFamilyPgft),
-            5 => Ok(IbfatFamily::IbfatFamilyFullmesh),
             _ => Err(arg(&format!(
-                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3), IBFAT_FAMILY_PGFT (4), IBFAT_FAMILY_FULLMESH (5)"
+                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3), IBFAT_FAMILY_PGFT (4)"
             ))),
         }
     }

@@ -11,6 +11,7 @@ pub mod fullmesh;
 pub mod lft;
 pub mod lids;
 mod pgft;
+pub mod plan;
 mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};
