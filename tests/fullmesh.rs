@@ -5,10 +5,12 @@
 mod harness;
 
 use harness::ibfat;
+use ibfat::check::multipath::{throughput, MeshPattern};
 use ibfat::check::validate;
 use ibfat::check::vls::check_vls;
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::fullmesh::{relay, Lanes};
+use ibfat::routing::plan::PathPlan;
 use ibfat::routing::{route, Lids};
 use ibfat::topology::fullmesh::FullmeshParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, NodeKind, Spec, Topology};
@@ -363,4 +365,101 @@ fn plan_paths_writes_ten_offsets_per_host_pair() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(!bad.exists());
     }
+}
+
+/// The seed's patterns on N = 8 switches (7 hosts each, LMC 3: 6 detours per pair) at
+/// D1 … D10, on the real tables: (pattern, throughput per D).
+fn seed_table() -> Vec<(MeshPattern, Vec<f64>)> {
+    let t = mesh(8, 7, 1, Some(3));
+    let Layout::Fullmesh(l) = &t.layout else { panic!() };
+    let lids = Lids::plan(&t.fabric, t.layout.hosts(), 3).unwrap();
+    let lfts = route(&t.fabric, &t.layout, &lids).unwrap();
+    MeshPattern::ALL
+        .iter()
+        .map(|&p| {
+            let flows = p.flows(l);
+            let per_d = (1..=10u8)
+                .map(|d| {
+                    let plan = PathPlan::new(&t.layout, 3, d).unwrap();
+                    throughput(&t.fabric, &lids, &lfts, l, &plan, &flows)
+                        .unwrap()
+                        .throughput
+                })
+                .collect();
+            (p, per_d)
+        })
+        .collect()
+}
+
+/// The seed's qualitative results (its §5) on N = 8: detours multiply point-to-point
+/// bandwidth (D1 > … > D10), N-to-one and N-to-N are best direct only (D10). One-to-N
+/// gains nothing from detours in this model — the sender's N−1 cables are all busy
+/// direct already (the seed's Fig. 8 shows no gain for its method either) — and loses
+/// at most the rotation's imbalance (9 detour slots over 6 relays at D1).
+#[test]
+fn the_seeds_patterns_at_every_direct_share() {
+    let table = seed_table();
+    for (p, v) in &table {
+        println!(
+            "{p:>15}: {}",
+            v.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(" ")
+        );
+    }
+    let get = |p: MeshPattern| table.iter().find(|r| r.0 == p).unwrap().1.clone();
+    let p2p = get(MeshPattern::PointToPoint);
+    assert!(p2p.windows(2).all(|w| w[0] > w[1]), "{p2p:?}");
+    assert!(p2p[0] > 6.0 && (p2p[9] - 1.0).abs() < 1e-9, "{p2p:?}");
+    for p in [MeshPattern::NToOne, MeshPattern::NToN] {
+        let v = get(p);
+        assert!(v.iter().all(|&x| x <= v[9] + 1e-9), "{p}: {v:?}");
+        assert!(v[9] > v[0], "{p}: {v:?}");
+    }
+    let one = get(MeshPattern::OneToN);
+    assert!((one[9] - 7.0).abs() < 1e-9 && one.iter().all(|&x| x > 6.0), "{one:?}");
+}
+
+#[test]
+fn check_multipath_reports_every_pattern_and_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("m5");
+    harness::build_plan(
+        &["build", "fullmesh", "--switches", "5", "--hosts-per-switch", "4"],
+        &plan,
+    );
+    let p = plan.to_str().unwrap();
+    let (code, out, err) = ibfat(&["check", "multipath", p, "--lmc", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schema"], "ibfat.check-multipath/1");
+    assert_eq!(v["rows"].as_array().unwrap().len(), 40);
+    // on the dump `ibfat route` wrote: the same figures
+    let r = dir.path().join("r");
+    let (code, _, err) = ibfat(&["route", p, "--lmc", "2", "--out", r.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (dump, g2l) = (r.join("opensm-lfts.dump"), r.join("guid2lid"));
+    let (code, out2, err) = ibfat(&[
+        "check",
+        "multipath",
+        p,
+        "--lmc",
+        "2",
+        "--lfts",
+        dump.to_str().unwrap(),
+        "--lids",
+        g2l.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v2: serde_json::Value = serde_json::from_str(&out2).unwrap();
+    assert_eq!(v["rows"], v2["rows"]);
+    // bad input
+    let (code, _, err) = ibfat(&["check", "multipath", p, "--lmc", "2", "-d", "11"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = ibfat(&["check", "multipath", p, "--pattern", "ring"]);
+    assert_eq!(code, 2, "{err}");
+    let tree = dir.path().join("t");
+    harness::build_plan(&["build", "kary", "--arity", "2", "--levels", "2"], &tree);
+    let (code, _, err) = ibfat(&["check", "multipath", tree.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("full meshes"), "{err}");
 }

@@ -112,11 +112,17 @@ _ibfat() {
             ibfat__subcmd__check,merge)
                 cmd="ibfat__subcmd__check__subcmd__merge"
                 ;;
+            ibfat__subcmd__check,multipath)
+                cmd="ibfat__subcmd__check__subcmd__multipath"
+                ;;
             ibfat__subcmd__check__subcmd__help,help)
                 cmd="ibfat__subcmd__check__subcmd__help__subcmd__help"
                 ;;
             ibfat__subcmd__check__subcmd__help,merge)
                 cmd="ibfat__subcmd__check__subcmd__help__subcmd__merge"
+                ;;
+            ibfat__subcmd__check__subcmd__help,multipath)
+                cmd="ibfat__subcmd__check__subcmd__help__subcmd__multipath"
                 ;;
             ibfat__subcmd__export,help)
                 cmd="ibfat__subcmd__export__subcmd__help"
@@ -198,6 +204,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__help__subcmd__check,merge)
                 cmd="ibfat__subcmd__help__subcmd__check__subcmd__merge"
+                ;;
+            ibfat__subcmd__help__subcmd__check,multipath)
+                cmd="ibfat__subcmd__help__subcmd__check__subcmd__multipath"
                 ;;
             ibfat__subcmd__help__subcmd__export,slurm-topology)
                 cmd="ibfat__subcmd__help__subcmd__export__subcmd__slurm__subcmd__topology"
@@ -851,7 +860,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version merge help"
+            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version multipath merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -953,7 +962,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__help)
-            opts="merge help"
+            opts="multipath merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -994,6 +1003,20 @@ _ibfat() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ibfat__subcmd__check__subcmd__help__subcmd__multipath)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ibfat__subcmd__check__subcmd__merge)
             opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1001,6 +1024,68 @@ _ibfat() {
                 return 0
             fi
             case "${prev}" in
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__check__subcmd__multipath)
+            opts="-d -p -l -q -v -h -V --lmc --direct-share --pattern --lfts --lids --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --lmc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --direct-share)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lfts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1379,7 +1464,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__check)
-            opts="merge"
+            opts="multipath merge"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1393,6 +1478,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__check__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__check__subcmd__multipath)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -6,6 +6,7 @@ pub(crate) mod output;
 mod build;
 mod cabling;
 mod check;
+mod check_multipath;
 mod demo;
 mod export;
 mod faults;
