@@ -1,6 +1,7 @@
-//! Full meshes on real components (issue 15): a shuffled full mesh (N = 6) runs in ibsim;
+//! Full meshes on real components (issue 15): shuffled full meshes (N = 4, 6, 8) run in ibsim;
 //! `ibnetdiscover` reads it back and `ibfat recognize` finds the full mesh; `ibfat route
-//! --lmc 2` on that dump gives tables that stock OpenSM's file engine (`-R file`, `lmc 2`)
+//! --lmc L` on that dump gives tables that stock OpenSM's file engine (`-R file`, `lmc L`,
+//! L = 2 and 3)
 //! programs exactly (read back with `dump_lfts`), with the LIDs ibfat planned, and the
 //! tables the switches hold pass the per-VL deadlock check with ibfat's SLs and VLs.
 
@@ -16,22 +17,29 @@ use ibfat::topology::Layout;
 use std::path::Path;
 
 #[test]
-fn a_shuffled_mesh_is_recognised_and_its_lmc_routes_programmed_by_opensm_exactly() {
+fn shuffled_meshes_are_recognised_and_their_lmc_routes_programmed_by_opensm_exactly() {
+    for (n, h, w, lmc) in [(6, 2, 1, 2), (4, 3, 2, 3), (8, 2, 1, 3)] {
+        mesh_in_ibsim(n, h, w, lmc);
+    }
+}
+
+fn mesh_in_ibsim(n: u32, h: u32, w: u32, lmc: u8) {
     let t = tempfile::tempdir().unwrap();
-    let plan = t.path().join("m6");
-    harness::build_plan(
-        &[
-            "build",
-            "fullmesh",
-            "--switches",
-            "6",
-            "--hosts-per-switch",
-            "2",
-            "--shuffle",
-            "15",
-        ],
-        &plan,
-    );
+    let plan = t.path().join("mesh");
+    let (ns, hs, ws, seed) = (n.to_string(), h.to_string(), w.to_string(), (10 + n).to_string());
+    let build = [
+        "build",
+        "fullmesh",
+        "--switches",
+        &ns,
+        "--hosts-per-switch",
+        &hs,
+        "--cables-per-pair",
+        &ws,
+        "--shuffle",
+        &seed,
+    ];
+    harness::build_plan(&build, &plan);
     let sim = Sim::start(&plan.join("topology.net"));
     let disc = t.path().join("ibnetdiscover.txt");
     std::fs::write(&disc, sim.ibnetdiscover(&[])).unwrap();
@@ -40,7 +48,7 @@ fn a_shuffled_mesh_is_recognised_and_its_lmc_routes_programmed_by_opensm_exactly
     let v: serde_json::Value = serde_json::from_str(&o).unwrap();
     assert_eq!(
         (v["family"].as_str(), v["switches"].as_u64(), v["hosts"].as_u64()),
-        (Some("fullmesh"), Some(6), Some(12)),
+        (Some("fullmesh"), Some(n as u64), Some((n * h) as u64)),
         "{o}"
     );
 
@@ -49,7 +57,7 @@ fn a_shuffled_mesh_is_recognised_and_its_lmc_routes_programmed_by_opensm_exactly
         "route",
         disc.to_str().unwrap(),
         "--lmc",
-        "2",
+        &lmc.to_string(),
         "--lids",
         "plan",
         "--out",
@@ -59,12 +67,12 @@ fn a_shuffled_mesh_is_recognised_and_its_lmc_routes_programmed_by_opensm_exactly
     let fabric = dump::read(&disc).unwrap().fabric;
     let g2l = std::fs::read_to_string(out.join("guid2lid")).unwrap();
     let lids = guid2lid::parse(&fabric, &g2l, Path::new("guid2lid")).unwrap();
-    assert_eq!(lids.lmc, 2);
+    assert_eq!(lids.lmc, lmc);
     let ours = lftdump::read(&out.join("opensm-lfts.dump"), &fabric, &lids).unwrap();
 
     let run = sim.opensm(&harness::OsmConfig {
         engine: "file".into(),
-        lmc: 2,
+        lmc,
         lfts_file: Some(out.join("opensm-lfts.dump")),
         guid2lid: Some(g2l.clone()),
         ..Default::default()
@@ -86,7 +94,7 @@ fn a_shuffled_mesh_is_recognised_and_its_lmc_routes_programmed_by_opensm_exactly
             fabric.node(ep.node).desc
         );
     }
-    assert_eq!(assigned.lmc, 2);
+    assert_eq!(assigned.lmc, lmc);
     let programmed = sim.tables_for(&fabric, &lids);
     let mut compared = 0;
     for &sw in &ours.switches {
