@@ -163,6 +163,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         let routed = super::route_fullmesh::Routed {
             fabric: loaded.fabric(),
             layout: l,
+            family: layout,
             description: layout.describe(),
             lids: &lids,
             lfts: &lfts,

@@ -9,7 +9,7 @@ use ibfat::check::vls::{check_vls, VlReport};
 use ibfat::formats::{atomic, guid2lid, lanes, lftdump};
 use ibfat::routing::fullmesh::Lanes;
 use ibfat::routing::{LftSet, Lids};
-use ibfat::topology::{Fabric, FullmeshLayout};
+use ibfat::topology::{Fabric, FullmeshLayout, Layout};
 use ibfat::Result;
 use serde::Serialize;
 use std::path::Path;
@@ -35,6 +35,8 @@ pub struct Routed<'a> {
     pub fabric: &'a Fabric,
     /// Its full-mesh layout.
     pub layout: &'a FullmeshLayout,
+    /// The same layout as the family (for the validator's minimal-route promise).
+    pub family: &'a Layout,
     /// The one-line description of the family.
     pub description: String,
     /// LIDs (LMC >= 1).
@@ -50,8 +52,8 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool) -> Result<i
     let (fabric, lids, lfts) = (r.fabric, r.lids, r.lfts);
     if !no_validate {
         // every route arrives, the base LIDs are minimal; deadlock freedom is per VL below
-        let v = validate(fabric, lids, lfts, None);
-        if v.black_holes + v.loops + v.misdelivered > 0 || !v.complete {
+        let v = validate(fabric, lids, lfts, Some(r.family));
+        if v.black_holes + v.loops + v.misdelivered + v.non_minimal > 0 || !v.complete {
             eprintln!(
                 "ibfat: error: the computed tables fail validation (this is a bug): {:?}",
                 v.defects.first()
