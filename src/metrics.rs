@@ -4,7 +4,11 @@
 //! of degree d (2d ports, half down and half up), a 2-level fat-tree connects d² hosts
 //! with 2d switches, a 3-level one d³ hosts with 3d² switches, and a Latin-square
 //! fat-tree of order q = d−1 connects d(q²+q+1) hosts with 2(q²+q+1) switches (one-sided)
-//! or 2d(q²+q+1) hosts with 3(q²+q+1) switches (two-sided).
+//! or 2d(q²+q+1) hosts with 3(q²+q+1) switches (two-sided). A full mesh of the same
+//! switches splits the ports the same way — d hosts and d cables to the other switches —
+//! so it has d+1 switches, d(d+1) hosts and d(d+1)/2 switch cables: barely more hosts than
+//! a 2-level fat-tree (d² on 2d switches) with about half the switches, every pair one
+//! switch hop apart, but one cable per switch pair instead of d paths.
 //!
 //! Hops count switches traversed: 1 on the same bottom switch, 3 through a shared middle
 //! switch, 5 through a top switch. Averages are over all ordered host pairs including a
@@ -49,6 +53,19 @@ pub struct CostRow {
     pub lsft_one_sided: Option<Counts>,
     /// Two-sided LSFT(d−1); `None` under the same condition.
     pub lsft_two_sided: Option<Counts>,
+    /// Full mesh: d+1 switches, d hosts and d cables to the other switches on each.
+    pub full_mesh: Counts,
+}
+
+/// The full mesh the ports of a 2d-port switch allow with d hosts per switch and one
+/// cable per switch pair (what [`CostRow::full_mesh`] counts).
+pub fn full_mesh_counts(d: u64) -> Counts {
+    Counts {
+        hosts: d * (d + 1),
+        switches: d + 1,
+        switch_cables: d * (d + 1) / 2,
+        host_cables: d * (d + 1),
+    }
 }
 
 /// Costs for switch degrees `degrees`.
@@ -86,6 +103,7 @@ pub fn cost_table(degrees: impl IntoIterator<Item = u64>) -> Vec<CostRow> {
                     switch_cables: 2 * d * n,
                     host_cables: 2 * d * n,
                 }),
+                full_mesh: full_mesh_counts(d),
             }
         })
         .collect()

@@ -167,3 +167,17 @@ fn pgft_with_parallel_cables() {
         0,
     );
 }
+
+#[test]
+fn full_mesh_with_lmc_2_and_shuffled_ports() {
+    check_with(
+        "full mesh 6x3 W2",
+        FamilySpec::Fullmesh(ibfat::topology::fullmesh::FullmeshParams {
+            switches: 6,
+            hosts_per_switch: 3,
+            cables_per_pair: 2,
+        }),
+        2,
+        Some(6),
+    );
+}

@@ -47,6 +47,7 @@ fn params(l: &Layout) -> String {
         Layout::Kary(l) => format!("kary k={} n={}", l.k, l.levels),
         Layout::Mols(l) => format!("mols n={} {}", l.n, l.wiring),
         Layout::Pgft(l) => format!("pgft {}", l.params.describe()),
+        Layout::Fullmesh(l) => format!("fullmesh n={} h={} w={}", l.n, l.h, l.w),
     }
 }
 

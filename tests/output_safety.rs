@@ -504,6 +504,10 @@ fn a_closed_pipe_is_a_quiet_exit_for_every_subcommand() {
     build_plan(&["build", "lsft", "--order", "7"], &cwd.join("plan"));
     let (code, o, e) = ibfat(&["route", s(&cwd.join("plan")), "--out", s(&cwd.join("plan"))]);
     assert_eq!(code, 0, "{o}{e}");
+    build_plan(
+        &["build", "fullmesh", "--switches", "4", "--hosts-per-switch", "2"],
+        &cwd.join("mesh"),
+    );
     let (_, help, _) = ibfat(&["--help"]);
     let commands: Vec<&[&str]> = vec![
         &["build", "lsft", "--order", "7"],
@@ -513,6 +517,7 @@ fn a_closed_pipe_is_a_quiet_exit_for_every_subcommand() {
         &["schedule", "plan", "--pattern", "lsft"],
         &["schedule", "plan", "--pattern", "lsft", "--out", "-"],
         &["route", "plan", "--out", "r"],
+        &["plan-paths", "mesh", "--direct-share", "3", "--out", "paths.json"],
         &["lfts", "validate", "plan", "--lfts", "plan/opensm-lfts.dump"],
         &["check", "plan", "--pattern", "lsft", "--links"],
         &["recognize", "plan/topology.net"],

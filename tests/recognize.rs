@@ -328,7 +328,7 @@ fn counts_that_fit_no_family_are_reported_per_family() {
             attempts,
             ..
         } => {
-            assert_eq!(attempts.len(), 4, "lsft, kary, mols, pgft");
+            assert_eq!(attempts.len(), 5, "lsft, kary, mols, pgft, fullmesh");
             assert_eq!(closest, Some(FamilyHint::Kary), "{reason}");
             assert!(reason.contains("has 2 cables to switches"), "{reason}");
             assert!(attempts[0].reason.contains("q²+q+1"), "{attempts:?}");
@@ -338,6 +338,7 @@ fn counts_that_fit_no_family_are_reported_per_family() {
                 attempts[3].reason.contains("a PGFT has the same number everywhere"),
                 "{attempts:?}"
             );
+            assert_eq!(attempts[4].family, FamilyHint::Fullmesh);
         }
         other => panic!("{other:?}"),
     }

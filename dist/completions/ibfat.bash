@@ -49,6 +49,9 @@ _ibfat() {
             ibfat,metrics)
                 cmd="ibfat__subcmd__metrics"
                 ;;
+            ibfat,plan-paths)
+                cmd="ibfat__subcmd__plan__subcmd__paths"
+                ;;
             ibfat,recognize)
                 cmd="ibfat__subcmd__recognize"
                 ;;
@@ -60,6 +63,9 @@ _ibfat() {
                 ;;
             ibfat,whoami)
                 cmd="ibfat__subcmd__whoami"
+                ;;
+            ibfat__subcmd__build,fullmesh)
+                cmd="ibfat__subcmd__build__subcmd__fullmesh"
                 ;;
             ibfat__subcmd__build,help)
                 cmd="ibfat__subcmd__build__subcmd__help"
@@ -78,6 +84,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__build,twolevel)
                 cmd="ibfat__subcmd__build__subcmd__twolevel"
+                ;;
+            ibfat__subcmd__build__subcmd__help,fullmesh)
+                cmd="ibfat__subcmd__build__subcmd__help__subcmd__fullmesh"
                 ;;
             ibfat__subcmd__build__subcmd__help,help)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__help"
@@ -103,11 +112,17 @@ _ibfat() {
             ibfat__subcmd__check,merge)
                 cmd="ibfat__subcmd__check__subcmd__merge"
                 ;;
+            ibfat__subcmd__check,multipath)
+                cmd="ibfat__subcmd__check__subcmd__multipath"
+                ;;
             ibfat__subcmd__check__subcmd__help,help)
                 cmd="ibfat__subcmd__check__subcmd__help__subcmd__help"
                 ;;
             ibfat__subcmd__check__subcmd__help,merge)
                 cmd="ibfat__subcmd__check__subcmd__help__subcmd__merge"
+                ;;
+            ibfat__subcmd__check__subcmd__help,multipath)
+                cmd="ibfat__subcmd__check__subcmd__help__subcmd__multipath"
                 ;;
             ibfat__subcmd__export,help)
                 cmd="ibfat__subcmd__export__subcmd__help"
@@ -154,6 +169,9 @@ _ibfat() {
             ibfat__subcmd__help,metrics)
                 cmd="ibfat__subcmd__help__subcmd__metrics"
                 ;;
+            ibfat__subcmd__help,plan-paths)
+                cmd="ibfat__subcmd__help__subcmd__plan__subcmd__paths"
+                ;;
             ibfat__subcmd__help,recognize)
                 cmd="ibfat__subcmd__help__subcmd__recognize"
                 ;;
@@ -165,6 +183,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__help,whoami)
                 cmd="ibfat__subcmd__help__subcmd__whoami"
+                ;;
+            ibfat__subcmd__help__subcmd__build,fullmesh)
+                cmd="ibfat__subcmd__help__subcmd__build__subcmd__fullmesh"
                 ;;
             ibfat__subcmd__help__subcmd__build,kary)
                 cmd="ibfat__subcmd__help__subcmd__build__subcmd__kary"
@@ -183,6 +204,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__help__subcmd__check,merge)
                 cmd="ibfat__subcmd__help__subcmd__check__subcmd__merge"
+                ;;
+            ibfat__subcmd__help__subcmd__check,multipath)
+                cmd="ibfat__subcmd__help__subcmd__check__subcmd__multipath"
                 ;;
             ibfat__subcmd__help__subcmd__export,slurm-topology)
                 cmd="ibfat__subcmd__help__subcmd__export__subcmd__slurm__subcmd__topology"
@@ -218,7 +242,7 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -248,7 +272,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft twolevel help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,9 +313,89 @@ _ibfat() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ibfat__subcmd__build__subcmd__help)
-            opts="lsft kary mols pgft twolevel help"
+        ibfat__subcmd__build__subcmd__fullmesh)
+            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --switches)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hosts-per-switch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cables-per-pair)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shuffle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --guid-base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__help)
+            opts="lsft kary mols pgft fullmesh twolevel help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__help__subcmd__fullmesh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -756,7 +860,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version merge help"
+            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version multipath merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -858,7 +962,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__help)
-            opts="merge help"
+            opts="multipath merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -899,6 +1003,20 @@ _ibfat() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ibfat__subcmd__check__subcmd__help__subcmd__multipath)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ibfat__subcmd__check__subcmd__merge)
             opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -906,6 +1024,68 @@ _ibfat() {
                 return 0
             fi
             case "${prev}" in
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__check__subcmd__multipath)
+            opts="-d -p -l -q -v -h -V --lmc --direct-share --pattern --lfts --lids --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --lmc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --direct-share)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lfts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1158,7 +1338,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help)
-            opts="build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help"
+            opts="build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1172,8 +1352,22 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build)
-            opts="lsft kary mols pgft twolevel"
+            opts="lsft kary mols pgft fullmesh twolevel"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__build__subcmd__fullmesh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1270,7 +1464,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__check)
-            opts="merge"
+            opts="multipath merge"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1284,6 +1478,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__check__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__check__subcmd__multipath)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1438,6 +1646,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__metrics)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__plan__subcmd__paths)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1735,6 +1957,64 @@ _ibfat() {
                     return 0
                     ;;
                 --arities)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__plan__subcmd__paths)
+            opts="-d -l -o -q -v -h -V --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --direct-share)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lmc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

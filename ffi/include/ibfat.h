@@ -15,6 +15,11 @@
 #include <stdint.h>
 
 /**
+ * Slots of a path-plan array (DLID offsets used round robin).
+ */
+#define IBFAT_PATH_PLAN_SLOTS 10
+
+/**
  * Destination of an idle rank in [`ibfat_schedule_peer`] and [`ibfat_schedule_phase`].
  */
 #define IBFAT_IDLE UINT32_MAX
@@ -84,6 +89,11 @@ typedef enum IbfatFamily {
    * from a discovered fabric).
    */
   IBFAT_FAMILY_PGFT = 4,
+  /**
+   * Full mesh of switches (every pair of switches cabled, hosts on every switch). A
+   * result only: as a hint, IBFAT_FAMILY_AUTO finds full meshes.
+   */
+  IBFAT_FAMILY_FULLMESH = 5,
 } IbfatFamily;
 
 /**
@@ -151,6 +161,11 @@ typedef enum IbfatLidSource {
  * A fabric: nodes, ports, cables, and (once known) its family layout and LIDs.
  */
 typedef struct IbfatFabric IbfatFabric;
+
+/**
+ * The path plan of a full mesh at one LMC and direct share.
+ */
+typedef struct IbfatPathPlan IbfatPathPlan;
 
 /**
  * LIDs and LFTs of a fabric.
@@ -331,6 +346,55 @@ enum IbfatStatus ibfat_fabric_recognize(struct IbfatFabric *fabric,
  * Free a fabric (NULL is ignored).
  */
 void ibfat_fabric_free(struct IbfatFabric *fabric);
+
+/**
+ * Make the path plan of a full mesh (its family must be known: built, or recognised with
+ * `ibfat_fabric_recognize`) routed with `lmc`, `direct_share` of the ten slots direct
+ * (1..=10). Another family, a share outside 1..=10, or detours at LMC 0 are
+ * `IBFAT_E_INPUT`. Free with [`ibfat_path_plan_free`].
+ */
+enum IbfatStatus ibfat_path_plan_new(const struct IbfatFabric *fabric,
+                                     uint8_t lmc,
+                                     uint8_t direct_share,
+                                     struct IbfatPathPlan **out_plan);
+
+/**
+ * The ten DLID offsets from rank `src` to rank `dst` into `out_offsets`, which holds
+ * `IBFAT_PATH_PLAN_SLOTS` bytes; slot 0 is the direct route (offset 0). A rank out of
+ * range is `IBFAT_E_NOT_FOUND`.
+ */
+enum IbfatStatus ibfat_path_plan_offsets(const struct IbfatPathPlan *plan,
+                                         uint32_t src,
+                                         uint32_t dst,
+                                         uint8_t *out_offsets);
+
+/**
+ * The DLID offset for the `n`-th message (or stream) from `src` to `dst`: slot
+ * `n mod IBFAT_PATH_PLAN_SLOTS` of their plan. DLID = the destination's base LID + offset.
+ */
+enum IbfatStatus ibfat_path_plan_offset(const struct IbfatPathPlan *plan,
+                                        uint32_t src,
+                                        uint32_t dst,
+                                        uint64_t n,
+                                        uint8_t *out_offset);
+
+/**
+ * Number of ranks (hosts in rank order) the plan covers.
+ */
+enum IbfatStatus ibfat_path_plan_ranks(const struct IbfatPathPlan *plan, uint32_t *out_ranks);
+
+/**
+ * The rank of the host port with this GUID (a process finds itself by its port GUID);
+ * `IBFAT_E_NOT_FOUND` when no rank has it.
+ */
+enum IbfatStatus ibfat_path_plan_rank_of(const struct IbfatPathPlan *plan,
+                                         uint64_t port_guid,
+                                         uint32_t *out_rank);
+
+/**
+ * Free a path plan (NULL is ignored).
+ */
+void ibfat_path_plan_free(struct IbfatPathPlan *plan);
 
 /**
  * Compute the LFTs of every switch (the fabric's family must be known: built from a spec,

@@ -36,6 +36,9 @@ pub enum IbfatFamily {
     /// Parallel-ports generalised fat-tree (`levels` set; from a plan: not yet recognised
     /// from a discovered fabric).
     IbfatFamilyPgft = 4,
+    /// Full mesh of switches (every pair of switches cabled, hosts on every switch). A
+    /// result only: as a hint, IBFAT_FAMILY_AUTO finds full meshes.
+    IbfatFamilyFullmesh = 5,
 }
 
 /// Wiring of a MOLS 3-level tree (see `ibfat build mols --help`).
@@ -331,6 +334,7 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
             Some(Layout::Kary(_)) => IbfatFamily::IbfatFamilyKary,
             Some(Layout::Mols(_)) => IbfatFamily::IbfatFamilyMols,
             Some(Layout::Pgft(_)) => IbfatFamily::IbfatFamilyPgft,
+            Some(Layout::Fullmesh(_)) => IbfatFamily::IbfatFamilyFullmesh,
         };
         Ok(())
     })
@@ -372,6 +376,7 @@ fn describe(layout: &Layout) -> IbfatRecognition {
             r.family = IbfatFamily::IbfatFamilyPgft;
             r.levels = l.params.levels;
         }
+        Layout::Fullmesh(_) => r.family = IbfatFamily::IbfatFamilyFullmesh,
     }
     r
 }
@@ -395,6 +400,7 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
             IbfatFamily::IbfatFamilyKary => Some(FamilyHint::Kary),
             IbfatFamily::IbfatFamilyMols => Some(FamilyHint::Mols),
             IbfatFamily::IbfatFamilyPgft => Some(FamilyHint::Pgft),
+            IbfatFamily::IbfatFamilyFullmesh => Some(FamilyHint::Fullmesh),
         };
         match recognize(f.fabric(), hint) {
             Recognition::Recognised { layout, .. } => {

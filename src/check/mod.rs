@@ -8,6 +8,7 @@
 pub mod conflicts;
 pub mod lft_diff;
 pub mod lfts;
+pub mod multipath;
 pub mod rates;
 mod routes;
 pub mod shard;

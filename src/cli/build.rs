@@ -3,6 +3,7 @@
 use super::output::print_json;
 use clap::{Args, Subcommand};
 use ibfat::cabling;
+use ibfat::topology::fullmesh::FullmeshParams;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
@@ -149,6 +150,23 @@ enum Family {
         #[command(flatten)]
         out: OutArgs,
     },
+    /// Full mesh: N switches, every pair cabled (W parallel cables), H hosts per switch
+    #[command(after_help = FULLMESH_AFTER)]
+    Fullmesh {
+        /// Switches N >= 3
+        #[arg(long, value_name = "N")]
+        switches: u32,
+        /// Hosts per switch H >= 1
+        #[arg(long, value_name = "H")]
+        hosts_per_switch: u32,
+        /// Parallel cables between every pair of switches W >= 1
+        #[arg(long, value_name = "W", default_value = "1")]
+        cables_per_pair: u32,
+        #[command(flatten)]
+        opts: FabricOpts,
+        #[command(flatten)]
+        out: OutArgs,
+    },
     /// Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)
     #[command(after_help = TWOLEVEL_AFTER)]
     Twolevel {
@@ -170,6 +188,17 @@ enum Family {
         out: OutArgs,
     },
 }
+
+const FULLMESH_AFTER: &str = "\
+N switches, every pair joined by W cables (default 1), H hosts on every switch: H + W(N-1)
+ports per switch, at most 254. Routed direct on the base LID; with `ibfat route --lmc L`
+the other LID offsets detour through one relay switch each (two hops), on SL 1 with two
+data VLs, proven deadlock-free per VL (docs/families.md, docs/routing.md).
+
+Examples:
+  ibfat build fullmesh --switches 8 --hosts-per-switch 4 --out mesh8/       32 hosts, 28 cables between switches
+  ibfat build fullmesh --switches 6 --hosts-per-switch 2 --cables-per-pair 2 --shuffle 1 --out m6/
+  ibfat build fullmesh --switches 32 --hosts-per-switch 16 --json            the report only";
 
 const TWOLEVEL_AFTER: &str = "\
 The same fabric as `build pgft --down H,L --up 1,S --parallel 1,P`: every leaf has H host
@@ -421,6 +450,23 @@ pub fn run(a: BuildArgs) -> Result<i32> {
                     &[1, links_per_pair],
                     None,
                 )?),
+                options: opts.options(),
+            },
+            out,
+        ),
+        Some(Family::Fullmesh {
+            switches,
+            hosts_per_switch,
+            cables_per_pair,
+            opts,
+            out,
+        }) => (
+            Spec {
+                family: FamilySpec::Fullmesh(FullmeshParams {
+                    switches,
+                    hosts_per_switch,
+                    cables_per_pair,
+                }),
                 options: opts.options(),
             },
             out,

@@ -136,6 +136,9 @@ pub struct CheckArgs {
 
 #[derive(Subcommand, Debug)]
 enum CheckCmd {
+    /// A full mesh's multipath throughput: the seed's patterns at direct shares D1 ... D10
+    #[command(after_help = MULTIPATH_AFTER)]
+    Multipath(super::check_multipath::MultipathArgs),
     /// Combine shard files (from `check --shard i/N --out FILE`) into one report
     #[command(after_help = "\
 The shards must come from the same pattern, job, shard count, fabric and tables, with
@@ -161,6 +164,19 @@ Examples:
         links: bool,
     },
 }
+
+const MULTIPATH_AFTER: &str = "\
+Every flow is split over its path plan (`ibfat plan-paths`: slot 0 direct, D of ten slots
+direct, the rest detours through distinct relays) by the slots' shares; each share is walked
+on the tables (ibfat's own at --lmc, or --lfts with --lids); the throughput is flows / load
+of the busiest channel (host links included), in cables' worth of bandwidth. Patterns
+between switches (docs/fullmesh.md §6): point-to-point (switch 0's hosts to switch 1's),
+one-to-n (switch 0's hosts to every other switch), n-to-one (one host of every other switch
+to switch 0), n-to-n (every switch to every other).
+
+Examples:
+  ibfat check multipath mesh8/ --lmc 3
+  ibfat check multipath mesh8/ --pattern n-to-one --direct-share 10 --json";
 
 fn parse_shard(s: &str) -> std::result::Result<(usize, usize), String> {
     let (i, n) = s
@@ -375,13 +391,18 @@ impl CheckArgs {
     /// `--json` given before the subcommand.
     pub fn set_json(&mut self) {
         self.json = true;
-        if let Some(CheckCmd::Merge { json, .. }) = &mut self.cmd {
-            *json = true;
+        match &mut self.cmd {
+            Some(CheckCmd::Merge { json, .. }) => *json = true,
+            Some(CheckCmd::Multipath(m)) => m.json = true,
+            None => {}
         }
     }
 }
 
 pub fn run(a: CheckArgs) -> Result<i32> {
+    if let Some(CheckCmd::Multipath(m)) = a.cmd {
+        return super::check_multipath::run(m);
+    }
     super::output::data_output(a.out.as_deref());
     super::output::data_output(a.heatmap.as_deref());
     if let Some(CheckCmd::Merge {

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 enum Which {
-    /// Hosts, switches and cables by switch degree d for 2/3-level fat-trees and LSFTs
+    /// Hosts, switches and cables by switch degree d for 2/3-level fat-trees, LSFTs and full meshes
     Cost,
     /// Proximity switches and average hops of the 3-level wirings by arity
     Hops,
@@ -20,7 +20,8 @@ enum Which {
 #[command(after_help = "\
 Cost: with switches of degree d (2d ports) a 2-level fat-tree has d² hosts and 2d switches,
 a 3-level one d³ hosts and 3d² switches, an LSFT of order q = d−1 (prime power) d(q²+q+1)
-hosts and 2(q²+q+1) switches one-sided (twice the hosts, 3(q²+q+1) switches two-sided).
+hosts and 2(q²+q+1) switches one-sided (twice the hosts, 3(q²+q+1) switches two-sided),
+a full mesh d+1 switches with d hosts each (d(d+1) hosts, d(d+1)/2 switch cables).
 Hops count switches traversed (1, 3 or 5); averages are over all ordered host pairs,
 a host to itself included (0 hops).
 
@@ -91,24 +92,26 @@ fn opt(c: Option<ibfat::metrics::Counts>, f: impl Fn(ibfat::metrics::Counts) -> 
 pub fn print_cost(rows: &[CostRow]) {
     outln!("Cost by switch degree d (hosts / switches / switch-to-switch cables):");
     outln!(
-        "{:>3} {:>5} | {:>22} | {:>24} | {:>22} | {:>22}",
+        "{:>3} {:>5} | {:>22} | {:>24} | {:>22} | {:>22} | {:>16}",
         "d",
         "ports",
         "2-level fat-tree",
         "3-level fat-tree",
         "LSFT one-sided",
-        "LSFT two-sided"
+        "LSFT two-sided",
+        "full mesh"
     );
     let fmt = |c: ibfat::metrics::Counts| format!("{}/{}/{}", c.hosts, c.switches, c.switch_cables);
     for r in rows {
         outln!(
-            "{:>3} {:>5} | {:>22} | {:>24} | {:>22} | {:>22}",
+            "{:>3} {:>5} | {:>22} | {:>24} | {:>22} | {:>22} | {:>16}",
             r.degree,
             r.ports,
             fmt(r.fat_tree_2_level),
             fmt(r.fat_tree_3_level),
             opt(r.lsft_one_sided, fmt),
-            opt(r.lsft_two_sided, fmt)
+            opt(r.lsft_two_sided, fmt),
+            fmt(r.full_mesh)
         );
     }
 }

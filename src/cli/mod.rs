@@ -6,6 +6,7 @@ pub(crate) mod output;
 mod build;
 mod cabling;
 mod check;
+mod check_multipath;
 mod demo;
 mod export;
 mod faults;
@@ -13,9 +14,11 @@ mod lfts;
 mod lfts_diff;
 mod lfts_vls;
 mod metrics;
+mod plan_paths;
 mod recognize;
 mod route;
 mod route_degraded;
+mod route_fullmesh;
 mod schedule;
 mod shell;
 mod signals;
@@ -34,6 +37,8 @@ Families:
   mols   3-level fat-tree whose middle stage is rewired with orthogonal Latin
          squares: 31.5% fewer hops on average at arity 7 (36.7% at arity 19,
          `ibfat metrics hops`), shift all-to-all still conflict-free.
+  fullmesh  N switches all cabled to each other, hosts on every switch; with LMC
+         the other LID offsets detour through one relay switch (2 data VLs).
 
 Exit codes: 0 success (or the check passed), 1 a check found defects,
 2 bad input (the message names the field and the valid range), 3 I/O or tool failure.";
@@ -47,6 +52,7 @@ Examples:
   ibfat build --spec lsft7/fabric.yaml --out again/   rebuild the identical fabric
   ibfat metrics hops --json                    latency figures of the 3-level wirings
   ibfat schedule lsft7/ --pattern lsft --out a2a.json   conflict-free all-to-all
+  ibfat plan-paths mesh8/ --direct-share 3 --out plan.json   multipath plan of a full mesh
   ibfat check merge shard*.json --json         combine the shards of a cluster array job
   ibfat completions bash > /usr/share/bash-completion/completions/ibfat
   ibfat export slurm-topology fabric.txt -o topology.conf   Slurm's view of the fabric
@@ -96,6 +102,8 @@ enum Command {
     Schedule(schedule::ScheduleArgs),
     /// Compute deterministic LFTs; write opensm-lfts.dump and guid2lid
     Route(route::RouteArgs),
+    /// Per host pair, the ten DLID offsets (direct route and detours) a full mesh's transport uses round robin
+    PlanPaths(plan_paths::PlanPathsArgs),
     /// Work with LFT dumps (validate, diff)
     Lfts(lfts::LftsArgs),
     /// Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs
@@ -126,6 +134,7 @@ impl Command {
             Command::Demo(a) => a.json = true,
             Command::Schedule(a) => a.json = true,
             Command::Route(a) => a.json = true,
+            Command::PlanPaths(a) => a.json = true,
             Command::Lfts(a) => a.set_json(),
             Command::Check(a) => a.set_json(),
             Command::Recognize(a) => a.json = true,
@@ -165,6 +174,7 @@ pub fn main() -> i32 {
         Command::Demo(a) => demo::run(a),
         Command::Schedule(a) => schedule::run(a),
         Command::Route(a) => route::run(a),
+        Command::PlanPaths(a) => plan_paths::run(a),
         Command::Lfts(a) => lfts::run(a),
         Command::Check(a) => check::run(a),
         Command::Recognize(a) => recognize::run(a),

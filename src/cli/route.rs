@@ -8,6 +8,7 @@ use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::load::{load, Recognise};
 use ibfat::routing::{route, Lids};
+use ibfat::topology::Layout;
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -30,18 +31,25 @@ routed too: intact pairs keep their route, broken pairs detour through one other
 SL 1-2 with two data VLs, proven deadlock-free per VL; DIR also gets path-sl.txt (the SL of
 every (SLID, DLID) pair that is not 0) and sl2vl.txt (the SL-to-VL tables).
 
+A full mesh (`ibfat build fullmesh`) with --lmc L (1..=7) routes the base LID of every host
+direct and the other 2^L-1 offsets through one relay switch each (two hops; relay
+(t+1+(o-1) mod (N-1)) mod N for destination switch t, offset o), on SL 1 with two data VLs,
+proven per VL; DIR also gets path-sl.txt and sl2vl.txt. With LMC 0 it is routed direct.
+
 Examples:
   ibfat route lsft7/ --out lsft7/
+  ibfat route mesh8/ --lmc 2 --out mesh8/
   ibfat route mols7/fabric.yaml --lmc 1 --out routes/
   ibfat faults lsft7/ --cut 5 --out cut/ && ibfat route cut/topology.net --out cut/")]
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
-    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft
+    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, fullmesh
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
-    /// LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
+    /// LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on
+    /// base+1); full meshes 0..=7 (detours through relay switches on the other offsets)
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
     lmc: u8,
     /// Where the LIDs come from: `plan` (deterministic), `discovered` (the dump's), or a guid2lid file
     #[arg(short = 'l', long, default_value = "auto")]
@@ -114,6 +122,17 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let t_lids = Instant::now();
     let found_lids = &loaded.own_lids()?;
     let layout = loaded.layout()?;
+    if a.lmc > 1 && !matches!(layout, Layout::Fullmesh(_)) {
+        return Err(Error::input(
+            "lmc",
+            format!(
+                "LMC {} is for full meshes; a {} is routed with LMC 0 or 1",
+                a.lmc,
+                layout.family_name()
+            ),
+            Some("--lmc 0 or --lmc 1".into()),
+        ));
+    }
     // planned LIDs at this LMC must fit the subnet: say which size of the family would
     let plan = || -> Result<Lids> {
         let switches = loaded.fabric().switches().count() as u64;
@@ -140,6 +159,18 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let t0 = Instant::now();
     let lfts = route(loaded.fabric(), layout, &lids)?;
     let secs = t0.elapsed().as_secs_f64();
+    if let (Layout::Fullmesh(l), true) = (layout, lids.lmc >= 1) {
+        let routed = super::route_fullmesh::Routed {
+            fabric: loaded.fabric(),
+            layout: l,
+            family: layout,
+            description: layout.describe(),
+            lids: &lids,
+            lfts: &lfts,
+            route_s: secs,
+        };
+        return super::route_fullmesh::run(routed, a.no_validate, &a.out, a.json);
+    }
     let t_valid = Instant::now();
     let valid = if a.no_validate {
         None

@@ -166,6 +166,20 @@ pub fn topology_conf(fabric: &Fabric, layout: Option<&Layout>, title: &str) -> R
             }
         }
     }
+    if let Some(Layout::Fullmesh(l)) = layout {
+        // no switch sits above the others: one virtual switch tells Slurm that every
+        // switch reaches every other (in one hop), so jobs may span switches
+        let all: Vec<String> = l
+            .switches
+            .iter()
+            .map(|&s| slurm_name(fabric, s))
+            .collect::<Result<_>>()?;
+        let _ = writeln!(
+            out,
+            "# full mesh: every pair of switches is cabled; a virtual switch joins them"
+        );
+        let _ = writeln!(out, "SwitchName=fullmesh Switches={}", hostlist(&all));
+    }
     Ok(out)
 }
 
@@ -184,6 +198,22 @@ mod tests {
         assert_eq!(hostlist(&s(&["H0_0", "H0_1", "H1_0"])), "H0_[0-1],H1_0");
         assert_eq!(hostlist(&s(&["login", "node5"])), "login,node5");
         assert_eq!(hostlist(&s(&["S3"])), "S3");
+    }
+
+    #[test]
+    fn a_full_mesh_gets_one_virtual_switch_above_its_switches() {
+        let t = crate::topology::Spec::new(crate::topology::FamilySpec::Fullmesh(
+            crate::topology::fullmesh::FullmeshParams {
+                switches: 4,
+                hosts_per_switch: 2,
+                cables_per_pair: 1,
+            },
+        ))
+        .build()
+        .unwrap();
+        let conf = topology_conf(&t.fabric, Some(&t.layout), "mesh").unwrap();
+        assert!(conf.contains("SwitchName=S0 Nodes=H[0-1]\n"), "{conf}");
+        assert!(conf.ends_with("SwitchName=fullmesh Switches=S[0-3]\n"), "{conf}");
     }
 
     #[test]

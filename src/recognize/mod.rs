@@ -19,6 +19,7 @@
 //! its MOLS layout.
 
 pub mod degraded;
+mod fullmesh;
 mod graph;
 mod kary;
 mod lsft;
@@ -49,6 +50,8 @@ pub enum FamilyHint {
     /// Parallel-ports generalised fat-tree (`pgft`): any arities, parallel cables,
     /// oversubscription, partly populated leaves.
     Pgft,
+    /// Full mesh of switches (`fullmesh`): every pair of switches cabled, hosts on all.
+    Fullmesh,
 }
 
 impl fmt::Display for FamilyHint {
@@ -58,6 +61,7 @@ impl fmt::Display for FamilyHint {
             FamilyHint::Kary => "kary",
             FamilyHint::Mols => "mols",
             FamilyHint::Pgft => "pgft",
+            FamilyHint::Fullmesh => "fullmesh",
         })
     }
 }
@@ -70,17 +74,18 @@ impl FromStr for FamilyHint {
             "kary" => Ok(FamilyHint::Kary),
             "mols" => Ok(FamilyHint::Mols),
             "pgft" => Ok(FamilyHint::Pgft),
+            "fullmesh" => Ok(FamilyHint::Fullmesh),
             other => Err(Error::input(
                 "family",
                 format!("unknown family `{other}`"),
-                Some("one of lsft, kary, mols, pgft (or auto)".into()),
+                Some("one of lsft, kary, mols, pgft, fullmesh (or auto)".into()),
             )),
         }
     }
 }
 
 impl FamilyHint {
-    /// Parse `auto|lsft|kary|mols|pgft`; `auto` is `None`.
+    /// Parse `auto|lsft|kary|mols|pgft|fullmesh`; `auto` is `None`.
     pub fn parse_opt(s: &str) -> Result<Option<FamilyHint>> {
         if s == "auto" {
             Ok(None)
@@ -96,6 +101,7 @@ impl FamilyHint {
             Layout::Kary(_) => FamilyHint::Kary,
             Layout::Mols(_) => FamilyHint::Mols,
             Layout::Pgft(_) => FamilyHint::Pgft,
+            Layout::Fullmesh(_) => FamilyHint::Fullmesh,
         }
     }
 
@@ -105,6 +111,7 @@ impl FamilyHint {
             FamilyHint::Kary => "k-ary n-tree",
             FamilyHint::Mols => "MOLS 3-level proximity tree",
             FamilyHint::Pgft => "parallel-ports generalised fat-tree",
+            FamilyHint::Fullmesh => "full mesh of switches",
         }
     }
 }
@@ -246,6 +253,7 @@ fn run(family: FamilyHint, g: &SwitchGraph<'_>) -> std::result::Result<Layout, F
         FamilyHint::Kary => kary::recognize(g),
         FamilyHint::Mols => mols::recognize(g),
         FamilyHint::Pgft => pgft::recognize(g),
+        FamilyHint::Fullmesh => fullmesh::recognize(g),
     }
 }
 
@@ -264,7 +272,13 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
     };
     let families = match hint {
         Some(f) => vec![f],
-        None => vec![FamilyHint::Lsft, FamilyHint::Kary, FamilyHint::Mols, FamilyHint::Pgft],
+        None => vec![
+            FamilyHint::Lsft,
+            FamilyHint::Kary,
+            FamilyHint::Mols,
+            FamilyHint::Pgft,
+            FamilyHint::Fullmesh,
+        ],
     };
     let mut fails: Vec<(FamilyHint, Fail)> = Vec::new();
     for family in families {

@@ -90,7 +90,7 @@ pub struct AttemptReport {
 #[derive(Clone, Debug, Serialize)]
 #[non_exhaustive]
 pub struct RecognitionReport {
-    /// `lsft`, `kary`, `mols` or `unrecognised`.
+    /// `lsft`, `kary`, `mols`, `pgft`, `fullmesh` or `unrecognised`.
     pub family: String,
     /// One-line description of the recognised family and parameters
     /// (`Latin-square fat-tree LSFT(3) one-sided, 4 hosts per leaf`); absent when unrecognised.
@@ -126,6 +126,12 @@ pub struct RecognitionReport {
     /// PGFT: down ports over up ports of levels 1…h−1 (1.0 = full bisection).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oversubscription: Option<Vec<f64>>,
+    /// Full mesh: host slots per switch H.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosts_per_switch: Option<u32>,
+    /// Full mesh: parallel cables between every pair of switches W.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cables_per_pair: Option<u32>,
     /// Mean proximity switches (MOLS trees).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proximity_switches: Option<f64>,
@@ -328,6 +334,8 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         up: None,
         parallel: None,
         oversubscription: None,
+        hosts_per_switch: None,
+        cables_per_pair: None,
         proximity_switches: None,
         equivalent: None,
         switches: fabric.switches().count(),
@@ -476,6 +484,23 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                         index: i as u32,
                         position: format!("level {lv} subtree {a} copy {b}"),
                     }
+                })
+                .collect();
+            r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
+            r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
+        }
+        Layout::Fullmesh(l) => {
+            r.hosts_per_switch = Some(l.h);
+            r.cables_per_pair = Some(l.w);
+            r.switch_map = l
+                .switches
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| SwitchMap {
+                    node: node_ref(fabric, n),
+                    role: "switch".into(),
+                    index: i as u32,
+                    position: format!("switch {i}"),
                 })
                 .collect();
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);

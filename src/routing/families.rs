@@ -9,6 +9,8 @@
 //! * k-ary n-tree: d-mod-k — up port ⌊d / k^(l−1)⌋ mod k at level l, down when the
 //!   destination is in the subtree.
 //! * PGFT: d-mod-k generalised to parallel cables and any arities ([`super::pgft`]).
+//! * Full mesh: direct on the base LID, two-hop detours through a relay switch on the
+//!   other offsets ([`super::fullmesh`]).
 //! * Proximity 3-tree: base LID = bandwidth route (d-mod-k over the rewired middle stage,
 //!   turning down at the first middle switch adjacent to the destination's bottom switch);
 //!   base+1 (LMC 1) = latency route: through a middle switch the source and destination
@@ -25,6 +27,7 @@ pub enum HostRouter<'a> {
     Kary(KaryRouter<'a>),
     Mols(MolsRouter<'a>),
     Pgft(super::pgft::PgftRouter<'a>),
+    Fullmesh(super::fullmesh::FullmeshRouter<'a>),
 }
 
 /// Precomputed LSFT tables.
@@ -299,6 +302,7 @@ impl<'a> HostRouter<'a> {
             Layout::Kary(l) => HostRouter::Kary(KaryRouter::new(fabric, l)),
             Layout::Mols(l) => HostRouter::Mols(MolsRouter::new(fabric, l)),
             Layout::Pgft(l) => HostRouter::Pgft(super::pgft::PgftRouter::new(fabric, l)),
+            Layout::Fullmesh(l) => HostRouter::Fullmesh(super::fullmesh::FullmeshRouter::new(fabric, l)),
         }
     }
 
@@ -310,6 +314,7 @@ impl<'a> HostRouter<'a> {
             HostRouter::Kary(r) => r.port(node, rank),
             HostRouter::Mols(r) => r.port(node, rank, offset & 1 == 1),
             HostRouter::Pgft(r) => r.port(node, rank),
+            HostRouter::Fullmesh(r) => r.port(node, rank, offset),
         }
     }
 
@@ -320,6 +325,7 @@ impl<'a> HostRouter<'a> {
             HostRouter::Kary(r) => r.rank(node),
             HostRouter::Mols(r) => r.rank(node),
             HostRouter::Pgft(r) => r.rank(node),
+            HostRouter::Fullmesh(r) => r.rank(node),
         }
     }
 }

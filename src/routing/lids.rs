@@ -122,11 +122,11 @@ impl Lids {
     /// The deterministic assignment of a planned fabric: `hosts` (rank order) first, then
     /// remaining CA/router ports, then switches in node order.
     pub fn plan(fabric: &Fabric, hosts: &[Endpoint], lmc: u8) -> Result<Lids> {
-        if lmc > 1 {
+        if lmc > MAX_LMC {
             return Err(Error::input(
                 "lmc",
                 format!("LMC {lmc} is not supported"),
-                Some("0 or 1".into()),
+                Some(format!("0..={MAX_LMC}")),
             ));
         }
         let mut lids = Lids::empty(fabric, lmc);
@@ -231,11 +231,11 @@ impl Lids {
             let l = lids.get_or_insert_with(|| Lids::empty(fabric, 0));
             if !is_switch {
                 let lmc = span.trailing_zeros() as u8;
-                if span != 1 << lmc || lmc > 1 {
+                if span != 1 << lmc || lmc > MAX_LMC {
                     return Err(Error::at(
                         path,
                         line,
-                        format!("LID range of {span} LIDs: expected 1 or 2 (LMC 0 or 1)"),
+                        format!("LID range of {span} LIDs: expected a power of two, 1..=128 (LMC 0..=7)"),
                     ));
                 }
                 if ca_given && l.lmc != lmc {

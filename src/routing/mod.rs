@@ -7,10 +7,12 @@
 
 pub mod degraded;
 mod families;
+pub mod fullmesh;
 pub mod lanes;
 pub mod lft;
 pub mod lids;
 mod pgft;
+pub mod plan;
 mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};
@@ -103,6 +105,10 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
         .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
         .collect();
     updown::fill(&graph, &mut lfts, &switch_lid);
+    if let Layout::Fullmesh(l) = layout {
+        // every switch is one hop from every other: no ranking needed
+        fullmesh::route_switch_lids(fabric, l, lids, &mut lfts);
+    }
     // hosts outside the rank order (a management host on a spine): the way to their
     // switch, then their port
     for (lid, d) in dest.iter().enumerate() {

@@ -154,6 +154,7 @@ impl TreeShift {
                     Layout::Kary(_) | Layout::Pgft(_) => "use kary-shift".into(),
                     Layout::Mols(_) => "use mols-shift".into(),
                     Layout::Lsft(_) => "on an LSFT use lsft (conflict-free) or shift".into(),
+                    Layout::Fullmesh(_) => "on a full mesh use shift".into(),
                 }),
             )),
         }
@@ -248,7 +249,7 @@ mod tests {
             let pos = match &plan.layout {
                 Layout::Kary(l) => l.host_pos.clone(),
                 Layout::Mols(l) => l.host_pos.clone(),
-                Layout::Lsft(_) | Layout::Pgft(_) => unreachable!(),
+                Layout::Lsft(_) | Layout::Pgft(_) | Layout::Fullmesh(_) => unreachable!(),
             };
             assert!(pos.iter().enumerate().all(|(r, &p)| p as usize == r));
             let job = Job::whole(plan.layout.hosts());

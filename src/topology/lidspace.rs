@@ -33,6 +33,11 @@ pub enum Family {
         /// The parameters (m_h is what the hint varies).
         params: super::pgft::PgftParams,
     },
+    /// Full mesh with the hosts per switch fixed (the switch count is what the hint varies).
+    Fullmesh {
+        /// Hosts per switch H.
+        hosts_per_switch: u32,
+    },
 }
 
 fn lsft_lids(q: u64, sides: u64, m: Option<u32>, per_host: u64) -> u64 {
@@ -93,6 +98,13 @@ pub fn largest_pgft_top(params: &super::pgft::PgftParams, per_host: u64) -> Opti
         .last()
 }
 
+/// The most switches of a full mesh with `h` hosts per switch that fit (ports aside).
+pub fn largest_fullmesh(h: u32, per_host: u64) -> Option<u32> {
+    (3..=MAX_PORTS + 1)
+        .take_while(|&n| n as u64 + n as u64 * h as u64 * per_host <= MAX_UNICAST_LIDS)
+        .last()
+}
+
 /// The sentence naming the largest members of `family` that fit at LMC `lmc`.
 pub fn largest_hint(family: Family, lmc: u8) -> String {
     let per_host = 1u64 << lmc;
@@ -119,6 +131,10 @@ pub fn largest_hint(family: Family, lmc: u8) -> String {
             "with the lower levels as given, one subnet holds at LMC {lmc} a top level of at most m{} = {}",
             params.levels,
             show(largest_pgft_top(&params, per_host))
+        ),
+        Family::Fullmesh { hosts_per_switch } => format!(
+            "the largest full mesh one subnet holds at LMC {lmc} with {hosts_per_switch} hosts per switch: {} switches",
+            show(largest_fullmesh(hosts_per_switch, per_host))
         ),
     }
 }
@@ -158,6 +174,7 @@ pub fn check_layout(layout: &Layout, switches: u64, hosts: u64, lmc: u8) -> Resu
         ),
         Layout::Mols(_) => ("arity", Family::Mols),
         Layout::Pgft(l) => ("down", Family::Pgft { params: l.params }),
+        Layout::Fullmesh(l) => ("switches", Family::Fullmesh { hosts_per_switch: l.h }),
     };
     check(field, family, switches, hosts, lmc)
 }

@@ -10,6 +10,7 @@
 pub mod degraded;
 pub mod fabric;
 pub mod faults;
+pub mod fullmesh;
 pub mod kary;
 pub mod label;
 pub mod lidspace;
@@ -21,6 +22,7 @@ pub mod roles;
 pub mod spec;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
+pub use fullmesh::FullmeshLayout;
 pub use kary::KaryLayout;
 pub use lsft::LsftLayout;
 pub use mols::{MolsLayout, Wiring};
@@ -70,6 +72,8 @@ pub enum Layout {
     Mols(MolsLayout),
     /// A parallel-ports generalised fat-tree: switches by level and label.
     Pgft(PgftLayout),
+    /// A full mesh of switches: switch index, W cables per pair.
+    Fullmesh(FullmeshLayout),
 }
 
 impl Layout {
@@ -80,6 +84,7 @@ impl Layout {
             Layout::Kary(l) => &l.hosts,
             Layout::Mols(l) => &l.hosts,
             Layout::Pgft(l) => &l.hosts,
+            Layout::Fullmesh(l) => &l.hosts,
         }
     }
     /// Non-compute hosts the family routes at a tree position but leaves out of the rank
@@ -90,6 +95,7 @@ impl Layout {
             Layout::Kary(l) => &l.others,
             Layout::Mols(l) => &l.others,
             Layout::Pgft(l) => &l.others,
+            Layout::Fullmesh(l) => &l.others,
         }
     }
 
@@ -126,6 +132,10 @@ impl Layout {
                     (off[(d / m1) as usize] + d % m1) as usize
                 })
             }
+            Layout::Fullmesh(l) => {
+                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
+                roles::assign(fabric, roles, lists, l.h, &mut l.down, |d| d as usize)
+            }
         }
     }
 
@@ -136,13 +146,14 @@ impl Layout {
         matches!(self, Layout::Pgft(_))
     }
 
-    /// `lsft`, `kary`, `mols` or `pgft`.
+    /// `lsft`, `kary`, `mols`, `pgft` or `fullmesh`.
     pub fn family_name(&self) -> &'static str {
         match self {
             Layout::Lsft(_) => "lsft",
             Layout::Kary(_) => "kary",
             Layout::Mols(_) => "mols",
             Layout::Pgft(_) => "pgft",
+            Layout::Fullmesh(_) => "fullmesh",
         }
     }
     /// Switch level of every node (0 for hosts and anything outside the family):
@@ -170,6 +181,7 @@ impl Layout {
                     v[n as usize] = l.level_of(s as u32).0 as u8;
                 }
             }
+            Layout::Fullmesh(l) => l.switches.iter().for_each(|&n| v[n as usize] = 1),
         }
         v
     }
@@ -197,6 +209,13 @@ impl Layout {
                     if over.is_empty() { "none".into() } else { over.join(" ") }
                 )
             }
+            Layout::Fullmesh(l) => format!(
+                "full mesh of {} switches, {} hosts per switch, {} cable{} per switch pair",
+                l.n,
+                l.h,
+                l.w,
+                if l.w == 1 { "" } else { "s" }
+            ),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! yields the identical fabric (same names, GUIDs, ports), so the spec is what goes in
 //! version control next to a cluster's cabling.
 
+use super::fullmesh::FullmeshParams;
 use super::kary::KaryParams;
 use super::lsft::LsftParams;
 use super::mols::{MolsParams, WiringChoice};
@@ -22,6 +23,8 @@ pub enum FamilySpec {
     Mols(MolsParams),
     /// Parallel-ports generalised fat-tree (`family: pgft`).
     Pgft(PgftParams),
+    /// Full mesh of switches (`family: fullmesh`).
+    Fullmesh(FullmeshParams),
 }
 
 /// A complete, validated fabric spec.
@@ -70,6 +73,12 @@ struct SpecFile {
     up: Option<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     parallel: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    switches: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hosts_per_switch: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cables_per_pair: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     guid_base: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -159,6 +168,7 @@ impl Spec {
             FamilySpec::Kary(p) => super::kary::build(p, &self.options)?,
             FamilySpec::Mols(p) => super::mols::build(p, &self.options)?,
             FamilySpec::Pgft(p) => super::pgft::build(p, &self.options)?,
+            FamilySpec::Fullmesh(p) => super::fullmesh::build(p, &self.options)?,
         };
         // record what `auto` resolved to, so the spec file rebuilds exactly this fabric
         let mut spec = self.clone();
@@ -197,6 +207,14 @@ impl Spec {
                     list(&p.parallel[..h])
                 )
             }
+            FamilySpec::Fullmesh(p) => {
+                let w = if p.cables_per_pair > 1 {
+                    format!("w{}", p.cables_per_pair)
+                } else {
+                    String::new()
+                };
+                format!("fullmesh{}x{}{w}", p.switches, p.hosts_per_switch)
+            }
         }
     }
 
@@ -214,6 +232,9 @@ impl Spec {
             down: None,
             up: None,
             parallel: None,
+            switches: None,
+            hosts_per_switch: None,
+            cables_per_pair: None,
             guid_base: Some(format!("0x{:016x}", self.options.guid_base)),
             shuffle: self.options.shuffle,
             link_width: Some(self.options.width),
@@ -250,6 +271,12 @@ impl Spec {
                 f.hosts_per_leaf = Some(p.hosts_per_leaf.unwrap_or(p.down[0]));
                 f.io_per_leaf = (p.io_per_leaf > 0).then_some(p.io_per_leaf);
             }
+            FamilySpec::Fullmesh(p) => {
+                f.family = "fullmesh".into();
+                f.switches = Some(p.switches);
+                f.hosts_per_switch = Some(p.hosts_per_switch);
+                f.cables_per_pair = Some(p.cables_per_pair);
+            }
         }
         let body = serde_yaml::to_string(&f).expect("a spec always serialises");
         format!(
@@ -265,7 +292,7 @@ impl Spec {
         let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
             Error::at(path, line, format!("malformed fabric spec: {e}"))
-                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, guid_base, shuffle, link_width, link_speed, expect")
+                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, switches, hosts_per_switch, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect")
         })?;
         let line_of = |key: &str| {
             text.lines()
@@ -298,7 +325,47 @@ impl Spec {
         let need = |key: &str, v: Option<u32>| -> Result<u32> {
             v.ok_or_else(|| Error::at(path, 0, format!("{key}: missing; family {} needs it", file.family)))
         };
+        if file.family != "fullmesh" {
+            let mesh_keys = [
+                ("switches", file.switches.is_some()),
+                ("hosts_per_switch", file.hosts_per_switch.is_some()),
+                ("cables_per_pair", file.cables_per_pair.is_some()),
+            ];
+            for (key, present) in mesh_keys {
+                forbid(key, present, &file.family)?;
+            }
+        }
         let family = match file.family.as_str() {
+            "fullmesh" => {
+                let keys = [
+                    ("order", file.order.is_some()),
+                    ("two_sided", file.two_sided.is_some()),
+                    ("hosts_per_leaf", file.hosts_per_leaf.is_some()),
+                    ("io_per_leaf", file.io_per_leaf.is_some()),
+                    ("arity", file.arity.is_some()),
+                    ("levels", file.levels.is_some()),
+                    ("wiring", file.wiring.is_some()),
+                    ("down", file.down.is_some()),
+                    ("up", file.up.is_some()),
+                    ("parallel", file.parallel.is_some()),
+                ];
+                for (key, present) in keys {
+                    forbid(key, present, "fullmesh")?;
+                }
+                let p = FullmeshParams {
+                    switches: need("switches", file.switches)?,
+                    hosts_per_switch: need("hosts_per_switch", file.hosts_per_switch)?,
+                    cables_per_pair: file.cables_per_pair.unwrap_or(1),
+                };
+                p.validate().map_err(|e| {
+                    let key = ["hosts_per_switch", "cables_per_pair"]
+                        .into_iter()
+                        .find(|k| e.to_string().starts_with(&format!("{k}:")))
+                        .unwrap_or("switches");
+                    field_err(key, e)
+                })?;
+                FamilySpec::Fullmesh(p)
+            }
             "lsft" => {
                 forbid("down", file.down.is_some(), "lsft")?;
                 forbid("up", file.up.is_some(), "lsft")?;
@@ -411,7 +478,7 @@ impl Spec {
             other => {
                 return Err(
                     Error::at(path, line_of("family"), format!("family: unknown family `{other}`"))
-                        .with_hint("one of lsft, kary, mols, pgft"),
+                        .with_hint("one of lsft, kary, mols, pgft, fullmesh"),
                 )
             }
         };
@@ -484,6 +551,11 @@ mod tests {
                 wiring: WiringChoice::Auto,
             }),
             FamilySpec::Pgft(PgftParams::from_lists(&[6, 3, 2], &[1, 3, 6], &[1, 2, 1], Some(5)).unwrap()),
+            FamilySpec::Fullmesh(FullmeshParams {
+                switches: 5,
+                hosts_per_switch: 3,
+                cables_per_pair: 2,
+            }),
         ] {
             let mut spec = Spec::new(fam);
             spec.options.shuffle = Some(5);
@@ -539,5 +611,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("fabric.yaml:4: down: does not apply to family kary"), "{e}");
+        let e = parse("family: fullmesh\nswitches: 2\nhosts_per_switch: 4\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("fabric.yaml:2: switches: 2 is out of range"), "{e}");
+        let e = parse("family: fullmesh\nswitches: 4\nhosts_per_switch: 0\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("fabric.yaml:3: hosts_per_switch:"), "{e}");
+        let e = parse("family: lsft\norder: 3\nswitches: 4\n").unwrap_err().to_string();
+        assert!(
+            e.contains("fabric.yaml:3: switches: does not apply to family lsft"),
+            "{e}"
+        );
     }
 }

@@ -33,21 +33,21 @@ impl VlOffer {
     }
 
     /// Why `need` data VLs cannot be had, if they cannot.
-    fn refusal(&self, need: u8) -> Option<String> {
+    pub fn refusal(&self, need: u8) -> Option<String> {
         if !self.qos {
             return Some(format!(
-                "the detour routes need {need} data VLs, and OpenSM programs SL-to-VL tables only with QoS on \
+                "the routes need {need} data VLs, and OpenSM programs SL-to-VL tables only with QoS on \
                  (start it with -Q or set `qos TRUE`)"
             ));
         }
         let have = self.data_vls();
         (have < need).then(|| match self.lowest_cap {
             Some((code, guid, port)) if data_vls_of_code(code) < need => format!(
-                "the detour routes need {need} data VLs; port {port} of 0x{guid:016x} offers {} (VLCap {code})",
+                "the routes need {need} data VLs; port {port} of 0x{guid:016x} offers {} (VLCap {code})",
                 data_vls_of_code(code)
             ),
             _ => format!(
-                "the detour routes need {need} data VLs; max_op_vls {} allows {have}",
+                "the routes need {need} data VLs; max_op_vls {} allows {have}",
                 self.max_op_vls
             ),
         })

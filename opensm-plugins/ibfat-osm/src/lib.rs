@@ -47,8 +47,10 @@ mod subnet;
 
 use degraded::VlOffer;
 use ibfat::check::validate;
+use ibfat::check::vls::check_vls;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
+use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::topology::{Fabric, Layout, Topology};
 use lanes::ActiveLanes;
@@ -386,7 +388,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), String> {
             ))
         }
     };
-    intact_pass(plugin, &options, fabric, layout, t0, read)
+    intact_pass(plugin, &options, fabric, layout, lowest_vl_cap, t0, read)
 }
 
 fn intact_pass(
@@ -394,6 +396,7 @@ fn intact_pass(
     options: &Options,
     fabric: Fabric,
     mut layout: Layout,
+    lowest_vl_cap: Option<(u8, u64, u8)>,
     t0: Instant,
     read: std::time::Duration,
 ) -> Result<(), String> {
@@ -425,9 +428,37 @@ fn intact_pass(
     lids.require_complete(fabric).map_err(|e| e.to_string())?;
     let t_lids = t0.elapsed();
     let lfts = route(fabric, layout, &lids).map_err(|e| e.to_string())?;
+    // a full mesh's LMC detours turn at the relay: two data VLs (routing::fullmesh)
+    let rules: Option<Box<dyn LaneRules + Send + Sync>> = match layout {
+        Layout::Fullmesh(l) if lids.lmc >= 1 => Some(Box::new(ibfat::routing::fullmesh::Lanes::new(fabric, l, &lids))),
+        _ => None,
+    };
+    if let Some(r) = &rules {
+        if let Some(why) = vl_offer(osm, lowest_vl_cap).refusal(r.data_vls()) {
+            return Err(format!("{} with LMC {}: {why}", layout.describe(), lids.lmc));
+        }
+    }
     let routed = t0.elapsed();
     if options.validate {
-        let v = validate(fabric, &lids, &lfts, Some(layout));
+        let mut v = validate(fabric, &lids, &lfts, Some(layout));
+        if let Some(r) = &rules {
+            // deadlock freedom per VL with the SLs and SL-to-VL tables OpenSM will program
+            let vr = check_vls(fabric, &lids, &lfts, |s, l| r.sl(s, l), |w, sl, i, o| r.vl(w, sl, i, o));
+            log(
+                osm,
+                !vr.ok(),
+                &format!(
+                    "per-VL validation: {} host paths ({} on SL 1), {} broken, {} VLs, every VL's CDG {}",
+                    vr.paths,
+                    vr.sl_paths,
+                    vr.broken,
+                    vr.vls,
+                    if vr.ok() { "acyclic" } else { "CYCLIC" }
+                ),
+            );
+            v.deadlock_free = vr.ok();
+            v.ok = v.data_path_ok && v.complete && v.deadlock_free;
+        }
         let found = format!(
             "validation of {} switches x {} LIDs: data path {}, deadlock {}, completeness {} \
              (broken host routes {}, black holes {}, loops {}, misdelivered {}, non-minimal {}; \
@@ -466,8 +497,9 @@ fn intact_pass(
     }
     let validated = t0.elapsed();
     program(osm, fabric, &lfts)?;
-    // up*/down* routes need no lanes: OpenSM's SLs and SL-to-VL tables stand
-    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = None;
+    // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); a full
+    // mesh's detours do
+    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = rules.map(|r| ActiveLanes::new(fabric, &lids, r));
     let marks = Marks {
         read,
         recognised,

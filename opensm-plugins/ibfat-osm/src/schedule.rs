@@ -84,6 +84,7 @@ pub fn write_schedule(osm: *mut c_void, options: &Options, topo: &Topology, lfts
         Layout::Lsft(_) => PatternKind::Lsft,
         Layout::Kary(_) | Layout::Pgft(_) => PatternKind::KaryShift,
         Layout::Mols(_) => PatternKind::MolsShift,
+        Layout::Fullmesh(_) => PatternKind::Shift,
     });
     let computed_for = lfts.computed_for(fabric, lids);
     let res = generate(topo, &Request::new(kind)).and_then(|(g, _)| {

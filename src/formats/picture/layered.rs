@@ -35,7 +35,13 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
     // wide rows get taller gaps, so the cable fan between them stays legible
     let row_gap = (widest * 0.22).clamp(200.0, 640.0);
     let width = (GUTTER + widest + 20.0).max(text_width(title, 18.0) + 40.0).max(680.0);
-    let top = 64.0 + if heat.is_some() { LEGEND_H + 8.0 } else { 0.0 };
+    // arcs (cables within a row, a full mesh) rise above their row by up to half a row's width
+    let arc_room = if scene.arcs.is_empty() {
+        0.0
+    } else {
+        (widest * 0.3).clamp(40.0, 400.0)
+    };
+    let top = 64.0 + arc_room + if heat.is_some() { LEGEND_H + 8.0 } else { 0.0 };
     let nrows = scene.rows.len().max(1) as f64;
     let height = top + nrows * BOX_H + (nrows - 1.0) * row_gap + HOST_AREA + 16.0;
     // y of the top edge of row r (row 0 at the bottom)
@@ -133,6 +139,22 @@ pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &
                 y1 + (y2 - y1) * t
             );
         }
+    }
+    for &(r, a, b, count) in &scene.arcs {
+        let (xa, xb, y) = (x_of(r, a), x_of(r, b), row_y(r));
+        let rise = arc_room * (xb - xa).abs() / widest.max(1.0) * 2.0;
+        let (na, nb) = (scene.rows[r].nodes[a], scene.rows[r].nodes[b]);
+        let _ = writeln!(
+            out,
+            "<path d=\"M{xa:.1},{y:.1} Q{:.1},{:.1} {xb:.1},{y:.1}\" fill=\"none\" stroke=\"#555\" \
+             stroke-opacity=\"0.45\" stroke-width=\"{:.1}\"><title>{} – {}: {count} cable{}</title></path>",
+            (xa + xb) / 2.0,
+            y - rise.min(arc_room * 2.0),
+            0.7 * (1.0 + 0.5 * (count as f64 - 1.0)).min(4.0),
+            esc(&scene.names[na as usize]),
+            esc(&scene.names[nb as usize]),
+            if count == 1 { "" } else { "s" }
+        );
     }
     let _ = writeln!(out, "</g>");
 

@@ -79,6 +79,10 @@ pub struct Scene {
     pub other_cables: usize,
     /// The short name drawn for each node (indexed by node id), see [`short_names`].
     pub names: Vec<String>,
+    /// Cables between two switches of one row, drawn as arcs above it (a full mesh, whose
+    /// switches are all one level): (row, first index, second index, cables), only for
+    /// families whose rows are meant to be cabled within ([`Layout::Fullmesh`]).
+    pub arcs: Vec<(usize, usize, usize, usize)>,
 }
 
 impl Scene {
@@ -99,6 +103,8 @@ impl Scene {
         let mut hosts = 0;
         let mut bundles: std::collections::BTreeMap<(usize, usize, usize), Vec<(u8, u8)>> = Default::default();
         let mut other_cables = 0;
+        let within_rows = matches!(layout, Some(Layout::Fullmesh(_)));
+        let mut arcs: std::collections::BTreeMap<(usize, usize, usize), usize> = Default::default();
         for l in fabric.links() {
             let (ka, kb) = (fabric.node(l.a).kind, fabric.node(l.b).kind);
             if ka != NodeKind::Switch || kb != NodeKind::Switch {
@@ -115,6 +121,8 @@ impl Scene {
                 bundles.entry((ra, ia, ib)).or_default().push((l.pa, l.pb));
             } else if ra != usize::MAX && rb != usize::MAX && rb + 1 == ra {
                 bundles.entry((rb, ib, ia)).or_default().push((l.pb, l.pa));
+            } else if within_rows && ra != usize::MAX && ra == rb && ia != ib {
+                *arcs.entry((ra, ia.min(ib), ia.max(ib))).or_default() += 1;
             } else {
                 other_cables += 1;
             }
@@ -138,12 +146,13 @@ impl Scene {
             hosts,
             other_cables,
             names: short_names(fabric),
+            arcs: arcs.into_iter().map(|((r, a, b), c)| (r, a, b, c)).collect(),
         }
     }
 
-    /// Switch-to-switch cables drawn (bundles count their cables).
+    /// Switch-to-switch cables drawn (bundles and arcs count their cables).
     pub fn cables(&self) -> usize {
-        self.bundles.iter().map(|b| b.ports.len()).sum()
+        self.bundles.iter().map(|b| b.ports.len()).sum::<usize>() + self.arcs.iter().map(|a| a.3).sum::<usize>()
     }
 
     /// True when every cable can be drawn one by one and stay readable.
@@ -226,6 +235,7 @@ fn family_rows(layout: &Layout) -> Vec<Row> {
                 row("tops".into(), &l.tops, &|i| format!("plane {} t{}", i / n, i % n)),
             ]
         }
+        Layout::Fullmesh(l) => vec![row("switches (full mesh)".into(), &l.switches, &|i| format!("s{i}"))],
     }
 }
 

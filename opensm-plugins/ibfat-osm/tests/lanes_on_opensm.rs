@@ -1,4 +1,5 @@
-//! Degraded fabrics inside a stock OpenSM 3.3.23 (issue 12): cables of a running ibsim LSFT
+//! Routes on two data VLs inside a stock OpenSM 3.3.23: a full mesh with LMC detours
+//! (issue 15) and degraded fabrics (issue 12). Cables of a running ibsim LSFT
 //! are cut with the commands `ibfat faults` writes; OpenSM (QoS on) keeps routing with the
 //! ibfat engine — no fallback — and what the subnet then holds is read back with the real
 //! tools: the LFTs (`dump_lfts`) equal the library's degraded routes and pass the per-VL
@@ -22,7 +23,12 @@ use std::time::Duration;
 /// OpenSM with QoS on (so it programs SL-to-VL tables), re-sweeping only when told (and on
 /// traps), with a patient MAD timeout for a simulator that shares 2 cores with the tests.
 fn qos_cfg(opts: &str) -> OsmConfig {
+    qos_cfg_lmc(opts, 0)
+}
+
+fn qos_cfg_lmc(opts: &str, lmc: u8) -> OsmConfig {
     OsmConfig {
+        lmc,
         extra_args: vec!["-Q".into(), "-s".into(), "0".into()],
         conf: vec!["transaction_timeout 1000".into()],
         ..OsmConfig {
@@ -136,7 +142,7 @@ fn path_record_sl(sim: &Sim, slid: u16, dlid: u16) -> u8 {
     u8::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("sl {v}:\n{text}"))
 }
 
-/// The switch LID and a (host LID, leaf) of every leaf with hosts.
+/// (Base LID, switch it hangs off) of every host port.
 fn host_lids(fabric: &Fabric, lids: &Lids) -> Vec<(u16, NodeId)> {
     let mut v = Vec::new();
     for lid in 1..lids.owner.len() {
@@ -145,7 +151,7 @@ fn host_lids(fabric: &Fabric, lids: &Lids) -> Vec<(u16, NodeId)> {
             continue;
         }
         let p = &fabric.ports[o as usize];
-        if fabric.node(p.node).kind == NodeKind::Ca {
+        if fabric.node(p.node).kind == NodeKind::Ca && lids.base[o as usize] as usize == lid {
             if let Some((leaf, _)) = fabric.peer(p.node, p.num) {
                 v.push((lid as u16, leaf));
             }
@@ -383,5 +389,94 @@ fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
             same_tables(&fabric, &want, &programmed, &format!("cycle {cycle} {what}"));
         }
     }
+    osm.stop();
+}
+
+/// A shuffled full mesh (6 switches, 2 hosts each) with LMC 2 routed by the plugin: OpenSM
+/// programs ibfat's tables (every LID offset), the per-VL check passes on what the switches
+/// hold, `smpquery sl2vl` reads back the detour rule (SL 1 from a switch port → VL 1) on
+/// every switch port pair, and `saquery -p` PathRecords carry SL 1 exactly for detours.
+#[test]
+fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
+    use ibfat::routing::fullmesh::Lanes as MeshLanes;
+    use ibfat::topology::Layout;
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("mesh");
+    harness::build_plan(
+        &[
+            "build",
+            "fullmesh",
+            "--switches",
+            "6",
+            "--hosts-per-switch",
+            "2",
+            "--shuffle",
+            "17",
+        ],
+        &plan,
+    );
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&qos_cfg_lmc("validate=1", 2));
+    routed_by_ibfat(&mut osm, 1, "mesh");
+    let log = osm.log();
+    assert!(
+        log.contains("ibfat: per-VL validation:") && log.contains("every VL's CDG acyclic"),
+        "{}",
+        harness::tail(&log, 30)
+    );
+    let (fabric, lids, programmed) = sim.programmed();
+    assert_eq!(lids.lmc, 2);
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+        panic!("the mesh is not recognised")
+    };
+    let Layout::Fullmesh(l) = &layout else {
+        panic!("not a full mesh: {}", layout.describe())
+    };
+    let want = route(&fabric, &layout, &lids).unwrap();
+    same_tables(&fabric, &want, &programmed, "mesh");
+    let lanes = MeshLanes::new(&fabric, l, &lids);
+    let v = check_vls(
+        &fabric,
+        &lids,
+        &programmed,
+        |s, d| lanes.sl(s, d),
+        |w, s, i, o| lanes.vl(w, s, i, o),
+    );
+    assert!(v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == 0, "{v:?}");
+    let mut on_vl1 = 0;
+    for sw in fabric.switches() {
+        let lid = switch_lid(&fabric, &lids, sw);
+        for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
+            for (inp, got) in sl2vl_read_back(&sim, lid, out) {
+                if inp == out {
+                    continue;
+                }
+                let want: Vec<u8> = (0..16)
+                    .map(|sl| if sl == 15 { 1 } else { lanes.vl(sw, sl, inp, out) })
+                    .collect();
+                assert_eq!(got, want, "switch {} in {inp} out {out}", fabric.node(sw).desc);
+                on_vl1 += want[..15].contains(&1) as usize;
+            }
+        }
+    }
+    assert!(on_vl1 > 0);
+    // every LID offset of every host from one host per switch
+    let hosts = host_lids(&fabric, &lids);
+    let (mut detours, mut direct) = (0, 0);
+    for &(slid, leaf) in hosts.iter().step_by(2) {
+        for &(base, _) in hosts.iter().filter(|&&(_, l)| l != leaf) {
+            for off in 0..4u16 {
+                let dlid = base + off;
+                let want = lanes.sl(leaf, dlid as usize);
+                assert_eq!(path_record_sl(&sim, slid, dlid), want, "{slid} -> {dlid}");
+                if want == 1 {
+                    detours += 1;
+                } else {
+                    direct += 1;
+                }
+            }
+        }
+    }
+    assert!(detours > 0 && direct > 0, "{detours} detours, {direct} direct");
     osm.stop();
 }
