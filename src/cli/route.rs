@@ -73,20 +73,20 @@ pub struct RouteArgs {
 /// Kept out of the report otherwise, so that two runs on the same input give
 /// byte-identical reports (docs/json.md).
 #[derive(Serialize)]
-struct Timings {
+pub(super) struct Timings {
     /// Parsing the topology (building a spec) and reading or planning the LIDs.
-    read_s: f64,
+    pub(super) read_s: f64,
     /// Recognising the family and its coordinates, and applying host roles.
-    recognize_s: f64,
+    pub(super) recognize_s: f64,
     /// Computing every LFT entry.
-    route_s: f64,
+    pub(super) route_s: f64,
     /// Validating the tables (0 with --no-validate).
-    validate_s: f64,
+    pub(super) validate_s: f64,
     /// Writing opensm-lfts.dump and guid2lid.
-    write_s: f64,
+    pub(super) write_s: f64,
     /// `read_s + recognize_s`, the one figure earlier releases gave (kept for readers of
     /// `ibfat.route/1`).
-    load_s: f64,
+    pub(super) load_s: f64,
 }
 
 #[derive(Serialize)]
@@ -113,7 +113,8 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     if loaded.model.layout().is_none() {
         if let Some(d) = loaded.degraded.clone() {
             let loaded = super::topo::with_roles(loaded)?;
-            return super::route_degraded::run(&loaded, &d, &a.lids, a.lmc, &a.out, a.json);
+            let stages = a.timings.then(|| (read_s, t_rec.elapsed().as_secs_f64()));
+            return super::route_degraded::run(&loaded, &d, &a.lids, a.lmc, &a.out, a.json, !a.no_validate, stages);
         }
     }
     loaded.topology()?;

@@ -12,6 +12,7 @@ use ibfat::routing::Lids;
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
+use std::time::Instant;
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -26,10 +27,25 @@ struct Report<'a> {
     unrouted_switch_lids: u64,
     out: String,
     files: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timings: Option<super::route::Timings>,
 }
 
-/// Route `d` (recognised in `loaded`) with LIDs given as for an intact fabric.
-pub fn run(loaded: &Loaded, d: &Degraded, lids_arg: &str, lmc: u8, out: &Path, json: bool) -> Result<i32> {
+/// Route `d` (recognised in `loaded`) with LIDs given as for an intact fabric; `validate`:
+/// prove the routes per VL before writing; `stages`: (read, recognise) seconds so far, to
+/// report every stage's time.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    loaded: &Loaded,
+    d: &Degraded,
+    lids_arg: &str,
+    lmc: u8,
+    out: &Path,
+    json: bool,
+    validate: bool,
+    stages: Option<(f64, f64)>,
+) -> Result<i32> {
+    let t_lids = Instant::now();
     let fabric = loaded.fabric();
     if lmc != 0 {
         return Err(Error::input(
@@ -49,7 +65,10 @@ pub fn run(loaded: &Loaded, d: &Degraded, lids_arg: &str, lmc: u8, out: &Path, j
         },
         file => super::topo::read_guid2lid(fabric, Path::new(file))?,
     };
+    let lids_s = t_lids.elapsed().as_secs_f64();
+    let t_route = Instant::now();
     let r = route_lsft(fabric, &d.holes, &lids)?;
+    let route_s = t_route.elapsed().as_secs_f64();
     if r.unrouted > 0 {
         return Err(Error::input(
             "topology",
@@ -61,13 +80,20 @@ pub fn run(loaded: &Loaded, d: &Degraded, lids_arg: &str, lmc: u8, out: &Path, j
         ));
     }
     let lanes_of = Lanes::new(fabric, &d.holes, &r);
-    let v = check_vls(
-        fabric,
-        &lids,
-        &r.lfts,
-        |s, l| lanes_of.sl(s, l),
-        |w, s, i, o| lanes_of.vl(w, s, i, o),
-    );
+    let t_valid = Instant::now();
+    let v = if validate {
+        check_vls(
+            fabric,
+            &lids,
+            &r.lfts,
+            |s, l| lanes_of.sl(s, l),
+            |w, s, i, o| lanes_of.vl(w, s, i, o),
+        )
+    } else {
+        VlReport::default()
+    };
+    let validate_s = t_valid.elapsed().as_secs_f64();
+    let t_write = Instant::now();
     if !v.ok() {
         eprintln!("ibfat: error: the degraded routes fail the per-VL check (this is a bug): {v:?}");
         return Ok(1);
@@ -103,6 +129,14 @@ pub fn run(loaded: &Loaded, d: &Degraded, lids_arg: &str, lmc: u8, out: &Path, j
         unrouted_switch_lids: r.unrouted_switch_lids,
         out: out.display().to_string(),
         files: files.clone(),
+        timings: stages.map(|(read_s, recognize_s)| super::route::Timings {
+            read_s: read_s + lids_s,
+            recognize_s,
+            route_s,
+            validate_s,
+            write_s: t_write.elapsed().as_secs_f64(),
+            load_s: read_s + recognize_s,
+        }),
     };
     if json {
         print_json("route-degraded", &report)?;
@@ -128,7 +162,11 @@ pub fn run(loaded: &Loaded, d: &Degraded, lids_arg: &str, lmc: u8, out: &Path, j
         v.sl_paths,
         v.paths
     );
-    outln!("  deadlock-free on {} data VLs: {}", v.vls, acyclic.join("; "));
+    if validate {
+        outln!("  deadlock-free on {} data VLs: {}", v.vls, acyclic.join("; "));
+    } else {
+        outln!("  not validated (--no-validate); `ibfat lfts validate --sl --sl2vl` proves it");
+    }
     if r.unrouted_switch_lids > 0 {
         outln!(
             "  {} (leaf, spine LID) pairs unrouted: the leaf's own cable to that spine is cut",
