@@ -37,7 +37,7 @@ Examples:
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
-    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft
+    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
     /// LIDs per host port: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1)

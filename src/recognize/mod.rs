@@ -31,6 +31,7 @@ pub use graph::label;
 pub use report::{report, RecognitionReport};
 
 use crate::error::{Error, Result};
+use crate::topology::twolevel::TwolevelParams;
 use crate::topology::{Fabric, Layout, Wiring};
 pub use degraded::{Degraded, Fault};
 use graph::SwitchGraph;
@@ -49,6 +50,9 @@ pub enum FamilyHint {
     /// Parallel-ports generalised fat-tree (`pgft`): any arities, parallel cables,
     /// oversubscription, partly populated leaves.
     Pgft,
+    /// Two-level fat-tree (`twolevel`): a 2-level PGFT named in leaves, hosts per leaf,
+    /// spines and links per pair (only when asked for; automatic mode says `pgft`).
+    Twolevel,
 }
 
 impl fmt::Display for FamilyHint {
@@ -58,6 +62,7 @@ impl fmt::Display for FamilyHint {
             FamilyHint::Kary => "kary",
             FamilyHint::Mols => "mols",
             FamilyHint::Pgft => "pgft",
+            FamilyHint::Twolevel => "twolevel",
         })
     }
 }
@@ -70,17 +75,18 @@ impl FromStr for FamilyHint {
             "kary" => Ok(FamilyHint::Kary),
             "mols" => Ok(FamilyHint::Mols),
             "pgft" => Ok(FamilyHint::Pgft),
+            "twolevel" => Ok(FamilyHint::Twolevel),
             other => Err(Error::input(
                 "family",
                 format!("unknown family `{other}`"),
-                Some("one of lsft, kary, mols, pgft (or auto)".into()),
+                Some("one of lsft, kary, mols, pgft, twolevel (or auto)".into()),
             )),
         }
     }
 }
 
 impl FamilyHint {
-    /// Parse `auto|lsft|kary|mols|pgft`; `auto` is `None`.
+    /// Parse `auto|lsft|kary|mols|pgft|twolevel`; `auto` is `None`.
     pub fn parse_opt(s: &str) -> Result<Option<FamilyHint>> {
         if s == "auto" {
             Ok(None)
@@ -95,6 +101,7 @@ impl FamilyHint {
             Layout::Lsft(_) => FamilyHint::Lsft,
             Layout::Kary(_) => FamilyHint::Kary,
             Layout::Mols(_) => FamilyHint::Mols,
+            Layout::Pgft(l) if l.twolevel => FamilyHint::Twolevel,
             Layout::Pgft(_) => FamilyHint::Pgft,
         }
     }
@@ -105,6 +112,7 @@ impl FamilyHint {
             FamilyHint::Kary => "k-ary n-tree",
             FamilyHint::Mols => "MOLS 3-level proximity tree",
             FamilyHint::Pgft => "parallel-ports generalised fat-tree",
+            FamilyHint::Twolevel => "two-level fat-tree",
         }
     }
 }
@@ -236,6 +244,8 @@ fn equivalent(layout: &Layout) -> Option<String> {
     match layout {
         Layout::Kary(l) if l.levels == 3 => Some(format!("mols arity {} wiring standard", l.k)),
         Layout::Mols(l) if l.wiring == Wiring::Standard => Some(format!("kary arity {} levels 3", l.n)),
+        Layout::Pgft(l) if !l.twolevel => TwolevelParams::from_pgft(&l.params).map(|t| t.describe()),
+        Layout::Pgft(l) => Some(l.params.describe()),
         _ => None,
     }
 }
@@ -246,6 +256,11 @@ fn run(family: FamilyHint, g: &SwitchGraph<'_>) -> std::result::Result<Layout, F
         FamilyHint::Kary => kary::recognize(g),
         FamilyHint::Mols => mols::recognize(g),
         FamilyHint::Pgft => pgft::recognize(g),
+        FamilyHint::Twolevel => {
+            let mut layout = pgft::recognize(g)?;
+            crate::topology::twolevel::mark(&mut layout).map_err(Fail::layout)?;
+            Ok(layout)
+        }
     }
 }
 
