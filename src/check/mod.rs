@@ -11,6 +11,7 @@ pub mod lfts;
 pub mod rates;
 mod routes;
 pub mod shard;
+pub mod steps;
 pub mod vls;
 mod walk;
 

@@ -12,6 +12,7 @@
 //! [`crate::schedule::generate()`].
 
 pub mod chooser;
+pub mod model;
 
 pub use chooser::{choose, Candidate, Choice, ChoiceReport, MEASURE_LIMIT};
 
