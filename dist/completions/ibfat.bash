@@ -49,6 +49,9 @@ _ibfat() {
             ibfat,metrics)
                 cmd="ibfat__subcmd__metrics"
                 ;;
+            ibfat,predict)
+                cmd="ibfat__subcmd__predict"
+                ;;
             ibfat,recognize)
                 cmd="ibfat__subcmd__recognize"
                 ;;
@@ -154,6 +157,9 @@ _ibfat() {
             ibfat__subcmd__help,metrics)
                 cmd="ibfat__subcmd__help__subcmd__metrics"
                 ;;
+            ibfat__subcmd__help,predict)
+                cmd="ibfat__subcmd__help__subcmd__predict"
+                ;;
             ibfat__subcmd__help,recognize)
                 cmd="ibfat__subcmd__help__subcmd__recognize"
                 ;;
@@ -218,7 +224,7 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route lfts check recognize cabling whoami export faults predict completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1158,7 +1164,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help)
-            opts="build metrics demo schedule route lfts check recognize cabling whoami export faults completions man help"
+            opts="build metrics demo schedule route lfts check recognize cabling whoami export faults predict completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1438,6 +1444,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__metrics)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__predict)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1735,6 +1755,100 @@ _ibfat() {
                     return 0
                     ;;
                 --arities)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__predict)
+            opts="-l -f -j -m -q -v -h -V --lfts --lids --family --job --msg-size --ranks-per-node --prune --latency --bandwidth --profile --algorithms --plot --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --lfts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --msg-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ranks-per-node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prune)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --latency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bandwidth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --algorithms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -66,6 +66,64 @@ impl Hockney {
     }
 }
 
+impl Hockney {
+    /// Read a profile file: `latency: SECONDS` and `bandwidth: BYTES_PER_SECOND` lines
+    /// (`#` comments), as measured once per fabric; errors name the file and line.
+    pub fn from_profile(text: &str, path: &std::path::Path) -> Result<Hockney> {
+        let (mut lat, mut bw) = (None, None);
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = |what: String| {
+                Error::at(path, i + 1, what)
+                    .with_hint("a profile has two lines: `latency: 2e-6` and `bandwidth: 3.2e9`")
+            };
+            let (k, v) = line
+                .split_once(':')
+                .ok_or_else(|| bad(format!("`{line}`: expected `key: value`")))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("{}: `{}` is not a number", k.trim(), v.trim())))?;
+            match k.trim() {
+                "latency" => lat = Some(v),
+                "bandwidth" => bw = Some(v),
+                other => return Err(bad(format!("unknown key `{other}`; valid: latency, bandwidth"))),
+            }
+        }
+        let need = |v: Option<f64>, k: &str| {
+            v.ok_or_else(|| Error::at(path, 0, format!("{k}: missing; a profile needs latency and bandwidth")))
+        };
+        Hockney::new(need(lat, "latency")?, need(bw, "bandwidth")?).map_err(|e| e.in_file(path, 0))
+    }
+}
+
+/// A message size: bytes, or with a binary suffix K, M, G (`16K` = 16384, `1M`,
+/// optionally `KiB`/`KB`); 0 and unparsable sizes are refused.
+pub fn parse_size(s: &str) -> Result<u64> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let mult: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => 0,
+    };
+    let n: Option<u64> = num.parse().ok();
+    match n.and_then(|n| n.checked_mul(mult)) {
+        Some(b) if b > 0 => Ok(b),
+        _ => Err(Error::input(
+            "msg_size",
+            format!("`{s}` is not a message size; valid: bytes > 0, or with K, M, G (16K, 1M)"),
+            None,
+        )),
+    }
+}
+
 /// What an algorithm costs on a placement, independent of the message size.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cost {
@@ -405,5 +463,13 @@ mod tests {
         let e = costs(&p, Some(&["bogus".into()])).unwrap_err().to_string();
         assert!(e.contains("unknown algorithm `bogus`"), "{e}");
         assert!(Hockney::new(-1.0, 1.0).is_err() && Hockney::new(1.0, 0.0).is_err());
+        assert_eq!(parse_size("16K").unwrap(), 16384);
+        assert_eq!(parse_size("1MiB").unwrap(), 1 << 20);
+        assert!(parse_size("0").is_err() && parse_size("12Q").is_err() && parse_size("").is_err());
+        let path = std::path::Path::new("p.yaml");
+        let h = Hockney::from_profile("# measured\nlatency: 2e-6\nbandwidth: 3e9\n", path).unwrap();
+        assert_eq!((h.latency, h.bandwidth), (2e-6, 3e9));
+        let e = Hockney::from_profile("latency: x\n", path).unwrap_err().to_string();
+        assert!(e.contains("p.yaml:1") && e.contains("not a number"), "{e}");
     }
 }
