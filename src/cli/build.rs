@@ -177,8 +177,9 @@ The same fabric as `build pgft --down H,L --up 1,S --parallel 1,P`: every leaf h
 slots and S·P uplinks (leaf oversubscription H:(S·P)), routed with d-mod-k: uplink
 u = d mod (S·P) of host d (spine u mod S, cable u div S). Hosts are leaf-major:
 host d = leaf · H + slot, so `--job ranks:0-3,20-23` picks slots 0-3 of leaves 0 and 1.
-When S·P divides H this is seed 001's rule (node number n uses uplink n mod S·P);
-otherwise the same uplink classes, rotated per leaf. fabric.yaml is written as family
+This is seed 001's rule (node d, numbered leaf-major, uses uplink d mod S·P); with
+node numbers n counted per leaf it is n mod S·P when S·P divides H, otherwise the
+same uplink classes rotated per leaf. fabric.yaml is written as family
 pgft and may also be written `family: twolevel` with leaves, hosts_per_leaf, spines,
 links_per_pair. `ibfat recognize --family twolevel` names a discovered 2-level fat-tree
 so (automatic recognition says pgft and gives the twolevel spelling as `equivalent`).

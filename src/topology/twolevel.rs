@@ -15,11 +15,13 @@
 //! `ranks:0-3,20-23` picks node numbers 0–3 of leaves 0 and 1 on H = 20.
 //!
 //! **Uplink rule.** Each leaf has S·P uplinks; canonical uplink u goes to spine u mod S on
-//! its cable u div S. The seed's rule sends the traffic *to* node n of a leaf over uplink
-//! n mod (S·P) (so its pattern 0, four nodes per leaf with n ≡ 0 mod 4, shares a single
-//! uplink on RICC). ibfat routes every PGFT with d-mod-k, which on two levels is uplink
-//! u(d) = d mod (S·P) = (ℓ·H + n) mod (S·P). The two rules are the same whenever S·P
-//! divides H (RICC: H = 20, S·P = 4). When it does not, d-mod-k is the seed's rule with
+//! its cable u div S. The seed numbers RICC's nodes globally, leaf after leaf (leaf 0:
+//! 0–19, leaf 1: 20–39, …), and sends the traffic *to* node d over uplink d mod 4 (so its
+//! pattern 0, four nodes per leaf with numbers ≡ 0 mod 4, shares a single uplink). ibfat
+//! routes every PGFT with d-mod-k, which on two levels is uplink u(d) = d mod (S·P) of
+//! the leaf-major position d = ℓ·H + n: the seed's rule exactly. Counting node numbers
+//! per leaf instead (n mod (S·P)) is the same whenever S·P divides H (RICC: H = 20,
+//! S·P = 4). When it does not, d-mod-k is the seed's rule with
 //! each leaf's uplink numbers rotated by ℓ·H mod (S·P): hosts n and n′ share an uplink
 //! under one rule exactly when they do under the other (n ≡ n′ mod S·P), so every link
 //! carries the same number of flows in any pattern on the leaves' uplinks, and only which
