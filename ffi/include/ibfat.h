@@ -492,6 +492,28 @@ enum IbfatStatus ibfat_selector_new(const char *candidates,
                                     struct IbfatSelector **out_selector);
 
 /**
+ * A selector over the shortlist `ibfat predict` gives for a placement: the job `job`
+ * (`ranks:0-7` or the path of a job file: fabric hosts in MPI rank order, one per node)
+ * with `ranks_per_node` ranks each, blocks of `msg_size` bytes, Hockney `latency`
+ * (seconds) and `bandwidth` (bytes/s), algorithms predicted at `prune` × the best or
+ * slower dropped (2.0 in seed 001). `routes` may be NULL (ibfat's own tables for the
+ * fabric); the fabric's family must be known. `k` and `margin` as in
+ * `ibfat_selector_new`; the candidates' names are the algorithm names of
+ * `ibfat predict` (spread, ring, pair, bruck, their barrier variants, lsft, ...).
+ */
+enum IbfatStatus ibfat_selector_for_job(const struct IbfatFabric *fabric,
+                                        const struct IbfatRoutes *routes,
+                                        const char *job,
+                                        uint32_t ranks_per_node,
+                                        uint64_t msg_size,
+                                        double latency,
+                                        double bandwidth,
+                                        double prune,
+                                        uint32_t k,
+                                        double margin,
+                                        struct IbfatSelector **out_selector);
+
+/**
  * The candidate to run for the next call: its index in the list given to
  * `ibfat_selector_new`. Asking again before `ibfat_selector_record` names the same one.
  */

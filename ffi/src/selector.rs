@@ -6,7 +6,13 @@
 //! takes the address of the handle and sets it to NULL, so a freed selector used again
 //! is a NULL handle (`IBFAT_E_ARG`, "selector handle is NULL") instead of freed memory.
 
+use crate::fabric::IbfatFabric;
+use crate::routes::IbfatRoutes;
 use crate::status::{arg, cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
+use ibfat::routing::{route, Lids};
+use ibfat::schedule::job::Hosts;
+use ibfat::schedule::Job;
+use ibfat::select::model::{costs, predict, Hockney, Placement};
 use ibfat::select::runtime::Selector;
 use std::ffi::{c_char, CString};
 
@@ -34,6 +40,81 @@ pub unsafe extern "C" fn ibfat_selector_new(
         *o = std::ptr::null_mut();
         let names: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
         let inner = Selector::new(names, k, margin)?;
+        let names = inner
+            .names()
+            .iter()
+            .map(|n| CString::new(n.as_str()).map_err(|_| arg("a candidate name contains NUL")))
+            .collect::<Result<Vec<_>, Fail>>()?;
+        give(o, IbfatSelector { inner, names });
+        Ok(())
+    })
+}
+
+/// A selector over the shortlist `ibfat predict` gives for a placement: the job `job`
+/// (`ranks:0-7` or the path of a job file: fabric hosts in MPI rank order, one per node)
+/// with `ranks_per_node` ranks each, blocks of `msg_size` bytes, Hockney `latency`
+/// (seconds) and `bandwidth` (bytes/s), algorithms predicted at `prune` × the best or
+/// slower dropped (2.0 in seed 001). `routes` may be NULL (ibfat's own tables for the
+/// fabric); the fabric's family must be known. `k` and `margin` as in
+/// `ibfat_selector_new`; the candidates' names are the algorithm names of
+/// `ibfat predict` (spread, ring, pair, bruck, their barrier variants, lsft, ...).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // one flat call for C; each argument is a plain value
+pub unsafe extern "C" fn ibfat_selector_for_job(
+    fabric: *const IbfatFabric,
+    routes: *const IbfatRoutes,
+    job: *const c_char,
+    ranks_per_node: u32,
+    msg_size: u64,
+    latency: f64,
+    bandwidth: f64,
+    prune: f64,
+    k: u32,
+    margin: f64,
+    out_selector: *mut *mut IbfatSelector,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric NULL or a live handle, job NULL or a C string, out_selector NULL
+        // or writable (pointer contract)
+        let (f, job, o) = unsafe {
+            (
+                handle(fabric, "fabric")?,
+                cstr(job, "job")?,
+                out(out_selector, "out_selector")?,
+            )
+        };
+        *o = std::ptr::null_mut();
+        // SAFETY: routes is NULL (own tables) or a live handle (pointer contract)
+        let given = unsafe { routes.as_ref() };
+        if msg_size == 0 {
+            return Err(arg("msg_size is 0; valid: bytes > 0"));
+        }
+        if !(prune.is_finite() && prune >= 1.0) {
+            return Err(arg(&format!("prune {prune} is out of range; valid: a factor >= 1")));
+        }
+        let h = Hockney::new(latency, bandwidth)?;
+        let topo = f.known()?;
+        let job = Job::from_arg(job, &Hosts::of(topo))?;
+        let own;
+        let (lids, lfts) = match given {
+            Some(r) => (&r.lids, &r.lfts),
+            None => {
+                let lids = Lids::plan(&topo.fabric, topo.layout.hosts(), 0)?;
+                let lfts = route(&topo.fabric, &topo.layout, &lids)?;
+                own = (lids, lfts);
+                (&own.0, &own.1)
+            }
+        };
+        let placement = Placement {
+            plan: topo,
+            lids,
+            lfts,
+            job: &job,
+            ranks_per_node,
+        };
+        let (c, _) = costs(&placement, None)?;
+        let shortlist = predict(&c, &h, msg_size, prune).shortlist;
+        let inner = Selector::new(shortlist, k, margin)?;
         let names = inner
             .names()
             .iter()
