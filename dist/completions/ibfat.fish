@@ -376,7 +376,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s l -l lids -d 'gu
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s j -l job -d 'The job\'s nodes in rank order: `ranks:0-3,20-23` (fabric ranks) or a host file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s m -l msg-size -d 'Message sizes: bytes, or with K, M, G (16K,1M)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l ranks-per-node -d 'Ranks on every node (P_n); rank r is on node r / P_n' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l ranks-per-node -d 'Ranks on every node (P_n, 1..=256; at most 65536 ranks in all); rank r is on node r / P_n' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l prune -d 'Drop algorithms predicted at this many times the best or slower' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l latency -d 'Latency of one message, seconds' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l bandwidth -d 'Bandwidth of one link, bytes per second' -r

@@ -52,7 +52,7 @@ pub struct PredictArgs {
     /// Message sizes: bytes, or with K, M, G (16K,1M)
     #[arg(short = 'm', long, value_name = "SIZES", value_delimiter = ',', required = true)]
     msg_size: Vec<String>,
-    /// Ranks on every node (P_n); rank r is on node r / P_n
+    /// Ranks on every node (P_n, 1..=256; at most 65536 ranks in all); rank r is on node r / P_n
     #[arg(long, value_name = "N", default_value_t = 1)]
     ranks_per_node: u32,
     /// Drop algorithms predicted at this many times the best or slower
@@ -127,10 +127,14 @@ pub fn run(a: PredictArgs) -> Result<i32> {
             None,
         ));
     }
-    if a.ranks_per_node == 0 {
+    if a.ranks_per_node == 0 || a.ranks_per_node > model::MAX_RANKS_PER_NODE {
         return Err(Error::input(
             "ranks_per_node",
-            "0 is out of range; valid: at least 1",
+            format!(
+                "{} is out of range; valid: 1..={}",
+                a.ranks_per_node,
+                model::MAX_RANKS_PER_NODE
+            ),
             None,
         ));
     }

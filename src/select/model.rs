@@ -174,6 +174,12 @@ pub struct Placement<'a> {
     pub ranks_per_node: u32,
 }
 
+/// Most ranks a prediction takes (spread routes P(P−1) messages: 4·10⁹ here).
+pub const MAX_RANKS: usize = 65_536;
+
+/// Most ranks per node (cores of one host); keeps every link count within 32 bits.
+pub const MAX_RANKS_PER_NODE: u32 = 256;
+
 /// Names of ibfat's own schedules the model knows.
 pub const IBFAT_ALGORITHMS: [&str; 4] = ["lsft", "lsft-partial", "kary-shift", "mols-shift"];
 
@@ -205,18 +211,25 @@ pub fn costs(p: &Placement, only: Option<&[String]>) -> Result<(Vec<Cost>, Vec<S
         check_names(o)?;
     }
     let wanted = |name: &str| only.map_or(true, |o| o.iter().any(|n| n == name));
-    if p.ranks_per_node == 0 {
+    if p.ranks_per_node == 0 || p.ranks_per_node > MAX_RANKS_PER_NODE {
         return Err(Error::input(
             "ranks_per_node",
-            "0 is out of range; valid: at least 1",
+            format!("{} is out of range; valid: 1..={MAX_RANKS_PER_NODE}", p.ranks_per_node),
             None,
         ));
     }
     let nodes = p.job.len();
-    let ranks = nodes
-        .checked_mul(p.ranks_per_node as usize)
-        .filter(|&r| r <= u32::MAX as usize / 2)
-        .ok_or_else(|| Error::input("ranks_per_node", "too many ranks", None))?;
+    let ranks = nodes * p.ranks_per_node as usize;
+    if ranks > MAX_RANKS {
+        return Err(Error::input(
+            "ranks_per_node",
+            format!(
+                "{nodes} nodes × {} ranks = {ranks} ranks; valid: at most {MAX_RANKS}",
+                p.ranks_per_node
+            ),
+            Some("simple spread alone routes P² messages".into()),
+        ));
+    }
     let routes = CompiledRoutes::compile(&p.plan.fabric, p.lids, p.lfts, p.job.hosts(), 0)?;
     let meter = StepMeter::new(&routes);
     let pn = p.ranks_per_node;
@@ -460,6 +473,11 @@ mod tests {
         assert_eq!(c[0].weighted_blocks, 12);
         // ring step 1: r → r+1, half the flows inside a node, two per cable at most
         assert_eq!(c.len(), 2);
+        let many = Placement {
+            ranks_per_node: 257,
+            ..p
+        };
+        assert!(costs(&many, None).unwrap_err().to_string().contains("1..=256"));
         let e = costs(&p, Some(&["bogus".into()])).unwrap_err().to_string();
         assert!(e.contains("unknown algorithm `bogus`"), "{e}");
         assert!(Hockney::new(-1.0, 1.0).is_err() && Hockney::new(1.0, 0.0).is_err());
