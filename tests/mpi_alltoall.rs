@@ -118,11 +118,17 @@ fn ffi_static_lib() -> PathBuf {
 
 /// Build examples/mpi/alltoall with its Makefile into `dir`.
 fn compile(dir: &Path) -> PathBuf {
+    compile_prog(dir, "alltoall")
+}
+
+/// Build examples/mpi/<prog>.c with its Makefile into `dir`.
+fn compile_prog(dir: &Path, prog: &str) -> PathBuf {
     let lib = ffi_static_lib();
-    let exe = dir.join("alltoall");
+    let exe = dir.join(prog);
     let out = Command::new("make")
         .arg("-f")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/mpi/Makefile"))
+        .arg(format!("PROG={prog}"))
         .arg(format!("IBFAT_LIB={}", lib.parent().unwrap().display()))
         .arg(format!("OUT={}", exe.display()))
         .output()
@@ -139,7 +145,16 @@ fn compile(dir: &Path) -> PathBuf {
 /// Run `mpirun --oversubscribe -np <np> alltoall <schedule> <mapping> BYTES_PER_PAIR`;
 /// (exit code, stdout, stderr). A run over a minute is killed and fails the test.
 fn mpirun(exe: &Path, np: usize, schedule: &Path, mapping: &Path) -> (i32, String, String) {
-    let dir = schedule.parent().unwrap();
+    let args = [
+        schedule.as_os_str().to_owned(),
+        mapping.as_os_str().to_owned(),
+        BYTES_PER_PAIR.to_string().into(),
+    ];
+    mpirun_args(exe, np, schedule.parent().unwrap(), &args)
+}
+
+/// Run `mpirun --oversubscribe -np <np> <exe> <args>` with its output in `dir`.
+fn mpirun_args(exe: &Path, np: usize, dir: &Path, args: &[std::ffi::OsString]) -> (i32, String, String) {
     let (so, se) = (dir.join("mpirun.out"), dir.join("mpirun.err"));
     // a session folder of its own for every run: Open MPI's default one under /tmp is
     // shared by every mpirun of the user, and one run's cleanup can remove it while the
@@ -157,8 +172,7 @@ fn mpirun(exe: &Path, np: usize, schedule: &Path, mapping: &Path) -> (i32, Strin
         .env("OMPI_MCA_orte_tmpdir_base", &session)
         .args(["--oversubscribe", "-np", &np.to_string()])
         .arg(exe)
-        .args([schedule, mapping])
-        .arg(BYTES_PER_PAIR.to_string())
+        .args(args)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&so).unwrap())
         .stderr(std::fs::File::create(&se).unwrap())
@@ -168,7 +182,7 @@ fn mpirun(exe: &Path, np: usize, schedule: &Path, mapping: &Path) -> (i32, Strin
     let status = wait_timeout(&mut child, Duration::from_secs(60));
     let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
     let (stdout, stderr) = (read(&so), read(&se));
-    let status = status.unwrap_or_else(|| panic!("mpirun -np {np} {} ran over a minute: {stderr}", schedule.display()));
+    let status = status.unwrap_or_else(|| panic!("mpirun -np {np} {args:?} ran over a minute: {stderr}"));
     (status.code().unwrap_or(-1), stdout, stderr)
 }
 
@@ -274,4 +288,56 @@ fn a_mapping_to_a_host_outside_the_schedule_and_an_incomplete_schedule_fail() {
         "{stdout}"
     );
     assert!(stderr.contains("expected once"), "{}", tail(&stderr, 30));
+}
+
+/// The run-time selector client (issue 13 item 6): on a two-level fat-tree (4 leaves of
+/// 8 hosts, 4 uplinks each), two placements of 8 ranks — one uplink per rank, and all of
+/// a leaf's ranks behind one uplink — and two message sizes; every call's bytes are
+/// checked, the selector learns over ibfat's predicted shortlist and names its choice.
+#[test]
+fn alltoall_select_learns_over_the_predicted_shortlist_under_mpirun() {
+    require_mpi();
+    let t = tempfile::tempdir().unwrap();
+    let exe = compile_prog(t.path(), "alltoall_select");
+    let spec = t.path().join("fabric.yaml");
+    std::fs::write(
+        &spec,
+        "family: twolevel\nleaves: 4\nhosts_per_leaf: 8\nspines: 2\nlinks_per_pair: 2\n",
+    )
+    .unwrap();
+    let calls = 24; // at most 10 candidates × K = 2 learning calls, then monitoring
+    for (placement, job) in [
+        ("spread", "ranks:0,1,8,9,16,17,24,25"),
+        ("shared", "ranks:0,4,8,12,16,20,24,28"),
+    ] {
+        for bytes in [1024usize, 65536] {
+            let dir = t.path().join(format!("{placement}-{bytes}"));
+            std::fs::create_dir(&dir).unwrap();
+            let args: Vec<std::ffi::OsString> = vec![
+                spec.as_os_str().to_owned(),
+                job.into(),
+                bytes.to_string().into(),
+                calls.to_string().into(),
+                // oversubscribed processes time noisily: no re-learning in this test
+                "1000".into(),
+            ];
+            let (code, stdout, stderr) = mpirun_args(&exe, 8, &dir, &args);
+            assert_eq!(code, 0, "{placement} {bytes}: {stdout}{}", tail(&stderr, 30));
+            let line = stdout.trim();
+            let want = format!("bytes_verified={} errors=0", calls * 8 * 7 * bytes);
+            assert!(line.starts_with("ibfat-mpi-select: ranks=8 "), "{line}");
+            assert!(line.ends_with(&want), "{placement} {bytes}: {line}");
+            let field = |k: &str| {
+                line.split_whitespace()
+                    .find_map(|w| w.strip_prefix(&format!("{k}=")))
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let shortlist: Vec<String> = field("shortlist").split(',').map(String::from).collect();
+            let chosen = field("chosen");
+            assert!(shortlist.contains(&chosen), "{placement} {bytes}: {line}");
+            let learning: usize = field("learning_calls").parse().unwrap();
+            assert_eq!(learning, 2 * shortlist.len(), "{line}");
+        }
+    }
 }

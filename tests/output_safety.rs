@@ -525,6 +525,7 @@ fn a_closed_pipe_is_a_quiet_exit_for_every_subcommand() {
         &["whoami"],
         &["export", "slurm-topology", "plan"],
         &["faults", "plan", "--cut", "2", "--out", "f"],
+        &["predict", "plan", "--job", "ranks:0-15", "--msg-size", "16K,1M"],
         &["completions", "bash"],
         &["man"],
     ];

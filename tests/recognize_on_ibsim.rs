@@ -132,3 +132,39 @@ fn trees_are_recognised_from_real_ibnetdiscover_output() {
     };
     assert_eq!((l.n, l.wiring, l.hosts.len()), (4, Wiring::Basic, 64));
 }
+
+/// The two-level fat-tree of seed 001 (shuffled) from real ibnetdiscover output: a
+/// 2-level PGFT automatically, the `twolevel` family with its parameters when asked.
+#[test]
+fn a_two_level_fat_tree_is_recognised_as_twolevel_when_asked() {
+    use ibfat::recognize::FamilyHint;
+    let (_d, text) = discover(
+        &[
+            "build",
+            "twolevel",
+            "--leaves",
+            "6",
+            "--hosts-per-leaf",
+            "8",
+            "--spines",
+            "2",
+            "--links-per-pair",
+            "2",
+            "--shuffle",
+            "11",
+        ],
+        &[],
+    );
+    let Layout::Pgft(l) = recognised(&text) else {
+        panic!("pgft")
+    };
+    assert!(!l.twolevel);
+    let f = parsed(&text);
+    let Recognition::Recognised { layout, .. } = recognize(&f, Some(FamilyHint::Twolevel)) else {
+        panic!("twolevel")
+    };
+    assert_eq!(layout.family_name(), "twolevel");
+    let Layout::Pgft(l) = &layout else { panic!() };
+    assert_eq!(l.params.describe(), "PGFT(2; 8,6; 1,2; 1,2)");
+    assert_eq!(l.hosts.len(), 48);
+}

@@ -178,6 +178,11 @@ typedef struct IbfatRoutes IbfatRoutes;
 typedef struct IbfatSchedule IbfatSchedule;
 
 /**
+ * A run-time selector over named candidates.
+ */
+typedef struct IbfatSelector IbfatSelector;
+
+/**
  * What [`ibfat_fabric_recognize`] found. Fields that do not apply to the family are 0.
  */
 typedef struct IbfatRecognition {
@@ -538,6 +543,73 @@ enum IbfatStatus ibfat_schedule_rank_of(const struct IbfatSchedule *schedule,
  * Free a schedule (NULL is ignored).
  */
 void ibfat_schedule_free(struct IbfatSchedule *schedule);
+
+/**
+ * A selector over `candidates`, a list of algorithm names separated by commas (the
+ * shortlist of `ibfat predict`: `"spread,ring,pair"`), measuring each `k` times (≥ 1)
+ * while learning and learning again when the choice's mean over its last `k` calls is
+ * more than `margin` (≥ 0; 0.2 = 20 %) slower than the second-best candidate's.
+ */
+enum IbfatStatus ibfat_selector_new(const char *candidates,
+                                    uint32_t k,
+                                    double margin,
+                                    struct IbfatSelector **out_selector);
+
+/**
+ * A selector over the shortlist `ibfat predict` gives for a placement: the job `job`
+ * (`ranks:0-7` or the path of a job file: fabric hosts in MPI rank order, one per node)
+ * with `ranks_per_node` ranks each, blocks of `msg_size` bytes, Hockney `latency`
+ * (seconds) and `bandwidth` (bytes/s), algorithms predicted at `prune` × the best or
+ * slower dropped (2.0 in seed 001). `routes` may be NULL (ibfat's own tables for the
+ * fabric); the fabric's family must be known. `k` and `margin` as in
+ * `ibfat_selector_new`; the candidates' names are the algorithm names of
+ * `ibfat predict` (spread, ring, pair, bruck, their barrier variants, lsft, ...).
+ */
+enum IbfatStatus ibfat_selector_for_job(const struct IbfatFabric *fabric,
+                                        const struct IbfatRoutes *routes,
+                                        const char *job,
+                                        uint32_t ranks_per_node,
+                                        uint64_t msg_size,
+                                        double latency,
+                                        double bandwidth,
+                                        double prune,
+                                        uint32_t k,
+                                        double margin,
+                                        struct IbfatSelector **out_selector);
+
+/**
+ * The candidate to run for the next call: its index in the list given to
+ * `ibfat_selector_new`. Asking again before `ibfat_selector_record` names the same one.
+ */
+enum IbfatStatus ibfat_selector_next(struct IbfatSelector *selector, uint32_t *out_index);
+
+/**
+ * Record the time in seconds (finite, ≥ 0) of the call `ibfat_selector_next` named.
+ * A negative or non-finite time, or a record without a pending call, is `IBFAT_E_INPUT`.
+ */
+enum IbfatStatus ibfat_selector_record(struct IbfatSelector *selector, double seconds);
+
+/**
+ * The chosen candidate's index once learning is over; while learning (no choice yet)
+ * `IBFAT_E_NOT_FOUND`. `out_learning` (may be NULL) receives 1 while learning, else 0.
+ */
+enum IbfatStatus ibfat_selector_choice(const struct IbfatSelector *selector,
+                                       uint32_t *out_index,
+                                       int32_t *out_learning);
+
+/**
+ * The name of candidate `index`; the string stays valid until the selector is freed.
+ */
+enum IbfatStatus ibfat_selector_name(const struct IbfatSelector *selector,
+                                     uint32_t index,
+                                     const char **out_name);
+
+/**
+ * Free the selector `*selector` points to and set `*selector` to NULL (NULL or a NULL
+ * handle is ignored), so that a later use of the same variable is reported as a NULL
+ * handle.
+ */
+void ibfat_selector_free(struct IbfatSelector **selector);
 
 #ifdef __cplusplus
 }  // extern "C"

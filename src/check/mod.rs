@@ -12,6 +12,7 @@ pub mod multipath;
 pub mod rates;
 mod routes;
 pub mod shard;
+pub mod steps;
 pub mod vls;
 mod walk;
 

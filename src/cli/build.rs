@@ -9,6 +9,7 @@ use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::spec::parse_guid;
+use ibfat::topology::twolevel::TwolevelParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Spec, Speed, Topology, Width};
 use ibfat::{Error, Result};
 use serde::Serialize;
@@ -205,6 +206,12 @@ The same fabric as `build pgft --down H,L --up 1,S --parallel 1,P`: every leaf h
 slots and S·P uplinks (leaf oversubscription H:(S·P)), routed with d-mod-k: uplink
 u = d mod (S·P) of host d (spine u mod S, cable u div S). Hosts are leaf-major:
 host d = leaf · H + slot, so `--job ranks:0-3,20-23` picks slots 0-3 of leaves 0 and 1.
+This is seed 001's rule (node d, numbered leaf-major, uses uplink d mod S·P); with
+node numbers n counted per leaf it is n mod S·P when S·P divides H, otherwise the
+same uplink classes rotated per leaf. fabric.yaml is written as family
+pgft and may also be written `family: twolevel` with leaves, hosts_per_leaf, spines,
+links_per_pair. `ibfat recognize --family twolevel` names a discovered 2-level fat-tree
+so (automatic recognition says pgft and gives the twolevel spelling as `equivalent`).
 
 Examples:
   ibfat build twolevel --leaves 52 --hosts-per-leaf 20 --spines 2 --links-per-pair 2 --out ricc/
@@ -444,12 +451,15 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             out,
         }) => (
             Spec {
-                family: FamilySpec::Pgft(PgftParams::from_lists(
-                    &[hosts_per_leaf, leaves],
-                    &[1, spines],
-                    &[1, links_per_pair],
-                    None,
-                )?),
+                family: FamilySpec::Pgft(
+                    TwolevelParams {
+                        leaves,
+                        hosts_per_leaf,
+                        spines,
+                        links_per_pair,
+                    }
+                    .pgft()?,
+                ),
                 options: opts.options(),
             },
             out,

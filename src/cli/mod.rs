@@ -15,6 +15,7 @@ mod lfts_diff;
 mod lfts_vls;
 mod metrics;
 mod plan_paths;
+mod predict;
 mod recognize;
 mod route;
 mod route_degraded;
@@ -56,6 +57,7 @@ Examples:
   ibfat check merge shard*.json --json         combine the shards of a cluster array job
   ibfat completions bash > /usr/share/bash-completion/completions/ibfat
   ibfat export slurm-topology fabric.txt -o topology.conf   Slurm's view of the fabric
+  ibfat predict ricc/ --job ranks:0-3,20-23 --msg-size 16K,1M   all-to-all algorithm shortlist
   ibfat man | man -l -                         this manual as a man page";
 
 #[derive(Parser, Debug)]
@@ -118,6 +120,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Write a degraded copy of a fabric (cut cables, dead switches) and the ibsim commands for the same
     Faults(faults::FaultsArgs),
+    /// Predict the all-to-all time of every algorithm for a job's placement, and the shortlist
+    Predict(predict::PredictArgs),
     /// Print a shell completion script (bash, zsh, fish)
     Completions(shell::CompletionsArgs),
     /// Print the man page, or write every page (one per subcommand) into a folder
@@ -141,6 +145,7 @@ impl Command {
             Command::Cabling(a) => a.json = true,
             Command::Whoami(a) => a.json = true,
             Command::Faults(a) => a.json = true,
+            Command::Predict(a) => a.json = true,
             Command::Completions(_) | Command::Man(_) | Command::Export(_) => return false,
         }
         true
@@ -182,6 +187,7 @@ pub fn main() -> i32 {
         Command::Whoami(a) => whoami::run(a),
         Command::Export(a) => export::run(a),
         Command::Faults(a) => faults::run(a),
+        Command::Predict(a) => predict::run(a),
         Command::Completions(a) => shell::run_completions(a, &mut Cli::command()),
         Command::Man(a) => shell::run_man(a, &Cli::command()),
     };

@@ -20,6 +20,11 @@ a point and every spine to a line of PG(2,q) in the coordinates P, P(c), P(x,y) 
 L(c,r)), kary (k-ary n-tree: arity, levels, tree order of the hosts), mols (3-level
 proximity tree: arity, wiring standard|basic|mols|custom). A 3-level k-ary tree is also
 a MOLS tree with standard wiring; `auto` reports it as kary and says so under `equivalent`.
+pgft (parallel-ports generalised fat-tree: down, up, parallel per level). twolevel (a
+2-level pgft named in leaves, hosts per leaf, spines, links per pair: JSON keys
+leaf_switches, hosts_per_leaf, spine_switches, links_per_pair) only when asked for with
+--family twolevel; `auto` reports it as pgft and gives the twolevel spelling under
+`equivalent`.
 
 Exit codes: 0 recognised, 1 unrecognised (the reason says what does not fit),
 2 bad input (file and line), 3 I/O.
@@ -28,6 +33,7 @@ Examples:
   ibnetdiscover > fabric.txt && ibfat recognize fabric.txt
   ibfat recognize fabric.txt --json | jq '.leaves[] | [.description, .point]'
   ibfat recognize ibnetdiscover-p.txt --family mols
+  ibfat recognize ricc/topology.net --family twolevel
   ibfat recognize plans/lsft7/              check that a plan is what it says";
 
 #[derive(Args, Debug)]
@@ -36,7 +42,7 @@ pub struct RecognizeArgs {
     /// ibnetdiscover output, `-p` report, ibsim net file, plan folder or fabric.yaml
     #[arg(value_name = "DUMP")]
     dump: PathBuf,
-    /// Family to look for: auto, lsft, kary, mols (pgft: not recognised from dumps yet)
+    /// Family to look for: auto, lsft, kary, mols, pgft, twolevel (a 2-level pgft named so)
     #[arg(short = 'f', long, default_value = "auto", value_parser = parse_family)]
     family: FamilyArg,
     /// Print the report as JSON (with the full leaf/spine/switch/host maps)

@@ -44,7 +44,7 @@ Examples:
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
-    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, fullmesh
+    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
     /// LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on

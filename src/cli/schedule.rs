@@ -65,7 +65,7 @@ pub struct ScheduleArgs {
     /// A plan folder, fabric.yaml, topology.net or ibnetdiscover output
     #[arg(value_name = "TOPOLOGY")]
     topology: PathBuf,
-    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft
+    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
     /// Pattern to generate (list below)

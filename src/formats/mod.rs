@@ -1,6 +1,7 @@
 //! File formats: what ibfat writes for deployment and reads back from the tools.
 
 pub mod atomic;
+pub mod chart;
 pub mod cleanup;
 pub mod csv;
 pub mod dot;

@@ -32,6 +32,7 @@ pub use graph::label;
 pub use report::{report, RecognitionReport};
 
 use crate::error::{Error, Result};
+use crate::topology::twolevel::TwolevelParams;
 use crate::topology::{Fabric, Layout, Wiring};
 pub use degraded::{Degraded, Fault};
 use graph::SwitchGraph;
@@ -52,6 +53,9 @@ pub enum FamilyHint {
     Pgft,
     /// Full mesh of switches (`fullmesh`): every pair of switches cabled, hosts on all.
     Fullmesh,
+    /// Two-level fat-tree (`twolevel`): a 2-level PGFT named in leaves, hosts per leaf,
+    /// spines and links per pair (only when asked for; automatic mode says `pgft`).
+    Twolevel,
 }
 
 impl fmt::Display for FamilyHint {
@@ -62,6 +66,7 @@ impl fmt::Display for FamilyHint {
             FamilyHint::Mols => "mols",
             FamilyHint::Pgft => "pgft",
             FamilyHint::Fullmesh => "fullmesh",
+            FamilyHint::Twolevel => "twolevel",
         })
     }
 }
@@ -75,17 +80,18 @@ impl FromStr for FamilyHint {
             "mols" => Ok(FamilyHint::Mols),
             "pgft" => Ok(FamilyHint::Pgft),
             "fullmesh" => Ok(FamilyHint::Fullmesh),
+            "twolevel" => Ok(FamilyHint::Twolevel),
             other => Err(Error::input(
                 "family",
                 format!("unknown family `{other}`"),
-                Some("one of lsft, kary, mols, pgft, fullmesh (or auto)".into()),
+                Some("one of lsft, kary, mols, pgft, twolevel, fullmesh (or auto)".into()),
             )),
         }
     }
 }
 
 impl FamilyHint {
-    /// Parse `auto|lsft|kary|mols|pgft|fullmesh`; `auto` is `None`.
+    /// Parse `auto|lsft|kary|mols|pgft|twolevel|fullmesh`; `auto` is `None`.
     pub fn parse_opt(s: &str) -> Result<Option<FamilyHint>> {
         if s == "auto" {
             Ok(None)
@@ -100,6 +106,7 @@ impl FamilyHint {
             Layout::Lsft(_) => FamilyHint::Lsft,
             Layout::Kary(_) => FamilyHint::Kary,
             Layout::Mols(_) => FamilyHint::Mols,
+            Layout::Pgft(l) if l.twolevel => FamilyHint::Twolevel,
             Layout::Pgft(_) => FamilyHint::Pgft,
             Layout::Fullmesh(_) => FamilyHint::Fullmesh,
         }
@@ -112,6 +119,7 @@ impl FamilyHint {
             FamilyHint::Mols => "MOLS 3-level proximity tree",
             FamilyHint::Pgft => "parallel-ports generalised fat-tree",
             FamilyHint::Fullmesh => "full mesh of switches",
+            FamilyHint::Twolevel => "two-level fat-tree",
         }
     }
 }
@@ -243,6 +251,8 @@ fn equivalent(layout: &Layout) -> Option<String> {
     match layout {
         Layout::Kary(l) if l.levels == 3 => Some(format!("mols arity {} wiring standard", l.k)),
         Layout::Mols(l) if l.wiring == Wiring::Standard => Some(format!("kary arity {} levels 3", l.n)),
+        Layout::Pgft(l) if !l.twolevel => TwolevelParams::from_pgft(&l.params).map(|t| t.describe()),
+        Layout::Pgft(l) => Some(l.params.describe()),
         _ => None,
     }
 }
@@ -254,6 +264,11 @@ fn run(family: FamilyHint, g: &SwitchGraph<'_>) -> std::result::Result<Layout, F
         FamilyHint::Mols => mols::recognize(g),
         FamilyHint::Pgft => pgft::recognize(g),
         FamilyHint::Fullmesh => fullmesh::recognize(g),
+        FamilyHint::Twolevel => {
+            let mut layout = pgft::recognize(g)?;
+            crate::topology::twolevel::mark(&mut layout).map_err(Fail::layout)?;
+            Ok(layout)
+        }
     }
 }
 

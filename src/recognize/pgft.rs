@@ -439,6 +439,7 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
         hosts: hosts.into_iter().map(|x| x.1).collect(),
         others: Vec::new(),
         other_pos: Vec::new(),
+        twolevel: false,
     }))
 }
 

@@ -90,7 +90,7 @@ pub struct AttemptReport {
 #[derive(Clone, Debug, Serialize)]
 #[non_exhaustive]
 pub struct RecognitionReport {
-    /// `lsft`, `kary`, `mols`, `pgft`, `fullmesh` or `unrecognised`.
+    /// `lsft`, `kary`, `mols`, `pgft`, `twolevel`, `fullmesh` or `unrecognised`.
     pub family: String,
     /// One-line description of the recognised family and parameters
     /// (`Latin-square fat-tree LSFT(3) one-sided, 4 hosts per leaf`); absent when unrecognised.
@@ -132,6 +132,15 @@ pub struct RecognitionReport {
     /// Full mesh: parallel cables between every pair of switches W.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cables_per_pair: Option<u32>,
+    /// Two-level fat-tree: leaf switches L (`hosts_per_leaf` is H).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf_switches: Option<u32>,
+    /// Two-level fat-tree: spine switches S.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spine_switches: Option<u32>,
+    /// Two-level fat-tree: parallel cables P between each leaf and each spine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links_per_pair: Option<u32>,
     /// Mean proximity switches (MOLS trees).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proximity_switches: Option<f64>,
@@ -336,6 +345,9 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         oversubscription: None,
         hosts_per_switch: None,
         cables_per_pair: None,
+        leaf_switches: None,
+        spine_switches: None,
+        links_per_pair: None,
         proximity_switches: None,
         equivalent: None,
         switches: fabric.switches().count(),
@@ -472,6 +484,12 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
             r.up = Some(pp.up[..h].to_vec());
             r.parallel = Some(pp.parallel[..h].to_vec());
             r.oversubscription = Some((1..pp.levels).filter_map(|lv| pp.oversubscription(lv)).collect());
+            if let Some(t) = crate::topology::twolevel::TwolevelParams::from_pgft(pp).filter(|_| l.twolevel) {
+                r.leaf_switches = Some(t.leaves);
+                r.hosts_per_leaf = Some(t.hosts_per_leaf);
+                r.spine_switches = Some(t.spines);
+                r.links_per_pair = Some(t.links_per_pair);
+            }
             r.switch_map = l
                 .switches
                 .iter()

@@ -3,16 +3,19 @@
 //!
 //! This layer sits above both [`crate::schedule`] (which constructs patterns and knows
 //! nothing of routing) and [`crate::check`] (which measures any pattern on LFTs): a
-//! choice is made by constructing the candidates and measuring them. Today that is the
-//! `--job-size` placement [`chooser`] of `lsft-partial`; the run-time selection of the
-//! all-to-all algorithm (seed 001) will live here too.
+//! choice is made by constructing the candidates and measuring them: the `--job-size`
+//! placement [`chooser`] of `lsft-partial`, the performance [`model`] that predicts every
+//! all-to-all algorithm's time on a placement (seed 001, `ibfat predict`), and the
+//! [`runtime`] selector that learns among the predicted shortlist while a job runs.
 //!
 //! [`generate`] is the entry point for turning a [`Request`] into a pattern: it runs the
 //! chooser where a request needs one and hands every other request to
 //! [`crate::schedule::generate()`].
 
 pub mod chooser;
+pub mod model;
 pub mod repair;
+pub mod runtime;
 
 pub use chooser::{choose, Candidate, Choice, ChoiceReport, MEASURE_LIMIT};
 

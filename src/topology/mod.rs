@@ -20,6 +20,7 @@ pub mod pgft;
 pub mod rate;
 pub mod roles;
 pub mod spec;
+pub mod twolevel;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
 pub use fullmesh::FullmeshLayout;
@@ -146,12 +147,13 @@ impl Layout {
         matches!(self, Layout::Pgft(_))
     }
 
-    /// `lsft`, `kary`, `mols`, `pgft` or `fullmesh`.
+    /// `lsft`, `kary`, `mols`, `pgft`, `twolevel` (a 2-level PGFT named so) or `fullmesh`.
     pub fn family_name(&self) -> &'static str {
         match self {
             Layout::Lsft(_) => "lsft",
             Layout::Kary(_) => "kary",
             Layout::Mols(_) => "mols",
+            Layout::Pgft(l) if l.twolevel => "twolevel",
             Layout::Pgft(_) => "pgft",
             Layout::Fullmesh(_) => "fullmesh",
         }
@@ -197,6 +199,17 @@ impl Layout {
             ),
             Layout::Kary(l) => format!("{}-ary {}-tree", l.k, l.levels),
             Layout::Mols(l) => format!("{}-ary 3-level proximity fat-tree, {} wiring", l.n, l.wiring),
+            Layout::Pgft(l) if l.twolevel => match twolevel::TwolevelParams::from_pgft(&l.params) {
+                Some(t) => format!(
+                    "two-level fat-tree: {} leaves of {} hosts, {} spines, {} cables per leaf-spine pair ({})",
+                    t.leaves,
+                    t.hosts_per_leaf,
+                    t.spines,
+                    t.links_per_pair,
+                    l.params.describe()
+                ),
+                None => l.params.describe(),
+            },
             Layout::Pgft(l) => {
                 let over: Vec<String> = (1..l.params.levels)
                     .filter_map(|lv| l.params.oversubscription(lv))

@@ -276,6 +276,9 @@ pub struct PgftLayout {
     pub others: Vec<Endpoint>,
     /// Tree position of each of `others`.
     pub other_pos: Vec<u32>,
+    /// Named as the two-level fat-tree it is (`recognize --family twolevel`, see
+    /// [`super::twolevel`]): changes the family name and description, not the routing.
+    pub twolevel: bool,
 }
 
 impl PgftLayout {
@@ -389,6 +392,7 @@ pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
             host_pos,
             others,
             other_pos,
+            twolevel: false,
         }),
     ))
 }

@@ -80,6 +80,12 @@ struct SpecFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     cables_per_pair: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    leaves: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    spines: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    links_per_pair: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     guid_base: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     shuffle: Option<u64>,
@@ -235,6 +241,9 @@ impl Spec {
             switches: None,
             hosts_per_switch: None,
             cables_per_pair: None,
+            leaves: None,
+            spines: None,
+            links_per_pair: None,
             guid_base: Some(format!("0x{:016x}", self.options.guid_base)),
             shuffle: self.options.shuffle,
             link_width: Some(self.options.width),
@@ -292,7 +301,7 @@ impl Spec {
         let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
             Error::at(path, line, format!("malformed fabric spec: {e}"))
-                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, switches, hosts_per_switch, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect")
+                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, leaves, spines, links_per_pair, switches, hosts_per_switch, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect")
         })?;
         let line_of = |key: &str| {
             text.lines()
@@ -334,6 +343,11 @@ impl Spec {
             for (key, present) in mesh_keys {
                 forbid(key, present, &file.family)?;
             }
+        }
+        if file.family != "twolevel" {
+            forbid("leaves", file.leaves.is_some(), &file.family)?;
+            forbid("spines", file.spines.is_some(), &file.family)?;
+            forbid("links_per_pair", file.links_per_pair.is_some(), &file.family)?;
         }
         let family = match file.family.as_str() {
             "fullmesh" => {
@@ -475,10 +489,41 @@ impl Spec {
                     })?;
                 FamilySpec::Pgft(p)
             }
+            "twolevel" => {
+                // the 2-level PGFT spelled in the seed's terms (topology::twolevel); it
+                // builds, and is written back as, family pgft
+                for (key, present) in [
+                    ("order", file.order.is_some()),
+                    ("two_sided", file.two_sided.is_some()),
+                    ("arity", file.arity.is_some()),
+                    ("levels", file.levels.is_some()),
+                    ("wiring", file.wiring.is_some()),
+                    ("down", file.down.is_some()),
+                    ("up", file.up.is_some()),
+                    ("parallel", file.parallel.is_some()),
+                    ("io_per_leaf", file.io_per_leaf.is_some()),
+                ] {
+                    forbid(key, present, "twolevel")?;
+                }
+                let t = super::twolevel::TwolevelParams {
+                    leaves: need("leaves", file.leaves)?,
+                    hosts_per_leaf: need("hosts_per_leaf", file.hosts_per_leaf)?,
+                    spines: need("spines", file.spines)?,
+                    links_per_pair: file.links_per_pair.unwrap_or(1),
+                };
+                let p = t.pgft().map_err(|e| {
+                    let key = ["hosts_per_leaf", "spines", "links_per_pair"]
+                        .into_iter()
+                        .find(|k| e.to_string().starts_with(&format!("{k}:")))
+                        .unwrap_or("leaves");
+                    field_err(key, e)
+                })?;
+                FamilySpec::Pgft(p)
+            }
             other => {
                 return Err(
                     Error::at(path, line_of("family"), format!("family: unknown family `{other}`"))
-                        .with_hint("one of lsft, kary, mols, pgft, fullmesh"),
+                        .with_hint("one of lsft, kary, mols, pgft, twolevel, fullmesh"),
                 )
             }
         };
