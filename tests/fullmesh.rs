@@ -72,14 +72,104 @@ fn shuffled_meshes_are_recognised_from_net_files() {
     }
 }
 
+/// Issue 15 item 6 (and 12): a mesh with cut cables is recognised as that mesh with the
+/// missing cables as faults, and routed around them — every host LID offset and switch
+/// LID from every switch in at most two switch hops, pairs with their cables unchanged,
+/// deadlock-free on two VLs; with half the pairs cut it is no mesh any more.
 #[test]
-fn a_mesh_with_a_cut_cable_is_not_a_full_mesh() {
+fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
     let t = mesh(5, 2, 1, Some(9));
     let Layout::Fullmesh(l) = &t.layout else { panic!() };
     let mut f = t.fabric.clone();
     f.disconnect(l.switches[0], l.cable(0, 3, 0));
-    match recognize(&f, Some(FamilyHint::Fullmesh)) {
-        Recognition::Unrecognised { reason, .. } => assert!(reason.contains("switch cables"), "{reason}"),
+    let Recognition::Recognised {
+        layout: Layout::Fullmesh(d),
+        ..
+    } = recognize(&f, Some(FamilyHint::Fullmesh))
+    else {
+        panic!("a mesh with one cut cable is not recognised")
+    };
+    assert_eq!(d.cut.len(), 1);
+    assert!(Layout::Fullmesh(d.clone())
+        .describe()
+        .ends_with("degraded: 1 missing cables"));
+    for (n, w, cuts, seed) in [
+        (6u32, 1u32, 3usize, 1u64),
+        (6, 1, 3, 2),
+        (8, 1, 6, 3),
+        (8, 2, 6, 4),
+        (6, 1, 1, 5),
+    ] {
+        let t = mesh(n, 2, w, Some(seed));
+        let inj = ibfat::topology::faults::inject(&t.fabric, cuts, seed, &[]).unwrap();
+        let Recognition::Recognised { layout, .. } = recognize(&inj.fabric, None) else {
+            panic!("N={n} W={w} with {cuts} cuts not recognised")
+        };
+        let Layout::Fullmesh(d) = &layout else {
+            panic!("{}", layout.describe())
+        };
+        assert_eq!(d.cut.iter().map(|c| c.2).sum::<u32>(), cuts as u32, "N={n}");
+        for lmc in [0u8, 2] {
+            let what = format!("N={n} W={w} cuts={cuts} seed={seed} LMC {lmc}");
+            let lids = Lids::plan(&inj.fabric, &[], lmc).unwrap();
+            let lfts = route(&inj.fabric, &layout, &lids).unwrap();
+            let v = validate(&inj.fabric, &lids, &lfts, Some(&layout));
+            assert!(v.data_path_ok && v.complete, "{what}: {:?}", v.defects.first());
+            let lanes = Lanes::new(&inj.fabric, d, &lids);
+            let vr = check_vls(
+                &inj.fabric,
+                &lids,
+                &lfts,
+                |s, dl| lanes.sl(s, dl),
+                |x, sl, i, o| lanes.vl(x, sl, i, o),
+            );
+            assert!(vr.ok() && vr.unrouted == 0 && vr.vls <= 2, "{what}: {vr:?}");
+            if lmc == 0 {
+                // at LMC 0 only pairs that lost every cable detour, and every entry of a
+                // pair with all its cables is the intact one
+                assert_eq!(vr.sl_paths > 0, d.cut.iter().any(|c| c.2 == w), "{what}");
+                // the intact mesh recognised the same way (canonical frame: GUID order, slots by port)
+                let Recognition::Recognised {
+                    layout: whole_layout, ..
+                } = recognize(&t.fabric, None)
+                else {
+                    panic!()
+                };
+                let intact = route(&t.fabric, &whole_layout, &lids).unwrap();
+                let whole = |i: u32, j: u32| !d.cut.iter().any(|c| (c.0, c.1) == (i.min(j), i.max(j)));
+                let mut same = 0;
+                for (lid, &owner) in lids.owner.iter().enumerate().skip(1) {
+                    if owner == ibfat::topology::NO_PEER {
+                        continue;
+                    }
+                    let node = inj.fabric.ports[owner as usize].node;
+                    let target = inj
+                        .fabric
+                        .peer(node, inj.fabric.ports[owner as usize].num)
+                        .map_or(node, |x| x.0);
+                    let Some(tj) = d.switches.iter().position(|&x| x == target) else {
+                        continue;
+                    };
+                    for (i, &sw) in d.switches.iter().enumerate() {
+                        if i != tj && whole(i as u32, tj as u32) {
+                            assert_eq!(
+                                lfts.get(sw, lid as u16),
+                                intact.get(sw, lid as u16),
+                                "{what}: LID {lid}"
+                            );
+                            same += 1;
+                        }
+                    }
+                }
+                assert!(same > 0, "{what}");
+            }
+        }
+    }
+    // half the pairs cut: not a mesh
+    let t = mesh(6, 1, 1, Some(3));
+    let inj = ibfat::topology::faults::inject(&t.fabric, 8, 3, &[]).unwrap();
+    match recognize(&inj.fabric, Some(FamilyHint::Fullmesh)) {
+        Recognition::Unrecognised { reason, .. } => assert!(reason.contains("not a full mesh"), "{reason}"),
         other => panic!("{other:?}"),
     }
     // a 2-level tree is not taken for a mesh, nor a mesh for a tree

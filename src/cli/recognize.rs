@@ -138,6 +138,17 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
                 f.line.as_deref().unwrap_or(""),
                 if f.leaf.is_some() {
                     format!(" (leaf{}, spine{})", name(&f.leaf), name(&f.spine))
+                } else if !f.switches.is_empty() {
+                    let ends: Vec<String> = f
+                        .switches
+                        .iter()
+                        .map(|n| format!("{} ({})", n.description, n.guid))
+                        .collect();
+                    format!(
+                        "{} of the cables between {}",
+                        f.missing.unwrap_or(0),
+                        ends.join(" and ")
+                    )
                 } else {
                     String::new()
                 }

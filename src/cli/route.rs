@@ -160,7 +160,11 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let t0 = Instant::now();
     let lfts = route(loaded.fabric(), layout, &lids)?;
     let secs = t0.elapsed().as_secs_f64();
-    if let (Layout::Fullmesh(l), true) = (layout, lids.lmc >= 1) {
+    // a full mesh's detours (LMC offsets, or around missing cables) need two VLs
+    if let Some(l) = match layout {
+        Layout::Fullmesh(l) if lids.lmc >= 1 || !l.cut.is_empty() => Some(l),
+        _ => None,
+    } {
         let routed = super::route_fullmesh::Routed {
             fabric: loaded.fabric(),
             layout: l,

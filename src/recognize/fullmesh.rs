@@ -1,8 +1,10 @@
 //! Recognising a full mesh of switches: every switch cabled to every other by the same
 //! number W of cables, hosts on any switch.
 //!
-//! The switch graph alone decides: N ≥ 3 switches, each with W(N−1) switch cables, W to
-//! each other switch and none to itself. A full mesh has every permutation of its
+//! The switch graph alone decides: N ≥ 3 switches, W cables between every two of them and
+//! none from a switch to itself. A mesh with cables missing (at most a quarter of the pairs
+//! short of W, every switch still cabled) is recognised as that mesh with the missing
+//! cables listed as faults ([`FullmeshLayout::cut`]); its routes go around them. A full mesh has every permutation of its
 //! switches as an automorphism, so the canonical order is GUID order (the switch graph's
 //! order) and a switch's hosts take its slots in ascending port order: deterministic,
 //! whatever order the discovery listed the nodes in. H is the most hosts on any switch.
@@ -17,39 +19,44 @@ pub(super) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
     if n < 3 {
         return Err(Fail::counts(format!("{n} switches; a full mesh has at least 3")));
     }
-    let d0 = g.degree(0) as u32;
-    if d0 == 0 || d0 % (n - 1) != 0 {
-        return Err(Fail::counts(format!(
-            "switch {} has {d0} switch cables, not a multiple of the {} other switches",
-            g.name(0),
-            n - 1
-        )));
-    }
-    let w = d0 / (n - 1);
-    if let Some(s) = (0..n).find(|&s| g.degree(s) as u32 != d0) {
-        return Err(Fail::counts(format!(
-            "switch {} has {} switch cables, switch {} has {d0}: a full mesh cables every switch alike",
-            g.name(s),
-            g.degree(s),
-            g.name(0)
-        )));
-    }
-    let mut count = vec![0u32; n as usize];
+    // cables per pair; W = the most any pair has
+    let mut count = vec![0u32; (n * n) as usize];
     for s in 0..n {
-        count.iter_mut().for_each(|c| *c = 0);
         for &t in g.neighbours(s) {
-            count[t as usize] += 1;
+            if t == s {
+                return Err(Fail::structure(format!("switch {} is cabled to itself", g.name(s))));
+            }
+            count[(s * n + t) as usize] += 1;
         }
-        if let Some(t) = (0..n).find(|&t| count[t as usize] != if t == s { 0 } else { w }) {
-            return Err(Fail::structure(if t == s {
-                format!("switch {} is cabled to itself", g.name(s))
-            } else {
-                format!(
-                    "switches {} and {} are joined by {} cables, the other pairs by {w}",
+    }
+    let w = count.iter().copied().max().unwrap_or(0);
+    if w == 0 {
+        return Err(Fail::counts("no switch-to-switch cables".into()));
+    }
+    let pairs = (n * (n - 1) / 2) as usize;
+    let mut short_pairs = 0usize;
+    let mut first_short = None;
+    for s in 0..n {
+        for t in s + 1..n {
+            let c = count[(s * n + t) as usize];
+            if c < w {
+                short_pairs += 1;
+                first_short.get_or_insert((s, t, c));
+            }
+        }
+    }
+    // a degraded mesh: a few cables missing (at most a quarter of the pairs short, every
+    // switch still cabled to some other); anything further is another family
+    if let Some((s, t, c)) = first_short {
+        let isolated = (0..n).find(|&s| g.degree(s) == 0);
+        if short_pairs * 4 > pairs || isolated.is_some() {
+            return Err(Fail::structure(match isolated {
+                Some(i) => format!("switch {} has no switch cable", g.name(i)),
+                None => format!(
+                    "switches {} and {} are joined by {c} cables, most pairs by {w} ({short_pairs} of {pairs} pairs short): not a full mesh",
                     g.name(s),
-                    g.name(t),
-                    count[t as usize]
-                )
+                    g.name(t)
+                ),
             }));
         }
     }
@@ -60,7 +67,7 @@ pub(super) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
     let hosts = (0..n)
         .flat_map(|s| g.host_slots(s).map(move |(x, ep)| (s * h + x, ep)))
         .collect();
-    FullmeshLayout::resolve(g.fabric, w, h, g.switches.clone(), hosts)
+    FullmeshLayout::resolve_with(g.fabric, w, h, g.switches.clone(), hosts, first_short.is_some())
         .map(Layout::Fullmesh)
         .map_err(|e| Fail::layout(e.to_string()))
 }

@@ -294,6 +294,12 @@ pub struct FaultReport {
     /// The spine switch, when it is in the fabric.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spine: Option<NodeRef>,
+    /// Full mesh: the two switches of a pair short of cables.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<NodeRef>,
+    /// Full mesh: how many of the pair's cables are missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<u32>,
 }
 
 fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
@@ -310,6 +316,8 @@ fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
             line: Some(line.clone()),
             leaf: Some(node_ref(f, *leaf)),
             spine: Some(node_ref(f, *spine)),
+            switches: Vec::new(),
+            missing: None,
         },
         Fault::DeadSpine { line } => FaultReport {
             kind: "dead-spine",
@@ -317,6 +325,8 @@ fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
             line: Some(line.clone()),
             leaf: None,
             spine: None,
+            switches: Vec::new(),
+            missing: None,
         },
         Fault::DeadLeaf { point } => FaultReport {
             kind: "dead-leaf",
@@ -324,6 +334,8 @@ fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
             line: None,
             leaf: None,
             spine: None,
+            switches: Vec::new(),
+            missing: None,
         },
     }
 }
@@ -523,6 +535,22 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                 .collect();
             r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
             r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
+            r.faults = l
+                .cut
+                .iter()
+                .map(|&(i, j, k)| FaultReport {
+                    kind: "missing-cable",
+                    point: None,
+                    line: None,
+                    leaf: None,
+                    spine: None,
+                    switches: vec![
+                        node_ref(fabric, l.switches[i as usize]),
+                        node_ref(fabric, l.switches[j as usize]),
+                    ],
+                    missing: Some(k),
+                })
+                .collect();
         }
     }
     r

@@ -31,6 +31,18 @@
 //!
 //! **Switch LIDs** go straight to the switch (one hop) from everywhere.
 //!
+//! **Missing cables** ([`FullmeshLayout::cut`], a degraded mesh): a pair without cables
+//! goes through a bypass switch cabled to both (spread by (i + t)); a relay cut off from t
+//! is replaced, for every source, by the next switch of the rotation cabled to t; a source
+//! cut off from the relay sends that offset direct, or — cut off from t too — through a
+//! neighbour that itself goes direct, or as a last resort through the pair's bypass, which
+//! hands it on to the relay (three switch hops). SL 1 marks every route of more than one
+//! switch hop (switch LIDs included) and the same VL rule applies: VL 1 from the second
+//! switch on. Two-hop routes keep both VLs acyclic as above; a three-hop route adds a
+//! switch-to-switch dependency on VL 1, so the per-VL check (`check::vls`) proves each
+//! degraded mesh before its tables are used (`ibfat route`, the plugin with `validate=1`).
+//! Pairs with their cables keep their routes (see [`next_switch`]).
+//!
 //! **Virtual lanes ([`Lanes`]).** A detour runs s → m → t → host. Paths on SL 1 are the
 //! detours (source switch neither t nor the relay, offset ≥ 1), everything else SL 0. The
 //! SL-to-VL rule at any switch: SL 1 arriving from a switch port → VL 1, everything else
@@ -62,6 +74,50 @@ pub fn relay(t: u32, o: u32, n: u32) -> u32 {
 #[inline]
 pub fn cable_of(x: u32, o: u32, w: u32) -> u32 {
     (x + o) % w
+}
+
+/// The relay of (t, o) on a mesh with cables missing: relay(t, o) when it is still cabled
+/// to t, else the next switch in the rotation that is (every source uses the same one:
+/// the relay's own entry is the one that turns towards t).
+fn relay_of(l: &FullmeshLayout, t: u32, o: u32) -> Option<u32> {
+    let m0 = relay(t, o, l.n);
+    if l.cut.is_empty() {
+        return Some(m0);
+    }
+    (0..l.n).map(|k| (m0 + k) % l.n).find(|&m| l.linked(m, t))
+}
+
+/// A switch other than i and t cabled to both, spread by (i + t): the way around a pair
+/// whose cables are all cut.
+fn bypass(l: &FullmeshLayout, i: u32, t: u32) -> Option<u32> {
+    (0..l.n)
+        .map(|k| (i + t + k) % l.n)
+        .find(|&m| m != i && m != t && l.linked(i, m) && l.linked(m, t))
+}
+
+/// The switch a packet for host LID offset `o` of a host on switch t goes to next from
+/// switch i (i ≠ t): the direct route or the relay, around missing cables (module
+/// documentation); `None` when there is no such two-hop route.
+pub fn next_switch(l: &FullmeshLayout, i: u32, t: u32, o: u32) -> Option<u32> {
+    if o == 0 {
+        return if l.linked(i, t) { Some(t) } else { bypass(l, i, t) };
+    }
+    let m = relay_of(l, t, o)?;
+    if i == m {
+        return Some(t);
+    }
+    if l.linked(i, m) {
+        Some(m)
+    } else if l.linked(i, t) {
+        Some(t) // the relay is out of reach: this offset goes direct from here
+    } else {
+        // neither: through a neighbour that goes direct itself (cut off from the relay),
+        // else through the pair's bypass, which hands it to the relay (three switch hops)
+        (0..l.n)
+            .map(|k| (i + t + k) % l.n)
+            .find(|&b| b != i && b != t && l.linked(i, b) && l.linked(b, t) && !l.linked(b, m))
+            .or_else(|| bypass(l, i, t))
+    }
 }
 
 /// Host routes of a full mesh (for [`super::route`]).
@@ -96,11 +152,17 @@ impl<'a> FullmeshRouter<'a> {
             return l.down[d as usize];
         }
         let c = cable_of(x, o, l.w);
-        if o == 0 {
-            return l.cable(i, t, c);
+        if l.cut.is_empty() {
+            if o == 0 {
+                return l.cable(i, t, c);
+            }
+            let m = relay(t, o, l.n);
+            return l.cable(i, if i == m { t } else { m }, c);
         }
-        let m = relay(t, o, l.n);
-        l.cable(i, if i == m { t } else { m }, c)
+        match next_switch(l, i, t, o) {
+            Some(j) => l.live_cable(i, j, c),
+            None => NO_ROUTE,
+        }
     }
 
     /// Every switch is at the same level (up*/down* ranking for switch LIDs, overridden by
@@ -130,7 +192,15 @@ pub fn route_switch_lids(fabric: &Fabric, l: &FullmeshLayout, lids: &Lids, lfts:
             continue;
         }
         for (i, &s) in l.switches.iter().enumerate() {
-            let port = if i as u32 == t { 0 } else { l.cable(i as u32, t, 0) };
+            let i = i as u32;
+            let port = if i == t {
+                0
+            } else {
+                match next_switch(l, i, t, 0) {
+                    Some(j) => l.live_cable(i, j, 0),
+                    None => NO_ROUTE,
+                }
+            };
             lfts.set(s, lid as u16, port);
         }
     }
@@ -153,6 +223,10 @@ pub struct Lanes {
     /// owner port of every LID, and base LID of every port (as in the routes' [`Lids`])
     owner: Vec<u32>,
     base: Vec<u16>,
+    /// the layout, where cables are missing (the routes go around them)
+    holes: Option<FullmeshLayout>,
+    /// per LID: the switch index when it is a switch's LID, else u32::MAX
+    lid_switch: Vec<u32>,
 }
 
 impl Lanes {
@@ -182,6 +256,17 @@ impl Lanes {
             first_port: (0..fabric.len() as NodeId).map(|n| fabric.port_index(n, 0)).collect(),
             owner: lids.owner.clone(),
             base: lids.base.clone(),
+            holes: (!l.cut.is_empty()).then(|| l.clone()),
+            lid_switch: {
+                let index = switch_index(fabric, l);
+                lids.owner
+                    .iter()
+                    .map(|&o| match fabric.ports.get(o as usize) {
+                        Some(p) if p.num == 0 => index[p.node as usize],
+                        _ => u32::MAX,
+                    })
+                    .collect()
+            },
         }
     }
 
@@ -196,7 +281,22 @@ impl Lanes {
         }
         let d = self.pos_of_port[owner as usize];
         let s = self.index.get(src as usize).copied().unwrap_or(u32::MAX);
-        if d == u32::MAX || s == u32::MAX {
+        if s == u32::MAX {
+            return 0;
+        }
+        if let Some(l) = &self.holes {
+            // around missing cables: SL 1 exactly for the two-hop routes
+            let (t, o) = match (d, self.lid_switch[dlid]) {
+                (u32::MAX, u32::MAX) => return 0,
+                (u32::MAX, t) => (t, 0),
+                (d, _) => (d / self.h, dlid as u32 - self.base[owner as usize] as u32),
+            };
+            return match next_switch(l, s, t, o) {
+                Some(j) if s != t && j != t => DETOUR_SL,
+                _ => 0,
+            };
+        }
+        if d == u32::MAX {
             return 0;
         }
         let o = dlid as u32 - self.base[owner as usize] as u32;

@@ -100,6 +100,9 @@ pub struct FullmeshLayout {
     pub others: Vec<Endpoint>,
     /// Position of each of `others`.
     pub other_pos: Vec<u32>,
+    /// Pairs of switches (i < j) with fewer than W cables, and how many are missing: a
+    /// degraded mesh (recognised with its faults; `to` holds 0 for a missing cable).
+    pub cut: Vec<(u32, u32, u32)>,
 }
 
 impl FullmeshLayout {
@@ -109,13 +112,40 @@ impl FullmeshLayout {
         self.to[((i * self.n + j) * self.w + c) as usize]
     }
 
-    /// Resolve ports from the cables given the switch order and the host positions.
+    /// Port of a surviving cable from switch i to switch j, preferring cable c (then the
+    /// next ones of the pair); 0 when every cable of the pair is gone.
+    pub fn live_cable(&self, i: u32, j: u32, c: u32) -> u8 {
+        (0..self.w)
+            .map(|k| self.cable(i, j, (c + k) % self.w))
+            .find(|&p| p != 0)
+            .unwrap_or(0)
+    }
+
+    /// True when switches i and j have at least one cable.
+    pub fn linked(&self, i: u32, j: u32) -> bool {
+        i != j && self.live_cable(i, j, 0) != 0
+    }
+
+    /// Resolve ports from the cables given the switch order and the host positions; every
+    /// cable of the mesh must be there.
     pub fn resolve(
         fabric: &Fabric,
         w: u32,
         h: u32,
         switches: Vec<NodeId>,
+        hosts: Vec<(u32, Endpoint)>,
+    ) -> Result<FullmeshLayout> {
+        Self::resolve_with(fabric, w, h, switches, hosts, false)
+    }
+
+    /// As [`FullmeshLayout::resolve`], with `missing` cables allowed (listed in `cut`).
+    pub fn resolve_with(
+        fabric: &Fabric,
+        w: u32,
+        h: u32,
+        switches: Vec<NodeId>,
         mut hosts: Vec<(u32, Endpoint)>,
+        missing: bool,
     ) -> Result<FullmeshLayout> {
         hosts.sort_by_key(|x| x.0);
         let n = switches.len() as u32;
@@ -140,6 +170,7 @@ impl FullmeshLayout {
             others: Vec::new(),
             other_pos: Vec::new(),
             switches,
+            cut: Vec::new(),
         };
         for i in 0..n {
             let sw = lay.switches[i as usize];
@@ -168,7 +199,11 @@ impl FullmeshLayout {
                     )));
                 }
             }
-            if let Some(j) = (0..n).find(|&j| j != i && used[j as usize] != w) {
+            if missing {
+                for j in (i + 1..n).filter(|&j| used[j as usize] != w) {
+                    lay.cut.push((i, j, w - used[j as usize]));
+                }
+            } else if let Some(j) = (0..n).find(|&j| j != i && used[j as usize] != w) {
                 return Err(bad(format!(
                     "{} has {} cables to {}, the mesh needs {w}",
                     node.name,

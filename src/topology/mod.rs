@@ -223,11 +223,15 @@ impl Layout {
                 )
             }
             Layout::Fullmesh(l) => format!(
-                "full mesh of {} switches, {} hosts per switch, {} cable{} per switch pair",
+                "full mesh of {} switches, {} hosts per switch, {} cable{} per switch pair{}",
                 l.n,
                 l.h,
                 l.w,
-                if l.w == 1 { "" } else { "s" }
+                if l.w == 1 { "" } else { "s" },
+                match l.cut.iter().map(|c| c.2).sum::<u32>() {
+                    0 => String::new(),
+                    k => format!(", degraded: {k} missing cables"),
+                }
             ),
         }
     }

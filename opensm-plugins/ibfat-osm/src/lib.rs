@@ -428,9 +428,12 @@ fn intact_pass(
     lids.require_complete(fabric).map_err(|e| e.to_string())?;
     let t_lids = t0.elapsed();
     let lfts = route(fabric, layout, &lids).map_err(|e| e.to_string())?;
-    // a full mesh's LMC detours turn at the relay: two data VLs (routing::fullmesh)
+    // a full mesh's LMC detours, and its routes around missing cables, turn at the relay:
+    // two data VLs (routing::fullmesh)
     let rules: Option<Box<dyn LaneRules + Send + Sync>> = match layout {
-        Layout::Fullmesh(l) if lids.lmc >= 1 => Some(Box::new(ibfat::routing::fullmesh::Lanes::new(fabric, l, &lids))),
+        Layout::Fullmesh(l) if lids.lmc >= 1 || !l.cut.is_empty() => {
+            Some(Box::new(ibfat::routing::fullmesh::Lanes::new(fabric, l, &lids)))
+        }
         _ => None,
     };
     if let Some(r) = &rules {

@@ -478,5 +478,57 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
         }
     }
     assert!(detours > 0 && direct > 0, "{detours} detours, {direct} direct");
+
+    // cut a switch-to-switch cable: still ibfat (no fallback), every pair routed around it
+    let (a, pa) = fabric
+        .switches()
+        .find_map(|s| {
+            (1..=fabric.node(s).nports)
+                .find(|&p| {
+                    fabric
+                        .peer(s, p)
+                        .is_some_and(|(n, _)| fabric.node(n).kind == NodeKind::Switch)
+                })
+                .map(|p| (s, p))
+        })
+        .unwrap();
+    let before = osm.log().matches("tables configured on all switches").count();
+    sim.console(&format!("Unlink \"{}\"[{pa}]", sim_name(&fabric, a)));
+    osm.sighup();
+    routed_by_ibfat(&mut osm, before + 1, "mesh with a cut cable");
+    let (fabric, lids, programmed) = sim.programmed();
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+        panic!("the cut mesh is not recognised")
+    };
+    let Layout::Fullmesh(l) = &layout else {
+        panic!("not a full mesh: {}", layout.describe())
+    };
+    assert_eq!(l.cut.len(), 1, "{}", layout.describe());
+    same_tables(
+        &fabric,
+        &route(&fabric, &layout, &lids).unwrap(),
+        &programmed,
+        "cut mesh",
+    );
+    let lanes = MeshLanes::new(&fabric, l, &lids);
+    let v = check_vls(
+        &fabric,
+        &lids,
+        &programmed,
+        |s, d| lanes.sl(s, d),
+        |w, s, i, o| lanes.vl(w, s, i, o),
+    );
+    assert!(v.ok() && v.vls == 2 && v.unrouted == 0 && v.broken == 0, "{v:?}");
     osm.stop();
+}
+
+/// The ibsim name of a switch (its node description's first word, as the net file names it).
+fn sim_name(fabric: &Fabric, sw: NodeId) -> String {
+    fabric
+        .node(sw)
+        .desc
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
