@@ -12,7 +12,6 @@ use ibfat::check::vls::check_vls;
 use ibfat::formats::{dump, guid2lid, lftdump};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::fullmesh::Lanes;
-use ibfat::routing::NO_ROUTE;
 use ibfat::topology::Layout;
 use std::path::Path;
 
@@ -96,18 +95,7 @@ fn mesh_in_ibsim(n: u32, h: u32, w: u32, lmc: u8) {
     }
     assert_eq!(assigned.lmc, lmc);
     let programmed = sim.tables_for(&fabric, &lids);
-    let mut compared = 0;
-    for &sw in &ours.switches {
-        for lid in 1..ours.stride {
-            let (a, b) = (
-                ours.get(sw, lid as u16).unwrap_or(NO_ROUTE),
-                programmed.get(sw, lid as u16).unwrap_or(NO_ROUTE),
-            );
-            assert_eq!(a, b, "switch {} LID {lid}", fabric.node(sw).desc);
-            compared += (a != NO_ROUTE) as usize;
-        }
-    }
-    assert_eq!(compared, ours.routed_entries());
+    harness::assert_same_tables(&fabric, &ours, &programmed, "mesh");
     let Recognition::Recognised {
         layout: Layout::Fullmesh(l),
         ..

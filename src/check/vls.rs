@@ -46,6 +46,22 @@ impl VlReport {
     pub fn ok(&self) -> bool {
         self.broken == 0 && self.vl_decreases == 0 && self.per_vl.iter().all(|v| v.acyclic)
     }
+
+    /// One line per VL for reports: `VL 0: 38 channels, 52 dependencies, acyclic`.
+    pub fn per_vl_lines(&self) -> Vec<String> {
+        self.per_vl
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                format!(
+                    "VL {i}: {} channels, {} dependencies, {}",
+                    c.channels,
+                    c.dependencies,
+                    if c.acyclic { "acyclic" } else { "CYCLE" }
+                )
+            })
+            .collect()
+    }
 }
 
 /// Walk, from every switch with hosts, every destination LID: `sl(leaf, lid)` is the SL

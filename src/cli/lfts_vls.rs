@@ -83,12 +83,7 @@ pub fn print(v: &VlReport) {
         v.broken,
         v.vl_decreases
     );
-    for (i, c) in v.per_vl.iter().enumerate() {
-        outln!(
-            "  VL {i}: {} channels, {} dependencies, {}",
-            c.channels,
-            c.dependencies,
-            if c.acyclic { "acyclic" } else { "CYCLE" }
-        );
+    for line in v.per_vl_lines() {
+        outln!("  {line}");
     }
 }

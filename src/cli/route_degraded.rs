@@ -142,17 +142,7 @@ pub fn run(
         print_json("route-degraded", &report)?;
         return Ok(0);
     }
-    let acyclic: Vec<String> = v
-        .per_vl
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            format!(
-                "VL {i}: {} channels, {} dependencies, acyclic",
-                c.channels, c.dependencies
-            )
-        })
-        .collect();
+    let acyclic = v.per_vl_lines();
     outln!("{}", d.description);
     outln!(
         "  {} switches x {} LIDs: {} entries; {} of {} host-sourced paths on a detour (SL 1-2)",

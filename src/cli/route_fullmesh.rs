@@ -108,17 +108,7 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool) -> Result<i
         print_json("route-fullmesh", &report)?;
         return Ok(0);
     }
-    let acyclic: Vec<String> = v
-        .per_vl
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            format!(
-                "VL {i}: {} channels, {} dependencies, acyclic",
-                c.channels, c.dependencies
-            )
-        })
-        .collect();
+    let acyclic = v.per_vl_lines();
     outln!("{}", report.family);
     outln!(
         "  {} switches x {} LIDs (LMC {}): {} LFT entries in {:.3} s; {} of {} host-sourced paths detour (SL 1)",

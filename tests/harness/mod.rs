@@ -777,3 +777,21 @@ pub fn routing_passes_ms(log: &str, engine: &str) -> Vec<f64> {
     }
     out
 }
+
+/// The switches hold exactly `want`: every entry of every switch of `want` equal in `got`
+/// (unrouted entries included). Panics naming `what`, the switch and the LID.
+pub fn assert_same_tables(fabric: &Fabric, want: &ibfat::routing::LftSet, got: &ibfat::routing::LftSet, what: &str) {
+    use ibfat::routing::NO_ROUTE;
+    let mut compared = 0;
+    for &sw in &want.switches {
+        for lid in 1..want.stride as u16 {
+            let (a, b) = (
+                want.get(sw, lid).unwrap_or(NO_ROUTE),
+                got.get(sw, lid).unwrap_or(NO_ROUTE),
+            );
+            assert_eq!(a, b, "{what}: switch {} LID {lid}", fabric.node(sw).desc);
+            compared += (a != NO_ROUTE) as usize;
+        }
+    }
+    assert_eq!(compared, want.routed_entries(), "{what}");
+}

@@ -16,7 +16,7 @@ use ibfat::check::vls::check_vls;
 use ibfat::recognize::{recognize, Degraded, Recognition};
 use ibfat::routing::degraded::route_lsft;
 use ibfat::routing::lanes::Lanes;
-use ibfat::routing::{route, LftSet, Lids, NO_ROUTE};
+use ibfat::routing::{route, LftSet, Lids};
 use ibfat::topology::{Fabric, NodeId, NodeKind};
 use std::time::Duration;
 
@@ -84,27 +84,6 @@ fn expected(fabric: &Fabric, lids: &Lids) -> (Degraded, LftSet, Lanes, u64) {
     (d, r.lfts, lanes, unrouted_switch_lids)
 }
 
-/// Every entry the switches hold equals `want` (for every LID `want` routes).
-fn same_tables(fabric: &Fabric, want: &LftSet, got: &LftSet, what: &str) {
-    let mut compared = 0;
-    for &sw in &want.switches {
-        for lid in 1..want.stride as u16 {
-            let a = want.get(sw, lid).unwrap_or(NO_ROUTE);
-            if a == NO_ROUTE {
-                continue;
-            }
-            assert_eq!(
-                Some(a),
-                got.get(sw, lid),
-                "{what}: switch {} LID {lid}",
-                fabric.node(sw).desc
-            );
-            compared += 1;
-        }
-    }
-    assert_eq!(compared, want.routed_entries(), "{what}");
-}
-
 /// `smpquery sl2vl LID OUT` of a switch: the 16 VLs of every input port towards `out`,
 /// as (input port, VLs).
 fn sl2vl_read_back(sim: &Sim, lid: u16, out: u8) -> Vec<(u8, Vec<u8>)> {
@@ -125,6 +104,42 @@ fn sl2vl_read_back(sim: &Sim, lid: u16, out: u8) -> Vec<(u8, Vec<u8>)> {
     }
     assert!(!tables.is_empty(), "no table in smpquery output:\n{text}");
     tables
+}
+
+/// Every cabled (input, output) port pair of every switch, read back with `smpquery
+/// sl2vl`, maps each SL to `vl` (SL 15 → VL 1: the plugin keeps every table non-zero,
+/// lanes.rs): (pairs compared, pairs with VL 1 for some SL below 15).
+fn sl2vl_as_ruled(
+    sim: &Sim,
+    fabric: &Fabric,
+    lids: &Lids,
+    osm: &harness::OpenSm,
+    vl: impl Fn(NodeId, u8, u8, u8) -> u8,
+) -> (usize, usize) {
+    let (mut pairs, mut on_vl1) = (0, 0);
+    for sw in fabric.switches() {
+        let lid = switch_lid(fabric, lids, sw);
+        for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
+            for (inp, got) in sl2vl_read_back(sim, lid, out) {
+                if inp == out {
+                    continue;
+                }
+                let want: Vec<u8> = (0..16)
+                    .map(|sl| if sl == 15 { 1 } else { vl(sw, sl, inp, out) })
+                    .collect();
+                assert_eq!(
+                    got,
+                    want,
+                    "switch {} in {inp} out {out} ({} SL-to-VL Sets timed out in OpenSM's log)",
+                    fabric.node(sw).desc,
+                    osm.log().matches("SubnSet(SLtoVLMappingTable)").count()
+                );
+                on_vl1 += want[..15].contains(&1) as usize;
+                pairs += 1;
+            }
+        }
+    }
+    (pairs, on_vl1)
 }
 
 /// The SL of SA's PathRecord for `slid` → `dlid` (`saquery -p`).
@@ -201,7 +216,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     let (fabric, lids, programmed) = sim.programmed();
     let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
     assert_eq!(d.faults.len(), 7);
-    same_tables(&fabric, &want, &programmed, "cut");
+    harness::assert_same_tables(&fabric, &want, &programmed, "cut");
     let v = check_vls(
         &fabric,
         &lids,
@@ -244,30 +259,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     );
 
     // SL-to-VL tables read back from every switch port pair equal the rule
-    let (mut pairs, mut on_vl1) = (0, 0);
-    for sw in fabric.switches() {
-        let lid = switch_lid(&fabric, &lids, sw);
-        for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
-            for (inp, got) in sl2vl_read_back(&sim, lid, out) {
-                if inp == out {
-                    continue;
-                }
-                // SL 15 → VL 1 everywhere: the plugin keeps every table non-zero (lanes.rs)
-                let want: Vec<u8> = (0..16)
-                    .map(|sl| if sl == 15 { 1 } else { lanes.vl(sw, sl, inp, out) })
-                    .collect();
-                assert_eq!(
-                    got,
-                    want,
-                    "switch {} in {inp} out {out} ({} SL-to-VL Sets timed out in OpenSM's log)",
-                    fabric.node(sw).desc,
-                    osm.log().matches("SubnSet(SLtoVLMappingTable)").count()
-                );
-                on_vl1 += want[..15].contains(&1) as usize;
-                pairs += 1;
-            }
-        }
-    }
+    let (pairs, on_vl1) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
     assert!(on_vl1 > 0 && pairs > 1000, "{pairs} pairs, {on_vl1} with VL 1");
 
     // PathRecords carry ibfat's SLs: one host per leaf to every host LID
@@ -300,7 +292,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
         panic!("the repaired fabric is not recognised")
     };
     let intact = route(&fabric, &layout, &lids).unwrap();
-    same_tables(&fabric, &intact, &programmed, "restored");
+    harness::assert_same_tables(&fabric, &intact, &programmed, "restored");
     assert!(validate(&fabric, &lids, &programmed, Some(&layout)).ok);
     let (slid, _) = firsts[0];
     for &(dlid, _) in hosts.iter().step_by(5) {
@@ -386,7 +378,7 @@ fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
                 Recognition::Recognised { layout, .. } => route(&fabric, &layout, &lids).unwrap(),
                 Recognition::Unrecognised { .. } => expected(&fabric, &lids).1,
             };
-            same_tables(&fabric, &want, &programmed, &format!("cycle {cycle} {what}"));
+            harness::assert_same_tables(&fabric, &want, &programmed, &format!("cycle {cycle} {what}"));
         }
     }
     osm.stop();
@@ -433,7 +425,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
         panic!("not a full mesh: {}", layout.describe())
     };
     let want = route(&fabric, &layout, &lids).unwrap();
-    same_tables(&fabric, &want, &programmed, "mesh");
+    harness::assert_same_tables(&fabric, &want, &programmed, "mesh");
     let lanes = MeshLanes::new(&fabric, l, &lids);
     let v = check_vls(
         &fabric,
@@ -443,22 +435,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
         |w, s, i, o| lanes.vl(w, s, i, o),
     );
     assert!(v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == 0, "{v:?}");
-    let mut on_vl1 = 0;
-    for sw in fabric.switches() {
-        let lid = switch_lid(&fabric, &lids, sw);
-        for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
-            for (inp, got) in sl2vl_read_back(&sim, lid, out) {
-                if inp == out {
-                    continue;
-                }
-                let want: Vec<u8> = (0..16)
-                    .map(|sl| if sl == 15 { 1 } else { lanes.vl(sw, sl, inp, out) })
-                    .collect();
-                assert_eq!(got, want, "switch {} in {inp} out {out}", fabric.node(sw).desc);
-                on_vl1 += want[..15].contains(&1) as usize;
-            }
-        }
-    }
+    let (_, on_vl1) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
     assert!(on_vl1 > 0);
     // every LID offset of every host from one host per switch
     let hosts = host_lids(&fabric, &lids);
@@ -504,7 +481,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
         panic!("not a full mesh: {}", layout.describe())
     };
     assert_eq!(l.cut.len(), 1, "{}", layout.describe());
-    same_tables(
+    harness::assert_same_tables(
         &fabric,
         &route(&fabric, &layout, &lids).unwrap(),
         &programmed,
