@@ -314,7 +314,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__fullmesh)
-            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -345,6 +345,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -492,7 +496,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -519,6 +523,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -554,7 +562,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -581,6 +589,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -616,7 +628,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -643,6 +655,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -678,7 +694,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__pgft)
-            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -720,6 +736,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rails)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --out)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -752,7 +772,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__twolevel)
-            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -787,6 +807,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2042,7 +2066,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-f -q -v -h -V --family --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -q -v -h -V --family --rail --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2053,6 +2077,10 @@ _ibfat() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rail)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2080,7 +2108,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --rail --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2111,6 +2139,10 @@ _ibfat() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rail)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -75,6 +75,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -94,6 +95,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -112,6 +114,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -133,6 +136,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -152,6 +156,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -172,6 +177,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -238,6 +244,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'Th
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1); full meshes 0..=7 (detours through relay switches on the other offsets)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet, LIDs and tables (one output folder per rail)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
@@ -359,6 +366,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: auto, lsft, kary, mols (pgft: not recognised from dumps yet)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l rail -d 'Recognise rail K of a multi-rail fabric only (the plane on HCA port K+1); without it every rail is recognised and reported' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
