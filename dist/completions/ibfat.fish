@@ -230,12 +230,18 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s o -l out -d 'Wr
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l format -d 'json (default, or by the --out extension) or csv' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lfts -d 'Degraded LSFT: repair the lsft schedule for these tables (OpenSM dump, dump_lfts)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lids -d 'LIDs of --lfts (guid2lid); default the topology\'s own' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l root -d 'bcast-multilane: the job rank holding the message' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lanes -d 'bcast-multilane: ports per host used, = parts of the message (1..=8)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l message-size -d 'bcast-multilane: message size in bytes for the predicted times' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l latency -d 'bcast-multilane: latency per hop in microseconds for the predicted times' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l bandwidth -d 'bcast-multilane: bandwidth of one port in GB/s for the predicted times' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l timings -d 'Add the time it took to the JSON report (`seconds`)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l sites -d 'bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part across every site boundary'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help'

@@ -18,6 +18,7 @@
 //! construction; choosing a placement by measuring (§2.5) is the `select` module's, above this
 //! layer and the checker (nothing here imports `check` or `select`).
 
+pub mod bcast;
 pub mod compare;
 pub mod file;
 pub mod generate;
