@@ -2,7 +2,8 @@
 //! ibsim, one stock OpenSM per rail (each bound with `-g` to a port of its own rail), each
 //! rail routed by OpenSM's file engine from `ibfat route --rail k`, then read back through
 //! that rail only: the discovered plane is recognised as rail k, OpenSM kept ibfat's
-//! LIDs, and every switch holds ibfat's table.
+//! LIDs, and every switch holds ibfat's table. With the ibfat plugin in each rail's
+//! OpenSM instead, the tables read back pass the validator.
 //!
 //! ibsim's umad2sim offers a client port 1 of a CA (or port 0 of a switch), so the rail 0
 //! SM runs on the first host's HCA port 1 and the rail 1 SM on a rail 1 leaf switch (an SM
@@ -115,4 +116,71 @@ fn dual_rail_lsft2_two_opensms() {
 #[test]
 fn dual_rail_kary_2x3_two_opensms() {
     prove("kary2x3", &["build", "kary", "--arity", "2", "--levels", "3"]);
+}
+
+/// Each rail routed inside OpenSM by the ibfat plugin (one OpenSM per rail, `-g` a port of
+/// that rail): the plugin sees the plane with hosts on HCA port k+1, recognises it, and
+/// the tables read back through that rail pass ibfat's validator for the family.
+fn prove_with_plugin(name: &str, build: &[&str]) {
+    use ibfat::check::validate;
+    use ibfat::recognize::{recognize, Recognition};
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    let mut args = build.to_vec();
+    args.extend(["--rails", "2"]);
+    build_plan(&args, &plan);
+    let all = dump::read(&plan.join("topology.net")).unwrap().fabric;
+    let sim = Sim::start(&plan.join("topology.net"));
+    for k in 0..2u32 {
+        let fabric = rails::plane(&all, k).unwrap();
+        let h = fabric.cas().next().unwrap();
+        let (host, guid) = if k == 0 {
+            (None, fabric.port(h, 1).guid)
+        } else {
+            let (leaf, _) = fabric.peer(h, k as u8 + 1).unwrap();
+            (Some(fabric.node(leaf).name.clone()), fabric.node(leaf).guid)
+        };
+        let run = sim.opensm(
+            &OsmConfig {
+                engine: "ibfat".into(),
+                extra_args: vec!["-g".into(), format!("0x{guid:016x}")],
+                sim_host: host.clone(),
+                tag: Some(format!("plugin-rail{k}")),
+                ..Default::default()
+            }
+            .with_ibfat_plugin("validate=1"),
+        );
+        assert!(run.success, "{name} rail {k}:\n{}", harness::tail(&run.log, 30));
+        assert_eq!(
+            run.configured_by().as_deref(),
+            Some("ibfat"),
+            "{name} rail {k}: {}",
+            harness::tail(&run.log, 30)
+        );
+        let text = sim.tool_on(host.as_deref(), "ibnetdiscover", &[]);
+        let disc = dump::parse(&text, Path::new("ibnetdiscover"))
+            .unwrap()
+            .strict(Path::new("ibnetdiscover"))
+            .unwrap()
+            .fabric;
+        assert_eq!(rails::rails_of(&disc).unwrap().into_keys().collect::<Vec<_>>(), vec![k]);
+        let lids = Lids::discovered(&disc).unwrap().expect("LIDs after the sweep");
+        let held = lftdump::parse(&sim.tool_on(host.as_deref(), "dump_lfts", &[]), Path::new("dump_lfts")).unwrap();
+        let tables = lftdump::to_lftset(&held, &disc, &lids, Path::new("dump_lfts")).unwrap();
+        let Recognition::Recognised { layout, .. } = recognize(&disc, None) else {
+            panic!("{name} rail {k}: not recognised")
+        };
+        let v = validate(&disc, &lids, &tables, Some(&layout));
+        assert!(v.ok, "{name} rail {k}: the programmed tables fail validation: {v:#?}");
+        eprintln!(
+            "{name} rail {k}: plugin tables validated ({} entries)",
+            v.entries_checked
+        );
+    }
+}
+
+#[test]
+fn dual_rail_lsft3_and_kary_3x3_with_the_plugin_on_each_rail() {
+    prove_with_plugin("lsft3", &["build", "lsft", "--order", "3"]);
+    prove_with_plugin("kary3x3", &["build", "kary", "--arity", "3", "--levels", "3"]);
 }
