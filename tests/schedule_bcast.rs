@@ -139,3 +139,33 @@ fn bad_requests_write_nothing() {
         assert!(!out.exists(), "{extra:?}: nothing written");
     }
 }
+
+/// The report checks every lane's steady state on ibfat's tables; chaining the leaves
+/// keeps all but one flow per part inside a leaf, which on LSFT(3) is conflict-free.
+#[test]
+fn the_steady_state_is_checked_on_ibfats_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    build_plan(&["build", "lsft", "--order", "3"], &plan);
+    let ratios = |extra: &[&str]| -> Vec<f64> {
+        let mut args = vec![
+            "schedule",
+            plan.to_str().unwrap(),
+            "--pattern",
+            "bcast-multilane",
+            "--json",
+        ];
+        args.extend(extra);
+        let (c, o, e) = ibfat(&args);
+        assert_eq!(c, 0, "{o}{e}");
+        let v: Value = serde_json::from_str(&o).unwrap();
+        assert_eq!(v["schema"], "ibfat.schedule-bcast/1");
+        let s = v["steady_state"].as_array().unwrap();
+        assert_eq!(s.len(), 2);
+        s.iter().map(|l| l["throughput_ratio"].as_f64().unwrap()).collect()
+    };
+    let trees = ratios(&[]);
+    let sites = ratios(&["--sites"]);
+    assert!(trees.iter().all(|&r| r > 0.0 && r <= 1.0), "{trees:?}");
+    assert_eq!(sites, vec![1.0, 1.0], "leaf chaining on LSFT(3)");
+}

@@ -37,7 +37,8 @@ Patterns (phase = one round in which every rank sends to at most one rank):
   {\"format\": \"ibfat-bcast\", \"version\": 1, \"hosts\": [...], \"root\": R,
    \"lanes\": [[null or [to_rank, part] for each rank], ...], \"depth\": [...]}
                       (docs/schedules.md §6); the report predicts D*l + M/(L*b) against a
-                      binary tree and a chain (--message-size, --latency, --bandwidth)
+                      binary tree and a chain (--message-size, --latency, --bandwidth) and
+                      checks every lane's steady state on ibfat's tables
 
 Ranks are the hosts of the job: by default every host in the topology's rank order
 (LSFT: side, point, slot; trees: tree order). --job picks a subset, in your order:

@@ -47,8 +47,37 @@ struct Report {
     latency_us: f64,
     bandwidth_gbs: f64,
     predicted: Predicted,
+    /// Every lane's flows at once, checked on ibfat's own tables for the fabric (lane k on
+    /// rail k of a multi-rail fabric): throughput ratio and most flows on one link.
+    steady_state: Vec<LaneCheck>,
     #[serde(skip_serializing_if = "Option::is_none")]
     out: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct LaneCheck {
+    lane: u32,
+    throughput_ratio: f64,
+    max_congestion: u32,
+}
+
+/// Check every lane of the steady state on ibfat's tables (`route` on the plan).
+fn steady_state(plan: &Topology, job: &Job, b: &Bcast) -> Result<Vec<LaneCheck>> {
+    use ibfat::check::{check, CompiledRoutes};
+    let lids = ibfat::routing::Lids::plan(&plan.fabric, plan.layout.hosts(), 0)?;
+    let lfts = ibfat::routing::route(&plan.fabric, &plan.layout, &lids)?;
+    let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, job.hosts(), 0)?;
+    let pattern = ibfat::schedule::bcast::SteadyState(b);
+    (0..b.lanes as usize)
+        .map(|k| {
+            let r = check(&plan.fabric, job.hosts(), &routes, &pattern, k..k + 1, &|| {})?;
+            Ok(LaneCheck {
+                lane: k as u32,
+                throughput_ratio: r.throughput_ratio,
+                max_congestion: r.max_congestion,
+            })
+        })
+        .collect()
 }
 
 /// Build, write and report the plan for `job` on `plan`.
@@ -90,6 +119,7 @@ pub fn run(plan: &Topology, job: &Job, a: &BcastArgs) -> Result<i32> {
         latency_us: a.latency_us,
         bandwidth_gbs: a.bandwidth_gbs,
         predicted: b.predict(a.message, a.latency_us * 1e-6, a.bandwidth_gbs * 1e9),
+        steady_state: steady_state(plan, job, &b)?,
         out: a.out.clone(),
     };
     if a.json {
@@ -116,6 +146,14 @@ pub fn run(plan: &Topology, job: &Job, a: &BcastArgs) -> Result<i32> {
         p.binary_tree_s * 1e3,
         p.chain_s * 1e3
     );
+    for l in &report.steady_state {
+        outln!(
+            "  steady state, lane {} on ibfat's tables: throughput ratio {:.3}, at most {} flows on a link",
+            l.lane,
+            l.throughput_ratio,
+            l.max_congestion
+        );
+    }
     if let Some(o) = &report.out {
         outln!("  wrote {}", o.display());
     }

@@ -351,6 +351,31 @@ impl Bcast {
     }
 }
 
+/// The steady state of the pipeline as a pattern for the checker: phase k is everything
+/// lane k carries at once (a partial permutation). On a multi-rail fabric lane k runs on
+/// rail k, and the rails are identical planes, so checking phase k on one plane's tables
+/// is checking rail k; on a single-rail fabric the lanes share the host ports (a port then
+/// carries up to L flows), and each lane is checked on its own.
+pub struct SteadyState<'a>(pub &'a Bcast);
+
+impl super::Pattern for SteadyState<'_> {
+    fn name(&self) -> String {
+        "bcast-multilane steady state".into()
+    }
+    fn ranks(&self) -> usize {
+        self.0.ranks as usize
+    }
+    fn phases(&self) -> usize {
+        self.0.lanes as usize
+    }
+    fn phase(&self, p: usize, out: &mut [u32]) {
+        out.fill(super::IDLE);
+        for f in self.0.flows.iter().filter(|f| f.lane as usize == p) {
+            out[f.from as usize] = f.to;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
