@@ -18,7 +18,7 @@ use crate::formats::input;
 use crate::formats::outpath::is_dash;
 use crate::recognize::{recognize, FamilyHint, Recognition};
 use crate::routing::Lids;
-use crate::topology::{Fabric, Layout, Model, Spec, Topology};
+use crate::topology::{rails, Fabric, Layout, Model, Spec, Topology};
 use std::path::{Path, PathBuf};
 
 /// What a TOPOLOGY argument turned out to be.
@@ -120,6 +120,26 @@ impl Loaded {
     /// --timings`, the plugin's stage line) without doing either twice.
     pub fn recognise(&mut self, hint: Option<FamilyHint>) {
         let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
+        if let Some(rails) = self.multi_rail() {
+            // planes are separate subnets: no family describes them together
+            let names: Vec<String> = rails.iter().map(u32::to_string).collect();
+            let e = Error::input(
+                "rails",
+                format!(
+                    "this fabric has {} rails (disconnected planes on HCA ports {}): each is routed on its own",
+                    rails.len(),
+                    rails.iter().map(|r| (r + 1).to_string()).collect::<Vec<_>>().join(", ")
+                ),
+                Some(format!("pick one with --rail {}", names.join("|"))),
+            )
+            .in_file(&self.path, 0);
+            self.model.fabric_mut();
+            self.unrecognised = match e {
+                Error::Input(e) => Some(*e),
+                _ => None,
+            };
+            return;
+        }
         if !self.model.layout().is_some_and(fits) {
             // a spec asked for as another family is recognised as that family (a
             // standard MOLS plan as a k-ary tree, say); it keeps its spec
@@ -143,6 +163,28 @@ impl Loaded {
                 }
             }
         }
+    }
+}
+
+impl Loaded {
+    /// The rails of a fabric of more than one rail ([`rails::rails_of`]), `None` for a
+    /// fabric of one plane (or one whose planes cannot be told apart: recognition says why).
+    pub fn multi_rail(&self) -> Option<Vec<u32>> {
+        let r = rails::rails_of(self.fabric()).ok()?;
+        (r.len() > 1).then(|| r.into_keys().collect())
+    }
+
+    /// Keep only rail `rail` ([`rails::plane`]): the rail's switches and the hosts cabled
+    /// to it, with their real port GUIDs and LIDs, so routes, LIDs and dumps are the
+    /// rail's subnet's. The family is recognised again afterwards (by the caller).
+    /// A fabric of one plane is kept when its rail is `rail`.
+    pub fn select_rail(&mut self, rail: u32) -> Result<()> {
+        let plane = rails::plane(self.fabric(), rail).map_err(|e| e.in_file(&self.path, 0))?;
+        self.model = Model::Bare(plane);
+        self.unrecognised = None;
+        self.equivalent = None;
+        self.degraded = None;
+        Ok(())
     }
 }
 
@@ -220,10 +262,17 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
     let is_yaml = matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let mut loaded = if is_yaml || is_spec_text(&text) {
         let spec = Spec::from_yaml(&text, &file)?;
+        let plan = spec.build()?;
+        let rails = Spec::rails_from_yaml(&text, &file)?;
         Loaded {
             path: file,
             source: Source::Spec,
-            model: Model::Known(spec.build()?),
+            // a multi-rail plan is its planes together (select one with `select_rail`)
+            model: if rails > 1 {
+                Model::Bare(rails::multi_rail(&plan.fabric, rails)?)
+            } else {
+                Model::Known(plan)
+            },
             unrecognised: None,
             equivalent: None,
             degraded: None,

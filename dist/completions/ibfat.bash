@@ -320,7 +320,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__fullmesh)
-            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -351,6 +351,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -498,7 +502,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,6 +529,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -560,7 +568,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -587,6 +595,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -622,7 +634,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -649,6 +661,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -684,7 +700,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__pgft)
-            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -726,6 +742,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rails)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --out)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -758,7 +778,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__twolevel)
-            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -793,6 +813,10 @@ _ibfat() {
                     return 0
                     ;;
                 --link-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2156,7 +2180,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-f -q -v -h -V --family --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -q -v -h -V --family --rail --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2167,6 +2191,10 @@ _ibfat() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rail)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2194,7 +2222,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --rail --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2228,6 +2256,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --node-name-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2252,7 +2284,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --root --lanes --sites --message-size --latency --bandwidth --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2319,6 +2351,26 @@ _ibfat() {
                     return 0
                     ;;
                 --lids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lanes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --latency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bandwidth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -76,6 +76,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -95,6 +96,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -113,6 +115,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -134,6 +137,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -153,6 +157,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -173,6 +178,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l guid-base -d 'First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l link-width -d 'Width of every cable: 1x, 4x, 8x, 12x' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
@@ -225,12 +231,18 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s o -l out -d 'Wr
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l format -d 'json (default, or by the --out extension) or csv' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lfts -d 'Degraded LSFT: repair the lsft schedule for these tables (OpenSM dump, dump_lfts)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lids -d 'LIDs of --lfts (guid2lid); default the topology\'s own' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l root -d 'bcast-multilane: the job rank holding the message' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lanes -d 'bcast-multilane: ports per host used, = parts of the message (1..=8)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l message-size -d 'bcast-multilane: message size in bytes for the predicted times' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l latency -d 'bcast-multilane: latency per hop in microseconds for the predicted times' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l bandwidth -d 'bcast-multilane: bandwidth of one port in GB/s for the predicted times' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l timings -d 'Add the time it took to the JSON report (`seconds`)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l sites -d 'bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part across every site boundary'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help'
@@ -239,6 +251,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'Th
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1); full meshes 0..=7 (detours through relay switches on the other offsets)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet, LIDs and tables (one output folder per rail)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
@@ -360,6 +373,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: auto, lsft, kary, mols, pgft, twolevel (a 2-level pgft named so)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l rail -d 'Recognise rail K of a multi-rail fabric only (the plane on HCA port K+1); without it every rail is recognised and reported' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F

@@ -25,6 +25,12 @@
 #define IBFAT_IDLE UINT32_MAX
 
 /**
+ * Peer of a rank that sends or receives nothing on a lane ([`ibfat_bcast_send`],
+ * [`ibfat_bcast_recv`]); the part is then this value too.
+ */
+#define IBFAT_BCAST_NONE UINT32_MAX
+
+/**
  * Result of every call.
  */
 typedef enum IbfatStatus {
@@ -156,6 +162,11 @@ typedef enum IbfatLidSource {
    */
   IBFAT_LIDS_PLAN = 1,
 } IbfatLidSource;
+
+/**
+ * A multi-lane broadcast plan over some of a fabric's hosts.
+ */
+typedef struct IbfatBcast IbfatBcast;
 
 /**
  * A fabric: nodes, ports, cables, and (once known) its family layout and LIDs.
@@ -610,6 +621,60 @@ enum IbfatStatus ibfat_selector_name(const struct IbfatSelector *selector,
  * handle.
  */
 void ibfat_selector_free(struct IbfatSelector **selector);
+
+/**
+ * Make the broadcast plan of a job on a fabric whose family is known: `job` is NULL
+ * (every host in rank order) or `ranks:A-B,...` / a job file as `ibfat schedule --job`
+ * takes; `root` a job rank; `lanes` 1..=8 (ports per host; the message goes in that
+ * many parts); `sites` non-zero chains the sites (hosts behind one leaf switch) with
+ * one flow per part across every boundary. A root outside the job or lanes outside
+ * 1..=8 are `IBFAT_E_INPUT`. Free with [`ibfat_bcast_free`].
+ */
+enum IbfatStatus ibfat_bcast_new(const struct IbfatFabric *fabric,
+                                 const char *job,
+                                 uint32_t root,
+                                 uint32_t lanes,
+                                 uint8_t sites,
+                                 struct IbfatBcast **out_bcast);
+
+/**
+ * What rank `rank` sends on lane `lane` (its port `lane`): the receiving rank and the
+ * part, or `IBFAT_BCAST_NONE` twice. A rank or lane out of range is `IBFAT_E_NOT_FOUND`.
+ */
+enum IbfatStatus ibfat_bcast_send(const struct IbfatBcast *bcast,
+                                  uint32_t rank,
+                                  uint32_t lane,
+                                  uint32_t *out_to,
+                                  uint32_t *out_part);
+
+/**
+ * What rank `rank` receives on lane `lane`: the sending rank and the part, or
+ * `IBFAT_BCAST_NONE` twice (the root, and ranks idle on that lane).
+ */
+enum IbfatStatus ibfat_bcast_recv(const struct IbfatBcast *bcast,
+                                  uint32_t rank,
+                                  uint32_t lane,
+                                  uint32_t *out_from,
+                                  uint32_t *out_part);
+
+/**
+ * Number of ranks and of lanes of the plan.
+ */
+enum IbfatStatus ibfat_bcast_size(const struct IbfatBcast *bcast,
+                                  uint32_t *out_ranks,
+                                  uint32_t *out_lanes);
+
+/**
+ * The port GUID of rank `rank` (a process finds its rank by its port GUID).
+ */
+enum IbfatStatus ibfat_bcast_rank_guid(const struct IbfatBcast *bcast,
+                                       uint32_t rank,
+                                       uint64_t *out_guid);
+
+/**
+ * Free a broadcast plan (NULL is ignored).
+ */
+void ibfat_bcast_free(struct IbfatBcast *bcast);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -12,7 +12,7 @@
 //! function says so) or valid for what the function does with it:
 //!
 //! * a handle (`IbfatFabric *`, `IbfatRoutes *`, `IbfatSchedule *`, `IbfatPathPlan *`,
-//!   `IbfatSelector *`) was returned by this
+//!   `IbfatSelector *`, `IbfatBcast *`) was returned by this
 //!   library, has not been freed, and no other thread uses it during the call;
 //! * a `const char *` points to a NUL-terminated string that stays valid during the call;
 //! * an out-pointer points to writable, aligned storage of its type, and an out array
@@ -26,8 +26,8 @@
 //! The API is split by handle: [`status`] (status codes, the last error, the panic
 //! barrier), [`fabric`] (fabrics and recognition), [`routes`] (LIDs, LFTs, validation,
 //! route files), [`schedules`] (all-to-all schedules by rank and phase), [`plans`] (the
-//! DLID offsets of a full mesh's multipath plan) and [`selector`] (the run-time all-to-all
-//! algorithm selector).
+//! DLID offsets of a full mesh's multipath plan), [`selector`] (the run-time all-to-all
+//! algorithm selector) and [`bcast`] (multi-lane broadcast trees by rank and lane).
 #![allow(clippy::missing_safety_doc)] // the pointer contract above covers every function
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -41,6 +41,9 @@ pub mod routes;
 pub mod schedules;
 pub mod selector;
 
+pub mod bcast;
+
+pub use bcast::*;
 pub use fabric::*;
 pub use plans::*;
 pub use routes::*;

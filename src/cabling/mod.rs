@@ -2,9 +2,10 @@
 //! audit of a discovered fabric against them ([`audit`]).
 
 pub mod audit;
+pub mod rails;
 
 use crate::error::Result;
-use crate::formats::{atomic, csv, dot, ibsim, picture, svg};
+use crate::formats::{csv, dot, ibsim, picture};
 use crate::topology::Topology;
 use std::path::Path;
 use std::time::Duration;
@@ -96,20 +97,5 @@ pub fn render(plan: &Topology, svg: bool) -> Vec<(&'static str, Vec<u8>)> {
 /// An existing folder is replaced when it holds only plan files and [`KEPT_FILES`]; the
 /// latter are carried over, anything else is refused before writing.
 pub fn write_plan(plan: &Topology, dir: &Path, pictures: Pictures) -> Result<PlanOutput> {
-    let mut files = render(plan, pictures.svg);
-    let mut out = PlanOutput::default();
-    if let Some(limit) = pictures.graphviz {
-        let dot_src = files
-            .iter()
-            .find(|f| f.0 == "topology.dot")
-            .map(|f| f.1.clone())
-            .unwrap_or_default();
-        match svg::render_svg(&dot_src, limit) {
-            Ok(svg) => files.push(("topology-graphviz.svg", svg)),
-            Err(why) => out.svg_note = Some(why),
-        }
-    }
-    out.kept = atomic::write_dir_keeping(dir, &files, PLAN_FILES, KEPT_FILES)?;
-    out.written = files.iter().map(|f| f.0.to_string()).collect();
-    Ok(out)
+    rails::write_plan_rails(plan, 1, dir, pictures)
 }

@@ -31,10 +31,16 @@ when it holds nothing but an earlier ibfat plan; the files other ibfat commands 
 else in it makes build refuse (exit 2) before writing. --out may be a symlink to a folder
 (the folder it points to is written).
 
+--rails R (every family) plans R identical planes, every host one HCA with port k+1 on
+rail k: topology.net holds every rail, cables.csv gets a `rail` column, fabric.yaml says
+`rails: R`, the pictures draw rail 0. Each rail is its own subnet: `ibfat route DIR
+--rail K`, one OpenSM per rail (docs/families.md §8).
+
 Examples:
   ibfat build lsft --order 7 --out lsft7/
   ibfat build pgft --down 24,4 --up 1,2 --parallel 1,6 --out cluster/
-  ibfat build --spec lsft7/fabric.yaml --out again/     rebuild the identical fabric";
+  ibfat build --spec lsft7/fabric.yaml --out again/     rebuild the identical fabric
+  ibfat build kary --arity 4 --levels 3 --rails 2 --out dual/   dual-rail 4-ary 3-tree";
 
 const LSFT_AFTER: &str = "\
 q²+q+1 leaves (the points of the projective plane of order q) and as many spines (its
@@ -249,6 +255,10 @@ struct FabricOpts {
     /// Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR
     #[arg(long, default_value = "SDR", value_parser = parse_speed)]
     link_speed: Speed,
+    /// Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on
+    /// rail k; rail k's switches are named <name>-r<k> (docs/families.md)
+    #[arg(long, value_name = "R", default_value = "1")]
+    rails: u32,
 }
 
 fn parse_guid_arg(s: &str) -> std::result::Result<u64, String> {
@@ -299,6 +309,13 @@ pub struct BuildReport {
     /// Other commands' files found in the plan folder and kept (route's dump, a schedule).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kept: Vec<String>,
+    /// Planes of a multi-rail plan (absent = 1); the counts above are for all rails.
+    #[serde(skip_serializing_if = "is_one")]
+    pub rails: u32,
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 impl FabricOpts {
@@ -319,15 +336,27 @@ pub fn build_and_write(
     out: Option<&Path>,
     pictures: cabling::Pictures,
 ) -> Result<(Topology, BuildReport)> {
+    build_and_write_rails(spec, 1, out, pictures)
+}
+
+/// [`build_and_write`] for a plan of `rails` identical planes (the returned topology is
+/// rail 0's plane as the spec builds it).
+pub fn build_and_write_rails(
+    spec: &Spec,
+    rails: u32,
+    out: Option<&Path>,
+    pictures: cabling::Pictures,
+) -> Result<(Topology, BuildReport)> {
     let plan = spec.build()?;
+    let all = ibfat::topology::rails::multi_rail(&plan.fabric, rails)?;
     let mut report = BuildReport {
         family: plan.layout.family_name().into(),
         name: plan.name.clone(),
         description: plan.layout.describe(),
-        switches: plan.fabric.switches().count(),
+        switches: all.switches().count(),
         hosts: plan.layout.hosts().len(),
-        cables: plan.fabric.link_count(),
-        switch_cables: plan.fabric.link_count() - plan.layout.hosts().len(),
+        cables: all.link_count(),
+        switch_cables: all.link_count() - rails as usize * plan.layout.hosts().len(),
         hosts_per_switch: plan.layout.hosts().len() as f64 / plan.fabric.switches().count() as f64,
         proximity_switches: match &plan.layout {
             ibfat::topology::Layout::Mols(l) => Some(l.proximity().mean),
@@ -337,12 +366,13 @@ pub fn build_and_write(
         files: Vec::new(),
         svg_note: None,
         kept: Vec::new(),
+        rails,
     };
     if let Some(dir) = out {
         let spinner = pictures
             .graphviz
             .map(|_| super::output::spinner("rendering topology-graphviz.svg with Graphviz"));
-        let written = cabling::write_plan(&plan, dir, pictures);
+        let written = cabling::rails::write_plan_rails(&plan, rails, dir, pictures);
         if let Some(s) = spinner {
             s.finish_and_clear();
         }
@@ -355,7 +385,16 @@ pub fn build_and_write(
 }
 
 pub fn print_report(r: &BuildReport) {
-    outln!("{} ({})", r.description, r.name);
+    if r.rails > 1 {
+        outln!(
+            "{} ({}), {} rails (rail k on HCA port k+1)",
+            r.description,
+            r.name,
+            r.rails
+        );
+    } else {
+        outln!("{} ({})", r.description, r.name);
+    }
     outln!(
         "  {} switches, {} hosts, {} cables ({} switch-to-switch), {:.2} hosts per switch",
         r.switches,
@@ -383,6 +422,7 @@ pub fn print_report(r: &BuildReport) {
 
 pub fn run(a: BuildArgs) -> Result<i32> {
     let json_first = a.json_first;
+    let rails = a.family.as_ref().map(Family::rails);
     let (spec, out) = match a.family {
         Some(Family::Lsft {
             order,
@@ -484,14 +524,34 @@ pub fn run(a: BuildArgs) -> Result<i32> {
         None => {
             let path = a.spec.expect("clap requires --spec without a family");
             let text = ibfat::formats::input::read_text(&path, ibfat::formats::input::SPEC)?;
-            (Spec::from_yaml(&text, &path)?, a.out)
+            let spec = Spec::from_yaml(&text, &path)?;
+            let rails = Spec::rails_from_yaml(&text, &path)?;
+            return finish(&spec, rails, a.out, json_first);
         }
     };
+    finish(&spec, rails.unwrap_or(1), out, json_first)
+}
+
+impl Family {
+    /// `--rails` of whichever family was given.
+    fn rails(&self) -> u32 {
+        match self {
+            Family::Lsft { opts, .. }
+            | Family::Kary { opts, .. }
+            | Family::Mols { opts, .. }
+            | Family::Pgft { opts, .. }
+            | Family::Fullmesh { opts, .. }
+            | Family::Twolevel { opts, .. } => opts.rails,
+        }
+    }
+}
+
+fn finish(spec: &Spec, rails: u32, out: OutArgs, json_first: bool) -> Result<i32> {
     let pictures = cabling::Pictures {
         svg: !out.no_svg,
         graphviz: out.graphviz.then_some(Duration::from_secs(60)),
     };
-    let (_, report) = build_and_write(&spec, out.out.as_deref(), pictures)?;
+    let (_, report) = build_and_write_rails(spec, rails, out.out.as_deref(), pictures)?;
     if out.json || json_first {
         print_json("build", &report)?;
     } else {

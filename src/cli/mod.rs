@@ -21,6 +21,7 @@ mod route;
 mod route_degraded;
 mod route_fullmesh;
 mod schedule;
+mod schedule_bcast;
 mod shell;
 mod signals;
 mod topo;

@@ -34,7 +34,11 @@ Examples:
   ibfat recognize fabric.txt --json | jq '.leaves[] | [.description, .point]'
   ibfat recognize ibnetdiscover-p.txt --family mols
   ibfat recognize ricc/topology.net --family twolevel
-  ibfat recognize plans/lsft7/              check that a plan is what it says";
+  ibfat recognize plans/lsft7/              check that a plan is what it says
+  ibfat recognize dual/topology.net         both rails of `build ... --rails 2`, one by one
+
+A multi-rail fabric (disconnected planes, rail k on HCA port k+1) is recognised rail by
+rail; a dump of one rail (ibnetdiscover through one HCA port) says which rail it is.";
 
 #[derive(Args, Debug)]
 #[command(after_help = AFTER)]
@@ -45,6 +49,10 @@ pub struct RecognizeArgs {
     /// Family to look for: auto, lsft, kary, mols, pgft, twolevel (a 2-level pgft named so)
     #[arg(short = 'f', long, default_value = "auto", value_parser = parse_family)]
     family: FamilyArg,
+    /// Recognise rail K of a multi-rail fabric only (the plane on HCA port K+1); without
+    /// it every rail is recognised and reported
+    #[arg(long, value_name = "K")]
+    rail: Option<u32>,
     /// Print the report as JSON (with the full leaf/spine/switch/host maps)
     #[arg(long)]
     pub(crate) json: bool,
@@ -62,14 +70,93 @@ fn parse_family(s: &str) -> std::result::Result<FamilyArg, String> {
 struct Output<'a> {
     file: String,
     source: &'static str,
+    /// The rail (HCA port − 1) of a plane of a multi-rail fabric; absent on single-rail ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rail: Option<u32>,
     #[serde(flatten)]
     report: &'a RecognitionReport,
 }
 
+/// `recognize` of a fabric holding several rails: one report per rail.
+#[derive(Serialize)]
+struct RailsOutput<'a> {
+    file: String,
+    source: &'static str,
+    rails: Vec<Output<'a>>,
+}
+
 pub fn run(a: RecognizeArgs) -> Result<i32> {
-    let lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
+    let mut lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
+    if let Some(k) = a.rail {
+        lf.select_rail(k)?;
+    }
     let lf = super::topo::named(lf);
-    let mut rec = recognize(lf.fabric(), a.family.0);
+    let Some(rails) = lf.multi_rail() else {
+        let rail = a.rail.or_else(|| rail_of_plane(lf.fabric()));
+        let (code, r, text) = recognize_one(&lf, a.family.0, rail)?;
+        if a.json {
+            print_json("recognize", &output(&lf, rail, &r))?;
+        } else {
+            emit(&text);
+        }
+        return Ok(code);
+    };
+    let mut done = Vec::new();
+    for &k in &rails {
+        let mut plane = lf.clone();
+        plane.select_rail(k)?;
+        done.push((k, recognize_one(&plane, a.family.0, Some(k))?));
+    }
+    let code = done.iter().map(|d| d.1 .0).max().unwrap_or(0);
+    if a.json {
+        let rails = done.iter().map(|(k, (_, r, _))| output(&lf, Some(*k), r)).collect();
+        print_json(
+            "recognize",
+            &RailsOutput {
+                file: lf.path.display().to_string(),
+                source: lf.source.describe(),
+                rails,
+            },
+        )?;
+    } else {
+        let mut text = format!(
+            "{}: {} rails (disconnected planes, rail k on HCA port k+1), recognised one by one\n",
+            lf.path.display(),
+            rails.len()
+        );
+        for (_, (_, _, t)) in &done {
+            text.push_str(t);
+        }
+        emit(&text);
+    }
+    Ok(code)
+}
+
+fn output<'a>(lf: &ibfat::load::Loaded, rail: Option<u32>, report: &'a RecognitionReport) -> Output<'a> {
+    Output {
+        file: lf.path.display().to_string(),
+        source: lf.source.describe(),
+        rail,
+        report,
+    }
+}
+
+/// The rail of a one-plane fabric when it shows: hosts on HCA port 2 or more, or HCAs of
+/// several ports (a dump of rail 0 of a dual-rail fabric). `None` for a single-rail one.
+fn rail_of_plane(f: &ibfat::topology::Fabric) -> Option<u32> {
+    let rails = ibfat::topology::rails::rails_of(f).ok()?;
+    let (&k, _) = rails.iter().next()?;
+    let multi_port = f.cas().any(|h| f.node(h).nports > 1);
+    (rails.len() == 1 && (k > 0 || multi_port)).then_some(k)
+}
+
+/// Recognise one plane: exit code, report, and the text report.
+fn recognize_one(
+    lf: &ibfat::load::Loaded,
+    family: Option<FamilyHint>,
+    rail: Option<u32>,
+) -> Result<(i32, RecognitionReport, String)> {
+    let mut rec = recognize(lf.fabric(), family);
     if let ibfat::recognize::Recognition::Recognised { layout, .. } = &mut rec {
         super::topo::apply_roles(lf.fabric(), layout)?;
     }
@@ -80,18 +167,10 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
     } else {
         0
     };
-    if a.json {
-        print_json(
-            "recognize",
-            &Output {
-                file: lf.path.display().to_string(),
-                source: lf.source.describe(),
-                report: &r,
-            },
-        )?;
-        return Ok(code);
-    }
     let mut out = String::new();
+    if let Some(k) = rail {
+        let _ = writeln!(out, "rail {k} (HCA port {}):", k + 1);
+    }
     let _ = writeln!(out, "{}: {}", lf.path.display(), lf.source.describe());
     let _ = writeln!(
         out,
@@ -158,8 +237,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
             out,
             "  routing: `ibfat route` (detours on 2 data VLs, with SL files); the OpenSM plugin with QoS on"
         );
-        emit(&out);
-        return Ok(code);
+        return Ok((code, r, out));
     }
     if let Some(reason) = &r.reason {
         let _ = writeln!(out, "unrecognised: {reason}");
@@ -173,8 +251,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
         {
             let _ = writeln!(out, "  not {}: {}", at.family, at.reason);
         }
-        emit(&out);
-        return Ok(code);
+        return Ok((code, r, out));
     }
     let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
     if let Some(e) = &r.equivalent {
@@ -232,8 +309,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
             if r.non_compute.len() > names.len() { ", ..." } else { "" }
         );
     }
-    emit(&out);
-    Ok(code)
+    Ok((code, r, out))
 }
 
 /// Print a report; a closed pipe (`| head`) is not an error worth a panic.

@@ -36,9 +36,14 @@ direct and the other 2^L-1 offsets through one relay switch each (two hops; rela
 (t+1+(o-1) mod (N-1)) mod N for destination switch t, offset o), on SL 1 with two data VLs,
 proven per VL; DIR also gets path-sl.txt and sl2vl.txt. With LMC 0 it is routed direct.
 
+A multi-rail fabric (`ibfat build ... --rails 2`, or a dump holding both planes) is one
+subnet per rail: --rail K routes the plane on HCA port K+1 with its own LIDs, written
+like any other; give each rail its own output folder. A dump of one rail needs no --rail.
+
 Examples:
   ibfat route lsft7/ --out lsft7/
   ibfat route mesh8/ --lmc 2 --out mesh8/
+  ibfat route dual/ --rail 1 --out dual/rail1/            rail 1 of `build ... --rails 2`
   ibfat route mols7/fabric.yaml --lmc 1 --out routes/
   ibfat faults lsft7/ --cut 5 --out cut/ && ibfat route cut/topology.net --out cut/")]
 pub struct RouteArgs {
@@ -60,6 +65,10 @@ pub struct RouteArgs {
     /// Skip the validation of the computed tables
     #[arg(long)]
     no_validate: bool,
+    /// Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet,
+    /// LIDs and tables (one output folder per rail)
+    #[arg(long, value_name = "K")]
+    rail: Option<u32>,
     /// Print the report as JSON
     #[arg(long)]
     pub(crate) json: bool,
@@ -107,6 +116,9 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
     let t_read = Instant::now();
     let mut loaded = load(&a.topology, ParseOptions::default(), Recognise::No)?;
+    if let Some(k) = a.rail {
+        loaded.select_rail(k)?;
+    }
     let mut read_s = t_read.elapsed().as_secs_f64();
     let t_rec = Instant::now();
     loaded.recognise(hint);

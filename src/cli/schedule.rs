@@ -29,6 +29,16 @@ Patterns (phase = one round in which every rank sends to at most one rank):
   bruck               phase i sends r -> r + 2^i
   random              a random permutation per phase (--seed S, --phases P; default N phases)
   bisection           cross-half pairs, both directions at once; N/2 phases
+  bcast-multilane     broadcast of a message in L parts (--lanes L, default 2) from --root R
+                      (a job rank, default 0) along L trees, every rank sending and receiving
+                      at most one flow per lane (port); depth O(log N) for L >= 2 (L = 1 is
+                      the pipelined chain). --sites chains the sites (hosts behind one leaf
+                      switch): one flow per part across every site boundary. Its own file:
+  {\"format\": \"ibfat-bcast\", \"version\": 1, \"hosts\": [...], \"root\": R,
+   \"lanes\": [[null or [to_rank, part] for each rank], ...], \"depth\": [...]}
+                      (docs/schedules.md §6); the report predicts D*l + M/(L*b) against a
+                      binary tree and a chain (--message-size, --latency, --bandwidth) and
+                      checks every lane's steady state on ibfat's tables
 
 Ranks are the hosts of the job: by default every host in the topology's rank order
 (LSFT: side, point, slot; trees: tree order). --job picks a subset, in your order:
@@ -57,6 +67,7 @@ Examples:
   ibfat schedule lsft7/ --pattern lsft-partial --job-size 100 --json
   ibfat schedule ft/fabric.yaml --pattern kary-shift --job hosts.txt --out s.csv
   ibfat schedule lsft7/ --pattern random --seed 7 --phases 10 --out rnd.json
+  ibfat schedule lsft7/ --pattern bcast-multilane --root 5 --job ranks:0-39 --out bcast.json
   ibfat schedule ibnetdiscover.txt --pattern lsft --lfts dump_lfts.txt --out repaired.json";
 
 #[derive(Args, Debug)]
@@ -70,7 +81,7 @@ pub struct ScheduleArgs {
     family: String,
     /// Pattern to generate (list below)
     #[arg(short = 'p', long, value_name = "P", value_parser = parse_kind)]
-    pattern: PatternKind,
+    pattern: PatternArg,
     /// The job's hosts: ranks:LIST or a file (see below); default every host
     #[arg(short = 'j', long, value_name = "HOSTS")]
     job: Option<String>,
@@ -107,10 +118,41 @@ pub struct ScheduleArgs {
     /// LIDs of --lfts (guid2lid); default the topology's own
     #[arg(long, value_name = "GUID2LID", requires = "lfts")]
     lids: Option<PathBuf>,
+    /// bcast-multilane: the job rank holding the message
+    #[arg(long, value_name = "R", default_value_t = 0)]
+    root: u32,
+    /// bcast-multilane: ports per host used, = parts of the message (1..=8)
+    #[arg(long, value_name = "L", default_value_t = 2)]
+    lanes: u32,
+    /// bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part
+    /// across every site boundary
+    #[arg(long)]
+    sites: bool,
+    /// bcast-multilane: message size in bytes for the predicted times
+    #[arg(long, value_name = "BYTES", default_value_t = 1048576.0)]
+    message_size: f64,
+    /// bcast-multilane: latency per hop in microseconds for the predicted times
+    #[arg(long, value_name = "US", default_value_t = 1.0)]
+    latency: f64,
+    /// bcast-multilane: bandwidth of one port in GB/s for the predicted times
+    #[arg(long, value_name = "GBS", default_value_t = 12.5)]
+    bandwidth: f64,
 }
 
-fn parse_kind(s: &str) -> std::result::Result<PatternKind, String> {
-    s.parse().map_err(|e: Error| e.to_string())
+/// `--pattern`: an all-to-all-style phase pattern, or the broadcast trees (their own file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PatternArg {
+    Phases(PatternKind),
+    BcastMultilane,
+}
+
+fn parse_kind(s: &str) -> std::result::Result<PatternArg, String> {
+    if s == "bcast-multilane" {
+        return Ok(PatternArg::BcastMultilane);
+    }
+    s.parse()
+        .map(PatternArg::Phases)
+        .map_err(|e: Error| format!("{e}, bcast-multilane"))
 }
 fn parse_format(s: &str) -> std::result::Result<Format, String> {
     s.parse().map_err(|e: Error| e.to_string())
@@ -186,8 +228,25 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
         .as_deref()
         .map(|j| Job::from_arg(j, &Hosts::of(plan)))
         .transpose()?;
+    let kind = match a.pattern {
+        PatternArg::Phases(k) => k,
+        PatternArg::BcastMultilane => {
+            let job = job.unwrap_or_else(|| Job::whole(plan.layout.hosts()));
+            let b = super::schedule_bcast::BcastArgs {
+                root: a.root,
+                lanes: a.lanes,
+                sites: a.sites,
+                message: a.message_size,
+                latency_us: a.latency,
+                bandwidth_gbs: a.bandwidth,
+                out: a.out.clone(),
+                json: a.json,
+            };
+            return super::schedule_bcast::run(plan, &job, &b);
+        }
+    };
     let req = Request {
-        kind: a.pattern,
+        kind,
         job,
         block: a.block.zip(a.per_leaf),
         job_size: a.job_size,
@@ -247,7 +306,11 @@ fn repaired(
     d: &ibfat::recognize::Degraded,
     start: Instant,
 ) -> Result<i32> {
-    if a.pattern != PatternKind::Lsft || a.job.is_some() || a.job_size.is_some() || a.block.is_some() {
+    if a.pattern != PatternArg::Phases(PatternKind::Lsft)
+        || a.job.is_some()
+        || a.job_size.is_some()
+        || a.block.is_some()
+    {
         return Err(Error::input(
             "pattern",
             format!(

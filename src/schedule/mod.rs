@@ -19,6 +19,7 @@
 //! layer and the checker (nothing here imports `check` or `select`).
 
 pub mod alltoall;
+pub mod bcast;
 pub mod compare;
 pub mod file;
 pub mod generate;

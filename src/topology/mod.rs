@@ -17,6 +17,7 @@ pub mod lidspace;
 pub mod lsft;
 pub mod mols;
 pub mod pgft;
+pub mod rails;
 pub mod rate;
 pub mod roles;
 pub mod spec;

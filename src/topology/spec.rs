@@ -95,6 +95,9 @@ struct SpecFile {
     link_speed: Option<Speed>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expect: Option<Expect>,
+    /// Planes of a multi-rail plan ([`super::rails`]); absent = 1. `expect` counts one rail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rails: Option<u32>,
 }
 
 /// Largest fabric.yaml accepted (a spec is a dozen keys; the reader of spec files uses
@@ -253,6 +256,7 @@ impl Spec {
                 hosts: p.layout.hosts().len(),
                 cables: p.fabric.link_count(),
             }),
+            rails: None,
         };
         match &self.family {
             FamilySpec::Lsft(p) => {
@@ -295,13 +299,47 @@ impl Spec {
         )
     }
 
+    /// The `rails:` of a spec file (1 when absent): how many identical planes the plan
+    /// has ([`super::rails::multi_rail`]). The spec itself describes one plane, so
+    /// [`Spec::from_yaml`] ignores the key and [`Spec::build`] builds rail 0's plane.
+    pub fn rails_from_yaml(text: &str, path: &Path) -> Result<u32> {
+        check_yaml_shape(text, path)?;
+        let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
+            Error::at(
+                path,
+                e.location().map(|l| l.line()).unwrap_or(0),
+                format!("malformed fabric spec: {e}"),
+            )
+        })?;
+        let rails = file.rails.unwrap_or(1);
+        if !(1..=super::rails::MAX_RAILS).contains(&rails) {
+            let line = text
+                .lines()
+                .position(|l| l.trim_start().starts_with("rails:"))
+                .map_or(0, |i| i + 1);
+            return Err(Error::at(path, line, format!("rails: {rails} is out of range"))
+                .with_hint(format!("a plan has 1..={} rails", super::rails::MAX_RAILS)));
+        }
+        Ok(rails)
+    }
+
+    /// [`Spec::to_yaml`] for a plan of `rails` planes: the same text with `rails: R`
+    /// appended when R > 1 (a single-rail spec is unchanged).
+    pub fn to_yaml_rails(&self, plan: Option<&Topology>, rails: u32) -> String {
+        let mut s = self.to_yaml(plan);
+        if rails > 1 {
+            s.push_str(&format!("rails: {rails}\n"));
+        }
+        s
+    }
+
     /// Parse and validate a spec file's text; errors carry `path` and the line.
     pub fn from_yaml(text: &str, path: &Path) -> Result<Spec> {
         check_yaml_shape(text, path)?;
         let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
             Error::at(path, line, format!("malformed fabric spec: {e}"))
-                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, leaves, spines, links_per_pair, switches, hosts_per_switch, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect")
+                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, leaves, spines, links_per_pair, switches, hosts_per_switch, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect, rails")
         })?;
         let line_of = |key: &str| {
             text.lines()

@@ -200,6 +200,10 @@ pub struct OsmConfig {
     pub timeout: Option<Duration>,
     /// Log tag (file names); default the engine.
     pub tag: Option<String>,
+    /// The ibsim node OpenSM attaches to (`SIM_HOST`; default the first node). ibsim's
+    /// umad2sim offers port 1 of a CA, or a switch's port 0: the SM of rail k ≥ 1 of a
+    /// multi-rail fabric runs on one of that rail's switches.
+    pub sim_host: Option<String>,
 }
 
 /// What a one-shot OpenSM run left behind.
@@ -459,8 +463,17 @@ impl Sim {
 
     /// Run a diagnostic tool against the simulator.
     pub fn try_tool(&self, program: &str, args: &[&str], limit: Duration) -> Output {
-        let mut child = self
-            .client(program)
+        self.try_tool_on(None, program, args, limit)
+    }
+
+    /// [`Sim::try_tool`] attached to ibsim node `host` (`SIM_HOST`) when given: how a
+    /// tool reaches the other rails of a multi-rail fabric.
+    pub fn try_tool_on(&self, host: Option<&str>, program: &str, args: &[&str], limit: Duration) -> Output {
+        let mut cmd = self.client(program);
+        if let Some(h) = host {
+            cmd.env("SIM_HOST", h);
+        }
+        let mut child = cmd
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -489,7 +502,12 @@ impl Sim {
 
     /// Run a tool that must succeed; its stdout.
     pub fn tool(&self, program: &str, args: &[&str]) -> String {
-        let out = self.try_tool(program, args, Duration::from_secs(120));
+        self.tool_on(None, program, args)
+    }
+
+    /// [`Sim::tool`] attached to ibsim node `host` when given ([`Sim::try_tool_on`]).
+    pub fn tool_on(&self, host: Option<&str>, program: &str, args: &[&str]) -> String {
+        let out = self.try_tool_on(host, program, args, Duration::from_secs(120));
         assert!(
             out.status.success(),
             "{program} {args:?} failed ({}):\n{}",
@@ -584,6 +602,9 @@ impl Sim {
         let _ = fs::remove_file(&log);
         let mut c = self.client("opensm");
         c.env("OSM_CACHE_DIR", &cache).env("OSM_TMP_DIR", &tmp);
+        if let Some(h) = &cfg.sim_host {
+            c.env("SIM_HOST", h);
+        }
         if let Some((dir, _, _)) = &cfg.plugin {
             c.env("LD_LIBRARY_PATH", dir);
         }

@@ -1,0 +1,180 @@
+//! Broadcast handles: the multi-lane broadcast trees of a job (`ibfat::schedule::bcast`,
+//! the same plan `ibfat schedule --pattern bcast-multilane` writes), queried by rank and
+//! lane: what a rank sends and receives on its k-th port.
+
+use crate::fabric::IbfatFabric;
+use crate::status::{cstr, free, give, guard, handle, out, Fail, IbfatStatus};
+use ibfat::schedule::bcast::Bcast;
+use ibfat::schedule::job::Hosts;
+use ibfat::schedule::Job;
+
+/// Peer of a rank that sends or receives nothing on a lane ([`ibfat_bcast_send`],
+/// [`ibfat_bcast_recv`]); the part is then this value too.
+pub const IBFAT_BCAST_NONE: u32 = u32::MAX;
+
+/// A multi-lane broadcast plan over some of a fabric's hosts.
+pub struct IbfatBcast {
+    /// `sends[lane][rank]`, `recvs[lane][rank]`: (peer, part).
+    sends: Vec<Vec<Option<(u32, u32)>>>,
+    recvs: Vec<Vec<Option<(u32, u32)>>>,
+    /// Port GUID of every rank.
+    guids: Vec<u64>,
+}
+
+/// Make the broadcast plan of a job on a fabric whose family is known: `job` is NULL
+/// (every host in rank order) or `ranks:A-B,...` / a job file as `ibfat schedule --job`
+/// takes; `root` a job rank; `lanes` 1..=8 (ports per host; the message goes in that
+/// many parts); `sites` non-zero chains the sites (hosts behind one leaf switch) with
+/// one flow per part across every boundary. A root outside the job or lanes outside
+/// 1..=8 are `IBFAT_E_INPUT`. Free with [`ibfat_bcast_free`].
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_new(
+    fabric: *const IbfatFabric,
+    job: *const std::ffi::c_char,
+    root: u32,
+    lanes: u32,
+    sites: u8,
+    out_bcast: *mut *mut IbfatBcast,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: fabric is NULL or a live handle, out_bcast NULL or writable (pointer contract)
+        let (f, o) = unsafe { (handle(fabric, "fabric")?, out(out_bcast, "out_bcast")?) };
+        let topo = f.known()?;
+        let job = if job.is_null() {
+            Job::whole(topo.layout.hosts())
+        } else {
+            // SAFETY: job is a C string (pointer contract)
+            let text = unsafe { cstr(job, "job")? };
+            Job::from_arg(text, &Hosts::of(topo))?
+        };
+        let site_of: Option<Vec<u32>> = (sites != 0).then(|| {
+            job.hosts()
+                .iter()
+                .map(|e| topo.fabric.peer(e.node, e.port).map_or(u32::MAX, |(sw, _)| sw))
+                .collect()
+        });
+        let ranks = crate::fabric::count_u32("ranks", job.len())?;
+        let b = Bcast::build(ranks, root, lanes, site_of.as_deref())?;
+        give(
+            o,
+            IbfatBcast {
+                sends: (0..lanes).map(|k| b.sends(k)).collect(),
+                recvs: (0..lanes).map(|k| b.receives(k)).collect(),
+                guids: job.port_guids(&topo.fabric),
+            },
+        );
+        Ok(())
+    })
+}
+
+fn entry(table: &[Vec<Option<(u32, u32)>>], rank: u32, lane: u32) -> Result<Option<(u32, u32)>, Fail> {
+    let l = table.get(lane as usize).ok_or_else(|| {
+        Fail(
+            IbfatStatus::IbfatENotFound,
+            format!("lane {lane}: the plan has {} lanes", table.len()),
+        )
+    })?;
+    l.get(rank as usize).copied().ok_or_else(|| {
+        Fail(
+            IbfatStatus::IbfatENotFound,
+            format!("rank {rank}: the plan has {} ranks", l.len()),
+        )
+    })
+}
+
+fn query(
+    table: &[Vec<Option<(u32, u32)>>],
+    rank: u32,
+    lane: u32,
+    out_peer: *mut u32,
+    out_part: *mut u32,
+) -> Result<(), Fail> {
+    let e = entry(table, rank, lane)?;
+    // SAFETY: out_peer and out_part are NULL or writable (pointer contract)
+    let (p, h) = unsafe { (out(out_peer, "out_peer")?, out(out_part, "out_part")?) };
+    let (peer, part) = e.unwrap_or((IBFAT_BCAST_NONE, IBFAT_BCAST_NONE));
+    *p = peer;
+    *h = part;
+    Ok(())
+}
+
+/// What rank `rank` sends on lane `lane` (its port `lane`): the receiving rank and the
+/// part, or `IBFAT_BCAST_NONE` twice. A rank or lane out of range is `IBFAT_E_NOT_FOUND`.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_send(
+    bcast: *const IbfatBcast,
+    rank: u32,
+    lane: u32,
+    out_to: *mut u32,
+    out_part: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: bcast is NULL or a live handle (pointer contract)
+        let b = unsafe { handle(bcast, "bcast") }?;
+        query(&b.sends, rank, lane, out_to, out_part)
+    })
+}
+
+/// What rank `rank` receives on lane `lane`: the sending rank and the part, or
+/// `IBFAT_BCAST_NONE` twice (the root, and ranks idle on that lane).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_recv(
+    bcast: *const IbfatBcast,
+    rank: u32,
+    lane: u32,
+    out_from: *mut u32,
+    out_part: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: bcast is NULL or a live handle (pointer contract)
+        let b = unsafe { handle(bcast, "bcast") }?;
+        query(&b.recvs, rank, lane, out_from, out_part)
+    })
+}
+
+/// Number of ranks and of lanes of the plan.
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_size(
+    bcast: *const IbfatBcast,
+    out_ranks: *mut u32,
+    out_lanes: *mut u32,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: bcast is NULL or a live handle, the out-pointers NULL or writable (pointer contract)
+        let (b, r, l) = unsafe {
+            (
+                handle(bcast, "bcast")?,
+                out(out_ranks, "out_ranks")?,
+                out(out_lanes, "out_lanes")?,
+            )
+        };
+        *r = crate::fabric::count_u32("ranks", b.guids.len())?;
+        *l = crate::fabric::count_u32("lanes", b.sends.len())?;
+        Ok(())
+    })
+}
+
+/// The port GUID of rank `rank` (a process finds its rank by its port GUID).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_rank_guid(bcast: *const IbfatBcast, rank: u32, out_guid: *mut u64) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: bcast is NULL or a live handle (pointer contract)
+        let b = unsafe { handle(bcast, "bcast") }?;
+        let g = *b.guids.get(rank as usize).ok_or_else(|| {
+            Fail(
+                IbfatStatus::IbfatENotFound,
+                format!("rank {rank}: the plan has {} ranks", b.guids.len()),
+            )
+        })?;
+        // SAFETY: out_guid is NULL or writable (pointer contract)
+        *unsafe { out(out_guid, "out_guid") }? = g;
+        Ok(())
+    })
+}
+
+/// Free a broadcast plan (NULL is ignored).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_free(bcast: *mut IbfatBcast) {
+    // SAFETY: bcast is NULL or a handle from ibfat_bcast_new, freed once (pointer contract)
+    unsafe { free(bcast) }
+}
