@@ -8,6 +8,7 @@
 //! must be acyclic — with VLs never decreasing along a path, so that no dependency runs
 //! from a higher VL back to a lower one.
 
+use crate::routing::lanes::LaneRules;
 use crate::routing::{LftSet, Lids, NO_ROUTE};
 use crate::topology::{Fabric, NodeId, NodeKind, NO_PEER};
 
@@ -39,6 +40,17 @@ pub struct VlCdg {
     pub dependencies: usize,
     /// True when the graph has no cycle.
     pub acyclic: bool,
+}
+
+/// [`check_vls`] with the SLs and VLs of a routed family's [`LaneRules`].
+pub fn check_lanes(fabric: &Fabric, lids: &Lids, lfts: &LftSet, rules: &dyn LaneRules) -> VlReport {
+    check_vls(
+        fabric,
+        lids,
+        lfts,
+        |s, l| rules.sl(s, l),
+        |w, sl, i, o| rules.vl(w, sl, i, o),
+    )
 }
 
 impl VlReport {

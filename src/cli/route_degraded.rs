@@ -3,7 +3,7 @@
 //! VL before anything is written.
 
 use super::output::print_json;
-use ibfat::check::vls::{check_vls, VlReport};
+use ibfat::check::vls::{check_lanes, VlReport};
 use ibfat::formats::{atomic, guid2lid, lanes, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
@@ -82,13 +82,7 @@ pub fn run(
     let lanes_of = Lanes::new(fabric, &d.holes, &r);
     let t_valid = Instant::now();
     let v = if validate {
-        check_vls(
-            fabric,
-            &lids,
-            &r.lfts,
-            |s, l| lanes_of.sl(s, l),
-            |w, s, i, o| lanes_of.vl(w, s, i, o),
-        )
+        check_lanes(fabric, &lids, &r.lfts, &lanes_of)
     } else {
         VlReport::default()
     };
@@ -98,27 +92,8 @@ pub fn run(
         eprintln!("ibfat: error: the degraded routes fail the per-VL check (this is a bug): {v:?}");
         return Ok(1);
     }
-    let cf = r.lfts.computed_for(fabric, &lids);
-    let g2l = guid2lid::write(&lids, fabric).into_bytes();
-    let path_sl = lanes::write_path_sl(fabric, &lids, &cf, |s, l| lanes_of.sl(s, l)).into_bytes();
-    let sl2vl = lanes::write_sl2vl(fabric, &cf, |w, s, i, o| lanes_of.vl(w, s, i, o)).into_bytes();
     let lfts = &r.lfts;
-    atomic::write_files_with(
-        out,
-        vec![
-            (
-                "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, &lids, lfts)),
-            ),
-            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
-            (
-                "path-sl.txt",
-                Box::new(|w: &mut dyn std::io::Write| w.write_all(&path_sl)),
-            ),
-            ("sl2vl.txt", Box::new(|w: &mut dyn std::io::Write| w.write_all(&sl2vl))),
-        ],
-    )?;
-    let files = vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"];
+    let files = write_with_lanes(out, fabric, &lids, lfts, &lanes_of)?;
     let report = Report {
         family: &d.description,
         faults: d.faults.len(),
@@ -165,4 +140,36 @@ pub fn run(
     }
     outln!("  wrote {}: {}", out.display(), files.join(", "));
     Ok(0)
+}
+
+/// Write, as one atomic group in `out`, the tables (`opensm-lfts.dump`, `guid2lid`) and the
+/// files that give their routes SLs and VLs (`path-sl.txt`, `sl2vl.txt`, naming the
+/// tables they belong to); the file names written.
+pub(super) fn write_with_lanes(
+    out: &Path,
+    fabric: &ibfat::topology::Fabric,
+    lids: &Lids,
+    lfts: &ibfat::routing::LftSet,
+    rules: &dyn ibfat::routing::lanes::LaneRules,
+) -> Result<Vec<&'static str>> {
+    let cf = lfts.computed_for(fabric, lids);
+    let g2l = guid2lid::write(lids, fabric).into_bytes();
+    let path_sl = lanes::write_path_sl(fabric, lids, &cf, |s, l| rules.sl(s, l)).into_bytes();
+    let sl2vl = lanes::write_sl2vl(fabric, &cf, |w, s, i, o| rules.vl(w, s, i, o)).into_bytes();
+    atomic::write_files_with(
+        out,
+        vec![
+            (
+                "opensm-lfts.dump",
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, lids, lfts)),
+            ),
+            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
+            (
+                "path-sl.txt",
+                Box::new(|w: &mut dyn std::io::Write| w.write_all(&path_sl)),
+            ),
+            ("sl2vl.txt", Box::new(|w: &mut dyn std::io::Write| w.write_all(&sl2vl))),
+        ],
+    )?;
+    Ok(vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"])
 }

@@ -5,8 +5,7 @@
 
 use super::output::print_json;
 use ibfat::check::validate;
-use ibfat::check::vls::{check_vls, VlReport};
-use ibfat::formats::{atomic, guid2lid, lanes, lftdump};
+use ibfat::check::vls::{check_lanes, VlReport};
 use ibfat::routing::fullmesh::Lanes;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::{Fabric, FullmeshLayout, Layout};
@@ -62,37 +61,12 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool) -> Result<i
         }
     }
     let lanes_of = Lanes::new(fabric, r.layout, lids);
-    let v = check_vls(
-        fabric,
-        lids,
-        lfts,
-        |s, l| lanes_of.sl(s, l),
-        |w, s, i, o| lanes_of.vl(w, s, i, o),
-    );
+    let v = check_lanes(fabric, lids, lfts, &lanes_of);
     if !v.ok() {
         eprintln!("ibfat: error: the full-mesh routes fail the per-VL check (this is a bug): {v:?}");
         return Ok(1);
     }
-    let cf = lfts.computed_for(fabric, lids);
-    let g2l = guid2lid::write(lids, fabric).into_bytes();
-    let path_sl = lanes::write_path_sl(fabric, lids, &cf, |s, l| lanes_of.sl(s, l)).into_bytes();
-    let sl2vl = lanes::write_sl2vl(fabric, &cf, |w, s, i, o| lanes_of.vl(w, s, i, o)).into_bytes();
-    atomic::write_files_with(
-        out,
-        vec![
-            (
-                "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, lids, lfts)),
-            ),
-            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
-            (
-                "path-sl.txt",
-                Box::new(|w: &mut dyn std::io::Write| w.write_all(&path_sl)),
-            ),
-            ("sl2vl.txt", Box::new(|w: &mut dyn std::io::Write| w.write_all(&sl2vl))),
-        ],
-    )?;
-    let files = vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"];
+    let files = super::route_degraded::write_with_lanes(out, fabric, lids, lfts, &lanes_of)?;
     let report = Report {
         family: r.description,
         switches: lfts.switches.len(),

@@ -4,7 +4,7 @@
 //! Anything short of that is refused with the reason, so OpenSM falls back.
 
 use crate::lanes::{data_vls_of_code, ActiveLanes};
-use ibfat::check::vls::check_vls;
+use ibfat::check::vls::check_lanes;
 use ibfat::recognize::{Degraded, FamilyHint};
 use ibfat::routing::degraded::route_lsft;
 use ibfat::routing::lanes::{LaneRules, Lanes};
@@ -103,13 +103,7 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
     }
     let t = std::time::Instant::now();
     if validate {
-        let v = check_vls(
-            fabric,
-            lids,
-            &r.lfts,
-            |s, l| rules.sl(s, l),
-            |w, s, i, o| rules.vl(w, s, i, o),
-        );
+        let v = check_lanes(fabric, lids, &r.lfts, &rules);
         report.push(format!(
             "per-VL validation: {} host paths ({} on SL 1-2), {} unrouted, {} broken, {} VL decreases, {} VLs, every VL's CDG {}",
             v.paths,

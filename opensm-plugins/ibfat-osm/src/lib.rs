@@ -47,7 +47,7 @@ mod subnet;
 
 use degraded::VlOffer;
 use ibfat::check::validate;
-use ibfat::check::vls::check_vls;
+use ibfat::check::vls::check_lanes;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::lanes::LaneRules;
@@ -446,7 +446,7 @@ fn intact_pass(
         let mut v = validate(fabric, &lids, &lfts, Some(layout));
         if let Some(r) = &rules {
             // deadlock freedom per VL with the SLs and SL-to-VL tables OpenSM will program
-            let vr = check_vls(fabric, &lids, &lfts, |s, l| r.sl(s, l), |w, sl, i, o| r.vl(w, sl, i, o));
+            let vr = check_lanes(fabric, &lids, &lfts, r.as_ref());
             log(
                 osm,
                 !vr.ok(),
