@@ -13,8 +13,10 @@
 //!    spine with any leaf L still reaches (every other line through P meets L only at P),
 //!    while a leaf off L shares a spine with each of them (the lines joining it to L's
 //!    points) unless those cables are cut too. So (P, L) is restored when P has fewer
-//!    than q+1 spines, L reaches at least two leaves, and P is joined to none of them;
-//!    repeated until nothing changes.
+//!    than q+1 spines, L reaches at least two leaves, and P is joined to none of them —
+//!    unambiguous restorations first ([`cut_cables`]), repeated until nothing changes.
+//!    A spine with a single cable left (to P) is completed by the group of pairwise
+//!    unjoined leaves that P is unjoined with (step 1b, [`complete_single`]).
 //! 2. **Dead spines.** Leaves still pairwise unjoined lie on a line whose spine is gone: P
 //!    and every leaf unjoined with P form it (checked pairwise).
 //! 3. **Dead leaves.** Spines reaching only q leaves meet, q+1 at a time, at a point whose
@@ -107,6 +109,89 @@ impl Partial {
     }
 }
 
+/// Leaf `p` may take spine `l`: both short of q+1, `l` reaching at least two leaves, none
+/// joined with `p` (a leaf off the line shares a spine with each of them).
+fn fits(part: &Partial, p: u32, l: u32, d: usize) -> bool {
+    let on = &part.lp[l as usize];
+    on.len() >= 2
+        && on.len() < d
+        && part.pl[p as usize].len() < d
+        && !on.contains(&p)
+        && on.iter().all(|&r| part.unjoined(p, r))
+}
+
+/// Step 1, one round: the (leaf, spine) cables to restore. With several faults a weakly
+/// cabled leaf can also fit a spine it is not on (that spine lost the leaf where the two
+/// lines cross), so a round restores only what is unambiguous: a spine with no more fitting
+/// leaves than it lacks, or a leaf with no more fitting spines than it lacks whose spines
+/// reach disjoint leaves (true lines through a point meet only there; an impostor crosses
+/// them). When nothing is unambiguous the first fit is taken, and the plane check at the
+/// end judges the whole.
+fn cut_cables(part: &Partial, nl: u32, ns: u32, d: usize) -> Vec<(u32, u32)> {
+    let short_leaves: Vec<u32> = (0..nl).filter(|&p| part.pl[p as usize].len() < d).collect();
+    let mut cand = Vec::new();
+    for l in (0..ns).filter(|&l| (2..d).contains(&part.lp[l as usize].len())) {
+        cand.extend(short_leaves.iter().filter(|&&p| fits(part, p, l, d)).map(|&p| (p, l)));
+    }
+    let (mut per_leaf, mut per_line) = (vec![0usize; part.np], vec![0usize; part.np]);
+    for &(p, l) in &cand {
+        per_leaf[p as usize] += 1;
+        per_line[l as usize] += 1;
+    }
+    let lacks = |v: &Vec<Vec<u32>>, i: u32| d - v[i as usize].len();
+    let disjoint = |p: u32| {
+        let lines: Vec<u32> = cand.iter().filter(|c| c.0 == p).map(|c| c.1).collect();
+        lines.iter().enumerate().all(|(i, &a)| {
+            lines[i + 1..]
+                .iter()
+                .all(|&b| part.lp[a as usize].iter().all(|x| !part.lp[b as usize].contains(x)))
+        })
+    };
+    let sure: Vec<(u32, u32)> = cand
+        .iter()
+        .copied()
+        .filter(|&(p, l)| {
+            per_line[l as usize] <= lacks(&part.lp, l) || (per_leaf[p as usize] <= lacks(&part.pl, p) && disjoint(p))
+        })
+        .collect();
+    if sure.is_empty() {
+        cand.truncate(1);
+        cand
+    } else {
+        sure
+    }
+}
+
+/// Step 1b: spine `l` reaches only leaf `r`. Its other leaves are among those unjoined
+/// with `r`; those form one group of pairwise unjoined leaves per line through `r` that has
+/// lost its spine or r's cable (cut cables restored by step 1 no longer count). Any group
+/// is a consistent completion — the lines through `r` are interchangeable from what
+/// survives — so the first one that fits on a line (at most q leaves) is taken; anything
+/// else is left for step 2 to judge. Returns the leaves added to `l`.
+fn complete_single(part: &mut Partial, l: u32, r: u32, nl: u32, d: usize) -> Vec<u32> {
+    let open: Vec<u32> = (0..nl)
+        .filter(|&p| part.pl[p as usize].len() < d && part.unjoined(r, p))
+        .collect();
+    let Some(&first) = open.first() else {
+        return Vec::new();
+    };
+    let group: Vec<u32> = open
+        .iter()
+        .copied()
+        .filter(|&p| p == first || part.unjoined(first, p))
+        .collect();
+    let pairwise = group
+        .iter()
+        .all(|&a| group.iter().all(|&b| a == b || part.unjoined(a, b)));
+    if !pairwise || group.len() >= d {
+        return Vec::new();
+    }
+    for &p in &group {
+        part.add(p, l);
+    }
+    group
+}
+
 /// Recognise a one-sided LSFT with cut cables, dead spines or dead leaves (module doc).
 pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
     let (leaves, spines) = super::lsft::split_levels(g)?;
@@ -158,27 +243,25 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
     // 1. cut cables
     let mut restored: Vec<(u32, u32)> = Vec::new();
     loop {
-        let mut changed = false;
-        for l in 0..ns as u32 {
-            if part.lp[l as usize].len() < 2 || part.lp[l as usize].len() >= d {
-                continue;
-            }
-            for p in 0..nl as u32 {
-                if part.pl[p as usize].len() >= d || part.lp[l as usize].contains(&p) {
-                    continue;
-                }
-                if part.lp[l as usize].iter().all(|&r| part.unjoined(p, r)) {
-                    part.add(p, l);
-                    restored.push((p, l));
-                    changed = true;
-                    if part.lp[l as usize].len() >= d {
-                        break;
-                    }
-                }
+        let pick = cut_cables(&part, nl as u32, ns as u32, d);
+        if pick.is_empty() {
+            break;
+        }
+        for (p, l) in pick {
+            if fits(&part, p, l, d) {
+                part.add(p, l);
+                restored.push((p, l));
             }
         }
-        if !changed {
-            break;
+    }
+    // 1b. spines with one cable left (a dead spine coming back cable by cable)
+    for l in 0..ns as u32 {
+        if let [r] = part.lp[l as usize][..] {
+            restored.extend(
+                complete_single(&mut part, l, r, nl as u32, d)
+                    .into_iter()
+                    .map(|p| (p, l)),
+            );
         }
     }
     // 2. dead spines: virtual lines ns.. through pairwise unjoined leaves

@@ -67,6 +67,20 @@ pub fn inject(fabric: &Fabric, cut: usize, seed: u64, dead: &[NodeId]) -> Result
     let mut chosen: Vec<usize> = idx[..cut].to_vec();
     chosen.sort_unstable();
     let cut: Vec<Link> = chosen.iter().map(|&i| candidates[i]).collect();
+    remove(fabric, cut, &gone)
+}
+
+/// The fabric without the cables `cut` and the nodes marked `gone` (with their cables):
+/// the state a running fabric is in part-way through a repair, cable by cable.
+pub fn without(fabric: &Fabric, cut: Vec<Link>, dead: &[NodeId]) -> Result<Injected> {
+    let mut gone = vec![false; fabric.len()];
+    for &s in dead {
+        gone[s as usize] = true;
+    }
+    remove(fabric, cut, &gone)
+}
+
+fn remove(fabric: &Fabric, cut: Vec<Link>, gone: &[bool]) -> Result<Injected> {
     let is_cut = |a: NodeId, pa: u8| cut.iter().any(|l| (l.a == a && l.pa == pa) || (l.b == a && l.pb == pa));
     // rebuild without the dead nodes and the cut cables
     let mut out = Fabric::new();
