@@ -384,14 +384,22 @@ fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
     osm.stop();
 }
 
-/// A shuffled full mesh (6 switches, 2 hosts each) with LMC 2 routed by the plugin: OpenSM
+/// Shuffled full meshes routed by the plugin with LMC 2 and 3 (N = 6, 4, 8): OpenSM
 /// programs ibfat's tables (every LID offset), the per-VL check passes on what the switches
 /// hold, `smpquery sl2vl` reads back the detour rule (SL 1 from a switch port → VL 1) on
-/// every switch port pair, and `saquery -p` PathRecords carry SL 1 exactly for detours.
+/// every switch port pair, and `saquery -p` PathRecords carry SL 1 exactly for detours; a
+/// cut cable is routed around without a fallback.
 #[test]
 fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
+    for (n, h, lmc, shuffle) in [(6u32, 2u32, 2u8, 17u64), (4, 3, 3, 5), (8, 2, 3, 29)] {
+        mesh_on_opensm(n, h, lmc, shuffle);
+    }
+}
+
+fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
     use ibfat::routing::fullmesh::Lanes as MeshLanes;
     use ibfat::topology::Layout;
+    let what = format!("mesh N={n} H={h} LMC {lmc}");
     let t = tempfile::tempdir().unwrap();
     let plan = t.path().join("mesh");
     harness::build_plan(
@@ -399,17 +407,17 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
             "build",
             "fullmesh",
             "--switches",
-            "6",
+            &n.to_string(),
             "--hosts-per-switch",
-            "2",
+            &h.to_string(),
             "--shuffle",
-            "17",
+            &shuffle.to_string(),
         ],
         &plan,
     );
     let sim = Sim::start(&plan.join("topology.net"));
-    let mut osm = sim.opensm_daemon(&qos_cfg_lmc("validate=1", 2));
-    routed_by_ibfat(&mut osm, 1, "mesh");
+    let mut osm = sim.opensm_daemon(&qos_cfg_lmc("validate=1", lmc));
+    routed_by_ibfat(&mut osm, 1, &what);
     let log = osm.log();
     assert!(
         log.contains("ibfat: per-VL validation:") && log.contains("every VL's CDG acyclic"),
@@ -417,7 +425,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
         harness::tail(&log, 30)
     );
     let (fabric, lids, programmed) = sim.programmed();
-    assert_eq!(lids.lmc, 2);
+    assert_eq!(lids.lmc, lmc, "{what}");
     let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
         panic!("the mesh is not recognised")
     };
@@ -425,7 +433,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
         panic!("not a full mesh: {}", layout.describe())
     };
     let want = route(&fabric, &layout, &lids).unwrap();
-    harness::assert_same_tables(&fabric, &want, &programmed, "mesh");
+    harness::assert_same_tables(&fabric, &want, &programmed, &what);
     let lanes = MeshLanes::new(&fabric, l, &lids);
     let v = check_vls(
         &fabric,
@@ -440,9 +448,11 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
     // every LID offset of every host from one host per switch
     let hosts = host_lids(&fabric, &lids);
     let (mut detours, mut direct) = (0, 0);
-    for &(slid, leaf) in hosts.iter().step_by(2) {
-        for &(base, _) in hosts.iter().filter(|&&(_, l)| l != leaf) {
-            for off in 0..4u16 {
+    // (every source switch; on the larger meshes every other destination host)
+    let step = if n * h > 12 { 2 } else { 1 };
+    for &(slid, leaf) in hosts.iter().step_by(h as usize) {
+        for &(base, _) in hosts.iter().filter(|&&(_, l)| l != leaf).step_by(step) {
+            for off in 0..1u16 << lmc {
                 let dlid = base + off;
                 let want = lanes.sl(leaf, dlid as usize);
                 assert_eq!(path_record_sl(&sim, slid, dlid), want, "{slid} -> {dlid}");
@@ -454,7 +464,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
             }
         }
     }
-    assert!(detours > 0 && direct > 0, "{detours} detours, {direct} direct");
+    assert!(detours > 0 && direct > 0, "{what}: {detours} detours, {direct} direct");
 
     // cut a switch-to-switch cable: still ibfat (no fallback), every pair routed around it
     let (a, pa) = fabric
@@ -472,7 +482,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
     let before = osm.log().matches("tables configured on all switches").count();
     sim.console(&format!("Unlink \"{}\"[{pa}]", sim_name(&fabric, a)));
     osm.sighup();
-    routed_by_ibfat(&mut osm, before + 1, "mesh with a cut cable");
+    routed_by_ibfat(&mut osm, before + 1, &format!("{what} with a cut cable"));
     let (fabric, lids, programmed) = sim.programmed();
     let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
         panic!("the cut mesh is not recognised")
