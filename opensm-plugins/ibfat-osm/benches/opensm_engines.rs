@@ -14,7 +14,14 @@
 //! Environment: `IBFAT_BENCH_ORDER=q` (prime power, default 13), `IBFAT_BENCH_ENGINES`
 //! (comma list, default ibfat,minhop,updn,ftree,dfsssp,nue), `IBFAT_BENCH_PASSES` (≥ 1),
 //! `IBFAT_BENCH_CHECK=0` (skip reading back and checking the tables),
-//! `IBFAT_BENCH_TIMEOUT` (seconds per pass, default 1800).
+//! `IBFAT_BENCH_TIMEOUT` (seconds per pass, default 1800),
+//! `IBFAT_BENCH_CUTS` (comma list of fault levels, default `0`: the intact fabric; `26` cuts
+//! that many switch-to-switch cables, `5%` that share of them, seeded by
+//! `IBFAT_BENCH_SEED`, default 1): every level is a fresh ibsim of the degraded fabric with
+//! every engine routing it (ibfat with QoS, which its detours' SLs need), then a summary
+//! of the shift all-to-all per level and engine, plotted to `IBFAT_BENCH_SVG` when set
+//! (issue 21: quality while degraded, side by side). On a degraded fabric the `lsft`
+//! column is left out (its schedule is for the intact family).
 
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
@@ -26,8 +33,9 @@ use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::schedule::lsft::LsftAllToAll;
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Job, Pattern};
+use ibfat::topology::faults::inject;
 use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::{FamilySpec, Layout, Spec};
+use ibfat::topology::{FamilySpec, Layout, NodeKind, Spec};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -73,7 +81,7 @@ fn env_or<T: FromStr>(name: &str, default: T) -> T {
 /// the `lsft` all-to-all, and what the validator finds.
 struct Quality {
     shift: (f64, u32),
-    lsft: (f64, u32),
+    lsft: Option<(f64, u32)>,
     /// Every host reaches every host LID.
     host_routes: bool,
     /// Switch LIDs routed too, no defective entry anywhere.
@@ -106,19 +114,28 @@ struct Row {
 fn measure(sim: &Sim) -> Quality {
     let start = Instant::now();
     let (fabric, lids, tables) = sim.programmed();
-    let Recognition::Recognised { layout, .. } = recognize(&fabric, Some(FamilyHint::Lsft)) else {
-        panic!("the programmed fabric is not recognised as an LSFT")
+    // intact: the family's hosts and the lsft all-to-all; degraded: every host, shift only
+    let layout = match recognize(&fabric, Some(FamilyHint::Lsft)) {
+        Recognition::Recognised { layout, .. } => Some(layout),
+        Recognition::Unrecognised { degraded: Some(_), .. } => None,
+        Recognition::Unrecognised { reason, .. } => panic!("the programmed fabric is no LSFT: {reason}"),
     };
-    let Layout::Lsft(l) = &layout else { unreachable!() };
-    let job = Job::whole(layout.hosts());
+    let job = Job::whole(
+        &layout
+            .as_ref()
+            .map_or_else(|| fabric.endpoints(), |l| l.hosts().to_vec()),
+    );
     let routes = CompiledRoutes::compile(&fabric, &lids, &tables, job.hosts(), 0).unwrap();
     let run = |p: &dyn Pattern| {
         let r = check(&fabric, job.hosts(), &routes, p, 0..p.phases(), &|| {}).unwrap();
         (r.throughput_ratio, r.max_congestion)
     };
     let shift = run(&Shift::new(job.len()));
-    let lsft = run(&LsftAllToAll::new(l, &job));
-    let v = validate(&fabric, &lids, &tables, Some(&layout));
+    let lsft = match &layout {
+        Some(Layout::Lsft(l)) => Some(run(&LsftAllToAll::new(l, &job))),
+        _ => None,
+    };
+    let v = validate(&fabric, &lids, &tables, layout.as_ref());
     Quality {
         shift,
         lsft,
@@ -130,8 +147,12 @@ fn measure(sim: &Sim) -> Quality {
     }
 }
 
-fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_tables: bool) -> Row {
-    let (engine, args) = engine_setup(entry);
+fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_tables: bool, degraded: bool) -> Row {
+    let (engine, mut args) = engine_setup(entry);
+    if degraded && engine == "ibfat" {
+        // detours need their SLs and SL-to-VL tables: OpenSM programs those with QoS on
+        args.push("-Q".into());
+    }
     let engine = engine.as_str();
     let mut extra = vec!["-D".into(), "0x07".into(), "-s".into(), "0".into()];
     extra.extend(args);
@@ -219,31 +240,112 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
     }
 }
 
+/// A fault level of `IBFAT_BENCH_CUTS`: a cable count or a percentage of the
+/// switch-to-switch cables.
+fn cut_count(level: &str, cables: usize) -> usize {
+    match level.strip_suffix('%') {
+        Some(p) => {
+            let p: f64 = p
+                .parse()
+                .unwrap_or_else(|_| panic!("IBFAT_BENCH_CUTS: {level}: not a percentage"));
+            (cables as f64 * p / 100.0).round() as usize
+        }
+        None => level
+            .parse()
+            .unwrap_or_else(|_| panic!("IBFAT_BENCH_CUTS: {level}: not a count or a percentage")),
+    }
+}
+
 fn main() {
     let q: u32 = env_or("IBFAT_BENCH_ORDER", 13);
     let engines: String = env_or("IBFAT_BENCH_ENGINES", DEFAULT_ENGINES.to_string());
     let passes: usize = env_or("IBFAT_BENCH_PASSES", 5).max(1);
     let measure_tables = env_or::<String>("IBFAT_BENCH_CHECK", "1".into()) != "0";
     let limit = Duration::from_secs(env_or("IBFAT_BENCH_TIMEOUT", 1800));
+    let levels: String = env_or("IBFAT_BENCH_CUTS", "0".to_string());
+    let seed: u64 = env_or("IBFAT_BENCH_SEED", 1);
     let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false)))
         .build()
         .unwrap_or_else(|e| panic!("LSFT({q}): {e}"));
-    let net = ibfat::formats::ibsim::write_net(&plan.fabric, &[]);
-    let (switches, hosts) = (plan.fabric.switches().count(), plan.layout.hosts().len());
-    println!(
-        "LSFT({q}): {switches} switches, {hosts} hosts, {} LIDs",
-        switches + hosts
-    );
-    let t = Instant::now();
-    let sim = Sim::start_text(&net);
-    println!("ibsim ready in {:.1} s", t.elapsed().as_secs_f64());
-    let mut rows = Vec::new();
-    for entry in engines.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-        let row = run_engine(&sim, entry, passes, limit, measure_tables);
-        print_passes(&row);
-        rows.push(row);
+    let cables = plan
+        .fabric
+        .links()
+        .filter(|l| plan.fabric.node(l.a).kind == NodeKind::Switch && plan.fabric.node(l.b).kind == NodeKind::Switch)
+        .count();
+    let mut summary: Vec<(String, usize, Vec<Row>)> = Vec::new();
+    for level in levels.split(',').map(str::trim).filter(|l| !l.is_empty()) {
+        let cut = cut_count(level, cables);
+        let fabric = if cut == 0 {
+            plan.fabric.clone()
+        } else {
+            inject(&plan.fabric, cut, seed, &[])
+                .unwrap_or_else(|e| panic!("{level}: {e}"))
+                .fabric
+        };
+        let net = ibfat::formats::ibsim::write_net(&fabric, &[]);
+        let (switches, hosts) = (fabric.switches().count(), fabric.endpoints().len());
+        println!(
+            "LSFT({q}), {cut} of {cables} switch cables cut (seed {seed}): {switches} switches, {hosts} hosts, {} LIDs",
+            switches + hosts
+        );
+        let t = Instant::now();
+        let sim = Sim::start_text(&net);
+        println!("ibsim ready in {:.1} s", t.elapsed().as_secs_f64());
+        let mut rows = Vec::new();
+        for entry in engines.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let row = run_engine(&sim, entry, passes, limit, measure_tables, cut > 0);
+            print_passes(&row);
+            rows.push(row);
+        }
+        print_table(&format!("LSFT({q}), {cut} cables cut"), &rows);
+        summary.push((level.to_string(), cut, rows));
     }
-    print_table(q, &rows);
+    if summary.len() > 1 {
+        print_summary(q, cables, &summary);
+    }
+}
+
+/// Shift all-to-all per fault level and engine (throughput ratio, max congestion), and the
+/// plot of the ratios when `IBFAT_BENCH_SVG` names a file.
+fn print_summary(q: u32, cables: usize, summary: &[(String, usize, Vec<Row>)]) {
+    println!();
+    println!("LSFT({q}), shift all-to-all on the programmed tables: throughput ratio (max congestion); fallback passes are not the engine's");
+    let entries: Vec<&str> = summary[0].2.iter().map(|r| r.entry.as_str()).collect();
+    println!("| cables cut | {} |", entries.join(" | "));
+    println!("|---|{}", "---|".repeat(entries.len()));
+    let mut series: Vec<ibfat::formats::chart::Series> = entries
+        .iter()
+        .map(|e| ibfat::formats::chart::Series {
+            name: e.to_string(),
+            points: Vec::new(),
+        })
+        .collect();
+    for (level, cut, rows) in summary {
+        let cells: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| match &r.quality {
+                Some(qu) => {
+                    if *cut > 0 {
+                        series[i].points.push((*cut as f64 * 100.0 / cables as f64, qu.shift.0));
+                    }
+                    format!("{:.4} ({})", qu.shift.0, qu.shift.1)
+                }
+                None => "- (fell back or not read)".into(),
+            })
+            .collect();
+        println!("| {cut} ({level}) | {} |", cells.join(" | "));
+    }
+    if let Ok(path) = std::env::var("IBFAT_BENCH_SVG") {
+        let svg = ibfat::formats::chart::loglog_svg(
+            &format!("LSFT({q}) with cut cables: shift all-to-all on each engine's tables"),
+            "switch-to-switch cables cut (%)",
+            "throughput ratio",
+            &series,
+        );
+        std::fs::write(&path, svg).unwrap_or_else(|e| panic!("{path}: {e}"));
+        println!("plot written to {path}");
+    }
 }
 
 /// One line per engine as soon as it is done: every pass with the engine that routed it.
@@ -277,9 +379,9 @@ fn print_passes(row: &Row) {
 }
 
 /// The Markdown table of docs/routing.md §2.5.
-fn print_table(q: u32, rows: &[Row]) {
+fn print_table(what: &str, rows: &[Row]) {
     println!();
-    println!("LSFT({q})");
+    println!("{what}");
     println!(
         "| engine | routed by | passes | median ms | best ms | VLs | OpenSM peak RSS | shift ratio (max cong.) | lsft ratio (max cong.) | host routes | every LID | non-minimal | 1-VL CDG acyclic |"
     );
@@ -331,7 +433,7 @@ fn print_table(q: u32, rows: &[Row]) {
             r.vls,
             r.rss_mib.map_or("-".into(), |m| format!("{m} MiB")),
             pair(q.map(|q| q.shift)),
-            pair(q.map(|q| q.lsft)),
+            pair(q.and_then(|q| q.lsft)),
             q.map_or("-", |q| yes(q.host_routes)),
             q.map_or("-", |q| yes(q.every_lid)),
             q.map_or("-".into(), |q| q.non_minimal.to_string()),

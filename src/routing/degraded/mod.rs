@@ -45,6 +45,10 @@ use super::lids::Lids;
 use crate::error::{Error, Result};
 use crate::topology::degraded::{LsftHoles, DEAD};
 use crate::topology::{Fabric, NodeKind, NO_PEER};
+use rayon::prelude::*;
+
+mod near;
+use near::{Near, SpineOptions};
 
 pub use super::lanes::{colour, vl, Lanes, DATA_VLS};
 
@@ -110,6 +114,40 @@ impl Router<'_> {
         self.leaf_choice(s, d, j).map(|(port, sl, _)| (port, sl))
     }
 
+    /// [`Router::leaf_choice`] for host slots 0..slots of d at once: the spines' options
+    /// are searched once per (s, d), not once per slot.
+    fn leaf_choices(&self, s: u32, d: u32, slots: u32) -> Vec<Option<(u8, u8, u32)>> {
+        let h = self.h;
+        if h.intact(s, d) {
+            return (0..slots).map(|j| self.leaf_choice(s, d, j)).collect();
+        }
+        let base = s as usize * h.plane.degree() as usize;
+        let options: Vec<(u8, u32, SpineOptions)> = h
+            .plane
+            .lines_through(s)
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| h.leaf_up[base + k] != 0)
+            .map(|(k, &l)| (h.leaf_up[base + k], l, self.near.spine_options(h, l, d)))
+            .collect();
+        let mut cands: Vec<(u8, u32, u32)> = Vec::with_capacity(options.len());
+        (0..slots)
+            .map(|j| {
+                cands.clear();
+                cands.extend(
+                    options
+                        .iter()
+                        .filter_map(|(port, l, o)| o.pick_point(*l, d, j).map(|m| (*port, m, *l)))
+                        .filter(|&(_, m, _)| m != s),
+                );
+                (!cands.is_empty()).then(|| {
+                    let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
+                    (port, if m == d { 0 } else { 1 + colour(d) }, l)
+                })
+            })
+            .collect()
+    }
+
     /// [`Router::leaf_to_point`] with the spine the leaf goes up to.
     fn leaf_choice(&self, s: u32, d: u32, j: u32) -> Option<(u8, u8, u32)> {
         let h = self.h;
@@ -141,6 +179,10 @@ impl Router<'_> {
     }
 }
 
+/// A broken pair's choice for one host slot: (source point, destination point, slot,
+/// (up port, SL, first spine) or none).
+type SlotChoice = (u32, u32, u32, Option<(u8, u8, u32)>);
+
 /// A leaf's entry: the port of `found` with its SL recorded, or no route counted in
 /// `missing`.
 fn leaf_hop(found: Option<(u8, u8)>, sl: &mut u8, missing: &mut u64) -> u8 {
@@ -153,109 +195,6 @@ fn leaf_hop(found: Option<(u8, u8)>, sl: &mut u8, missing: &mut u64) -> u8 {
             *missing += 1;
             NO_ROUTE
         }
-    }
-}
-
-/// Where the faults are, so that the candidate searches check cables only near a fault
-/// (far from every fault the family's cables are all there): the same choices as the
-/// search over every candidate, in a fraction of the time at LSFT(32).
-struct Near {
-    /// A leaf that is dead or lost a cable.
-    point: Vec<bool>,
-    /// A spine that is dead or lost a cable.
-    line: Vec<bool>,
-    /// Points on each line of colour 0 and 1, in [`Plane::points_on`] order.
-    by_colour: Vec<[Vec<u32>; 2]>,
-    /// For a touched point: the points its family route to is broken with (sorted;
-    /// `intact` is symmetric: both directions use the same two cables).
-    broken_with: Vec<Vec<u32>>,
-}
-
-impl Near {
-    fn new(h: &LsftHoles) -> Near {
-        let (n, dd) = (h.plane.size() as usize, h.plane.degree() as usize);
-        let point: Vec<bool> = (0..n)
-            .map(|p| h.leaves[p] == DEAD || h.leaf_up[p * dd..(p + 1) * dd].contains(&0))
-            .collect();
-        let line: Vec<bool> = (0..n)
-            .map(|l| h.spines[l] == DEAD || h.spine_down[l * dd..(l + 1) * dd].contains(&0))
-            .collect();
-        let by_colour = (0..n as u32)
-            .map(|l| {
-                let pts = h.plane.points_on(l);
-                [0u8, 1].map(|c| pts.iter().copied().filter(|&m| colour(m) == c).collect())
-            })
-            .collect();
-        let broken_with = (0..n as u32)
-            .map(|p| match point[p as usize] {
-                true => (0..n as u32).filter(|&m| m != p && !h.intact(p, m)).collect(),
-                false => Vec::new(),
-            })
-            .collect();
-        Near {
-            point,
-            line,
-            by_colour,
-            broken_with,
-        }
-    }
-
-    /// `h.intact(a, b)` for a ≠ b, from the lists.
-    fn intact(&self, a: u32, b: u32) -> bool {
-        match (self.point[a as usize], self.point[b as usize]) {
-            (false, false) => true,
-            (true, _) => self.broken_with[a as usize].binary_search(&b).is_err(),
-            (false, true) => self.broken_with[b as usize].binary_search(&a).is_err(),
-        }
-    }
-
-    /// Leaf s's next hop towards spine t: (up port, SL) — up to t, or through a spine l
-    /// whose meet m with t has both cables (l → m → t), spread by (s + t); cables are
-    /// checked only where a fault is near (lines l and t untouched: all there).
-    fn leaf_to_spine(&self, h: &LsftHoles, r: &Router<'_>, s: u32, t: u32) -> Option<(u8, u8)> {
-        let up = h.up(s, t);
-        if up != 0 {
-            return Some((up, 0));
-        }
-        let lines = h.plane.lines_through(s);
-        let base = s as usize * lines.len();
-        let valid = |k: &usize| {
-            let l = lines[*k];
-            l != t
-                && h.leaf_up[base + k] != 0
-                && ((!self.line[l as usize] && !self.line[t as usize]) || r.spine_to_spine(l, t).is_some())
-        };
-        let count = (0..lines.len()).filter(valid).count() as u32;
-        if count == 0 {
-            return None;
-        }
-        let k = (0..lines.len()).filter(valid).nth(((s + t) % count) as usize)?;
-        let m = h.plane.meet(lines[k], t);
-        // the spine hop l1 → m must stay on VL 0: SL 1 + c with colour(m) = 1 − c
-        Some((h.leaf_up[base + k], 1 + (1 - colour(m))))
-    }
-
-    /// Spine l's next hop towards host slot j of point d (0 for the leaf itself): (down
-    /// port, d) when it reaches d, else (down port, m) for an intermediate leaf m on l with
-    /// its cable, m's family route to d intact and m of the other colour than d, spread by
-    /// (l + d + j) — cables are checked only where a fault is near (an untouched line has
-    /// all its cables; untouched points keep their routes).
-    fn spine_to_point(&self, h: &LsftHoles, l: u32, d: u32, j: u32) -> Option<(u8, u32)> {
-        let down = h.down(l, d);
-        if down != 0 {
-            return Some((down, d));
-        }
-        let cands = &self.by_colour[l as usize][1 - colour(d) as usize];
-        let valid = |m: &&u32| {
-            let m = **m;
-            (!self.line[l as usize] || h.down(l, m) != 0) && self.intact(m, d)
-        };
-        let count = cands.iter().filter(valid).count() as u32;
-        if count == 0 {
-            return None;
-        }
-        let m = *cands.iter().filter(valid).nth(((l + d + j) % count) as usize)?;
-        Some((h.down(l, m), m))
     }
 }
 
@@ -337,122 +276,162 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     let dd = h.plane.degree() as usize;
     let bit = |l: u32, d: u32, j: u32| ((l * n + d) as usize) * dd + (j as usize).min(dd - 1);
     let mut needed = vec![0u64; ((n * n) as usize * dd).div_ceil(64)];
+    // one bit per (spine l, point d): some slot of d is needed (a spine row's bits are
+    // 132 bytes at LSFT(32), where the per-slot bits are 4 KB: the hot loop reads these)
+    let mut any_needed = vec![0u64; ((n * n) as usize).div_ceil(64)];
     let near = &r.near;
     // every broken pair's choice, made once here and used again for its entries below
-    let mut choices = std::collections::HashMap::new();
     let touched_points: Vec<u32> = (0..n).filter(|&p| near.point[p as usize]).collect();
-    for s in 0..n {
-        if h.leaves[s as usize] == DEAD {
-            continue;
-        }
-        // a pair of untouched points is intact: only pairs with a touched end can be broken
-        let all: Vec<u32>;
-        let ds: &[u32] = if near.point[s as usize] {
-            all = (0..n).collect();
-            &all
-        } else {
-            &touched_points
-        };
-        for &d in ds.iter().filter(|&&d| d != s && !h.intact(s, d)) {
-            for j in 0..count[d as usize].max(1) {
-                let choice = r.leaf_choice(s, d, j);
-                if let Some((_, _, l)) = choice {
-                    let b = bit(l, d, j);
-                    needed[b / 64] |= 1 << (b % 64);
-                }
-                choices.insert((s, d, j), choice.map(|(port, sl, _)| (port, sl)));
+    // (source point, destination point, slot, choice) of every broken pair, sources in
+    // parallel (rayon), each source's pairs in order
+    let per_source: Vec<Vec<SlotChoice>> = (0..n)
+        .into_par_iter()
+        .map(|s| {
+            let mut out = Vec::new();
+            if h.leaves[s as usize] == DEAD {
+                return out;
             }
+            // a pair of untouched points is intact: only pairs with a touched end can be broken
+            let all: Vec<u32>;
+            let ds: &[u32] = if near.point[s as usize] {
+                all = (0..n).collect();
+                &all
+            } else {
+                &touched_points
+            };
+            for &d in ds.iter().filter(|&&d| d != s && !h.intact(s, d)) {
+                let slots = r.leaf_choices(s, d, count[d as usize].max(1));
+                out.extend(slots.into_iter().enumerate().map(|(j, c)| (s, d, j as u32, c)));
+            }
+            out
+        })
+        .collect();
+    let mut choices = std::collections::HashMap::new();
+    for (s, d, j, choice) in per_source.into_iter().flatten() {
+        if let Some((_, _, l)) = choice {
+            let b = bit(l, d, j);
+            needed[b / 64] |= 1 << (b % 64);
+            let a = (l * n + d) as usize;
+            any_needed[a / 64] |= 1 << (a % 64);
         }
+        choices.insert((s, d, j), choice.map(|(port, sl, _)| (port, sl)));
     }
     let is_needed = |l: u32, d: u32, j: u32| {
+        let a = (l * n + d) as usize;
+        if any_needed[a / 64] >> (a % 64) & 1 == 0 {
+            return false;
+        }
         let b = bit(l, d, j);
         needed[b / 64] >> (b % 64) & 1 == 1
     };
     let mut sl = vec![0u8; n as usize * stride];
-    let (mut unrouted, mut unrouted_switch_lids) = (0u64, 0u64);
-    let mut to_point = vec![0u8; n as usize];
-    for (row, &sw) in lfts.switches.clone().iter().enumerate() {
-        let (p, l) = (point_of[sw as usize], line_of[sw as usize]);
-        // the family's port towards every point from this switch (0: not intact / not here)
-        to_point.fill(0);
-        if p != u32::MAX {
-            for (k, &line) in h.plane.lines_through(p).iter().enumerate() {
-                let up = h.leaf_up[p as usize * dd + k];
-                for (kk, &d) in h.plane.points_on(line).iter().enumerate() {
-                    if d != p && up != 0 && h.spine_down[line as usize * dd + kk] != 0 {
-                        to_point[d as usize] = up;
+    // every row on its own (rayon): a leaf row writes its own SL row, counts its own misses
+    let mut sl_rows: Vec<&mut [u8]> = (0..lfts.switches.len()).map(|_| -> &mut [u8] { &mut [] }).collect();
+    for (p, chunk) in sl.chunks_mut(stride).enumerate() {
+        if h.leaves[p] != DEAD {
+            sl_rows[lfts.row_of[h.leaves[p] as usize] as usize] = chunk;
+        }
+    }
+    let switches = lfts.switches.clone();
+    let missed: Vec<(u64, u64)> = lfts
+        .ports
+        .par_chunks_mut(stride)
+        .zip(sl_rows.into_par_iter())
+        .zip(switches.par_iter())
+        .map_init(
+            || vec![0u8; n as usize],
+            |to_point, ((ports, sl_row), &sw)| {
+                let (mut unrouted, mut unrouted_switch_lids) = (0u64, 0u64);
+                let (p, l) = (point_of[sw as usize], line_of[sw as usize]);
+                // the family's port towards every point from this switch (0: not intact / not here)
+                to_point.fill(0);
+                if p != u32::MAX {
+                    for (k, &line) in h.plane.lines_through(p).iter().enumerate() {
+                        let up = h.leaf_up[p as usize * dd + k];
+                        for (kk, &d) in h.plane.points_on(line).iter().enumerate() {
+                            if d != p && up != 0 && h.spine_down[line as usize * dd + kk] != 0 {
+                                to_point[d as usize] = up;
+                            }
+                        }
+                    }
+                } else {
+                    for (kk, &d) in h.plane.points_on(l).iter().enumerate() {
+                        to_point[d as usize] = h.spine_down[l as usize * dd + kk];
                     }
                 }
-            }
-        } else {
-            for (kk, &d) in h.plane.points_on(l).iter().enumerate() {
-                to_point[d as usize] = h.spine_down[l as usize * dd + kk];
-            }
-        }
-        // the intact tables' hand-over at a spine that does not reach d: the point where it
-        // meets the root line 0 (on line 0 itself, its j-th point) — kept where its cable
-        // survives, so a fault changes only the entries detours need
-        let via = (p == u32::MAX && l != 0).then(|| h.plane.meet(l, 0));
-        for (lid, &d) in dest.iter().enumerate() {
-            let port = match (d, p != u32::MAX) {
-                (Dest::None, _) => continue,
-                // at a leaf
-                (Dest::Host(dp, hp), true) if dp == p => hp,
-                (Dest::Leaf(dp), true) if dp == p => 0,
-                (Dest::Host(dp, _) | Dest::Leaf(dp), true) if to_point[dp as usize] != 0 => to_point[dp as usize],
-                (Dest::Host(dp, _), true) => leaf_hop(
-                    match choices.get(&(p, dp, host_slot[lid])) {
-                        Some(&c) => c,
-                        None => r.leaf_to_point(p, dp, host_slot[lid]),
-                    },
-                    &mut sl[p as usize * stride + lid],
-                    &mut unrouted,
-                ),
-                (Dest::Leaf(dp), true) => leaf_hop(
-                    match choices.get(&(p, dp, 0)) {
-                        Some(&c) => c,
-                        None => r.leaf_to_point(p, dp, 0),
-                    },
-                    &mut sl[p as usize * stride + lid],
-                    &mut unrouted,
-                ),
-                (Dest::Spine(t), true) => leaf_hop(
-                    near.leaf_to_spine(h, &r, p, t),
-                    &mut sl[p as usize * stride + lid],
-                    &mut unrouted_switch_lids,
-                ),
-                // at a spine
-                (Dest::Host(dp, _) | Dest::Leaf(dp), false) if to_point[dp as usize] != 0 => to_point[dp as usize],
-                (Dest::Host(dp, _), false) if !is_needed(l, dp, host_slot[lid]) => {
-                    let via = via.unwrap_or_else(|| {
-                        let pts = h.plane.points_on(0);
-                        pts[host_slot[lid] as usize % pts.len()]
-                    });
-                    match to_point[via as usize] {
-                        port if port != 0 && via != dp => port,
-                        _ => r
+                // the intact tables' hand-over at a spine that does not reach d: the point where it
+                // meets the root line 0 (on line 0 itself, its j-th point) — kept where its cable
+                // survives, so a fault changes only the entries detours need
+                let via = (p == u32::MAX && l != 0).then(|| h.plane.meet(l, 0));
+                for (lid, &d) in dest.iter().enumerate() {
+                    let port = match (d, p != u32::MAX) {
+                        (Dest::None, _) => continue,
+                        // at a leaf
+                        (Dest::Host(dp, hp), true) if dp == p => hp,
+                        (Dest::Leaf(dp), true) if dp == p => 0,
+                        (Dest::Host(dp, _) | Dest::Leaf(dp), true) if to_point[dp as usize] != 0 => {
+                            to_point[dp as usize]
+                        }
+                        (Dest::Host(dp, _), true) => leaf_hop(
+                            match choices.get(&(p, dp, host_slot[lid])) {
+                                Some(&c) => c,
+                                None => r.leaf_to_point(p, dp, host_slot[lid]),
+                            },
+                            &mut sl_row[lid],
+                            &mut unrouted,
+                        ),
+                        (Dest::Leaf(dp), true) => leaf_hop(
+                            match choices.get(&(p, dp, 0)) {
+                                Some(&c) => c,
+                                None => r.leaf_to_point(p, dp, 0),
+                            },
+                            &mut sl_row[lid],
+                            &mut unrouted,
+                        ),
+                        (Dest::Spine(t), true) => leaf_hop(
+                            near.leaf_to_spine(h, &r, p, t),
+                            &mut sl_row[lid],
+                            &mut unrouted_switch_lids,
+                        ),
+                        // at a spine
+                        (Dest::Host(dp, _) | Dest::Leaf(dp), false) if to_point[dp as usize] != 0 => {
+                            to_point[dp as usize]
+                        }
+                        (Dest::Host(dp, _), false) if !is_needed(l, dp, host_slot[lid]) => {
+                            let via = via.unwrap_or_else(|| {
+                                let pts = h.plane.points_on(0);
+                                pts[host_slot[lid] as usize % pts.len()]
+                            });
+                            match to_point[via as usize] {
+                                port if port != 0 && via != dp => port,
+                                _ => r
+                                    .spine_to_point(l, dp, host_slot[lid])
+                                    .map(|x| x.0)
+                                    .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
+                                    .unwrap_or(NO_ROUTE),
+                            }
+                        }
+                        (Dest::Host(dp, _), false) => r
                             .spine_to_point(l, dp, host_slot[lid])
                             .map(|x| x.0)
                             .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
                             .unwrap_or(NO_ROUTE),
-                    }
+                        (Dest::Leaf(dp), false) => r
+                            .spine_to_point(l, dp, 0)
+                            .map(|x| x.0)
+                            .or_else(|| r.spine_fallback(l, dp, 0))
+                            .unwrap_or(NO_ROUTE),
+                        (Dest::Spine(t), false) if t == l => 0,
+                        (Dest::Spine(t), false) => r.spine_to_spine(l, t).map_or(NO_ROUTE, |x| x.0),
+                    };
+                    ports[lid] = port;
                 }
-                (Dest::Host(dp, _), false) => r
-                    .spine_to_point(l, dp, host_slot[lid])
-                    .map(|x| x.0)
-                    .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
-                    .unwrap_or(NO_ROUTE),
-                (Dest::Leaf(dp), false) => r
-                    .spine_to_point(l, dp, 0)
-                    .map(|x| x.0)
-                    .or_else(|| r.spine_fallback(l, dp, 0))
-                    .unwrap_or(NO_ROUTE),
-                (Dest::Spine(t), false) if t == l => 0,
-                (Dest::Spine(t), false) => r.spine_to_spine(l, t).map_or(NO_ROUTE, |x| x.0),
-            };
-            lfts.ports[row * stride + lid] = port;
-        }
-    }
+                (unrouted, unrouted_switch_lids)
+            },
+        )
+        .collect();
+    let unrouted = missed.iter().map(|m| m.0).sum();
+    let unrouted_switch_lids = missed.iter().map(|m| m.1).sum();
     Ok(DegradedRoutes {
         lfts,
         sl,
@@ -461,3 +440,6 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         unrouted_switch_lids,
     })
 }
+
+#[cfg(test)]
+mod tests;

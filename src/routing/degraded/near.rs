@@ -1,0 +1,310 @@
+//! Where the faults are, for the degraded router's candidate searches: which leaves and
+//! spines are touched, and for every search the few candidates that can fail, so that a
+//! choice far from every fault costs a handful of lookups (LSFT(32) with 100 cut cables
+//! routes in under a second). Each fast search has the full scan it must agree with
+//! (`*_scan`, tested pair by pair).
+
+use super::{colour, Router};
+use crate::topology::degraded::{LsftHoles, DEAD};
+
+/// Where the faults are, so that the candidate searches check cables only near a fault
+/// (far from every fault the family's cables are all there): the same choices as the
+/// search over every candidate, in a fraction of the time at LSFT(32).
+pub(super) struct Near {
+    /// A leaf that is dead or lost a cable.
+    pub(super) point: Vec<bool>,
+    /// A spine that is dead or lost a cable.
+    pub(super) line: Vec<bool>,
+    /// Points on each line of colour 0 and 1, in [`Plane::points_on`] order.
+    by_colour: Vec<[Vec<u32>; 2]>,
+    /// For a touched point: the points its family route to is broken with (sorted;
+    /// `intact` is symmetric: both directions use the same two cables).
+    broken_with: Vec<Vec<u32>>,
+    /// Per line and colour: the positions in `by_colour` of touched points — the only
+    /// candidates that can fail when the destination is untouched.
+    touched_pos: Vec<[Vec<u32>; 2]>,
+    /// Per point: the positions in [`Plane::lines_through`] of its lines that lost the
+    /// cable to it or are touched — the only first hops that can fail towards an untouched
+    /// spine.
+    bad_lines: Vec<Vec<u32>>,
+    /// Per line: the points on it whose cable to it is missing (cut, or the leaf dead).
+    cut_points: Vec<Vec<u32>>,
+}
+
+/// Positions ruled out among a candidate list, ascending (few: only near faults).
+struct Skips {
+    at: [u32; 128],
+    len: usize,
+}
+
+impl Skips {
+    pub(super) fn new() -> Skips {
+        Skips { at: [0; 128], len: 0 }
+    }
+    /// Record position i (ascending); false when full (the caller searches the slow way).
+    fn push(&mut self, i: u32) -> bool {
+        if self.len == self.at.len() {
+            return false;
+        }
+        self.at[self.len] = i;
+        self.len += 1;
+        true
+    }
+    fn as_slice(&self) -> &[u32] {
+        &self.at[..self.len]
+    }
+    fn sort_dedup(&mut self) {
+        let v = &mut self.at[..self.len];
+        v.sort_unstable();
+        let mut w = 0;
+        for r in 0..v.len() {
+            if w == 0 || v[r] != v[w - 1] {
+                v[w] = v[r];
+                w += 1;
+            }
+        }
+        self.len = w;
+    }
+    /// The position of the idx-th candidate that is not ruled out.
+    fn nth(&self, idx: u32) -> u32 {
+        let mut r = idx;
+        for &i in &self.at[..self.len] {
+            if i > r {
+                break;
+            }
+            r += 1;
+        }
+        r
+    }
+}
+
+impl Near {
+    pub(super) fn new(h: &LsftHoles) -> Near {
+        let (n, dd) = (h.plane.size() as usize, h.plane.degree() as usize);
+        let point: Vec<bool> = (0..n)
+            .map(|p| h.leaves[p] == DEAD || h.leaf_up[p * dd..(p + 1) * dd].contains(&0))
+            .collect();
+        let line: Vec<bool> = (0..n)
+            .map(|l| h.spines[l] == DEAD || h.spine_down[l * dd..(l + 1) * dd].contains(&0))
+            .collect();
+        let by_colour: Vec<[Vec<u32>; 2]> = (0..n as u32)
+            .map(|l| {
+                let pts = h.plane.points_on(l);
+                [0u8, 1].map(|c| pts.iter().copied().filter(|&m| colour(m) == c).collect())
+            })
+            .collect();
+        let broken_with = (0..n as u32)
+            .map(|p| match point[p as usize] {
+                true => (0..n as u32).filter(|&m| m != p && !h.intact(p, m)).collect(),
+                false => Vec::new(),
+            })
+            .collect();
+        let touched_pos = (0..n)
+            .map(|l| {
+                [0usize, 1].map(|c: usize| {
+                    let v: &Vec<u32> = &by_colour[l][c];
+                    (0..v.len() as u32).filter(|&i| point[v[i as usize] as usize]).collect()
+                })
+            })
+            .collect();
+        let bad_lines = (0..n)
+            .map(|p| {
+                let lines = h.plane.lines_through(p as u32);
+                (0..lines.len() as u32)
+                    .filter(|&k| h.leaf_up[p * dd + k as usize] == 0 || line[lines[k as usize] as usize])
+                    .collect()
+            })
+            .collect();
+        let cut_points = (0..n)
+            .map(|l| {
+                let pts = h.plane.points_on(l as u32);
+                (0..pts.len())
+                    .filter(|&k| h.spine_down[l * dd + k] == 0)
+                    .map(|k| pts[k])
+                    .collect()
+            })
+            .collect();
+        Near {
+            point,
+            line,
+            by_colour,
+            broken_with,
+            touched_pos,
+            bad_lines,
+            cut_points,
+        }
+    }
+
+    /// `h.intact(a, b)` for a ≠ b, from the lists.
+    pub(super) fn intact(&self, a: u32, b: u32) -> bool {
+        match (self.point[a as usize], self.point[b as usize]) {
+            (false, false) => true,
+            (true, _) => self.broken_with[a as usize].binary_search(&b).is_err(),
+            (false, true) => self.broken_with[b as usize].binary_search(&a).is_err(),
+        }
+    }
+
+    /// Leaf s's next hop towards spine t: (up port, SL) — up to t, or through a spine l
+    /// whose meet m with t has both cables (l → m → t), spread by (s + t); cables are
+    /// checked only where a fault is near (lines l and t untouched: all there).
+    pub(super) fn leaf_to_spine(&self, h: &LsftHoles, r: &Router<'_>, s: u32, t: u32) -> Option<(u8, u8)> {
+        let up = h.up(s, t);
+        if up != 0 {
+            return Some((up, 0));
+        }
+        if self.line[t as usize] && h.plane.incident(s, t) {
+            // s lost its own cable to t: every other line through s meets t at s itself
+            return None;
+        }
+        // only s's bad lines, and the lines from s to the points t lost, can fail
+        let lines = h.plane.lines_through(s);
+        let base = s as usize * lines.len();
+        let mut suspects = Skips::new();
+        let mut fast = self.bad_lines[s as usize].iter().all(|&k| suspects.push(k));
+        if fast && self.line[t as usize] {
+            for &x in &self.cut_points[t as usize] {
+                if x != s {
+                    let k = h.plane.position_at_point(s, h.plane.join(s, x)).unwrap_or(0);
+                    fast &= suspects.push(k);
+                }
+            }
+        }
+        if fast {
+            suspects.sort_dedup();
+            let mut skips = Skips::new();
+            for &k in suspects.as_slice() {
+                let l = lines[k as usize];
+                let ok = l != t
+                    && h.leaf_up[base + k as usize] != 0
+                    && ((!self.line[l as usize] && !self.line[t as usize]) || r.spine_to_spine(l, t).is_some());
+                if !ok {
+                    skips.push(k);
+                }
+            }
+            let count = (lines.len() - skips.len) as u32;
+            if count == 0 {
+                return None;
+            }
+            let k = skips.nth((s + t) % count) as usize;
+            let m = h.plane.meet(lines[k], t);
+            // the spine hop l1 → m must stay on VL 0: SL 1 + c with colour(m) = 1 − c
+            return Some((h.leaf_up[base + k], 1 + (1 - colour(m))));
+        }
+        self.leaf_to_spine_scan(h, r, s, t)
+    }
+
+    /// [`Near::leaf_to_spine`] past the direct cable, checking every line through s.
+    pub(super) fn leaf_to_spine_scan(&self, h: &LsftHoles, r: &Router<'_>, s: u32, t: u32) -> Option<(u8, u8)> {
+        let lines = h.plane.lines_through(s);
+        let base = s as usize * lines.len();
+        let valid = |k: &usize| {
+            let l = lines[*k];
+            l != t
+                && h.leaf_up[base + k] != 0
+                && ((!self.line[l as usize] && !self.line[t as usize]) || r.spine_to_spine(l, t).is_some())
+        };
+        let count = (0..lines.len()).filter(valid).count() as u32;
+        if count == 0 {
+            return None;
+        }
+        let k = (0..lines.len()).filter(valid).nth(((s + t) % count) as usize)?;
+        let m = h.plane.meet(lines[k], t);
+        // the spine hop l1 → m must stay on VL 0: SL 1 + c with colour(m) = 1 − c
+        Some((h.leaf_up[base + k], 1 + (1 - colour(m))))
+    }
+
+    /// Spine l's next hop towards host slot j of point d (0 for the leaf itself): (down
+    /// port, d) when it reaches d, else (down port, m) for an intermediate leaf m on l with
+    /// its cable, m's family route to d intact and m of the other colour than d, spread by
+    /// (l + d + j) — cables are checked only where a fault is near (an untouched line has
+    /// all its cables; untouched points keep their routes).
+    pub(super) fn spine_to_point(&self, h: &LsftHoles, l: u32, d: u32, j: u32) -> Option<(u8, u32)> {
+        let down = h.down(l, d);
+        if down != 0 {
+            return Some((down, d));
+        }
+        if h.plane.incident(d, l) {
+            // l lost its cable to d: every leaf on l reaches d through l only
+            return None;
+        }
+        // only touched candidates, and where d's bad lines cross l, can fail (an untouched
+        // leaf has every cable and reaches d unless d lost the cable of their line)
+        let c = 1 - colour(d) as usize;
+        let cands = &self.by_colour[l as usize][c];
+        let mut suspects = Skips::new();
+        let mut fast = self.touched_pos[l as usize][c].iter().all(|&i| suspects.push(i));
+        if fast && self.point[d as usize] {
+            let through = h.plane.lines_through(d);
+            for &k in &self.bad_lines[d as usize] {
+                let x = h.plane.meet(through[k as usize], l);
+                if colour(x) as usize == c {
+                    if let Ok(i) = cands.binary_search(&x) {
+                        fast &= suspects.push(i as u32);
+                    }
+                }
+            }
+        }
+        if fast {
+            suspects.sort_dedup();
+            let mut skips = Skips::new();
+            for &i in suspects.as_slice() {
+                let m = cands[i as usize];
+                if !((!self.line[l as usize] || h.down(l, m) != 0) && self.intact(m, d)) {
+                    skips.push(i);
+                }
+            }
+            let count = (cands.len() - skips.len) as u32;
+            if count == 0 {
+                return None;
+            }
+            let m = cands[skips.nth((l + d + j) % count) as usize];
+            return Some((h.down(l, m), m));
+        }
+        self.spine_to_point_scan(h, l, d, j)
+    }
+
+    /// [`Near::spine_to_point`] past the direct cable, checking every candidate.
+    pub(super) fn spine_to_point_scan(&self, h: &LsftHoles, l: u32, d: u32, j: u32) -> Option<(u8, u32)> {
+        let cands = &self.by_colour[l as usize][1 - colour(d) as usize];
+        let valid = |m: &&u32| (!self.line[l as usize] || h.down(l, **m) != 0) && self.intact(**m, d);
+        let count = cands.iter().filter(valid).count() as u32;
+        if count == 0 {
+            return None;
+        }
+        let m = *cands.iter().filter(valid).nth(((l + d + j) % count) as usize)?;
+        Some((h.down(l, m), m))
+    }
+
+    /// What [`Near::spine_to_point`] chooses from, the same for every host slot j.
+    pub(super) fn spine_options(&self, h: &LsftHoles, l: u32, d: u32) -> SpineOptions {
+        if h.down(l, d) != 0 {
+            return SpineOptions::Down;
+        }
+        let cands = &self.by_colour[l as usize][1 - colour(d) as usize];
+        SpineOptions::Via(
+            cands
+                .iter()
+                .copied()
+                .filter(|&m| (!self.line[l as usize] || h.down(l, m) != 0) && self.intact(m, d))
+                .collect(),
+        )
+    }
+}
+
+/// Spine l towards point d: straight down, or through one of these leaves (in order),
+/// picked per host slot by [`SpineOptions::pick_point`].
+pub(super) enum SpineOptions {
+    Down,
+    Via(Vec<u32>),
+}
+
+impl SpineOptions {
+    /// The point spine l goes down to for host slot j: d, or the leaf of the detour.
+    pub(super) fn pick_point(&self, l: u32, d: u32, j: u32) -> Option<u32> {
+        match self {
+            SpineOptions::Down => Some(d),
+            SpineOptions::Via(v) if v.is_empty() => None,
+            SpineOptions::Via(v) => Some(v[((l + d + j) % v.len() as u32) as usize]),
+        }
+    }
+}
