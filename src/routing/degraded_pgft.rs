@@ -231,6 +231,16 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
             }
             let (lv, a, b) = l.coords(s);
             let mut cands: Vec<u32> = Vec::new();
+            // this switch's up ports and the parents they lead to (port 0: cable missing)
+            let w = p.w(lv + 1);
+            let up_port: Vec<u8> = (0..p.up_ports(lv)).map(|u| h.up(s, u)).collect();
+            let up_to: Vec<u32> = (0..p.up_ports(lv))
+                .map(|u| match up_port[u as usize] {
+                    0 => 0,
+                    _ => h.slot(lv + 1, a / p.m(lv + 1), b + (u % w) * wprod[lv as usize]),
+                })
+                .collect();
+            let mut okv = vec![false; up_port.len()];
             for lam in 0..nl as u32 {
                 let range = &dests[first[lam as usize] as usize..first[lam as usize + 1] as usize];
                 if range.is_empty() {
@@ -272,22 +282,22 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                         };
                     }
                 } else {
-                    let (w, ups) = (p.w(lv + 1), p.up_ports(lv));
-                    let parent = |u: u32| h.slot(lv + 1, a / p.m(lv + 1), b + (u % w) * wprod[lv as usize]);
-                    let alive = |u: u32| h.up(s, u) != 0;
-                    let turning = (0..ups).any(|u| alive(u) && reach.down(parent(u), lam));
-                    let ok = |u: u32| {
-                        alive(u)
-                            && if turning {
-                                reach.down(parent(u), lam)
-                            } else {
-                                reach.reach(parent(u), lam)
-                            }
-                    };
+                    let ups = up_port.len();
+                    let turning = (0..ups).any(|u| up_port[u] != 0 && reach.down(up_to[u], lam));
                     cands.clear();
-                    cands.extend((0..ups).filter(|&u| ok(u)));
+                    for u in 0..ups {
+                        okv[u] = up_port[u] != 0
+                            && if turning {
+                                reach.down(up_to[u], lam)
+                            } else {
+                                reach.reach(up_to[u], lam)
+                            };
+                        if okv[u] {
+                            cands.push(u as u32);
+                        }
+                    }
                     for &(d, lid) in range {
-                        let u = (d / wprod[lv as usize]) % ups.max(1);
+                        let u = ((d / wprod[lv as usize]) % ups.max(1) as u32) as usize;
                         row[lid as usize] = if cands.is_empty() {
                             if lv == 1 {
                                 missing.0 += 1;
@@ -296,10 +306,10 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                                 }
                             }
                             NO_ROUTE
-                        } else if ok(u) {
-                            h.up(s, u)
+                        } else if okv[u] {
+                            up_port[u]
                         } else {
-                            h.up(s, cands[(d % cands.len() as u32) as usize])
+                            up_port[cands[(d % cands.len() as u32) as usize] as usize]
                         };
                     }
                 }
