@@ -513,6 +513,12 @@ fn faults(holes: PgftHoles, family: Option<FamilyHint>) -> Result<Degraded, Fail
     let dead = faults.len() - cut;
     let k = params.m(h);
     let is_kary = (1..=h).all(|j| params.m(j) == k && params.p(j) == 1 && (j == 1 || params.w(j) == k));
+    if family == Some(FamilyHint::Twolevel) && h != 2 {
+        return Err(Fail::counts(format!(
+            "with its faults this is {}: {h} levels, not a two-level fat-tree",
+            params.describe()
+        )));
+    }
     let (fam, name, order) = match family {
         Some(FamilyHint::Twolevel) => (
             FamilyHint::Twolevel,

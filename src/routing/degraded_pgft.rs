@@ -355,22 +355,30 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
 fn drop_turning_switch_routes(fabric: &Fabric, lfts: &mut LftSet, rank: &[u32], switch_lid: &[u16]) -> u64 {
     let top = rank.iter().copied().filter(|&r| r != u32::MAX).max().unwrap_or(0);
     let stride = lfts.stride;
+    // the row behind every port of every row (u32::MAX: none), so that walks are lookups
+    let width = 256usize;
+    let mut next_row = vec![u32::MAX; lfts.switches.len() * width];
+    for (r, &sw) in lfts.switches.iter().enumerate() {
+        for port in 1..=fabric.node(sw).nports {
+            if let Some((n, _)) = fabric.peer(sw, port) {
+                next_row[r * width + port as usize] = lfts.row_of[n as usize];
+            }
+        }
+    }
     let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top).collect();
     let table = &*lfts;
     let drop: Vec<(usize, usize)> = rows
         .par_iter()
         .flat_map_iter(|&r| {
+            let next_row = &next_row;
             switch_lid.iter().filter_map(move |&lid| {
                 let (mut at, mut down, mut hops) = (r, false, 0);
                 loop {
                     let port = table.ports[at * stride + lid as usize];
-                    if port == 0 {
+                    if port == 0 || port == NO_ROUTE {
                         return None;
                     }
-                    let next = match fabric.peer(table.switches[at], port) {
-                        Some((n, _)) if port != NO_ROUTE => table.row_of[n as usize],
-                        _ => return None,
-                    };
+                    let next = next_row[at * width + port as usize];
                     if next == u32::MAX {
                         return None;
                     }
