@@ -33,6 +33,8 @@ struct Report<'a> {
     unrouted: u64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unrouted_pairs: Vec<[String; 2]>,
+    /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch.
+    unrouted_switch_lids: u64,
     out: String,
     files: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -101,6 +103,7 @@ pub fn run(
         vls: 1,
         unrouted: r.unrouted,
         unrouted_pairs: r.unrouted_named.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
+        unrouted_switch_lids: r.unrouted_switch_lids,
         out: out.display().to_string(),
         files: vec!["opensm-lfts.dump", "guid2lid"],
         timings: stages.map(|(read_s, recognize_s)| super::route::Timings {
@@ -139,6 +142,12 @@ pub fn run(
                 .map(|(a, b)| format!("{a} -> {b}"))
                 .collect::<Vec<_>>()
                 .join(", ")
+        );
+    }
+    if r.unrouted_switch_lids > 0 {
+        outln!(
+            "  {} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (its copy class lost the leaf's cable)",
+            r.unrouted_switch_lids
         );
     }
     outln!("  wrote {}: opensm-lfts.dump, guid2lid", out.display());

@@ -174,6 +174,13 @@ fn route_tree(fabric: &Fabric, d: &Degraded, h: &PgftHoles, lids: &Lids, validat
                 .join(", ")
         ));
     }
+    if r.unrouted_switch_lids > 0 {
+        report.push(format!(
+            "{} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (management traffic to its \
+             port 0 goes directed-route)",
+            r.unrouted_switch_lids
+        ));
+    }
     let t = std::time::Instant::now();
     if validate {
         let v = ibfat::check::lfts::validate(fabric, lids, &r.lfts, None);
