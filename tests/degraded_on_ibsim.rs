@@ -104,8 +104,8 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
     let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&fabric, None) else {
         panic!("not degraded")
     };
-    let r = route_lsft(&fabric, &d.holes, &lids).unwrap();
-    let lanes = Lanes::new(&fabric, &d.holes, &r);
+    let r = route_lsft(&fabric, d.lsft().unwrap(), &lids).unwrap();
+    let lanes = Lanes::new(&fabric, d.lsft().unwrap(), &r);
     let v = check_vls(
         &fabric,
         &lids,

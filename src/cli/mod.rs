@@ -19,6 +19,7 @@ mod predict;
 mod recognize;
 mod route;
 mod route_degraded;
+mod route_degraded_pgft;
 mod route_fullmesh;
 mod schedule;
 mod schedule_bcast;

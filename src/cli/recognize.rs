@@ -215,7 +215,17 @@ fn recognize_one(
                     ""
                 },
                 f.line.as_deref().unwrap_or(""),
-                if f.leaf.is_some() {
+                if !f.positions.is_empty() {
+                    let ends: Vec<String> = f
+                        .switches
+                        .iter()
+                        .map(|n| format!("{} ({})", n.description, n.guid))
+                        .collect();
+                    match ends.is_empty() {
+                        true => f.positions.join(" - "),
+                        false => format!("{} ({})", f.positions.join(" - "), ends.join(", ")),
+                    }
+                } else if f.leaf.is_some() {
                     format!(" (leaf{}, spine{})", name(&f.leaf), name(&f.spine))
                 } else if !f.switches.is_empty() {
                     let ends: Vec<String> = f
@@ -233,9 +243,15 @@ fn recognize_one(
                 }
             );
         }
+        let tree = r.faults.iter().any(|f| !f.positions.is_empty());
         let _ = writeln!(
             out,
-            "  routing: `ibfat route` (detours on 2 data VLs, with SL files); the OpenSM plugin with QoS on"
+            "{}",
+            if tree {
+                "  routing: `ibfat route` (up*/down* around the faults on one VL); the OpenSM plugin"
+            } else {
+                "  routing: `ibfat route` (detours on 2 data VLs, with SL files); the OpenSM plugin with QoS on"
+            }
         );
         return Ok((code, r, out));
     }

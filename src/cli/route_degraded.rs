@@ -1,6 +1,9 @@
-//! `ibfat route` on a degraded LSFT: detours through another leaf, the SLs and SL-to-VL
-//! tables that keep them deadlock-free on two data VLs (docs/routing.md §2.4), proven per
-//! VL before anything is written.
+//! `ibfat route` on a degraded fabric. An LSFT: detours through another leaf, the SLs and
+//! SL-to-VL tables that keep them deadlock-free on two data VLs (docs/routing.md §2.4),
+//! proven per VL before anything is written. A PGFT (k-ary n-tree, two-level): up*/down*
+//! around the holes on one VL (docs/routing.md, degraded PGFTs), validated (loops, CDG)
+//! before the dump is written; connected pairs no up*/down* path serves are named and the
+//! exit code is 1 (the tables are written: they serve every other pair).
 
 use super::output::print_json;
 use ibfat::check::vls::{check_lanes, VlReport};
@@ -9,6 +12,7 @@ use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
 use ibfat::routing::degraded::{route_lsft, Lanes};
 use ibfat::routing::Lids;
+use ibfat::topology::degraded::Holes;
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
@@ -50,24 +54,21 @@ pub fn run(
     if lmc != 0 {
         return Err(Error::input(
             "lmc",
-            "a degraded LSFT is routed with LMC 0",
+            format!("a degraded {} is routed with LMC 0", d.family),
             Some("drop --lmc".into()),
         ));
     }
-    let lids = match lids_arg {
-        "plan" => Lids::plan(fabric, &[], 0)?,
-        "discovered" => loaded
-            .own_lids()?
-            .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
-        "auto" => match loaded.own_lids()? {
-            Some(l) if l.lmc == 0 => l,
-            _ => Lids::plan(fabric, &[], 0)?,
-        },
-        file => super::topo::read_guid2lid(fabric, Path::new(file))?,
-    };
+    let lids = pick_lids(loaded, lids_arg)?;
     let lids_s = t_lids.elapsed().as_secs_f64();
+    let holes = match &d.holes {
+        Holes::Lsft(h) => h,
+        Holes::Pgft(h) => {
+            let stages = stages.map(|(read_s, rec_s)| (read_s + lids_s, rec_s));
+            return super::route_degraded_pgft::run(loaded, d, h, &lids, out, json, validate, stages);
+        }
+    };
     let t_route = Instant::now();
-    let r = route_lsft(fabric, &d.holes, &lids)?;
+    let r = route_lsft(fabric, holes, &lids)?;
     let route_s = t_route.elapsed().as_secs_f64();
     if r.unrouted > 0 {
         return Err(Error::input(
@@ -79,7 +80,7 @@ pub fn run(
             Some("too many faults around some leaves; `ibfat recognize` lists them".into()),
         ));
     }
-    let lanes_of = Lanes::new(fabric, &d.holes, &r);
+    let lanes_of = Lanes::new(fabric, holes, &r);
     let t_valid = Instant::now();
     let v = if validate {
         check_lanes(fabric, &lids, &r.lfts, &lanes_of)
@@ -172,4 +173,21 @@ pub(super) fn write_with_lanes(
         ],
     )?;
     Ok(vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"])
+}
+
+/// The LIDs to route with: `plan`, `discovered`, `auto` (the topology's own at LMC 0, else
+/// planned) or a guid2lid file.
+pub(super) fn pick_lids(loaded: &Loaded, lids_arg: &str) -> Result<Lids> {
+    let fabric = loaded.fabric();
+    Ok(match lids_arg {
+        "plan" => Lids::plan(fabric, &[], 0)?,
+        "discovered" => loaded
+            .own_lids()?
+            .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
+        "auto" => match loaded.own_lids()? {
+            Some(l) if l.lmc == 0 => l,
+            _ => Lids::plan(fabric, &[], 0)?,
+        },
+        file => super::topo::read_guid2lid(fabric, Path::new(file))?,
+    })
 }

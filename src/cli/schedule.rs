@@ -306,6 +306,13 @@ fn repaired(
     d: &ibfat::recognize::Degraded,
     start: Instant,
 ) -> Result<i32> {
+    let holes = d.lsft().ok_or_else(|| {
+        Error::input(
+            "topology",
+            format!("{}: schedule repair covers degraded LSFTs only", d.description),
+            Some("`ibfat route` routes the degraded fabric; schedule its tables with `--lfts`".into()),
+        )
+    })?;
     if a.pattern != PatternArg::Phases(PatternKind::Lsft)
         || a.job.is_some()
         || a.job_size.is_some()
@@ -338,11 +345,11 @@ fn repaired(
                 Some(l) if l.lmc == 0 => l,
                 _ => ibfat::routing::Lids::plan(fabric, &[], 0)?,
             };
-            let r = ibfat::routing::degraded::route_lsft(fabric, &d.holes, &lids)?;
+            let r = ibfat::routing::degraded::route_lsft(fabric, holes, &lids)?;
             (lids, r.lfts, "ibfat's degraded routes".to_string())
         }
     };
-    let (sched, rep) = repair_lsft(fabric, &d.holes, &lids, &lfts)?;
+    let (sched, rep) = repair_lsft(fabric, holes, &lids, &lfts)?;
     let format = a
         .format
         .unwrap_or_else(|| a.out.as_deref().map(Format::for_path).unwrap_or_default());

@@ -31,7 +31,7 @@ use super::graph::{SwitchGraph, NONE};
 use super::plane_iso::Incidence;
 use super::{Fail, FamilyHint};
 use crate::geometry::is_prime_power;
-use crate::topology::degraded::{LsftHoles, DEAD};
+use crate::topology::degraded::{Holes, LsftHoles, DEAD};
 use crate::topology::NodeId;
 
 /// A fabric recognised as a family with faults.
@@ -39,14 +39,25 @@ use crate::topology::NodeId;
 pub struct Degraded {
     /// The family it would be intact.
     pub family: FamilyHint,
-    /// Its order (LSFT q).
+    /// Its order: LSFT q, k-ary n-tree k, PGFT and two-level fat-tree the number of levels.
     pub order: u32,
     /// One line: family, parameters and fault counts.
     pub description: String,
     /// What is missing, in canonical coordinates.
     pub faults: Vec<Fault>,
-    /// The family's structure with its holes, for routing ([`crate::routing::degraded`]).
-    pub holes: LsftHoles,
+    /// The family's structure with its holes, for routing ([`crate::routing::degraded`]
+    /// for an LSFT, [`crate::routing::degraded_pgft`] for the trees).
+    pub holes: Holes,
+}
+
+impl Degraded {
+    /// The degraded LSFT's structure, when this is one (detours, lanes, schedule repair).
+    pub fn lsft(&self) -> Option<&LsftHoles> {
+        match &self.holes {
+            Holes::Lsft(h) => Some(h),
+            Holes::Pgft(_) => None,
+        }
+    }
 }
 
 /// One fault of a degraded fabric.
@@ -73,15 +84,37 @@ pub enum Fault {
         /// The point it would serve.
         point: String,
     },
+    /// A cable of a tree (PGFT, k-ary n-tree) between a switch and one of its parents that
+    /// is not in the fabric (both switches are); one fault per missing parallel cable.
+    MissingTreeCable {
+        /// The lower switch.
+        lower: NodeId,
+        /// Its canonical position `T<level>(A,B)`.
+        lower_pos: String,
+        /// The upper switch.
+        upper: NodeId,
+        /// Its canonical position.
+        upper_pos: String,
+    },
+    /// A switch of a tree above the leaves that is not in the fabric (with its cables).
+    DeadSwitch {
+        /// The canonical position it would hold, `T<level>(A,B)`.
+        position: String,
+    },
 }
 
 impl Fault {
-    /// One line for logs and messages: `cable P(1,2) - L(0,3) missing (leaf L7, spine S2)`.
+    /// One line for logs and messages: `cable P(1,2) - L(0,3) missing`, `cable T1(3,0) -
+    /// T2(1,1) missing`, `switch T3(0,5) missing`.
     pub fn describe(&self) -> String {
         match self {
             Fault::MissingCable { point, line, .. } => format!("cable {point} - {line} missing"),
             Fault::DeadSpine { line } => format!("spine {line} missing"),
             Fault::DeadLeaf { point } => format!("leaf {point} missing"),
+            Fault::MissingTreeCable {
+                lower_pos, upper_pos, ..
+            } => format!("cable {lower_pos} - {upper_pos} missing"),
+            Fault::DeadSwitch { position } => format!("switch {position} missing"),
         }
     }
 }
@@ -378,6 +411,6 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
         order: q,
         description,
         faults,
-        holes,
+        holes: Holes::Lsft(holes),
     })
 }

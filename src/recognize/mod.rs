@@ -19,6 +19,7 @@
 //! its MOLS layout.
 
 pub mod degraded;
+pub mod degraded_pgft;
 mod fullmesh;
 mod graph;
 mod kary;
@@ -112,7 +113,7 @@ impl FamilyHint {
         }
     }
 
-    fn long_name(self) -> &'static str {
+    pub(crate) fn long_name(self) -> &'static str {
         match self {
             FamilyHint::Lsft => "Latin-square fat-tree",
             FamilyHint::Kary => "k-ary n-tree",
@@ -314,11 +315,11 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
         .unwrap_or(0);
     let (family, fail) = &fails[best];
     // not intact: maybe a family with faults
-    let degraded = fails
-        .iter()
-        .any(|(f, _)| *f == FamilyHint::Lsft)
-        .then(|| degraded::lsft(&g).ok())
-        .flatten();
+    let tried = |x: FamilyHint| fails.iter().any(|(f, _)| *f == x);
+    let mut degraded = tried(FamilyHint::Lsft).then(|| degraded::lsft(&g).ok()).flatten();
+    if degraded.is_none() && (tried(FamilyHint::Kary) || tried(FamilyHint::Pgft) || tried(FamilyHint::Twolevel)) {
+        degraded = degraded_pgft::pgft(&g, hint).ok();
+    }
     Recognition::Unrecognised {
         degraded,
         reason: fail.reason.clone(),

@@ -280,7 +280,7 @@ fn host_map(f: &Fabric, hosts: &[Endpoint], slot: impl Fn(usize) -> u32) -> Vec<
 /// One fault of a degraded fabric ([`crate::recognize::Fault`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct FaultReport {
-    /// `missing-cable`, `dead-spine` or `dead-leaf`.
+    /// `missing-cable`, `dead-spine`, `dead-leaf` or `dead-switch` (trees).
     pub kind: &'static str,
     /// The canonical point (leaf) concerned, `P(x,y)`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -300,6 +300,10 @@ pub struct FaultReport {
     /// Full mesh: how many of the pair's cables are missing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<u32>,
+    /// Trees: the canonical positions `T<level>(A,B)` concerned (lower switch first; a
+    /// missing cable's two switches are in `switches` in the same order).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
 }
 
 fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
@@ -318,6 +322,7 @@ fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
             spine: Some(node_ref(f, *spine)),
             switches: Vec::new(),
             missing: None,
+            positions: Vec::new(),
         },
         Fault::DeadSpine { line } => FaultReport {
             kind: "dead-spine",
@@ -327,6 +332,7 @@ fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
             spine: None,
             switches: Vec::new(),
             missing: None,
+            positions: Vec::new(),
         },
         Fault::DeadLeaf { point } => FaultReport {
             kind: "dead-leaf",
@@ -336,6 +342,32 @@ fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
             spine: None,
             switches: Vec::new(),
             missing: None,
+            positions: Vec::new(),
+        },
+        Fault::MissingTreeCable {
+            lower,
+            lower_pos,
+            upper,
+            upper_pos,
+        } => FaultReport {
+            kind: "missing-cable",
+            point: None,
+            line: None,
+            leaf: None,
+            spine: None,
+            switches: vec![node_ref(f, *lower), node_ref(f, *upper)],
+            missing: Some(1),
+            positions: vec![lower_pos.clone(), upper_pos.clone()],
+        },
+        Fault::DeadSwitch { position } => FaultReport {
+            kind: "dead-switch",
+            point: None,
+            line: None,
+            leaf: None,
+            spine: None,
+            switches: Vec::new(),
+            missing: None,
+            positions: vec![position.clone()],
         },
     }
 }
@@ -386,8 +418,16 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
             if let Some(d) = degraded {
                 r.family = d.family.to_string();
                 r.description = Some(d.description.clone());
-                r.order = Some(d.order);
-                r.sides = Some(1);
+                match &d.holes {
+                    crate::topology::degraded::Holes::Lsft(_) => {
+                        r.order = Some(d.order);
+                        r.sides = Some(1);
+                    }
+                    crate::topology::degraded::Holes::Pgft(h) => {
+                        r.levels = Some(h.layout.params.levels);
+                        r.arity = (d.family == FamilyHint::Kary).then_some(d.order);
+                    }
+                }
                 r.faults = d.faults.iter().map(|f| fault_report(fabric, f)).collect();
             }
             r.reason = Some(reason.clone());
@@ -549,6 +589,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                         node_ref(fabric, l.switches[j as usize]),
                     ],
                     missing: Some(k),
+                    positions: Vec::new(),
                 })
                 .collect();
         }

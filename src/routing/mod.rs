@@ -6,6 +6,7 @@
 //! LIDs unrouted on an LSFT; ibfat does not).
 
 pub mod degraded;
+pub mod degraded_pgft;
 mod families;
 pub mod fullmesh;
 pub mod lanes;

@@ -1,14 +1,18 @@
-//! A routing pass on a degraded fabric (a known family with cables or switches missing):
-//! ibfat's detour routes (docs/routing.md §2.4), deadlock-free on two data VLs — which
-//! needs OpenSM to program the SL-to-VL tables (QoS on) and every port to offer the VLs.
-//! Anything short of that is refused with the reason, so OpenSM falls back.
+//! A routing pass on a degraded fabric (a known family with cables or switches missing).
+//! An LSFT: ibfat's detour routes (docs/routing.md §2.4), deadlock-free on two data VLs —
+//! which needs OpenSM to program the SL-to-VL tables (QoS on) and every port to offer the
+//! VLs; anything short of that is refused with the reason, so OpenSM falls back. A PGFT
+//! (k-ary n-tree, two-level): up*/down* around the holes on one VL, no lanes needed; pairs
+//! no up*/down* path connects are logged and left unrouted, the rest is programmed.
 
 use crate::lanes::{data_vls_of_code, ActiveLanes};
 use ibfat::check::vls::check_lanes;
-use ibfat::recognize::{Degraded, FamilyHint};
+use ibfat::recognize::Degraded;
 use ibfat::routing::degraded::route_lsft;
+use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::lanes::{LaneRules, Lanes};
 use ibfat::routing::{LftSet, Lids};
+use ibfat::topology::degraded::{Holes, PgftHoles};
 use ibfat::topology::Fabric;
 
 /// What OpenSM offers for virtual lanes: QoS on (it programs SL-to-VL tables only then),
@@ -70,7 +74,8 @@ pub fn fault_lines(d: &Degraded) -> Vec<String> {
 /// The routes of a degraded pass, ready to program.
 pub struct Routed {
     pub lfts: LftSet,
-    pub lanes: ActiveLanes,
+    /// The SLs and VLs of the routes (none: one VL, OpenSM's defaults).
+    pub lanes: Option<ActiveLanes>,
     /// Log lines: what the routes look like.
     pub report: Vec<String>,
     /// Time of the per-VL check (zero without `validate`).
@@ -80,9 +85,10 @@ pub struct Routed {
 /// Route the degraded fabric `d` with OpenSM's `lids`; `validate`: walk every host path
 /// with its VLs first.
 pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, validate: bool) -> Result<Routed, String> {
-    if d.family != FamilyHint::Lsft {
-        return Err(format!("{}: ibfat routes degraded LSFTs only so far", d.description));
-    }
+    let holes = match &d.holes {
+        Holes::Lsft(h) => h,
+        Holes::Pgft(h) => return route_tree(fabric, d, h, lids, validate),
+    };
     let mut report = Vec::new();
     if lids.lmc != 0 {
         return Err(format!(
@@ -90,14 +96,14 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
             d.description, lids.lmc
         ));
     }
-    let r = route_lsft(fabric, &d.holes, lids).map_err(|e| e.to_string())?;
+    let r = route_lsft(fabric, holes, lids).map_err(|e| e.to_string())?;
     if r.unrouted > 0 {
         return Err(format!(
             "{}: {} (leaf, LID) pairs have no detour through one other leaf (too many faults around some leaves)",
             d.description, r.unrouted
         ));
     }
-    let rules = Lanes::with_sl(fabric, &d.holes, r.sl, r.stride);
+    let rules = Lanes::with_sl(fabric, holes, r.sl, r.stride);
     if let Some(why) = offer.refusal(rules.data_vls()) {
         return Err(format!("{}: {why}", d.description));
     }
@@ -138,9 +144,63 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
     let lanes = ActiveLanes::new(fabric, lids, Box::new(rules));
     Ok(Routed {
         lfts: r.lfts,
-        lanes,
+        lanes: Some(lanes),
         report,
         validate_time,
+    })
+}
+
+/// A degraded PGFT: up*/down* on one VL; `validate`: loops, deliveries and the CDG first.
+fn route_tree(fabric: &Fabric, d: &Degraded, h: &PgftHoles, lids: &Lids, validate: bool) -> Result<Routed, String> {
+    if lids.lmc != 0 {
+        return Err(format!(
+            "{}: a degraded tree is routed with LMC 0 (OpenSM runs LMC {})",
+            d.description, lids.lmc
+        ));
+    }
+    let r = route_pgft(fabric, h, lids).map_err(|e| e.to_string())?;
+    let mut report = vec![format!(
+        "up*/down* around the faults on one VL (no SL-to-VL tables needed)"
+    )];
+    if r.unrouted > 0 {
+        report.push(format!(
+            "{} (leaf, host LID) pairs have no up*/down* path and stay unrouted, e.g. {}",
+            r.unrouted,
+            r.unrouted_named
+                .iter()
+                .take(5)
+                .map(|(a, b)| format!("{a} -> {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if r.unrouted_switch_lids > 0 {
+        report.push(format!(
+            "{} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (management traffic to its \
+             port 0 goes directed-route)",
+            r.unrouted_switch_lids
+        ));
+    }
+    let t = std::time::Instant::now();
+    if validate {
+        let v = ibfat::check::lfts::validate(fabric, lids, &r.lfts, None);
+        report.push(format!(
+            "validation: {} loops, {} misdelivered, {} broken host routes ({} unrouted pairs), CDG of host routes {}",
+            v.loops,
+            v.misdelivered,
+            v.broken_host_routes,
+            r.unrouted,
+            if v.deadlock_free { "acyclic" } else { "CYCLIC" }
+        ));
+        if v.loops > 0 || v.misdelivered > 0 || !v.deadlock_free || v.broken_host_routes != r.unrouted {
+            return Err(format!("{}: the up*/down* routes fail validation", d.description));
+        }
+    }
+    Ok(Routed {
+        lfts: r.lfts,
+        lanes: None,
+        report,
+        validate_time: t.elapsed(),
     })
 }
 

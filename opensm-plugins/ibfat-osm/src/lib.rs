@@ -566,7 +566,7 @@ fn degraded_pass(
         log(osm, false, line);
     }
     program(osm, fabric, &r.lfts)?;
-    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = Some(r.lanes);
+    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = r.lanes;
     let marks = Marks {
         read,
         recognised,

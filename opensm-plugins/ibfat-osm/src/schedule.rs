@@ -126,10 +126,19 @@ pub fn write_repaired(
     path: &Path,
 ) {
     let t = Instant::now();
-    let res = ibfat::select::repair::repair_lsft(fabric, &d.holes, lids, lfts).and_then(|(sched, rep)| {
-        let cf = sched.computed_for.clone().expect("repair records its tables");
-        file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep))
+    let holes = d.lsft().ok_or_else(|| {
+        ibfat::Error::input(
+            "schedule",
+            format!("{}: schedule repair covers degraded LSFTs only", d.description),
+            None,
+        )
     });
+    let res = holes
+        .and_then(|h| ibfat::select::repair::repair_lsft(fabric, h, lids, lfts))
+        .and_then(|(sched, rep)| {
+            let cf = sched.computed_for.clone().expect("repair records its tables");
+            file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep))
+        });
     match res {
         Ok((c, rep)) => log(
             osm,

@@ -78,8 +78,8 @@ fn expected(fabric: &Fabric, lids: &Lids) -> (Degraded, LftSet, Lanes, u64) {
     let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
         panic!("the cut fabric is not recognised as a degraded LSFT")
     };
-    let r = route_lsft(fabric, &d.holes, lids).unwrap();
-    let lanes = Lanes::new(fabric, &d.holes, &r);
+    let r = route_lsft(fabric, d.lsft().unwrap(), lids).unwrap();
+    let lanes = Lanes::new(fabric, d.lsft().unwrap(), &r);
     let unrouted_switch_lids = r.unrouted_switch_lids;
     (d, r.lfts, lanes, unrouted_switch_lids)
 }

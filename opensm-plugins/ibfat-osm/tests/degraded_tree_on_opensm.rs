@@ -1,0 +1,142 @@
+//! A degraded k-ary n-tree inside a stock OpenSM 3.3.23 (issues 12 and 21): cables of a
+//! running ibsim 4-ary 3-tree are cut and a top switch is taken down with the commands
+//! `ibfat faults` writes; OpenSM keeps routing with the ibfat engine — no fallback, no QoS
+//! needed (up*/down* on one VL) — and the LFTs the switches then hold (`dump_lfts`) are the
+//! library's degraded routes and validate (loop-free, CDG acyclic). Restoring the cables
+//! brings the intact tables back exactly.
+
+#[path = "../../../tests/harness/mod.rs"]
+mod harness;
+
+use harness::{OsmConfig, Sim};
+use ibfat::check::validate;
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::routing::degraded_pgft::route_pgft;
+use ibfat::routing::route;
+use ibfat::topology::degraded::Holes;
+use std::time::Duration;
+
+/// OpenSM re-sweeping only when told, with a patient MAD timeout for a simulator that shares
+/// 2 cores with the tests; ibfat first, minhop behind it.
+fn cfg() -> OsmConfig {
+    OsmConfig {
+        extra_args: vec!["-s".into(), "0".into()],
+        conf: vec!["transaction_timeout 1000".into()],
+        ..OsmConfig {
+            engine: "ibfat,minhop".into(),
+            ..Default::default()
+        }
+        .with_ibfat_plugin("validate=1")
+    }
+}
+
+/// Wait for the `n`-th "tables configured" line, let a follow-up sweep settle, and require
+/// that ibfat configured the tables.
+fn routed_by_ibfat(osm: &mut harness::OpenSm, n: usize, what: &str) {
+    let w = osm.wait_while_running("tables configured on all switches", n, Duration::from_secs(90));
+    assert_eq!(w, harness::Waited::Found, "{what}: {}", harness::tail(&osm.log(), 40));
+    let mut seen = osm.log().matches("tables configured on all switches").count();
+    let start = std::time::Instant::now();
+    loop {
+        std::thread::sleep(Duration::from_millis(1500));
+        let log = osm.log();
+        let now = log.matches("tables configured on all switches").count();
+        if now == seen && log.rfind("SUBNET UP") > log.rfind("tables configured on all switches") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "{what}: no settled sweep:\n{}",
+            harness::tail(&log, 40)
+        );
+        seen = now;
+    }
+    let log = osm.log();
+    assert_eq!(
+        harness::configured_by(&log).as_deref(),
+        Some("ibfat"),
+        "{what}: {}",
+        harness::tail(&log, 40)
+    );
+    assert!(!log.contains("falling back"), "{what}: {}", harness::tail(&log, 40));
+}
+
+#[test]
+fn degraded_kary_tree_is_routed_by_the_plugin() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(
+        &["build", "kary", "--arity", "4", "--levels", "3", "--shuffle", "7"],
+        &plan,
+    );
+    let cut = t.path().join("cut");
+    let (code, out, err) = harness::ibfat(&[
+        "faults",
+        plan.to_str().unwrap(),
+        "--cut",
+        "4",
+        "--seed",
+        "3",
+        "--dead",
+        "S3_5",
+        "--out",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&cfg());
+    routed_by_ibfat(&mut osm, 1, "intact");
+    let cmds = std::fs::read_to_string(cut.join("cut.ibsim")).unwrap();
+    for cmd in cmds.lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    routed_by_ibfat(&mut osm, before + 1, "cut");
+    let log = osm.log();
+    assert!(
+        log.contains("ibfat: degraded fabric: k-ary n-tree 4-ary 3-tree, degraded: 4 missing cables, 1 dead switches"),
+        "{}",
+        harness::tail(&log, 40)
+    );
+    assert!(
+        log.contains("ibfat: up*/down* around the faults on one VL")
+            && log.contains("ibfat: validation: 0 loops, 0 misdelivered, 0 broken host routes (0 unrouted pairs), CDG of host routes acyclic"),
+        "{}",
+        harness::tail(&log, 40)
+    );
+
+    // the LFTs the switches hold are the library's degraded routes, and they validate
+    let (fabric, lids, programmed) = sim.programmed();
+    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&fabric, None) else {
+        panic!("the cut fabric is not recognised as a degraded tree")
+    };
+    assert_eq!((d.family, d.faults.len()), (FamilyHint::Kary, 5));
+    let Holes::Pgft(h) = &d.holes else {
+        panic!("not a tree's holes")
+    };
+    let want = route_pgft(&fabric, h, &lids).unwrap();
+    assert_eq!(want.unrouted, 0);
+    harness::assert_same_tables(&fabric, &want.lfts, &programmed, "cut");
+    let v = validate(&fabric, &lids, &programmed, None);
+    assert!(
+        v.loops == 0 && v.misdelivered == 0 && v.deadlock_free && v.data_path_ok && v.broken_host_routes == 0,
+        "{v:?}"
+    );
+
+    // repair: the intact tables come back exactly
+    for cmd in std::fs::read_to_string(cut.join("restore.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    routed_by_ibfat(&mut osm, before + 1, "restored");
+    let (fabric, lids, programmed) = sim.programmed();
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+        panic!("the repaired fabric is not recognised")
+    };
+    let intact = route(&fabric, &layout, &lids).unwrap();
+    harness::assert_same_tables(&fabric, &intact, &programmed, "restored");
+    assert!(validate(&fabric, &lids, &programmed, Some(&layout)).ok);
+    osm.stop();
+}

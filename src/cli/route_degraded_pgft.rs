@@ -1,0 +1,155 @@
+//! `ibfat route` on a degraded PGFT (k-ary n-tree, two-level fat-tree): up*/down* around
+//! the holes on one VL ([`ibfat::routing::degraded_pgft`]), validated before the dump is
+//! written (no loop, nothing misdelivered, the CDG of host-sourced routes acyclic, and no
+//! broken host route but the unrouted pairs). Exit 0; 1 when some connected pairs have no
+//! up*/down* path (named; the tables are written, they serve every other pair) or when the
+//! tables fail validation (nothing written: a bug).
+
+use super::output::print_json;
+use ibfat::check::lfts::validate as validate_lfts;
+use ibfat::formats::{atomic, guid2lid, lftdump};
+use ibfat::load::Loaded;
+use ibfat::recognize::Degraded;
+use ibfat::routing::degraded_pgft::route_pgft;
+use ibfat::routing::Lids;
+use ibfat::topology::degraded::PgftHoles;
+use ibfat::Result;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(Serialize)]
+struct Report<'a> {
+    family: &'a str,
+    faults: usize,
+    switches: usize,
+    lids: usize,
+    entries: usize,
+    /// `None` with `--no-validate`.
+    valid: Option<bool>,
+    /// Data VLs the routes use: one (up*/down*).
+    vls: u8,
+    /// (Leaf, host LID) pairs no up*/down* path connects, and the first of them named.
+    unrouted: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unrouted_pairs: Vec<[String; 2]>,
+    /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch.
+    unrouted_switch_lids: u64,
+    out: String,
+    files: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timings: Option<super::route::Timings>,
+}
+
+/// Route the degraded PGFT `d` (structure `h`) with `lids`, validate unless told not to,
+/// write the dump and guid2lid; `stages`: (read, recognise) seconds so far.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    loaded: &Loaded,
+    d: &Degraded,
+    h: &PgftHoles,
+    lids: &Lids,
+    out: &Path,
+    json: bool,
+    validate: bool,
+    stages: Option<(f64, f64)>,
+) -> Result<i32> {
+    let fabric = loaded.fabric();
+    let t_route = Instant::now();
+    let r = route_pgft(fabric, h, lids)?;
+    let route_s = t_route.elapsed().as_secs_f64();
+    let t_valid = Instant::now();
+    let valid = if validate {
+        let v = validate_lfts(fabric, lids, &r.lfts, None);
+        let sound = v.loops == 0 && v.misdelivered == 0 && v.deadlock_free && v.broken_host_routes == r.unrouted;
+        if !sound {
+            eprintln!(
+                "ibfat: error: the degraded routes fail validation (this is a bug): {} loops, {} misdelivered, \
+                 {} broken host routes for {} unrouted pairs, CDG {}; first defect {:?}",
+                v.loops,
+                v.misdelivered,
+                v.broken_host_routes,
+                r.unrouted,
+                if v.deadlock_free { "acyclic" } else { "CYCLIC" },
+                v.defects.first()
+            );
+            return Ok(1);
+        }
+        Some(true)
+    } else {
+        None
+    };
+    let validate_s = t_valid.elapsed().as_secs_f64();
+    let t_write = Instant::now();
+    let lfts = &r.lfts;
+    let g2l = guid2lid::write(lids, fabric).into_bytes();
+    atomic::write_files_with(
+        out,
+        vec![
+            (
+                "opensm-lfts.dump",
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, lids, lfts)),
+            ),
+            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
+        ],
+    )?;
+    let report = Report {
+        family: &d.description,
+        faults: d.faults.len(),
+        switches: lfts.switches.len(),
+        lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
+        entries: lfts.routed_entries(),
+        valid,
+        vls: 1,
+        unrouted: r.unrouted,
+        unrouted_pairs: r.unrouted_named.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
+        unrouted_switch_lids: r.unrouted_switch_lids,
+        out: out.display().to_string(),
+        files: vec!["opensm-lfts.dump", "guid2lid"],
+        timings: stages.map(|(read_s, recognize_s)| super::route::Timings {
+            read_s,
+            recognize_s,
+            route_s,
+            validate_s,
+            write_s: t_write.elapsed().as_secs_f64(),
+            load_s: read_s + recognize_s,
+        }),
+    };
+    let code = i32::from(r.unrouted > 0);
+    if json {
+        print_json("route-degraded", &report)?;
+        return Ok(code);
+    }
+    outln!("{}", d.description);
+    outln!(
+        "  {} switches x {} LIDs: {} entries in {route_s:.3} s, up*/down* on one VL{}",
+        report.switches,
+        report.lids,
+        report.entries,
+        if valid == Some(true) {
+            ", validated (loop-free, CDG acyclic)"
+        } else {
+            " (not validated: --no-validate)"
+        }
+    );
+    if r.unrouted > 0 {
+        outln!(
+            "  {} (leaf, host LID) pairs have no up*/down* path, e.g. {}",
+            r.unrouted,
+            r.unrouted_named
+                .iter()
+                .take(3)
+                .map(|(a, b)| format!("{a} -> {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if r.unrouted_switch_lids > 0 {
+        outln!(
+            "  {} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (its copy class lost the leaf's cable)",
+            r.unrouted_switch_lids
+        );
+    }
+    outln!("  wrote {}: opensm-lfts.dump, guid2lid", out.display());
+    Ok(code)
+}

@@ -1,0 +1,400 @@
+//! Routing a degraded PGFT (k-ary n-tree, two-level fat-tree: [`PgftHoles`]) up*/down*
+//! around its holes, deadlock-free on one VL — in the spirit of Dmodc (Gliksberg et al.,
+//! IEEE Micro 2020): a cheap preprocessing of what every switch still reaches, then a
+//! closed-form modulo choice per entry.
+//!
+//! **Preprocessing**, one bitset over the leaves per switch:
+//! * `down[s]`: the leaves s reaches going down only — a leaf itself, then level by level
+//!   the union over the children a surviving cable leads to;
+//! * `reach[s]`: the leaves s reaches by up*/down* — `down[s]` or `reach` of any parent a
+//!   surviving cable leads to (the top level: `down`).
+//!
+//! **Entry of switch s (level l) for a host at tree position d on leaf λ:**
+//! * s is λ: the host's port;
+//! * s reaches λ going down: the intact d-mod-k cable towards child a_l(d) (the only child
+//!   whose subtree holds λ) when it survives, else the surviving cables to that child,
+//!   chosen by d modulo their number;
+//! * otherwise up: the candidates are the surviving up cables to parents that reach λ going
+//!   down (the turn is there: shortest), or, when there are none, to parents that reach λ
+//!   at all; the intact up port u_{l+1}(d) when it is a candidate (so every route the faults
+//!   do not touch is the intact one), else the candidates by d modulo their number (spread).
+//!
+//! * a switch above the leaves that reaches λ by no up*/down* path (a top switch whose only
+//!   child in λ's subtree lost its cable to λ; no host route passes it) sends a packet that
+//!   starts there (management) down towards a child that reaches λ by going down first and
+//!   then up*/down* (`any`, bottom-up), by d modulo their number: down until a switch with
+//!   an up*/down* path, then that path — no loop, and no host route has such a turn.
+//!
+//! Every path climbs through switches that reach λ and turns down at the first that reaches
+//! it going down, then only descends through switches that reach it going down: up, then
+//! down, never a loop, and the channel dependency graph of all such paths is acyclic on one
+//! VL (the levels rank the channels). A leaf that reaches λ by no up*/down* path gets no
+//! route for λ's hosts; those (leaf, LID) pairs are counted and named, never a panic.
+//!
+//! Switch LIDs are routed up*/down* over the surviving cables by level ([`super::updown`],
+//! the intact families' rule), so their entries too stay as they were away from the faults.
+//! A leaf whose cable into the destination switch's copy class is cut has no up*/down* path
+//! to it (k-ary n-tree: the top switches above a middle switch are reached only through the
+//! middle switches of its class); its entry is left unrouted and counted
+//! ([`PgftDegradedRoutes::unrouted_switch_lids`]) rather than given a route that turns up
+//! again, which would put a cycle into the host-sourced channel dependency graph.
+
+use super::lft::{LftSet, NO_ROUTE};
+use super::lids::Lids;
+use crate::error::{Error, Result};
+use crate::topology::degraded::{PgftHoles, DEAD};
+use crate::topology::{Fabric, NodeKind, NO_PEER};
+use rayon::prelude::*;
+
+/// How many unrouted pairs are named (the count is complete).
+const NAMED: usize = 20;
+
+/// The tables of a degraded PGFT and the pairs they cannot serve.
+#[derive(Clone, Debug)]
+pub struct PgftDegradedRoutes {
+    /// Forwarding tables of every switch (host and switch LIDs).
+    pub lfts: LftSet,
+    /// (Leaf with hosts, host LID) pairs that no up*/down* path connects (entry unrouted).
+    pub unrouted: u64,
+    /// The first of those pairs, named: (source leaf, destination host port).
+    pub unrouted_named: Vec<(String, String)>,
+    /// (Leaf, switch LID) pairs left unrouted: no up*/down* path (module doc, last part).
+    pub unrouted_switch_lids: u64,
+}
+
+/// The reach bitsets of the module doc.
+struct Reach {
+    words: usize,
+    down: Vec<u64>,
+    reach: Vec<u64>,
+    /// `any[s]`: the leaves s reaches down first, then by up*/down* (management only).
+    any: Vec<u64>,
+}
+
+impl Reach {
+    fn new(h: &PgftHoles) -> Reach {
+        let l = &h.layout;
+        let p = &l.params;
+        let ns = l.switches.len();
+        let nl = p.switches_at(1) as usize;
+        let words = nl.div_ceil(64);
+        let mut down = vec![0u64; ns * words];
+        for s in 0..nl {
+            if l.switches[s] != DEAD {
+                down[s * words + s / 64] |= 1 << (s % 64);
+            }
+        }
+        for s in nl..ns {
+            let (lv, a, b) = l.coords(s as u32);
+            let (m, pp) = (p.m(lv), p.p(lv));
+            let wb: u32 = (1..lv).map(|j| p.w(j)).product();
+            let (lo, hi) = down.split_at_mut(s * words);
+            for k in 0..m {
+                if (0..pp).any(|c| h.down(s as u32, k * pp + c) != 0) {
+                    let t = h.slot(lv - 1, a * m + k, b % wb) as usize;
+                    hi[..words]
+                        .iter_mut()
+                        .zip(&lo[t * words..(t + 1) * words])
+                        .for_each(|(x, y)| *x |= y);
+                }
+            }
+        }
+        let mut reach = down.clone();
+        for s in (0..l.offset[p.levels as usize - 1] as usize).rev() {
+            let (lv, a, b) = l.coords(s as u32);
+            let (w, wl) = (p.w(lv + 1), (1..=lv).map(|j| p.w(j)).product::<u32>());
+            let (lo, hi) = reach.split_at_mut((s + 1) * words);
+            for u in 0..p.up_ports(lv) {
+                if h.up(s as u32, u) != 0 {
+                    let t = h.slot(lv + 1, a / p.m(lv + 1), b + (u % w) * wl) as usize - s - 1;
+                    lo[s * words..]
+                        .iter_mut()
+                        .zip(&hi[t * words..(t + 1) * words])
+                        .for_each(|(x, y)| *x |= y);
+                }
+            }
+        }
+        // `any`: reach, or a child with any (down first, then up*/down*): bottom-up
+        let mut any = reach.clone();
+        for s in nl..ns {
+            let (lv, a, b) = l.coords(s as u32);
+            let (m, pp) = (p.m(lv), p.p(lv));
+            let wb: u32 = (1..lv).map(|j| p.w(j)).product();
+            let (lo, hi) = any.split_at_mut(s * words);
+            for k in 0..m {
+                if (0..pp).any(|c| h.down(s as u32, k * pp + c) != 0) {
+                    let t = h.slot(lv - 1, a * m + k, b % wb) as usize;
+                    hi[..words]
+                        .iter_mut()
+                        .zip(&lo[t * words..(t + 1) * words])
+                        .for_each(|(x, y)| *x |= y);
+                }
+            }
+        }
+        Reach {
+            words,
+            down,
+            reach,
+            any,
+        }
+    }
+
+    #[inline]
+    fn any(&self, s: u32, leaf: u32) -> bool {
+        self.any[s as usize * self.words + leaf as usize / 64] >> (leaf % 64) & 1 == 1
+    }
+
+    #[inline]
+    fn down(&self, s: u32, leaf: u32) -> bool {
+        self.down[s as usize * self.words + leaf as usize / 64] >> (leaf % 64) & 1 == 1
+    }
+
+    #[inline]
+    fn reach(&self, s: u32, leaf: u32) -> bool {
+        self.reach[s as usize * self.words + leaf as usize / 64] >> (leaf % 64) & 1 == 1
+    }
+}
+
+/// Route every LID of a degraded PGFT (module doc) with LMC 0.
+pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDegradedRoutes> {
+    lids.require_complete(fabric)?;
+    if lids.lmc != 0 {
+        return Err(Error::input("lmc", "a degraded PGFT is routed with LMC 0", None));
+    }
+    let l = &h.layout;
+    let p = &l.params;
+    let hl = p.levels;
+    let mut slot_of = vec![u32::MAX; fabric.len()];
+    for (s, &n) in l.switches.iter().enumerate() {
+        if n != DEAD {
+            slot_of[n as usize] = s as u32;
+        }
+    }
+    let mut pos_of = vec![u32::MAX; fabric.ports.len()];
+    for (ep, &d) in l.hosts.iter().zip(&l.host_pos) {
+        pos_of[fabric.port_index(ep.node, ep.port) as usize] = d;
+    }
+    let mut lfts = LftSet::new(fabric, lids.max_lid());
+    // host LIDs by tree position; switches must all be in the layout
+    let mut dests: Vec<(u32, u32)> = Vec::new(); // (d, lid)
+    for (lid, &owner) in lids.owner.iter().enumerate() {
+        if owner == NO_PEER || lid == 0 {
+            continue;
+        }
+        let node = fabric.ports[owner as usize].node;
+        match fabric.node(node).kind {
+            NodeKind::Switch if slot_of[node as usize] != u32::MAX => {}
+            _ if pos_of[owner as usize] != u32::MAX => dests.push((pos_of[owner as usize], lid as u32)),
+            _ => {
+                return Err(Error::input(
+                    "topology",
+                    format!(
+                        "{} is not a switch or host of the degraded {}",
+                        super::lids::describe_port(fabric, owner),
+                        p.describe()
+                    ),
+                    None,
+                ))
+            }
+        }
+    }
+    dests.sort_unstable();
+    let m1 = p.m(1);
+    // per leaf: its range in `dests`
+    let nl = p.switches_at(1) as usize;
+    let mut first = vec![0u32; nl + 1];
+    for &(d, _) in &dests {
+        first[(d / m1) as usize + 1] += 1;
+    }
+    for i in 0..nl {
+        first[i + 1] += first[i];
+    }
+    let reach = Reach::new(h);
+    // W_l and Π_{2≤j<l} m_j per level
+    let mut wprod = vec![1u32; hl as usize + 2];
+    let mut mbelow = vec![1u32; hl as usize + 2];
+    for lv in 1..=hl as usize {
+        wprod[lv] = wprod[lv - 1] * p.w(lv as u32);
+        mbelow[lv + 1] = if lv >= 2 { mbelow[lv] * p.m(lv as u32) } else { 1 };
+    }
+    let stride = lfts.stride;
+    let switches = lfts.switches.clone();
+    let unrouted: Vec<(u64, Vec<(u32, u32)>)> = lfts
+        .ports
+        .par_chunks_mut(stride)
+        .zip(switches.par_iter())
+        .map(|(row, &node)| {
+            let s = slot_of[node as usize];
+            let mut missing = (0u64, Vec::new());
+            if s == u32::MAX {
+                return missing;
+            }
+            let (lv, a, b) = l.coords(s);
+            let mut cands: Vec<u32> = Vec::new();
+            // this switch's up ports and the parents they lead to (port 0: cable missing)
+            let w = p.w(lv + 1);
+            let up_port: Vec<u8> = (0..p.up_ports(lv)).map(|u| h.up(s, u)).collect();
+            let up_to: Vec<u32> = (0..p.up_ports(lv))
+                .map(|u| match up_port[u as usize] {
+                    0 => 0,
+                    _ => h.slot(lv + 1, a / p.m(lv + 1), b + (u % w) * wprod[lv as usize]),
+                })
+                .collect();
+            let mut okv = vec![false; up_port.len()];
+            for lam in 0..nl as u32 {
+                let range = &dests[first[lam as usize] as usize..first[lam as usize + 1] as usize];
+                if range.is_empty() {
+                    continue;
+                }
+                if lv == 1 && a == lam {
+                    for &(d, lid) in range {
+                        row[lid as usize] = h.down(s, d % m1);
+                    }
+                } else if reach.down(s, lam) {
+                    // the child whose subtree holds λ, on the cables that survive
+                    let (m, pp) = (p.m(lv), p.p(lv));
+                    let k = (lam / mbelow[lv as usize]) % m;
+                    cands.clear();
+                    cands.extend((0..pp).filter(|&c| h.down(s, k * pp + c) != 0));
+                    for &(d, lid) in range {
+                        let c = (d / wprod[lv as usize - 1]) % (p.w(lv) * pp) / p.w(lv);
+                        let port = h.down(s, k * pp + c);
+                        row[lid as usize] = match port {
+                            0 if cands.is_empty() => NO_ROUTE,
+                            0 => h.down(s, k * pp + cands[(d % cands.len() as u32) as usize]),
+                            port => port,
+                        };
+                    }
+                } else if !reach.reach(s, lam) && lv > 1 {
+                    // no up*/down* path from here: no host route passes this switch, but a
+                    // packet that starts here (management) goes down to a child that has one
+                    let (m, pp) = (p.m(lv), p.p(lv));
+                    let wb = wprod[lv as usize - 1];
+                    cands.clear();
+                    cands.extend(
+                        (0..m * pp)
+                            .filter(|&k| h.down(s, k) != 0 && reach.any(h.slot(lv - 1, a * m + k / pp, b % wb), lam)),
+                    );
+                    for &(d, lid) in range {
+                        row[lid as usize] = match cands.len() {
+                            0 => NO_ROUTE,
+                            n => h.down(s, cands[(d % n as u32) as usize]),
+                        };
+                    }
+                } else {
+                    let ups = up_port.len();
+                    let turning = (0..ups).any(|u| up_port[u] != 0 && reach.down(up_to[u], lam));
+                    cands.clear();
+                    for u in 0..ups {
+                        okv[u] = up_port[u] != 0
+                            && if turning {
+                                reach.down(up_to[u], lam)
+                            } else {
+                                reach.reach(up_to[u], lam)
+                            };
+                        if okv[u] {
+                            cands.push(u as u32);
+                        }
+                    }
+                    for &(d, lid) in range {
+                        let u = ((d / wprod[lv as usize]) % ups.max(1) as u32) as usize;
+                        row[lid as usize] = if cands.is_empty() {
+                            if lv == 1 {
+                                missing.0 += 1;
+                                if missing.1.len() < NAMED {
+                                    missing.1.push((node, lid));
+                                }
+                            }
+                            NO_ROUTE
+                        } else if okv[u] {
+                            up_port[u]
+                        } else {
+                            up_port[cands[(d % cands.len() as u32) as usize] as usize]
+                        };
+                    }
+                }
+            }
+            missing
+        })
+        .collect();
+    // switch LIDs: up*/down* by level over the surviving cables
+    let rank: Vec<u32> = switches
+        .iter()
+        .map(|&n| match slot_of[n as usize] {
+            u32::MAX => u32::MAX,
+            s => hl - l.coords(s).0,
+        })
+        .collect();
+    let graph = super::updown::SwitchGraph::new(fabric, &lfts, &rank);
+    let switch_lid: Vec<u16> = switches
+        .iter()
+        .map(|&n| lids.base[fabric.port_index(n, 0) as usize])
+        .collect();
+    super::updown::fill(&graph, &mut lfts, &switch_lid);
+    let unrouted_switch_lids = drop_turning_switch_routes(fabric, &mut lfts, &rank, &switch_lid);
+    let mut named = Vec::new();
+    for (node, lid) in unrouted.iter().flat_map(|x| x.1.iter()).take(NAMED) {
+        let owner = lids.owner[*lid as usize];
+        named.push((
+            fabric.node(*node).name.clone(),
+            super::lids::describe_port(fabric, owner),
+        ));
+    }
+    Ok(PgftDegradedRoutes {
+        lfts,
+        unrouted: unrouted.iter().map(|x| x.0).sum(),
+        unrouted_named: named,
+        unrouted_switch_lids,
+    })
+}
+
+/// Leaves' routes to switch LIDs that turn up again after going down (up*/down* has no
+/// path: the leaf's cable into the destination's copy class is cut, and [`super::updown`]
+/// then steps sideways) are removed — a host's management packets to that switch would
+/// close a cycle in the channel dependency graph of host-sourced routes — and counted.
+fn drop_turning_switch_routes(fabric: &Fabric, lfts: &mut LftSet, rank: &[u32], switch_lid: &[u16]) -> u64 {
+    let top = rank.iter().copied().filter(|&r| r != u32::MAX).max().unwrap_or(0);
+    let stride = lfts.stride;
+    // the row behind every port of every row (u32::MAX: none), so that walks are lookups
+    let width = 256usize;
+    let mut next_row = vec![u32::MAX; lfts.switches.len() * width];
+    for (r, &sw) in lfts.switches.iter().enumerate() {
+        for port in 1..=fabric.node(sw).nports {
+            if let Some((n, _)) = fabric.peer(sw, port) {
+                next_row[r * width + port as usize] = lfts.row_of[n as usize];
+            }
+        }
+    }
+    let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top).collect();
+    let table = &*lfts;
+    let drop: Vec<(usize, usize)> = rows
+        .par_iter()
+        .flat_map_iter(|&r| {
+            let next_row = &next_row;
+            switch_lid.iter().filter_map(move |&lid| {
+                let (mut at, mut down, mut hops) = (r, false, 0);
+                loop {
+                    let port = table.ports[at * stride + lid as usize];
+                    if port == 0 || port == NO_ROUTE {
+                        return None;
+                    }
+                    let next = next_row[at * width + port as usize];
+                    if next == u32::MAX {
+                        return None;
+                    }
+                    let up = rank[next as usize] < rank[at];
+                    if (down && up) || hops > 2 * top + 2 {
+                        return Some((r, lid as usize));
+                    }
+                    down |= !up;
+                    at = next as usize;
+                    hops += 1;
+                }
+            })
+        })
+        .collect();
+    for &(r, lid) in &drop {
+        lfts.ports[r * stride + lid] = NO_ROUTE;
+    }
+    drop.len() as u64
+}
