@@ -96,7 +96,7 @@ fn main() {
             rec.push(t.elapsed().as_secs_f64());
             let lids = Lids::plan(&f, &[], 0).expect("LIDs");
             let t = Instant::now();
-            let r = route_lsft(&f, &d.holes, &lids).expect("routes");
+            let r = route_lsft(&f, d.lsft().expect("LSFT holes"), &lids).expect("routes");
             rt.push(t.elapsed().as_secs_f64());
             missing = (r.unrouted, r.unrouted_switch_lids);
             peak = peak.max(peak_mib().unwrap_or(0.0));
