@@ -51,6 +51,37 @@ fn route_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, LftSet) {
     (loaded.fabric().clone(), lids, lfts)
 }
 
+/// [`route_folder`] for a degraded fabric: its holes recognised from what loads, routed
+/// around (detours for the LSFT, up*/down* for trees).
+fn route_degraded_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, LftSet) {
+    use ibfat::topology::degraded::Holes;
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("topology.net"), net).unwrap();
+    std::fs::write(dir.join("guid2lid"), g2l).unwrap();
+    // (an unrecognised fabric still loads, its degraded family kept)
+    let loaded = ibfat::load::load(
+        &dir.join("topology.net"),
+        Default::default(),
+        ibfat::load::Recognise::Yes(None),
+    )
+    .unwrap();
+    let lids = guid2lid::parse(loaded.fabric(), g2l, &dir.join("guid2lid")).unwrap();
+    let d = loaded.degraded.as_ref().expect("a degraded fabric");
+    let lfts = match &d.holes {
+        Holes::Lsft(h) => {
+            ibfat::routing::degraded::route_lsft(loaded.fabric(), h, &lids)
+                .unwrap()
+                .lfts
+        }
+        Holes::Pgft(h) => {
+            ibfat::routing::degraded_pgft::route_pgft(loaded.fabric(), h, &lids)
+                .unwrap()
+                .lfts
+        }
+    };
+    (loaded.fabric().clone(), lids, lfts)
+}
+
 /// Entries that differ between two routings of the same cabling, switches matched by
 /// GUID and entries by LID: (switch LID entries, host LID entries).
 fn differences(a: &(Fabric, Lids, LftSet), b: &(Fabric, Lids, LftSet)) -> (usize, usize) {
@@ -180,4 +211,70 @@ fn full_mesh_with_lmc_2_and_shuffled_ports() {
         2,
         Some(6),
     );
+}
+
+/// Degraded fabrics too: an LSFT with cut cables and a dead spine (detours, SL-marked) and
+/// a k-ary tree and a PGFT with cut cables and a dead top switch (up*/down*), each read
+/// from its net file as written, reversed and shuffled, give the same tables.
+#[test]
+fn degraded_fabrics_route_alike_in_any_node_order() {
+    use ibfat::topology::faults::inject;
+    let cases = [
+        (
+            "LSFT(7), 10 cuts, dead spine",
+            FamilySpec::Lsft(LsftParams::new(7, false)),
+            10,
+            'S',
+        ),
+        (
+            "4-ary 3-tree, 4 cuts, dead top",
+            FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }),
+            4,
+            'T',
+        ),
+    ];
+    for (name, family, cut, kill) in cases {
+        let plan = Spec {
+            family,
+            options: BuildOptions {
+                shuffle: Some(9),
+                ..Default::default()
+            },
+        }
+        .build()
+        .unwrap();
+        let f = &plan.fabric;
+        // the last switch of the kind asked for (names start with S for LSFT spines; for a
+        // tree, the top level is the highest level number)
+        let dead: Vec<_> = match kill {
+            'S' => f
+                .switches()
+                .filter(|&s| f.node(s).name.starts_with('S'))
+                .take(1)
+                .collect(),
+            _ => {
+                let top = f.switches().max_by_key(|&s| f.node(s).name.clone()).unwrap();
+                vec![top]
+            }
+        };
+        let inj = inject(f, cut, 4, &dead).unwrap();
+        let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
+        let g2l = guid2lid::write(&lids, &inj.fabric);
+        let net = ibsim::write_net(&inj.fabric, &[name.to_owned()]);
+        let (head, body) = sections(&net);
+        let dir = tempfile::tempdir().unwrap();
+        let base = route_degraded_folder(&dir.path().join("as-written"), &net, &g2l);
+        let mut reversed = body.clone();
+        reversed.reverse();
+        let mut shuffled = body.clone();
+        SplitMix64::new(5).shuffle(&mut shuffled);
+        for (how, order) in [("reversed", reversed), ("shuffled", shuffled)] {
+            let other = route_degraded_folder(&dir.path().join(how), &join(&head, &order), &g2l);
+            assert_eq!(
+                differences(&base, &other),
+                (0, 0),
+                "{name}, node sections {how}: (switch-LID, host-LID) entries that changed"
+            );
+        }
+    }
 }
