@@ -102,39 +102,8 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
             "{h} switch levels; a degraded PGFT here has 2..={MAX_LEVELS}"
         )));
     }
-    for s in 0..n as u32 {
-        if let Some(&t) = g
-            .neighbours(s)
-            .iter()
-            .find(|&&t| level[s as usize].abs_diff(level[t as usize]) != 1)
-        {
-            return Err(Fail::structure(format!(
-                "switches {} and {} are cabled within level {}",
-                g.name(s),
-                g.name(t),
-                level[s as usize]
-            )));
-        }
-    }
-    let grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
-        let mut v: Vec<u32> = g
-            .neighbours(s)
-            .iter()
-            .copied()
-            .filter(|&t| level[t as usize] == dl)
-            .collect();
-        v.sort_unstable();
-        let mut out: Vec<(u32, u32)> = Vec::new();
-        for t in v {
-            match out.last_mut() {
-                Some((u, c)) if *u == t => *c += 1,
-                _ => out.push((t, 1)),
-            }
-        }
-        out
-    };
-    let parents: Vec<Vec<(u32, u32)>> = (0..n as u32).map(|s| grouped(s, level[s as usize] + 1)).collect();
-    let children: Vec<Vec<(u32, u32)>> = (0..n as u32).map(|s| grouped(s, level[s as usize] - 1)).collect();
+    super::pgft::check_adjacent_levels(g, &level)?;
+    let (parents, children) = super::pgft::parents_and_children(g, &level);
     let at = |l: u32| -> Vec<u32> { (0..n as u32).filter(|&s| level[s as usize] == l).collect() };
     // 2. parameters: the most any switch of a level has
     let (mut m, mut w, mut p) = ([0u32; MAX_LEVELS], [1u32; MAX_LEVELS], [1u32; MAX_LEVELS]);

@@ -107,40 +107,8 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
             "{h} switch levels; a PGFT here has at most {MAX_LEVELS}"
         )));
     }
-    for s in 0..n as u32 {
-        for &t in g.neighbours(s) {
-            if level[s as usize].abs_diff(level[t as usize]) != 1 {
-                return Err(Fail::structure(format!(
-                    "switches {} and {} are cabled within level {}",
-                    g.name(s),
-                    g.name(t),
-                    level[s as usize]
-                )));
-            }
-        }
-    }
-    // distinct parents / children with cable counts, sorted by switch index
-    let grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
-        let mut v: Vec<u32> = g
-            .neighbours(s)
-            .iter()
-            .copied()
-            .filter(|&t| level[t as usize] == dl)
-            .collect();
-        v.sort_unstable();
-        let mut out: Vec<(u32, u32)> = Vec::new();
-        for t in v {
-            match out.last_mut() {
-                Some((u, c)) if *u == t => *c += 1,
-                _ => out.push((t, 1)),
-            }
-        }
-        out
-    };
-    let parents: Vec<Vec<(u32, u32)>> = (0..n as u32).map(|s| grouped(s, level[s as usize] + 1)).collect();
-    let children: Vec<Vec<(u32, u32)>> = (0..n as u32)
-        .map(|s| grouped(s, level[s as usize].wrapping_sub(1)))
-        .collect();
+    check_adjacent_levels(g, &level)?;
+    let (parents, children) = parents_and_children(g, &level);
     let at = |l: u32| -> Vec<u32> { (0..n as u32).filter(|&s| level[s as usize] == l).collect() };
     // 2. parameters
     let (mut m, mut w, mut p) = ([0u32; MAX_LEVELS], [1u32; MAX_LEVELS], [1u32; MAX_LEVELS]);
@@ -449,4 +417,53 @@ fn first_bit(v: &[u64]) -> u32 {
         .find(|(_, &x)| x != 0)
         .map(|(i, &x)| i as u32 * 64 + x.trailing_zeros())
         .unwrap_or(NONE)
+}
+
+/// Every cable joins adjacent levels (`level[s]` ≥ 1 for every switch); else the pair
+/// cabled within (or across) a level.
+pub(super) fn check_adjacent_levels(g: &SwitchGraph<'_>, level: &[u32]) -> Result<(), Fail> {
+    for s in 0..g.len() as u32 {
+        if let Some(&t) = g
+            .neighbours(s)
+            .iter()
+            .find(|&&t| level[s as usize].abs_diff(level[t as usize]) != 1)
+        {
+            return Err(Fail::structure(format!(
+                "switches {} and {} are cabled within level {}",
+                g.name(s),
+                g.name(t),
+                level[s as usize]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Distinct parents and children of every switch with their cable counts, sorted by
+/// switch index: `(parents[s], children[s])` as `(switch, cables)`.
+pub(super) type Neighbours = Vec<Vec<(u32, u32)>>;
+
+/// [`Neighbours`] one level up and one level down of every switch.
+pub(super) fn parents_and_children(g: &SwitchGraph<'_>, level: &[u32]) -> (Neighbours, Neighbours) {
+    let grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
+        let mut v: Vec<u32> = g
+            .neighbours(s)
+            .iter()
+            .copied()
+            .filter(|&t| level[t as usize] == dl)
+            .collect();
+        v.sort_unstable();
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for t in v {
+            match out.last_mut() {
+                Some((u, c)) if *u == t => *c += 1,
+                _ => out.push((t, 1)),
+            }
+        }
+        out
+    };
+    let n = g.len() as u32;
+    let parents = (0..n).map(|s| grouped(s, level[s as usize] + 1)).collect();
+    let children = (0..n).map(|s| grouped(s, level[s as usize].wrapping_sub(1))).collect();
+    (parents, children)
 }
