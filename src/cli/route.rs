@@ -261,7 +261,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         valid,
         out: a.out.clone(),
         files: vec!["opensm-lfts.dump", "guid2lid"],
-        timings: a.timings.then(|| Timings {
+        timings: a.timings.then_some(Timings {
             read_s,
             recognize_s,
             route_s: secs,
