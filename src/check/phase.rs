@@ -35,7 +35,7 @@ pub(super) struct Acc {
     /// flows in each run of `flow_ch`, in order
     run_len: Vec<u32>,
     /// the channels whose count left 0 in this phase: `touched[..ntouched]` (written
-    /// without a branch, so sized for every channel)
+    /// without a branch, so sized for every channel and one more)
     touched: Vec<u32>,
     ntouched: usize,
     /// largest per-phase load of each channel
@@ -81,7 +81,8 @@ impl Acc {
             cnt: vec![0; nlinks],
             flow_ch: Vec::new(),
             run_len: Vec::new(),
-            touched: vec![0; nlinks],
+            // one spare slot: the branch-free write lands there once every channel is in
+            touched: vec![0; nlinks + 1],
             ntouched: 0,
             link_max: vec![0; nlinks],
             link_sum32: vec![0; nlinks],
