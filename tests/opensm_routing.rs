@@ -14,6 +14,8 @@ struct Case {
     name: &'static str,
     build: &'static [&'static str],
     lmc: u8,
+    /// route with `--compact-dump` (entries without the node type and description)
+    compact: bool,
 }
 
 fn prove(case: &Case) {
@@ -22,13 +24,36 @@ fn prove(case: &Case) {
     let plan_s = plan.to_str().unwrap();
     build_plan(case.build, &plan);
     let lmc = case.lmc.to_string();
-    let (c, o, e) = ibfat(&["route", plan_s, "--lmc", &lmc, "--out", plan_s]);
+    let mut args = vec!["route", plan_s, "--lmc", &lmc, "--out", plan_s];
+    if case.compact {
+        args.push("--compact-dump");
+    }
+    let (c, o, e) = ibfat(&args);
     assert_eq!(c, 0, "{}: {o}{e}", case.name);
 
     let fabric = dump::read(&plan.join("topology.net")).unwrap().fabric;
     let g2l = std::fs::read_to_string(plan.join("guid2lid")).unwrap();
     let lids = guid2lid::parse(&fabric, &g2l, Path::new("guid2lid")).unwrap();
     let ours = lftdump::read(&plan.join("opensm-lfts.dump"), &fabric, &lids).unwrap();
+    if case.compact {
+        // the compact dump holds the very tables of the full one, in fewer bytes
+        let full = dir.path().join("full");
+        let (c, o, e) = ibfat(&["route", plan_s, "--lmc", &lmc, "--out", full.to_str().unwrap()]);
+        assert_eq!(c, 0, "{}: {o}{e}", case.name);
+        assert_eq!(
+            lftdump::read(&full.join("opensm-lfts.dump"), &fabric, &lids).unwrap(),
+            ours
+        );
+        let compact = std::fs::read_to_string(plan.join("opensm-lfts.dump")).unwrap();
+        let full = std::fs::read_to_string(full.join("opensm-lfts.dump")).unwrap();
+        assert!(!compact.contains("Channel Adapter") && compact.contains(" # portguid 0x"));
+        assert!(
+            compact.len() * 5 < full.len() * 4,
+            "{} vs {} bytes",
+            compact.len(),
+            full.len()
+        );
+    }
 
     let sim = Sim::start(&plan.join("topology.net"));
     let run = sim.opensm(&OsmConfig {
@@ -121,11 +146,22 @@ fn prove(case: &Case) {
 }
 
 #[test]
+fn lsft3_compact_dump_programmed_exactly() {
+    prove(&Case {
+        name: "lsft3-compact",
+        build: &["build", "lsft", "--order", "3", "--shuffle", "5"],
+        lmc: 0,
+        compact: true,
+    });
+}
+
+#[test]
 fn lsft3_shuffled_ports_programmed_exactly() {
     prove(&Case {
         name: "lsft3-shuffled",
         build: &["build", "lsft", "--order", "3", "--shuffle", "5"],
         lmc: 0,
+        compact: false,
     });
 }
 
@@ -135,6 +171,7 @@ fn lsft2_two_sided_programmed_exactly() {
         name: "lsft2x2",
         build: &["build", "lsft", "--order", "2", "--two-sided"],
         lmc: 0,
+        compact: false,
     });
 }
 
@@ -144,6 +181,7 @@ fn kary_4x3_programmed_exactly() {
         name: "kary4x3",
         build: &["build", "kary", "--arity", "4", "--levels", "3"],
         lmc: 0,
+        compact: false,
     });
 }
 
@@ -153,6 +191,7 @@ fn mols3_lmc1_programmed_exactly() {
         name: "mols3-lmc1",
         build: &["build", "mols", "--arity", "3"],
         lmc: 1,
+        compact: false,
     });
 }
 
@@ -174,6 +213,7 @@ fn pgft_2to1_parallel_cables_programmed_exactly() {
             "4",
         ],
         lmc: 0,
+        compact: false,
     });
 }
 
@@ -194,5 +234,6 @@ fn pgft_3_levels_parallel_cables_programmed_exactly() {
             "6",
         ],
         lmc: 0,
+        compact: false,
     });
 }

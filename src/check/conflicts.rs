@@ -20,8 +20,9 @@ use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::phase::{keep_worst, Acc};
 use super::rates::{rate_name, RateWeights, RatesSummary};
-use crate::schedule::{Pattern, IDLE};
+use crate::schedule::Pattern;
 pub(super) const NO_LINK: u32 = u32::MAX;
 
 /// Why a route does not deliver.
@@ -243,89 +244,6 @@ impl CheckReport {
 /// How many worst phases / links / unrouted examples a report lists.
 pub const TOP: usize = 10;
 
-struct Acc {
-    cnt: Vec<u16>,
-    /// the channels of this phase's routed flows, packed (pass 2 reads them from here)
-    flow_ch: Vec<u32>,
-    touched: Vec<u32>,
-    link_max: Vec<u32>,
-    link_sum: Vec<u64>,
-    dest: Vec<u32>,
-    recv: Vec<u32>,
-    hist: Vec<u64>,
-    flows: u64,
-    unrouted: u64,
-    worst: Vec<PhaseSummary>,
-    unrouted_examples: Vec<(usize, u32, u32, u32)>,
-    error: Option<String>,
-    /// weighted checks: the scaled weight of each routed flow's host cables, in
-    /// `flow_ch` order
-    flow_host: Vec<u64>,
-    /// weighted checks: Σ 1/c of each phase, summed in phase order at the end
-    phase_sums: Vec<(usize, f64)>,
-    /// weighted checks: the largest scaled flow congestion
-    wmax: u64,
-}
-
-impl Acc {
-    fn new(nlinks: usize, ranks: usize) -> Acc {
-        Acc {
-            cnt: vec![0; nlinks],
-            flow_ch: Vec::new(),
-            touched: Vec::new(),
-            link_max: vec![0; nlinks],
-            link_sum: vec![0; nlinks],
-            dest: vec![0; ranks],
-            recv: vec![u32::MAX; ranks],
-            hist: vec![0; ranks + 2],
-            flows: 0,
-            unrouted: 0,
-            worst: Vec::new(),
-            unrouted_examples: Vec::new(),
-            error: None,
-            flow_host: Vec::new(),
-            phase_sums: Vec::new(),
-            wmax: 0,
-        }
-    }
-
-    fn merge(mut self, o: Acc) -> Acc {
-        for (a, b) in self.link_max.iter_mut().zip(&o.link_max) {
-            *a = (*a).max(*b);
-        }
-        for (a, b) in self.link_sum.iter_mut().zip(&o.link_sum) {
-            *a += *b;
-        }
-        if self.hist.len() < o.hist.len() {
-            self.hist.resize(o.hist.len(), 0);
-        }
-        for (a, b) in self.hist.iter_mut().zip(&o.hist) {
-            *a += *b;
-        }
-        self.flows += o.flows;
-        self.unrouted += o.unrouted;
-        self.worst.extend(o.worst);
-        keep_worst(&mut self.worst);
-        self.unrouted_examples.extend(o.unrouted_examples);
-        self.unrouted_examples.sort_unstable();
-        self.unrouted_examples.truncate(TOP);
-        self.error = self.error.or(o.error);
-        self.phase_sums.extend(o.phase_sums);
-        self.wmax = self.wmax.max(o.wmax);
-        self
-    }
-}
-
-fn keep_worst(v: &mut Vec<PhaseSummary>) {
-    v.sort_by(|a, b| {
-        a.throughput_ratio
-            .total_cmp(&b.throughput_ratio)
-            .then(b.max_congestion.cmp(&a.max_congestion))
-            .then(a.phase.cmp(&b.phase))
-    });
-    v.truncate(TOP);
-}
-
 /// Check phases `range` of `pattern` on the compiled routes. `tick` is called after every
 /// phase (progress bars).
 pub fn check<P: Pattern + ?Sized>(
@@ -361,142 +279,28 @@ pub fn check_weighted<P: Pattern + ?Sized>(
         ));
     }
     let range = range.start.min(pattern.phases())..range.end.min(pattern.phases());
-    let w = routes.width;
     let nch = routes.channels();
     // 1/c by table lookup: c is at most the number of ranks
     let recip: Vec<f64> = (0..ranks + 2)
         .map(|c| if c == 0 { 0.0 } else { 1.0 / c as f64 })
         .collect();
-    let acc = range
+    let mut acc = range
         .clone()
         .into_par_iter()
         .fold(
             || Acc::new(nch, ranks),
             |mut a, p| {
-                if a.error.is_some() {
-                    return a;
-                }
-                let mut dest = std::mem::take(&mut a.dest);
-                pattern.phase(p, &mut dest);
-                // partial permutation: every rank receives at most once
-                for (r, &d) in dest.iter().enumerate() {
-                    if d == IDLE {
-                        continue;
-                    }
-                    if d as usize >= ranks {
-                        a.error = Some(format!(
-                            "phase {p}: rank {r} sends to rank {d}, beyond the {ranks} ranks"
-                        ));
-                        break;
-                    }
-                    if a.recv[d as usize] == p as u32 {
-                        a.error = Some(format!(
-                            "phase {p} is not a partial permutation: rank {d} receives twice (second sender rank {r})"
-                        ));
-                        break;
-                    }
-                    a.recv[d as usize] = p as u32;
-                }
-                if a.error.is_some() {
-                    a.dest = dest;
-                    return a;
-                }
-                // pass 1: count flows per channel, packing each routed flow's channels
-                // (terminated by NO_LINK) so pass 2 reads them sequentially
-                let mut unrouted = 0u64;
-                a.flow_ch.clear();
-                a.flow_host.clear();
-                for (r, &d) in dest.iter().enumerate() {
-                    if d == IDLE || d as usize == r {
-                        continue;
-                    }
-                    let col = routes.col_of[d as usize] as usize;
-                    let idx = (routes.entry_of[r] as usize * routes.cols + col) * w;
-                    let route = &routes.slots[idx..idx + w];
-                    if route[0] >= FAULT_BASE && route[0] != NO_LINK {
-                        unrouted += 1;
-                        if a.unrouted_examples.len() < TOP {
-                            a.unrouted_examples.push((p, r as u32, d, route[0]));
-                        }
-                        continue;
-                    }
-                    for &l in route {
-                        if l == NO_LINK {
-                            break;
-                        }
-                        a.flow_ch.push(l);
-                        let c = &mut a.cnt[l as usize];
-                        if *c == 0 {
-                            a.touched.push(l);
-                        }
-                        *c += 1;
-                    }
-                    a.flow_ch.push(NO_LINK);
-                    if let Some(wt) = weights.filter(|w| !w.host.is_empty()) {
-                        a.flow_host.push(wt.host[r].max(wt.host[d as usize]));
+                if a.error.is_none() {
+                    a.phase(routes, pattern, p, weights, &recip);
+                    if a.error.is_none() {
+                        tick();
                     }
                 }
-                // pass 2: congestion of every flow
-                let (flows, sum, maxc) = match weights {
-                    None => {
-                        let (mut flows, mut sum, mut maxc) = (0u64, 0.0f64, 0u32);
-                        let mut c = 1u32;
-                        for &l in &a.flow_ch {
-                            if l == NO_LINK {
-                                flows += 1;
-                                sum += recip[c as usize];
-                                maxc = maxc.max(c);
-                                a.hist[c as usize] += 1;
-                                c = 1;
-                            } else {
-                                c = c.max(a.cnt[l as usize] as u32);
-                            }
-                        }
-                        (flows, sum, maxc)
-                    }
-                    Some(wt) => {
-                        let r = weighted_congestion(&mut a, wt);
-                        a.phase_sums.push((p, r.1));
-                        r
-                    }
-                };
-                // pass 3: channel statistics and reset; when most channels carried flows (a
-                // conflict-free pattern uses them all) a sequential sweep beats the scattered
-                // touched list
-                if a.touched.len() * 4 > a.cnt.len() {
-                    for ((c, m), s) in a.cnt.iter_mut().zip(&mut a.link_max).zip(&mut a.link_sum) {
-                        let v = std::mem::take(c) as u32;
-                        *m = (*m).max(v);
-                        *s += v as u64;
-                    }
-                } else {
-                    for &l in &a.touched {
-                        let c = std::mem::take(&mut a.cnt[l as usize]) as u32;
-                        a.link_max[l as usize] = a.link_max[l as usize].max(c);
-                        a.link_sum[l as usize] += c as u64;
-                    }
-                }
-                a.touched.clear();
-                let total = flows + unrouted;
-                a.flows += total;
-                a.unrouted += unrouted;
-                if total > 0 {
-                    a.worst.push(PhaseSummary {
-                        phase: p,
-                        flows: total,
-                        throughput_ratio: sum / total as f64,
-                        max_congestion: maxc,
-                    });
-                    if a.worst.len() > 4 * TOP {
-                        keep_worst(&mut a.worst);
-                    }
-                }
-                a.dest = dest;
-                tick();
                 a
             },
         )
         .reduce(|| Acc::new(nch, ranks), Acc::merge);
+    acc.flush();
     if let Some(e) = acc.error {
         return Err(Error::input("pattern", e, None));
     }
@@ -508,6 +312,7 @@ pub fn check_weighted<P: Pattern + ?Sized>(
         .enumerate()
         .filter(|(_, (m, _))| **m > 0)
         .map(|(ch, (&m, &s))| {
+            let m = u32::from(m);
             let mut l = link_load(fabric, &labels, routes.channel_port[ch], m, s);
             if let Some(wt) = weights {
                 l.rate = Some(LinkRate {
@@ -572,35 +377,6 @@ pub fn check_weighted<P: Pattern + ?Sized>(
         report.rates = Some(RatesSummary::new(wt, acc.wmax));
     }
     Ok(report)
-}
-
-/// Pass 2 of a weighted phase: each flow's congestion is the largest scaled weighted load
-/// on its route and host cables, at least `unit` (weight 1); the histogram counts it in
-/// the class it rounds up to. Returns the phase's flows, Σ 1/c and largest class.
-fn weighted_congestion(a: &mut Acc, wt: &RateWeights) -> (u64, f64, u32) {
-    let unit = wt.unit;
-    let (mut flows, mut sum, mut maxc) = (0u64, 0.0f64, 0u32);
-    let mut c = unit.max(a.flow_host.first().copied().unwrap_or(unit));
-    for &l in &a.flow_ch {
-        if l == NO_LINK {
-            let (r, class) = match wt.table.get(c as usize) {
-                Some(&(r, class)) => (r, class as usize),
-                None => (unit as f64 / c as f64, c.div_ceil(unit) as usize),
-            };
-            sum += r;
-            if class >= a.hist.len() {
-                a.hist.resize(class + 1, 0);
-            }
-            a.hist[class] += 1;
-            maxc = maxc.max(class as u32);
-            a.wmax = a.wmax.max(c);
-            flows += 1;
-            c = unit.max(a.flow_host.get(flows as usize).copied().unwrap_or(unit));
-        } else {
-            c = c.max(u64::from(a.cnt[l as usize]) * u64::from(wt.channel[l as usize]));
-        }
-    }
-    (flows, sum, maxc)
 }
 
 /// The named load of the directed link leaving global port `port`.

@@ -9,6 +9,7 @@ pub mod conflicts;
 pub mod lft_diff;
 pub mod lfts;
 pub mod multipath;
+mod phase;
 pub mod rates;
 mod routes;
 pub mod shard;

@@ -5,6 +5,7 @@ use super::topo;
 use clap::Args;
 use ibfat::check::validate;
 use ibfat::formats::dump::ParseOptions;
+use ibfat::formats::lftdump::DumpStyle;
 use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::load::{load, Recognise};
 use ibfat::routing::{route, Lids};
@@ -24,7 +25,10 @@ switch section omits, so a partial file would black-hole hosts.
 Routing: LSFT unique minimal paths (two-sided: spread over the q+1 spines a point's two
 copies share); k-ary n-tree d-mod-k; MOLS 3-tree base LID = bandwidth route (d-mod-k),
 base+1 = latency route (through a shared middle switch) with --lmc 1. Every switch routes
-every LID, switch LIDs included (up*/down*). The tables are validated before writing.
+every LID, switch LIDs included (up*/down*). The tables are validated while the dump is
+written; the files are published only if they pass. --compact-dump drops the node type and
+description from every entry (`0x0001 005 # portguid 0x...`): OpenSM's file engine and
+ibfat read it alike, in about half the bytes (LSFT(32): 3.2 GB instead of 5.8 GB).
 
 A degraded one-sided LSFT (cut cables, dead switches; `ibfat recognize` lists them) is
 routed too: intact pairs keep their route, broken pairs detour through one other leaf, on
@@ -65,6 +69,11 @@ pub struct RouteArgs {
     /// Skip the validation of the computed tables
     #[arg(long)]
     no_validate: bool,
+    /// Write each dump entry as `0x<lid> <port> # portguid 0x<guid>`, without the node type
+    /// and description OpenSM's own dump adds: what OpenSM's file engine and ibfat's
+    /// readers use, in about half the bytes (for fabrics whose dump is gigabytes)
+    #[arg(long)]
+    compact_dump: bool,
     /// Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet,
     /// LIDs and tables (one output folder per rail)
     #[arg(long, value_name = "K")]
@@ -89,9 +98,10 @@ pub(super) struct Timings {
     pub(super) recognize_s: f64,
     /// Computing every LFT entry.
     pub(super) route_s: f64,
-    /// Validating the tables (0 with --no-validate).
+    /// Validating the tables (0 with --no-validate). `route` validates while it writes
+    /// the files, so this time is part of `write_s`, not added to it.
     pub(super) validate_s: f64,
-    /// Writing opensm-lfts.dump and guid2lid.
+    /// Writing opensm-lfts.dump and guid2lid (and waiting for the validation).
     pub(super) write_s: f64,
     /// `read_s + recognize_s`, the one figure earlier releases gave (kept for readers of
     /// `ibfat.route/1`).
@@ -114,6 +124,11 @@ struct Report {
 
 pub fn run(a: RouteArgs) -> Result<i32> {
     let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
+    let style = if a.compact_dump {
+        DumpStyle::Compact
+    } else {
+        DumpStyle::Full
+    };
     let t_read = Instant::now();
     let mut loaded = load(&a.topology, ParseOptions::default(), Recognise::No)?;
     if let Some(k) = a.rail {
@@ -126,7 +141,17 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         if let Some(d) = loaded.degraded.clone() {
             let loaded = super::topo::with_roles(loaded)?;
             let stages = a.timings.then(|| (read_s, t_rec.elapsed().as_secs_f64()));
-            return super::route_degraded::run(&loaded, &d, &a.lids, a.lmc, &a.out, a.json, !a.no_validate, stages);
+            return super::route_degraded::run(
+                &loaded,
+                &d,
+                &a.lids,
+                a.lmc,
+                &a.out,
+                a.json,
+                !a.no_validate,
+                stages,
+                style,
+            );
         }
     }
     loaded.topology()?;
@@ -186,38 +211,47 @@ pub fn run(a: RouteArgs) -> Result<i32> {
             lfts: &lfts,
             route_s: secs,
         };
-        return super::route_fullmesh::run(routed, a.no_validate, &a.out, a.json);
+        return super::route_fullmesh::run(routed, a.no_validate, &a.out, a.json, style);
     }
-    let t_valid = Instant::now();
-    let valid = if a.no_validate {
-        None
-    } else {
-        let r = validate(loaded.fabric(), &lids, &lfts, Some(layout));
-        if !r.ok {
-            eprintln!(
-                "ibfat: error: the computed tables fail validation (this is a bug): {:?}",
-                r.defects.first()
-            );
-            return Ok(1);
-        }
-        Some(true)
-    };
-    let validate_s = t_valid.elapsed().as_secs_f64();
+    // the tables are validated while the dump is written (on another thread): the dump
+    // of a large fabric is gigabytes (LSFT(32): 5.8 GB) and its writing is bounded by the
+    // disk; the files are published only when the tables pass. The text is streamed into
+    // the temporary file, never held in memory; both files stay one atomic group
     let t_write = Instant::now();
-    // the dump of a large fabric is gigabytes (LSFT(32): 5.8 GB): stream it into the
-    // temporary file instead of building it in memory; both files stay one atomic group
     let fabric = loaded.fabric();
     let g2l = guid2lid::write(&lids, fabric).into_bytes();
-    atomic::write_files_with(
-        &a.out,
-        vec![
-            (
-                "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, &lids, &lfts)),
-            ),
-            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
-        ],
-    )?;
+    let files: Vec<(&str, atomic::Fill<'_>)> = vec![
+        (
+            "opensm-lfts.dump",
+            Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, &lids, &lfts, style)),
+        ),
+        ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
+    ];
+    let mut checked = None;
+    let published = std::thread::scope(|s| {
+        let validation = (!a.no_validate).then(|| {
+            s.spawn(|| {
+                let t = Instant::now();
+                let r = validate(fabric, &lids, &lfts, Some(layout));
+                (r, t.elapsed().as_secs_f64())
+            })
+        });
+        atomic::write_files_gated(&a.out, files, || {
+            let Some(v) = validation else { return Ok(true) };
+            let (r, secs) = v.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            let ok = r.ok;
+            checked = Some((r, secs));
+            Ok(ok)
+        })
+    })?;
+    let write_s = t_write.elapsed().as_secs_f64();
+    let validate_s = checked.as_ref().map_or(0.0, |c| c.1);
+    if !published {
+        let first = checked.as_ref().and_then(|c| c.0.defects.first());
+        eprintln!("ibfat: error: the computed tables fail validation (this is a bug): {first:?}");
+        return Ok(1);
+    }
+    let valid = checked.map(|_| true);
     let report = Report {
         family: layout.describe(),
         switches: lfts.switches.len(),
@@ -227,12 +261,12 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         valid,
         out: a.out.clone(),
         files: vec!["opensm-lfts.dump", "guid2lid"],
-        timings: a.timings.then(|| Timings {
+        timings: a.timings.then_some(Timings {
             read_s,
             recognize_s,
             route_s: secs,
             validate_s,
-            write_s: t_write.elapsed().as_secs_f64(),
+            write_s,
             load_s: read_s + recognize_s,
         }),
     };

@@ -7,6 +7,7 @@
 
 use super::output::print_json;
 use ibfat::check::vls::{check_lanes, VlReport};
+use ibfat::formats::lftdump::DumpStyle;
 use ibfat::formats::{atomic, guid2lid, lanes, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
@@ -48,6 +49,7 @@ pub fn run(
     json: bool,
     validate: bool,
     stages: Option<(f64, f64)>,
+    style: DumpStyle,
 ) -> Result<i32> {
     let t_lids = Instant::now();
     let fabric = loaded.fabric();
@@ -94,7 +96,7 @@ pub fn run(
         return Ok(1);
     }
     let lfts = &r.lfts;
-    let files = write_with_lanes(out, fabric, &lids, lfts, &lanes_of)?;
+    let files = write_with_lanes(out, fabric, &lids, lfts, &lanes_of, style)?;
     let report = Report {
         family: &d.description,
         faults: d.faults.len(),
@@ -152,6 +154,7 @@ pub(super) fn write_with_lanes(
     lids: &Lids,
     lfts: &ibfat::routing::LftSet,
     rules: &dyn ibfat::routing::lanes::LaneRules,
+    style: DumpStyle,
 ) -> Result<Vec<&'static str>> {
     let cf = lfts.computed_for(fabric, lids);
     let g2l = guid2lid::write(lids, fabric).into_bytes();
@@ -162,7 +165,7 @@ pub(super) fn write_with_lanes(
         vec![
             (
                 "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, lids, lfts)),
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
             ),
             ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
             (

@@ -6,6 +6,7 @@
 use super::output::print_json;
 use ibfat::check::validate;
 use ibfat::check::vls::{check_lanes, VlReport};
+use ibfat::formats::lftdump::DumpStyle;
 use ibfat::routing::fullmesh::Lanes;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::{Fabric, FullmeshLayout, Layout};
@@ -47,7 +48,7 @@ pub struct Routed<'a> {
 }
 
 /// Prove the routes per VL and write the four files.
-pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool) -> Result<i32> {
+pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool, style: DumpStyle) -> Result<i32> {
     let (fabric, lids, lfts) = (r.fabric, r.lids, r.lfts);
     if !no_validate {
         // every route arrives, the base LIDs are minimal; deadlock freedom is per VL below
@@ -66,7 +67,7 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool) -> Result<i
         eprintln!("ibfat: error: the full-mesh routes fail the per-VL check (this is a bug): {v:?}");
         return Ok(1);
     }
-    let files = super::route_degraded::write_with_lanes(out, fabric, lids, lfts, &lanes_of)?;
+    let files = super::route_degraded::write_with_lanes(out, fabric, lids, lfts, &lanes_of, style)?;
     let report = Report {
         family: r.description,
         switches: lfts.switches.len(),

@@ -150,6 +150,17 @@ struct Pending {
 /// temporary file behind. Outputs that are streams (`-`, a device, a FIFO) are written
 /// directly, in order.
 pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
+    write_group_gated(items, || Ok(true)).map(|_| ())
+}
+
+/// [`write_group`] that publishes only if `gate` says so, for a check that runs while the
+/// files are written (`route` validates its tables while it streams the dump): `gate` is
+/// called once every file is complete and synced, before the first rename; when it
+/// returns `false` (or an error) the temporary files are removed, every target stays as
+/// it was, and the result is `Ok(false)` (or that error). When an output is a stream,
+/// which cannot be taken back, `gate` runs before anything is written. `Ok(true)`: the
+/// group was published.
+pub fn write_group_gated(items: Vec<(&Path, Fill<'_>)>, gate: impl FnOnce() -> Result<bool>) -> Result<bool> {
     let resolved: Vec<(&Path, OutPath, Fill<'_>)> = items
         .into_iter()
         .map(|(p, f)| OutPath::resolve(p).map(|o| (p, o, f)))
@@ -161,6 +172,14 @@ pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
             _ => None,
         })
         .collect();
+    let mut gate = Some(gate);
+    if resolved.iter().any(|(_, o, _)| !matches!(o, OutPath::File(_))) {
+        if let Some(g) = gate.take() {
+            if !g()? {
+                return Ok(false);
+            }
+        }
+    }
     let _locks: Vec<DirLock> = folders.iter().filter_map(|d| DirLock::take(d)).collect();
     let mut pending: Vec<Pending> = Vec::new();
     let abort = |pending: &[Pending], path: &Path, e: io::Error| {
@@ -199,6 +218,15 @@ pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
             return Err(abort(&pending, path, e));
         }
     }
+    if let Some(g) = gate.take() {
+        let open = g();
+        if !matches!(open, Ok(true)) {
+            for p in &pending {
+                let _ = fs::remove_file(&p.tmp);
+            }
+            return open;
+        }
+    }
     let renamed = cleanup::commit(|| {
         for (i, p) in pending.iter().enumerate() {
             if let Err(e) = fs::rename(&p.tmp, &p.target) {
@@ -214,7 +242,7 @@ pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
     for d in &folders {
         sync_dir(d);
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Write several files into an existing (or new) folder as one group ([`write_group`]):
@@ -232,6 +260,16 @@ pub fn write_files(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
 /// group is still published together or not at all, every file complete and synced
 /// before the first rename.
 pub fn write_files_with(dir: &Path, files: Vec<(&str, Fill<'_>)>) -> Result<()> {
+    write_files_gated(dir, files, || Ok(true)).map(|_| ())
+}
+
+/// [`write_files_with`] published only if `gate` says so ([`write_group_gated`]): `Ok(true)`
+/// when the files were published, `Ok(false)` when the gate refused them (nothing changed).
+pub fn write_files_gated(
+    dir: &Path,
+    files: Vec<(&str, Fill<'_>)>,
+    gate: impl FnOnce() -> Result<bool>,
+) -> Result<bool> {
     let dir = resolve_dir(dir)?;
     fs::create_dir_all(&dir).map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
     let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
@@ -240,7 +278,7 @@ pub fn write_files_with(dir: &Path, files: Vec<(&str, Fill<'_>)>) -> Result<()> 
         .zip(files)
         .map(|(p, (_, fill))| (p.as_path(), fill))
         .collect();
-    write_group(items)
+    write_group_gated(items, gate)
 }
 
 /// Produce a whole folder atomically: the files are written into a temporary sibling
