@@ -109,17 +109,20 @@ impl Router<'_> {
         (!cands.is_empty()).then(|| h.down(l, cands[((l + d + j) % cands.len() as u32) as usize]))
     }
 
-    /// Leaf s's next hop towards point d (s ≠ d): (up port, SL).
+    /// Leaf s's next hop towards host slot j of point d (s ≠ d): (up port, SL).
     fn leaf_to_point(&self, s: u32, d: u32, j: u32) -> Option<(u8, u8)> {
-        self.leaf_choice(s, d, j).map(|(port, sl, _)| (port, sl))
+        self.leaf_choices(s, d, j + 1)[j as usize].map(|(port, sl, _)| (port, sl))
     }
 
-    /// [`Router::leaf_choice`] for host slots 0..slots of d at once: the spines' options
+    /// Leaf s's next hop towards each host slot 0..slots of point d (s ≠ d): (up port, SL,
+    /// the spine it goes up to) — the family's spine while that route survives, else a
+    /// surviving spine whose own entry leads on, spread by (s + d + j); the spines' options
     /// are searched once per (s, d), not once per slot.
     fn leaf_choices(&self, s: u32, d: u32, slots: u32) -> Vec<Option<(u8, u8, u32)>> {
         let h = self.h;
         if h.intact(s, d) {
-            return (0..slots).map(|j| self.leaf_choice(s, d, j)).collect();
+            let l = h.plane.join(s, d);
+            return vec![Some((h.up(s, l), 0, l)); slots as usize];
         }
         let base = s as usize * h.plane.degree() as usize;
         let options: Vec<(u8, u32, SpineOptions)> = h
@@ -142,34 +145,11 @@ impl Router<'_> {
                 );
                 (!cands.is_empty()).then(|| {
                     let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
+                    // m == d: the spine reached d after all (no turn)
                     (port, if m == d { 0 } else { 1 + colour(d) }, l)
                 })
             })
             .collect()
-    }
-
-    /// [`Router::leaf_to_point`] with the spine the leaf goes up to.
-    fn leaf_choice(&self, s: u32, d: u32, j: u32) -> Option<(u8, u8, u32)> {
-        let h = self.h;
-        if h.intact(s, d) {
-            let l = h.plane.join(s, d);
-            return Some((h.up(s, l), 0, l));
-        }
-        let base = s as usize * h.plane.degree() as usize;
-        let cands: Vec<(u8, u32, u32)> = h
-            .plane
-            .lines_through(s)
-            .iter()
-            .enumerate()
-            .filter(|&(k, _)| h.leaf_up[base + k] != 0)
-            .filter_map(|(k, &l)| self.spine_to_point(l, d, j).map(|(_, m)| (h.leaf_up[base + k], m, l)))
-            .filter(|&(_, m, _)| m != s)
-            .collect();
-        (!cands.is_empty()).then(|| {
-            let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
-            // m == d: the spine reached d after all (no turn)
-            (port, if m == d { 0 } else { 1 + colour(d) }, l)
-        })
     }
 
     /// Spine l's next hop towards spine t (l ≠ t): down to their meet.

@@ -62,7 +62,7 @@ fn choices_for_all_slots_equal_the_per_slot_choice() {
                 broken += !h.intact(s, dst) as usize;
                 let all = r.leaf_choices(s, dst, 9);
                 for (j, c) in all.iter().enumerate() {
-                    assert_eq!(*c, r.leaf_choice(s, dst, j as u32), "{s} -> {dst} slot {j}");
+                    assert_eq!(*c, leaf_choice(&r, s, dst, j as u32), "{s} -> {dst} slot {j}");
                 }
             }
         }
@@ -89,4 +89,29 @@ fn choices_for_all_slots_equal_the_per_slot_choice() {
             }
         }
     }
+}
+
+/// The per-slot scan the all-slot search must agree with: every line through s asked
+/// [`Router::spine_to_point`] for slot j alone.
+fn leaf_choice(r: &Router<'_>, s: u32, d: u32, j: u32) -> Option<(u8, u8, u32)> {
+    let h = r.h;
+    if h.intact(s, d) {
+        let l = h.plane.join(s, d);
+        return Some((h.up(s, l), 0, l));
+    }
+    let base = s as usize * h.plane.degree() as usize;
+    let cands: Vec<(u8, u32, u32)> = h
+        .plane
+        .lines_through(s)
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| h.leaf_up[base + k] != 0)
+        .filter_map(|(k, &l)| r.spine_to_point(l, d, j).map(|(_, m)| (h.leaf_up[base + k], m, l)))
+        .filter(|&(_, m, _)| m != s)
+        .collect();
+    (!cands.is_empty()).then(|| {
+        let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
+        // m == d: the spine reached d after all (no turn)
+        (port, if m == d { 0 } else { 1 + colour(d) }, l)
+    })
 }
