@@ -76,11 +76,26 @@ fn files_meet_the_contract() {
     let out = dir.path().join("b.json");
     for lanes in ["1", "2", "3", "4"] {
         for root in ["0", "17", "51"] {
-            let v = run(&plan, &["--lanes", lanes, "--root", root], &out);
+            // rank order: depth ≤ 2⌈log₂ N⌉ + 2
+            let v = run(
+                &plan,
+                &["--lanes", lanes, "--root", root, "--placement", "rank-order"],
+                &out,
+            );
             assert_eq!(v["lanes"].as_array().unwrap().len(), lanes.parse::<usize>().unwrap());
             let d = prove(&v);
             if lanes != "1" {
                 assert!(d.iter().all(|&d| d <= 14), "depth {d:?}");
+            }
+            // nested (leaves entered and left through one rank): deeper, still the contract
+            let v = run(
+                &plan,
+                &["--lanes", lanes, "--root", root, "--placement", "nested"],
+                &out,
+            );
+            let d = prove(&v);
+            if lanes != "1" {
+                assert!(d.iter().all(|&d| d <= 20), "nested depth {d:?}");
             }
         }
     }
@@ -168,4 +183,131 @@ fn the_steady_state_is_checked_on_ibfats_tables() {
     let sites = ratios(&["--sites"]);
     assert!(trees.iter().all(|&r| r > 0.0 && r <= 1.0), "{trees:?}");
     assert_eq!(sites, vec![1.0, 1.0], "leaf chaining on LSFT(3)");
+}
+
+fn report(plan: &Path, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "schedule",
+        plan.to_str().unwrap(),
+        "--pattern",
+        "bcast-multilane",
+        "--json",
+    ];
+    args.extend(extra);
+    let (c, o, e) = ibfat(&args);
+    assert_eq!(c, 0, "{args:?}: {o}{e}");
+    serde_json::from_str(&o).unwrap()
+}
+
+fn algorithm<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["comparison"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["algorithm"] == name)
+        .unwrap_or_else(|| panic!("{name} in {v}"))
+}
+
+/// Issue 14 item 3: the nested placement's steady state is conflict-free on LSFT, k-ary
+/// and MOLS fabrics, whole and for a job, on one rail (lanes measured apart) and on two
+/// rails (lane k on rail k); the report compares it, measured on the same tables, with
+/// rank order, a binary tree, a binomial tree and a chain, and prices them (item 4).
+#[test]
+fn nested_placement_is_conflict_free_and_compared_on_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, build, job) in [
+        ("lsft4", vec!["build", "lsft", "--order", "4"], None),
+        (
+            "kary4x3",
+            vec!["build", "kary", "--arity", "4", "--levels", "3"],
+            Some("ranks:2-20,40-60,63"),
+        ),
+        ("mols4", vec!["build", "mols", "--arity", "4"], None),
+        (
+            "lsft3x2",
+            vec!["build", "lsft", "--order", "3", "--rails", "2"],
+            Some("ranks:1-30,44"),
+        ),
+        (
+            "kary3x3x2",
+            vec!["build", "kary", "--arity", "3", "--levels", "3", "--rails", "2"],
+            None,
+        ),
+    ] {
+        let plan = dir.path().join(name);
+        build_plan(&build, &plan);
+        let mut extra = vec!["--placement", "nested", "--root", "3"];
+        if let Some(j) = job {
+            extra.extend(["--job", j]);
+        }
+        let v = report(&plan, &extra);
+        let rails = v["rails"].as_u64().unwrap();
+        assert_eq!(rails, if name.ends_with("x2") { 2 } else { 1 }, "{name}");
+        assert_eq!(v["placement"], "nested");
+        for l in v["steady_state"].as_array().unwrap() {
+            assert_eq!(l["max_congestion"], 1, "{name}: {v}");
+            assert_eq!(l["throughput_ratio"], 1.0, "{name}");
+        }
+        let nested = algorithm(&v, "multilane-nested");
+        // on one rail both lanes share each host's port: two flows on its cable
+        let want = if rails == 2 { 1 } else { 2 };
+        assert_eq!(nested["congestion"][0], want, "{name}: {nested}");
+        assert_eq!(nested["bandwidth_share"].as_f64().unwrap(), 2.0 / want as f64);
+        for other in ["multilane-rank-order", "binary-tree", "binomial-tree", "chain"] {
+            let o = algorithm(&v, other);
+            assert!(
+                o["plan_bandwidth_ratio"].as_f64().unwrap() >= 1.0,
+                "{name} {other}: {o}"
+            );
+            assert!(o["predicted_seconds"].as_f64().unwrap() > 0.0);
+        }
+        // a pipelined chain moves one flow per link; a binary tree shares the parent's cable
+        assert_eq!(algorithm(&v, "chain")["congestion"][0], 1, "{name}");
+        assert!(algorithm(&v, "binary-tree")["congestion"][0].as_u64().unwrap() >= 2);
+        if rails == 2 {
+            // two rails: nested delivers twice the chain's bandwidth, and beats rank order
+            assert_eq!(algorithm(&v, "chain")["plan_bandwidth_ratio"], 2.0, "{name}");
+        }
+    }
+}
+
+/// `auto` picks the placement the cost model predicts faster: the shallow rank order for
+/// tiny messages, the conflict-free nested one for large ones (dual-rail LSFT(3)); the
+/// plot is written; bad requests write nothing.
+#[test]
+fn auto_placement_follows_the_message_size_and_bad_requests_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    build_plan(&["build", "lsft", "--order", "3", "--rails", "2"], &plan);
+    let small = report(&plan, &["--message-size", "64"]);
+    assert_eq!(small["placement"], "rank-order");
+    let svg = dir.path().join("t.svg");
+    let large = report(&plan, &["--message-size", "16777216", "--plot", svg.to_str().unwrap()]);
+    assert_eq!(large["placement"], "nested");
+    let t = |v: &Value, n: &str| algorithm(v, n)["predicted_seconds"].as_f64().unwrap();
+    assert!(t(&small, "multilane-rank-order") <= t(&small, "multilane-nested"));
+    assert!(t(&large, "multilane-nested") < t(&large, "multilane-rank-order"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("multilane-nested") && text.contains("binomial-tree"));
+    // a fixed segment is used as given
+    let v = report(&plan, &["--segment", "4096"]);
+    assert_eq!(algorithm(&v, "chain")["segment_bytes"], 4096.0);
+    let out = dir.path().join("b.json");
+    let plot = dir.path().join("p.svg");
+    for extra in [vec!["--lanes", "3"], vec!["--segment", "0"], vec!["--rail", "2"]] {
+        let mut args = vec![
+            "schedule",
+            plan.to_str().unwrap(),
+            "--pattern",
+            "bcast-multilane",
+            "--out",
+            out.to_str().unwrap(),
+            "--plot",
+            plot.to_str().unwrap(),
+        ];
+        args.extend(extra.iter());
+        let (c, _, e) = ibfat(&args);
+        assert_eq!(c, 2, "{extra:?}: {e}");
+        assert!(!out.exists() && !plot.exists(), "{extra:?}: nothing written");
+    }
 }

@@ -2284,7 +2284,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --root --lanes --sites --message-size --latency --bandwidth --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --root --lanes --sites --placement --segment --plot --rail --message-size --latency --bandwidth --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2359,6 +2359,22 @@ _ibfat() {
                     return 0
                     ;;
                 --lanes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --placement)
+                    COMPREPLY=($(compgen -W "auto nested rank-order sites" -- "${cur}"))
+                    return 0
+                    ;;
+                --segment)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rail)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

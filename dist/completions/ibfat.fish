@@ -233,6 +233,13 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lfts -d 'Degrad
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lids -d 'LIDs of --lfts (guid2lid); default the topology\'s own' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l root -d 'bcast-multilane: the job rank holding the message' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l lanes -d 'bcast-multilane: ports per host used, = parts of the message (1..=8)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l placement -d 'bcast-multilane: which hosts take which tree positions (auto: nested or rank-order, whichever is predicted faster at --message-size on the tables)' -r -f -a "auto\t'`nested` or `rank-order`, whichever the cost model predicts faster at --message-size on the tables'
+nested\t'Every subtree (leaf switch, pod) entered and left through one rank: conflict-free steady state on trees, deeper'
+rank-order\t'Tree positions in job-rank order: shallowest'
+sites\t'Sites (hosts behind one leaf) chained: one flow per part across every boundary'"
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l segment -d 'bcast-multilane: segment size of the pipelines in bytes (default: the best for each algorithm)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l plot -d 'bcast-multilane: draw predicted time against message size per algorithm (SVG)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l rail -d 'A multi-rail fabric: schedule on rail K\'s plane (bcast-multilane runs lane k on rail k when no rail is given)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l message-size -d 'bcast-multilane: message size in bytes for the predicted times' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l latency -d 'bcast-multilane: latency per hop in microseconds for the predicted times' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l bandwidth -d 'bcast-multilane: bandwidth of one port in GB/s for the predicted times' -r
@@ -242,10 +249,10 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-guids -d 'Ho
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l timings -d 'Add the time it took to the JSON report (`seconds`)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l sites -d 'bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part across every site boundary'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l sites -d 'bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part across every site boundary (= --placement sites)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1); full meshes 0..=7 (detours through relay switches on the other offsets)' -r

@@ -1,6 +1,7 @@
 //! `ibfat schedule`: write an all-to-all schedule (or a comparison pattern) for a fabric.
 
 use super::output::print_json;
+use super::schedule_bcast::Placement;
 use clap::Args;
 use ibfat::fingerprint::ComputedFor;
 use ibfat::schedule::generate::BlockInfo;
@@ -32,13 +33,18 @@ Patterns (phase = one round in which every rank sends to at most one rank):
   bcast-multilane     broadcast of a message in L parts (--lanes L, default 2) from --root R
                       (a job rank, default 0) along L trees, every rank sending and receiving
                       at most one flow per lane (port); depth O(log N) for L >= 2 (L = 1 is
-                      the pipelined chain). --sites chains the sites (hosts behind one leaf
-                      switch): one flow per part across every site boundary. Its own file:
+                      the pipelined chain). --placement nested enters and leaves every
+                      subtree (leaf switch, pod) through one rank: no link carries two
+                      flows of a lane on trees; rank-order is shallower; auto (default)
+                      takes the one predicted faster at --message-size. --sites chains the
+                      sites (hosts behind one leaf switch). On a multi-rail fabric lane k
+                      runs on rail k (--lanes at most the rails). Its own file:
   {\"format\": \"ibfat-bcast\", \"version\": 1, \"hosts\": [...], \"root\": R,
    \"lanes\": [[null or [to_rank, part] for each rank], ...], \"depth\": [...]}
-                      (docs/schedules.md §6); the report predicts D*l + M/(L*b) against a
-                      binary tree and a chain (--message-size, --latency, --bandwidth) and
-                      checks every lane's steady state on ibfat's tables
+                      (docs/schedules.md §6); the report measures the plan, rank order, a
+                      binary tree, a binomial tree and a chain on ibfat's tables and
+                      prices them (--message-size, --latency, --bandwidth, --segment;
+                      --plot draws time against message size)
 
 Ranks are the hosts of the job: by default every host in the topology's rank order
 (LSFT: side, point, slot; trees: tree order). --job picks a subset, in your order:
@@ -68,6 +74,7 @@ Examples:
   ibfat schedule ft/fabric.yaml --pattern kary-shift --job hosts.txt --out s.csv
   ibfat schedule lsft7/ --pattern random --seed 7 --phases 10 --out rnd.json
   ibfat schedule lsft7/ --pattern bcast-multilane --root 5 --job ranks:0-39 --out bcast.json
+  ibfat schedule dual/ --pattern bcast-multilane --placement nested --plot bcast.svg
   ibfat schedule ibnetdiscover.txt --pattern lsft --lfts dump_lfts.txt --out repaired.json";
 
 #[derive(Args, Debug)]
@@ -125,9 +132,24 @@ pub struct ScheduleArgs {
     #[arg(long, value_name = "L", default_value_t = 2)]
     lanes: u32,
     /// bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part
-    /// across every site boundary
-    #[arg(long)]
+    /// across every site boundary (= --placement sites)
+    #[arg(long, conflicts_with = "placement")]
     sites: bool,
+    /// bcast-multilane: which hosts take which tree positions (auto: nested or rank-order,
+    /// whichever is predicted faster at --message-size on the tables)
+    #[arg(long, value_enum, default_value_t = Placement::Auto)]
+    placement: Placement,
+    /// bcast-multilane: segment size of the pipelines in bytes (default: the best for each
+    /// algorithm)
+    #[arg(long, value_name = "BYTES")]
+    segment: Option<f64>,
+    /// bcast-multilane: draw predicted time against message size per algorithm (SVG)
+    #[arg(long, value_name = "SVG")]
+    plot: Option<PathBuf>,
+    /// A multi-rail fabric: schedule on rail K's plane (bcast-multilane runs lane k on
+    /// rail k when no rail is given)
+    #[arg(long, value_name = "K")]
+    rail: Option<u32>,
     /// bcast-multilane: message size in bytes for the predicted times
     #[arg(long, value_name = "BYTES", default_value_t = 1048576.0)]
     message_size: f64,
@@ -209,7 +231,24 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     let start = Instant::now();
     let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
-    let loaded = ibfat::load::load(&a.topology, Default::default(), ibfat::load::Recognise::Yes(hint))?;
+    let read = || ibfat::load::load(&a.topology, Default::default(), ibfat::load::Recognise::No);
+    let mut loaded = read()?;
+    // the other rails' planes, for a broadcast whose lane k runs on rail k
+    let mut other_rails: Vec<ibfat::topology::Topology> = Vec::new();
+    match (a.rail, loaded.multi_rail()) {
+        (Some(k), _) => loaded.select_rail(k)?,
+        (None, Some(rails)) if a.pattern == PatternArg::BcastMultilane => {
+            for &k in &rails[1..] {
+                let mut l = read()?;
+                l.select_rail(k)?;
+                l.recognise(hint);
+                other_rails.push(l.topology()?.clone());
+            }
+            loaded.select_rail(rails[0])?;
+        }
+        _ => {}
+    }
+    loaded.recognise(hint);
     if let Some(d) = &loaded.degraded {
         return repaired(&a, &loaded, d, start);
     }
@@ -235,14 +274,18 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
             let b = super::schedule_bcast::BcastArgs {
                 root: a.root,
                 lanes: a.lanes,
-                sites: a.sites,
+                placement: if a.sites { Placement::Sites } else { a.placement },
+                segment: a.segment,
+                plot: a.plot.clone(),
                 message: a.message_size,
                 latency_us: a.latency,
                 bandwidth_gbs: a.bandwidth,
                 out: a.out.clone(),
                 json: a.json,
             };
-            return super::schedule_bcast::run(plan, &job, &b);
+            let mut planes = vec![plan.clone()];
+            planes.extend(other_rails);
+            return super::schedule_bcast::run(&planes, &job, &b);
         }
     };
     let req = Request {

@@ -31,6 +31,11 @@
 
 use crate::error::{Error, Result};
 
+mod compare;
+mod nested;
+pub use compare::{Compared, Comparer, Segmenting};
+pub use nested::subtree_levels;
+
 /// Most lanes a broadcast plan takes (ports per host that carry one).
 pub const MAX_LANES: u32 = 8;
 
@@ -64,23 +69,7 @@ impl Bcast {
     /// Build the plan for `ranks` ranks, `root`, `lanes` lanes; `sites`, when given, is
     /// the site of every rank (any labels; the rule of the module text).
     pub fn build(ranks: u32, root: u32, lanes: u32, sites: Option<&[u32]>) -> Result<Bcast> {
-        if ranks == 0 {
-            return Err(Error::input("job", "a broadcast needs at least one rank", None));
-        }
-        if root >= ranks {
-            return Err(Error::input(
-                "--root",
-                format!("root {root} is not a rank of the job (ranks 0..={})", ranks - 1),
-                Some("--root is a job rank".into()),
-            ));
-        }
-        if !(1..=MAX_LANES).contains(&lanes) {
-            return Err(Error::input(
-                "--lanes",
-                format!("{lanes} lanes: a broadcast uses 1..={MAX_LANES}"),
-                Some("dual-rail or dual-port hosts: --lanes 2".into()),
-            ));
-        }
+        check_request(ranks, root, lanes)?;
         if let Some(s) = sites {
             if s.len() != ranks as usize {
                 return Err(Error::input("sites", "one site per rank", None));
@@ -164,6 +153,29 @@ impl Bcast {
     }
 }
 
+/// The checks every construction makes first: a rank at least, the root one of them, 1..=8
+/// lanes.
+fn check_request(ranks: u32, root: u32, lanes: u32) -> Result<()> {
+    if ranks == 0 {
+        return Err(Error::input("job", "a broadcast needs at least one rank", None));
+    }
+    if root >= ranks {
+        return Err(Error::input(
+            "--root",
+            format!("root {root} is not a rank of the job (ranks 0..={})", ranks - 1),
+            Some("--root is a job rank".into()),
+        ));
+    }
+    if !(1..=MAX_LANES).contains(&lanes) {
+        return Err(Error::input(
+            "--lanes",
+            format!("{lanes} lanes: a broadcast uses 1..={MAX_LANES}"),
+            Some("dual-rail or dual-port hosts: --lanes 2".into()),
+        ));
+    }
+    Ok(())
+}
+
 /// The ranks of every site, the root's site first, then in order of their first rank.
 fn site_groups(site_of: &[u32], root: u32) -> Vec<Vec<u32>> {
     let mut order: Vec<u32> = vec![site_of[root as usize]];
@@ -198,6 +210,36 @@ fn spare_feeders(group: &[u32], lanes: u32, cap: &mut [u32]) -> Vec<u32> {
 
 /// Step 2 of the module text on `members`, part h fed by `feeders[h]`.
 fn grow(members: &[u32], feeders: &[u32], lanes: u32, cap: &mut [u32], edges: &mut Vec<(u32, u32, u32)>) {
+    grow_with(members, feeders, lanes, cap, edges, None);
+}
+
+/// Whether a breadth-first pass over `order` (the first fed from outside, then every
+/// placed rank taking as many of the next as its capacity) places all of them.
+fn places_all(order: &[u32], cap: &[u32]) -> bool {
+    let mut placed = 1usize;
+    for (head, &p) in order.iter().enumerate() {
+        if placed >= order.len() {
+            return true;
+        }
+        if head >= placed {
+            return false;
+        }
+        placed += cap[p as usize] as usize;
+    }
+    placed >= order.len()
+}
+
+/// [`grow`], with `early` (a member without capacity: a group's exit, see `nested`) moved
+/// to the second place of every part's order, so the first fed rank's first child is
+/// `early`, whenever the pass still places every member that way (else it stays last).
+pub(super) fn grow_with(
+    members: &[u32],
+    feeders: &[u32],
+    lanes: u32,
+    cap: &mut [u32],
+    edges: &mut Vec<(u32, u32, u32)>,
+    early: Option<u32>,
+) {
     let m = members.len();
     if m == 0 {
         return;
@@ -207,7 +249,17 @@ fn grow(members: &[u32], feeders: &[u32], lanes: u32, cap: &mut [u32], edges: &m
         let rot = (part as usize * stride) % m;
         let mut order: Vec<usize> = (0..m).collect();
         order.sort_by_key(|&i| (std::cmp::Reverse(cap[members[i] as usize]), (i + m - rot) % m));
-        let order: Vec<u32> = order.into_iter().map(|i| members[i]).collect();
+        let mut order: Vec<u32> = order.into_iter().map(|i| members[i]).collect();
+        if let Some(x) = early {
+            if let Some(at) = order.iter().position(|&r| r == x).filter(|&at| at > 1) {
+                let mut tried = order.clone();
+                let x = tried.remove(at);
+                tried.insert(1, x);
+                if places_all(&tried, cap) {
+                    order = tried;
+                }
+            }
+        }
         let feeder = feeders[part as usize];
         cap[feeder as usize] -= 1;
         edges.push((feeder, order[0], part));
@@ -382,7 +434,7 @@ mod tests {
 
     /// The contract: partial permutation per lane, every rank every part exactly once
     /// (root none), each part a tree from the root.
-    fn prove(b: &Bcast) {
+    pub(super) fn prove(b: &Bcast) {
         let n = b.ranks as usize;
         for k in 0..b.lanes {
             let mut sent = vec![0; n];
