@@ -310,4 +310,42 @@ fn auto_placement_follows_the_message_size_and_bad_requests_fail() {
         assert_eq!(c, 2, "{extra:?}: {e}");
         assert!(!out.exists() && !plot.exists(), "{extra:?}: nothing written");
     }
+    // a dump in which one host lost its rail-1 cable: both ends of that cable removed
+    let net = std::fs::read_to_string(plan.join("topology.net")).unwrap();
+    let lines: Vec<&str> = net.lines().collect();
+    let hca = lines.iter().position(|l| l.starts_with("Hca")).unwrap();
+    let host = lines[hca].split('"').nth(1).unwrap().to_string();
+    let cable = lines[hca..].iter().position(|l| l.starts_with("[2]")).unwrap() + hca;
+    let (sw, sw_port) = {
+        let l = lines[cable];
+        let name = l.split('"').nth(1).unwrap().to_string();
+        let port = l.rsplit('[').next().unwrap().trim_end_matches(']').to_string();
+        (name, port)
+    };
+    let mut in_sw = false;
+    let kept: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, l)| {
+            if l.starts_with("Switch") || l.starts_with("Hca") {
+                in_sw = l.contains(&format!("\"{sw}\""));
+            }
+            let far_end = in_sw && l.starts_with(&format!("[{sw_port}]")) && l.contains(&format!("\"{host}\""));
+            i != cable && !far_end
+        })
+        .map(|(_, l)| *l)
+        .collect();
+    let broken = dir.path().join("broken.net");
+    std::fs::write(&broken, kept.join("\n") + "\n").unwrap();
+    let (c, _, e) = ibfat(&[
+        "schedule",
+        broken.to_str().unwrap(),
+        "--pattern",
+        "bcast-multilane",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains(&host) && e.contains("rail 1"), "{e}");
+    assert!(!out.exists());
 }

@@ -274,7 +274,13 @@ pub fn run(planes: &[Topology], job: &Job, a: &BcastArgs) -> Result<i32> {
                 points: sizes.iter().map(|&x| (x, m.time(x, l, bw, seg).0 * 1e6)).collect(),
             })
             .collect();
-        let title = format!("broadcast on {}: {} ranks, {} lanes", plan.name, ranks, a.lanes);
+        let title = format!(
+            "broadcast on {}: {} ranks, {} lanes, {} rail(s)",
+            plan.name,
+            ranks,
+            a.lanes,
+            planes.len()
+        );
         let svg = ibfat::formats::chart::loglog_svg(&title, "message size (bytes)", "predicted time (us)", &series);
         ibfat::formats::atomic::write_file(path, svg.as_bytes())?;
     }
