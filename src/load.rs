@@ -299,6 +299,17 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
     Ok(loaded)
 }
 
+/// [`load`] for a command that may work on one rail of a multi-rail fabric: rail `rail`'s
+/// plane is kept ([`Loaded::select_rail`]) before recognition with `hint`.
+pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<FamilyHint>, rail: Option<u32>) -> Result<Loaded> {
+    let mut loaded = load(path, opts, Recognise::No)?;
+    if let Some(k) = rail {
+        loaded.select_rail(k)?;
+    }
+    loaded.recognise(hint);
+    Ok(loaded)
+}
+
 /// Read a TOPOLOGY argument strictly and give it with a family layout: a spec's own, or
 /// the recognised one (`hint` restricts the family); an unrecognised fabric is an input
 /// error with the reason.

@@ -173,3 +173,86 @@ fn bad_rails_are_input_errors_with_nothing_written() {
         assert!(e.contains("H0_0 has no cable on rail 1"), "{e}");
     }
 }
+
+/// `--rail K` on the commands that read one subnet: `lfts validate` and `check` of rail k's
+/// own tables, `predict` and `plan-paths` on rail k's plane; a rail the fabric does not
+/// have is an input error.
+#[test]
+fn validate_check_predict_and_plan_paths_take_a_rail() {
+    for build in [FAMILIES[0], FAMILIES[1]] {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = dir.path().join("plan");
+        let plan_s = plan.to_str().unwrap();
+        let mut args = build.to_vec();
+        args.extend(["--rails", "2", "--no-svg", "--out", plan_s]);
+        assert_eq!(ibfat(&args).0, 0);
+        for k in ["0", "1"] {
+            let out = dir.path().join(format!("rail{k}"));
+            let (c, o, e) = ibfat(&["route", plan_s, "--rail", k, "--out", out.to_str().unwrap()]);
+            assert_eq!(c, 0, "{o}{e}");
+            let dump = out.join("opensm-lfts.dump");
+            let g2l = out.join("guid2lid");
+            let tables = ["--lfts", dump.to_str().unwrap(), "--lids", g2l.to_str().unwrap()];
+            let mut v = vec!["lfts", "validate", plan_s, "--rail", k, "--json"];
+            v.extend(tables);
+            let (c, o, e) = ibfat(&v);
+            assert_eq!(c, 0, "{build:?} rail {k}: {o}{e}");
+            let j: serde_json::Value = serde_json::from_str(&o).unwrap();
+            assert_eq!(j["ok"], true, "{o}");
+            let mut ch = vec!["check", plan_s, "--rail", k, "--pattern", "shift", "--json"];
+            ch.extend(tables);
+            let (c, o, e) = ibfat(&ch);
+            // exit 1 = link conflicts found: the shift is not conflict-free on every family
+            assert!(c == 0 || c == 1, "{build:?} rail {k}: {o}{e}");
+            let j: serde_json::Value = serde_json::from_str(&o).unwrap();
+            assert_eq!(j["unrouted_flows"], 0, "{o}");
+            // one rail's hosts: LSFT(2) 21, the 2-ary 3-tree 8
+            assert_eq!(j["ranks"], if build[1] == "lsft" { 21 } else { 8 }, "{o}");
+            let (c, o, e) = ibfat(&[
+                "predict",
+                plan_s,
+                "--rail",
+                k,
+                "--job",
+                "ranks:0-3",
+                "--msg-size",
+                "4K",
+                "--json",
+            ]);
+            assert_eq!(c, 0, "{build:?} rail {k}: {o}{e}");
+        }
+        let (c, _, e) = ibfat(&[
+            "predict",
+            plan_s,
+            "--rail",
+            "2",
+            "--job",
+            "ranks:0-3",
+            "--msg-size",
+            "4K",
+        ]);
+        assert_eq!(c, 2, "{e}");
+        assert!(e.contains("rail"), "{e}");
+    }
+    // plan-paths (full meshes): each rail's plane
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("mesh");
+    let mut args = FAMILIES[4].to_vec();
+    args.extend(["--rails", "2", "--no-svg", "--out", plan.to_str().unwrap()]);
+    assert_eq!(ibfat(&args).0, 0);
+    for k in ["0", "1"] {
+        let out = dir.path().join(format!("paths{k}.json"));
+        let (c, o, e) = ibfat(&[
+            "plan-paths",
+            plan.to_str().unwrap(),
+            "--rail",
+            k,
+            "--direct-share",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(c, 0, "rail {k}: {o}{e}");
+        assert!(out.is_file());
+    }
+}

@@ -890,12 +890,16 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-l -p -j -o -q -v -h -V --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version multipath merge help"
+            opts="-l -p -j -o -q -v -h -V --rail --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version multipath merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --rail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --topology)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1898,12 +1902,16 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-l -q -v -h -V --topology --lfts --lids --json --strict --sl --sl2vl --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -q -v -h -V --rail --topology --lfts --lids --json --strict --sl --sl2vl --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --rail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --topology)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2028,12 +2036,16 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__plan__subcmd__paths)
-            opts="-d -l -o -q -v -h -V --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-d -l -o -q -v -h -V --rail --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --rail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --direct-share)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2086,12 +2098,16 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__predict)
-            opts="-l -f -j -m -q -v -h -V --lfts --lids --family --job --msg-size --ranks-per-node --prune --latency --bandwidth --profile --algorithms --plot --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -f -j -m -q -v -h -V --rail --lfts --lids --family --job --msg-size --ranks-per-node --prune --latency --bandwidth --profile --algorithms --plot --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --rail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lfts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -271,6 +271,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s q -l quiet -d 'No 
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l rail -d 'A multi-rail fabric: work on rail K\'s plane (the plane on HCA port K+1), its own subnet' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s d -l direct-share -d 'D: how many of the ten slots use the direct route, 1..=10' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l lmc -d 'The LMC the fabric is routed with (`ibfat route --lmc`): 2^LMC - 1 detour offsets' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s l -l lids -d 'Base LIDs: `plan` (deterministic, as `ibfat route --lids plan`) or a guid2lid file' -r
@@ -295,6 +296,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_su
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l rail -d 'A multi-rail fabric: validate rail K\'s plane (the plane on HCA port K+1)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l lfts -d 'LFT dump to check' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
@@ -323,6 +325,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l rail -d 'A multi-rail fabric: work on rail K\'s plane (the plane on HCA port K+1), its own subnet' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l topology -d 'Deprecated spelling of TOPOLOGY (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
@@ -446,6 +449,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s q -l quiet -d 'No
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s V -l version -d 'Print version'
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l rail -d 'A multi-rail fabric: work on rail K\'s plane (the plane on HCA port K+1), its own subnet' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel' -r

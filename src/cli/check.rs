@@ -8,7 +8,7 @@ use ibfat::check::{check_weighted, merge, CheckReport, CheckShard, CompiledRoute
 use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, dot, picture};
-use ibfat::load::{load, Loaded, Recognise};
+use ibfat::load::{load_rail, Loaded};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, Job, Pattern, PatternKind, Request};
@@ -63,6 +63,10 @@ Examples:
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = CHECK_AFTER)]
 pub struct CheckArgs {
+    /// A multi-rail fabric: work on rail K's plane (the plane on HCA port K+1), its own
+    /// subnet
+    #[arg(long, value_name = "K")]
+    rail: Option<u32>,
     #[command(subcommand)]
     cmd: Option<CheckCmd>,
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
@@ -435,7 +439,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         return Ok(exit_code(&r));
     }
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
-    let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
+    let loaded = load_rail(&topology, ParseOptions::default(), None, a.rail)?;
     let loaded = super::topo::with_roles(loaded)?;
     let (lids, lfts) = match &a.lfts {
         Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,

@@ -6,7 +6,7 @@ use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::{validate, LftReport};
 use ibfat::formats::dump::ParseOptions;
-use ibfat::load::{load, Recognise};
+use ibfat::load::load_rail;
 use ibfat::Result;
 use std::path::PathBuf;
 
@@ -47,6 +47,9 @@ Examples:
   ibfat lfts validate ibnetdiscover.txt --lfts dump_lfts.txt --json
   ibfat lfts validate lsft7/ --lfts lsft7/opensm-lfts.dump --strict")]
     Validate {
+        /// A multi-rail fabric: validate rail K's plane (the plane on HCA port K+1)
+        #[arg(long, value_name = "K")]
+        rail: Option<u32>,
         /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
         #[arg(value_name = "TOPOLOGY", required_unless_present = "topology_flag")]
         topology: Option<PathBuf>,
@@ -98,6 +101,7 @@ impl LftsArgs {
 pub fn run(a: LftsArgs) -> Result<i32> {
     match a.cmd {
         LftsCmd::Validate {
+            rail,
             topology,
             topology_flag,
             lfts,
@@ -108,7 +112,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             sl2vl,
         } => {
             let topology = topo::positional(topology, topology_flag, "--topology", "TOPOLOGY")?;
-            let loaded = load(&topology, ParseOptions::default(), Recognise::Yes(None))?;
+            let loaded = load_rail(&topology, ParseOptions::default(), None, rail)?;
             let loaded = super::topo::with_roles(loaded)?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());

@@ -7,7 +7,7 @@ use super::topo;
 use clap::Args;
 use ibfat::formats::atomic;
 use ibfat::formats::dump::ParseOptions;
-use ibfat::load::{load, Recognise};
+use ibfat::load::load_rail;
 use ibfat::routing::plan::{PathPlan, SLOTS};
 use ibfat::routing::Lids;
 use ibfat::topology::Layout;
@@ -34,6 +34,10 @@ Examples:
   ibfat plan-paths mesh8/ --direct-share 1 --lmc 3 --out plan.json  every relay, 10% direct
   ibfat plan-paths mesh8/fabric.yaml --direct-share 10 --lmc 0 --out direct.json")]
 pub struct PlanPathsArgs {
+    /// A multi-rail fabric: work on rail K's plane (the plane on HCA port K+1), its own
+    /// subnet
+    #[arg(long, value_name = "K")]
+    rail: Option<u32>,
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output of a full mesh
     topology: PathBuf,
     /// D: how many of the ten slots use the direct route, 1..=10
@@ -93,7 +97,7 @@ struct Report {
 const RELAY_RULE: &str = "relay(t, o) = (t + 1 + (o - 1) mod (N - 1)) mod N for destination switch t, offset o >= 1";
 
 pub fn run(a: PlanPathsArgs) -> Result<i32> {
-    let loaded = load(&a.topology, ParseOptions::default(), Recognise::Yes(None))?;
+    let loaded = load_rail(&a.topology, ParseOptions::default(), None, a.rail)?;
     let loaded = topo::with_roles(loaded)?;
     let layout = loaded.layout()?;
     let plan = PathPlan::new(layout, a.lmc, a.direct_share)?;

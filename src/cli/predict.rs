@@ -6,7 +6,7 @@ use super::topo;
 use clap::Args;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, chart};
-use ibfat::load::{load, Recognise};
+use ibfat::load::load_rail;
 use ibfat::recognize::FamilyHint;
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
@@ -34,6 +34,10 @@ Examples:
 #[derive(Args, Debug)]
 #[command(after_help = AFTER)]
 pub struct PredictArgs {
+    /// A multi-rail fabric: work on rail K's plane (the plane on HCA port K+1), its own
+    /// subnet
+    #[arg(long, value_name = "K")]
+    rail: Option<u32>,
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     #[arg(value_name = "TOPOLOGY")]
     topology: PathBuf,
@@ -143,7 +147,7 @@ pub fn run(a: PredictArgs) -> Result<i32> {
     }
     let h = params(&a)?;
     let hint = FamilyHint::parse_opt(&a.family)?;
-    let loaded = load(&a.topology, ParseOptions::default(), Recognise::Yes(hint))?;
+    let loaded = load_rail(&a.topology, ParseOptions::default(), hint, a.rail)?;
     let loaded = topo::with_roles(loaded)?;
     let plan = loaded.topology()?;
     let hosts_view = Hosts::new(&plan.fabric, plan.layout.hosts(), loaded.name());
