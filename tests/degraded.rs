@@ -527,9 +527,12 @@ fn cli_schedule_repairs_a_degraded_lsft() {
 /// only some of its cables is that switch present with the rest missing, never
 /// "unrecognised" (which would hand the fabric to another engine for one sweep). Each
 /// state is recognised with exactly the cables still out, routed, and deadlock-free on 2
-/// VLs; the repair order is the ibsim file's and shuffled ones. Known limit: a leaf back on
-/// a single spine cable may leave a few pairs without a detour of the VL rule (counted;
-/// the plugin then steps aside for that sweep).
+/// VLs; the repair order is the ibsim file's and shuffled ones. Known limit: a leaf s back
+/// on a single spine cable (to l1) while another leaf m of line l1 has its cable to l1 cut
+/// leaves the pairs between s and m without a one-turn detour: every spine through m
+/// meets l1 at m itself, so the shortest path turns twice and needs a third VL (counted;
+/// the plugin then steps aside for that sweep). Measured: LSFT(7) with L20 back on one
+/// spine cable, L20 ↔ L37 and L20 ↔ L24.
 #[test]
 fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
     use ibfat::check::vls::check_vls;
@@ -626,8 +629,8 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
                 assert_eq!(dead_now, !alive as usize, "{what}: {:?}", d.faults);
                 let lids = Lids::plan(&state.fabric, &[], 0).unwrap();
                 let r = route_lsft(&state.fabric, d.lsft().unwrap(), &lids).unwrap();
-                // a leaf with a single spine cable reaches every detour through that one spine,
-                // and the VL rule's colour condition can leave a few pairs without one
+                // a leaf with a single spine cable reaches every detour through that one spine;
+                // a leaf of that spine cut from it is two turns away (doc comment above)
                 let lone = state.fabric.switches().any(|x| {
                     let n = state.fabric.node(x);
                     n.name.starts_with('L')
