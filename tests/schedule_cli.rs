@@ -194,3 +194,81 @@ fn check_refuses_a_schedule_computed_for_other_tables() {
     assert_eq!(c, 0, "{o}{e}");
     assert!(e.contains("warning") && e.contains("stale schedule"), "{e}");
 }
+
+/// A degraded tree (cut cables, a dead top switch) gets its `kary-shift` repaired for the
+/// tables: on ibfat's degraded routes, written by `ibfat route` and read back by `ibfat
+/// check`, every phase has at most one flow per link and every ordered pair is sent once;
+/// the report gives the lower bound the phases are measured against. Asking a degraded
+/// tree for the LSFT schedule is an input error naming the pattern it gets.
+#[test]
+fn a_degraded_trees_shift_is_repaired_for_its_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, build, dead) in [
+        ("kary", vec!["kary", "--arity", "4", "--levels", "3"], "S3_2"),
+        (
+            "pgft",
+            vec!["pgft", "--down", "4,4,2", "--up", "1,2,4", "--parallel", "1,2,2"],
+            "S2_1",
+        ),
+    ] {
+        let plan = dir.path().join(name);
+        let mut b = vec!["build"];
+        b.extend(build.iter().copied());
+        build_plan(&b, &plan);
+        let deg = dir.path().join(format!("{name}-deg"));
+        let (c, o, e) = ibfat(&[
+            "faults",
+            plan.to_str().unwrap(),
+            "--cut",
+            "6",
+            "--seed",
+            "3",
+            "--dead",
+            dead,
+            "--out",
+            deg.to_str().unwrap(),
+        ]);
+        assert_eq!(c, 0, "{o}{e}");
+        let net = deg.join("topology.net");
+        let net_s = net.to_str().unwrap();
+        let sched = dir.path().join(format!("{name}.json"));
+        let v = run(&[net_s, "--pattern", "kary-shift", "--out", sched.to_str().unwrap()]);
+        let hosts = v["ranks"].as_u64().unwrap();
+        let rep = &v["repair"];
+        assert_eq!(rep["unrouted_flows"], 0, "{v}");
+        assert_eq!(rep["flows"].as_u64().unwrap(), hosts * (hosts - 1));
+        let lower = rep["lower_bound_phases"].as_u64().unwrap();
+        let phases = v["phases"].as_u64().unwrap();
+        // the busiest link of the degraded routes sets the bound; packing stays near it
+        assert!(
+            lower >= hosts - 1 && phases >= lower && phases as f64 <= 1.2 * lower as f64,
+            "{v}"
+        );
+        let tables = dir.path().join(format!("{name}-r"));
+        let (c, o, e) = ibfat(&["route", net_s, "--out", tables.to_str().unwrap()]);
+        assert_eq!(c, 0, "{o}{e}");
+        let (c, o, e) = ibfat(&[
+            "check",
+            net_s,
+            "--pattern",
+            sched.to_str().unwrap(),
+            "--lfts",
+            tables.join("opensm-lfts.dump").to_str().unwrap(),
+            "--lids",
+            tables.join("guid2lid").to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(c, 0, "{name}: conflict-free on the tables: {o}{e}");
+        let chk: serde_json::Value = serde_json::from_str(&o).unwrap();
+        assert_eq!(chk["max_congestion"], 1, "{name}");
+        assert_eq!(chk["unrouted_flows"], 0);
+        assert_eq!(
+            chk["flows"].as_u64().unwrap(),
+            hosts * (hosts - 1),
+            "every ordered pair once"
+        );
+        let (c, _, e) = ibfat(&["schedule", net_s, "--pattern", "lsft"]);
+        assert_eq!(c, 2, "{e}");
+        assert!(e.contains("kary-shift"), "{e}");
+    }
+}

@@ -7,7 +7,7 @@ use ibfat::fingerprint::ComputedFor;
 use ibfat::schedule::generate::BlockInfo;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, Counts, Format, Job, PatternKind, Request};
-use ibfat::select::repair::{repair_lsft, RepairReport};
+use ibfat::select::repair::{repair_lsft, repair_tree, RepairReport};
 use ibfat::select::{generate, ChoiceReport};
 use ibfat::{Error, Result};
 use serde::Serialize;
@@ -61,7 +61,7 @@ its local copy. Conflict-freedom claims refer to the canonical routing of each f
 `ibfat check` measures any schedule on real routing tables.
 
 A degraded LSFT (cut cables, dead switches; `ibfat recognize` lists them) gets its lsft
-schedule repaired for the tables it holds: --lfts (OpenSM's dump, `dump_lfts`; LIDs from
+schedule repaired, a degraded tree its kary-shift, for the tables it holds: --lfts (OpenSM's dump, `dump_lfts`; LIDs from
 --lids or the topology) or else ibfat's own degraded routes. Phases still conflict-free
 on those tables are kept, the flows that now collide move to the first phase where they
 fit (new phases at the end): conflict-free on those tables, every pair once; the file
@@ -349,25 +349,19 @@ fn repaired(
     d: &ibfat::recognize::Degraded,
     start: Instant,
 ) -> Result<i32> {
-    let holes = d.lsft().ok_or_else(|| {
-        Error::input(
-            "topology",
-            format!("{}: schedule repair covers degraded LSFTs only", d.description),
-            Some("`ibfat route` routes the degraded fabric; schedule its tables with `--lfts`".into()),
-        )
-    })?;
-    if a.pattern != PatternArg::Phases(PatternKind::Lsft)
-        || a.job.is_some()
-        || a.job_size.is_some()
-        || a.block.is_some()
-    {
+    use ibfat::topology::degraded::Holes;
+    let (want, name) = match &d.holes {
+        Holes::Lsft(_) => (PatternKind::Lsft, "lsft"),
+        Holes::Pgft(_) => (PatternKind::KaryShift, "kary-shift"),
+    };
+    if a.pattern != PatternArg::Phases(want) || a.job.is_some() || a.job_size.is_some() || a.block.is_some() {
         return Err(Error::input(
             "pattern",
             format!(
-                "{}: a degraded fabric gets the whole-fabric lsft schedule, repaired for its tables",
+                "{}: a degraded fabric gets the whole-fabric {name} schedule, repaired for its tables",
                 d.description
             ),
-            Some("use --pattern lsft without --job / --block / --job-size".into()),
+            Some(format!("use --pattern {name} without --job / --block / --job-size")),
         ));
     }
     if !super::topo::roles_are_empty() {
@@ -388,11 +382,17 @@ fn repaired(
                 Some(l) if l.lmc == 0 => l,
                 _ => ibfat::routing::Lids::plan(fabric, &[], 0)?,
             };
-            let r = ibfat::routing::degraded::route_lsft(fabric, holes, &lids)?;
-            (lids, r.lfts, "ibfat's degraded routes".to_string())
+            let lfts = match &d.holes {
+                Holes::Lsft(h) => ibfat::routing::degraded::route_lsft(fabric, h, &lids)?.lfts,
+                Holes::Pgft(h) => ibfat::routing::degraded_pgft::route_pgft(fabric, h, &lids)?.lfts,
+            };
+            (lids, lfts, "ibfat's degraded routes".to_string())
         }
     };
-    let (sched, rep) = repair_lsft(fabric, holes, &lids, &lfts)?;
+    let (sched, rep) = match &d.holes {
+        Holes::Lsft(h) => repair_lsft(fabric, h, &lids, &lfts)?,
+        Holes::Pgft(h) => repair_tree(fabric, h, &lids, &lfts)?,
+    };
     let format = a
         .format
         .unwrap_or_else(|| a.out.as_deref().map(Format::for_path).unwrap_or_default());
@@ -409,7 +409,7 @@ fn repaired(
     let report = ScheduleReport {
         topology: loaded.name(),
         description: d.description.clone(),
-        pattern: "lsft (repaired)".into(),
+        pattern: format!("{name} (repaired)"),
         ranks: sched.hosts.len(),
         phases: sched.phases.len(),
         whole_fabric: true,

@@ -40,6 +40,9 @@ pub struct RepairReport {
     /// The original schedule on these tables, each phase lasting as long as its most
     /// loaded link (in units of one conflict-free phase).
     pub original_time: u64,
+    /// No conflict-free schedule of these flows on these tables has fewer phases: the
+    /// most flows any one link carries in all (or any rank sends or receives).
+    pub lower_bound_phases: u64,
 }
 
 impl RepairReport {
@@ -155,6 +158,44 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
         phases.push(phase);
     }
     report.moved_flows = dropped.len() as u64;
+    // every flow's links in all: the lower bound, and the order of the moved flows (those
+    // on the busiest links first, as a greedy edge colouring does: they have the fewest
+    // phases to choose from)
+    let mut total = vec![0u64; channels];
+    let (mut sends, mut gets) = (vec![0u64; ranks], vec![0u64; ranks]);
+    for ph in &phases {
+        for (r, &d) in ph.dest.iter().enumerate() {
+            if d != IDLE && d as usize != r {
+                sends[r] += 1;
+                gets[d as usize] += 1;
+                routes
+                    .route(r, d as usize)
+                    .unwrap_or(&[])
+                    .iter()
+                    .for_each(|&c| total[c as usize] += 1);
+            }
+        }
+    }
+    for &(r, d) in &dropped {
+        sends[r as usize] += 1;
+        gets[d as usize] += 1;
+        routes
+            .route(r as usize, d as usize)
+            .unwrap_or(&[])
+            .iter()
+            .for_each(|&c| total[c as usize] += 1);
+    }
+    report.lower_bound_phases = total.iter().chain(&sends).chain(&gets).copied().max().unwrap_or(0);
+    let busiest = |&(r, d): &(u32, u32)| {
+        routes
+            .route(r as usize, d as usize)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&c| total[c as usize])
+            .max()
+            .unwrap_or(0)
+    };
+    dropped.sort_by_key(|f| (std::cmp::Reverse(busiest(f)), f.0, f.1));
     for (r, d) in dropped {
         let route = routes.route(r as usize, d as usize).unwrap_or(&[]);
         let (r, d) = (r as usize, d as usize);
@@ -187,6 +228,30 @@ pub fn repair_lsft(
     let job = Job::whole(&layout.hosts);
     let pattern = LsftAllToAll::new(&layout, &job);
     let routes = CompiledRoutes::compile(fabric, lids, lfts, &layout.hosts, 0)?;
+    let (phases, report) = repair(&routes, &pattern);
+    let schedule = crate::schedule::Schedule {
+        hosts: job.port_guids(fabric),
+        phases,
+        computed_for: Some(lfts.computed_for(fabric, lids)),
+    };
+    Ok((schedule, report))
+}
+
+/// The tree shift (`kary-shift`: shift in tree order, which d-mod-k routing makes
+/// conflict-free on the intact tree) of a degraded PGFT, k-ary or two-level tree, over
+/// every host that is there in tree order, repaired for `lfts`.
+pub fn repair_tree(
+    fabric: &crate::topology::Fabric,
+    holes: &crate::topology::degraded::PgftHoles,
+    lids: &crate::routing::Lids,
+    lfts: &crate::routing::LftSet,
+) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
+    use crate::schedule::shift::Shift;
+    use crate::schedule::Job;
+    let hosts = &holes.layout.hosts;
+    let job = Job::whole(hosts);
+    let pattern = Shift::new(hosts.len());
+    let routes = CompiledRoutes::compile(fabric, lids, lfts, hosts, 0)?;
     let (phases, report) = repair(&routes, &pattern);
     let schedule = crate::schedule::Schedule {
         hosts: job.port_guids(fabric),

@@ -22,6 +22,9 @@
 //! of the shift all-to-all per level and engine, plotted to `IBFAT_BENCH_SVG` when set
 //! (issue 21: quality while degraded, side by side). On a degraded fabric the `lsft`
 //! column is left out (its schedule is for the intact family).
+//! `IBFAT_BENCH_SPEC=fabric.yaml` benchmarks that fabric instead of LSFT(q) (any family
+//! ibfat builds: a k-ary tree or PGFT for the degraded-tree comparison; the `lsft` column
+//! is then left out).
 
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
@@ -111,14 +114,16 @@ struct Row {
     quality: Option<Quality>,
 }
 
-fn measure(sim: &Sim) -> Quality {
+fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
     let start = Instant::now();
     let (fabric, lids, tables) = sim.programmed();
     // intact: the family's hosts and the lsft all-to-all; degraded: every host, shift only
-    let layout = match recognize(&fabric, Some(FamilyHint::Lsft)) {
+    let layout = match recognize(&fabric, hint) {
         Recognition::Recognised { layout, .. } => Some(layout),
         Recognition::Unrecognised { degraded: Some(_), .. } => None,
-        Recognition::Unrecognised { reason, .. } => panic!("the programmed fabric is no LSFT: {reason}"),
+        Recognition::Unrecognised { reason, .. } => {
+            panic!("the programmed fabric is not the benchmarked family: {reason}")
+        }
     };
     let job = Job::whole(
         &layout
@@ -147,7 +152,15 @@ fn measure(sim: &Sim) -> Quality {
     }
 }
 
-fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_tables: bool, degraded: bool) -> Row {
+fn run_engine(
+    sim: &Sim,
+    entry: &str,
+    passes: usize,
+    limit: Duration,
+    measure_tables: bool,
+    degraded: bool,
+    hint: Option<FamilyHint>,
+) -> Row {
     let (engine, mut args) = engine_setup(entry);
     if degraded && engine == "ibfat" {
         // detours need their SLs and SL-to-VL tables: OpenSM programs those with QoS on
@@ -216,7 +229,7 @@ fn run_engine(sim: &Sim, entry: &str, passes: usize, limit: Duration, measure_ta
         .collect();
     // the tables the switches hold are the last pass's: measured only when it was the engine's
     let own_last = passes.last().is_some_and(|p| !p.fell_back_from(engine));
-    let quality = (measure_tables && own_last).then(|| measure(sim));
+    let quality = (measure_tables && own_last).then(|| measure(sim, hint));
     if !routed_any {
         eprintln!(
             "{entry}: never routed itself; its log:\n{}",
@@ -264,9 +277,21 @@ fn main() {
     let limit = Duration::from_secs(env_or("IBFAT_BENCH_TIMEOUT", 1800));
     let levels: String = env_or("IBFAT_BENCH_CUTS", "0".to_string());
     let seed: u64 = env_or("IBFAT_BENCH_SEED", 1);
-    let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false)))
-        .build()
-        .unwrap_or_else(|e| panic!("LSFT({q}): {e}"));
+    let (plan, name, hint) = match std::env::var("IBFAT_BENCH_SPEC") {
+        Ok(path) => {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let spec = Spec::from_yaml(&text, std::path::Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
+            let plan = spec.build().unwrap_or_else(|e| panic!("{path}: {e}"));
+            let name = plan.layout.describe();
+            (plan, name, None)
+        }
+        Err(_) => {
+            let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false)))
+                .build()
+                .unwrap_or_else(|e| panic!("LSFT({q}): {e}"));
+            (plan, format!("LSFT({q})"), Some(FamilyHint::Lsft))
+        }
+    };
     let cables = plan
         .fabric
         .links()
@@ -285,7 +310,7 @@ fn main() {
         let net = ibfat::formats::ibsim::write_net(&fabric, &[]);
         let (switches, hosts) = (fabric.switches().count(), fabric.endpoints().len());
         println!(
-            "LSFT({q}), {cut} of {cables} switch cables cut (seed {seed}): {switches} switches, {hosts} hosts, {} LIDs",
+            "{name}, {cut} of {cables} switch cables cut (seed {seed}): {switches} switches, {hosts} hosts, {} LIDs",
             switches + hosts
         );
         let t = Instant::now();
@@ -293,23 +318,23 @@ fn main() {
         println!("ibsim ready in {:.1} s", t.elapsed().as_secs_f64());
         let mut rows = Vec::new();
         for entry in engines.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-            let row = run_engine(&sim, entry, passes, limit, measure_tables, cut > 0);
+            let row = run_engine(&sim, entry, passes, limit, measure_tables, cut > 0, hint);
             print_passes(&row);
             rows.push(row);
         }
-        print_table(&format!("LSFT({q}), {cut} cables cut"), &rows);
+        print_table(&format!("{name}, {cut} cables cut"), &rows);
         summary.push((level.to_string(), cut, rows));
     }
     if summary.len() > 1 {
-        print_summary(q, cables, &summary);
+        print_summary(&name, cables, &summary);
     }
 }
 
 /// Shift all-to-all per fault level and engine (throughput ratio, max congestion), and the
 /// plot of the ratios when `IBFAT_BENCH_SVG` names a file.
-fn print_summary(q: u32, cables: usize, summary: &[(String, usize, Vec<Row>)]) {
+fn print_summary(name: &str, cables: usize, summary: &[(String, usize, Vec<Row>)]) {
     println!();
-    println!("LSFT({q}), shift all-to-all on the programmed tables: throughput ratio (max congestion); fallback passes are not the engine's");
+    println!("{name}, shift all-to-all on the programmed tables: throughput ratio (max congestion); fallback passes are not the engine's");
     let entries: Vec<&str> = summary[0].2.iter().map(|r| r.entry.as_str()).collect();
     println!("| cables cut | {} |", entries.join(" | "));
     println!("|---|{}", "---|".repeat(entries.len()));
@@ -338,7 +363,7 @@ fn print_summary(q: u32, cables: usize, summary: &[(String, usize, Vec<Row>)]) {
     }
     if let Ok(path) = std::env::var("IBFAT_BENCH_SVG") {
         let svg = ibfat::formats::chart::loglog_svg(
-            &format!("LSFT({q}) with cut cables: shift all-to-all on each engine's tables"),
+            &format!("{name} with cut cables: shift all-to-all on each engine's tables"),
             "switch-to-switch cables cut (%)",
             "throughput ratio",
             &series,
