@@ -141,6 +141,7 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
         _ => None,
     };
     let v = validate(&fabric, &lids, &tables, layout.as_ref());
+
     Quality {
         shift,
         lsft,
@@ -202,6 +203,20 @@ fn run_engine(
         }
         missing = passes + 1 - k;
         break;
+    }
+    if missing == 0 {
+        // the end line is logged once the tables are computed and their blocks queued;
+        // the switches hold them when the sweep ends ("SUBNET UP" after that line).
+        // Stopping OpenSM before then leaves blocks unsent (measured: an 8-ary 3-tree
+        // read back with no LFT entry at all after a 69 ms minhop pass)
+        let deadline = Instant::now() + limit.min(Duration::from_secs(300));
+        while Instant::now() < deadline && osm.alive() {
+            let log = osm.log();
+            if log.rfind(END).is_some_and(|i| log[i..].contains("SUBNET UP")) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
     let log = osm.log();
     let rss_mib = osm.peak_rss_kib().map(|k| k / 1024);
