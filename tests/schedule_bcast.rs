@@ -163,17 +163,7 @@ fn the_steady_state_is_checked_on_ibfats_tables() {
     let plan = dir.path().join("plan");
     build_plan(&["build", "lsft", "--order", "3"], &plan);
     let ratios = |extra: &[&str]| -> Vec<f64> {
-        let mut args = vec![
-            "schedule",
-            plan.to_str().unwrap(),
-            "--pattern",
-            "bcast-multilane",
-            "--json",
-        ];
-        args.extend(extra);
-        let (c, o, e) = ibfat(&args);
-        assert_eq!(c, 0, "{o}{e}");
-        let v: Value = serde_json::from_str(&o).unwrap();
+        let v = report(&plan, extra);
         assert_eq!(v["schema"], "ibfat.schedule-bcast/1");
         let s = v["steady_state"].as_array().unwrap();
         assert_eq!(s.len(), 2);

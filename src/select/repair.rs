@@ -227,8 +227,20 @@ pub fn repair_lsft(
     let layout = holes.schedule_layout();
     let job = Job::whole(&layout.hosts);
     let pattern = LsftAllToAll::new(&layout, &job);
-    let routes = CompiledRoutes::compile(fabric, lids, lfts, &layout.hosts, 0)?;
-    let (phases, report) = repair(&routes, &pattern);
+    repaired_for(fabric, lids, lfts, &job, &pattern)
+}
+
+/// [`repair`] of `pattern` over `job`'s hosts on `lfts`: the schedule, recording the
+/// tables it was computed for, and the report.
+fn repaired_for(
+    fabric: &crate::topology::Fabric,
+    lids: &crate::routing::Lids,
+    lfts: &crate::routing::LftSet,
+    job: &crate::schedule::Job,
+    pattern: &dyn Pattern,
+) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
+    let routes = CompiledRoutes::compile(fabric, lids, lfts, job.hosts(), 0)?;
+    let (phases, report) = repair(&routes, pattern);
     let schedule = crate::schedule::Schedule {
         hosts: job.port_guids(fabric),
         phases,
@@ -248,15 +260,6 @@ pub fn repair_tree(
 ) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
     use crate::schedule::shift::Shift;
     use crate::schedule::Job;
-    let hosts = &holes.layout.hosts;
-    let job = Job::whole(hosts);
-    let pattern = Shift::new(hosts.len());
-    let routes = CompiledRoutes::compile(fabric, lids, lfts, hosts, 0)?;
-    let (phases, report) = repair(&routes, &pattern);
-    let schedule = crate::schedule::Schedule {
-        hosts: job.port_guids(fabric),
-        phases,
-        computed_for: Some(lfts.computed_for(fabric, lids)),
-    };
-    Ok((schedule, report))
+    let job = Job::whole(&holes.layout.hosts);
+    repaired_for(fabric, lids, lfts, &job, &Shift::new(job.len()))
 }

@@ -103,18 +103,23 @@ impl Bcast {
                 }
             }
         }
-        let colour = colour_lanes(ranks, lanes, &edges);
+        Ok(Bcast::coloured(ranks, root, lanes, &edges))
+    }
+
+    /// The plan of `edges` (from, to, part) with a lane for every flow (step 3).
+    fn coloured(ranks: u32, root: u32, lanes: u32, edges: &[(u32, u32, u32)]) -> Bcast {
+        let colour = colour_lanes(ranks, lanes, edges);
         let flows = edges
             .iter()
             .zip(colour)
             .map(|(&(from, to, part), lane)| Flow { from, to, part, lane })
             .collect();
-        Ok(Bcast {
+        Bcast {
             ranks,
             root,
             lanes,
             flows,
-        })
+        }
     }
 
     /// What every rank sends on lane `lane`: `(to, part)` or `None` (the output contract's

@@ -29,7 +29,7 @@
 //! exchange for no link shared within a lane. The report's cost model (`compare`) says
 //! which placement is faster for a message size.
 
-use super::{colour_lanes, grow_with, Bcast, Flow};
+use super::{grow_with, Bcast};
 use crate::error::{Error, Result};
 use crate::topology::{Endpoint, Fabric, NodeKind};
 
@@ -270,18 +270,7 @@ impl Bcast {
         g.place(g.kids.len() - 1, root, false, lanes, &mut edges);
         let edges = breadth_first(ranks, root, lanes, &edges);
         debug_assert_eq!(edges.len(), (lanes * (ranks - 1)) as usize);
-        let colour = colour_lanes(ranks, lanes, &edges);
-        let flows = edges
-            .iter()
-            .zip(colour)
-            .map(|(&(from, to, part), lane)| Flow { from, to, part, lane })
-            .collect();
-        Ok(Bcast {
-            ranks,
-            root,
-            lanes,
-            flows,
-        })
+        Ok(Bcast::coloured(ranks, root, lanes, &edges))
     }
 }
 
