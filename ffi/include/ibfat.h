@@ -638,6 +638,22 @@ enum IbfatStatus ibfat_bcast_new(const struct IbfatFabric *fabric,
                                  struct IbfatBcast **out_bcast);
 
 /**
+ * Read a broadcast file written by `ibfat schedule --pattern bcast-multilane --out FILE`
+ * on its own, without the fabric: what every process of a job does to learn its peers,
+ * cheaply (one small file, no topology). The file's `format` and `version` are checked,
+ * and that it is a plan a process can follow (every lane a partial permutation, every
+ * part a tree from the root reaching every other rank once). A missing or malformed file
+ * is `IBFAT_E_INPUT`, one that cannot be read `IBFAT_E_IO`, with the file in
+ * `ibfat_last_error()`. Free with [`ibfat_bcast_free`].
+ */
+enum IbfatStatus ibfat_bcast_open(const char *path, struct IbfatBcast **out_bcast);
+
+/**
+ * The root rank of the plan (the one holding the message; it receives nothing).
+ */
+enum IbfatStatus ibfat_bcast_root(const struct IbfatBcast *bcast, uint32_t *out_root);
+
+/**
  * What rank `rank` sends on lane `lane` (its port `lane`): the receiving rank and the
  * part, or `IBFAT_BCAST_NONE` twice. A rank or lane out of range is `IBFAT_E_NOT_FOUND`.
  */

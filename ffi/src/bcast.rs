@@ -19,6 +19,8 @@ pub struct IbfatBcast {
     recvs: Vec<Vec<Option<(u32, u32)>>>,
     /// Port GUID of every rank.
     guids: Vec<u64>,
+    /// The rank holding the message.
+    root: u32,
 }
 
 /// Make the broadcast plan of a job on a fabric whose family is known: `job` is NULL
@@ -55,16 +57,52 @@ pub unsafe extern "C" fn ibfat_bcast_new(
         });
         let ranks = crate::fabric::count_u32("ranks", job.len())?;
         let b = Bcast::build(ranks, root, lanes, site_of.as_deref())?;
-        give(
-            o,
-            IbfatBcast {
-                sends: (0..lanes).map(|k| b.sends(k)).collect(),
-                recvs: (0..lanes).map(|k| b.receives(k)).collect(),
-                guids: job.port_guids(&topo.fabric),
-            },
-        );
+        give(o, IbfatBcast::of_plan(&b, job.port_guids(&topo.fabric)));
         Ok(())
     })
+}
+
+/// Read a broadcast file written by `ibfat schedule --pattern bcast-multilane --out FILE`
+/// on its own, without the fabric: what every process of a job does to learn its peers,
+/// cheaply (one small file, no topology). The file's `format` and `version` are checked,
+/// and that it is a plan a process can follow (every lane a partial permutation, every
+/// part a tree from the root reaching every other rank once). A missing or malformed file
+/// is `IBFAT_E_INPUT`, one that cannot be read `IBFAT_E_IO`, with the file in
+/// `ibfat_last_error()`. Free with [`ibfat_bcast_free`].
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_open(
+    path: *const std::ffi::c_char,
+    out_bcast: *mut *mut IbfatBcast,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: path is NULL or a C string, out_bcast NULL or writable (pointer contract)
+        let (p, o) = unsafe { (std::path::Path::new(cstr(path, "path")?), out(out_bcast, "out_bcast")?) };
+        let (b, guids) = ibfat::schedule::bcast_file::read(p)?;
+        give(o, IbfatBcast::of_plan(&b, guids));
+        Ok(())
+    })
+}
+
+/// The root rank of the plan (the one holding the message; it receives nothing).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_root(bcast: *const IbfatBcast, out_root: *mut u32) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: bcast is NULL or a live handle, out_root NULL or writable (pointer contract)
+        let (b, r) = unsafe { (handle(bcast, "bcast")?, out(out_root, "out_root")?) };
+        *r = b.root;
+        Ok(())
+    })
+}
+
+impl IbfatBcast {
+    fn of_plan(b: &Bcast, guids: Vec<u64>) -> IbfatBcast {
+        IbfatBcast {
+            sends: (0..b.lanes).map(|k| b.sends(k)).collect(),
+            recvs: (0..b.lanes).map(|k| b.receives(k)).collect(),
+            guids,
+            root: b.root,
+        }
+    }
 }
 
 fn entry(table: &[Vec<Option<(u32, u32)>>], rank: u32, lane: u32) -> Result<Option<(u32, u32)>, Fail> {
