@@ -2,7 +2,7 @@
 //! (library: `ibfat::schedule::bcast`; file contract: docs/schedules.md §6).
 
 use super::output::print_json;
-use ibfat::schedule::bcast::{Bcast, Predicted};
+use ibfat::schedule::bcast::{check_steady_state, Bcast, Predicted};
 use ibfat::schedule::Job;
 use ibfat::topology::Topology;
 use ibfat::Result;
@@ -63,21 +63,18 @@ struct LaneCheck {
 
 /// Check every lane of the steady state on ibfat's tables (`route` on the plan).
 fn steady_state(plan: &Topology, job: &Job, b: &Bcast) -> Result<Vec<LaneCheck>> {
-    use ibfat::check::{check, CompiledRoutes};
     let lids = ibfat::routing::Lids::plan(&plan.fabric, plan.layout.hosts(), 0)?;
     let lfts = ibfat::routing::route(&plan.fabric, &plan.layout, &lids)?;
-    let routes = CompiledRoutes::compile(&plan.fabric, &lids, &lfts, job.hosts(), 0)?;
-    let pattern = ibfat::schedule::bcast::SteadyState(b);
-    (0..b.lanes as usize)
-        .map(|k| {
-            let r = check(&plan.fabric, job.hosts(), &routes, &pattern, k..k + 1, &|| {})?;
-            Ok(LaneCheck {
-                lane: k as u32,
-                throughput_ratio: r.throughput_ratio,
-                max_congestion: r.max_congestion,
-            })
+    let reports = check_steady_state(&plan.fabric, job.hosts(), &lids, &lfts, b, 0..b.lanes)?;
+    Ok(reports
+        .into_iter()
+        .enumerate()
+        .map(|(k, r)| LaneCheck {
+            lane: k as u32,
+            throughput_ratio: r.throughput_ratio,
+            max_congestion: r.max_congestion,
         })
-        .collect()
+        .collect())
 }
 
 /// Build, write and report the plan for `job` on `plan`.
