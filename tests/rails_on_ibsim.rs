@@ -14,7 +14,7 @@ mod harness;
 use harness::{build_plan, ibfat, OsmConfig, Sim};
 use ibfat::formats::{dump, guid2lid, lftdump};
 use ibfat::routing::{Lids, NO_ROUTE};
-use ibfat::topology::rails;
+use ibfat::topology::{rails, Endpoint};
 use std::path::Path;
 
 fn prove(name: &str, build: &[&str]) {
@@ -120,16 +120,47 @@ fn dual_rail_kary_2x3_two_opensms() {
 
 /// Each rail routed inside OpenSM by the ibfat plugin (one OpenSM per rail, `-g` a port of
 /// that rail): the plugin sees the plane with hosts on HCA port k+1, recognises it, and
-/// the tables read back through that rail pass ibfat's validator for the family.
+/// the tables read back through that rail pass ibfat's validator for the family. The
+/// broadcast steady state of `bcast-multilane` (whole fabric, 2 lanes, root 0, nested
+/// placement; docs/schedules.md §6.4, §6.5), lane k checked on rail k's read-back tables, equals the same
+/// check on ibfat's computed tables for that rail (what the schedule report's
+/// `steady_state` computes) and is conflict-free.
 fn prove_with_plugin(name: &str, build: &[&str]) {
     use ibfat::check::validate;
     use ibfat::recognize::{recognize, Recognition};
+    use ibfat::schedule::bcast::{check_steady_state, subtree_levels, Bcast};
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan");
     let mut args = build.to_vec();
     args.extend(["--rails", "2"]);
     build_plan(&args, &plan);
     let all = dump::read(&plan.join("topology.net")).unwrap().fabric;
+    // the broadcast plan: the whole fabric in rail 0's host order, 2 lanes, root 0, nested
+    // placement (every leaf and pod entered and left through one rank); a rank is a host's
+    // HCA, the same node on every rail, on HCA port k+1 on rail k
+    let (bcast, rank_nodes) = {
+        let plane = rails::plane(&all, 0).unwrap();
+        let Recognition::Recognised { layout, .. } = recognize(&plane, None) else {
+            panic!("{name} rail 0: not recognised")
+        };
+        let hosts = layout.hosts();
+        let levels = subtree_levels(&plane, hosts);
+        let b = Bcast::build_nested(hosts.len() as u32, 0, 2, &levels).unwrap();
+        (b, hosts.iter().map(|e| plane.node(e.node).guid).collect::<Vec<u64>>())
+    };
+    // lane k of the steady state on fabric `f`'s tables, rank r on its rail-k port
+    let lane_on = |f: &ibfat::topology::Fabric, lids: &Lids, lfts: &ibfat::routing::LftSet, k: u32| {
+        let node: std::collections::HashMap<u64, u32> = f.nodes.iter().zip(0..).map(|(n, i)| (n.guid, i)).collect();
+        let hosts: Vec<Endpoint> = rank_nodes
+            .iter()
+            .map(|g| Endpoint {
+                node: node[g],
+                port: k as u8 + 1,
+            })
+            .collect();
+        let mut r = check_steady_state(f, &hosts, lids, lfts, &bcast, k..k + 1).unwrap();
+        r.remove(0)
+    };
     let sim = Sim::start(&plan.join("topology.net"));
     for k in 0..2u32 {
         let fabric = rails::plane(&all, k).unwrap();
@@ -175,6 +206,34 @@ fn prove_with_plugin(name: &str, build: &[&str]) {
         eprintln!(
             "{name} rail {k}: plugin tables validated ({} entries)",
             v.entries_checked
+        );
+
+        // ibfat's own tables for rail k (what `schedule`'s steady_state checks), then the
+        // tables read back from rail k's switches
+        let want = {
+            let plane = rails::plane(&all, k).unwrap();
+            let Recognition::Recognised { layout, .. } = recognize(&plane, None) else {
+                panic!("{name} rail {k}: plane not recognised")
+            };
+            let lids = Lids::plan(&plane, layout.hosts(), 0).unwrap();
+            let lfts = ibfat::routing::route(&plane, &layout, &lids).unwrap();
+            lane_on(&plane, &lids, &lfts, k)
+        };
+        let lane = lane_on(&disc, &lids, &tables, k);
+        assert_eq!(
+            (lane.flows, lane.max_congestion, lane.throughput_ratio, &lane.histogram),
+            (want.flows, want.max_congestion, want.throughput_ratio, &want.histogram),
+            "{name} rail {k}: lane {k} on the read-back tables vs ibfat's"
+        );
+        assert_eq!(lane.max_congestion, 1, "{name} rail {k}: lane {k} conflict-free");
+        assert_eq!(
+            lane.flows,
+            u64::from(bcast.ranks - 1),
+            "{name} lane {k}: one flow per rank"
+        );
+        eprintln!(
+            "{name} rail {k}: bcast lane {k} on the read-back tables: {} flows, at most 1 per link",
+            lane.flows
         );
     }
 }

@@ -33,22 +33,9 @@
 #include <string.h>
 
 #include "ibfat.h"
+#include "mapping.h"
 
-enum { EXIT_MISMATCH = 1, EXIT_INPUT = 2 };
-enum { MSG_LEN = 1024, LINE_LEN = 512, MAX_REPORTS = 5 };
-#define NO_RANK UINT32_MAX
-
-/* What a failed setup step says (every rank finds the same error in the same files). */
-static char setup_error[MSG_LEN];
-
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(setup_error, sizeof setup_error, fmt, ap);
-	va_end(ap);
-	return EXIT_INPUT;
-}
+enum { MAX_REPORTS = 5 };
 
 /* The byte at offset `off` of the message from schedule rank `src` to `dst`: a mix of the
  * three, so a message from the wrong rank, to the wrong rank or shifted is caught. */
@@ -61,96 +48,17 @@ static uint8_t payload_byte(uint32_t src, uint32_t dst, uint64_t off)
 	return (uint8_t)(x ^ (x >> 31));
 }
 
-/* The mapping both ways: schedule rank of every MPI rank and MPI rank of every schedule
- * rank (NO_RANK where nobody stands for it). */
-struct mapping {
-	uint32_t *sched_of_mpi;
-	uint32_t *mpi_of_sched;
-	unsigned *line_of_mpi;
-};
-
-/* Read `path`: lines `MPI_RANK PORT_GUID`, blank lines and `#` comments ignored. */
-static int read_mapping(const char *path, const char *sched_path, const IbfatSchedule *s, uint32_t n,
-			struct mapping *m)
+/* The schedule behind the mapping file's callbacks. */
+static int schedule_rank_of(const void *plan, uint64_t guid, uint32_t *rank)
 {
-	FILE *f = fopen(path, "r");
-	char line[LINE_LEN];
-	unsigned lineno = 0;
-	int rc = 0;
+	return ibfat_schedule_rank_of(plan, guid, rank) != IBFAT_OK;
+}
 
-	if (!f)
-		return fail("%s: cannot open the mapping file: %s", path, strerror(errno));
-	for (uint32_t i = 0; i < n; i++)
-		m->sched_of_mpi[i] = m->mpi_of_sched[i] = NO_RANK;
-	while (rc == 0 && fgets(line, sizeof line, f)) {
-		unsigned long mpi;
-		uint64_t guid;
-		uint32_t rank;
-		char *p = line, *end;
-
-		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			rc = fail("%s:%u: line longer than %d characters", path, lineno, LINE_LEN - 2);
-			break;
-		}
-		line[strcspn(line, "#\r\n")] = '\0';
-		p += strspn(p, " \t");
-		if (*p == '\0')
-			continue;
-		errno = 0;
-		mpi = strtoul(p, &end, 10);
-		if (!isdigit((unsigned char)*p) || errno || (*end != ' ' && *end != '\t')) {
-			rc = fail("%s:%u: expected `MPI_RANK PORT_GUID` (like `0 0x0002c90020000001`), got `%s`",
-				  path, lineno, p);
-			break;
-		}
-		p = end + strspn(end, " \t");
-		errno = 0;
-		guid = strtoull(p, &end, 16);
-		if (strncmp(p, "0x", 2) != 0 || end == p + 2 || errno ||
-		    end[strspn(end, " \t")] != '\0') {
-			rc = fail("%s:%u: `%s` is not a port GUID (0x and up to 16 hex digits)", path, lineno, p);
-			break;
-		}
-		if (mpi >= n) {
-			rc = fail("%s:%u: MPI rank %lu, but mpirun started %u processes (ranks 0-%u)", path,
-				  lineno, mpi, n, n - 1);
-			break;
-		}
-		if (m->sched_of_mpi[mpi] != NO_RANK) {
-			rc = fail("%s:%u: MPI rank %lu is already mapped on line %u", path, lineno, mpi,
-				  m->line_of_mpi[mpi]);
-			break;
-		}
-		if (ibfat_schedule_rank_of(s, guid, &rank) != IBFAT_OK) {
-			rc = fail("%s:%u: MPI rank %lu: host 0x%016" PRIx64 " is not in the schedule %s; "
-				  "map every MPI rank to one of its \"hosts\"",
-				  path, lineno, mpi, guid, sched_path);
-			break;
-		}
-		if (m->mpi_of_sched[rank] != NO_RANK) {
-			rc = fail("%s:%u: host 0x%016" PRIx64 " is already MPI rank %u (line %u); one process per host port",
-				  path, lineno, guid, m->mpi_of_sched[rank], m->line_of_mpi[m->mpi_of_sched[rank]]);
-			break;
-		}
-		m->sched_of_mpi[mpi] = rank;
-		m->mpi_of_sched[rank] = (uint32_t)mpi;
-		m->line_of_mpi[mpi] = lineno;
-	}
-	if (rc == 0 && ferror(f))
-		rc = fail("%s: read error: %s", path, strerror(errno));
-	fclose(f);
-	for (uint32_t i = 0; rc == 0 && i < n; i++) {
-		uint64_t guid = 0;
-		if (m->sched_of_mpi[i] == NO_RANK)
-			rc = fail("%s: MPI rank %u has no line; every MPI rank 0-%u needs one", path, i, n - 1);
-		else if (m->mpi_of_sched[i] == NO_RANK) {
-			ibfat_schedule_rank_guid(s, i, &guid);
-			rc = fail("%s: schedule rank %u (host 0x%016" PRIx64 ") has no MPI process: its peers would "
-				  "wait forever", path, i, guid);
-		}
-	}
-	return rc;
+static uint64_t schedule_guid_of(const void *plan, uint32_t rank)
+{
+	uint64_t guid = 0;
+	ibfat_schedule_rank_guid(plan, rank, &guid);
+	return guid;
 }
 
 /* Counters of one rank, summed over all ranks at the end: the other ranks heard from
@@ -280,12 +188,9 @@ static int setup(int argc, char **argv, int size, IbfatSchedule **s, struct mapp
 	if (ranks != (uint32_t)size)
 		return fail("%s has %u ranks but mpirun started %d processes: run it with -np %u", argv[1], ranks,
 			    size, ranks);
-	m->sched_of_mpi = malloc(ranks * sizeof(uint32_t));
-	m->mpi_of_sched = malloc(ranks * sizeof(uint32_t));
-	m->line_of_mpi = calloc(ranks, sizeof(unsigned));
-	if (!m->sched_of_mpi || !m->mpi_of_sched || !m->line_of_mpi)
-		return fail("out of memory");
-	return read_mapping(argv[2], argv[1], *s, ranks, m);
+	if (mapping_alloc(m, ranks))
+		return EXIT_INPUT;
+	return read_mapping(argv[2], argv[1], *s, schedule_rank_of, schedule_guid_of, ranks, m);
 }
 
 int main(int argc, char **argv)
@@ -310,9 +215,7 @@ int main(int argc, char **argv)
 		if (me == first)
 			fprintf(stderr, "alltoall: MPI rank %d: %s\n", me, setup_error);
 		ibfat_schedule_free(s);
-		free(m.sched_of_mpi);
-		free(m.mpi_of_sched);
-		free(m.line_of_mpi);
+		mapping_free(&m);
 		MPI_Finalize();
 		return worst;
 	}
@@ -323,9 +226,7 @@ int main(int argc, char **argv)
 		printf("ibfat-mpi-alltoall: ranks=%d phases=%u pairs=%llu bytes_verified=%llu errors=%llu\n", size,
 		       phases, sum.pairs, sum.bytes, sum.errors);
 	ibfat_schedule_free(s);
-	free(m.sched_of_mpi);
-	free(m.mpi_of_sched);
-	free(m.line_of_mpi);
+	mapping_free(&m);
 	MPI_Finalize();
 	return sum.errors ? EXIT_MISMATCH : 0;
 }

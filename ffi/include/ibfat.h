@@ -31,6 +31,24 @@
 #define IBFAT_BCAST_NONE UINT32_MAX
 
 /**
+ * [`ibfat_bcast_new`]'s placement: tree positions in job-rank order (shallowest).
+ */
+#define IBFAT_BCAST_RANK_ORDER 0
+
+/**
+ * [`ibfat_bcast_new`]'s placement: the sites (hosts behind one leaf switch) chained, one
+ * flow per part across every boundary.
+ */
+#define IBFAT_BCAST_SITES 1
+
+/**
+ * [`ibfat_bcast_new`]'s placement: every subtree (leaf switch, pod) entered and left
+ * through one rank, so no link carries two flows of one lane on trees
+ * (docs/schedules.md §6.5).
+ */
+#define IBFAT_BCAST_NESTED 2
+
+/**
  * Result of every call.
  */
 typedef enum IbfatStatus {
@@ -626,16 +644,33 @@ void ibfat_selector_free(struct IbfatSelector **selector);
  * Make the broadcast plan of a job on a fabric whose family is known: `job` is NULL
  * (every host in rank order) or `ranks:A-B,...` / a job file as `ibfat schedule --job`
  * takes; `root` a job rank; `lanes` 1..=8 (ports per host; the message goes in that
- * many parts); `sites` non-zero chains the sites (hosts behind one leaf switch) with
- * one flow per part across every boundary. A root outside the job or lanes outside
- * 1..=8 are `IBFAT_E_INPUT`. Free with [`ibfat_bcast_free`].
+ * many parts); `placement` one of [`IBFAT_BCAST_RANK_ORDER`] (0), [`IBFAT_BCAST_SITES`]
+ * (1, what a non-zero `sites` flag meant before) or [`IBFAT_BCAST_NESTED`] (2). A root
+ * outside the job, lanes outside 1..=8 or another placement are `IBFAT_E_INPUT`. Free
+ * with [`ibfat_bcast_free`].
  */
 enum IbfatStatus ibfat_bcast_new(const struct IbfatFabric *fabric,
                                  const char *job,
                                  uint32_t root,
                                  uint32_t lanes,
-                                 uint8_t sites,
+                                 uint8_t placement,
                                  struct IbfatBcast **out_bcast);
+
+/**
+ * Read a broadcast file written by `ibfat schedule --pattern bcast-multilane --out FILE`
+ * on its own, without the fabric: what every process of a job does to learn its peers,
+ * cheaply (one small file, no topology). The file's `format` and `version` are checked,
+ * and that it is a plan a process can follow (every lane a partial permutation, every
+ * part a tree from the root reaching every other rank once). A missing or malformed file
+ * is `IBFAT_E_INPUT`, one that cannot be read `IBFAT_E_IO`, with the file in
+ * `ibfat_last_error()`. Free with [`ibfat_bcast_free`].
+ */
+enum IbfatStatus ibfat_bcast_open(const char *path, struct IbfatBcast **out_bcast);
+
+/**
+ * The root rank of the plan (the one holding the message; it receives nothing).
+ */
+enum IbfatStatus ibfat_bcast_root(const struct IbfatBcast *bcast, uint32_t *out_root);
 
 /**
  * What rank `rank` sends on lane `lane` (its port `lane`): the receiving rank and the

@@ -19,21 +19,34 @@ pub struct IbfatBcast {
     recvs: Vec<Vec<Option<(u32, u32)>>>,
     /// Port GUID of every rank.
     guids: Vec<u64>,
+    /// The rank holding the message.
+    root: u32,
 }
+
+/// [`ibfat_bcast_new`]'s placement: tree positions in job-rank order (shallowest).
+pub const IBFAT_BCAST_RANK_ORDER: u8 = 0;
+/// [`ibfat_bcast_new`]'s placement: the sites (hosts behind one leaf switch) chained, one
+/// flow per part across every boundary.
+pub const IBFAT_BCAST_SITES: u8 = 1;
+/// [`ibfat_bcast_new`]'s placement: every subtree (leaf switch, pod) entered and left
+/// through one rank, so no link carries two flows of one lane on trees
+/// (docs/schedules.md §6.5).
+pub const IBFAT_BCAST_NESTED: u8 = 2;
 
 /// Make the broadcast plan of a job on a fabric whose family is known: `job` is NULL
 /// (every host in rank order) or `ranks:A-B,...` / a job file as `ibfat schedule --job`
 /// takes; `root` a job rank; `lanes` 1..=8 (ports per host; the message goes in that
-/// many parts); `sites` non-zero chains the sites (hosts behind one leaf switch) with
-/// one flow per part across every boundary. A root outside the job or lanes outside
-/// 1..=8 are `IBFAT_E_INPUT`. Free with [`ibfat_bcast_free`].
+/// many parts); `placement` one of [`IBFAT_BCAST_RANK_ORDER`] (0), [`IBFAT_BCAST_SITES`]
+/// (1, what a non-zero `sites` flag meant before) or [`IBFAT_BCAST_NESTED`] (2). A root
+/// outside the job, lanes outside 1..=8 or another placement are `IBFAT_E_INPUT`. Free
+/// with [`ibfat_bcast_free`].
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_bcast_new(
     fabric: *const IbfatFabric,
     job: *const std::ffi::c_char,
     root: u32,
     lanes: u32,
-    sites: u8,
+    placement: u8,
     out_bcast: *mut *mut IbfatBcast,
 ) -> IbfatStatus {
     guard(|| {
@@ -47,24 +60,67 @@ pub unsafe extern "C" fn ibfat_bcast_new(
             let text = unsafe { cstr(job, "job")? };
             Job::from_arg(text, &Hosts::of(topo))?
         };
-        let site_of: Option<Vec<u32>> = (sites != 0).then(|| {
-            job.hosts()
-                .iter()
-                .map(|e| topo.fabric.peer(e.node, e.port).map_or(u32::MAX, |(sw, _)| sw))
-                .collect()
-        });
         let ranks = crate::fabric::count_u32("ranks", job.len())?;
-        let b = Bcast::build(ranks, root, lanes, site_of.as_deref())?;
-        give(
-            o,
-            IbfatBcast {
-                sends: (0..lanes).map(|k| b.sends(k)).collect(),
-                recvs: (0..lanes).map(|k| b.receives(k)).collect(),
-                guids: job.port_guids(&topo.fabric),
-            },
-        );
+        let levels = ibfat::schedule::bcast::subtree_levels(&topo.fabric, job.hosts());
+        let b = match placement {
+            IBFAT_BCAST_RANK_ORDER => Bcast::build(ranks, root, lanes, None)?,
+            IBFAT_BCAST_SITES => Bcast::build(ranks, root, lanes, Some(&levels[0]))?,
+            IBFAT_BCAST_NESTED => Bcast::build_nested(ranks, root, lanes, &levels)?,
+            p => {
+                return Err(ibfat::Error::input(
+                    "placement",
+                    format!("{p}: a placement is 0 (rank order), 1 (sites) or 2 (nested)"),
+                    None,
+                )
+                .into())
+            }
+        };
+        give(o, IbfatBcast::of_plan(&b, job.port_guids(&topo.fabric)));
         Ok(())
     })
+}
+
+/// Read a broadcast file written by `ibfat schedule --pattern bcast-multilane --out FILE`
+/// on its own, without the fabric: what every process of a job does to learn its peers,
+/// cheaply (one small file, no topology). The file's `format` and `version` are checked,
+/// and that it is a plan a process can follow (every lane a partial permutation, every
+/// part a tree from the root reaching every other rank once). A missing or malformed file
+/// is `IBFAT_E_INPUT`, one that cannot be read `IBFAT_E_IO`, with the file in
+/// `ibfat_last_error()`. Free with [`ibfat_bcast_free`].
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_open(
+    path: *const std::ffi::c_char,
+    out_bcast: *mut *mut IbfatBcast,
+) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: path is NULL or a C string, out_bcast NULL or writable (pointer contract)
+        let (p, o) = unsafe { (std::path::Path::new(cstr(path, "path")?), out(out_bcast, "out_bcast")?) };
+        let (b, guids) = ibfat::schedule::bcast_file::read(p)?;
+        give(o, IbfatBcast::of_plan(&b, guids));
+        Ok(())
+    })
+}
+
+/// The root rank of the plan (the one holding the message; it receives nothing).
+#[no_mangle]
+pub unsafe extern "C" fn ibfat_bcast_root(bcast: *const IbfatBcast, out_root: *mut u32) -> IbfatStatus {
+    guard(|| {
+        // SAFETY: bcast is NULL or a live handle, out_root NULL or writable (pointer contract)
+        let (b, r) = unsafe { (handle(bcast, "bcast")?, out(out_root, "out_root")?) };
+        *r = b.root;
+        Ok(())
+    })
+}
+
+impl IbfatBcast {
+    fn of_plan(b: &Bcast, guids: Vec<u64>) -> IbfatBcast {
+        IbfatBcast {
+            sends: (0..b.lanes).map(|k| b.sends(k)).collect(),
+            recvs: (0..b.lanes).map(|k| b.receives(k)).collect(),
+            guids,
+            root: b.root,
+        }
+    }
 }
 
 fn entry(table: &[Vec<Option<(u32, u32)>>], rank: u32, lane: u32) -> Result<Option<(u32, u32)>, Fail> {

@@ -20,6 +20,7 @@
 
 pub mod alltoall;
 pub mod bcast;
+pub mod bcast_file;
 pub mod compare;
 pub mod file;
 pub mod generate;

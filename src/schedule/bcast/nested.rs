@@ -36,11 +36,44 @@ use crate::topology::{Endpoint, Fabric, NodeKind};
 /// Nested groups of the job's hosts by the fabric's subtrees, finest first: `levels[0][r]`
 /// labels rank r's leaf switch (the switch its cable goes to), `levels[i + 1]` the hosts
 /// below one switch one hop further from the leaves, kept while those host sets partition
-/// the job and refine the level below (a k-ary tree's pods; an LSFT stops at its leaves,
-/// as two spines always share a leaf). Switches are taken by distance from the leaf
-/// switches; among overlapping host sets of one level the lexicographically first disjoint
-/// ones are tried (MOLS: its first plane's pods).
+/// the fabric's hosts and refine the level below (a k-ary tree's pods; an LSFT stops at
+/// its leaves, as two spines always share a leaf). The groups are the fabric's, whatever
+/// the job: a job's share of two spines of an LSFT may happen to be disjoint, but they are
+/// no subtree. Switches are taken by distance from the leaf switches; among overlapping
+/// host sets of one level the lexicographically first disjoint ones are tried (MOLS: its
+/// first plane's pods). Levels that do not split the job further are left out.
 pub fn subtree_levels(fabric: &Fabric, hosts: &[Endpoint]) -> Vec<Vec<u32>> {
+    let all = fabric.endpoints();
+    let index: std::collections::HashMap<Endpoint, usize> = all.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let fabric_levels = fabric_subtrees(fabric, &all);
+    let mut levels: Vec<Vec<u32>> = Vec::new();
+    for (i, labels) in fabric_levels.iter().enumerate() {
+        let mine: Vec<u32> = hosts
+            .iter()
+            .enumerate()
+            .map(|(r, e)| match index.get(e) {
+                Some(&at) => labels[at],
+                // not a cabled host of the fabric: a group of its own
+                None => u32::MAX - r as u32,
+            })
+            .collect();
+        let mut distinct = mine.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let same_as_below = levels.last().is_some_and(|l| refines(&mine, l));
+        if i > 0 && (distinct.len() <= 1 || same_as_below) {
+            if distinct.len() <= 1 {
+                break;
+            }
+            continue;
+        }
+        levels.push(mine);
+    }
+    levels
+}
+
+/// [`subtree_levels`] of every host of the fabric (`hosts` = its endpoints).
+fn fabric_subtrees(fabric: &Fabric, hosts: &[Endpoint]) -> Vec<Vec<u32>> {
     let n = fabric.len();
     let unattached = u32::MAX;
     let leaf_of: Vec<u32> = hosts
@@ -340,6 +373,28 @@ mod tests {
             .max()
             .unwrap();
         assert!(d <= 40, "depth {d}");
+    }
+
+    /// The groups are the fabric's subtrees, not whatever a job's share of switches
+    /// happens to partition: an LSFT job keeps its leaves only, a tree job its pods.
+    #[test]
+    fn subtree_levels_are_the_fabrics() {
+        let t = Spec::new(FamilySpec::Lsft(LsftParams::new(2, false))).build().unwrap();
+        let hosts = &t.layout.hosts()[3..18];
+        let levels = subtree_levels(&t.fabric, hosts);
+        assert_eq!(levels.len(), 1, "{levels:?}");
+        let t = Spec::new(FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }))
+            .build()
+            .unwrap();
+        let hosts = &t.layout.hosts()[5..40];
+        let levels = subtree_levels(&t.fabric, hosts);
+        assert_eq!(levels.len(), 2, "leaves and pods");
+        // 4 hosts per leaf, 16 per pod, in tree order
+        assert!((0..35).all(|r| (levels[0][r] == levels[0][0]) == ((r + 5) / 4 == 1)));
+        assert!((0..35).all(|r| (levels[1][r] == levels[1][0]) == ((r + 5) / 16 == 0)));
+        // a job inside one pod: the pod level splits nothing and is left out
+        let levels = subtree_levels(&t.fabric, &t.layout.hosts()[16..32]);
+        assert_eq!(levels.len(), 1);
     }
 
     #[test]
