@@ -128,7 +128,8 @@ fn dual_rail_kary_2x3_two_opensms() {
 fn prove_with_plugin(name: &str, build: &[&str]) {
     use ibfat::check::validate;
     use ibfat::recognize::{recognize, Recognition};
-    use ibfat::schedule::bcast::{check_steady_state, subtree_levels, Bcast};
+    use ibfat::schedule::bcast::{subtree_levels, Bcast};
+    use ibfat::select::bcast::check_steady_state;
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan");
     let mut args = build.to_vec();

@@ -4,8 +4,9 @@
 use super::output::print_json;
 use ibfat::check::steps::StepMeter;
 use ibfat::check::CompiledRoutes;
-use ibfat::schedule::bcast::{subtree_levels, Bcast, Compared, Comparer, Predicted, Segmenting};
+use ibfat::schedule::bcast::{subtree_levels, Bcast, Predicted};
 use ibfat::schedule::Job;
+use ibfat::select::bcast::{Compared, Comparer, Segmenting};
 use ibfat::topology::{Endpoint, Topology};
 use ibfat::{Error, Result};
 use serde::Serialize;

@@ -12,6 +12,7 @@
 //! chooser where a request needs one and hands every other request to
 //! [`crate::schedule::generate()`].
 
+pub mod bcast;
 pub mod chooser;
 pub mod model;
 pub mod repair;

@@ -31,9 +31,7 @@
 
 use crate::error::{Error, Result};
 
-mod compare;
 mod nested;
-pub use compare::{Compared, Comparer, Segmenting};
 pub use nested::subtree_levels;
 
 /// Most lanes a broadcast plan takes (ports per host that carry one).
@@ -431,35 +429,6 @@ impl super::Pattern for SteadyState<'_> {
             out[f.from as usize] = f.to;
         }
     }
-}
-
-/// Check lanes `lanes` of the steady state on the tables `lfts` of `fabric`: one report
-/// per lane, the lane's flows all at once ([`SteadyState`] phase k). `hosts[r]` is rank
-/// r's port on the plane these tables route (on a multi-rail fabric, rail k's port for
-/// lane k: the caller passes rail k's fabric and tables). The schedule report's
-/// `steady_state` is this on ibfat's own tables; a test of the real components calls it on
-/// the tables read back from the switches, so both answer with the same checker.
-pub fn check_steady_state(
-    fabric: &crate::topology::Fabric,
-    hosts: &[crate::topology::Endpoint],
-    lids: &crate::routing::Lids,
-    lfts: &crate::routing::LftSet,
-    b: &Bcast,
-    lanes: std::ops::Range<u32>,
-) -> Result<Vec<crate::check::CheckReport>> {
-    use crate::check::{check, CompiledRoutes};
-    if hosts.len() != b.ranks as usize {
-        return Err(Error::input(
-            "hosts",
-            format!("{} hosts for a plan of {} ranks", hosts.len(), b.ranks),
-            None,
-        ));
-    }
-    let routes = CompiledRoutes::compile(fabric, lids, lfts, hosts, 0)?;
-    let pattern = SteadyState(b);
-    lanes
-        .map(|k| check(fabric, hosts, &routes, &pattern, k as usize..k as usize + 1, &|| {}))
-        .collect()
 }
 
 #[cfg(test)]

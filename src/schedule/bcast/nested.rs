@@ -311,12 +311,8 @@ impl Bcast {
 mod tests {
     use super::super::tests::prove;
     use super::*;
-    use crate::check::steps::StepMeter;
-    use crate::check::CompiledRoutes;
-    use crate::routing::{route, Lids};
     use crate::topology::kary::KaryParams;
     use crate::topology::lsft::LsftParams;
-    use crate::topology::mols::{MolsParams, WiringChoice};
     use crate::topology::{FamilySpec, Spec};
 
     /// Flows leaving and entering every group of every level, per lane: at most one.
@@ -405,64 +401,5 @@ mod tests {
             .to_string()
             .contains("level 1"));
         assert!(Bcast::build_nested(4, 0, 2, &[vec![0, 0]]).is_err());
-    }
-
-    /// On LSFT, k-ary trees and a standard-wired MOLS (a tree) the nested plan's steady
-    /// state has one flow per link on every lane, on ibfat's own tables.
-    #[test]
-    fn the_steady_state_is_conflict_free_on_tree_fabrics() {
-        let fabrics = [
-            ("lsft 3", FamilySpec::Lsft(LsftParams::new(3, false))),
-            ("lsft 4", FamilySpec::Lsft(LsftParams::new(4, false))),
-            ("kary 4x3", FamilySpec::Kary(KaryParams { arity: 4, levels: 3 })),
-            ("kary 3x3", FamilySpec::Kary(KaryParams { arity: 3, levels: 3 })),
-            ("kary 2x4", FamilySpec::Kary(KaryParams { arity: 2, levels: 4 })),
-            (
-                "mols 4 standard",
-                FamilySpec::Mols(MolsParams {
-                    arity: 4,
-                    wiring: WiringChoice::Standard,
-                }),
-            ),
-            (
-                "mols 4",
-                FamilySpec::Mols(MolsParams {
-                    arity: 4,
-                    wiring: WiringChoice::Mols,
-                }),
-            ),
-            (
-                "mols 5",
-                FamilySpec::Mols(MolsParams {
-                    arity: 5,
-                    wiring: WiringChoice::Mols,
-                }),
-            ),
-        ];
-        for (name, f) in fabrics {
-            let t = Spec::new(f).build().unwrap();
-            let hosts = t.layout.hosts();
-            let levels = subtree_levels(&t.fabric, hosts);
-            let lids = Lids::plan(&t.fabric, hosts, 0).unwrap();
-            let lfts = route(&t.fabric, &t.layout, &lids).unwrap();
-            let routes = CompiledRoutes::compile(&t.fabric, &lids, &lfts, hosts, 0).unwrap();
-            let meter = StepMeter::new(&routes);
-            for root in [0, hosts.len() as u32 - 1] {
-                let b = Bcast::build_nested(hosts.len() as u32, root, 2, &levels).unwrap();
-                for k in 0..2 {
-                    let mut s = meter.scratch();
-                    let c = meter
-                        .measure(&mut s, &mut |emit| {
-                            b.flows
-                                .iter()
-                                .filter(|f| f.lane == k)
-                                .for_each(|f| emit(f.from, f.to, 1))
-                        })
-                        .unwrap()
-                        .congestion;
-                    assert_eq!(c, 1, "{name} root {root} lane {k}: levels {}", levels.len());
-                }
-            }
-        }
     }
 }

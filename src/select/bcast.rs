@@ -1,5 +1,7 @@
-//! Broadcast algorithms side by side on the real tables, and their predicted times
-//! (issue 14 items 3 and 4; docs/schedules.md §6.3).
+//! Broadcast plans on the real tables: a plan's steady state checked lane by lane, and
+//! broadcast algorithms side by side with their predicted times (issue 14 items 3 and 4;
+//! docs/schedules.md §6.3, §6.4). Here rather than in `schedule::bcast` because it
+//! measures plans with the checker, a layer above the schedules.
 //!
 //! Every algorithm is reduced to what runs at once and how deep it is:
 //! * **multi-lane trees** (a [`Bcast`], any placement): in the pipeline's steady state
@@ -20,9 +22,9 @@
 //! the busiest link; the binomial tree takes Σ_k (l + M·c_k/b). As M grows the pipelined
 //! broadcast delivers p·b/c (the `bandwidth_share` p/c), the binomial tree b/Σc_k.
 
-use super::Bcast;
 use crate::check::steps::{StepMeter, StepScratch};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::schedule::bcast::{Bcast, SteadyState};
 
 /// How a pipelined algorithm cuts its parts into segments.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,9 +178,104 @@ impl<'a> Comparer<'a> {
     }
 }
 
+/// Check lanes `lanes` of the steady state on the tables `lfts` of `fabric`: one report
+/// per lane, the lane's flows all at once ([`SteadyState`] phase k). `hosts[r]` is rank
+/// r's port on the plane these tables route (on a multi-rail fabric, rail k's port for
+/// lane k: the caller passes rail k's fabric and tables). The schedule report's
+/// `steady_state` is this on ibfat's own tables; a test of the real components calls it on
+/// the tables read back from the switches, so both answer with the same checker.
+pub fn check_steady_state(
+    fabric: &crate::topology::Fabric,
+    hosts: &[crate::topology::Endpoint],
+    lids: &crate::routing::Lids,
+    lfts: &crate::routing::LftSet,
+    b: &Bcast,
+    lanes: std::ops::Range<u32>,
+) -> Result<Vec<crate::check::CheckReport>> {
+    use crate::check::{check, CompiledRoutes};
+    if hosts.len() != b.ranks as usize {
+        return Err(Error::input(
+            "hosts",
+            format!("{} hosts for a plan of {} ranks", hosts.len(), b.ranks),
+            None,
+        ));
+    }
+    let routes = CompiledRoutes::compile(fabric, lids, lfts, hosts, 0)?;
+    let pattern = SteadyState(b);
+    lanes
+        .map(|k| check(fabric, hosts, &routes, &pattern, k as usize..k as usize + 1, &|| {}))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::CompiledRoutes;
+    use crate::routing::{route, Lids};
+    use crate::schedule::bcast::subtree_levels;
+    use crate::topology::kary::KaryParams;
+    use crate::topology::lsft::LsftParams;
+    use crate::topology::mols::{MolsParams, WiringChoice};
+    use crate::topology::{FamilySpec, Spec};
+
+    /// On LSFT, k-ary trees and a standard-wired MOLS (a tree) the nested plan's steady
+    /// state has one flow per link on every lane, on ibfat's own tables.
+    #[test]
+    fn the_steady_state_is_conflict_free_on_tree_fabrics() {
+        let fabrics = [
+            ("lsft 3", FamilySpec::Lsft(LsftParams::new(3, false))),
+            ("lsft 4", FamilySpec::Lsft(LsftParams::new(4, false))),
+            ("kary 4x3", FamilySpec::Kary(KaryParams { arity: 4, levels: 3 })),
+            ("kary 3x3", FamilySpec::Kary(KaryParams { arity: 3, levels: 3 })),
+            ("kary 2x4", FamilySpec::Kary(KaryParams { arity: 2, levels: 4 })),
+            (
+                "mols 4 standard",
+                FamilySpec::Mols(MolsParams {
+                    arity: 4,
+                    wiring: WiringChoice::Standard,
+                }),
+            ),
+            (
+                "mols 4",
+                FamilySpec::Mols(MolsParams {
+                    arity: 4,
+                    wiring: WiringChoice::Mols,
+                }),
+            ),
+            (
+                "mols 5",
+                FamilySpec::Mols(MolsParams {
+                    arity: 5,
+                    wiring: WiringChoice::Mols,
+                }),
+            ),
+        ];
+        for (name, f) in fabrics {
+            let t = Spec::new(f).build().unwrap();
+            let hosts = t.layout.hosts();
+            let levels = subtree_levels(&t.fabric, hosts);
+            let lids = Lids::plan(&t.fabric, hosts, 0).unwrap();
+            let lfts = route(&t.fabric, &t.layout, &lids).unwrap();
+            let routes = CompiledRoutes::compile(&t.fabric, &lids, &lfts, hosts, 0).unwrap();
+            let meter = StepMeter::new(&routes);
+            for root in [0, hosts.len() as u32 - 1] {
+                let b = Bcast::build_nested(hosts.len() as u32, root, 2, &levels).unwrap();
+                for k in 0..2 {
+                    let mut s = meter.scratch();
+                    let c = meter
+                        .measure(&mut s, &mut |emit| {
+                            b.flows
+                                .iter()
+                                .filter(|f| f.lane == k)
+                                .for_each(|f| emit(f.from, f.to, 1))
+                        })
+                        .unwrap()
+                        .congestion;
+                    assert_eq!(c, 1, "{name} root {root} lane {k}: levels {}", levels.len());
+                }
+            }
+        }
+    }
 
     fn alg(depth: u32, parts: u32, pipelined: bool, congestion: Vec<u32>) -> Compared {
         Compared {
