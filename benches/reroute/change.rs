@@ -16,7 +16,7 @@ use ibfat::topology::faults::inject;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::pgft::PgftParams;
-use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Spec};
+use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeKind, Spec, NO_PEER};
 
 /// The tables of `f` as `ibfat route` computes them, intact or degraded.
 fn tables(f: &Fabric, lids: &Lids, what: &str) -> LftSet {
@@ -41,7 +41,7 @@ fn family(family: FamilySpec, seeds: u64) {
     let what = t.layout.describe();
     let lids = Lids::plan(&t.fabric, &[], 0).expect("LIDs");
     let intact = tables(&t.fabric, &lids, &what);
-    let mut shares = Vec::new();
+    let mut shares: Vec<(f64, f64)> = Vec::new();
     let mut total = 0;
     for seed in 1..=seeds {
         // a cut keeps every node (and its number): the same LIDs and rows on both sides
@@ -55,17 +55,33 @@ fn family(family: FamilySpec, seeds: u64) {
         };
         let d = diff(&inj.fabric, side(&intact), side(&degraded)).expect("same LIDs");
         total = d.entries_compared;
-        shares.push(d.changed_fraction * 100.0);
+        // host LIDs alone: the data flows a reroute disturbs
+        let host = |lid: u16| {
+            let owner = lids.owner[lid as usize];
+            owner != NO_PEER && inj.fabric.node(inj.fabric.ports[owner as usize].node).kind != NodeKind::Switch
+        };
+        let host_lids = (1..lids.owner.len() as u16).filter(|&l| host(l)).count();
+        let host_changed: usize = d
+            .switches
+            .iter()
+            .map(|s| s.changes.iter().filter(|c| host(c.lid)).count())
+            .sum();
+        shares.push((
+            d.changed_fraction * 100.0,
+            host_changed as f64 * 100.0 / (host_lids * intact.switches.len()) as f64,
+        ));
     }
-    let (lo, hi) = shares
-        .iter()
-        .fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-    let each: Vec<String> = shares.iter().map(|x| format!("{x:.2}")).collect();
+    let range = |v: Vec<f64>| {
+        let (lo, hi) = v.iter().fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        let each: Vec<String> = v.iter().map(|x| format!("{x:.3}")).collect();
+        format!("{lo:.3}–{hi:.3} % ({})", each.join(", "))
+    };
     println!(
-        "| {what} | {} | {} | {total} | {lo:.2}–{hi:.2} % | {} |",
+        "| {what} | {} | {} | {total} | {} | {} |",
         t.fabric.switches().count(),
         t.fabric.cas().count(),
-        each.join(", ")
+        range(shares.iter().map(|x| x.0).collect()),
+        range(shares.iter().map(|x| x.1).collect()),
     );
 }
 
@@ -73,7 +89,7 @@ fn family(family: FamilySpec, seeds: u64) {
 pub fn main() {
     let seeds: u64 = env_or("IBFAT_BENCH_SEEDS", 5);
     println!("One cut switch-to-switch cable (seeds 1..={seeds}): share of all LFT entries changed");
-    println!("| fabric | switches | hosts | entries compared | changed | per seed % |");
+    println!("| fabric | switches | hosts | entries compared | all entries changed (per seed) | host-LID entries changed (per seed) |");
     println!("|---|---|---|---|---|---|");
     let pgft = PgftParams::from_lists(&[20, 20, 25], &[1, 20, 20], &[1, 1, 1], None).expect("a PGFT");
     family(FamilySpec::Pgft(pgft), seeds);
