@@ -63,10 +63,6 @@ impl Dsu {
     }
 }
 
-fn bits(n: usize) -> Vec<u64> {
-    vec![0; n.div_ceil(64)]
-}
-
 fn ones(v: &[u64]) -> impl Iterator<Item = u32> + '_ {
     v.iter().enumerate().flat_map(|(i, &w)| {
         (0..64u32)
@@ -163,26 +159,7 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
     }
     // 3. subtrees: leaves below every switch (surviving down paths), bottom-up
     let nl = leaves.len();
-    let mut leaf_no = vec![NONE; n];
-    leaves
-        .iter()
-        .enumerate()
-        .for_each(|(i, &s)| leaf_no[s as usize] = i as u32);
-    let mut below: Vec<Vec<u64>> = vec![Vec::new(); n];
-    for &s in &leaves {
-        let mut b = bits(nl);
-        b[leaf_no[s as usize] as usize / 64] |= 1 << (leaf_no[s as usize] % 64);
-        below[s as usize] = b;
-    }
-    for l in 2..=h {
-        for s in at(l) {
-            let mut b = bits(nl);
-            for &(c, _) in &children[s as usize] {
-                b.iter_mut().zip(&below[c as usize]).for_each(|(x, y)| *x |= y);
-            }
-            below[s as usize] = b;
-        }
-    }
+    let below = super::pgft::leaf_descendants(&level, h, &children);
     // comp[l][leaf]: the level-l subtree of each leaf (its smallest leaf number)
     let mut comp = vec![vec![0u32; nl]; h as usize + 1];
     comp[1] = (0..nl as u32).collect();
@@ -237,25 +214,7 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
         .collect();
     // 4. copies: top-level ancestors, top-down; classes by shared ancestors, bottom-up
     let tops = at(h);
-    let mut top_no = vec![NONE; n];
-    tops.iter()
-        .enumerate()
-        .for_each(|(i, &s)| top_no[s as usize] = i as u32);
-    let mut above: Vec<Vec<u64>> = vec![Vec::new(); n];
-    for &s in &tops {
-        let mut b = bits(tops.len());
-        b[top_no[s as usize] as usize / 64] |= 1 << (top_no[s as usize] % 64);
-        above[s as usize] = b;
-    }
-    for l in (1..h).rev() {
-        for s in at(l) {
-            let mut b = bits(tops.len());
-            for &(t, _) in &parents[s as usize] {
-                b.iter_mut().zip(&above[t as usize]).for_each(|(x, y)| *x |= y);
-            }
-            above[s as usize] = b;
-        }
-    }
+    let above = super::pgft::top_ancestors(&level, h, &parents);
     let mut copy = vec![NONE; n];
     for &s in &leaves {
         copy[s as usize] = 0;
