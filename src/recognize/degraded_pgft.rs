@@ -1,5 +1,6 @@
 //! Recognising a degraded PGFT (k-ary n-tree, two-level fat-tree): the intact family minus
-//! some switch-to-switch cables and whole switches above the leaves.
+//! some switch-to-switch cables and whole switches, leaves included (a dead leaf takes its
+//! hosts with it).
 //!
 //! The intact recogniser ([`super::pgft`]) demands that every switch of a level has the
 //! same numbers of children, parents and parallel cables; one cut cable breaks that. This
@@ -12,12 +13,16 @@
 //! 2. **Parameters**: the most children, parents and parallel cables any switch of a level
 //!    has (a fault only removes some; the switches it spares keep the family's numbers), and
 //!    m₁ as the intact recogniser takes it. Every level must have at most the family's count
-//!    of switches, at least half of them alive, and every leaf (dead leaves are not
-//!    recognised: their hosts are gone with them).
+//!    of switches and at least half of them alive. A dead leaf is seen only as a level-2
+//!    subtree with fewer leaves than its siblings: m₂ is the most any level-2 switch has, so
+//!    a subtree must keep all its leaves somewhere in the tree (a two-level tree whose every
+//!    top lost the same leaf reads as a smaller intact tree).
 //! 3. **Subtrees** (a digits): in a PGFT the level-l subtrees are disjoint sets of leaves, so
 //!    the leaves joined by any level-l switch's surviving down paths belong to one subtree
 //!    (union of overlapping sets, robust to any cut that leaves each subtree one copy of
-//!    its switches). Numbered by their first leaf, as intact.
+//!    its switches). Numbered by their first leaf, as intact; a level-2 subtree short of
+//!    leaves gets dead leaves at its highest positions (the dead leaf's GUID is gone, so
+//!    the surviving leaves after it in GUID order move down by one).
 //! 4. **Copies** (b digits): level-l switches of one copy class share every top-level
 //!    ancestor, and classes have disjoint tops; switches sharing any surviving top ancestor
 //!    are one class. A class's B is its children's B plus b·W_{l−1}, the classes above one
@@ -150,7 +155,7 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
         .map_err(|e| Fail::counts(format!("not a valid PGFT: {e}")))?;
     for l in 1..=h {
         let (found, want) = (at(l).len() as u64, params.switches_at(l));
-        if found > want || (l == 1 && found != want) || 2 * found < want {
+        if found > want || 2 * found < want {
             return Err(Fail::counts(format!(
                 "level {l} has {found} switches; {} has {want}",
                 params.describe()
@@ -192,7 +197,8 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
         while k < roots.len() {
             let pa = roots[k].0;
             let group = roots[k..].iter().take_while(|x| x.0 == pa).count();
-            if group as u32 != ml {
+            // leaves may be dead (the last positions of their subtree), subtrees above not
+            if group as u32 > ml || (group as u32 != ml && l > 1) {
                 return Err(Fail::structure(format!(
                     "a level-{} subtree holds {group} level-{l} subtrees; {} has {ml}",
                     l + 1,
@@ -439,6 +445,7 @@ fn faults(holes: PgftHoles, family: Option<FamilyHint>) -> Result<Degraded, Fail
         return Err(Fail::structure("intact".into()));
     }
     let dead = faults.len() - cut;
+    let dead_leaves = l.level(1).iter().filter(|&&n| n == DEAD).count() as u32;
     let k = params.m(h);
     let is_kary = (1..=h).all(|j| params.m(j) == k && params.p(j) == 1 && (j == 1 || params.w(j) == k));
     if family == Some(FamilyHint::Twolevel) && h != 2 {
@@ -468,8 +475,15 @@ fn faults(holes: PgftHoles, family: Option<FamilyHint>) -> Result<Degraded, Fail
         family: fam,
         order,
         description: format!(
-            "{} {name}, degraded: {cut} missing cables, {dead} dead switches",
-            fam.long_name()
+            "{} {name}, degraded: {cut} missing cables, {dead} dead switches{}",
+            fam.long_name(),
+            match dead_leaves {
+                0 => String::new(),
+                n => format!(
+                    " ({n} of them leaves: their {} host positions are unreachable)",
+                    n * params.m(1)
+                ),
+            }
         ),
         faults,
         holes: Holes::Pgft(holes),
