@@ -4,7 +4,8 @@
 # seeded switch-to-switch cables cut, one dead top switch, and a dead top switch with 10
 # cuts. For each: recognize_s + route_s of `ibfat route --json --timings --no-validate`
 # (median of 3 runs), every stage's median, and the peak RSS (GNU time). Target: ≤ 1.0 s
-# and ≤ 1 GiB. A benchmark, not a test; docs/routing.md §3.2 holds its last table.
+# and ≤ 1 GiB. A benchmark, not a test; `IBFAT_BENCH_FABRIC=pgft cargo bench --bench
+# reroute` measures the same stages in process (docs/routing.md §3.2 holds its table).
 #
 #   scripts/bench-degraded-pgft.sh [--dir DIR] [--ibfat PATH]
 set -euo pipefail
@@ -15,7 +16,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir="${2:?--dir needs a folder}"; shift 2 ;;
         --ibfat) ibfat="${2:?--ibfat needs a path}"; shift 2 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) echo "bench-degraded-pgft.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done

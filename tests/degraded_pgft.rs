@@ -247,6 +247,41 @@ fn one_cut_changes_few_entries() {
     }
 }
 
+/// A dead leaf switch (issue 21): its hosts are gone with it; the tree is still recognised,
+/// the leaf listed as a dead switch at level 1 and its host positions named unreachable,
+/// and every other pair routed up*/down* (`check`: exactly the injected faults, routes
+/// validated, every path up then down) — alone, with cuts, and with a dead top switch.
+#[test]
+fn dead_leaf_switches_are_faults_and_the_rest_is_routed() {
+    let t = kary43();
+    let (leaves, tops) = (level(&t, 1), level(&t, 3));
+    for dead in [vec![leaves[0]], vec![leaves[6]], vec![leaves[3], leaves[9]]] {
+        let d = degraded(&inject(&t.fabric, 0, 1, &dead).unwrap().fabric, None, "dead leaf");
+        let leaf_faults = d
+            .faults
+            .iter()
+            .filter(|f| matches!(f, Fault::DeadSwitch { position } if position.starts_with("T1(")))
+            .count();
+        assert_eq!(leaf_faults, dead.len(), "{}: {:?}", d.description, d.faults);
+        assert!(
+            d.description.contains(&format!(
+                "{} of them leaves: their {} host positions are unreachable",
+                dead.len(),
+                4 * dead.len()
+            )),
+            "{}",
+            d.description
+        );
+        check(&t, None, FamilyHint::Kary, 0, 1, &dead);
+        check(&t, None, FamilyHint::Kary, 3, 2, &dead);
+    }
+    check(&t, None, FamilyHint::Kary, 2, 3, &[leaves[5], tops[2]]);
+    let p = pgft_parallel();
+    let leaves = level(&p, 1);
+    check(&p, None, FamilyHint::Pgft, 0, 1, &[leaves[1]]);
+    check(&p, None, FamilyHint::Pgft, 3, 4, &[leaves[2]]);
+}
+
 /// Bad input: a tree that lost a subtree's every uplink is disconnected — not a degraded
 /// tree; a fabric too far from any tree stays unrecognised without a panic.
 #[test]

@@ -1,5 +1,6 @@
 //! Recognising a degraded PGFT (k-ary n-tree, two-level fat-tree): the intact family minus
-//! some switch-to-switch cables and whole switches above the leaves.
+//! some switch-to-switch cables and whole switches, leaves included (a dead leaf takes its
+//! hosts with it).
 //!
 //! The intact recogniser ([`super::pgft`]) demands that every switch of a level has the
 //! same numbers of children, parents and parallel cables; one cut cable breaks that. This
@@ -12,12 +13,16 @@
 //! 2. **Parameters**: the most children, parents and parallel cables any switch of a level
 //!    has (a fault only removes some; the switches it spares keep the family's numbers), and
 //!    m₁ as the intact recogniser takes it. Every level must have at most the family's count
-//!    of switches, at least half of them alive, and every leaf (dead leaves are not
-//!    recognised: their hosts are gone with them).
+//!    of switches and at least half of them alive. A dead leaf is seen only as a level-2
+//!    subtree with fewer leaves than its siblings: m₂ is the most any level-2 switch has, so
+//!    a subtree must keep all its leaves somewhere in the tree (a two-level tree whose every
+//!    top lost the same leaf reads as a smaller intact tree).
 //! 3. **Subtrees** (a digits): in a PGFT the level-l subtrees are disjoint sets of leaves, so
 //!    the leaves joined by any level-l switch's surviving down paths belong to one subtree
 //!    (union of overlapping sets, robust to any cut that leaves each subtree one copy of
-//!    its switches). Numbered by their first leaf, as intact.
+//!    its switches). Numbered by their first leaf, as intact; a level-2 subtree short of
+//!    leaves gets dead leaves at its highest positions (the dead leaf's GUID is gone, so
+//!    the surviving leaves after it in GUID order move down by one).
 //! 4. **Copies** (b digits): level-l switches of one copy class share every top-level
 //!    ancestor, and classes have disjoint tops; switches sharing any surviving top ancestor
 //!    are one class. A class's B is its children's B plus b·W_{l−1}, the classes above one
@@ -61,10 +66,6 @@ impl Dsu {
             self.0[a.max(b) as usize] = a.min(b);
         }
     }
-}
-
-fn bits(n: usize) -> Vec<u64> {
-    vec![0; n.div_ceil(64)]
 }
 
 fn ones(v: &[u64]) -> impl Iterator<Item = u32> + '_ {
@@ -154,7 +155,7 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
         .map_err(|e| Fail::counts(format!("not a valid PGFT: {e}")))?;
     for l in 1..=h {
         let (found, want) = (at(l).len() as u64, params.switches_at(l));
-        if found > want || (l == 1 && found != want) || 2 * found < want {
+        if found > want || 2 * found < want {
             return Err(Fail::counts(format!(
                 "level {l} has {found} switches; {} has {want}",
                 params.describe()
@@ -163,26 +164,7 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
     }
     // 3. subtrees: leaves below every switch (surviving down paths), bottom-up
     let nl = leaves.len();
-    let mut leaf_no = vec![NONE; n];
-    leaves
-        .iter()
-        .enumerate()
-        .for_each(|(i, &s)| leaf_no[s as usize] = i as u32);
-    let mut below: Vec<Vec<u64>> = vec![Vec::new(); n];
-    for &s in &leaves {
-        let mut b = bits(nl);
-        b[leaf_no[s as usize] as usize / 64] |= 1 << (leaf_no[s as usize] % 64);
-        below[s as usize] = b;
-    }
-    for l in 2..=h {
-        for s in at(l) {
-            let mut b = bits(nl);
-            for &(c, _) in &children[s as usize] {
-                b.iter_mut().zip(&below[c as usize]).for_each(|(x, y)| *x |= y);
-            }
-            below[s as usize] = b;
-        }
-    }
+    let below = super::pgft::leaf_descendants(&level, h, &children);
     // comp[l][leaf]: the level-l subtree of each leaf (its smallest leaf number)
     let mut comp = vec![vec![0u32; nl]; h as usize + 1];
     comp[1] = (0..nl as u32).collect();
@@ -215,7 +197,8 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
         while k < roots.len() {
             let pa = roots[k].0;
             let group = roots[k..].iter().take_while(|x| x.0 == pa).count();
-            if group as u32 != ml {
+            // leaves may be dead (the last positions of their subtree), subtrees above not
+            if group as u32 > ml || (group as u32 != ml && l > 1) {
                 return Err(Fail::structure(format!(
                     "a level-{} subtree holds {group} level-{l} subtrees; {} has {ml}",
                     l + 1,
@@ -237,25 +220,7 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
         .collect();
     // 4. copies: top-level ancestors, top-down; classes by shared ancestors, bottom-up
     let tops = at(h);
-    let mut top_no = vec![NONE; n];
-    tops.iter()
-        .enumerate()
-        .for_each(|(i, &s)| top_no[s as usize] = i as u32);
-    let mut above: Vec<Vec<u64>> = vec![Vec::new(); n];
-    for &s in &tops {
-        let mut b = bits(tops.len());
-        b[top_no[s as usize] as usize / 64] |= 1 << (top_no[s as usize] % 64);
-        above[s as usize] = b;
-    }
-    for l in (1..h).rev() {
-        for s in at(l) {
-            let mut b = bits(tops.len());
-            for &(t, _) in &parents[s as usize] {
-                b.iter_mut().zip(&above[t as usize]).for_each(|(x, y)| *x |= y);
-            }
-            above[s as usize] = b;
-        }
-    }
+    let above = super::pgft::top_ancestors(&level, h, &parents);
     let mut copy = vec![NONE; n];
     for &s in &leaves {
         copy[s as usize] = 0;
@@ -480,6 +445,7 @@ fn faults(holes: PgftHoles, family: Option<FamilyHint>) -> Result<Degraded, Fail
         return Err(Fail::structure("intact".into()));
     }
     let dead = faults.len() - cut;
+    let dead_leaves = l.level(1).iter().filter(|&&n| n == DEAD).count() as u32;
     let k = params.m(h);
     let is_kary = (1..=h).all(|j| params.m(j) == k && params.p(j) == 1 && (j == 1 || params.w(j) == k));
     if family == Some(FamilyHint::Twolevel) && h != 2 {
@@ -509,8 +475,15 @@ fn faults(holes: PgftHoles, family: Option<FamilyHint>) -> Result<Degraded, Fail
         family: fam,
         order,
         description: format!(
-            "{} {name}, degraded: {cut} missing cables, {dead} dead switches",
-            fam.long_name()
+            "{} {name}, degraded: {cut} missing cables, {dead} dead switches{}",
+            fam.long_name(),
+            match dead_leaves {
+                0 => String::new(),
+                n => format!(
+                    " ({n} of them leaves: their {} host positions are unreachable)",
+                    n * params.m(1)
+                ),
+            }
         ),
         faults,
         holes: Holes::Pgft(holes),

@@ -44,6 +44,43 @@ fn bits(n: usize) -> Vec<u64> {
     vec![0; n.div_ceil(64)]
 }
 
+/// Per switch, the bitset of `level`-`from` switches (numbered by index order) that
+/// `links[s]` reaches, step by step away from `from` across the levels in `steps`: each
+/// `from` switch is its own set, every other switch is the union over its `links`.
+fn closure(level: &[u32], from: u32, steps: impl Iterator<Item = u32>, links: &Neighbours) -> Vec<Vec<u64>> {
+    let n = level.len();
+    let ends: Vec<usize> = (0..n).filter(|&s| level[s] == from).collect();
+    let mut sets: Vec<Vec<u64>> = vec![Vec::new(); n];
+    for (i, &s) in ends.iter().enumerate() {
+        let mut b = bits(ends.len());
+        b[i / 64] |= 1 << (i % 64);
+        sets[s] = b;
+    }
+    for l in steps {
+        for s in (0..n).filter(|&s| level[s] == l) {
+            let mut b = bits(ends.len());
+            for &(t, _) in &links[s] {
+                b.iter_mut().zip(&sets[t as usize]).for_each(|(x, y)| *x |= y);
+            }
+            sets[s] = b;
+        }
+    }
+    sets
+}
+
+/// The leaves below every switch (a switch's subtree), as bitsets over the leaves (level
+/// 1) numbered in switch-index order: bottom-up over the `children` lists of levels 2..=h.
+pub(super) fn leaf_descendants(level: &[u32], h: u32, children: &Neighbours) -> Vec<Vec<u64>> {
+    closure(level, 1, 2..=h, children)
+}
+
+/// The top-level (level `h`) switches above every switch, as bitsets over the tops
+/// numbered in switch-index order: top-down over the `parents` lists. Switches of one copy
+/// class share them, which is how both recognisers find the b digits.
+pub(super) fn top_ancestors(level: &[u32], h: u32, parents: &Neighbours) -> Vec<Vec<u64>> {
+    closure(level, h, (1..h).rev(), parents)
+}
+
 /// Recognise a PGFT in `g`. Leaves are the switches with hosts; when that fails, the
 /// switches with the fewest hosts are taken for upper switches with a management host and
 /// left out of the leaves, step by step (the first failure is the one reported).
@@ -180,47 +217,10 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
     }
     // 3. subtrees: leaves below every switch, bottom-up
     let leaves: Vec<u32> = at(1);
-    let mut leaf_no = vec![NONE; n];
-    leaves
-        .iter()
-        .enumerate()
-        .for_each(|(i, &s)| leaf_no[s as usize] = i as u32);
-    let mut below: Vec<Vec<u64>> = vec![Vec::new(); n];
-    for &s in &leaves {
-        let mut b = bits(leaves.len());
-        b[leaf_no[s as usize] as usize / 64] |= 1 << (leaf_no[s as usize] % 64);
-        below[s as usize] = b;
-    }
-    for l in 2..=h {
-        for s in at(l) {
-            let mut b = bits(leaves.len());
-            for &(c, _) in &children[s as usize] {
-                b.iter_mut().zip(&below[c as usize]).for_each(|(x, y)| *x |= y);
-            }
-            below[s as usize] = b;
-        }
-    }
+    let below = leaf_descendants(&level, h, &children);
     // 4. copies: top-level ancestors of every switch, top-down
     let tops: Vec<u32> = at(h);
-    let mut top_no = vec![NONE; n];
-    tops.iter()
-        .enumerate()
-        .for_each(|(i, &s)| top_no[s as usize] = i as u32);
-    let mut above: Vec<Vec<u64>> = vec![Vec::new(); n];
-    for &s in &tops {
-        let mut b = bits(tops.len());
-        b[top_no[s as usize] as usize / 64] |= 1 << (top_no[s as usize] % 64);
-        above[s as usize] = b;
-    }
-    for l in (1..h).rev() {
-        for s in at(l) {
-            let mut b = bits(tops.len());
-            for &(t, _) in &parents[s as usize] {
-                b.iter_mut().zip(&above[t as usize]).for_each(|(x, y)| *x |= y);
-            }
-            above[s as usize] = b;
-        }
-    }
+    let above = top_ancestors(&level, h, &parents);
     // a digits, top-down: subtree ids per level
     let mut sub = vec![NONE; n]; // A of each switch
     for &s in &tops {

@@ -62,6 +62,43 @@ pub struct PgftDegradedRoutes {
     pub unrouted_switch_lids: u64,
 }
 
+/// Division by a divisor fixed for a whole row, as one multiplication: n / d is
+/// ⌊n·M / 2⁶⁴⌋ with M = ⌊2⁶⁴ / d⌋ + 1, exact for every 32-bit n and divisor 2 ≤ d < 2³²
+/// (M exceeds 2⁶⁴/d by at most 1, so n·M / 2⁶⁴ exceeds n/d by less than 2⁻³² < 1/d: too
+/// little to reach the next integer; the test checks it). The host entries divide every
+/// tree position by the level's W and take it modulo the up-port count — 14 M entries on a
+/// 10,000-host tree — where hardware division would dominate the pass.
+#[derive(Clone, Copy)]
+struct Div {
+    d: u32,
+    m: u64,
+}
+
+impl Div {
+    /// A divisor of 0 (an empty level) divides as 1: its results are never used.
+    fn new(d: u32) -> Div {
+        let d = d.max(1);
+        Div {
+            d,
+            m: (u64::MAX / d as u64).wrapping_add(1),
+        }
+    }
+
+    #[inline]
+    fn div(self, n: u32) -> u32 {
+        if self.d == 1 {
+            n
+        } else {
+            ((self.m as u128 * n as u128) >> 64) as u32
+        }
+    }
+
+    #[inline]
+    fn rem(self, n: u32) -> u32 {
+        n - self.div(n) * self.d
+    }
+}
+
 /// The reach bitsets of the module doc.
 struct Reach {
     words: usize,
@@ -241,6 +278,12 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                 })
                 .collect();
             let mut okv = vec![false; up_port.len()];
+            // the divisors of this row's closed forms, each position divided by multiplication
+            let by_w = Div::new(wprod[lv as usize]);
+            let by_ups = Div::new(up_port.len() as u32);
+            let by_wb = Div::new(wprod[lv as usize - 1]);
+            let by_wpp = Div::new(p.w(lv) * p.p(lv));
+            let by_wl = Div::new(p.w(lv));
             for lam in 0..nl as u32 {
                 let range = &dests[first[lam as usize] as usize..first[lam as usize + 1] as usize];
                 if range.is_empty() {
@@ -257,7 +300,7 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                     cands.clear();
                     cands.extend((0..pp).filter(|&c| h.down(s, k * pp + c) != 0));
                     for &(d, lid) in range {
-                        let c = (d / wprod[lv as usize - 1]) % (p.w(lv) * pp) / p.w(lv);
+                        let c = by_wl.div(by_wpp.rem(by_wb.div(d)));
                         let port = h.down(s, k * pp + c);
                         row[lid as usize] = match port {
                             0 if cands.is_empty() => NO_ROUTE,
@@ -297,7 +340,7 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                         }
                     }
                     for &(d, lid) in range {
-                        let u = ((d / wprod[lv as usize]) % ups.max(1) as u32) as usize;
+                        let u = by_ups.rem(by_w.div(d)) as usize;
                         row[lid as usize] = if cands.is_empty() {
                             if lv == 1 {
                                 missing.0 += 1;
@@ -397,4 +440,31 @@ fn drop_turning_switch_routes(fabric: &Fabric, lfts: &mut LftSet, rank: &[u32], 
         lfts.ports[r * stride + lid] = NO_ROUTE;
     }
     drop.len() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Div;
+
+    /// Division by multiplication equals the hardware's for every divisor a tree has and
+    /// positions around every multiple and power of two, up to the top of u32.
+    #[test]
+    fn division_by_multiplication_is_exact() {
+        let mut ns: Vec<u32> = (0..5000).collect();
+        ns.extend((1..32).flat_map(|k| [(1u32 << k) - 1, 1 << k, (1 << k) + 1]));
+        ns.extend([u32::MAX, u32::MAX - 1, u32::MAX / 3, 1_000_003, 123_456_789]);
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            ns.push(x);
+        }
+        for d in (1..=1200u32).chain([4096, 65_535, 65_536, 1 << 31, u32::MAX]) {
+            let q = Div::new(d);
+            for &n in &ns {
+                assert_eq!((q.div(n), q.rem(n)), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
 }

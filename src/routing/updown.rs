@@ -19,7 +19,7 @@
 //! the destination's GUID order, never a node or row index. Candidates themselves come in
 //! port-number order.
 
-use super::lft::LftSet;
+use super::lft::{LftSet, NO_ROUTE};
 use crate::topology::{Fabric, NodeKind};
 use rayon::prelude::*;
 
@@ -30,6 +30,14 @@ pub struct SwitchGraph {
     start: Vec<u32>,
     /// (neighbour row, local port)
     adj: Vec<(u32, u8)>,
+    /// The neighbours closer to the root, in port order (compressed rows like `adj`):
+    /// what a route going up chooses from, split off once so that the columns do not
+    /// compare positions per cable.
+    up_start: Vec<u32>,
+    up_adj: Vec<(u32, u8)>,
+    /// The neighbours farther from the root, in port order.
+    down_start: Vec<u32>,
+    down_adj: Vec<(u32, u8)>,
     /// Position of each row in root-first order: smaller is closer to the root.
     pos: Vec<u32>,
     /// Rows in root-first order.
@@ -46,6 +54,7 @@ pub struct Scratch {
     legal: Vec<u32>,
     queue: Vec<u32>,
     cands: Vec<u8>,
+    orphans: Vec<u32>,
 }
 
 impl SwitchGraph {
@@ -79,9 +88,25 @@ impl SwitchGraph {
         for (i, &r) in order.iter().enumerate() {
             pos[r as usize] = i as u32;
         }
+        let split = |keep: &dyn Fn(u32, u32) -> bool| {
+            let (mut st, mut out) = (Vec::with_capacity(rank.len() + 1), Vec::new());
+            for r in 0..rank.len() {
+                st.push(out.len() as u32);
+                let nbrs = &adj[start[r] as usize..start[r + 1] as usize];
+                out.extend(nbrs.iter().filter(|&&(u, _)| keep(pos[r], pos[u as usize])));
+            }
+            st.push(out.len() as u32);
+            (st, out)
+        };
+        let (up_start, up_adj) = split(&|me, them| them < me);
+        let (down_start, down_adj) = split(&|me, them| them > me);
         SwitchGraph {
             start,
             adj,
+            up_start,
+            up_adj,
+            down_start,
+            down_adj,
             pos,
             order,
             canon,
@@ -92,27 +117,33 @@ impl SwitchGraph {
         &self.adj[self.start[r] as usize..self.start[r + 1] as usize]
     }
 
-    /// Breadth-first distances from the rows already in `queue` (at distance 0 in `dist`),
-    /// following an edge v -> u only when `step(v, u)` allows it.
-    fn bfs(&self, dist: &mut [u32], queue: &mut Vec<u32>, step: impl Fn(usize, usize) -> bool) {
+    /// The neighbours of row r closer to the root (a step from r to them goes up).
+    #[inline]
+    fn ups(&self, r: usize) -> &[(u32, u8)] {
+        &self.up_adj[self.up_start[r] as usize..self.up_start[r + 1] as usize]
+    }
+
+    /// The neighbours of row r farther from the root.
+    #[inline]
+    fn downs(&self, r: usize) -> &[(u32, u8)] {
+        &self.down_adj[self.down_start[r] as usize..self.down_start[r + 1] as usize]
+    }
+
+    /// Breadth-first distances from the rows already in `queue` (at distance 0 in `dist`)
+    /// over the cables `nbrs` gives for each row.
+    fn bfs<'a>(dist: &mut [u32], queue: &mut Vec<u32>, nbrs: impl Fn(usize) -> &'a [(u32, u8)]) {
         let mut head = 0;
         while head < queue.len() {
             let v = queue[head] as usize;
             head += 1;
-            for &(u, _) in self.nbrs(v) {
-                let u = u as usize;
-                if dist[u] == INF && step(v, u) {
-                    dist[u] = dist[v] + 1;
-                    queue.push(u as u32);
+            let next = dist[v] + 1;
+            for &(u, _) in nbrs(v) {
+                if dist[u as usize] == INF {
+                    dist[u as usize] = next;
+                    queue.push(u);
                 }
             }
         }
-    }
-
-    /// Moving from a to b goes up (towards the root).
-    #[inline]
-    fn up(&self, a: usize, b: usize) -> bool {
-        self.pos[b] < self.pos[a]
     }
 
     /// Out port of every switch row towards switch row `x` (0 at x itself), into `col`.
@@ -123,18 +154,18 @@ impl SwitchGraph {
     /// nearest switch with a legal route (strictly decreasing distance: no loops).
     pub fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
         let n = self.pos.len();
-        // down-only distance to x (x and the switches above it)
+        // down-only distance to x (x and the switches above it): climb from x
         sc.dl.clear();
         sc.dl.resize(n, INF);
         sc.dl[x] = 0;
         sc.queue.clear();
         sc.queue.push(x as u32);
-        self.bfs(&mut sc.dl, &mut sc.queue, |v, u| self.up(v, u));
+        Self::bfs(&mut sc.dl, &mut sc.queue, |v| self.ups(v));
         sc.legal.clear();
         sc.legal.extend_from_slice(&sc.dl);
         let cands = &mut sc.cands;
         let spread = self.canon[x] as usize;
-        let mut orphans = 0usize;
+        sc.orphans.clear();
         for &y in &self.order {
             let y = y as usize;
             if y == x {
@@ -142,88 +173,85 @@ impl SwitchGraph {
                 continue;
             }
             cands.clear();
-            if sc.dl[y] != INF {
+            let dy = sc.dl[y];
+            if dy != INF {
                 // on a down-only path: keep going down
-                for &(v, p) in self.nbrs(y) {
+                for &(v, p) in self.downs(y) {
                     let dv = sc.dl[v as usize];
-                    if self.up(v as usize, y) && dv != INF && dv + 1 == sc.dl[y] {
+                    if dv != INF && dv + 1 == dy {
                         cands.push(p);
                     }
                 }
             } else {
                 let mut best = INF;
-                for &(u, p) in self.nbrs(y) {
-                    if self.up(y, u as usize) {
-                        let lu = sc.legal[u as usize];
-                        if lu < best {
-                            best = lu;
-                            cands.clear();
-                        }
-                        if lu == best && lu != INF {
-                            cands.push(p);
-                        }
+                for &(u, p) in self.ups(y) {
+                    let lu = sc.legal[u as usize];
+                    if lu < best {
+                        best = lu;
+                        cands.clear();
+                    }
+                    if lu == best && lu != INF {
+                        cands.push(p);
                     }
                 }
                 if best == INF {
-                    orphans += 1;
-                    col[y] = super::lft::NO_ROUTE;
+                    sc.orphans.push(y as u32);
+                    col[y] = NO_ROUTE;
                     continue;
                 }
                 sc.legal[y] = best + 1;
             }
             // adjacency is in port order, so the choice is deterministic; spread by destination
-            col[y] = cands
-                .get(spread % cands.len().max(1))
-                .copied()
-                .unwrap_or(super::lft::NO_ROUTE);
+            col[y] = cands.get(spread % cands.len().max(1)).copied().unwrap_or(NO_ROUTE);
         }
-        if orphans == 0 {
+        if sc.orphans.is_empty() {
             return;
         }
-        // switches without a legal route: BFS outwards from the legal region
+        // switches without a legal route: distance to the legal region (0 inside it), found
+        // breadth-first from the orphans next to it (distance 1: they step to the neighbour
+        // with the shortest legal route) outwards
         let legal = &sc.legal;
-        let fb = &mut sc.dl; // reuse: distance to the legal region
-        fb.clear();
-        fb.resize(n, INF);
-        sc.queue.clear();
-        for y in 0..n {
-            if legal[y] != INF {
-                fb[y] = 0;
-                sc.queue.push(y as u32);
-            }
+        let fb = &mut sc.dl;
+        for (f, &l) in fb.iter_mut().zip(legal) {
+            *f = if l == INF { INF } else { 0 };
         }
-        self.bfs(fb, &mut sc.queue, |_, _| true);
-        for y in 0..n {
-            if legal[y] != INF || y == x || fb[y] == INF {
+        sc.queue.clear();
+        for &y in &sc.orphans {
+            let y = y as usize;
+            let best = self
+                .nbrs(y)
+                .iter()
+                .map(|&(u, _)| legal[u as usize])
+                .min()
+                .unwrap_or(INF);
+            if best == INF {
+                continue;
+            }
+            fb[y] = 1;
+            sc.queue.push(y as u32);
+            cands.clear();
+            cands.extend(
+                self.nbrs(y)
+                    .iter()
+                    .filter(|&&(u, _)| legal[u as usize] == best)
+                    .map(|&(_, p)| p),
+            );
+            col[y] = cands[spread % cands.len()];
+        }
+        Self::bfs(fb, &mut sc.queue, |v| self.nbrs(v));
+        for &y in &sc.orphans {
+            let y = y as usize;
+            if fb[y] <= 1 || fb[y] == INF {
                 continue;
             }
             cands.clear();
-            if fb[y] == 1 {
-                // next to the legal region: the neighbour with the shortest legal route
-                let best = self
-                    .nbrs(y)
+            cands.extend(
+                self.nbrs(y)
                     .iter()
-                    .map(|&(u, _)| legal[u as usize])
-                    .min()
-                    .unwrap_or(INF);
-                cands.extend(
-                    self.nbrs(y)
-                        .iter()
-                        .filter(|&&(u, _)| legal[u as usize] == best)
-                        .map(|&(_, p)| p),
-                );
-            } else {
-                cands.extend(
-                    self.nbrs(y)
-                        .iter()
-                        .filter(|&&(u, _)| fb[u as usize] != INF && fb[u as usize] + 1 == fb[y])
-                        .map(|&(_, p)| p),
-                );
-            }
-            col[y] = cands
-                .get(spread % cands.len().max(1))
-                .copied()
-                .unwrap_or(super::lft::NO_ROUTE);
+                    .filter(|&&(u, _)| fb[u as usize] != INF && fb[u as usize] + 1 == fb[y])
+                    .map(|&(_, p)| p),
+            );
+            col[y] = cands.get(spread % cands.len().max(1)).copied().unwrap_or(NO_ROUTE);
         }
     }
 }
@@ -235,11 +263,178 @@ pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
     cols.par_chunks_mut(n.max(1))
         .enumerate()
         .for_each_init(Scratch::default, |sc, (x, col)| graph.column(x, col, sc));
+    // row by row (each row's writes stay in its own cache lines)
     let stride = lfts.stride;
-    for (x, col) in cols.chunks(n.max(1)).enumerate() {
-        let lid = switch_lid[x] as usize;
-        for (y, &p) in col.iter().enumerate() {
-            lfts.ports[y * stride + lid] = p;
+    lfts.ports
+        .par_chunks_mut(stride.max(1))
+        .take(n)
+        .enumerate()
+        .for_each(|(y, row)| {
+            for (x, &lid) in switch_lid.iter().enumerate() {
+                row[lid as usize] = cols[x * n + y];
+            }
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::faults::inject;
+    use crate::topology::kary::KaryParams;
+    use crate::topology::lsft::LsftParams;
+    use crate::topology::pgft::PgftParams;
+    use crate::topology::{BuildOptions, FamilySpec, Spec};
+
+    /// The column as first written (every cable's direction compared per column, the
+    /// fallback search started from the whole legal region): the reference the faster
+    /// [`SwitchGraph::column`] must agree with entry for entry.
+    fn reference_column(g: &SwitchGraph, x: usize, col: &mut [u8]) {
+        let n = g.pos.len();
+        let up = |a: usize, b: usize| g.pos[b] < g.pos[a];
+        let bfs = |dist: &mut [u32], queue: &mut Vec<u32>, step: &dyn Fn(usize, usize) -> bool| {
+            let mut head = 0;
+            while head < queue.len() {
+                let v = queue[head] as usize;
+                head += 1;
+                for &(u, _) in g.nbrs(v) {
+                    let u = u as usize;
+                    if dist[u] == INF && step(v, u) {
+                        dist[u] = dist[v] + 1;
+                        queue.push(u as u32);
+                    }
+                }
+            }
+        };
+        let mut dl = vec![INF; n];
+        dl[x] = 0;
+        let mut queue = vec![x as u32];
+        bfs(&mut dl, &mut queue, &|v, u| up(v, u));
+        let mut legal = dl.clone();
+        let spread = g.canon[x] as usize;
+        let pick = |cands: &[u8]| cands.get(spread % cands.len().max(1)).copied().unwrap_or(NO_ROUTE);
+        let mut orphans = 0;
+        for &y in &g.order {
+            let y = y as usize;
+            if y == x {
+                col[y] = 0;
+                continue;
+            }
+            let mut cands = Vec::new();
+            if dl[y] != INF {
+                for &(v, p) in g.nbrs(y) {
+                    let dv = dl[v as usize];
+                    if up(v as usize, y) && dv != INF && dv + 1 == dl[y] {
+                        cands.push(p);
+                    }
+                }
+            } else {
+                let mut best = INF;
+                for &(u, p) in g.nbrs(y) {
+                    if up(y, u as usize) {
+                        let lu = legal[u as usize];
+                        if lu < best {
+                            best = lu;
+                            cands.clear();
+                        }
+                        if lu == best && lu != INF {
+                            cands.push(p);
+                        }
+                    }
+                }
+                if best == INF {
+                    orphans += 1;
+                    col[y] = NO_ROUTE;
+                    continue;
+                }
+                legal[y] = best + 1;
+            }
+            col[y] = pick(&cands);
+        }
+        if orphans == 0 {
+            return;
+        }
+        let mut fb = vec![INF; n];
+        queue.clear();
+        for y in 0..n {
+            if legal[y] != INF {
+                fb[y] = 0;
+                queue.push(y as u32);
+            }
+        }
+        bfs(&mut fb, &mut queue, &|_, _| true);
+        for y in 0..n {
+            if legal[y] != INF || y == x || fb[y] == INF {
+                continue;
+            }
+            let cands: Vec<u8> = if fb[y] == 1 {
+                let best = g.nbrs(y).iter().map(|&(u, _)| legal[u as usize]).min().unwrap_or(INF);
+                g.nbrs(y)
+                    .iter()
+                    .filter(|&&(u, _)| legal[u as usize] == best)
+                    .map(|&(_, p)| p)
+                    .collect()
+            } else {
+                g.nbrs(y)
+                    .iter()
+                    .filter(|&&(u, _)| fb[u as usize] != INF && fb[u as usize] + 1 == fb[y])
+                    .map(|&(_, p)| p)
+                    .collect()
+            };
+            col[y] = pick(&cands);
+        }
+    }
+
+    fn fabric(family: FamilySpec, cut: usize) -> Fabric {
+        let mut s = Spec::new(family);
+        s.options = BuildOptions {
+            shuffle: Some(3),
+            ..Default::default()
+        };
+        let f = s.build().unwrap().fabric;
+        inject(&f, cut, 9, &[]).unwrap().fabric
+    }
+
+    /// Every column of several fabrics, intact and with cut cables, under rankings that
+    /// leave some switches without a legal route (sidesteps, searches from the region),
+    /// equals the reference entry for entry.
+    #[test]
+    fn columns_equal_the_reference() {
+        let pgft = PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap();
+        let fabrics = [
+            fabric(FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 0),
+            fabric(FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 6),
+            fabric(FamilySpec::Pgft(pgft), 5),
+            fabric(FamilySpec::Lsft(LsftParams::new(5, false)), 4),
+        ];
+        for f in &fabrics {
+            let lfts = LftSet::new(f, 1);
+            let n = lfts.switches.len();
+            // hop distance from the switches with hosts (a tree's levels), then rankings
+            // that do not follow the cabling
+            let hosts: Vec<u32> = lfts
+                .switches
+                .iter()
+                .map(|&s| {
+                    (1..=f.node(s).nports)
+                        .filter(|&p| f.peer(s, p).is_some_and(|(t, _)| f.node(t).kind != NodeKind::Switch))
+                        .count() as u32
+                })
+                .collect();
+            let rankings: [Vec<u32>; 3] = [
+                hosts.iter().map(|&h| if h > 0 { 2 } else { 0 }).collect(),
+                (0..n as u32).map(|r| r % 3).collect(),
+                vec![0; n],
+            ];
+            for rank in &rankings {
+                let g = SwitchGraph::new(f, &lfts, rank);
+                let mut sc = Scratch::default();
+                let (mut got, mut want) = (vec![0u8; n], vec![0u8; n]);
+                for x in 0..n {
+                    g.column(x, &mut got, &mut sc);
+                    reference_column(&g, x, &mut want);
+                    assert_eq!(got, want, "column {x}");
+                }
+            }
         }
     }
 }

@@ -295,6 +295,40 @@ impl OpenSm {
         wait_log_file(&self.log_path, needle, count, limit, running)
     }
 
+    /// Wait for the `n`-th "tables configured" line, let a follow-up sweep settle (a port
+    /// change can start a second one; SL-to-VL tables are programmed after the LFTs, before
+    /// OpenSM reports the subnet up), and require that the ibfat engine configured the
+    /// tables without falling back. `what` names the step in the failure message.
+    pub fn routed_by_ibfat(&mut self, n: usize, what: &str) {
+        const DONE: &str = "tables configured on all switches";
+        let w = self.wait_while_running(DONE, n, Duration::from_secs(90));
+        assert_eq!(w, Waited::Found, "{what}: {}", tail(&self.log(), 40));
+        let mut seen = self.log().matches(DONE).count();
+        let start = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(1500));
+            let log = self.log();
+            let now = log.matches(DONE).count();
+            if now == seen && log.rfind("SUBNET UP") > log.rfind(DONE) {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(90),
+                "{what}: no settled sweep:\n{}",
+                tail(&log, 40)
+            );
+            seen = now;
+        }
+        let log = self.log();
+        assert_eq!(
+            configured_by(&log).as_deref(),
+            Some("ibfat"),
+            "{what}: {}",
+            tail(&log, 40)
+        );
+        assert!(!log.contains("falling back"), "{what}: {}", tail(&log, 40));
+    }
+
     pub fn stop(mut self) {
         stop_child(&mut self.child, Duration::from_secs(15));
     }

@@ -14,7 +14,6 @@ use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::route;
 use ibfat::topology::degraded::Holes;
-use std::time::Duration;
 
 /// OpenSM re-sweeping only when told, with a patient MAD timeout for a simulator that shares
 /// 2 cores with the tests; ibfat first, minhop behind it.
@@ -28,37 +27,6 @@ fn cfg() -> OsmConfig {
         }
         .with_ibfat_plugin("validate=1")
     }
-}
-
-/// Wait for the `n`-th "tables configured" line, let a follow-up sweep settle, and require
-/// that ibfat configured the tables.
-fn routed_by_ibfat(osm: &mut harness::OpenSm, n: usize, what: &str) {
-    let w = osm.wait_while_running("tables configured on all switches", n, Duration::from_secs(90));
-    assert_eq!(w, harness::Waited::Found, "{what}: {}", harness::tail(&osm.log(), 40));
-    let mut seen = osm.log().matches("tables configured on all switches").count();
-    let start = std::time::Instant::now();
-    loop {
-        std::thread::sleep(Duration::from_millis(1500));
-        let log = osm.log();
-        let now = log.matches("tables configured on all switches").count();
-        if now == seen && log.rfind("SUBNET UP") > log.rfind("tables configured on all switches") {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(90),
-            "{what}: no settled sweep:\n{}",
-            harness::tail(&log, 40)
-        );
-        seen = now;
-    }
-    let log = osm.log();
-    assert_eq!(
-        harness::configured_by(&log).as_deref(),
-        Some("ibfat"),
-        "{what}: {}",
-        harness::tail(&log, 40)
-    );
-    assert!(!log.contains("falling back"), "{what}: {}", harness::tail(&log, 40));
 }
 
 #[test]
@@ -85,14 +53,14 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
     assert_eq!(code, 0, "{out}{err}");
     let sim = Sim::start(&plan.join("topology.net"));
     let mut osm = sim.opensm_daemon(&cfg());
-    routed_by_ibfat(&mut osm, 1, "intact");
+    osm.routed_by_ibfat(1, "intact");
     let cmds = std::fs::read_to_string(cut.join("cut.ibsim")).unwrap();
     for cmd in cmds.lines() {
         sim.console(cmd);
     }
     let before = osm.log().matches("tables configured on all switches").count();
     osm.sighup();
-    routed_by_ibfat(&mut osm, before + 1, "cut");
+    osm.routed_by_ibfat(before + 1, "cut");
     let log = osm.log();
     assert!(
         log.contains("ibfat: degraded fabric: k-ary n-tree 4-ary 3-tree, degraded: 4 missing cables, 1 dead switches"),
@@ -130,7 +98,7 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
     }
     let before = osm.log().matches("tables configured on all switches").count();
     osm.sighup();
-    routed_by_ibfat(&mut osm, before + 1, "restored");
+    osm.routed_by_ibfat(before + 1, "restored");
     let (fabric, lids, programmed) = sim.programmed();
     let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
         panic!("the repaired fabric is not recognised")

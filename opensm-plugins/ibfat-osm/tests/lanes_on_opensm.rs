@@ -18,7 +18,6 @@ use ibfat::routing::degraded::route_lsft;
 use ibfat::routing::lanes::Lanes;
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::topology::{Fabric, NodeId, NodeKind};
-use std::time::Duration;
 
 /// OpenSM with QoS on (so it programs SL-to-VL tables), re-sweeping only when told (and on
 /// traps), with a patient MAD timeout for a simulator that shares 2 cores with the tests.
@@ -37,40 +36,6 @@ fn qos_cfg_lmc(opts: &str, lmc: u8) -> OsmConfig {
         }
         .with_ibfat_plugin(opts)
     }
-}
-
-/// Wait for the `n`-th "tables configured" line and require that ibfat configured it.
-fn routed_by_ibfat(osm: &mut harness::OpenSm, n: usize, what: &str) {
-    let w = osm.wait_while_running("tables configured on all switches", n, Duration::from_secs(90));
-    let log = osm.log();
-    assert_eq!(w, harness::Waited::Found, "{what}: {}", harness::tail(&log, 40));
-    // a port change can start a second sweep: let it finish; the SL-to-VL tables are
-    // programmed after the LFTs, before OpenSM reports the subnet up
-    let mut seen = log.matches("tables configured on all switches").count();
-    let start = std::time::Instant::now();
-    loop {
-        std::thread::sleep(Duration::from_millis(1500));
-        let log = osm.log();
-        let now = log.matches("tables configured on all switches").count();
-        let up = log.rfind("SUBNET UP") > log.rfind("tables configured on all switches");
-        if now == seen && up {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(90),
-            "{what}: no settled sweep:\n{}",
-            harness::tail(&log, 40)
-        );
-        seen = now;
-    }
-    let log = osm.log();
-    assert_eq!(
-        harness::configured_by(&log).as_deref(),
-        Some("ibfat"),
-        "{what}: {}",
-        harness::tail(&log, 40)
-    );
-    assert!(!log.contains("falling back"), "{what}: {}", harness::tail(&log, 40));
 }
 
 /// The degraded recognition and ibfat's routes of the subnet as it is now.
@@ -190,13 +155,13 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     let sim = Sim::start(&plan.join("topology.net"));
     let sched = t.path().join("schedule.json");
     let mut osm = sim.opensm_daemon(&qos_cfg(&format!("validate=1 schedule_out={}", sched.display())));
-    routed_by_ibfat(&mut osm, 1, "intact");
+    osm.routed_by_ibfat(1, "intact");
     for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
         sim.console(cmd);
     }
     let before = osm.log().matches("tables configured on all switches").count();
     osm.sighup();
-    routed_by_ibfat(&mut osm, before + 1, "cut");
+    osm.routed_by_ibfat(before + 1, "cut");
     let log = osm.log();
     assert!(log.contains("ibfat: degraded fabric: Latin-square fat-tree LSFT(5) one-sided, degraded: 6 missing cables, 1 dead spines"), "{}", harness::tail(&log, 40));
     assert!(
@@ -286,7 +251,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     }
     let before = osm.log().matches("tables configured on all switches").count();
     osm.sighup();
-    routed_by_ibfat(&mut osm, before + 1, "restored");
+    osm.routed_by_ibfat(before + 1, "restored");
     let (fabric, lids, programmed) = sim.programmed();
     let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
         panic!("the repaired fabric is not recognised")
@@ -349,7 +314,7 @@ fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
     harness::build_plan(&["build", "lsft", "--order", "3", "--shuffle", "8"], &plan);
     let sim = Sim::start(&plan.join("topology.net"));
     let mut osm = sim.opensm_daemon(&qos_cfg(""));
-    routed_by_ibfat(&mut osm, 1, "intact");
+    osm.routed_by_ibfat(1, "intact");
     let p = plan.to_str().unwrap();
     for cycle in 0..20u32 {
         let drill = t.path().join(format!("drill{cycle}"));
@@ -371,7 +336,7 @@ fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
             }
             let before = osm.log().matches("tables configured on all switches").count();
             osm.sighup();
-            routed_by_ibfat(&mut osm, before + 1, &format!("cycle {cycle} {what}"));
+            osm.routed_by_ibfat(before + 1, &format!("cycle {cycle} {what}"));
             assert!(osm.alive(), "cycle {cycle}");
             let (fabric, lids, programmed) = sim.programmed();
             let want = match recognize(&fabric, None) {
@@ -417,7 +382,7 @@ fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
     );
     let sim = Sim::start(&plan.join("topology.net"));
     let mut osm = sim.opensm_daemon(&qos_cfg_lmc("validate=1", lmc));
-    routed_by_ibfat(&mut osm, 1, &what);
+    osm.routed_by_ibfat(1, &what);
     let log = osm.log();
     assert!(
         log.contains("ibfat: per-VL validation:") && log.contains("every VL's CDG acyclic"),
@@ -482,7 +447,7 @@ fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
     let before = osm.log().matches("tables configured on all switches").count();
     sim.console(&format!("Unlink \"{}\"[{pa}]", sim_name(&fabric, a)));
     osm.sighup();
-    routed_by_ibfat(&mut osm, before + 1, &format!("{what} with a cut cable"));
+    osm.routed_by_ibfat(before + 1, &format!("{what} with a cut cable"));
     let (fabric, lids, programmed) = sim.programmed();
     let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
         panic!("the cut mesh is not recognised")
