@@ -35,7 +35,6 @@
 #include "ibfat.h"
 #include "mapping.h"
 
-enum { MAX_REPORTS = 5 };
 
 /* The byte at offset `off` of the message from schedule rank `src` to `dst`: a mix of the
  * three, so a message from the wrong rank, to the wrong rank or shifted is caught. */
@@ -67,17 +66,7 @@ struct tally {
 	unsigned long long pairs, bytes, errors;
 };
 
-static void report(uint32_t me, unsigned *reports, const char *fmt, ...)
-{
-	va_list ap;
-	if (++*reports > MAX_REPORTS)
-		return;
-	fprintf(stderr, "alltoall: schedule rank %u: ", me);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define report(me, reports, ...) report_problem("alltoall: schedule rank", (me), (reports), __VA_ARGS__)
 
 /* Check a received message; count the bytes that differ. */
 static unsigned long long verify(const uint8_t *buf, size_t len, uint32_t src, uint32_t me, uint32_t phase,

@@ -39,7 +39,6 @@
 #include "ibfat.h"
 #include "mapping.h"
 
-enum { MAX_REPORTS = 5 };
 #define MAX_BYTES (1UL << 30)
 
 /* Byte k of a message broadcast from plan rank `root`. */
@@ -91,17 +90,7 @@ struct tally {
 	unsigned long long segments, bytes, errors;
 };
 
-static void report(uint32_t me, unsigned *reports, const char *fmt, ...)
-{
-	va_list ap;
-	if (++*reports > MAX_REPORTS)
-		return;
-	fprintf(stderr, "bcast: plan rank %u: ", me);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define report(me, reports, ...) report_problem("bcast: plan rank", (me), (reports), __VA_ARGS__)
 
 static void *xcalloc(size_t n, size_t size)
 {

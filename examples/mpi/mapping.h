@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,23 @@
 enum { EXIT_MISMATCH = 1, EXIT_INPUT = 2 };
 enum { MSG_LEN = 1024, LINE_LEN = 512 };
 #define NO_RANK UINT32_MAX
+
+/* Problems a rank prints on stderr before it only counts them. */
+enum { MAX_REPORTS = 5 };
+
+/* One problem of rank `me` of a plan, prefixed by `who` ("bcast: plan rank"); the first
+ * MAX_REPORTS are printed, the rest only counted in *reports. */
+static void report_problem(const char *who, uint32_t me, unsigned *reports, const char *fmt, ...)
+{
+	va_list ap;
+	if (++*reports > MAX_REPORTS)
+		return;
+	fprintf(stderr, "%s %u: ", who, me);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 /* What a failed setup step says (every rank finds the same error in the same files). */
 static char setup_error[MSG_LEN];
