@@ -99,6 +99,28 @@ impl Div {
     }
 }
 
+/// Bottom-up over the switches above the leaves: OR into each switch's row of `bits`
+/// (`words` per switch) the rows of the children it still has a cable to.
+fn or_children(h: &PgftHoles, words: usize, bits: &mut [u64]) {
+    let l = &h.layout;
+    let p = &l.params;
+    for s in p.switches_at(1) as usize..l.switches.len() {
+        let (lv, a, b) = l.coords(s as u32);
+        let (m, pp) = (p.m(lv), p.p(lv));
+        let wb: u32 = (1..lv).map(|j| p.w(j)).product();
+        let (lo, hi) = bits.split_at_mut(s * words);
+        for k in 0..m {
+            if (0..pp).any(|c| h.down(s as u32, k * pp + c) != 0) {
+                let t = h.slot(lv - 1, a * m + k, b % wb) as usize;
+                hi[..words]
+                    .iter_mut()
+                    .zip(&lo[t * words..(t + 1) * words])
+                    .for_each(|(x, y)| *x |= y);
+            }
+        }
+    }
+}
+
 /// The reach bitsets of the module doc.
 struct Reach {
     words: usize,
@@ -121,21 +143,7 @@ impl Reach {
                 down[s * words + s / 64] |= 1 << (s % 64);
             }
         }
-        for s in nl..ns {
-            let (lv, a, b) = l.coords(s as u32);
-            let (m, pp) = (p.m(lv), p.p(lv));
-            let wb: u32 = (1..lv).map(|j| p.w(j)).product();
-            let (lo, hi) = down.split_at_mut(s * words);
-            for k in 0..m {
-                if (0..pp).any(|c| h.down(s as u32, k * pp + c) != 0) {
-                    let t = h.slot(lv - 1, a * m + k, b % wb) as usize;
-                    hi[..words]
-                        .iter_mut()
-                        .zip(&lo[t * words..(t + 1) * words])
-                        .for_each(|(x, y)| *x |= y);
-                }
-            }
-        }
+        or_children(h, words, &mut down);
         let mut reach = down.clone();
         for s in (0..l.offset[p.levels as usize - 1] as usize).rev() {
             let (lv, a, b) = l.coords(s as u32);
@@ -153,21 +161,7 @@ impl Reach {
         }
         // `any`: reach, or a child with any (down first, then up*/down*): bottom-up
         let mut any = reach.clone();
-        for s in nl..ns {
-            let (lv, a, b) = l.coords(s as u32);
-            let (m, pp) = (p.m(lv), p.p(lv));
-            let wb: u32 = (1..lv).map(|j| p.w(j)).product();
-            let (lo, hi) = any.split_at_mut(s * words);
-            for k in 0..m {
-                if (0..pp).any(|c| h.down(s as u32, k * pp + c) != 0) {
-                    let t = h.slot(lv - 1, a * m + k, b % wb) as usize;
-                    hi[..words]
-                        .iter_mut()
-                        .zip(&lo[t * words..(t + 1) * words])
-                        .for_each(|(x, y)| *x |= y);
-                }
-            }
-        }
+        or_children(h, words, &mut any);
         Reach {
             words,
             down,
