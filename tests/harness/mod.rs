@@ -850,3 +850,23 @@ pub fn assert_same_tables(fabric: &Fabric, want: &ibfat::routing::LftSet, got: &
     }
     assert_eq!(compared, want.routed_entries(), "{what}");
 }
+
+/// Play a faults folder's `restore.ibsim` into `sim`, let OpenSM (routing with the ibfat
+/// plugin) sweep again, and check the switches then hold exactly the intact family's
+/// tables, which pass the validator.
+pub fn restore_and_expect_intact(sim: &Sim, osm: &mut OpenSm, faults: &Path) {
+    use ibfat::recognize::{recognize, Recognition};
+    for cmd in fs::read_to_string(faults.join("restore.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    osm.routed_by_ibfat(before + 1, "restored");
+    let (fabric, lids, programmed) = sim.programmed();
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+        panic!("the repaired fabric is not recognised")
+    };
+    let intact = ibfat::routing::route(&fabric, &layout, &lids).unwrap();
+    assert_same_tables(&fabric, &intact, &programmed, "restored");
+    assert!(ibfat::check::validate(&fabric, &lids, &programmed, Some(&layout)).ok);
+}

@@ -12,7 +12,6 @@ use harness::{OsmConfig, Sim};
 use ibfat::check::validate;
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::degraded_pgft::route_pgft;
-use ibfat::routing::route;
 use ibfat::topology::degraded::Holes;
 
 /// OpenSM re-sweeping only when told, with a patient MAD timeout for a simulator that shares
@@ -93,18 +92,6 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
     );
 
     // repair: the intact tables come back exactly
-    for cmd in std::fs::read_to_string(cut.join("restore.ibsim")).unwrap().lines() {
-        sim.console(cmd);
-    }
-    let before = osm.log().matches("tables configured on all switches").count();
-    osm.sighup();
-    osm.routed_by_ibfat(before + 1, "restored");
-    let (fabric, lids, programmed) = sim.programmed();
-    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
-        panic!("the repaired fabric is not recognised")
-    };
-    let intact = route(&fabric, &layout, &lids).unwrap();
-    harness::assert_same_tables(&fabric, &intact, &programmed, "restored");
-    assert!(validate(&fabric, &lids, &programmed, Some(&layout)).ok);
+    harness::restore_and_expect_intact(&sim, &mut osm, &cut);
     osm.stop();
 }

@@ -11,7 +11,6 @@
 mod harness;
 
 use harness::{OsmConfig, Sim};
-use ibfat::check::validate;
 use ibfat::check::vls::check_vls;
 use ibfat::recognize::{recognize, Degraded, Recognition};
 use ibfat::routing::degraded::route_lsft;
@@ -246,19 +245,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     assert!(detoured > 0, "no detoured pair was asked");
 
     // repair: the intact tables come back exactly, and the SLs are 0 again
-    for cmd in std::fs::read_to_string(cut.join("restore.ibsim")).unwrap().lines() {
-        sim.console(cmd);
-    }
-    let before = osm.log().matches("tables configured on all switches").count();
-    osm.sighup();
-    osm.routed_by_ibfat(before + 1, "restored");
-    let (fabric, lids, programmed) = sim.programmed();
-    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
-        panic!("the repaired fabric is not recognised")
-    };
-    let intact = route(&fabric, &layout, &lids).unwrap();
-    harness::assert_same_tables(&fabric, &intact, &programmed, "restored");
-    assert!(validate(&fabric, &lids, &programmed, Some(&layout)).ok);
+    harness::restore_and_expect_intact(&sim, &mut osm, &cut);
     let (slid, _) = firsts[0];
     for &(dlid, _) in hosts.iter().step_by(5) {
         assert_eq!(path_record_sl(&sim, slid, dlid), 0, "{slid} -> {dlid} after the repair");
