@@ -247,12 +247,7 @@ static int setup(int argc, char **argv, int size, IbfatBcast **b, struct mapping
 		return fail("cannot read the broadcast plan: %s", ibfat_last_error());
 	if (ibfat_bcast_size(*b, &ranks, &r->lanes) != IBFAT_OK || ibfat_bcast_root(*b, &r->root) != IBFAT_OK)
 		return fail("%s: %s", argv[1], ibfat_last_error());
-	if (ranks != (uint32_t)size)
-		return fail("%s has %u ranks but mpirun started %d processes: run it with -np %u", argv[1], ranks,
-			    size, ranks);
-	if (mapping_alloc(m, ranks))
-		return EXIT_INPUT;
-	return read_mapping(argv[2], argv[1], *b, bcast_rank_of, bcast_guid_of, ranks, m);
+	return mapping_for(argv[2], argv[1], *b, bcast_rank_of, bcast_guid_of, ranks, size, m);
 }
 
 int main(int argc, char **argv)

@@ -163,4 +163,17 @@ static void mapping_free(struct mapping *m)
 	free(m->line_of_mpi);
 }
 
+/* The mapping of a plan of `ranks` ranks (read from `plan_path`) for the `size` MPI
+ * processes mpirun started: refused unless they are as many, then read from `path`. */
+static int mapping_for(const char *path, const char *plan_path, const void *plan, mapping_rank_of_fn rank_of,
+		       mapping_guid_of_fn guid_of, uint32_t ranks, int size, struct mapping *m)
+{
+	if (ranks != (uint32_t)size)
+		return fail("%s has %u ranks but mpirun started %d processes: run it with -np %u", plan_path, ranks,
+			    size, ranks);
+	if (mapping_alloc(m, ranks))
+		return EXIT_INPUT;
+	return read_mapping(path, plan_path, plan, rank_of, guid_of, ranks, m);
+}
+
 #endif
