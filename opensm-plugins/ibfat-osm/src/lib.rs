@@ -39,6 +39,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod degraded;
+mod hops;
 mod lanes;
 mod options;
 mod schedule;
@@ -84,6 +85,14 @@ extern "C" {
     fn ibfat_shim_log(osm: *mut c_void, error: c_int, msg: *const c_char);
     fn ibfat_shim_options(osm: *mut c_void) -> *const c_char;
     fn ibfat_shim_set_lft(osm: *mut c_void, sw_guid: u64, lft: *const u8, len: c_uint, lft_size: *mut c_uint) -> c_int;
+    fn ibfat_shim_set_hops(
+        osm: *mut c_void,
+        sw_guid: u64,
+        lids: *const u16,
+        ports: *const u8,
+        hops: *const u8,
+        n: c_uint,
+    ) -> c_int;
 }
 
 /// The event plugin descriptor OpenSM looks up (`osm_event_plugin_t`).
@@ -300,8 +309,10 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
     }
 }
 
-/// Copy the tables into OpenSM's new LFTs of every switch.
-fn program(osm: *mut c_void, fabric: &Fabric, lfts: &LftSet) -> Result<(), String> {
+/// Copy the tables into OpenSM's new LFTs of every switch, and the hops of their routes
+/// to switch LIDs into OpenSM's hop matrices (the engine skips OpenSM's min-hop
+/// propagation: [`hops`]).
+fn program(osm: *mut c_void, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Result<(), String> {
     for (row, &sw) in lfts.switches.iter().enumerate() {
         let t = lfts.row(row);
         let mut size: c_uint = 0;
@@ -316,6 +327,27 @@ fn program(osm: *mut c_void, fabric: &Fabric, lfts: &LftSet) -> Result<(), Strin
                 fabric.node(sw).guid,
                 t.len()
             ));
+        }
+    }
+    let rows = hops::switch_lid_hops(fabric, lids, lfts);
+    for (row, entries) in rows.iter().enumerate() {
+        let sw = lfts.switches[row];
+        let l: Vec<u16> = entries.iter().map(|e| e.0).collect();
+        let p: Vec<u8> = entries.iter().map(|e| e.1).collect();
+        let h: Vec<u8> = entries.iter().map(|e| e.2).collect();
+        // SAFETY: three live slices of entries.len() elements each; the shim only reads them
+        let rc = unsafe {
+            ibfat_shim_set_hops(
+                osm,
+                fabric.node(sw).guid,
+                l.as_ptr(),
+                p.as_ptr(),
+                h.as_ptr(),
+                entries.len() as c_uint,
+            )
+        };
+        if rc != 0 {
+            return Err(format!("OpenSM does not know switch 0x{:016x}", fabric.node(sw).guid));
         }
     }
     Ok(())
@@ -499,7 +531,7 @@ fn intact_pass(
         }
     }
     let validated = t0.elapsed();
-    program(osm, fabric, &lfts)?;
+    program(osm, fabric, &lids, &lfts)?;
     // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); a full
     // mesh's detours do
     *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = rules.map(|r| ActiveLanes::new(fabric, &lids, r));
@@ -565,7 +597,7 @@ fn degraded_pass(
     for line in &r.report {
         log(osm, false, line);
     }
-    program(osm, fabric, &r.lfts)?;
+    program(osm, fabric, &lids, &r.lfts)?;
     *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = r.lanes;
     let marks = Marks {
         read,

@@ -87,10 +87,19 @@ static void shim_destroy(void *context)
 	(void)context; /* the engine context lives as long as the plugin */
 }
 
+/* OpenSM's min-hop propagation over all switches is skipped: the engine records the hops
+ * of its own routes to switch LIDs after programming its tables (hops.rs). An engine after
+ * ibfat in the list builds its own matrices (or OpenSM's, when it has none). */
+static int shim_lid_matrices(void *context)
+{
+	(void)context;
+	return 0;
+}
+
 static int shim_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
 {
 	(void)osm;
-	re->build_lid_matrices = NULL;	/* OpenSM's own hop matrices */
+	re->build_lid_matrices = shim_lid_matrices;
 	re->ucast_build_fwd_tables = shim_build;
 	re->path_sl = shim_path_sl;
 	re->update_sl2vl = shim_update_sl2vl;
@@ -198,6 +207,20 @@ int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_node
 
 /* copy a whole new LFT into a switch (entries beyond the switch's table are dropped;
  * entries beyond len keep OpenSM's "no path"); -1 if the switch is unknown */
+/* the hops of the engine's routes to switch LIDs: lids[i] through ports[i] in hops[i] */
+int ibfat_shim_set_hops(void *osm, uint64_t sw_guid, const uint16_t *lids, const uint8_t *ports,
+			const uint8_t *hops, unsigned n)
+{
+	osm_switch_t *sw = osm_get_switch_by_guid(&((osm_opensm_t *)osm)->subn, cl_hton64(sw_guid));
+	unsigned i;
+
+	if (!sw)
+		return -1;
+	for (i = 0; i < n; i++)
+		osm_switch_set_hops(sw, lids[i], ports[i], hops[i]);
+	return 0;
+}
+
 int ibfat_shim_set_lft(void *osm, uint64_t sw_guid, const uint8_t *lft, unsigned len, unsigned *lft_size)
 {
 	osm_switch_t *sw = osm_get_switch_by_guid(&((osm_opensm_t *)osm)->subn, cl_hton64(sw_guid));

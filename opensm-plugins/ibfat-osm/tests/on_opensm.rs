@@ -97,6 +97,79 @@ fn stage_line(name: &str, log: &str) {
     );
 }
 
+/// OpenSM's hop matrices (`opensm-lid-matrix.dump`, written with the ROUTING log bit) after
+/// an ibfat pass: the engine skips OpenSM's min-hop propagation and records its own routes,
+/// so every switch has, for every switch LID, exactly one port with a hop count — the port
+/// its table (read back from the switches) uses — and the count is the length of that route.
+fn hop_matrices_follow_the_tables(
+    name: &str,
+    dump_dir: &Path,
+    fabric: &ibfat::topology::Fabric,
+    lids: &Lids,
+    tables: &ibfat::routing::LftSet,
+) {
+    let text = std::fs::read_to_string(dump_dir.join("opensm-lid-matrix.dump"))
+        .unwrap_or_else(|e| panic!("{name}: no lid matrix dump: {e}"));
+    let by_guid: std::collections::HashMap<u64, u32> = fabric.switches().map(|s| (fabric.node(s).guid, s)).collect();
+    let switch_lids: Vec<(u16, u32)> = fabric.switches().map(|s| (lids.lid(fabric, s, 0), s)).collect();
+    let mut sw = None;
+    let mut seen = std::collections::HashMap::<u32, usize>::new();
+    for line in text.lines() {
+        if let Some(g) = line.strip_prefix("Switch: guid 0x") {
+            sw = Some(by_guid[&u64::from_str_radix(g.trim(), 16).unwrap()]);
+            continue;
+        }
+        let (Some(at), Some((lid, rest))) = (sw, line.split_once(':')) else {
+            continue;
+        };
+        let lid = u16::from_str_radix(lid.trim_start_matches("0x"), 16).unwrap();
+        let counts: Vec<u8> = rest
+            .split('#')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .map(|h| u8::from_str_radix(h, 16).unwrap())
+            .collect();
+        // column 0 is the least count over all ports (OpenSM keeps it there), or the
+        // switch's own LID at 0 hops
+        let with: Vec<(usize, u8)> = counts
+            .iter()
+            .copied()
+            .enumerate()
+            .skip(1)
+            .filter(|&(_, h)| h != 0xff)
+            .collect();
+        let (port, hops) = match with[..] {
+            [] => (0, counts[0]),
+            [one] => one,
+            _ => panic!("{name}: more than one port counted: {line}"),
+        };
+        assert_eq!(counts[0], hops, "{name}: least count: {line}");
+        // walk the programmed tables from `at` to the switch that owns `lid`
+        let (mut x, mut steps) = (at, 0u8);
+        while lids.lid(fabric, x, 0) != lid {
+            x = fabric.peer(x, tables.get(x, lid).unwrap()).unwrap().0;
+            steps += 1;
+            assert!(steps < 16, "{name}: route to LID {lid} loops");
+        }
+        let want_port = if steps == 0 {
+            0
+        } else {
+            tables.get(at, lid).unwrap() as usize
+        };
+        assert_eq!((port, hops), (want_port, steps), "{name}: {line}");
+        *seen.entry(at).or_default() += 1;
+    }
+    for s in fabric.switches() {
+        assert_eq!(
+            seen.get(&s).copied(),
+            Some(switch_lids.len()),
+            "{name}: every switch LID from {}",
+            fabric.node(s).name
+        );
+    }
+}
+
 /// Route with the plugin, read the switches back, validate, check the plugin's schedule.
 fn route_with_plugin(name: &str, f: FamilySpec, shuffle: Option<u64>, lmc: u8) {
     route_net_with_plugin(name, &net(f, shuffle), lmc)
@@ -156,6 +229,7 @@ fn route_net_with_roles(name: &str, net: &str, lmc: u8, want: (f64, u32), role_o
     }
     let v = validate(&fabric, &lids, &tables, Some(&layout));
     assert!(v.ok, "{name}: the programmed tables fail validation: {v:#?}");
+    hop_matrices_follow_the_tables(name, &run.dump_dir, &fabric, &lids, &tables);
     if let ibfat::topology::Layout::Pgft(l) = &layout {
         // host to host through at most 2h − 1 switches (up to the top and down again)
         let bound = 2 * l.params.levels - 1;

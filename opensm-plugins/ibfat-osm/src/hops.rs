@@ -1,0 +1,136 @@
+//! The hop counts OpenSM keeps per switch, taken from ibfat's own routes instead of
+//! OpenSM's min-hop propagation.
+//!
+//! Before any engine's tables, OpenSM builds "LID matrices": for every switch, every switch
+//! LID and every port, the hops to that LID through that port, by repeated relaxation over
+//! all switches (switches × switch ports × switches per round, until nothing changes). On a
+//! degraded LSFT(13) that is most of the pass, and the ibfat engine does not read it. What
+//! OpenSM itself reads later is the least hop count towards a switch LID and which ports
+//! reach it in that many hops: the multicast manager picks its tree root by average hops
+//! and grows the tree along the ports with the least hops towards the root switch. The
+//! engine therefore skips the propagation (its `build_lid_matrices` does nothing) and,
+//! once its tables are programmed, records for every switch and every switch LID the one
+//! port its table uses and the hops along its route — as OpenSM's dfsssp engine records
+//! its own routes. Multicast trees then follow ibfat's routes towards the root switch: the
+//! union of one destination's routes is a tree, so they stay loop-free.
+
+use ibfat::routing::{LftSet, Lids, NO_ROUTE};
+use ibfat::topology::{Fabric, NodeId, NodeKind, NO_PEER};
+
+/// Not reachable along the tables (OpenSM's `OSM_NO_PATH`).
+const NO_PATH: u8 = 0xff;
+
+/// Every switch's (switch LID, port its table uses, hops along the route) for every other
+/// switch LID its route reaches, indexed like `lfts.switches`. A switch's own LID is port
+/// 0 at 0 hops. Routes that loop, fall off the fabric or exceed 254 hops are left out
+/// (OpenSM then has no hop count for them, as for an unreachable LID).
+pub(crate) fn switch_lid_hops(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Vec<Vec<(u16, u8, u8)>> {
+    let rows = lfts.switches.len();
+    let mut out = vec![Vec::new(); rows];
+    // the switch LIDs the tables hold, with the row of their switch
+    let targets: Vec<(u16, usize)> = lfts
+        .switches
+        .iter()
+        .enumerate()
+        .filter_map(|(row, &sw)| {
+            let lid = lids.lid(fabric, sw, 0);
+            (lid != 0 && (lid as usize) < lfts.stride && lids.owner.get(lid as usize) != Some(&NO_PEER))
+                .then_some((lid, row))
+        })
+        .collect();
+    let mut hops = vec![NO_PATH; rows];
+    let mut done = vec![false; rows];
+    let mut path: Vec<usize> = Vec::new();
+    for &(lid, t_row) in &targets {
+        hops.fill(NO_PATH);
+        done.fill(false);
+        hops[t_row] = 0;
+        done[t_row] = true;
+        for start in 0..rows {
+            // walk until a switch whose count is known, then count back along the walk
+            path.clear();
+            let mut row = start;
+            let mut known = loop {
+                if done[row] {
+                    break hops[row];
+                }
+                if path.len() > rows {
+                    break NO_PATH; // a loop: no count for anyone on it
+                }
+                path.push(row);
+                match next_switch(fabric, lfts, lfts.switches[row], lid) {
+                    Some(next) => row = lfts.row_of[next as usize] as usize,
+                    None => break NO_PATH,
+                }
+            };
+            for &r in path.iter().rev() {
+                known = if known == NO_PATH || known >= NO_PATH - 1 {
+                    NO_PATH
+                } else {
+                    known + 1
+                };
+                hops[r] = known;
+                done[r] = true;
+            }
+        }
+        for (row, &h) in hops.iter().enumerate() {
+            if h != NO_PATH {
+                let port = if row == t_row { 0 } else { lfts.row(row)[lid as usize] };
+                out[row].push((lid, port, h));
+            }
+        }
+    }
+    out
+}
+
+/// The switch that `sw`'s entry for `lid` leads to, if it leads to one.
+fn next_switch(fabric: &Fabric, lfts: &LftSet, sw: NodeId, lid: u16) -> Option<NodeId> {
+    let port = lfts.get(sw, lid)?;
+    if port == NO_ROUTE || port == 0 {
+        return None;
+    }
+    let (peer, _) = fabric.peer(sw, port)?;
+    (fabric.node(peer).kind == NodeKind::Switch).then_some(peer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ibfat::routing::route;
+    use ibfat::topology::lsft::LsftParams;
+    use ibfat::topology::{BuildOptions, FamilySpec, Spec};
+
+    /// On an intact LSFT(3) every switch reaches every switch LID; the counts are the
+    /// lengths of the routes the tables hold, and a switch's own LID is port 0 at 0 hops.
+    #[test]
+    fn counts_follow_the_tables() {
+        let mut spec = Spec::new(FamilySpec::Lsft(LsftParams::new(3, false)));
+        spec.options = BuildOptions {
+            shuffle: Some(5),
+            ..Default::default()
+        };
+        let topo = spec.build().unwrap();
+        let lids = Lids::plan(&topo.fabric, topo.layout.hosts(), 0).unwrap();
+        let lfts = route(&topo.fabric, &topo.layout, &lids).unwrap();
+        let rows = switch_lid_hops(&topo.fabric, &lids, &lfts);
+        let n = lfts.switches.len();
+        assert_eq!(rows.len(), n);
+        for (row, entries) in rows.iter().enumerate() {
+            assert_eq!(entries.len(), n, "every switch LID reached from row {row}");
+            let sw = lfts.switches[row];
+            for &(lid, port, h) in entries {
+                // walk the tables ourselves
+                let (mut at, mut steps) = (sw, 0u8);
+                while lids.lid(&topo.fabric, at, 0) != lid {
+                    let p = lfts.get(at, lid).unwrap();
+                    at = topo.fabric.peer(at, p).unwrap().0;
+                    steps += 1;
+                }
+                assert_eq!(h, steps);
+                assert_eq!(port, if h == 0 { 0 } else { lfts.get(sw, lid).unwrap() });
+                // leaves and spines of an LSFT are at most 2 switch hops apart on its routes
+                assert!(h <= 4);
+            }
+        }
+    }
+}
