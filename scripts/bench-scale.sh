@@ -5,14 +5,17 @@
 # of 40-port switches (20 down / 20 up) with 10,000 and 16,000 hosts. A benchmark, not a
 # test: CI does not run it; the README's Benchmarks section holds its last table.
 #
-#   scripts/bench-scale.sh [--max-q Q] [--only lsft|pgft] [--dir DIR] [--ibfat PATH]
+#   scripts/bench-scale.sh [--max-q Q] [--only lsft|pgft] [--runs N] [--dir DIR] [--ibfat PATH]
 #
+# --runs N (default 1) runs every stage N times and prints the median time and the
+# highest peak RSS of the N runs.
 # ibfat defaults to the release binary (`cargo build --release`; $CARGO_TARGET_DIR is
 # honoured). DIR (default: a temporary folder, removed afterwards) receives the plans and
 # dumps: LSFT(32)'s dump is 5.8 GB.
 set -euo pipefail
 
 max_q=32
+runs=1
 only=""
 dir=""
 ibfat=""
@@ -20,13 +23,15 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --max-q) max_q="${2:?--max-q needs a value}"; shift 2 ;;
         --only) only="${2:?--only needs lsft or pgft}"; shift 2 ;;
+        --runs) runs="${2:?--runs needs a count}"; shift 2 ;;
         --dir) dir="${2:?--dir needs a folder}"; shift 2 ;;
         --ibfat) ibfat="${2:?--ibfat needs a path}"; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) echo "bench-scale.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 case "$max_q" in ''|*[!0-9]*) echo "bench-scale.sh: --max-q must be a number" >&2; exit 2 ;; esac
+case "$runs" in ''|0|*[!0-9]*) echo "bench-scale.sh: --runs must be a positive number" >&2; exit 2 ;; esac
 case "$only" in ''|lsft|pgft) ;; *) echo "bench-scale.sh: --only takes lsft or pgft" >&2; exit 2 ;; esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -z "$ibfat" ]; then
@@ -46,18 +51,25 @@ if [ -z "$dir" ]; then
 fi
 mkdir -p "$dir"
 
-# run CMD...: one measured run; prints "seconds MiB". Exit 0, or 1 for `check` (conflicts
-# found: the shift pattern has them), is success; anything else stops the benchmark.
+# run CMD...: $runs measured runs; prints "seconds MiB" (median time, highest peak RSS).
+# Exit 0, or 1 for `check` (conflicts found: the shift pattern has them), is success;
+# anything else stops the benchmark.
 run() {
-    local out="$dir/time.txt" rc=0
-    /usr/bin/time -o "$out" -f "%e %M %x" "$@" >/dev/null 2>"$dir/stderr.txt" || rc=$?
-    if [ "$rc" -gt 1 ] || { [ "$rc" -eq 1 ] && [ "$2" != check ]; }; then
-        echo "bench-scale.sh: failed (exit $rc): $*" >&2
-        cat "$dir/stderr.txt" >&2
-        kill -TERM $$
-        exit 1
-    fi
-    tail -n 1 "$out" | awk '{ printf "%.2f %.0f", $1, $2 / 1024 }'
+    local out="$dir/time.txt" rc i all=""
+    for ((i = 0; i < runs; i++)); do
+        rc=0
+        /usr/bin/time -o "$out" -f "%e %M %x" "$@" >/dev/null 2>"$dir/stderr.txt" || rc=$?
+        if [ "$rc" -gt 1 ] || { [ "$rc" -eq 1 ] && [ "$2" != check ]; }; then
+            echo "bench-scale.sh: failed (exit $rc): $*" >&2
+            cat "$dir/stderr.txt" >&2
+            kill -TERM $$
+            exit 1
+        fi
+        all="$all$(tail -n 1 "$out")"$'\n'
+    done
+    printf '%s' "$all" | sort -n -k1,1 | awk '
+        { t[NR] = $1; if ($2 > m) m = $2 }
+        END { printf "%.2f %.0f", t[int((NR + 1) / 2)], m / 1024 }'
 }
 
 cell() { printf '%s s, %s MiB' "$1" "$2"; }
