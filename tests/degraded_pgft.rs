@@ -282,6 +282,29 @@ fn dead_leaf_switches_are_faults_and_the_rest_is_routed() {
     check(&p, None, FamilyHint::Pgft, 3, 4, &[leaves[2]]);
 }
 
+/// An empty rack — a leaf without hosts — whose own cables or its siblings' are cut is
+/// still a leaf: the degraded tree is recognised with exactly the cut cables (none of the
+/// empty leaf's position taken for a dead switch) and routed as every degraded tree is.
+#[test]
+fn an_empty_leaf_with_cut_cables_is_still_a_leaf() {
+    let mut t = kary43();
+    let leaf = level(&t, 1)[2];
+    for p in 1..=t.fabric.node(leaf).nports {
+        if let Some((peer, _)) = t.fabric.peer(leaf, p) {
+            if t.fabric.node(peer).kind != NodeKind::Switch {
+                t.fabric.disconnect(leaf, p);
+            }
+        }
+    }
+    let mut cut_at_leaf = 0;
+    for seed in 1..=8 {
+        let inj = inject(&t.fabric, 10, seed, &[]).unwrap();
+        cut_at_leaf += inj.cut.iter().filter(|l| l.a == leaf || l.b == leaf).count();
+        check(&t, None, FamilyHint::Kary, 10, seed, &[]);
+    }
+    assert!(cut_at_leaf > 0, "no seed cut a cable of the empty leaf");
+}
+
 /// Bad input: a tree that lost a subtree's every uplink is disconnected — not a degraded
 /// tree; a fabric too far from any tree stays unrecognised without a panic.
 #[test]

@@ -6,10 +6,13 @@
 //! same numbers of children, parents and parallel cables; one cut cable breaks that. This
 //! one labels the survivors with the same canonical coordinates the intact recogniser would
 //! give them, from what a cut cable or a dead switch cannot hide:
-//! 1. **Levels**: leaves are the switches with hosts (level 1); every other switch is one
-//!    level above the nearest lower one (hop distance from the leaves). Every cable must join
+//! 1. **Levels**: leaves are the switches with hosts, and host-less switches whose two or
+//!    more switch neighbours are all parents of one leaf with hosts (an empty rack,
+//!    [`empty_leaves`]) (level 1); every other switch is one level above the nearest lower
+//!    one (hop distance from the leaves). Every cable must join
 //!    neighbouring levels. A middle switch that lost all its down cables, a leaf without
-//!    hosts or a management host on an upper switch do not fit this rule and are refused.
+//!    hosts left with one uplink or a management host on an upper switch do not fit this
+//!    rule and are refused.
 //! 2. **Parameters**: the most children, parents and parallel cables any switch of a level
 //!    has (a fault only removes some; the switches it spares keep the family's numbers), and
 //!    m₁ as the intact recogniser takes it. Every level must have at most the family's count
@@ -76,15 +79,44 @@ fn ones(v: &[u64]) -> impl Iterator<Item = u32> + '_ {
     })
 }
 
+/// Switches without hosts that are leaves all the same (an empty rack): their switch
+/// neighbours, two or more, are all parents of one leaf with hosts. The intact recogniser
+/// asks for the same parents as a sibling leaf; a cut cable of the empty leaf or of its
+/// siblings makes that a subset. An upper switch never qualifies: its neighbours lie in
+/// two or more subtrees (a parent set lies in one), unless cuts left it a single one — then
+/// it is taken for what it looks like, which recognition reports as an upper switch.
+fn empty_leaves(g: &SwitchGraph<'_>, leaves: &[u32]) -> Vec<u32> {
+    let sets: Vec<Vec<u32>> = leaves.iter().map(|&s| g.neighbour_set(s)).collect();
+    // the leaf parent sets every switch is in
+    let mut holding: Vec<Vec<u32>> = vec![Vec::new(); g.len()];
+    for (i, set) in sets.iter().enumerate() {
+        for &t in set {
+            holding[t as usize].push(i as u32);
+        }
+    }
+    (0..g.len() as u32)
+        .filter(|&s| g.hosts_of(s).is_empty())
+        .filter(|&s| {
+            let mine = g.neighbour_set(s);
+            mine.len() >= 2
+                && holding[mine[0] as usize]
+                    .iter()
+                    .any(|&i| mine.iter().all(|t| sets[i as usize].binary_search(t).is_ok()))
+        })
+        .collect()
+}
+
 /// Recognise a degraded PGFT (module doc). `family`: the family asked for (k-ary or
 /// two-level names the fabric so; `None` names a k-ary n-tree `kary`, others `pgft`).
 pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<Degraded, Fail> {
     let f = g.fabric;
     let n = g.len();
-    let leaves0: Vec<u32> = (0..n as u32).filter(|&s| !g.hosts_of(s).is_empty()).collect();
+    let mut leaves0: Vec<u32> = (0..n as u32).filter(|&s| !g.hosts_of(s).is_empty()).collect();
     if leaves0.is_empty() {
         return Err(Fail::counts("no switch has hosts".into()));
     }
+    leaves0.extend(empty_leaves(g, &leaves0));
+    leaves0.sort_unstable();
     // 1. levels
     let dist = g.distances(&leaves0);
     let mut level = vec![0u32; n];
