@@ -265,6 +265,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host 
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compact-dump -d 'Write each dump entry as `0x<lid> <port> # portguid 0x<guid>`, without the node type and description OpenSM\'s own dump adds: what OpenSM\'s file engine and ibfat\'s readers use, in about half the bytes (for fabrics whose dump is gigabytes)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-sync -d 'Do not wait for the disk before publishing the files: they are still complete before they are renamed into place (no reader sees half a file), but a power loss right after may leave them empty. For multi-gigabyte dumps that are regenerated in seconds (LSFT(32): the sync alone takes longer than routing)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the report (`timings`: read_s, recognize_s, route_s, validate_s, write_s, seconds)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'

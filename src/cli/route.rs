@@ -74,6 +74,12 @@ pub struct RouteArgs {
     /// readers use, in about half the bytes (for fabrics whose dump is gigabytes)
     #[arg(long)]
     compact_dump: bool,
+    /// Do not wait for the disk before publishing the files: they are still complete
+    /// before they are renamed into place (no reader sees half a file), but a power loss
+    /// right after may leave them empty. For multi-gigabyte dumps that are regenerated in
+    /// seconds (LSFT(32): the sync alone takes longer than routing)
+    #[arg(long)]
+    no_sync: bool,
     /// Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet,
     /// LIDs and tables (one output folder per rail)
     #[arg(long, value_name = "K")]
@@ -124,6 +130,9 @@ struct Report {
 
 pub fn run(a: RouteArgs) -> Result<i32> {
     let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
+    if a.no_sync {
+        ibfat::formats::atomic::set_durable(false);
+    }
     let style = if a.compact_dump {
         DumpStyle::Compact
     } else {

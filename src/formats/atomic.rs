@@ -25,6 +25,20 @@ use std::path::{Path, PathBuf};
 /// A producer of one file's bytes, called once with a buffered writer.
 pub type Fill<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
 
+/// Whether file groups wait for the disk before they are renamed into place ([`set_durable`]).
+static DURABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Durable (the default): every file of a group ([`write_group`]) is synced before the
+/// renames, so after a power loss a published file is whole. Not durable (`route
+/// --no-sync`): files are still complete before they are renamed (no reader ever sees
+/// half a file), but a power loss soon after may leave them empty — a trade a site makes
+/// for a multi-gigabyte LFT dump it can regenerate, where the sync alone costs more than
+/// the disk's write rate allows (LSFT(32): 5.8 GB). A process-wide policy, set once by the
+/// command line.
+pub fn set_durable(durable: bool) {
+    DURABLE.store(durable, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// 64 unpredictable bits for temporary names: the standard library's hash keys come
 /// from the operating system's random source; the counter and clock keep names distinct
 /// within a process.
@@ -202,7 +216,11 @@ pub fn write_group_gated(items: Vec<(&Path, Fill<'_>)>, gate: impl FnOnce() -> R
                     let written = (|| {
                         let mut w = io::BufWriter::with_capacity(1 << 20, f);
                         fill(&mut w)?;
-                        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+                        let f = w.into_inner().map_err(|e| e.into_error())?;
+                        if DURABLE.load(std::sync::atomic::Ordering::Relaxed) {
+                            f.sync_all()?;
+                        }
+                        Ok(())
                     })();
                     pending.push(Pending {
                         tmp,
