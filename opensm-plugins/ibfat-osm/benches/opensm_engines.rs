@@ -20,8 +20,9 @@
 //! `IBFAT_BENCH_SEED`, default 1): every level is a fresh ibsim of the degraded fabric with
 //! every engine routing it (ibfat with QoS, which its detours' SLs need), then a summary
 //! of the shift all-to-all per level and engine, plotted to `IBFAT_BENCH_SVG` when set
-//! (issue 21: quality while degraded, side by side). On a degraded fabric the `lsft`
-//! column is left out (its schedule is for the intact family).
+//! (issue 21: quality while degraded, side by side). On a degraded LSFT the `lsft` column
+//! is the family's all-to-all over the hosts that are there, as generated (the schedule
+//! the plugin then repairs for its own tables), the same schedule on every engine's tables.
 //! `IBFAT_BENCH_SPEC=fabric.yaml` benchmarks that fabric instead of LSFT(q) (any family
 //! ibfat builds: a k-ary tree or PGFT for the degraded-tree comparison; the `lsft` column
 //! is then left out).
@@ -85,6 +86,10 @@ fn env_or<T: FromStr>(name: &str, default: T) -> T {
 struct Quality {
     shift: (f64, u32),
     lsft: Option<(f64, u32)>,
+    /// Degraded LSFT: the family's all-to-all repaired for these tables (what the plugin
+    /// writes for its own): throughput against the intact fabric's schedule, and the flows
+    /// it had to drop (pairs the tables do not route).
+    lsft_repaired: Option<(f64, u64)>,
     /// Every host reaches every host LID.
     host_routes: bool,
     /// Switch LIDs routed too, no defective entry anywhere.
@@ -117,10 +122,23 @@ struct Row {
 fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
     let start = Instant::now();
     let (fabric, lids, tables) = sim.programmed();
-    // intact: the family's hosts and the lsft all-to-all; degraded: every host, shift only
+    // intact: the family's hosts and the lsft all-to-all; degraded: shift over every host,
+    // and on an LSFT the family's all-to-all over the hosts that are there (the schedule
+    // ibfat repairs, taken as it is: the same for every engine)
+    let mut degraded_lsft = None;
+    let mut repaired = None;
     let layout = match recognize(&fabric, hint) {
         Recognition::Recognised { layout, .. } => Some(layout),
-        Recognition::Unrecognised { degraded: Some(_), .. } => None,
+        Recognition::Unrecognised { degraded: Some(d), .. } => {
+            degraded_lsft = d.lsft().map(|h| h.schedule_layout());
+            repaired = d.lsft().map(|h| {
+                let r = ibfat::select::repair::repair_lsft(&fabric, h, &lids, &tables)
+                    .unwrap()
+                    .1;
+                (r.throughput_vs_intact(), r.unrouted_flows)
+            });
+            None
+        }
         Recognition::Unrecognised { reason, .. } => {
             panic!("the programmed fabric is not the benchmarked family: {reason}")
         }
@@ -136,8 +154,15 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
         (r.throughput_ratio, r.max_congestion)
     };
     let shift = run(&Shift::new(job.len()));
-    let lsft = match &layout {
-        Some(Layout::Lsft(l)) => Some(run(&LsftAllToAll::new(l, &job))),
+    let lsft = match (&layout, &degraded_lsft) {
+        (Some(Layout::Lsft(l)), _) => Some(run(&LsftAllToAll::new(l, &job))),
+        (None, Some(l)) => {
+            let there = Job::whole(&l.hosts);
+            let routes = CompiledRoutes::compile(&fabric, &lids, &tables, there.hosts(), 0).unwrap();
+            let p = LsftAllToAll::new(l, &there);
+            let r = check(&fabric, there.hosts(), &routes, &p, 0..p.phases(), &|| {}).unwrap();
+            Some((r.throughput_ratio, r.max_congestion))
+        }
         _ => None,
     };
     let v = validate(&fabric, &lids, &tables, layout.as_ref());
@@ -145,6 +170,7 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
     Quality {
         shift,
         lsft,
+        lsft_repaired: repaired,
         host_routes: v.broken_host_routes == 0,
         every_lid: v.complete,
         non_minimal: v.non_minimal,
@@ -473,7 +499,11 @@ fn print_table(what: &str, rows: &[Row]) {
             r.vls,
             r.rss_mib.map_or("-".into(), |m| format!("{m} MiB")),
             pair(q.map(|q| q.shift)),
-            pair(q.and_then(|q| q.lsft)),
+            match q.and_then(|q| q.lsft_repaired) {
+                Some((r, 0)) => format!("{}; repaired {r:.4}", pair(q.and_then(|q| q.lsft))),
+                Some((r, u)) => format!("{}; repaired {r:.4} ({u} unrouted)", pair(q.and_then(|q| q.lsft))),
+                None => pair(q.and_then(|q| q.lsft)),
+            },
             q.map_or("-", |q| yes(q.host_routes)),
             q.map_or("-", |q| yes(q.every_lid)),
             q.map_or("-".into(), |q| q.non_minimal.to_string()),
