@@ -29,8 +29,10 @@
 //! only when both leaves lost that spine or the spine is dead — and every leaf's missing
 //! cables are read against its point's completed lines. A point with one leaf left names
 //! that leaf side a and reports side b dead. Faults name the side after the point
-//! (`P(1,2)a`, `P(1,2)b`). Outside the bound: two leaves of one point that keep fewer than
-//! two common spines are not recognised as a pair.
+//! (`P(1,2)a`, `P(1,2)b`). Two leaves of a point that keep at most one common spine are
+//! paired afterwards, when there are more points than the plane has, if their spines fit
+//! on one point and no other lone leaf's do ([`pair_lone_leaves`]); outside the bound: two
+//! such pairs that could swap partners.
 //!
 //! The completion must then be a projective plane of order q (any two points on exactly
 //! one line) and map onto PG(2,q) like an intact fabric; otherwise the fabric is too far
@@ -280,6 +282,47 @@ fn point_classes(g: &SwitchGraph<'_>, leaves: &[u32], spines: &[u32]) -> Result<
     Ok((classes, sides))
 }
 
+/// Two-sided, more points than n: the two leaves of a point that lost so many cables that
+/// they share at most one spine were left apart. Pair lone leaves whose spines together
+/// fit on one point (at most q+1 lines, sharing one), each with exactly one such partner,
+/// until n points remain; anything else is left for the completion to judge.
+fn pair_lone_leaves(g: &SwitchGraph<'_>, classes: &mut Vec<Vec<u32>>, n: usize, d: usize) {
+    if classes.len() <= n {
+        return;
+    }
+    let lone: Vec<usize> = (0..classes.len()).filter(|&c| classes[c].len() == 1).collect();
+    let fits = |a: u32, b: u32| {
+        let (x, y) = (g.neighbours(a), g.neighbours(b));
+        let shared = x.iter().filter(|s| y.contains(s)).count();
+        shared <= 1 && x.len() + y.len() - shared <= d
+    };
+    let partners = |c: usize| {
+        lone.iter()
+            .copied()
+            .filter(|&o| o != c && fits(classes[c][0], classes[o][0]))
+            .collect::<Vec<usize>>()
+    };
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for &c in &lone {
+        if let [o] = partners(c)[..] {
+            if c < o && partners(o) == [c] {
+                merged.push((c, o));
+            }
+        }
+    }
+    for &(c, o) in merged.iter().take(classes.len() - n) {
+        let b = classes[o][0];
+        classes[c].push(b);
+        classes[c].sort_unstable();
+    }
+    let gone: Vec<usize> = merged.iter().take(classes.len() - n).map(|&(_, o)| o).collect();
+    let mut i = 0;
+    classes.retain(|_| {
+        i += 1;
+        !gone.contains(&(i - 1))
+    });
+}
+
 /// Recognise an LSFT, one- or two-sided, with cut cables, dead spines or dead leaves
 /// (module doc). Two-sided, both leaves of a point share its lines: the completion runs on
 /// the points (a point lacks a line when both its leaves lost that spine, or the spine
@@ -287,13 +330,20 @@ fn point_classes(g: &SwitchGraph<'_>, leaves: &[u32], spines: &[u32]) -> Result<
 pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
     let (leaves, spines) = super::lsft::split_levels(g)?;
     g.require_single_cables()?;
-    let (classes, sides) = point_classes(g, &leaves, &spines)?;
-    let (nl, ns) = (classes.len(), spines.len());
+    let (mut classes, sides) = point_classes(g, &leaves, &spines)?;
+    let ns = spines.len();
+    // two-sided, the order comes from the spines (at most q dead: more than the previous
+    // order's count), then leaves left alone pair up if there are more points than that
+    let least = if sides == 2 { ns } else { classes.len().max(ns) };
     let q = (2..=256u32)
         .filter(|&q| is_prime_power(q))
-        .find(|&q| (q * q + q + 1) as usize >= nl.max(ns))
-        .ok_or_else(|| Fail::counts(format!("{ns} spines and {nl} points: no LSFT order fits")))?;
+        .find(|&q| (q * q + q + 1) as usize >= least)
+        .ok_or_else(|| Fail::counts(format!("{ns} spines and {} points: no LSFT order fits", classes.len())))?;
     let (n, d) = ((q * q + q + 1) as usize, q as usize + 1);
+    if sides == 2 {
+        pair_lone_leaves(g, &mut classes, n, d);
+    }
+    let nl = classes.len();
     if n - ns > q as usize || n - nl > q as usize {
         return Err(Fail::counts(format!(
             "{ns} spines and {nl} points: too many switches missing for LSFT({q})"
