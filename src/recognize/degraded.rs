@@ -1,12 +1,11 @@
 //! Recognising a degraded fabric: a known family minus some cables or switches.
 //!
 //! Large fabrics always have something down, and an operator needs to hear "LSFT(13)
-//! with 3 cables missing, at these coordinates", not "unrecognised". Today this covers
-//! the one-sided LSFT; routing such a fabric (detours, virtual lanes) is the next step
-//! (`docs/recognition.md`, issue 12), so a degraded fabric is reported with its faults and
-//! not handed to routing.
+//! with 3 cables missing, at these coordinates", not "unrecognised". This module covers
+//! the LSFT, one- and two-sided (trees: [`super::degraded_pgft`]); the structure it hands
+//! on ([`LsftHoles`]) is what the degraded router needs (`docs/recognition.md`, issue 12).
 //!
-//! One-sided LSFT(q): leaves are points and spines lines of a projective plane; with
+//! LSFT(q): leaves are points and spines lines of a projective plane; with
 //! cables cut the incidence has holes, with a switch dead a whole point or line is gone.
 //! The plane is completed from what survives:
 //! 1. **Cut cables.** A leaf P that is truly on spine L but lost the cable shares no other
@@ -21,6 +20,19 @@
 //!    and every leaf unjoined with P form it (checked pairwise).
 //! 3. **Dead leaves.** Spines reaching only q leaves meet, q+1 at a time, at a point whose
 //!    leaf is gone: groups of such spines sharing no surviving leaf.
+//!
+//! **Two-sided.** Both leaves of a point are on the point's q+1 lines, so two leaves
+//! sharing two or more spines are the two copies of one point (leaves of different points
+//! share at most one spine); such pairs make the LSFT two-sided ([`point_classes`], the
+//! lower GUID is side a as in the intact recogniser). The completion then runs on points,
+//! not leaves — a point's lines are the union of its leaves' spines, so it lacks a line
+//! only when both leaves lost that spine or the spine is dead — and every leaf's missing
+//! cables are read against its point's completed lines. A point with one leaf left names
+//! that leaf side a and reports side b dead. Faults name the side after the point
+//! (`P(1,2)a`, `P(1,2)b`). Two leaves of a point that keep at most one common spine are
+//! paired afterwards, when there are more points than the plane has, if their spines fit
+//! on one point and no other lone leaf's do ([`pair_lone_leaves`]); outside the bound: two
+//! such pairs that could swap partners.
 //!
 //! The completion must then be a projective plane of order q (any two points on exactly
 //! one line) and map onto PG(2,q) like an intact fabric; otherwise the fabric is too far
@@ -225,38 +237,130 @@ fn complete_single(part: &mut Partial, l: u32, r: u32, nl: u32, d: usize) -> Vec
     group
 }
 
-/// Recognise a one-sided LSFT with cut cables, dead spines or dead leaves (module doc).
+/// The points of a degraded LSFT's leaf level: the leaves (switch-graph indices) that
+/// serve each point, one per point one-sided, one or two (a twin pair) two-sided, and the
+/// number of sides. Two leaves sharing two or more spines are the two copies of one point
+/// (leaves of different points share at most one spine); without such a pair the LSFT is
+/// one-sided. Fails when a leaf shares two spines with two other leaves.
+fn point_classes(g: &SwitchGraph<'_>, leaves: &[u32], spines: &[u32]) -> Result<(Vec<Vec<u32>>, u32), Fail> {
+    let mut idx = vec![NONE; g.len()];
+    leaves.iter().enumerate().for_each(|(i, &a)| idx[a as usize] = i as u32);
+    let mut shared = std::collections::HashMap::<(u32, u32), u32>::new();
+    for &b in spines {
+        let on: Vec<u32> = g.neighbours(b).iter().map(|&a| idx[a as usize]).collect();
+        for (i, &x) in on.iter().enumerate() {
+            for &y in &on[i + 1..] {
+                *shared.entry((x.min(y), x.max(y))).or_default() += 1;
+            }
+        }
+    }
+    let mut twin = vec![NONE; leaves.len()];
+    let mut pairs: Vec<(u32, u32)> = shared.into_iter().filter(|&(_, c)| c >= 2).map(|(k, _)| k).collect();
+    pairs.sort_unstable();
+    for (x, y) in pairs {
+        if twin[x as usize] != NONE || twin[y as usize] != NONE {
+            let z = if twin[x as usize] != NONE { x } else { y };
+            return Err(Fail::structure(format!(
+                "leaf {} shares two spines with two other leaves: not an LSFT with faults",
+                g.name(leaves[z as usize])
+            )));
+        }
+        twin[x as usize] = y;
+        twin[y as usize] = x;
+    }
+    let sides = if twin.iter().any(|&t| t != NONE) { 2 } else { 1 };
+    // classes in leaf order, each pair in leaf (GUID) order: the lower is side 0, as intact
+    let classes = (0..leaves.len() as u32)
+        .filter(|&i| twin[i as usize] == NONE || twin[i as usize] > i)
+        .map(|i| {
+            std::iter::once(i)
+                .chain((twin[i as usize] != NONE).then_some(twin[i as usize]))
+                .map(|x| leaves[x as usize])
+                .collect()
+        })
+        .collect();
+    Ok((classes, sides))
+}
+
+/// Two-sided, more points than n: the two leaves of a point that lost so many cables that
+/// they share at most one spine were left apart. Pair lone leaves whose spines together
+/// fit on one point (at most q+1 lines, sharing one), each with exactly one such partner,
+/// until n points remain; anything else is left for the completion to judge.
+fn pair_lone_leaves(g: &SwitchGraph<'_>, classes: &mut Vec<Vec<u32>>, n: usize, d: usize) {
+    if classes.len() <= n {
+        return;
+    }
+    let lone: Vec<usize> = (0..classes.len()).filter(|&c| classes[c].len() == 1).collect();
+    let fits = |a: u32, b: u32| {
+        let (x, y) = (g.neighbours(a), g.neighbours(b));
+        let shared = x.iter().filter(|s| y.contains(s)).count();
+        shared <= 1 && x.len() + y.len() - shared <= d
+    };
+    let partners = |c: usize| {
+        lone.iter()
+            .copied()
+            .filter(|&o| o != c && fits(classes[c][0], classes[o][0]))
+            .collect::<Vec<usize>>()
+    };
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for &c in &lone {
+        if let [o] = partners(c)[..] {
+            if c < o && partners(o) == [c] {
+                merged.push((c, o));
+            }
+        }
+    }
+    for &(c, o) in merged.iter().take(classes.len() - n) {
+        let b = classes[o][0];
+        classes[c].push(b);
+        classes[c].sort_unstable();
+    }
+    let gone: Vec<usize> = merged.iter().take(classes.len() - n).map(|&(_, o)| o).collect();
+    let mut i = 0;
+    classes.retain(|_| {
+        i += 1;
+        !gone.contains(&(i - 1))
+    });
+}
+
+/// Recognise an LSFT, one- or two-sided, with cut cables, dead spines or dead leaves
+/// (module doc). Two-sided, both leaves of a point share its lines: the completion runs on
+/// the points (a point lacks a line when both its leaves lost that spine, or the spine
+/// died), and each leaf's missing cables are then read against its point's completed lines.
 pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
     let (leaves, spines) = super::lsft::split_levels(g)?;
     g.require_single_cables()?;
-    let (nl, ns) = (leaves.len(), spines.len());
+    let (mut classes, sides) = point_classes(g, &leaves, &spines)?;
+    let ns = spines.len();
+    // two-sided, the order comes from the spines (at most q dead: more than the previous
+    // order's count), then leaves left alone pair up if there are more points than that
+    let least = if sides == 2 { ns } else { classes.len().max(ns) };
     let q = (2..=256u32)
         .filter(|&q| is_prime_power(q))
-        .find(|&q| (q * q + q + 1) as usize >= nl.max(ns))
-        .ok_or_else(|| Fail::counts(format!("{ns} spines and {nl} leaves: no LSFT order fits")))?;
+        .find(|&q| (q * q + q + 1) as usize >= least)
+        .ok_or_else(|| Fail::counts(format!("{ns} spines and {} points: no LSFT order fits", classes.len())))?;
     let (n, d) = ((q * q + q + 1) as usize, q as usize + 1);
+    if sides == 2 {
+        pair_lone_leaves(g, &mut classes, n, d);
+    }
+    let nl = classes.len();
     if n - ns > q as usize || n - nl > q as usize {
         return Err(Fail::counts(format!(
-            "{ns} spines and {nl} leaves: too many switches missing for LSFT({q})"
+            "{ns} spines and {nl} points: too many switches missing for LSFT({q})"
         )));
     }
-    if let Some(&s) = leaves.iter().chain(&spines).find(|&&s| g.degree(s) > d) {
+    let too_many = |s: u32| g.degree(s) > if leaves.contains(&s) { d } else { d * sides as usize };
+    if let Some(&s) = leaves.iter().chain(&spines).find(|&&s| too_many(s)) {
         return Err(Fail::structure(format!(
-            "switch {} has {} neighbours, more than q+1 = {d} of LSFT({q})",
+            "switch {} has {} neighbours, more than LSFT({q}) gives it ({d} per side)",
             g.name(s),
             g.degree(s)
         )));
     }
-    let mut line_of = vec![NONE; g.len()];
-    spines
-        .iter()
-        .enumerate()
-        .for_each(|(i, &b)| line_of[b as usize] = i as u32);
     let mut point_of = vec![NONE; g.len()];
-    leaves
-        .iter()
-        .enumerate()
-        .for_each(|(i, &a)| point_of[a as usize] = i as u32);
+    for (p, c) in classes.iter().enumerate() {
+        c.iter().for_each(|&a| point_of[a as usize] = p as u32);
+    }
     let mut part = Partial {
         pl: vec![Vec::new(); n],
         lp: vec![Vec::new(); n],
@@ -264,8 +368,11 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
         np: n,
     };
     for (l, &b) in spines.iter().enumerate() {
-        for &a in g.neighbours(b) {
-            part.add(point_of[a as usize], l as u32);
+        let mut pts: Vec<u32> = g.neighbours(b).iter().map(|&a| point_of[a as usize]).collect();
+        pts.sort_unstable();
+        pts.dedup();
+        for p in pts {
+            part.add(p, l as u32);
         }
     }
     if part.joined.iter().any(|&c| c > 1) {
@@ -273,15 +380,119 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
             "two leaves share two spines: not an LSFT with faults".into(),
         ));
     }
+    let restored = complete(g, &mut part, &classes, &spines, q)?;
+    let sorted = |v: &Vec<Vec<u32>>| -> Vec<u32> {
+        v.iter()
+            .flat_map(|x| {
+                let mut x = x.clone();
+                x.sort_unstable();
+                x
+            })
+            .collect()
+    };
+    let inc = Incidence {
+        q,
+        n: n as u32,
+        pt_lines: sorted(&part.pl),
+        ln_pts: sorted(&part.lp),
+    };
+    let (plane, iso) = super::lsft::map_onto_pg(&inc)?;
+    let pname = |p: u32, side: usize| {
+        let suffix = match sides {
+            1 => "",
+            _ => ["a", "b"][side],
+        };
+        format!("{}{suffix}", plane.point(iso.phi[p as usize]))
+    };
+    let lname = |l: u32| plane.line(iso.psi[l as usize]).to_string();
+    let missing = |p: u32, side: usize, l: u32| Fault::MissingCable {
+        leaf: g.switches[classes[p as usize][side] as usize],
+        point: pname(p, side),
+        spine: g.switches[spines[l as usize] as usize],
+        line: lname(l),
+    };
+    let mut faults: Vec<Fault> = Vec::new();
+    if sides == 1 {
+        faults.extend(restored.iter().map(|&(p, l)| missing(p, 0, l)));
+    } else {
+        // every leaf against its point's completed lines (surviving spines only)
+        for (p, c) in classes.iter().enumerate() {
+            for (side, &a) in c.iter().enumerate() {
+                let mut lost: Vec<u32> = part.pl[p]
+                    .iter()
+                    .copied()
+                    .filter(|&l| (l as usize) < ns && !g.neighbours(a).contains(&spines[l as usize]))
+                    .collect();
+                lost.sort_unstable();
+                faults.extend(lost.into_iter().map(|l| missing(p as u32, side, l)));
+            }
+        }
+    }
+    let cables = faults.len();
+    faults.extend((ns as u32..n as u32).map(|l| Fault::DeadSpine { line: lname(l) }));
+    // a point with one leaf left: that leaf is side a, the lost one side b (the sides of a
+    // point are interchangeable; the intact recogniser orders them by GUID)
+    let dead_leaves: Vec<(u32, usize)> = (0..n as u32)
+        .flat_map(|p| {
+            let alive = classes.get(p as usize).map_or(0, |c| c.len());
+            (alive..sides as usize).map(move |side| (p, side))
+        })
+        .collect();
+    faults.extend(
+        dead_leaves
+            .iter()
+            .map(|&(p, side)| Fault::DeadLeaf { point: pname(p, side) }),
+    );
+    if faults.is_empty() {
+        return Err(Fail::structure("intact".into()));
+    }
+    let description = format!(
+        "Latin-square fat-tree LSFT({q}) {}, degraded: {cables} missing cables, {} dead spines, {} dead leaves",
+        if sides == 1 { "one-sided" } else { "two-sided" },
+        n - ns,
+        dead_leaves.len()
+    );
+    let (mut leaf_nodes, mut spine_nodes) = (vec![DEAD; sides as usize * n], vec![DEAD; n]);
+    for (p, c) in classes.iter().enumerate() {
+        for (side, &a) in c.iter().enumerate() {
+            leaf_nodes[side * n + iso.phi[p] as usize] = g.switches[a as usize];
+        }
+    }
+    for (l, &b) in spines.iter().enumerate() {
+        spine_nodes[iso.psi[l] as usize] = g.switches[b as usize];
+    }
+    let holes = LsftHoles::new(g.fabric, plane.clone(), sides, leaf_nodes, spine_nodes);
+    Ok(Degraded {
+        family: FamilyHint::Lsft,
+        order: q,
+        description,
+        faults,
+        holes: Holes::Lsft(holes),
+    })
+}
+
+/// Steps 1–3 of the module doc on the points' incidence `part` (points 0..classes.len()
+/// and lines 0..ns survive): restore cut cables, then add the dead spines and leaves as
+/// virtual lines and points, and check the result is a projective plane of order q.
+/// Returns the restored (point, line) incidences.
+fn complete(
+    g: &SwitchGraph<'_>,
+    part: &mut Partial,
+    classes: &[Vec<u32>],
+    spines: &[u32],
+    q: u32,
+) -> Result<Vec<(u32, u32)>, Fail> {
+    let (nl, ns, n, d) = (classes.len(), spines.len(), part.np, q as usize + 1);
+    let leaf_name = |p: u32| g.name(classes[p as usize][0]);
     // 1. cut cables
     let mut restored: Vec<(u32, u32)> = Vec::new();
     loop {
-        let pick = cut_cables(&part, nl as u32, ns as u32, d);
+        let pick = cut_cables(part, nl as u32, ns as u32, d);
         if pick.is_empty() {
             break;
         }
         for (p, l) in pick {
-            if fits(&part, p, l, d) {
+            if fits(part, p, l, d) {
                 part.add(p, l);
                 restored.push((p, l));
             }
@@ -290,11 +501,7 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
     // 1b. spines with one cable left (a dead spine coming back cable by cable)
     for l in 0..ns as u32 {
         if let [r] = part.lp[l as usize][..] {
-            restored.extend(
-                complete_single(&mut part, l, r, nl as u32, d)
-                    .into_iter()
-                    .map(|p| (p, l)),
-            );
+            restored.extend(complete_single(part, l, r, nl as u32, d).into_iter().map(|p| (p, l)));
         }
     }
     // 2. dead spines: virtual lines ns.. through pairwise unjoined leaves
@@ -311,7 +518,7 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
             if !pairwise || set.len() > d || next_line as usize >= n {
                 return Err(Fail::structure(format!(
                     "leaf {} lacks spines in a way no set of missing cables or spines explains",
-                    g.name(leaves[p as usize])
+                    leaf_name(p)
                 )));
             }
             for &a in &set {
@@ -333,7 +540,7 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
         }
         if group.len() != d || next_point as usize >= n {
             return Err(Fail::structure(format!(
-                "spine {} reaches {} leaves, and no missing leaf explains it",
+                "spine {} reaches {} points, and no missing leaf explains it",
                 spines.get(first as usize).map_or("(missing)".into(), |&b| g.name(b)),
                 part.lp[first as usize].len()
             )));
@@ -360,57 +567,5 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
             )));
         }
     }
-    let sorted = |v: &Vec<Vec<u32>>| -> Vec<u32> {
-        v.iter()
-            .flat_map(|x| {
-                let mut x = x.clone();
-                x.sort_unstable();
-                x
-            })
-            .collect()
-    };
-    let inc = Incidence {
-        q,
-        n: n as u32,
-        pt_lines: sorted(&part.pl),
-        ln_pts: sorted(&part.lp),
-    };
-    let (plane, iso) = super::lsft::map_onto_pg(&inc)?;
-    let pname = |p: u32| plane.point(iso.phi[p as usize]).to_string();
-    let lname = |l: u32| plane.line(iso.psi[l as usize]).to_string();
-    let mut faults: Vec<Fault> = restored
-        .iter()
-        .map(|&(p, l)| Fault::MissingCable {
-            leaf: g.switches[leaves[p as usize] as usize],
-            point: pname(p),
-            spine: g.switches[spines[l as usize] as usize],
-            line: lname(l),
-        })
-        .collect();
-    faults.extend((ns as u32..n as u32).map(|l| Fault::DeadSpine { line: lname(l) }));
-    faults.extend((nl as u32..n as u32).map(|p| Fault::DeadLeaf { point: pname(p) }));
-    if faults.is_empty() {
-        return Err(Fail::structure("intact".into()));
-    }
-    let description = format!(
-        "Latin-square fat-tree LSFT({q}) one-sided, degraded: {} missing cables, {} dead spines, {} dead leaves",
-        restored.len(),
-        n - ns,
-        n - nl
-    );
-    let (mut leaf_nodes, mut spine_nodes) = (vec![DEAD; n], vec![DEAD; n]);
-    for (p, &a) in leaves.iter().enumerate() {
-        leaf_nodes[iso.phi[p] as usize] = g.switches[a as usize];
-    }
-    for (l, &b) in spines.iter().enumerate() {
-        spine_nodes[iso.psi[l] as usize] = g.switches[b as usize];
-    }
-    let holes = LsftHoles::new(g.fabric, plane.clone(), leaf_nodes, spine_nodes);
-    Ok(Degraded {
-        family: FamilyHint::Lsft,
-        order: q,
-        description,
-        faults,
-        holes: Holes::Lsft(holes),
-    })
+    Ok(restored)
 }

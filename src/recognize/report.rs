@@ -419,9 +419,9 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                 r.family = d.family.to_string();
                 r.description = Some(d.description.clone());
                 match &d.holes {
-                    crate::topology::degraded::Holes::Lsft(_) => {
+                    crate::topology::degraded::Holes::Lsft(h) => {
                         r.order = Some(d.order);
-                        r.sides = Some(1);
+                        r.sides = Some(h.sides);
                     }
                     crate::topology::degraded::Holes::Pgft(h) => {
                         r.levels = Some(h.layout.params.levels);

@@ -29,7 +29,9 @@ use crate::topology::{Fabric, NodeId, NodeKind};
 /// Data VLs the degraded-LSFT rule needs.
 pub const DATA_VLS: u8 = 2;
 
-/// The colour of a point of the plane: the parity of its canonical index.
+/// The colour of a leaf: the parity of its leaf index (side·n + point; one-sided, the
+/// canonical point index). Any two-colouring works for the rule as long as a detour's turn
+/// leaf has the other colour than its destination leaf.
 pub fn colour(p: u32) -> u8 {
     (p & 1) as u8
 }
@@ -77,13 +79,13 @@ const TO_OTHER_SWITCH: u8 = 3;
 /// PathRecord and SL-to-VL queries long after routing.
 #[derive(Clone, Debug)]
 pub struct Lanes {
-    /// Point of every leaf node, `u32::MAX` for other nodes.
+    /// Leaf index (side·n + point) of every leaf node, `u32::MAX` for other nodes.
     point_of: Vec<u32>,
     /// First global port index of every node (as in the fabric).
     first_port: Vec<u32>,
     /// Per global port: what is at its far end (TO_HOST, 1 + colour, TO_OTHER_SWITCH).
     far: Vec<u8>,
-    /// `sl[p * stride + lid]`, as in [`DegradedRoutes::sl`].
+    /// `sl[i * stride + lid]` per leaf index i, as in [`DegradedRoutes::sl`].
     sl: Vec<u8>,
     stride: usize,
 }

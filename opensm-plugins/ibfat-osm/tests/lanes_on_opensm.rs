@@ -266,6 +266,96 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     osm.stop();
 }
 
+/// A two-sided LSFT(3) (shuffled ports, random GUIDs) with 3 cables cut and a spine down
+/// (ibsim commands from `ibfat faults`): routed by ibfat with lanes, no fallback; the
+/// switches hold the library's degraded routes (per-VL check passes on them), every
+/// switch's SL-to-VL tables are the rule, PathRecords carry ibfat's SLs; restoring brings
+/// the intact tables back exactly.
+#[test]
+fn degraded_two_sided_lsft3_is_routed_with_sls_and_sl2vl_tables() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(
+        &["build", "lsft", "--order", "3", "--two-sided", "--shuffle", "13"],
+        &plan,
+    );
+    let cut = t.path().join("cut");
+    let (c, o, e) = harness::ibfat(&[
+        "faults",
+        plan.to_str().unwrap(),
+        "--cut",
+        "3",
+        "--seed",
+        "4",
+        "--dead",
+        "S5",
+        "--out",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&qos_cfg("validate=1"));
+    osm.routed_by_ibfat(1, "intact");
+    let (intact_fabric, intact_lids, intact_tables) = sim.programmed();
+    for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    osm.routed_by_ibfat(before + 1, "cut");
+    let log = osm.log();
+    assert!(
+        log.contains("ibfat: degraded fabric: Latin-square fat-tree LSFT(3) two-sided, degraded: 3 missing cables, 1 dead spines"),
+        "{}",
+        harness::tail(&log, 40)
+    );
+    assert!(
+        log.contains("ibfat: per-VL validation:") && log.contains("every VL's CDG acyclic"),
+        "{}",
+        harness::tail(&log, 40)
+    );
+    let (fabric, lids, programmed) = sim.programmed();
+    let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
+    assert_eq!((d.faults.len(), d.lsft().unwrap().sides), (4, 2));
+    assert_eq!(
+        unrouted_switch_lids, 0,
+        "a leaf turns at its twin towards a spine it lost"
+    );
+    harness::assert_same_tables(&fabric, &want, &programmed, "two-sided cut");
+    let v = check_vls(
+        &fabric,
+        &lids,
+        &programmed,
+        |s, l| lanes.sl(s, l),
+        |w, s, i, o| lanes.vl(w, s, i, o),
+    );
+    assert!(v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == 0, "{v:?}");
+    let (pairs, on_vl1) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
+    assert!(on_vl1 > 0 && pairs > 500, "{pairs} pairs, {on_vl1} with VL 1");
+    // PathRecords: one host per leaf (both sides) to every other host LID
+    let hosts = host_lids(&fabric, &lids);
+    let mut firsts: Vec<(u16, NodeId)> = Vec::new();
+    for &(lid, leaf) in &hosts {
+        if !firsts.iter().any(|&(_, l)| l == leaf) {
+            firsts.push((lid, leaf));
+        }
+    }
+    let mut detoured = 0;
+    for &(slid, leaf) in firsts.iter().step_by(3) {
+        for &(dlid, _) in hosts.iter().step_by(2) {
+            let want = lanes.sl(leaf, dlid as usize);
+            assert_eq!(path_record_sl(&sim, slid, dlid), want, "{slid} -> {dlid}");
+            detoured += (want != 0) as usize;
+        }
+    }
+    assert!(detoured > 0, "no detoured pair was asked");
+    harness::restore_and_expect_intact(&sim, &mut osm, &cut);
+    // (and exactly the tables the switches held before the cut)
+    let restored = sim.tables_for(&intact_fabric, &intact_lids);
+    harness::assert_same_tables(&intact_fabric, &intact_tables, &restored, "restored vs before the cut");
+    osm.stop();
+}
+
 /// Without QoS OpenSM cannot program SL-to-VL tables, and with `max_op_vls 1` there is one
 /// data VL: the degraded pass is refused with the reason and OpenSM falls back.
 #[test]

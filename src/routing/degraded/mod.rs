@@ -38,7 +38,40 @@
 //! destination leaf (colour c, which is why m is chosen of the other colour) → VL 1. VL 0
 //! then carries only up-then-down paths and VL 1 only the part after the turn (up once,
 //! then down): both dependency graphs are acyclic, for any set of faults that leaves every
-//! broken pair such a detour. Colours: the parity of the canonical point index.
+//! broken pair such a detour. Colours: the parity of the leaf index (the canonical point
+//! index one-sided).
+//!
+//! **Two-sided LSFT.** Every point has two leaves (leaf index side·n + point), both on the
+//! point's q+1 lines; a spine has a cable to each leaf of each of its points. Everything
+//! above is stated per leaf and holds as written: a spine reaches leaf d when its cable to
+//! that leaf survives, an intermediate m is any leaf of either side on l1 (the other leaf
+//! of s included) whose family route to d survives and whose colour differs from d's. Two
+//! cases are new:
+//! * the two leaves of one point: the family route of host slot j goes over the (j mod
+//!   (q+1))-th line through the point (as on the intact fabric); when that spine or one of
+//!   its two cables is gone, the slot goes over another line through the point with both
+//!   cables, spread by (s + d + j) — up, then down, SL 0, no turn. With every line of the
+//!   point broken for one of the two leaves the pair is unrouted (6 hops, outside the bound);
+//! * a leaf s whose own cable to spine t is cut turns at its twin: s → l1 → twin(s) → t (l1
+//!   meets t at s's point, whose other leaf still has its cable) — one turn, so the switch
+//!   LID is routed where one-sided it is not. A spine towards spine t goes down to the
+//!   leaf at meet(l, t) with both cables, side 0 first; the source's SL names the colour of
+//!   that same leaf.
+//!
+//! **Proof for two sides.** The VL rule reads only what a hop sees — SL, the kind of the
+//! input (host or switch) and the colour of the leaf at the output — so it is unchanged.
+//! Paths on SL 0 (family routes, twin alternatives) go leaf → spine → leaf: one up hop then
+//! one down hop, all on VL 0. A path on SL 1 + c turns exactly once, at a leaf m of colour
+//! 1 − c: before m it is up then down (its spine hop goes to m: colour 1 − c → VL 0), from
+//! m on it is up then down again on VL 1 (m's leaf hop: input from a spine → VL 1; the
+//! spine hop after it goes to d of colour c → VL 1; the last leaf hop: input from a spine →
+//! VL 1). Hence VL 0 carries only up-then-down segments (dependencies up → down only) and VL
+//! 1 only up-then-down segments too: no cycle in either CDG, since a cycle in a two-level
+//! graph needs a down → up dependency on the same VL. The bound: 2 data VLs for every set
+//! of cut cables, dead spines and dead leaves for which each broken pair of different
+//! points keeps a leaf m as above on a surviving first spine, and each pair of twins a
+//! line of their point with both cables (the route then exists; the per-VL check proves
+//! it on the tables, `tests/degraded_twosided.rs`).
 
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
@@ -56,9 +89,9 @@ pub use super::lanes::{colour, vl, Lanes, DATA_VLS};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Dest {
     None,
-    /// A host on the leaf at point p, behind leaf port `port`.
+    /// A host on the leaf with leaf index i (side·n + point), behind leaf port `port`.
     Host(u32, u8),
-    /// The leaf switch at point p.
+    /// The leaf switch with leaf index i.
     Leaf(u32),
     /// The spine switch of line l.
     Spine(u32),
@@ -70,15 +103,17 @@ enum Dest {
 pub struct DegradedRoutes {
     /// Forwarding tables of every switch.
     pub lfts: LftSet,
-    /// `sl[p * stride + lid]`: the SL a host on the leaf at point p uses towards `lid`.
+    /// `sl[i * stride + lid]`: the SL a host on the leaf with leaf index i (side·n + point)
+    /// uses towards `lid`.
     pub sl: Vec<u8>,
     /// LIDs per row of `sl` (as in the tables).
     pub stride: usize,
     /// (Source leaf, host or leaf LID) pairs left without a route.
     pub unrouted: u64,
-    /// (Source leaf, spine LID) pairs left without a route: a leaf whose cable to spine t
-    /// is cut reaches t only by turning twice (every other spine through the leaf meets t
-    /// at the leaf itself), which two data VLs cannot keep deadlock-free; not yet routed.
+    /// (Source leaf, spine LID) pairs left without a route: one-sided, a leaf whose cable
+    /// to spine t is cut reaches t only by turning twice (every other spine through the
+    /// leaf meets t at the leaf itself), which two data VLs cannot keep deadlock-free; not
+    /// yet routed. Two-sided, it turns once at the other leaf of its point instead.
     pub unrouted_switch_lids: u64,
 }
 
@@ -99,12 +134,10 @@ impl Router<'_> {
     /// hands traffic for d to any leaf on it whose family route to d survives.
     fn spine_fallback(&self, l: u32, d: u32, j: u32) -> Option<u8> {
         let h = self.h;
-        let cands: Vec<u32> = h
-            .plane
-            .points_on(l)
-            .iter()
-            .copied()
-            .filter(|&m| m != d && h.down(l, m) != 0 && h.intact(m, d))
+        let n = h.plane.size();
+        let cands: Vec<u32> = (0..h.sides)
+            .flat_map(|side| h.plane.points_on(l).iter().map(move |&m| side * n + m))
+            .filter(|&m| h.point(m) != h.point(d) && h.down(l, m) != 0 && h.intact(m, d))
             .collect();
         (!cands.is_empty()).then(|| h.down(l, cands[((l + d + j) % cands.len() as u32) as usize]))
     }
@@ -114,20 +147,40 @@ impl Router<'_> {
         self.leaf_choices(s, d, j + 1)[j as usize].map(|(port, sl, _)| (port, sl))
     }
 
-    /// Leaf s's next hop towards each host slot 0..slots of point d (s ≠ d): (up port, SL,
+    /// Leaf s's next hop towards each host slot 0..slots of leaf d (s ≠ d): (up port, SL,
     /// the spine it goes up to) — the family's spine while that route survives, else a
     /// surviving spine whose own entry leads on, spread by (s + d + j); the spines' options
-    /// are searched once per (s, d), not once per slot.
+    /// are searched once per (s, d), not once per slot. The two leaves of one point
+    /// (two-sided) share all q+1 spines: a slot whose family spine is broken goes over
+    /// another spine with both cables, spread by (s + d + j), without a turn.
     fn leaf_choices(&self, s: u32, d: u32, slots: u32) -> Vec<Option<(u8, u8, u32)>> {
         let h = self.h;
+        if h.point(s) == h.point(d) {
+            let lines = h.plane.lines_through(h.point(s));
+            let both: Vec<u32> = lines
+                .iter()
+                .copied()
+                .filter(|&l| h.up(s, l) != 0 && h.down(l, d) != 0)
+                .collect();
+            return (0..slots)
+                .map(|j| {
+                    let l = match h.intact_slot(s, d, j) {
+                        true => h.family_line(s, d, j),
+                        false if both.is_empty() => return None,
+                        false => both[((s + d + j) % both.len() as u32) as usize],
+                    };
+                    Some((h.up(s, l), 0, l))
+                })
+                .collect();
+        }
         if h.intact(s, d) {
-            let l = h.plane.join(s, d);
+            let l = h.family_line(s, d, 0);
             return vec![Some((h.up(s, l), 0, l)); slots as usize];
         }
         let base = s as usize * h.plane.degree() as usize;
         let options: Vec<(u8, u32, SpineOptions)> = h
             .plane
-            .lines_through(s)
+            .lines_through(h.point(s))
             .iter()
             .enumerate()
             .filter(|&(k, _)| h.leaf_up[base + k] != 0)
@@ -152,10 +205,14 @@ impl Router<'_> {
             .collect()
     }
 
-    /// Spine l's next hop towards spine t (l ≠ t): down to their meet.
+    /// Spine l's next hop towards spine t (l ≠ t): down to a leaf at their meet with both
+    /// cables (side 0 first): (down port, that leaf).
     fn spine_to_spine(&self, l: u32, t: u32) -> Option<(u8, u32)> {
-        let m = self.h.plane.meet(l, t);
-        (self.h.down(l, m) != 0 && self.h.up(m, t) != 0).then(|| (self.h.down(l, m), m))
+        let h = self.h;
+        let p = h.plane.meet(l, t);
+        h.leaves_at(p)
+            .find(|&m| h.down(l, m) != 0 && h.up(m, t) != 0)
+            .map(|m| (h.down(l, m), m))
     }
 }
 
@@ -186,6 +243,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         return Err(Error::input("lmc", "a degraded LSFT is routed with LMC 0", None));
     }
     let n = h.plane.size();
+    let nl = h.leaf_count();
     let mut point_of = vec![u32::MAX; fabric.len()];
     let mut line_of = vec![u32::MAX; fabric.len()];
     for (p, &a) in h.leaves.iter().enumerate() {
@@ -240,7 +298,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     }
     let r = Router { h, near: Near::new(h) };
     let mut slot = vec![0u32; fabric.len()];
-    let mut count = vec![0u32; n as usize];
+    let mut count = vec![0u32; nl as usize];
     for &(p, _, ep) in &h.hosts {
         slot[ep.node as usize] = count[p as usize];
         count[p as usize] += 1;
@@ -254,17 +312,17 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     // spine entries (spine l, host slot j of point d) some detour goes through: these
     // follow the VL rule; the others keep the intact tables' hand-over (a bit per entry)
     let dd = h.plane.degree() as usize;
-    let bit = |l: u32, d: u32, j: u32| ((l * n + d) as usize) * dd + (j as usize).min(dd - 1);
-    let mut needed = vec![0u64; ((n * n) as usize * dd).div_ceil(64)];
+    let bit = |l: u32, d: u32, j: u32| ((l * nl + d) as usize) * dd + (j as usize).min(dd - 1);
+    let mut needed = vec![0u64; ((n * nl) as usize * dd).div_ceil(64)];
     // one bit per (spine l, point d): some slot of d is needed (a spine row's bits are
     // 132 bytes at LSFT(32), where the per-slot bits are 4 KB: the hot loop reads these)
-    let mut any_needed = vec![0u64; ((n * n) as usize).div_ceil(64)];
+    let mut any_needed = vec![0u64; ((n * nl) as usize).div_ceil(64)];
     let near = &r.near;
     // every broken pair's choice, made once here and used again for its entries below
-    let touched_points: Vec<u32> = (0..n).filter(|&p| near.point[p as usize]).collect();
+    let touched_points: Vec<u32> = (0..nl).filter(|&p| near.point[p as usize]).collect();
     // (source point, destination point, slot, choice) of every broken pair, sources in
     // parallel (rayon), each source's pairs in order
-    let per_source: Vec<Vec<SlotChoice>> = (0..n)
+    let per_source: Vec<Vec<SlotChoice>> = (0..nl)
         .into_par_iter()
         .map(|s| {
             let mut out = Vec::new();
@@ -274,7 +332,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
             // a pair of untouched points is intact: only pairs with a touched end can be broken
             let all: Vec<u32>;
             let ds: &[u32] = if near.point[s as usize] {
-                all = (0..n).collect();
+                all = (0..nl).collect();
                 &all
             } else {
                 &touched_points
@@ -291,22 +349,27 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         if let Some((_, _, l)) = choice {
             let b = bit(l, d, j);
             needed[b / 64] |= 1 << (b % 64);
-            let a = (l * n + d) as usize;
+            let a = (l * nl + d) as usize;
             any_needed[a / 64] |= 1 << (a % 64);
         }
         choices.insert((s, d, j), choice.map(|(port, sl, _)| (port, sl)));
     }
     let is_needed = |l: u32, d: u32, j: u32| {
-        let a = (l * n + d) as usize;
+        let a = (l * nl + d) as usize;
         if any_needed[a / 64] >> (a % 64) & 1 == 0 {
             return false;
         }
         let b = bit(l, d, j);
         needed[b / 64] >> (b % 64) & 1 == 1
     };
-    let mut sl = vec![0u8; n as usize * stride];
+    let mut sl = vec![0u8; nl as usize * stride];
     // every row on its own (rayon): a leaf row writes its own SL row, counts its own misses
     let mut sl_rows: Vec<&mut [u8]> = (0..lfts.switches.len()).map(|_| -> &mut [u8] { &mut [] }).collect();
+    // the host slot a destination's family route is spread by (0 for a leaf itself)
+    let slot_of = |d: Dest, lid: usize| match d {
+        Dest::Host(..) => host_slot[lid],
+        _ => 0,
+    };
     for (p, chunk) in sl.chunks_mut(stride).enumerate() {
         if h.leaves[p] != DEAD {
             sl_rows[lfts.row_of[h.leaves[p] as usize] as usize] = chunk;
@@ -319,24 +382,31 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         .zip(sl_rows.into_par_iter())
         .zip(switches.par_iter())
         .map_init(
-            || vec![0u8; n as usize],
+            || vec![0u8; nl as usize],
             |to_point, ((ports, sl_row), &sw)| {
                 let (mut unrouted, mut unrouted_switch_lids) = (0u64, 0u64);
                 let (p, l) = (point_of[sw as usize], line_of[sw as usize]);
                 // the family's port towards every point from this switch (0: not intact / not here)
                 to_point.fill(0);
+                let sd = h.sides as usize * dd;
                 if p != u32::MAX {
-                    for (k, &line) in h.plane.lines_through(p).iter().enumerate() {
+                    let pp = h.point(p);
+                    for (k, &line) in h.plane.lines_through(pp).iter().enumerate() {
                         let up = h.leaf_up[p as usize * dd + k];
-                        for (kk, &d) in h.plane.points_on(line).iter().enumerate() {
-                            if d != p && up != 0 && h.spine_down[line as usize * dd + kk] != 0 {
-                                to_point[d as usize] = up;
+                        for side in 0..h.sides {
+                            for (kk, &d) in h.plane.points_on(line).iter().enumerate() {
+                                let down = h.spine_down[line as usize * sd + side as usize * dd + kk];
+                                if d != pp && up != 0 && down != 0 {
+                                    to_point[(side * n + d) as usize] = up;
+                                }
                             }
                         }
                     }
                 } else {
-                    for (kk, &d) in h.plane.points_on(l).iter().enumerate() {
-                        to_point[d as usize] = h.spine_down[l as usize * dd + kk];
+                    for side in 0..h.sides {
+                        for (kk, &d) in h.plane.points_on(l).iter().enumerate() {
+                            to_point[(side * n + d) as usize] = h.spine_down[l as usize * sd + side as usize * dd + kk];
+                        }
                     }
                 }
                 // the intact tables' hand-over at a spine that does not reach d: the point where it
@@ -349,6 +419,13 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                         // at a leaf
                         (Dest::Host(dp, hp), true) if dp == p => hp,
                         (Dest::Leaf(dp), true) if dp == p => 0,
+                        // the other leaf of the point (two-sided): the slot's family spine while
+                        // both its cables survive
+                        (Dest::Host(dp, _) | Dest::Leaf(dp), true)
+                            if h.point(dp) == h.point(p) && h.intact_slot(p, dp, slot_of(d, lid)) =>
+                        {
+                            h.up(p, h.family_line(p, dp, slot_of(d, lid)))
+                        }
                         (Dest::Host(dp, _) | Dest::Leaf(dp), true) if to_point[dp as usize] != 0 => {
                             to_point[dp as usize]
                         }

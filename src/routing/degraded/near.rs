@@ -11,24 +11,29 @@ use crate::topology::degraded::{LsftHoles, DEAD};
 /// (far from every fault the family's cables are all there): the same choices as the
 /// search over every candidate, in a fraction of the time at LSFT(32).
 pub(super) struct Near {
-    /// A leaf that is dead or lost a cable.
+    /// Per leaf index (side·n + point): a leaf that is dead or lost a cable.
     pub(super) point: Vec<bool>,
     /// A spine that is dead or lost a cable.
     pub(super) line: Vec<bool>,
-    /// Points on each line of colour 0 and 1, in [`Plane::points_on`] order.
+    /// Leaves on each line of colour 0 and 1, ascending (side 0's points in
+    /// [`Plane::points_on`] order, then side 1's).
     by_colour: Vec<[Vec<u32>; 2]>,
-    /// For a touched point: the points its family route to is broken with (sorted;
-    /// `intact` is symmetric: both directions use the same two cables).
+    /// For a touched leaf: the leaves its family route to is broken with (sorted; `intact`
+    /// is symmetric: both directions use the same two cables, or two-sided between the
+    /// two leaves of a point the same q+1 pairs of cables).
     broken_with: Vec<Vec<u32>>,
-    /// Per line and colour: the positions in `by_colour` of touched points — the only
+    /// Per line and colour: the positions in `by_colour` of touched leaves — the only
     /// candidates that can fail when the destination is untouched.
     touched_pos: Vec<[Vec<u32>; 2]>,
-    /// Per point: the positions in [`Plane::lines_through`] of its lines that lost the
+    /// Per leaf: the positions in [`Plane::lines_through`] of its lines that lost the
     /// cable to it or are touched — the only first hops that can fail towards an untouched
     /// spine.
     bad_lines: Vec<Vec<u32>>,
-    /// Per line: the points on it whose cable to it is missing (cut, or the leaf dead).
+    /// Per line: the leaves on it whose cable to it is missing (cut, or the leaf dead).
     cut_points: Vec<Vec<u32>>,
+    /// The fast paths' position lists are per point: a two-sided LSFT (two leaves per
+    /// point) takes the full scans, which choose the same.
+    fast: bool,
 }
 
 /// Positions ruled out among a candidate list, ascending (few: only near faults).
@@ -81,21 +86,24 @@ impl Skips {
 impl Near {
     pub(super) fn new(h: &LsftHoles) -> Near {
         let (n, dd) = (h.plane.size() as usize, h.plane.degree() as usize);
-        let point: Vec<bool> = (0..n)
+        let nl = h.leaves.len();
+        let on_line = |l: u32| {
+            let pts = h.plane.points_on(l);
+            (0..h.sides).flat_map(move |side| pts.iter().map(move |&p| side * n as u32 + p))
+        };
+        let point: Vec<bool> = (0..nl)
             .map(|p| h.leaves[p] == DEAD || h.leaf_up[p * dd..(p + 1) * dd].contains(&0))
             .collect();
+        let sd = h.sides as usize * dd;
         let line: Vec<bool> = (0..n)
-            .map(|l| h.spines[l] == DEAD || h.spine_down[l * dd..(l + 1) * dd].contains(&0))
+            .map(|l| h.spines[l] == DEAD || h.spine_down[l * sd..(l + 1) * sd].contains(&0))
             .collect();
         let by_colour: Vec<[Vec<u32>; 2]> = (0..n as u32)
-            .map(|l| {
-                let pts = h.plane.points_on(l);
-                [0u8, 1].map(|c| pts.iter().copied().filter(|&m| colour(m) == c).collect())
-            })
+            .map(|l| [0u8, 1].map(|c| on_line(l).filter(|&m| colour(m) == c).collect()))
             .collect();
-        let broken_with = (0..n as u32)
+        let broken_with = (0..nl as u32)
             .map(|p| match point[p as usize] {
-                true => (0..n as u32).filter(|&m| m != p && !h.intact(p, m)).collect(),
+                true => (0..nl as u32).filter(|&m| m != p && !h.intact(p, m)).collect(),
                 false => Vec::new(),
             })
             .collect();
@@ -107,22 +115,16 @@ impl Near {
                 })
             })
             .collect();
-        let bad_lines = (0..n)
+        let bad_lines = (0..nl)
             .map(|p| {
-                let lines = h.plane.lines_through(p as u32);
+                let lines = h.plane.lines_through(h.point(p as u32));
                 (0..lines.len() as u32)
                     .filter(|&k| h.leaf_up[p * dd + k as usize] == 0 || line[lines[k as usize] as usize])
                     .collect()
             })
             .collect();
-        let cut_points = (0..n)
-            .map(|l| {
-                let pts = h.plane.points_on(l as u32);
-                (0..pts.len())
-                    .filter(|&k| h.spine_down[l * dd + k] == 0)
-                    .map(|k| pts[k])
-                    .collect()
-            })
+        let cut_points = (0..n as u32)
+            .map(|l| on_line(l).filter(|&m| h.down(l, m) == 0).collect())
             .collect();
         Near {
             point,
@@ -132,6 +134,7 @@ impl Near {
             touched_pos,
             bad_lines,
             cut_points,
+            fast: h.sides == 1,
         }
     }
 
@@ -151,6 +154,9 @@ impl Near {
         let up = h.up(s, t);
         if up != 0 {
             return Some((up, 0));
+        }
+        if !self.fast {
+            return self.leaf_to_spine_scan(h, r, s, t);
         }
         if self.line[t as usize] && h.plane.incident(s, t) {
             // s lost its own cable to t: every other line through s meets t at s itself
@@ -194,8 +200,10 @@ impl Near {
     }
 
     /// [`Near::leaf_to_spine`] past the direct cable, checking every line through s.
+    /// Two-sided, a leaf that lost its cable to t may turn at its twin (the other leaf of
+    /// its point, where every other line through it meets t).
     pub(super) fn leaf_to_spine_scan(&self, h: &LsftHoles, r: &Router<'_>, s: u32, t: u32) -> Option<(u8, u8)> {
-        let lines = h.plane.lines_through(s);
+        let lines = h.plane.lines_through(h.point(s));
         let base = s as usize * lines.len();
         let valid = |k: &usize| {
             let l = lines[*k];
@@ -208,7 +216,7 @@ impl Near {
             return None;
         }
         let k = (0..lines.len()).filter(valid).nth(((s + t) % count) as usize)?;
-        let m = h.plane.meet(lines[k], t);
+        let (_, m) = r.spine_to_spine(lines[k], t)?;
         // the spine hop l1 → m must stay on VL 0: SL 1 + c with colour(m) = 1 − c
         Some((h.leaf_up[base + k], 1 + (1 - colour(m))))
     }
@@ -223,9 +231,12 @@ impl Near {
         if down != 0 {
             return Some((down, d));
         }
-        if h.plane.incident(d, l) {
+        if h.plane.incident(h.point(d), l) {
             // l lost its cable to d: every leaf on l reaches d through l only
             return None;
+        }
+        if !self.fast {
+            return self.spine_to_point_scan(h, l, d, j);
         }
         // only touched candidates, and where d's bad lines cross l, can fail (an untouched
         // leaf has every cable and reaches d unless d lost the cable of their line)
@@ -265,6 +276,9 @@ impl Near {
 
     /// [`Near::spine_to_point`] past the direct cable, checking every candidate.
     pub(super) fn spine_to_point_scan(&self, h: &LsftHoles, l: u32, d: u32, j: u32) -> Option<(u8, u32)> {
+        if h.plane.incident(h.point(d), l) {
+            return None; // l lost its cable to d (both leaves of a point are on the same lines)
+        }
         let cands = &self.by_colour[l as usize][1 - colour(d) as usize];
         let valid = |m: &&u32| (!self.line[l as usize] || h.down(l, **m) != 0) && self.intact(**m, d);
         let count = cands.iter().filter(valid).count() as u32;
@@ -279,6 +293,9 @@ impl Near {
     pub(super) fn spine_options(&self, h: &LsftHoles, l: u32, d: u32) -> SpineOptions {
         if h.down(l, d) != 0 {
             return SpineOptions::Down;
+        }
+        if h.plane.incident(h.point(d), l) {
+            return SpineOptions::Via(Vec::new());
         }
         let cands = &self.by_colour[l as usize][1 - colour(d) as usize];
         SpineOptions::Via(

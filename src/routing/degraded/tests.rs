@@ -50,6 +50,7 @@ fn choices_for_all_slots_equal_the_per_slot_choice() {
         let holes = LsftHoles::new(
             &inj.fabric,
             l.plane.clone(),
+            1,
             l.leaves.iter().map(|&a| find(a)).collect(),
             l.spines.iter().map(|&b| find(b)).collect(),
         );
