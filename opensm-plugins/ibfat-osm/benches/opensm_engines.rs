@@ -87,9 +87,10 @@ struct Quality {
     shift: (f64, u32),
     lsft: Option<(f64, u32)>,
     /// Degraded LSFT: the family's all-to-all repaired for these tables (what the plugin
-    /// writes for its own): throughput against the intact fabric's schedule, and the flows
-    /// it had to drop (pairs the tables do not route).
-    lsft_repaired: Option<(f64, u64)>,
+    /// writes for its own) against the intact fabric's schedule — time as the schedule
+    /// stands (each phase as long as its busiest link) and after repair (conflict-free
+    /// phases) — and the flows repair had to drop (pairs the tables do not route).
+    lsft_repaired: Option<(f64, f64, u64)>,
     /// Every host reaches every host LID.
     host_routes: bool,
     /// Switch LIDs routed too, no defective entry anywhere.
@@ -135,7 +136,7 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
                 let r = ibfat::select::repair::repair_lsft(&fabric, h, &lids, &tables)
                     .unwrap()
                     .1;
-                (r.throughput_vs_intact(), r.unrouted_flows)
+                (r.unrepaired_vs_intact(), r.throughput_vs_intact(), r.unrouted_flows)
             });
             None
         }
@@ -255,6 +256,12 @@ fn run_engine(
         last_value(&log, "Virtual Lanes needed: "),
     ) {
         (Some(a), Some(n)) => format!("{n} of {a}"),
+        // the plugin: `ibfat: lanes: 2 data VLs used of 8 available` (degraded passes)
+        _ if engine == "ibfat" && log.contains("ibfat: lanes: ") => {
+            let line = &log[log.rfind("ibfat: lanes: ").unwrap() + "ibfat: lanes: ".len()..];
+            let line = line.lines().next().unwrap_or("");
+            line.split(';').next().unwrap_or("").replace(" data VLs used", "")
+        }
         _ if log.contains("WRN NUE47") => "≤ fabric max (asked more)".into(),
         _ if engine == "nue" => match entry.split_once('/') {
             Some((_, n)) if n != "1" => format!("≤ {n}"),
@@ -500,8 +507,11 @@ fn print_table(what: &str, rows: &[Row]) {
             r.rss_mib.map_or("-".into(), |m| format!("{m} MiB")),
             pair(q.map(|q| q.shift)),
             match q.and_then(|q| q.lsft_repaired) {
-                Some((r, 0)) => format!("{}; repaired {r:.4}", pair(q.and_then(|q| q.lsft))),
-                Some((r, u)) => format!("{}; repaired {r:.4} ({u} unrouted)", pair(q.and_then(|q| q.lsft))),
+                Some((a, r, 0)) => format!("{}; time {a:.4} → repaired {r:.4}", pair(q.and_then(|q| q.lsft))),
+                Some((a, r, u)) => format!(
+                    "{}; time {a:.4} → repaired {r:.4} ({u} flows unrouted)",
+                    pair(q.and_then(|q| q.lsft))
+                ),
                 None => pair(q.and_then(|q| q.lsft)),
             },
             q.map_or("-", |q| yes(q.host_routes)),
