@@ -31,16 +31,19 @@
 //!   then up*/down* (`any`), by d modulo their number; that switch's own rule takes over
 //!   and never sends it back (the sender does not reach λ), so there is no loop.
 //!
-//! **One VL suffices.** Rank the levels top 0, middle 1, bottom 2. A host route starts at
-//! a bottom; it goes up only to a middle that reaches λ; such a middle goes down to λ or
-//! up to a top that reaches λ going down; that top goes down to a middle that reaches λ
-//! going down, which goes down to λ. So every host route is up* then down* (B↑M↓B or
-//! B↑M↑T↓M↓B): a channel dependency from an up channel to a down one, or between two
-//! channels going the same way, always moves strictly down the level order of the channel's
-//! head or up it monotonically, so a cycle would have to go up after going down, which no
-//! route does — the channel dependency graph is acyclic on one VL (checked with
-//! [`crate::check::lfts::validate`] in the tests). A bottom with no middle that reaches λ has
-//! no up*/down* path to λ: its (bottom, LID) entries are counted and named, never a panic.
+//! **One VL suffices.** Rank the levels bottom < middle < top. A host route starts at a
+//! bottom; it goes up only to a middle that reaches λ; such a middle goes down to λ or up
+//! to a top that reaches λ going down; that top goes down to a middle that reaches λ going
+//! down, which goes down to λ. So every host route is up* then down* (B↑M↓B or
+//! B↑M↑T↓M↓B). Order the channels: up channels by the level they leave, lowest first, then
+//! all down channels by the level they leave, highest first. Two consecutive channels of
+//! one route always go from an earlier channel to a later one in this order (a route never
+//! turns up after going down), so every dependency of the channel dependency graph points
+//! forward and it has no cycle: one VL, no SL or SL-to-VL table (checked with
+//! [`crate::check::lfts::validate`] in the tests). The management fallback above is taken
+//! only by packets a middle or top switch sends itself, never by a host route. A bottom with
+//! no middle that reaches λ has no up*/down* path to λ: its (bottom, LID) entries are
+//! counted and named, never a panic.
 //!
 //! **Intact entries stay.** When the intact route from a switch survives, every switch on
 //! it passes the test of its rule above, so its entry is the intact one (the tests compare
