@@ -8,9 +8,9 @@
 
 mod harness;
 
-use harness::{tree_faults, TreeFaults};
+use harness::{degraded, tree_faults, TreeFaults};
 use ibfat::check::lfts::validate;
-use ibfat::recognize::{recognize, Degraded, FamilyHint, Recognition};
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::lids::LidRange;
 use ibfat::routing::{route, LftSet, Lids, NO_ROUTE};
@@ -53,16 +53,6 @@ fn lids_like(full: &Fabric, full_lids: &Lids, g: &Fabric) -> Lids {
         });
     }
     Lids::from_ranges(g, &ranges, Path::new("test")).unwrap()
-}
-
-fn degraded(f: &Fabric, hint: Option<FamilyHint>, what: &str) -> Degraded {
-    match recognize(f, hint) {
-        Recognition::Unrecognised { degraded: Some(d), .. } => d,
-        Recognition::Unrecognised { reason, attempts, .. } => {
-            panic!("{what}: not recognised as degraded: {reason} {attempts:?}")
-        }
-        Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
-    }
 }
 
 /// (switch GUID, LID) -> port of every entry.

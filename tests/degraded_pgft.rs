@@ -7,8 +7,10 @@
 
 mod harness;
 
+use harness::degraded;
+
 use ibfat::check::lfts::validate;
-use ibfat::recognize::{recognize, Degraded, FamilyHint, Fault, Recognition};
+use ibfat::recognize::{recognize, FamilyHint, Fault, Recognition};
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::{route, Lids, NO_ROUTE};
 use ibfat::topology::degraded::{Holes, DEAD};
@@ -16,7 +18,7 @@ use ibfat::topology::faults::inject;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::twolevel::TwolevelParams;
-use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeKind, Spec, Topology};
+use ibfat::topology::{BuildOptions, FamilySpec, Layout, NodeKind, Spec, Topology};
 
 fn build(family: FamilySpec, shuffle: u64) -> Topology {
     let mut s = Spec::new(family);
@@ -56,17 +58,6 @@ fn level(t: &Topology, l: u32) -> Vec<u32> {
         panic!("intact fabric not recognised as a PGFT")
     };
     p.level(l).to_vec()
-}
-
-/// The degraded recognition of `f`, asked as `hint`.
-fn degraded(f: &Fabric, hint: Option<FamilyHint>, what: &str) -> Degraded {
-    match recognize(f, hint) {
-        Recognition::Unrecognised { degraded: Some(d), .. } => d,
-        Recognition::Unrecognised { reason, attempts, .. } => {
-            panic!("{what}: not recognised as degraded: {reason} {attempts:?}")
-        }
-        Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
-    }
 }
 
 /// Inject, recognise, check the faults are exactly the injected ones, route and check the

@@ -924,3 +924,16 @@ pub fn tree_faults(
         dead,
     }
 }
+
+/// The degraded recognition of `f`, asked as `hint`; panics (naming `what`) when it is
+/// intact or not a known family with faults.
+pub fn degraded(f: &Fabric, hint: Option<ibfat::recognize::FamilyHint>, what: &str) -> ibfat::recognize::Degraded {
+    use ibfat::recognize::{recognize, Recognition};
+    match recognize(f, hint) {
+        Recognition::Unrecognised { degraded: Some(d), .. } => d,
+        Recognition::Unrecognised { reason, attempts, .. } => {
+            panic!("{what}: not recognised as degraded: {reason} {attempts:?}")
+        }
+        Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
+    }
+}
