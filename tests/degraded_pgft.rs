@@ -7,8 +7,10 @@
 
 mod harness;
 
+use harness::degraded;
+
 use ibfat::check::lfts::validate;
-use ibfat::recognize::{recognize, Degraded, FamilyHint, Fault, Recognition};
+use ibfat::recognize::{recognize, FamilyHint, Fault, Recognition};
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::{route, Lids, NO_ROUTE};
 use ibfat::topology::degraded::{Holes, DEAD};
@@ -16,7 +18,7 @@ use ibfat::topology::faults::inject;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::twolevel::TwolevelParams;
-use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeKind, Spec, Topology};
+use ibfat::topology::{BuildOptions, FamilySpec, Layout, NodeKind, Spec, Topology};
 
 fn build(family: FamilySpec, shuffle: u64) -> Topology {
     let mut s = Spec::new(family);
@@ -58,17 +60,6 @@ fn level(t: &Topology, l: u32) -> Vec<u32> {
     p.level(l).to_vec()
 }
 
-/// The degraded recognition of `f`, asked as `hint`.
-fn degraded(f: &Fabric, hint: Option<FamilyHint>, what: &str) -> Degraded {
-    match recognize(f, hint) {
-        Recognition::Unrecognised { degraded: Some(d), .. } => d,
-        Recognition::Unrecognised { reason, attempts, .. } => {
-            panic!("{what}: not recognised as degraded: {reason} {attempts:?}")
-        }
-        Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
-    }
-}
-
 /// Inject, recognise, check the faults are exactly the injected ones, route and check the
 /// routes; the degraded recognition and the number of LFT entries that differ from the
 /// intact tables (when no switch died: same nodes, same LIDs).
@@ -84,37 +75,18 @@ fn check(t: &Topology, hint: Option<FamilyHint>, family: FamilyHint, cut: usize,
     assert_eq!(d.family, family, "{what}: {}", d.description);
     assert!(d.description.contains(", degraded: "), "{}", d.description);
     // exactly the injected faults: cut cables by their two switches, dead switches counted
-    let name = |g: &Fabric, n: u32| g.node(n).name.clone();
-    let mut want: Vec<(String, String)> = inj
-        .cut
-        .iter()
-        .map(|l| {
-            let (a, b) = (name(f, l.a), name(f, l.b));
-            (a.clone().min(b.clone()), a.max(b))
-        })
-        .collect();
-    let (mut got, mut dead_got) = (Vec::new(), 0);
-    for fault in &d.faults {
-        match fault {
-            Fault::MissingTreeCable {
-                lower,
-                upper,
-                lower_pos,
-                upper_pos,
-            } => {
-                assert!(lower_pos.starts_with('T') && upper_pos.starts_with('T'), "{fault:?}");
-                let (a, b) = (name(&inj.fabric, *lower), name(&inj.fabric, *upper));
-                got.push((a.clone().min(b.clone()), a.max(b)));
-            }
-            Fault::DeadSwitch { position } => {
-                assert!(position.starts_with('T'));
-                dead_got += 1
-            }
-            other => panic!("{what}: an LSFT fault on a tree: {other:?}"),
-        }
-    }
-    want.sort();
-    got.sort();
+    let harness::TreeFaults {
+        want,
+        got,
+        cable_positions,
+        dead: dead_positions,
+    } = harness::tree_faults(f, &inj.fabric, &inj.cut, &d.faults, &what);
+    assert!(
+        cable_positions.iter().all(|p| p.starts_with('T')),
+        "{cable_positions:?}"
+    );
+    assert!(dead_positions.iter().all(|p| p.starts_with('T')), "{dead_positions:?}");
+    let dead_got = dead_positions.len();
     assert_eq!(got, want, "{what}: missing cables");
     assert_eq!(dead_got, dead.len(), "{what}: dead switches");
     let Holes::Pgft(h) = &d.holes else {

@@ -78,6 +78,11 @@ fn route_degraded_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, Lft
                 .unwrap()
                 .lfts
         }
+        Holes::Mols(h) => {
+            ibfat::routing::degraded_mols::route_mols(loaded.fabric(), h, &lids)
+                .unwrap()
+                .lfts
+        }
     };
     (loaded.fabric().clone(), lids, lfts)
 }

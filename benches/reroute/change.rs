@@ -25,6 +25,11 @@ fn tables(f: &Fabric, lids: &Lids, what: &str) -> LftSet {
         Recognition::Unrecognised { degraded: Some(d), .. } => match &d.holes {
             Holes::Pgft(h) => route_pgft(f, h, lids).expect("routes").lfts,
             Holes::Lsft(h) => route_lsft(f, h, lids).expect("routes").lfts,
+            Holes::Mols(h) => {
+                ibfat::routing::degraded_mols::route_mols(f, h, lids)
+                    .expect("routes")
+                    .lfts
+            }
         },
         Recognition::Unrecognised { reason, .. } => panic!("{what}: not recognised: {reason}"),
     }

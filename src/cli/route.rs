@@ -33,7 +33,10 @@ ibfat read it alike, in about half the bytes (LSFT(32): 3.2 GB instead of 5.8 GB
 A degraded one-sided LSFT (cut cables, dead switches; `ibfat recognize` lists them) is
 routed too: intact pairs keep their route, broken pairs detour through one other leaf, on
 SL 1-2 with two data VLs, proven deadlock-free per VL; DIR also gets path-sl.txt (the SL of
-every (SLID, DLID) pair that is not 0) and sl2vl.txt (the SL-to-VL tables).
+every (SLID, DLID) pair that is not 0) and sl2vl.txt (the SL-to-VL tables). A degraded
+k-ary n-tree, PGFT or MOLS 3-tree is routed up*/down* around the faults on one VL (a MOLS
+tree with --lmc 0 or 1: both routes kept where they survive); pairs no such path joins are
+named (exit 1).
 
 A full mesh (`ibfat build fullmesh`) with --lmc L (1..=7) routes the base LID of every host
 direct and the other 2^L-1 offsets through one relay switch each (two hops; relay

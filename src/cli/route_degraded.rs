@@ -53,6 +53,12 @@ pub fn run(
 ) -> Result<i32> {
     let t_lids = Instant::now();
     let fabric = loaded.fabric();
+    if let Holes::Mols(_) = &d.holes {
+        // both LMC routes of the family (bandwidth, latency) are kept
+        let lids = pick_lids_at(loaded, lids_arg, lmc)?;
+        let stages = stages.map(|(read_s, rec_s)| (read_s + t_lids.elapsed().as_secs_f64(), rec_s));
+        return super::route_degraded_pgft::run(loaded, d, &lids, out, json, validate, stages);
+    }
     if lmc != 0 {
         return Err(Error::input(
             "lmc",
@@ -64,9 +70,9 @@ pub fn run(
     let lids_s = t_lids.elapsed().as_secs_f64();
     let holes = match &d.holes {
         Holes::Lsft(h) => h,
-        Holes::Pgft(h) => {
+        _ => {
             let stages = stages.map(|(read_s, rec_s)| (read_s + lids_s, rec_s));
-            return super::route_degraded_pgft::run(loaded, d, h, &lids, out, json, validate, stages);
+            return super::route_degraded_pgft::run(loaded, d, &lids, out, json, validate, stages);
         }
     };
     let t_route = Instant::now();
@@ -181,15 +187,27 @@ pub(super) fn write_with_lanes(
 /// The LIDs to route with: `plan`, `discovered`, `auto` (the topology's own at LMC 0, else
 /// planned) or a guid2lid file.
 pub(super) fn pick_lids(loaded: &Loaded, lids_arg: &str) -> Result<Lids> {
+    pick_lids_at(loaded, lids_arg, 0)
+}
+
+/// [`pick_lids`] at LMC `lmc` (a degraded MOLS tree keeps its LMC 1 latency routes).
+fn pick_lids_at(loaded: &Loaded, lids_arg: &str, lmc: u8) -> Result<Lids> {
     let fabric = loaded.fabric();
+    if lmc > 1 {
+        return Err(Error::input(
+            "lmc",
+            format!("LMC {lmc} is for full meshes; a degraded tree is routed with LMC 0 or 1"),
+            Some("--lmc 0 or --lmc 1".into()),
+        ));
+    }
     Ok(match lids_arg {
-        "plan" => Lids::plan(fabric, &[], 0)?,
+        "plan" => Lids::plan(fabric, &[], lmc)?,
         "discovered" => loaded
             .own_lids()?
             .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
         "auto" => match loaded.own_lids()? {
-            Some(l) if l.lmc == 0 => l,
-            _ => Lids::plan(fabric, &[], 0)?,
+            Some(l) if l.lmc == lmc => l,
+            _ => Lids::plan(fabric, &[], lmc)?,
         },
         file => super::topo::read_guid2lid(fabric, Path::new(file))?,
     })

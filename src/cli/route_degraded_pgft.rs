@@ -1,5 +1,6 @@
-//! `ibfat route` on a degraded PGFT (k-ary n-tree, two-level fat-tree): up*/down* around
-//! the holes on one VL ([`ibfat::routing::degraded_pgft`]), validated before the dump is
+//! `ibfat route` on a degraded tree — PGFT (k-ary n-tree, two-level fat-tree) or MOLS
+//! 3-level tree: up*/down* around the holes on one VL ([`ibfat::routing::degraded_pgft`],
+//! [`ibfat::routing::degraded_mols`], LMC 0 or 1 for MOLS), validated before the dump is
 //! written (no loop, nothing misdelivered, the CDG of host-sourced routes acyclic, and no
 //! broken host route but the unrouted pairs). Exit 0; 1 when some connected pairs have no
 //! up*/down* path (named; the tables are written, they serve every other pair) or when the
@@ -10,10 +11,11 @@ use ibfat::check::lfts::validate as validate_lfts;
 use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
+use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::Lids;
-use ibfat::topology::degraded::PgftHoles;
-use ibfat::Result;
+use ibfat::topology::degraded::Holes;
+use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -22,6 +24,7 @@ use std::time::Instant;
 struct Report<'a> {
     family: &'a str,
     faults: usize,
+    lmc: u8,
     switches: usize,
     lids: usize,
     entries: usize,
@@ -41,13 +44,11 @@ struct Report<'a> {
     timings: Option<super::route::Timings>,
 }
 
-/// Route the degraded PGFT `d` (structure `h`) with `lids`, validate unless told not to,
-/// write the dump and guid2lid; `stages`: (read, recognise) seconds so far.
-#[allow(clippy::too_many_arguments)]
+/// Route the degraded tree `d` with `lids`, validate unless told not to, write the dump
+/// and guid2lid; `stages`: (read, recognise) seconds so far.
 pub fn run(
     loaded: &Loaded,
     d: &Degraded,
-    h: &PgftHoles,
     lids: &Lids,
     out: &Path,
     json: bool,
@@ -56,7 +57,11 @@ pub fn run(
 ) -> Result<i32> {
     let fabric = loaded.fabric();
     let t_route = Instant::now();
-    let r = route_pgft(fabric, h, lids)?;
+    let r = match &d.holes {
+        Holes::Pgft(h) => route_pgft(fabric, h, lids)?,
+        Holes::Mols(h) => route_mols(fabric, h, lids)?,
+        Holes::Lsft(_) => return Err(Error::input("topology", "a degraded LSFT is not a tree", None)),
+    };
     let route_s = t_route.elapsed().as_secs_f64();
     let t_valid = Instant::now();
     let valid = if validate {
@@ -96,6 +101,7 @@ pub fn run(
     let report = Report {
         family: &d.description,
         faults: d.faults.len(),
+        lmc: lids.lmc,
         switches: lfts.switches.len(),
         lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
         entries: lfts.routed_entries(),

@@ -353,6 +353,13 @@ fn repaired(
     let (want, name) = match &d.holes {
         Holes::Lsft(_) => (PatternKind::Lsft, "lsft"),
         Holes::Pgft(_) => (PatternKind::KaryShift, "kary-shift"),
+        Holes::Mols(_) => {
+            return Err(Error::input(
+                "topology",
+                format!("{}: no schedule repair for a degraded MOLS tree yet", d.description),
+                Some("`ibfat route` routes it; schedule the intact plan".into()),
+            ))
+        }
     };
     if a.pattern != PatternArg::Phases(want) || a.job.is_some() || a.job_size.is_some() || a.block.is_some() {
         return Err(Error::input(
@@ -385,6 +392,7 @@ fn repaired(
             let lfts = match &d.holes {
                 Holes::Lsft(h) => ibfat::routing::degraded::route_lsft(fabric, h, &lids)?.lfts,
                 Holes::Pgft(h) => ibfat::routing::degraded_pgft::route_pgft(fabric, h, &lids)?.lfts,
+                Holes::Mols(h) => ibfat::routing::degraded_mols::route_mols(fabric, h, &lids)?.lfts,
             };
             (lids, lfts, "ibfat's degraded routes".to_string())
         }
@@ -392,6 +400,7 @@ fn repaired(
     let (sched, rep) = match &d.holes {
         Holes::Lsft(h) => repair_lsft(fabric, h, &lids, &lfts)?,
         Holes::Pgft(h) => repair_tree(fabric, h, &lids, &lfts)?,
+        Holes::Mols(_) => unreachable!("refused above"),
     };
     let format = a
         .format

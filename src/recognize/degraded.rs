@@ -67,7 +67,7 @@ impl Degraded {
     pub fn lsft(&self) -> Option<&LsftHoles> {
         match &self.holes {
             Holes::Lsft(h) => Some(h),
-            Holes::Pgft(_) => None,
+            _ => None,
         }
     }
 }
@@ -96,8 +96,9 @@ pub enum Fault {
         /// The point it would serve.
         point: String,
     },
-    /// A cable of a tree (PGFT, k-ary n-tree) between a switch and one of its parents that
-    /// is not in the fabric (both switches are); one fault per missing parallel cable.
+    /// A cable of a tree (PGFT, k-ary n-tree, MOLS 3-level tree) between a switch and one
+    /// of its parents that is not in the fabric (both switches are); one fault per missing
+    /// parallel cable. MOLS positions are `B(pod,colour)`, `M(plane,row)`, `T(plane,index)`.
     MissingTreeCable {
         /// The lower switch.
         lower: NodeId,
@@ -110,7 +111,8 @@ pub enum Fault {
     },
     /// A switch of a tree above the leaves that is not in the fabric (with its cables).
     DeadSwitch {
-        /// The canonical position it would hold, `T<level>(A,B)`.
+        /// The canonical position it would hold, `T<level>(A,B)` (MOLS: `M(plane,row)`,
+        /// `T(plane,index)`).
         position: String,
     },
 }

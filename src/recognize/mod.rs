@@ -19,6 +19,7 @@
 //! its MOLS layout.
 
 pub mod degraded;
+mod degraded_mols;
 pub mod degraded_pgft;
 mod fullmesh;
 mod graph;
@@ -319,6 +320,9 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
     let mut degraded = tried(FamilyHint::Lsft).then(|| degraded::lsft(&g).ok()).flatten();
     if degraded.is_none() && (tried(FamilyHint::Kary) || tried(FamilyHint::Pgft) || tried(FamilyHint::Twolevel)) {
         degraded = degraded_pgft::pgft(&g, hint).ok();
+    }
+    if degraded.is_none() && tried(FamilyHint::Mols) {
+        degraded = degraded_mols::mols(&g).ok();
     }
     Recognition::Unrecognised {
         degraded,

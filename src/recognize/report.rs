@@ -427,6 +427,10 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                         r.levels = Some(h.layout.params.levels);
                         r.arity = (d.family == FamilyHint::Kary).then_some(d.order);
                     }
+                    crate::topology::degraded::Holes::Mols(h) => {
+                        r.arity = Some(h.n());
+                        r.wiring = Some(h.layout.wiring.to_string());
+                    }
                 }
                 r.faults = d.faults.iter().map(|f| fault_report(fabric, f)).collect();
             }

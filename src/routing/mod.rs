@@ -6,7 +6,9 @@
 //! LIDs unrouted on an LSFT; ibfat does not).
 
 pub mod degraded;
+pub mod degraded_mols;
 pub mod degraded_pgft;
+pub mod degraded_tree;
 mod families;
 pub mod fullmesh;
 pub mod lanes;

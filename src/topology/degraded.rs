@@ -256,4 +256,6 @@ pub enum Holes {
     Lsft(LsftHoles),
     /// A PGFT, k-ary n-tree or two-level fat-tree: up*/down* around the holes on one VL.
     Pgft(PgftHoles),
+    /// A MOLS proximity 3-level tree: up*/down* around the holes on one VL, both LMC routes.
+    Mols(super::degraded_mols::MolsHoles),
 }

@@ -8,6 +8,7 @@
 //! not care where a fabric came from.
 
 pub mod degraded;
+pub mod degraded_mols;
 pub mod fabric;
 pub mod faults;
 pub mod fullmesh;

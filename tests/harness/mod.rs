@@ -870,3 +870,70 @@ pub fn restore_and_expect_intact(sim: &Sim, osm: &mut OpenSm, faults: &Path) {
     assert_same_tables(&fabric, &intact, &programmed, "restored");
     assert!(ibfat::check::validate(&fabric, &lids, &programmed, Some(&layout)).ok);
 }
+
+/// What a degraded tree's recognition listed against what was injected, for tests that
+/// it lists exactly the injected faults.
+pub struct TreeFaults {
+    /// The injected cuts as sorted (name, name) pairs, sorted.
+    pub want: Vec<(String, String)>,
+    /// The recognised missing cables as sorted (name, name) pairs, sorted.
+    pub got: Vec<(String, String)>,
+    /// The canonical positions of both ends of every recognised missing cable.
+    pub cable_positions: Vec<String>,
+    /// The positions of the recognised dead switches.
+    pub dead: Vec<String>,
+}
+
+/// Compare the cuts injected into `f` (giving `g`) with the faults recognised on `g`;
+/// panics on a fault that is not a tree's.
+pub fn tree_faults(
+    f: &Fabric,
+    g: &Fabric,
+    cut: &[ibfat::topology::Link],
+    faults: &[ibfat::recognize::Fault],
+    what: &str,
+) -> TreeFaults {
+    use ibfat::recognize::Fault;
+    let pair = |a: String, b: String| (a.clone().min(b.clone()), a.max(b));
+    let mut want: Vec<(String, String)> = cut
+        .iter()
+        .map(|l| pair(f.node(l.a).name.clone(), f.node(l.b).name.clone()))
+        .collect();
+    let (mut got, mut cable_positions, mut dead) = (Vec::new(), Vec::new(), Vec::new());
+    for fault in faults {
+        match fault {
+            Fault::MissingTreeCable {
+                lower,
+                upper,
+                lower_pos,
+                upper_pos,
+            } => {
+                got.push(pair(g.node(*lower).name.clone(), g.node(*upper).name.clone()));
+                cable_positions.extend([lower_pos.clone(), upper_pos.clone()]);
+            }
+            Fault::DeadSwitch { position } => dead.push(position.clone()),
+            other => panic!("{what}: not a tree's fault: {other:?}"),
+        }
+    }
+    want.sort();
+    got.sort();
+    TreeFaults {
+        want,
+        got,
+        cable_positions,
+        dead,
+    }
+}
+
+/// The degraded recognition of `f`, asked as `hint`; panics (naming `what`) when it is
+/// intact or not a known family with faults.
+pub fn degraded(f: &Fabric, hint: Option<ibfat::recognize::FamilyHint>, what: &str) -> ibfat::recognize::Degraded {
+    use ibfat::recognize::{recognize, Recognition};
+    match recognize(f, hint) {
+        Recognition::Unrecognised { degraded: Some(d), .. } => d,
+        Recognition::Unrecognised { reason, attempts, .. } => {
+            panic!("{what}: not recognised as degraded: {reason} {attempts:?}")
+        }
+        Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
+    }
+}

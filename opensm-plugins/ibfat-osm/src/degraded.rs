@@ -2,17 +2,19 @@
 //! An LSFT: ibfat's detour routes (docs/routing.md §2.4), deadlock-free on two data VLs —
 //! which needs OpenSM to program the SL-to-VL tables (QoS on) and every port to offer the
 //! VLs; anything short of that is refused with the reason, so OpenSM falls back. A PGFT
-//! (k-ary n-tree, two-level): up*/down* around the holes on one VL, no lanes needed; pairs
-//! no up*/down* path connects are logged and left unrouted, the rest is programmed.
+//! (k-ary n-tree, two-level) or a MOLS 3-level tree (LMC 0 or 1): up*/down* around the
+//! holes on one VL, no lanes needed; pairs no up*/down* path connects are logged and left
+//! unrouted, the rest is programmed.
 
 use crate::lanes::{data_vls_of_code, ActiveLanes};
 use ibfat::check::vls::check_lanes;
 use ibfat::recognize::Degraded;
 use ibfat::routing::degraded::route_lsft;
+use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::lanes::{LaneRules, Lanes};
 use ibfat::routing::{LftSet, Lids};
-use ibfat::topology::degraded::{Holes, PgftHoles};
+use ibfat::topology::degraded::Holes;
 use ibfat::topology::Fabric;
 
 /// What OpenSM offers for virtual lanes: QoS on (it programs SL-to-VL tables only then),
@@ -87,7 +89,7 @@ pub struct Routed {
 pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, validate: bool) -> Result<Routed, String> {
     let holes = match &d.holes {
         Holes::Lsft(h) => h,
-        Holes::Pgft(h) => return route_tree(fabric, d, h, lids, validate),
+        Holes::Pgft(_) | Holes::Mols(_) => return route_tree(fabric, d, lids, validate),
     };
     let mut report = Vec::new();
     if lids.lmc != 0 {
@@ -150,15 +152,21 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
     })
 }
 
-/// A degraded PGFT: up*/down* on one VL; `validate`: loops, deliveries and the CDG first.
-fn route_tree(fabric: &Fabric, d: &Degraded, h: &PgftHoles, lids: &Lids, validate: bool) -> Result<Routed, String> {
-    if lids.lmc != 0 {
-        return Err(format!(
-            "{}: a degraded tree is routed with LMC 0 (OpenSM runs LMC {})",
-            d.description, lids.lmc
-        ));
+/// A degraded PGFT or MOLS tree: up*/down* on one VL; `validate`: loops, deliveries and the
+/// CDG first.
+fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, validate: bool) -> Result<Routed, String> {
+    let r = match &d.holes {
+        Holes::Mols(h) => route_mols(fabric, h, lids),
+        Holes::Pgft(_) | Holes::Lsft(_) if lids.lmc != 0 => {
+            return Err(format!(
+                "{}: a degraded tree is routed with LMC 0 (OpenSM runs LMC {})",
+                d.description, lids.lmc
+            ))
+        }
+        Holes::Pgft(h) => route_pgft(fabric, h, lids),
+        Holes::Lsft(_) => return Err(format!("{}: not a tree", d.description)),
     }
-    let r = route_pgft(fabric, h, lids).map_err(|e| e.to_string())?;
+    .map_err(|e| e.to_string())?;
     let mut report = vec![format!(
         "up*/down* around the faults on one VL (no SL-to-VL tables needed)"
     )];

@@ -1,0 +1,174 @@
+//! What the up*/down* routers of degraded trees share ([`super::degraded_pgft`] for PGFTs
+//! and k-ary n-trees, [`super::degraded_mols`] for MOLS 3-level trees): the shape of their
+//! result, division by a row's fixed divisor, and the switch-LID pass (up*/down* by level
+//! over the surviving cables, with the routes that would turn up again removed).
+
+use super::lft::{LftSet, NO_ROUTE};
+use super::lids::Lids;
+use crate::topology::{Fabric, NodeId};
+use rayon::prelude::*;
+
+/// How many unrouted pairs are named (the count is complete).
+pub(crate) const NAMED: usize = 20;
+
+/// The tables of a degraded tree and the pairs they cannot serve.
+#[derive(Clone, Debug)]
+pub struct TreeRoutes {
+    /// Forwarding tables of every switch (host and switch LIDs).
+    pub lfts: LftSet,
+    /// (Leaf with hosts, host LID) pairs that no up*/down* path connects (entry unrouted).
+    pub unrouted: u64,
+    /// The first of those pairs, named: (source leaf, destination host port).
+    pub unrouted_named: Vec<(String, String)>,
+    /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch, and a
+    /// route that turns up again would close a cycle in the channel dependency graph.
+    pub unrouted_switch_lids: u64,
+}
+
+/// Division by a divisor fixed for a whole row, as one multiplication: n / d is
+/// ⌊n·M / 2⁶⁴⌋ with M = ⌊2⁶⁴ / d⌋ + 1, exact for every 32-bit n and divisor 2 ≤ d < 2³²
+/// (M exceeds 2⁶⁴/d by at most 1, so n·M / 2⁶⁴ exceeds n/d by less than 2⁻³² < 1/d: too
+/// little to reach the next integer; the test checks it). The host entries divide every
+/// tree position by the level's W and take it modulo the up-port count — 14 M entries on a
+/// 10,000-host tree — where hardware division would dominate the pass.
+#[derive(Clone, Copy)]
+pub(crate) struct Div {
+    d: u32,
+    m: u64,
+}
+
+impl Div {
+    /// A divisor of 0 (an empty level) divides as 1: its results are never used.
+    pub(crate) fn new(d: u32) -> Div {
+        let d = d.max(1);
+        Div {
+            d,
+            m: (u64::MAX / d as u64).wrapping_add(1),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn div(self, n: u32) -> u32 {
+        if self.d == 1 {
+            n
+        } else {
+            ((self.m as u128 * n as u128) >> 64) as u32
+        }
+    }
+
+    #[inline]
+    pub(crate) fn rem(self, n: u32) -> u32 {
+        n - self.div(n) * self.d
+    }
+}
+
+/// Switch LIDs of a degraded tree: up*/down* by `rank` (0 = top level, `u32::MAX` = not a
+/// switch of the tree) over the surviving cables ([`super::updown`], the intact families'
+/// rule, so entries away from the faults stay as they were), then the routes that would
+/// turn up again removed; returns how many (leaf, switch LID) entries that leaves unrouted.
+pub(crate) fn route_switch_lids(fabric: &Fabric, lfts: &mut LftSet, lids: &Lids, rank: &[u32]) -> u64 {
+    let graph = super::updown::SwitchGraph::new(fabric, lfts, rank);
+    let switch_lid: Vec<u16> = lfts
+        .switches
+        .iter()
+        .map(|&n| lids.base[fabric.port_index(n, 0) as usize])
+        .collect();
+    super::updown::fill(&graph, lfts, &switch_lid);
+    drop_turning_switch_routes(fabric, lfts, rank, &switch_lid)
+}
+
+/// The first [`NAMED`] unrouted (switch, host LID) pairs as (switch name, host port).
+pub(crate) fn name_pairs<'a>(
+    fabric: &Fabric,
+    lids: &Lids,
+    pairs: impl Iterator<Item = &'a (NodeId, u32)>,
+) -> Vec<(String, String)> {
+    pairs
+        .take(NAMED)
+        .map(|(node, lid)| {
+            let owner = lids.owner[*lid as usize];
+            (
+                fabric.node(*node).name.clone(),
+                super::lids::describe_port(fabric, owner),
+            )
+        })
+        .collect()
+}
+
+/// Leaves' routes to switch LIDs that turn up again after going down (up*/down* has no
+/// path: the leaf's cable into the destination's copy class is cut, and [`super::updown`]
+/// then steps sideways) are removed — a host's management packets to that switch would
+/// close a cycle in the channel dependency graph of host-sourced routes — and counted.
+pub(crate) fn drop_turning_switch_routes(fabric: &Fabric, lfts: &mut LftSet, rank: &[u32], switch_lid: &[u16]) -> u64 {
+    let top = rank.iter().copied().filter(|&r| r != u32::MAX).max().unwrap_or(0);
+    let stride = lfts.stride;
+    // the row behind every port of every row (u32::MAX: none), so that walks are lookups
+    let width = 256usize;
+    let mut next_row = vec![u32::MAX; lfts.switches.len() * width];
+    for (r, &sw) in lfts.switches.iter().enumerate() {
+        for port in 1..=fabric.node(sw).nports {
+            if let Some((n, _)) = fabric.peer(sw, port) {
+                next_row[r * width + port as usize] = lfts.row_of[n as usize];
+            }
+        }
+    }
+    let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top).collect();
+    let table = &*lfts;
+    let drop: Vec<(usize, usize)> = rows
+        .par_iter()
+        .flat_map_iter(|&r| {
+            let next_row = &next_row;
+            switch_lid.iter().filter_map(move |&lid| {
+                let (mut at, mut down, mut hops) = (r, false, 0);
+                loop {
+                    let port = table.ports[at * stride + lid as usize];
+                    if port == 0 || port == NO_ROUTE {
+                        return None;
+                    }
+                    let next = next_row[at * width + port as usize];
+                    if next == u32::MAX {
+                        return None;
+                    }
+                    let up = rank[next as usize] < rank[at];
+                    if (down && up) || hops > 2 * top + 2 {
+                        return Some((r, lid as usize));
+                    }
+                    down |= !up;
+                    at = next as usize;
+                    hops += 1;
+                }
+            })
+        })
+        .collect();
+    for &(r, lid) in &drop {
+        lfts.ports[r * stride + lid] = NO_ROUTE;
+    }
+    drop.len() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Div;
+
+    /// Division by multiplication equals the hardware's for every divisor a tree has and
+    /// positions around every multiple and power of two, up to the top of u32.
+    #[test]
+    fn division_by_multiplication_is_exact() {
+        let mut ns: Vec<u32> = (0..5000).collect();
+        ns.extend((1..32).flat_map(|k| [(1u32 << k) - 1, 1 << k, (1 << k) + 1]));
+        ns.extend([u32::MAX, u32::MAX - 1, u32::MAX / 3, 1_000_003, 123_456_789]);
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            ns.push(x);
+        }
+        for d in (1..=1200u32).chain([4096, 65_535, 65_536, 1 << 31, u32::MAX]) {
+            let q = Div::new(d);
+            for &n in &ns {
+                assert_eq!((q.div(n), q.rem(n)), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+}
