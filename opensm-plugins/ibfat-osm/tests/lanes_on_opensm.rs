@@ -157,6 +157,63 @@ fn switch_lid(fabric: &Fabric, lids: &Lids, sw: NodeId) -> u16 {
     lids.owner.iter().position(|&o| o == i).unwrap() as u16
 }
 
+/// Play `file` (`cut.ibsim`, `restore.ibsim`) of an `ibfat faults` folder on the running
+/// ibsim and re-sweep: the pass must be ibfat's.
+fn play_and_resweep(sim: &Sim, osm: &mut harness::OpenSm, dir: &std::path::Path, file: &str, what: &str) {
+    for cmd in std::fs::read_to_string(dir.join(file)).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    osm.routed_by_ibfat(before + 1, what);
+}
+
+/// What a degraded LSFT pass left in the switches, read back: the tables equal the
+/// library's degraded routes, and the per-VL check of them (host-sourced paths walked with
+/// ibfat's SLs and SL-to-VL rule) — returned with the recognition, the lanes and the
+/// (leaf, switch LID) pairs the library leaves unrouted, for the caller's bounds.
+fn degraded_read_back(sim: &Sim, what: &str) -> (Fabric, Lids, Degraded, Lanes, ibfat::check::vls::VlReport, u64) {
+    let (fabric, lids, programmed) = sim.programmed();
+    let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
+    harness::assert_same_tables(&fabric, &want, &programmed, what);
+    let v = check_vls(
+        &fabric,
+        &lids,
+        &programmed,
+        |s, l| lanes.sl(s, l),
+        |w, s, i, o| lanes.vl(w, s, i, o),
+    );
+    (fabric, lids, d, lanes, v, unrouted_switch_lids)
+}
+
+/// `saquery -p` for one host of every `every`-th leaf to every `step`-th host LID: the SL
+/// is ibfat's. Returns the pairs asked that are detoured (SL ≠ 0) and the sources used.
+fn path_records_match(
+    sim: &Sim,
+    fabric: &Fabric,
+    lids: &Lids,
+    lanes: &Lanes,
+    sources: impl Fn(&[(u16, NodeId)]) -> Vec<(u16, NodeId)>,
+    step: usize,
+) -> (usize, Vec<(u16, NodeId)>) {
+    let hosts = host_lids(fabric, lids);
+    let mut firsts: Vec<(u16, NodeId)> = Vec::new();
+    for &(lid, leaf) in &hosts {
+        if !firsts.iter().any(|&(_, l)| l == leaf) {
+            firsts.push((lid, leaf));
+        }
+    }
+    let mut detoured = 0;
+    for &(slid, leaf) in &sources(&firsts) {
+        for &(dlid, _) in hosts.iter().step_by(step) {
+            let want = lanes.sl(leaf, dlid as usize);
+            assert_eq!(path_record_sl(sim, slid, dlid), want, "{slid} -> {dlid}");
+            detoured += (want != 0) as usize;
+        }
+    }
+    (detoured, firsts)
+}
+
 /// LSFT(5) shuffled with 6 cables cut and one spine dead (ibsim `Unlink`/`Down` commands from
 /// `ibfat faults`): routed by ibfat with lanes, read back with the real tools; then repaired.
 #[test]
@@ -168,12 +225,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     let sched = t.path().join("schedule.json");
     let mut osm = sim.opensm_daemon(&qos_cfg(&format!("validate=1 schedule_out={}", sched.display())));
     osm.routed_by_ibfat(1, "intact");
-    for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
-        sim.console(cmd);
-    }
-    let before = osm.log().matches("tables configured on all switches").count();
-    osm.sighup();
-    osm.routed_by_ibfat(before + 1, "cut");
+    play_and_resweep(&sim, &mut osm, &cut, "cut.ibsim", "cut");
     let log = osm.log();
     assert!(log.contains("ibfat: degraded fabric: Latin-square fat-tree LSFT(5) one-sided, degraded: 6 missing cables, 1 dead spines"), "{}", harness::tail(&log, 40));
     assert!(
@@ -190,17 +242,8 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     );
 
     // the LFTs the switches hold are ibfat's degraded routes, deadlock-free per VL
-    let (fabric, lids, programmed) = sim.programmed();
-    let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
+    let (fabric, lids, d, lanes, v, unrouted_switch_lids) = degraded_read_back(&sim, "cut");
     assert_eq!(d.faults.len(), 7);
-    harness::assert_same_tables(&fabric, &want, &programmed, "cut");
-    let v = check_vls(
-        &fabric,
-        &lids,
-        &programmed,
-        |s, l| lanes.sl(s, l),
-        |w, s, i, o| lanes.vl(w, s, i, o),
-    );
     // (the only unrouted paths: a leaf to the spine its own cut cable led to)
     assert!(
         v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == unrouted_switch_lids,
@@ -239,23 +282,11 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     let (pairs, on_vl1) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
     assert!(on_vl1 > 0 && pairs > 1000, "{pairs} pairs, {on_vl1} with VL 1");
 
-    // PathRecords carry ibfat's SLs: one host per leaf to every host LID
-    let hosts = host_lids(&fabric, &lids);
-    let mut firsts: Vec<(u16, NodeId)> = Vec::new();
-    for &(lid, leaf) in &hosts {
-        if !firsts.iter().any(|&(_, l)| l == leaf) {
-            firsts.push((lid, leaf));
-        }
-    }
-    let mut detoured = 0;
-    for &(slid, leaf) in firsts.iter().take(8) {
-        for &(dlid, _) in hosts.iter().step_by(3) {
-            let want = lanes.sl(leaf, dlid as usize);
-            assert_eq!(path_record_sl(&sim, slid, dlid), want, "{slid} -> {dlid}");
-            detoured += (want != 0) as usize;
-        }
-    }
+    // PathRecords carry ibfat's SLs: one host of each of 8 leaves to every third host LID
+    let (detoured, firsts) =
+        path_records_match(&sim, &fabric, &lids, &lanes, |f| f.iter().take(8).copied().collect(), 3);
     assert!(detoured > 0, "no detoured pair was asked");
+    let hosts = host_lids(&fabric, &lids);
 
     // repair: the intact tables come back exactly, and the SLs are 0 again
     harness::restore_and_expect_intact(&sim, &mut osm, &cut);
@@ -297,12 +328,7 @@ fn degraded_two_sided_lsft3_is_routed_with_sls_and_sl2vl_tables() {
     let mut osm = sim.opensm_daemon(&qos_cfg("validate=1"));
     osm.routed_by_ibfat(1, "intact");
     let (intact_fabric, intact_lids, intact_tables) = sim.programmed();
-    for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
-        sim.console(cmd);
-    }
-    let before = osm.log().matches("tables configured on all switches").count();
-    osm.sighup();
-    osm.routed_by_ibfat(before + 1, "cut");
+    play_and_resweep(&sim, &mut osm, &cut, "cut.ibsim", "cut");
     let log = osm.log();
     assert!(
         log.contains("ibfat: degraded fabric: Latin-square fat-tree LSFT(3) two-sided, degraded: 3 missing cables, 1 dead spines"),
@@ -314,40 +340,24 @@ fn degraded_two_sided_lsft3_is_routed_with_sls_and_sl2vl_tables() {
         "{}",
         harness::tail(&log, 40)
     );
-    let (fabric, lids, programmed) = sim.programmed();
-    let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
+    let (fabric, lids, d, lanes, v, unrouted_switch_lids) = degraded_read_back(&sim, "two-sided cut");
     assert_eq!((d.faults.len(), d.lsft().unwrap().sides), (4, 2));
     assert_eq!(
         unrouted_switch_lids, 0,
         "a leaf turns at its twin towards a spine it lost"
     );
-    harness::assert_same_tables(&fabric, &want, &programmed, "two-sided cut");
-    let v = check_vls(
-        &fabric,
-        &lids,
-        &programmed,
-        |s, l| lanes.sl(s, l),
-        |w, s, i, o| lanes.vl(w, s, i, o),
-    );
     assert!(v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == 0, "{v:?}");
     let (pairs, on_vl1) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
     assert!(on_vl1 > 0 && pairs > 500, "{pairs} pairs, {on_vl1} with VL 1");
-    // PathRecords: one host per leaf (both sides) to every other host LID
-    let hosts = host_lids(&fabric, &lids);
-    let mut firsts: Vec<(u16, NodeId)> = Vec::new();
-    for &(lid, leaf) in &hosts {
-        if !firsts.iter().any(|&(_, l)| l == leaf) {
-            firsts.push((lid, leaf));
-        }
-    }
-    let mut detoured = 0;
-    for &(slid, leaf) in firsts.iter().step_by(3) {
-        for &(dlid, _) in hosts.iter().step_by(2) {
-            let want = lanes.sl(leaf, dlid as usize);
-            assert_eq!(path_record_sl(&sim, slid, dlid), want, "{slid} -> {dlid}");
-            detoured += (want != 0) as usize;
-        }
-    }
+    // PathRecords: one host of every third leaf (both sides) to every other host LID
+    let (detoured, _) = path_records_match(
+        &sim,
+        &fabric,
+        &lids,
+        &lanes,
+        |f| f.iter().step_by(3).copied().collect(),
+        2,
+    );
     assert!(detoured > 0, "no detoured pair was asked");
     harness::restore_and_expect_intact(&sim, &mut osm, &cut);
     // (and exactly the tables the switches held before the cut)
@@ -421,12 +431,7 @@ fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
         ]);
         assert_eq!(c, 0, "{o}{e}");
         for (file, what) in [("cut.ibsim", "cut"), ("restore.ibsim", "restored")] {
-            for cmd in std::fs::read_to_string(drill.join(file)).unwrap().lines() {
-                sim.console(cmd);
-            }
-            let before = osm.log().matches("tables configured on all switches").count();
-            osm.sighup();
-            osm.routed_by_ibfat(before + 1, &format!("cycle {cycle} {what}"));
+            play_and_resweep(&sim, &mut osm, &drill, file, &format!("cycle {cycle} {what}"));
             assert!(osm.alive(), "cycle {cycle}");
             let (fabric, lids, programmed) = sim.programmed();
             let want = match recognize(&fabric, None) {
@@ -610,13 +615,12 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
             a.extend(["--out", drill.to_str().unwrap()]);
             let (c, o, e) = harness::ibfat(&a);
             assert_eq!(c, 0, "{name}: {o}{e}");
-            for cmd in std::fs::read_to_string(drill.join("cut.ibsim")).unwrap().lines() {
-                sim.console(cmd);
-            }
-            let before = osm.log().matches("tables configured on all switches").count();
-            let ups = osm.log().matches("SUBNET UP").count();
-            osm.sighup();
             if q == 3 && *what == "10 cuts" {
+                for cmd in std::fs::read_to_string(drill.join("cut.ibsim")).unwrap().lines() {
+                    sim.console(cmd);
+                }
+                let ups = osm.log().matches("SUBNET UP").count();
+                osm.sighup();
                 // 10 of LSFT(3)'s 52 cables: some leaves keep one or two of their four, and
                 // pairs behind them have no detour through a single other leaf (they need
                 // two turns, a third VL: the documented bound). The plugin says so and
@@ -634,7 +638,7 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
                 );
                 break;
             }
-            osm.routed_by_ibfat(before + 1, &name);
+            play_and_resweep(&sim, &mut osm, &drill, "cut.ibsim", &name);
             let log = osm.log();
             let pass = &log[log
                 .rfind("ibfat: degraded fabric:")
@@ -646,22 +650,13 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
             );
 
             // the switches hold the library's degraded routes, deadlock-free per VL
-            let (fabric, lids, programmed) = sim.programmed();
-            let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
+            let (fabric, lids, d, lanes, v, unrouted_switch_lids) = degraded_read_back(&sim, &name);
             let n_faults = if *what == "dead spine" {
                 1
             } else {
                 args[1].parse::<usize>().unwrap()
             };
             assert_eq!(d.faults.len(), n_faults, "{name}: {:?}", d.faults);
-            harness::assert_same_tables(&fabric, &want, &programmed, &name);
-            let v = check_vls(
-                &fabric,
-                &lids,
-                &programmed,
-                |s, l| lanes.sl(s, l),
-                |w, s, i, o| lanes.vl(w, s, i, o),
-            );
             assert!(
                 v.ok() && v.vls <= 2 && v.unrouted == unrouted_switch_lids,
                 "{name}: {v:?}"
