@@ -393,11 +393,8 @@ fn one_cut_cable_changes_under_one_percent_of_host_entries() {
 /// that stayed conflict-free, and beats the unrepaired schedule on the same tables.
 #[test]
 fn repaired_schedules_are_conflict_free_on_the_degraded_tables() {
-    use ibfat::check::{check, CompiledRoutes};
     use ibfat::routing::degraded::route_lsft;
     use ibfat::routing::Lids;
-    use ibfat::schedule::IDLE;
-    use ibfat::select::repair::repair_lsft;
     for (q, cut, dead) in [(5u32, 3usize, false), (7, 10, false), (7, 10, true)] {
         let t = lsft(q, 40 + q as u64);
         let f = &t.fabric;
@@ -412,36 +409,16 @@ fn repaired_schedules_are_conflict_free_on_the_degraded_tables() {
         };
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
         let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
-        let (sched, rep) = repair_lsft(&inj.fabric, d.lsft().unwrap(), &lids, &r.lfts).unwrap();
-        let what = format!("LSFT({q}) {cut} cuts dead spine {dead}: {rep:?}");
-        let n = sched.hosts.len();
-        assert_eq!(n, t.layout.hosts().len(), "{what}");
-        // every ordered pair of distinct ranks exactly once
-        let mut seen = vec![false; n * n];
-        for ph in &sched.phases {
-            for (s, &dst) in ph.iter().enumerate() {
-                if dst == IDLE || dst as usize == s {
-                    continue;
-                }
-                assert!(!seen[s * n + dst as usize], "{what}: {s} -> {dst} twice");
-                seen[s * n + dst as usize] = true;
-            }
-        }
-        assert_eq!(seen.iter().filter(|&&x| x).count(), n * (n - 1), "{what}");
-        assert_eq!(rep.unrouted_flows, 0, "{what}");
-        // measured by the checker on the degraded tables
-        let layout = d.lsft().unwrap().schedule_layout();
-        let routes = CompiledRoutes::compile(&inj.fabric, &lids, &r.lfts, &layout.hosts, 0).unwrap();
-        let c = check(
+        let what = format!("LSFT({q}) {cut} cuts dead spine {dead}");
+        let rep = harness::repaired_lsft_checked(
             &inj.fabric,
-            &layout.hosts,
-            &routes,
-            &sched,
-            0..sched.phases.len(),
-            &|| {},
-        )
-        .unwrap();
-        assert_eq!((c.max_congestion, c.throughput_ratio), (1, 1.0), "{what}");
+            d.lsft().unwrap(),
+            &lids,
+            &r.lfts,
+            t.layout.hosts().len(),
+            &what,
+        );
+        let what = format!("{what}: {rep:?}");
         assert!(
             rep.moved_flows > 0 && rep.kept_phases > 0 && rep.kept_phases < rep.original_phases,
             "{what}"

@@ -937,3 +937,39 @@ pub fn degraded(f: &Fabric, hint: Option<ibfat::recognize::FamilyHint>, what: &s
         Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
     }
 }
+
+/// The family all-to-all of a degraded LSFT repaired for `lfts` (`select::repair`), checked
+/// as any schedule must be: every ordered pair of distinct ranks exactly once, over the
+/// `hosts` hosts that are there, nothing dropped, and one flow per link in every phase on
+/// those very tables (the checker). The report, for the caller's own bounds.
+pub fn repaired_lsft_checked(
+    fabric: &Fabric,
+    holes: &ibfat::topology::degraded::LsftHoles,
+    lids: &ibfat::routing::Lids,
+    lfts: &ibfat::routing::LftSet,
+    hosts: usize,
+    what: &str,
+) -> ibfat::select::repair::RepairReport {
+    use ibfat::check::{check, CompiledRoutes};
+    let (sched, rep) = ibfat::select::repair::repair_lsft(fabric, holes, lids, lfts).expect("repair");
+    let what = format!("{what}: {rep:?}");
+    let n = sched.hosts.len();
+    assert_eq!(n, hosts, "{what}");
+    let mut seen = vec![false; n * n];
+    for ph in &sched.phases {
+        for (s, &dst) in ph.iter().enumerate() {
+            if dst == ibfat::schedule::IDLE || dst as usize == s {
+                continue;
+            }
+            assert!(!seen[s * n + dst as usize], "{what}: {s} -> {dst} twice");
+            seen[s * n + dst as usize] = true;
+        }
+    }
+    assert_eq!(seen.iter().filter(|&&x| x).count(), n * (n - 1), "{what}");
+    assert_eq!(rep.unrouted_flows, 0, "{what}");
+    let layout = holes.schedule_layout();
+    let routes = CompiledRoutes::compile(fabric, lids, lfts, &layout.hosts, 0).expect("routes");
+    let c = check(fabric, &layout.hosts, &routes, &sched, 0..sched.phases.len(), &|| {}).expect("check");
+    assert_eq!((c.max_congestion, c.throughput_ratio), (1, 1.0), "{what}");
+    rep
+}
