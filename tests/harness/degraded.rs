@@ -1,0 +1,149 @@
+//! Checks the degraded-fabric tests share: the tables the switches hold against the
+//! library's, a repair bringing back the intact tables, the faults recognition must list,
+//! and a repaired schedule's soundness.
+
+use super::{OpenSm, Sim};
+use ibfat::topology::Fabric;
+use std::fs;
+use std::path::Path;
+
+/// The switches hold exactly `want`: every entry of every switch of `want` equal in `got`
+/// (unrouted entries included). Panics naming `what`, the switch and the LID.
+pub fn assert_same_tables(fabric: &Fabric, want: &ibfat::routing::LftSet, got: &ibfat::routing::LftSet, what: &str) {
+    use ibfat::routing::NO_ROUTE;
+    let mut compared = 0;
+    for &sw in &want.switches {
+        for lid in 1..want.stride as u16 {
+            let (a, b) = (
+                want.get(sw, lid).unwrap_or(NO_ROUTE),
+                got.get(sw, lid).unwrap_or(NO_ROUTE),
+            );
+            assert_eq!(a, b, "{what}: switch {} LID {lid}", fabric.node(sw).desc);
+            compared += (a != NO_ROUTE) as usize;
+        }
+    }
+    assert_eq!(compared, want.routed_entries(), "{what}");
+}
+
+/// Play a faults folder's `restore.ibsim` into `sim`, let OpenSM (routing with the ibfat
+/// plugin) sweep again, and check the switches then hold exactly the intact family's
+/// tables, which pass the validator.
+pub fn restore_and_expect_intact(sim: &Sim, osm: &mut OpenSm, faults: &Path) {
+    use ibfat::recognize::{recognize, Recognition};
+    for cmd in fs::read_to_string(faults.join("restore.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    osm.routed_by_ibfat(before + 1, "restored");
+    let (fabric, lids, programmed) = sim.programmed();
+    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+        panic!("the repaired fabric is not recognised")
+    };
+    let intact = ibfat::routing::route(&fabric, &layout, &lids).unwrap();
+    assert_same_tables(&fabric, &intact, &programmed, "restored");
+    assert!(ibfat::check::validate(&fabric, &lids, &programmed, Some(&layout)).ok);
+}
+
+/// What a degraded tree's recognition listed against what was injected, for tests that
+/// it lists exactly the injected faults.
+pub struct TreeFaults {
+    /// The injected cuts as sorted (name, name) pairs, sorted.
+    pub want: Vec<(String, String)>,
+    /// The recognised missing cables as sorted (name, name) pairs, sorted.
+    pub got: Vec<(String, String)>,
+    /// The canonical positions of both ends of every recognised missing cable.
+    pub cable_positions: Vec<String>,
+    /// The positions of the recognised dead switches.
+    pub dead: Vec<String>,
+}
+
+/// Compare the cuts injected into `f` (giving `g`) with the faults recognised on `g`;
+/// panics on a fault that is not a tree's.
+pub fn tree_faults(
+    f: &Fabric,
+    g: &Fabric,
+    cut: &[ibfat::topology::Link],
+    faults: &[ibfat::recognize::Fault],
+    what: &str,
+) -> TreeFaults {
+    use ibfat::recognize::Fault;
+    let pair = |a: String, b: String| (a.clone().min(b.clone()), a.max(b));
+    let mut want: Vec<(String, String)> = cut
+        .iter()
+        .map(|l| pair(f.node(l.a).name.clone(), f.node(l.b).name.clone()))
+        .collect();
+    let (mut got, mut cable_positions, mut dead) = (Vec::new(), Vec::new(), Vec::new());
+    for fault in faults {
+        match fault {
+            Fault::MissingTreeCable {
+                lower,
+                upper,
+                lower_pos,
+                upper_pos,
+            } => {
+                got.push(pair(g.node(*lower).name.clone(), g.node(*upper).name.clone()));
+                cable_positions.extend([lower_pos.clone(), upper_pos.clone()]);
+            }
+            Fault::DeadSwitch { position } => dead.push(position.clone()),
+            other => panic!("{what}: not a tree's fault: {other:?}"),
+        }
+    }
+    want.sort();
+    got.sort();
+    TreeFaults {
+        want,
+        got,
+        cable_positions,
+        dead,
+    }
+}
+
+/// The degraded recognition of `f`, asked as `hint`; panics (naming `what`) when it is
+/// intact or not a known family with faults.
+pub fn degraded(f: &Fabric, hint: Option<ibfat::recognize::FamilyHint>, what: &str) -> ibfat::recognize::Degraded {
+    use ibfat::recognize::{recognize, Recognition};
+    match recognize(f, hint) {
+        Recognition::Unrecognised { degraded: Some(d), .. } => d,
+        Recognition::Unrecognised { reason, attempts, .. } => {
+            panic!("{what}: not recognised as degraded: {reason} {attempts:?}")
+        }
+        Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
+    }
+}
+
+/// The family all-to-all of a degraded LSFT repaired for `lfts` (`select::repair`), checked
+/// as any schedule must be: every ordered pair of distinct ranks exactly once, over the
+/// `hosts` hosts that are there, nothing dropped, and one flow per link in every phase on
+/// those very tables (the checker). The report, for the caller's own bounds.
+pub fn repaired_lsft_checked(
+    fabric: &Fabric,
+    holes: &ibfat::topology::degraded::LsftHoles,
+    lids: &ibfat::routing::Lids,
+    lfts: &ibfat::routing::LftSet,
+    hosts: usize,
+    what: &str,
+) -> ibfat::select::repair::RepairReport {
+    use ibfat::check::{check, CompiledRoutes};
+    let (sched, rep) = ibfat::select::repair::repair_lsft(fabric, holes, lids, lfts).expect("repair");
+    let what = format!("{what}: {rep:?}");
+    let n = sched.hosts.len();
+    assert_eq!(n, hosts, "{what}");
+    let mut seen = vec![false; n * n];
+    for ph in &sched.phases {
+        for (s, &dst) in ph.iter().enumerate() {
+            if dst == ibfat::schedule::IDLE || dst as usize == s {
+                continue;
+            }
+            assert!(!seen[s * n + dst as usize], "{what}: {s} -> {dst} twice");
+            seen[s * n + dst as usize] = true;
+        }
+    }
+    assert_eq!(seen.iter().filter(|&&x| x).count(), n * (n - 1), "{what}");
+    assert_eq!(rep.unrouted_flows, 0, "{what}");
+    let layout = holes.schedule_layout();
+    let routes = CompiledRoutes::compile(fabric, lids, lfts, &layout.hosts, 0).expect("routes");
+    let c = check(fabric, &layout.hosts, &routes, &sched, 0..sched.phases.len(), &|| {}).expect("check");
+    assert_eq!((c.max_congestion, c.throughput_ratio), (1, 1.0), "{what}");
+    rep
+}
