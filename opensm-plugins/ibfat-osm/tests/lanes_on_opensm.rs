@@ -214,6 +214,27 @@ fn path_records_match(
     (detoured, firsts)
 }
 
+/// `ibfat check` of the schedule file `sched` on what the subnet holds now, read with the
+/// real tools (`ibnetdiscover`, `dump_lfts`, written into `dir`): its JSON report, after
+/// asserting the command succeeded.
+fn check_on_read_back(sim: &Sim, dir: &std::path::Path, sched: &std::path::Path, what: &str) -> serde_json::Value {
+    let disc = dir.join("ibnetdiscover.txt");
+    let dumped = dir.join("dump_lfts.txt");
+    std::fs::write(&disc, sim.ibnetdiscover(&[])).unwrap();
+    std::fs::write(&dumped, sim.dump_lfts()).unwrap();
+    let (c, o, e) = harness::ibfat(&[
+        "check",
+        disc.to_str().unwrap(),
+        "--lfts",
+        dumped.to_str().unwrap(),
+        "--pattern",
+        sched.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 0, "{what}: {o}{e}");
+    serde_json::from_str(&o).unwrap()
+}
+
 /// LSFT(5) shuffled with 6 cables cut and one spine dead (ibsim `Unlink`/`Down` commands from
 /// `ibfat faults`): routed by ibfat with lanes, read back with the real tools; then repaired.
 #[test]
@@ -257,25 +278,11 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
         "{}",
         harness::tail(&log, 40)
     );
-    let disc = t.path().join("ibnetdiscover.txt");
-    let dumped = t.path().join("dump_lfts.txt");
-    std::fs::write(&disc, sim.ibnetdiscover(&[])).unwrap();
-    std::fs::write(&dumped, sim.dump_lfts()).unwrap();
-    let (c, o, e) = harness::ibfat(&[
-        "check",
-        disc.to_str().unwrap(),
-        "--lfts",
-        dumped.to_str().unwrap(),
-        "--pattern",
-        sched.to_str().unwrap(),
-        "--json",
-    ]);
-    assert_eq!(c, 0, "{o}{e}");
-    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    let v = check_on_read_back(&sim, t.path(), &sched, "cut");
     assert_eq!(
         (v["max_congestion"].as_u64(), v["throughput_ratio"].as_f64()),
         (Some(1), Some(1.0)),
-        "{o}"
+        "{v}"
     );
 
     // SL-to-VL tables read back from every switch port pair equal the rule
@@ -668,25 +675,11 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
                 "{name}: {}",
                 harness::tail(pass, 20)
             );
-            let disc = t.path().join("ibnetdiscover.txt");
-            let dumped = t.path().join("dump_lfts.txt");
-            std::fs::write(&disc, sim.ibnetdiscover(&[])).unwrap();
-            std::fs::write(&dumped, sim.dump_lfts()).unwrap();
-            let (c, o, e) = harness::ibfat(&[
-                "check",
-                disc.to_str().unwrap(),
-                "--lfts",
-                dumped.to_str().unwrap(),
-                "--pattern",
-                sched.to_str().unwrap(),
-                "--json",
-            ]);
-            assert_eq!(c, 0, "{name}: {o}{e}");
-            let r: serde_json::Value = serde_json::from_str(&o).unwrap();
+            let r = check_on_read_back(&sim, t.path(), &sched, &name);
             assert_eq!(
                 (r["max_congestion"].as_u64(), r["unrouted_flows"].as_u64()),
                 (Some(1), Some(0)),
-                "{name}: {o}"
+                "{name}: {r}"
             );
 
             // PathRecords and SL-to-VL tables: the sources of detoured pairs, and the
