@@ -8,7 +8,7 @@
 mod harness;
 
 use harness::ibfat;
-use ibfat::check::vls::check_vls;
+use ibfat::check::vls::check_lanes;
 use ibfat::recognize::{recognize, Degraded, FamilyHint, Fault, Recognition};
 use ibfat::routing::degraded::{route_lsft, DegradedRoutes, Lanes};
 use ibfat::routing::{route, Lids};
@@ -167,13 +167,7 @@ fn route_and_check(
         "{what}: not deterministic"
     );
     let lanes = Lanes::new(&inj.fabric, h, &r);
-    let v = check_vls(
-        &inj.fabric,
-        &lids,
-        &r.lfts,
-        |s, l| lanes.sl(s, l),
-        |w, s, i, o| lanes.vl(w, s, i, o),
-    );
+    let v = check_lanes(&inj.fabric, &lids, &r.lfts, &lanes);
     assert!(v.ok(), "{what}: {v:?}");
     assert_eq!(v.unrouted, r.unrouted_switch_lids, "{what}: {v:?}");
     assert!(v.vls == 2 && v.paths > 0, "{what}: {v:?}");

@@ -11,7 +11,7 @@
 mod harness;
 
 use harness::{OsmConfig, Sim};
-use ibfat::check::vls::check_vls;
+use ibfat::check::vls::{check_lanes, check_vls};
 use ibfat::recognize::{recognize, Degraded, Recognition};
 use ibfat::routing::degraded::route_lsft;
 use ibfat::routing::lanes::Lanes;
@@ -176,13 +176,7 @@ fn degraded_read_back(sim: &Sim, what: &str) -> (Fabric, Lids, Degraded, Lanes, 
     let (fabric, lids, programmed) = sim.programmed();
     let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
     harness::assert_same_tables(&fabric, &want, &programmed, what);
-    let v = check_vls(
-        &fabric,
-        &lids,
-        &programmed,
-        |s, l| lanes.sl(s, l),
-        |w, s, i, o| lanes.vl(w, s, i, o),
-    );
+    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
     (fabric, lids, d, lanes, v, unrouted_switch_lids)
 }
 
