@@ -12,6 +12,58 @@ use rayon::prelude::*;
 /// The routes from one entry switch: channels packed, start of each column's, longest.
 type RouteLists = (Vec<u32>, Vec<u32>, usize);
 
+/// What lies behind every port of every switch row, flattened once so that a route walk
+/// reads one small table per hop instead of the fabric's node and port records.
+struct Hops {
+    /// `start[row]`: offset of the row's port 0 in `next` and `channel`; `start[row + 1]`
+    /// bounds its ports
+    start: Vec<u32>,
+    /// The row of the switch behind the port, `HOST | port index` of a CA or router port,
+    /// or `GONE` (no cable, or port 0)
+    next: Vec<u32>,
+    /// The port's channel id (switch-to-switch cables), else `NO_LINK`
+    channel: Vec<u32>,
+}
+
+const HOST: u32 = 1 << 31;
+const GONE: u32 = u32::MAX;
+
+impl Hops {
+    fn new(fabric: &Fabric, lfts: &LftSet, channel_of: &[u32]) -> Hops {
+        let mut start = Vec::with_capacity(lfts.switches.len() + 1);
+        let (mut next, mut channel) = (Vec::new(), Vec::new());
+        for &sw in &lfts.switches {
+            start.push(next.len() as u32);
+            for port in 0..=fabric.node(sw).nports {
+                let out = fabric.port_index(sw, port) as usize;
+                let peer = fabric.ports[out].peer;
+                let to = if port == 0 || peer == NO_PEER {
+                    GONE
+                } else {
+                    let pn = fabric.ports[peer as usize].node;
+                    match fabric.node(pn).kind {
+                        NodeKind::Switch => lfts.row_of[pn as usize],
+                        _ if peer < HOST => HOST | peer,
+                        _ => GONE,
+                    }
+                };
+                next.push(to);
+                channel.push(channel_of[out]);
+            }
+        }
+        start.push(next.len() as u32);
+        Hops { start, next, channel }
+    }
+
+    /// The hop out of `row` at `port`: `(next, channel)`, `None` for a port the switch
+    /// does not have.
+    #[inline]
+    fn at(&self, row: usize, port: u8) -> Option<(u32, u32)> {
+        let i = self.start[row] as usize + port as usize;
+        (i < self.start[row + 1] as usize).then(|| (self.next[i], self.channel[i]))
+    }
+}
+
 /// The code a route fault is stored as in a route's first slot.
 pub(super) fn fault_code(f: RouteFault) -> u32 {
     FAULT_BASE
@@ -109,39 +161,34 @@ impl CompiledRoutes {
         }
         // walk every (entry, dest) once; a route longer than the switch count loops
         let nsw = lfts.switches.len();
+        let hops = Hops::new(fabric, lfts, &channel_of);
         let walk = |row0: u32, d: usize, buf: &mut Vec<u32>| -> u32 {
             buf.clear();
             let lid = dest_lid[d] as usize;
+            if lid >= lfts.stride {
+                return fault_code(RouteFault::BlackHole);
+            }
             let mut row = row0 as usize;
             for _ in 0..=nsw {
-                let sw = lfts.switches[row];
-                let port = if lid < lfts.stride {
-                    lfts.ports[row * lfts.stride + lid]
-                } else {
-                    NO_ROUTE
-                };
-                if port == NO_ROUTE || port == 0 || port > fabric.node(sw).nports {
-                    return if port == 0 {
-                        fault_code(RouteFault::Misdelivered)
-                    } else {
-                        fault_code(RouteFault::BlackHole)
-                    };
+                let port = lfts.ports[row * lfts.stride + lid];
+                if port == 0 {
+                    return fault_code(RouteFault::Misdelivered);
                 }
-                let out = fabric.port_index(sw, port);
-                let peer = fabric.ports[out as usize].peer;
-                if peer == NO_PEER {
+                let Some((next, channel)) = hops.at(row, port).filter(|_| port != NO_ROUTE) else {
+                    return fault_code(RouteFault::BlackHole);
+                };
+                if next == GONE {
                     return fault_code(RouteFault::BlackHole);
                 }
-                let pn = fabric.ports[peer as usize].node;
-                if fabric.node(pn).kind != NodeKind::Switch {
-                    return if peer == dest_port[d] {
+                if next & HOST != 0 {
+                    return if next & !HOST == dest_port[d] {
                         0
                     } else {
                         fault_code(RouteFault::Misdelivered)
                     };
                 }
-                buf.push(channel_of[out as usize]);
-                row = lfts.row_of[pn as usize] as usize;
+                buf.push(channel);
+                row = next as usize;
             }
             fault_code(RouteFault::Loop)
         };
@@ -188,18 +235,19 @@ impl CompiledRoutes {
         };
         let uniform = members.par_iter().enumerate().all(|(g, m)| {
             let home = entry_row[g] as usize;
-            let sw = lfts.switches[home];
             let delivers = m.iter().all(|&d| {
                 let port = entry(home, d);
                 port != 0
                     && port != NO_ROUTE
-                    && port <= fabric.node(sw).nports
-                    && fabric.ports[fabric.port_index(sw, port) as usize].peer == dest_port[d]
+                    && hops
+                        .at(home, port)
+                        .is_some_and(|(next, _)| next & HOST != 0 && next != GONE && next & !HOST == dest_port[d])
             });
             if !delivers {
                 return false;
             }
-            // the switches routes toward m[0] pass
+            // the switches routes toward m[0] pass: each walk stops where an earlier one
+            // went on, so this reads each switch's entry once
             let mut passed = vec![false; nsw];
             let mut rows = Vec::new();
             for &start in &entry_row {
@@ -210,19 +258,13 @@ impl CompiledRoutes {
                     }
                     rows.push(row);
                     let port = entry(row, m[0]);
-                    let sw = lfts.switches[row];
-                    if row == home || port == 0 || port == NO_ROUTE || port > fabric.node(sw).nports {
+                    if row == home || port == 0 || port == NO_ROUTE {
                         break;
                     }
-                    let peer = fabric.ports[fabric.port_index(sw, port) as usize].peer;
-                    if peer == NO_PEER {
-                        break;
+                    match hops.at(row, port) {
+                        Some((next, _)) if next & HOST == 0 => row = next as usize,
+                        _ => break,
                     }
-                    let pn = fabric.ports[peer as usize].node;
-                    if fabric.node(pn).kind != NodeKind::Switch {
-                        break;
-                    }
-                    row = lfts.row_of[pn as usize] as usize;
                 }
             }
             rows.iter()

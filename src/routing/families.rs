@@ -37,13 +37,16 @@ pub struct LsftRouter<'a> {
     d: usize,
     /// role of a node: leaf index, or NONE
     leaf_of: Vec<u32>,
+    /// point of each leaf index
+    point_of: Vec<u32>,
     spine_of: Vec<u32>,
     /// `toward[leaf*npts + p']`: leaf port towards point p' (p' != own point)
     toward: Vec<u8>,
     /// `spine_to[line*sides*npts + side*npts + p]`: spine port to leaf (side, p), 0 if not incident
     spine_to: Vec<u8>,
-    /// per rank: (leaf index, slot)
-    dest: Vec<(u32, u32)>,
+    /// per rank: (leaf index, slot, point): the point is the leaf index mod the number of
+    /// points, kept so that filling a table divides nothing per entry
+    dest: Vec<(u32, u32, u32)>,
     /// root-line meet: `root_meet[line]` = point of L on the line (side A leaf routes it)
     root_meet: Vec<u32>,
 }
@@ -81,10 +84,11 @@ impl<'a> LsftRouter<'a> {
                 }
             }
         }
-        let mut dest = vec![(NONE, NONE); l.hosts.len()];
+        let mut dest = vec![(NONE, NONE, NONE); l.hosts.len()];
         for (slot, &r) in l.slot_rank.iter().enumerate() {
             if r != NONE {
-                dest[r as usize] = ((slot / d) as u32, (slot % d) as u32);
+                let li = slot / d;
+                dest[r as usize] = (li as u32, (slot % d) as u32, (li % npts) as u32);
             }
         }
         let root_meet = (0..npts as u32)
@@ -94,6 +98,7 @@ impl<'a> LsftRouter<'a> {
             l,
             npts,
             d,
+            point_of: (0..l.leaves.len()).map(|li| (li % npts) as u32).collect(),
             leaf_of,
             spine_of,
             toward,
@@ -105,17 +110,15 @@ impl<'a> LsftRouter<'a> {
 
     #[inline]
     fn port(&self, node: NodeId, rank: u32) -> u8 {
-        let (dli, j) = self.dest[rank as usize];
-        let (npts, d) = (self.npts, self.d);
-        let dp = dli as usize % npts;
-        let ds = dli as usize / npts;
+        let (dli, j, dp) = self.dest[rank as usize];
+        let (npts, d, dp) = (self.npts, self.d, dp as usize);
         let li = self.leaf_of[node as usize];
         if li != NONE {
             let li = li as usize;
             if li == dli as usize {
                 return self.l.leaf_host[li * d + j as usize];
             }
-            if li % npts == dp {
+            if self.point_of[li] as usize == dp {
                 // the other copy of the same point: spread over its q+1 spines by slot
                 return self.l.leaf_up[li * d + j as usize % d];
             }
@@ -127,7 +130,8 @@ impl<'a> LsftRouter<'a> {
         }
         let line = line as usize;
         let sides = self.l.sides as usize;
-        let direct = self.spine_to[line * sides * npts + ds * npts + dp];
+        // the leaf index is side·npts + point: the column of (side, point)
+        let direct = self.spine_to[line * sides * npts + dli as usize];
         if direct != 0 {
             return direct;
         }
