@@ -713,3 +713,54 @@ fn every_command_help_has_examples() {
     }
     assert!(pages >= 21, "{pages} pages");
 }
+
+/// `route --dump-style`: auto writes OpenSM's own dump for every fabric under a gigabyte of
+/// dump (the compact style above is proven in tests/routing.rs by the exact size), full
+/// and compact force one, the hidden `--compact-dump` stays the compact style, and the
+/// JSON report names the style written. Both styles program the same tables.
+#[test]
+fn route_dump_styles() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan");
+    let p = plan.to_str().unwrap();
+    build_plan(&["build", "lsft", "--order", "3", "--shuffle", "5"], &plan);
+    let mut dumps = Vec::new();
+    for (name, extra, style) in [
+        ("auto", vec![], "full"),
+        ("full", vec!["--dump-style", "full"], "full"),
+        ("compact", vec!["--dump-style", "compact"], "compact"),
+        ("alias", vec!["--compact-dump"], "compact"),
+    ] {
+        let out = dir.path().join(name);
+        let mut args = vec!["route", p, "--out", out.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let (c, o, e) = ibfat(&args);
+        assert_eq!(c, 0, "{name}: {e}");
+        let v: Value = serde_json::from_str(&o).unwrap();
+        assert_eq!(v["dump_style"], style, "{name}: {o}");
+        dumps.push(fs::read_to_string(out.join("opensm-lfts.dump")).unwrap());
+    }
+    assert_eq!(dumps[0], dumps[1], "auto is the full dump here");
+    assert_eq!(dumps[2], dumps[3], "--compact-dump is --dump-style compact");
+    assert!(dumps[0].contains("Channel Adapter portguid") && !dumps[2].contains("Channel Adapter"));
+    assert!(dumps[2].len() * 10 < dumps[0].len() * 8);
+    // the same tables either way: `lfts diff` of the two dumps finds nothing
+    let (c, o, e) = ibfat(&[
+        "lfts",
+        "diff",
+        p,
+        dir.path().join("full/opensm-lfts.dump").to_str().unwrap(),
+        dir.path().join("compact/opensm-lfts.dump").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let v: Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["entries_changed"], 0, "{o}");
+    assert!(v["entries_compared"].as_u64().unwrap() > 0, "{o}");
+    // one grammar: a style that does not exist, and both spellings at once
+    let (c, _, e) = ibfat(&["route", p, "--out", p, "--dump-style", "tiny"]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("tiny") && e.contains("compact"), "{e}");
+    let (c, _, e) = ibfat(&["route", p, "--out", p, "--dump-style", "full", "--compact-dump"]);
+    assert_eq!(c, 2, "{e}");
+}

@@ -14,7 +14,7 @@ struct Case {
     name: &'static str,
     build: &'static [&'static str],
     lmc: u8,
-    /// route with `--compact-dump` (entries without the node type and description)
+    /// route with `--dump-style compact` (entries without the node type and description)
     compact: bool,
 }
 
@@ -26,7 +26,7 @@ fn prove(case: &Case) {
     let lmc = case.lmc.to_string();
     let mut args = vec!["route", plan_s, "--lmc", &lmc, "--out", plan_s];
     if case.compact {
-        args.push("--compact-dump");
+        args.extend(["--dump-style", "compact"]);
     }
     let (c, o, e) = ibfat(&args);
     assert_eq!(c, 0, "{}: {o}{e}", case.name);

@@ -198,3 +198,55 @@ fn validator_finds_dependency_cycles() {
         "the routes themselves still deliver"
     );
 }
+
+/// `route --dump-style auto` decides by the exact size the full dump would have: the size
+/// is computed without writing (the dump of LSFT(32) is 5.8 GB), so it must equal the
+/// written text byte for byte, and the limit switches to the compact style just above it.
+#[test]
+fn auto_dump_style_decides_by_the_exact_full_size() {
+    use ibfat::formats::lftdump::{self, full_dump_bytes, DumpStyle};
+    for (f, lmc) in [
+        (
+            FamilySpec::Lsft(LsftParams {
+                order: 3,
+                two_sided: false,
+                hosts_per_leaf: None,
+            }),
+            0,
+        ),
+        (
+            FamilySpec::Lsft(LsftParams {
+                order: 4,
+                two_sided: true,
+                hosts_per_leaf: None,
+            }),
+            1,
+        ),
+        (FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 0),
+    ] {
+        let p = plan(f, Some(7));
+        let lids = Lids::plan(&p.fabric, p.layout.hosts(), lmc).unwrap();
+        let lfts = route(&p.fabric, &p.layout, &lids).unwrap();
+        let full = lftdump::write_opensm(&p.fabric, &lids, &lfts);
+        let bytes = full_dump_bytes(&p.fabric, &lids, &lfts);
+        assert_eq!(bytes, full.len() as u64, "{f:?}");
+        let at = |limit| DumpStyle::Auto.resolve_within(&p.fabric, &lids, &lfts, limit);
+        assert_eq!(
+            at(bytes),
+            DumpStyle::Full,
+            "{f:?}: a dump of exactly the limit stays full"
+        );
+        assert_eq!(at(bytes - 1), DumpStyle::Compact, "{f:?}");
+        assert_eq!(DumpStyle::Auto.resolve(&p.fabric, &lids, &lfts), DumpStyle::Full);
+        for s in [DumpStyle::Full, DumpStyle::Compact] {
+            assert_eq!(s.resolve_within(&p.fabric, &lids, &lfts, 0), s, "explicit styles stay");
+        }
+        // what auto writes above the limit is the compact dump
+        let mut compact = Vec::new();
+        lftdump::stream_opensm_as(&mut compact, &p.fabric, &lids, &lfts, DumpStyle::Compact).unwrap();
+        assert!(
+            compact.len() * 10 < full.len() * 7,
+            "{f:?}: compact is well under the full size"
+        );
+    }
+}

@@ -258,13 +258,16 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'Th
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1); full meshes 0..=7 (detours through relay switches on the other offsets)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l dump-style -d 'What each dump entry carries: full (OpenSM\'s own dump: `0x<lid> <port> # <type> portguid 0x<guid>: \'<desc>\'`), compact (`0x<lid> <port> # portguid 0x<guid>`: all OpenSM\'s file engine and ibfat read, in about half the bytes), or auto: full while that dump stays within 1 GiB, compact above (LSFT(29) and larger)' -r -f -a "auto\t''
+full\t''
+compact\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet, LIDs and tables (one output folder per rail)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compact-dump -d 'Write each dump entry as `0x<lid> <port> # portguid 0x<guid>`, without the node type and description OpenSM\'s own dump adds: what OpenSM\'s file engine and ibfat\'s readers use, in about half the bytes (for fabrics whose dump is gigabytes)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compact-dump -d 'Same as --dump-style compact'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-sync -d 'Do not wait for the disk before publishing the files: they are still complete before they are renamed into place (no reader sees half a file), but a power loss right after may leave them empty. For multi-gigabyte dumps that are regenerated in seconds (LSFT(32): the sync alone takes longer than routing)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the report (`timings`: read_s, recognize_s, route_s, validate_s, write_s, seconds)'

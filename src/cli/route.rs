@@ -26,9 +26,10 @@ Routing: LSFT unique minimal paths (two-sided: spread over the q+1 spines a poin
 copies share); k-ary n-tree d-mod-k; MOLS 3-tree base LID = bandwidth route (d-mod-k),
 base+1 = latency route (through a shared middle switch) with --lmc 1. Every switch routes
 every LID, switch LIDs included (up*/down*). The tables are validated while the dump is
-written; the files are published only if they pass. --compact-dump drops the node type and
-description from every entry (`0x0001 005 # portguid 0x...`): OpenSM's file engine and
-ibfat read it alike, in about half the bytes (LSFT(32): 3.2 GB instead of 5.8 GB).
+written; the files are published only if they pass. --dump-style compact drops the node
+type and description from every entry (`0x0001 005 # portguid 0x...`): OpenSM's file engine
+and ibfat read it alike, in about half the bytes (LSFT(32): 3.2 GB instead of 5.8 GB). The
+default, auto, is OpenSM's own format up to 1 GiB of dump and compact above.
 
 A degraded one-sided LSFT (cut cables, dead switches; `ibfat recognize` lists them) is
 routed too: intact pairs keep their route, broken pairs detour through one other leaf, on
@@ -72,10 +73,14 @@ pub struct RouteArgs {
     /// Skip the validation of the computed tables
     #[arg(long)]
     no_validate: bool,
-    /// Write each dump entry as `0x<lid> <port> # portguid 0x<guid>`, without the node type
-    /// and description OpenSM's own dump adds: what OpenSM's file engine and ibfat's
-    /// readers use, in about half the bytes (for fabrics whose dump is gigabytes)
-    #[arg(long)]
+    /// What each dump entry carries: full (OpenSM's own dump: `0x<lid> <port> # <type>
+    /// portguid 0x<guid>: '<desc>'`), compact (`0x<lid> <port> # portguid 0x<guid>`: all
+    /// OpenSM's file engine and ibfat read, in about half the bytes), or auto: full while
+    /// that dump stays within 1 GiB, compact above (LSFT(29) and larger)
+    #[arg(long, value_enum, default_value = "auto", value_name = "STYLE")]
+    dump_style: StyleArg,
+    /// Same as --dump-style compact
+    #[arg(long, hide = true, conflicts_with = "dump_style")]
     compact_dump: bool,
     /// Do not wait for the disk before publishing the files: they are still complete
     /// before they are renamed into place (no reader sees half a file), but a power loss
@@ -94,6 +99,22 @@ pub struct RouteArgs {
     /// validate_s, write_s, seconds)
     #[arg(long)]
     timings: bool,
+}
+
+/// What the text report adds after the dump's name: nothing for OpenSM's own format.
+pub(super) fn compact_note(style: DumpStyle) -> &'static str {
+    match style {
+        DumpStyle::Compact => " (compact entries: LID, port, port GUID)",
+        _ => "",
+    }
+}
+
+/// `--dump-style`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum StyleArg {
+    Auto,
+    Full,
+    Compact,
 }
 
 /// Seconds per stage (`--timings`), named as the OpenSM plugin's stage line names them.
@@ -127,6 +148,8 @@ struct Report {
     valid: Option<bool>,
     out: PathBuf,
     files: Vec<&'static str>,
+    /// The style the dump was written in (`full` or `compact`, `--dump-style`).
+    dump_style: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     timings: Option<Timings>,
 }
@@ -136,10 +159,10 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     if a.no_sync {
         ibfat::formats::atomic::set_durable(false);
     }
-    let style = if a.compact_dump {
-        DumpStyle::Compact
-    } else {
-        DumpStyle::Full
+    let style = match (a.compact_dump, a.dump_style) {
+        (true, _) | (_, StyleArg::Compact) => DumpStyle::Compact,
+        (_, StyleArg::Full) => DumpStyle::Full,
+        (_, StyleArg::Auto) => DumpStyle::Auto,
     };
     let t_read = Instant::now();
     let mut loaded = load(&a.topology, ParseOptions::default(), Recognise::No)?;
@@ -231,6 +254,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
     // the temporary file, never held in memory; both files stay one atomic group
     let t_write = Instant::now();
     let fabric = loaded.fabric();
+    let style = style.resolve(fabric, &lids, &lfts);
     let g2l = guid2lid::write(&lids, fabric).into_bytes();
     let files: Vec<(&str, atomic::Fill<'_>)> = vec![
         (
@@ -273,6 +297,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         valid,
         out: a.out.clone(),
         files: vec!["opensm-lfts.dump", "guid2lid"],
+        dump_style: style.name(),
         timings: a.timings.then_some(Timings {
             read_s,
             recognize_s,
@@ -296,8 +321,9 @@ pub fn run(a: RouteArgs) -> Result<i32> {
             if valid == Some(true) { ", validated" } else { "" }
         );
         outln!(
-            "  wrote {}/opensm-lfts.dump and {}/guid2lid",
+            "  wrote {}/opensm-lfts.dump{} and {}/guid2lid",
             a.out.display(),
+            compact_note(style),
             a.out.display()
         );
     }

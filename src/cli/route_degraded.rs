@@ -32,6 +32,8 @@ struct Report<'a> {
     unrouted_switch_lids: u64,
     out: String,
     files: Vec<&'static str>,
+    /// The style the dump was written in (`full` or `compact`, `--dump-style`).
+    dump_style: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     timings: Option<super::route::Timings>,
 }
@@ -57,7 +59,7 @@ pub fn run(
         // both LMC routes of the family (bandwidth, latency) are kept
         let lids = pick_lids_at(loaded, lids_arg, lmc)?;
         let stages = stages.map(|(read_s, rec_s)| (read_s + t_lids.elapsed().as_secs_f64(), rec_s));
-        return super::route_degraded_pgft::run(loaded, d, &lids, out, json, validate, stages);
+        return super::route_degraded_pgft::run(loaded, d, &lids, out, json, validate, stages, style);
     }
     if lmc != 0 {
         return Err(Error::input(
@@ -72,7 +74,7 @@ pub fn run(
         Holes::Lsft(h) => h,
         _ => {
             let stages = stages.map(|(read_s, rec_s)| (read_s + lids_s, rec_s));
-            return super::route_degraded_pgft::run(loaded, d, &lids, out, json, validate, stages);
+            return super::route_degraded_pgft::run(loaded, d, &lids, out, json, validate, stages, style);
         }
     };
     let t_route = Instant::now();
@@ -102,7 +104,7 @@ pub fn run(
         return Ok(1);
     }
     let lfts = &r.lfts;
-    let files = write_with_lanes(out, fabric, &lids, lfts, &lanes_of, style)?;
+    let (files, style) = write_with_lanes(out, fabric, &lids, lfts, &lanes_of, style)?;
     let report = Report {
         family: &d.description,
         faults: d.faults.len(),
@@ -113,6 +115,7 @@ pub fn run(
         unrouted_switch_lids: r.unrouted_switch_lids,
         out: out.display().to_string(),
         files: files.clone(),
+        dump_style: style.name(),
         timings: stages.map(|(read_s, recognize_s)| super::route::Timings {
             read_s: read_s + lids_s,
             recognize_s,
@@ -147,13 +150,19 @@ pub fn run(
             r.unrouted_switch_lids
         );
     }
-    outln!("  wrote {}: {}", out.display(), files.join(", "));
+    outln!(
+        "  wrote {}: {}{}",
+        out.display(),
+        files.join(", "),
+        super::route::compact_note(style)
+    );
     Ok(0)
 }
 
 /// Write, as one atomic group in `out`, the tables (`opensm-lfts.dump`, `guid2lid`) and the
 /// files that give their routes SLs and VLs (`path-sl.txt`, `sl2vl.txt`, naming the
-/// tables they belong to); the file names written.
+/// tables they belong to); the file names written and the style the dump took
+/// ([`DumpStyle::resolve`]).
 pub(super) fn write_with_lanes(
     out: &Path,
     fabric: &ibfat::topology::Fabric,
@@ -161,7 +170,8 @@ pub(super) fn write_with_lanes(
     lfts: &ibfat::routing::LftSet,
     rules: &dyn ibfat::routing::lanes::LaneRules,
     style: DumpStyle,
-) -> Result<Vec<&'static str>> {
+) -> Result<(Vec<&'static str>, DumpStyle)> {
+    let style = style.resolve(fabric, lids, lfts);
     let cf = lfts.computed_for(fabric, lids);
     let g2l = guid2lid::write(lids, fabric).into_bytes();
     let path_sl = lanes::write_path_sl(fabric, lids, &cf, |s, l| rules.sl(s, l)).into_bytes();
@@ -181,7 +191,7 @@ pub(super) fn write_with_lanes(
             ("sl2vl.txt", Box::new(|w: &mut dyn std::io::Write| w.write_all(&sl2vl))),
         ],
     )?;
-    Ok(vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"])
+    Ok((vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"], style))
 }
 
 /// The LIDs to route with: `plan`, `discovered`, `auto` (the topology's own at LMC 0, else

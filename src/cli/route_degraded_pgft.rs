@@ -8,6 +8,7 @@
 
 use super::output::print_json;
 use ibfat::check::lfts::validate as validate_lfts;
+use ibfat::formats::lftdump::DumpStyle;
 use ibfat::formats::{atomic, guid2lid, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
@@ -40,12 +41,15 @@ struct Report<'a> {
     unrouted_switch_lids: u64,
     out: String,
     files: Vec<&'static str>,
+    /// The style the dump was written in (`full` or `compact`, `--dump-style`).
+    dump_style: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     timings: Option<super::route::Timings>,
 }
 
 /// Route the degraded tree `d` with `lids`, validate unless told not to, write the dump
 /// and guid2lid; `stages`: (read, recognise) seconds so far.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     loaded: &Loaded,
     d: &Degraded,
@@ -54,6 +58,7 @@ pub fn run(
     json: bool,
     validate: bool,
     stages: Option<(f64, f64)>,
+    style: DumpStyle,
 ) -> Result<i32> {
     let fabric = loaded.fabric();
     let t_route = Instant::now();
@@ -87,13 +92,14 @@ pub fn run(
     let validate_s = t_valid.elapsed().as_secs_f64();
     let t_write = Instant::now();
     let lfts = &r.lfts;
+    let style = style.resolve(fabric, lids, lfts);
     let g2l = guid2lid::write(lids, fabric).into_bytes();
     atomic::write_files_with(
         out,
         vec![
             (
                 "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm(w, fabric, lids, lfts)),
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
             ),
             ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
         ],
@@ -112,6 +118,7 @@ pub fn run(
         unrouted_switch_lids: r.unrouted_switch_lids,
         out: out.display().to_string(),
         files: vec!["opensm-lfts.dump", "guid2lid"],
+        dump_style: style.name(),
         timings: stages.map(|(read_s, recognize_s)| super::route::Timings {
             read_s,
             recognize_s,
@@ -156,6 +163,10 @@ pub fn run(
             r.unrouted_switch_lids
         );
     }
-    outln!("  wrote {}: opensm-lfts.dump, guid2lid", out.display());
+    outln!(
+        "  wrote {}: opensm-lfts.dump, guid2lid{}",
+        out.display(),
+        super::route::compact_note(style)
+    );
     Ok(code)
 }

@@ -27,6 +27,8 @@ struct Report<'a> {
     vls: &'a VlReport,
     out: String,
     files: Vec<&'static str>,
+    /// The style the dump was written in (`full` or `compact`, `--dump-style`).
+    dump_style: &'static str,
 }
 
 /// What `run` needs besides the tables.
@@ -67,7 +69,7 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool, style: Dump
         eprintln!("ibfat: error: the full-mesh routes fail the per-VL check (this is a bug): {v:?}");
         return Ok(1);
     }
-    let files = super::route_degraded::write_with_lanes(out, fabric, lids, lfts, &lanes_of, style)?;
+    let (files, style) = super::route_degraded::write_with_lanes(out, fabric, lids, lfts, &lanes_of, style)?;
     let report = Report {
         family: r.description,
         switches: lfts.switches.len(),
@@ -78,6 +80,7 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool, style: Dump
         vls: &v,
         out: out.display().to_string(),
         files: files.clone(),
+        dump_style: style.name(),
     };
     if json {
         print_json("route-fullmesh", &report)?;
@@ -96,6 +99,11 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool, style: Dump
         v.paths
     );
     outln!("  deadlock-free on {} data VLs: {}", v.vls, acyclic.join("; "));
-    outln!("  wrote {}: {}", out.display(), files.join(", "));
+    outln!(
+        "  wrote {}: {}{}",
+        out.display(),
+        files.join(", "),
+        super::route::compact_note(style)
+    );
     Ok(0)
 }

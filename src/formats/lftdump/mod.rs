@@ -40,6 +40,65 @@ pub enum DumpStyle {
     /// check the guid2lid against, without the node type and description; about half the
     /// bytes of [`DumpStyle::Full`] (LSFT(32): 3.2 GB instead of 5.8 GB).
     Compact,
+    /// [`DumpStyle::Full`] while that dump stays within [`AUTO_COMPACT_BYTES`], else
+    /// [`DumpStyle::Compact`]: the node type and description repeated in every entry are
+    /// read by neither OpenSM nor ibfat, and above a gigabyte they cost seconds of disk
+    /// per routing (LSFT(32): 2.6 GB more to write). Resolve it with [`DumpStyle::resolve`].
+    Auto,
+}
+
+/// Above this size of the full dump, [`DumpStyle::Auto`] writes the compact one.
+pub const AUTO_COMPACT_BYTES: u64 = 1 << 30;
+
+impl DumpStyle {
+    /// The style a dump of these tables is written in: `Auto` becomes `Full` or `Compact`
+    /// by the exact size the full dump would have ([`full_dump_bytes`]).
+    pub fn resolve(self, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> DumpStyle {
+        self.resolve_within(fabric, lids, lfts, AUTO_COMPACT_BYTES)
+    }
+
+    /// [`DumpStyle::resolve`] with another size limit (tests use small fabrics).
+    pub fn resolve_within(self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, limit: u64) -> DumpStyle {
+        match self {
+            DumpStyle::Auto if full_dump_bytes(fabric, lids, lfts) > limit => DumpStyle::Compact,
+            DumpStyle::Auto => DumpStyle::Full,
+            style => style,
+        }
+    }
+
+    /// The name reports give the style (`"full"`, `"compact"`; `"auto"` unresolved).
+    pub fn name(self) -> &'static str {
+        match self {
+            DumpStyle::Full => "full",
+            DumpStyle::Compact => "compact",
+            DumpStyle::Auto => "auto",
+        }
+    }
+}
+
+/// The exact size in bytes of these tables' dump in [`DumpStyle::Full`], without writing
+/// it: every routed entry is its LID's text, and the section headers are counted as
+/// written. Reads each table entry once.
+pub fn full_dump_bytes(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> u64 {
+    use rayon::prelude::*;
+    let text = DumpText::new(fabric, lids, lfts, DumpStyle::Full);
+    let entry: Vec<u64> = (0..lfts.stride)
+        .map(|lid| (text.heads[lid].len() + 3 + text.tails[lid].len()) as u64)
+        .collect();
+    (0..lfts.switches.len())
+        .into_par_iter()
+        .map(|row| {
+            let mut bytes = text.header(fabric, lids, lfts, row).len() as u64;
+            let mut n = 0u64;
+            for (lid, &port) in lfts.row(row).iter().enumerate().skip(1) {
+                if port != NO_ROUTE {
+                    bytes += entry[lid];
+                    n += 1;
+                }
+            }
+            bytes + format!("{n} lids dumped\n").len() as u64
+        })
+        .sum()
 }
 
 /// Per-LID pieces of the dump text: the text after the port depends only on the LID, so it
@@ -75,17 +134,21 @@ impl DumpText {
         DumpText { heads, tails, ports }
     }
 
-    fn section(&self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, row: usize, out: &mut String) {
+    /// The line that opens a switch's section.
+    fn header(&self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, row: usize) -> String {
         let sw = lfts.switches[row];
         let node = fabric.node(sw);
         let swlid = lids.base[fabric.port_index(sw, 0) as usize];
         let max = lfts.stride - 1;
-        let _ = writeln!(
-            out,
-            "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):",
+        format!(
+            "Unicast lids [0-{max}] of switch Lid {swlid} guid 0x{:016x} ('{}'):\n",
             node.guid,
             flatten_controls(&node.desc)
-        );
+        )
+    }
+
+    fn section(&self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, row: usize, out: &mut String) {
+        out.push_str(&self.header(fabric, lids, lfts, row));
         let mut n = 0;
         for (lid, &port) in lfts.row(row).iter().enumerate().skip(1) {
             if port == NO_ROUTE {
@@ -125,7 +188,7 @@ pub fn stream_opensm(w: &mut dyn std::io::Write, fabric: &Fabric, lids: &Lids, l
     stream_opensm_as(w, fabric, lids, lfts, DumpStyle::Full)
 }
 
-/// [`stream_opensm`] in either [`DumpStyle`] (`route --compact-dump`: a multi-gigabyte
+/// [`stream_opensm`] in either [`DumpStyle`] (`route --dump-style compact`, and `auto` above a gigabyte: a multi-gigabyte
 /// dump is written, synced and read in about half the time).
 pub fn stream_opensm_as(
     w: &mut dyn std::io::Write,
@@ -135,6 +198,7 @@ pub fn stream_opensm_as(
     style: DumpStyle,
 ) -> std::io::Result<()> {
     use rayon::prelude::*;
+    let style = style.resolve(fabric, lids, lfts);
     let text = DumpText::new(fabric, lids, lfts, style);
     let batch = rayon::current_num_threads().max(1) * 2;
     let render = |rows: std::ops::Range<usize>| -> Vec<String> {
