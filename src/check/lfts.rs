@@ -497,43 +497,53 @@ fn build_cdg(cx: &Ctx, sources: &[u32]) -> Cdg {
         .filter(|&l| cx.lids.owner[l as usize] != NO_PEER)
         .map(|l| l as u16)
         .collect();
+    // one dependency set per worker thread (folded), not per chunk: a set is 32 bytes per
+    // port (5.6 MB on LSFT(32)), and clearing and merging one per 64 LIDs cost more than
+    // the walks
     let merged = lids
         .par_chunks(64)
-        .map(|chunk| {
-            let mut b = CdgBuilder {
-                succ: vec![[0u64; 4]; nports],
-            };
-            let mut seen = vec![u32::MAX; cx.nsw];
-            for &lid in chunk {
-                for &src in sources {
-                    // follow from src; stop at a switch already walked for this LID
-                    let mut r = src as usize;
-                    let mut incoming: u32 = NO_PEER;
-                    for _ in 0..=cx.nsw {
-                        let port = cx.walk.port(r, lid);
-                        if port == 0 || port == NO_ROUTE {
-                            break;
+        .fold(
+            || {
+                (
+                    CdgBuilder {
+                        succ: vec![[0u64; 4]; nports],
+                    },
+                    vec![u32::MAX; cx.nsw],
+                )
+            },
+            |(mut b, mut seen), chunk| {
+                for &lid in chunk {
+                    for &src in sources {
+                        // follow from src; stop at a switch already walked for this LID
+                        let mut r = src as usize;
+                        let mut incoming: u32 = NO_PEER;
+                        for _ in 0..=cx.nsw {
+                            let port = cx.walk.port(r, lid);
+                            if port == 0 || port == NO_ROUTE {
+                                break;
+                            }
+                            let next = match cx.walk.step(r, port) {
+                                Step::Beyond | Step::Uncabled => break,
+                                Step::Leaf(_) => None,
+                                Step::Row(next) => Some(next),
+                            };
+                            if incoming != NO_PEER && next.is_some() {
+                                b.succ[incoming as usize][(port / 64) as usize] |= 1 << (port % 64);
+                            }
+                            let Some(next) = next else { break };
+                            if seen[r] == lid as u32 {
+                                break;
+                            }
+                            seen[r] = lid as u32;
+                            incoming = cx.walk.channel(r, port);
+                            r = next;
                         }
-                        let next = match cx.walk.step(r, port) {
-                            Step::Beyond | Step::Uncabled => break,
-                            Step::Leaf(_) => None,
-                            Step::Row(next) => Some(next),
-                        };
-                        if incoming != NO_PEER && next.is_some() {
-                            b.succ[incoming as usize][(port / 64) as usize] |= 1 << (port % 64);
-                        }
-                        let Some(next) = next else { break };
-                        if seen[r] == lid as u32 {
-                            break;
-                        }
-                        seen[r] = lid as u32;
-                        incoming = cx.walk.channel(r, port);
-                        r = next;
                     }
                 }
-            }
-            b
-        })
+                (b, seen)
+            },
+        )
+        .map(|(b, _)| b)
         .reduce(
             || CdgBuilder {
                 succ: vec![[0u64; 4]; nports],
