@@ -195,20 +195,35 @@ fn check_refuses_a_schedule_computed_for_other_tables() {
     assert!(e.contains("warning") && e.contains("stale schedule"), "{e}");
 }
 
-/// A degraded tree (cut cables, a dead top switch) gets its `kary-shift` repaired for the
-/// tables: on ibfat's degraded routes, written by `ibfat route` and read back by `ibfat
+/// A degraded tree (cut cables, a dead top switch) gets its `kary-shift` (a MOLS tree its
+/// `mols-shift`, on the base-LID routes of LMC 1 tables too) repaired for the tables: on ibfat's degraded routes, written by `ibfat route` and read back by `ibfat
 /// check`, every phase has at most one flow per link and every ordered pair is sent once;
 /// the report gives the lower bound the phases are measured against. Asking a degraded
 /// tree for the LSFT schedule is an input error naming the pattern it gets.
 #[test]
 fn a_degraded_trees_shift_is_repaired_for_its_tables() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, build, dead) in [
-        ("kary", vec!["kary", "--arity", "4", "--levels", "3"], "S3_2"),
+    for (name, build, dead, pattern, lmc) in [
+        (
+            "kary",
+            vec!["kary", "--arity", "4", "--levels", "3"],
+            "S3_2",
+            "kary-shift",
+            "0",
+        ),
         (
             "pgft",
             vec!["pgft", "--down", "4,4,2", "--up", "1,2,4", "--parallel", "1,2,2"],
             "S2_1",
+            "kary-shift",
+            "0",
+        ),
+        (
+            "mols",
+            vec!["mols", "--arity", "4", "--wiring", "mols", "--shuffle", "2"],
+            "T1_3",
+            "mols-shift",
+            "1",
         ),
     ] {
         let plan = dir.path().join(name);
@@ -232,7 +247,17 @@ fn a_degraded_trees_shift_is_repaired_for_its_tables() {
         let net = deg.join("topology.net");
         let net_s = net.to_str().unwrap();
         let sched = dir.path().join(format!("{name}.json"));
-        let v = run(&[net_s, "--pattern", "kary-shift", "--out", sched.to_str().unwrap()]);
+        let tables = dir.path().join(format!("{name}-r"));
+        let (c, o, e) = ibfat(&["route", net_s, "--lmc", lmc, "--out", tables.to_str().unwrap()]);
+        assert_eq!(c, 0, "{o}{e}");
+        let (dump, g2l) = (tables.join("opensm-lfts.dump"), tables.join("guid2lid"));
+        let mut args = vec![net_s, "--pattern", pattern, "--out", sched.to_str().unwrap()];
+        if lmc != "0" {
+            // repaired for the LMC 1 tables (their LIDs differ from the LMC 0 routes')
+            args.extend(["--lfts", dump.to_str().unwrap(), "--lids", g2l.to_str().unwrap()]);
+        }
+        let v = run(&args);
+        assert_eq!(v["pattern"], format!("{pattern} (repaired)"), "{v}");
         let hosts = v["ranks"].as_u64().unwrap();
         let rep = &v["repair"];
         assert_eq!(rep["unrouted_flows"], 0, "{v}");
@@ -244,9 +269,6 @@ fn a_degraded_trees_shift_is_repaired_for_its_tables() {
             lower >= hosts - 1 && phases >= lower && phases as f64 <= 1.2 * lower as f64,
             "{v}"
         );
-        let tables = dir.path().join(format!("{name}-r"));
-        let (c, o, e) = ibfat(&["route", net_s, "--out", tables.to_str().unwrap()]);
-        assert_eq!(c, 0, "{o}{e}");
         let (c, o, e) = ibfat(&[
             "check",
             net_s,
@@ -269,6 +291,6 @@ fn a_degraded_trees_shift_is_repaired_for_its_tables() {
         );
         let (c, _, e) = ibfat(&["schedule", net_s, "--pattern", "lsft"]);
         assert_eq!(c, 2, "{e}");
-        assert!(e.contains("kary-shift"), "{e}");
+        assert!(e.contains(pattern), "{e}");
     }
 }

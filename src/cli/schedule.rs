@@ -7,7 +7,7 @@ use ibfat::fingerprint::ComputedFor;
 use ibfat::schedule::generate::BlockInfo;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, Counts, Format, Job, PatternKind, Request};
-use ibfat::select::repair::{repair_lsft, repair_tree, RepairReport};
+use ibfat::select::repair::{repair_degraded, repaired_pattern, RepairReport};
 use ibfat::select::{generate, ChoiceReport};
 use ibfat::{Error, Result};
 use serde::Serialize;
@@ -61,8 +61,9 @@ its local copy. Conflict-freedom claims refer to the canonical routing of each f
 `ibfat check` measures any schedule on real routing tables.
 
 A degraded LSFT (cut cables, dead switches; `ibfat recognize` lists them) gets its lsft
-schedule repaired, a degraded tree its kary-shift, for the tables it holds: --lfts (OpenSM's dump, `dump_lfts`; LIDs from
---lids or the topology) or else ibfat's own degraded routes. Phases still conflict-free
+schedule repaired, a degraded k-ary/PGFT tree its kary-shift, a degraded MOLS tree its
+mols-shift (base-LID routes), for the tables it holds: --lfts (OpenSM's dump, `dump_lfts`;
+LIDs from --lids or the topology) or else ibfat's own degraded routes. Phases still conflict-free
 on those tables are kept, the flows that now collide move to the first phase where they
 fit (new phases at the end): conflict-free on those tables, every pair once; the file
 records the tables it was computed for.
@@ -350,17 +351,12 @@ fn repaired(
     start: Instant,
 ) -> Result<i32> {
     use ibfat::topology::degraded::Holes;
-    let (want, name) = match &d.holes {
-        Holes::Lsft(_) => (PatternKind::Lsft, "lsft"),
-        Holes::Pgft(_) => (PatternKind::KaryShift, "kary-shift"),
-        Holes::Mols(_) => {
-            return Err(Error::input(
-                "topology",
-                format!("{}: no schedule repair for a degraded MOLS tree yet", d.description),
-                Some("`ibfat route` routes it; schedule the intact plan".into()),
-            ))
-        }
+    let want = match &d.holes {
+        Holes::Lsft(_) => PatternKind::Lsft,
+        Holes::Pgft(_) => PatternKind::KaryShift,
+        Holes::Mols(_) => PatternKind::MolsShift,
     };
+    let name = repaired_pattern(d);
     if a.pattern != PatternArg::Phases(want) || a.job.is_some() || a.job_size.is_some() || a.block.is_some() {
         return Err(Error::input(
             "pattern",
@@ -374,7 +370,10 @@ fn repaired(
     if !super::topo::roles_are_empty() {
         return Err(Error::input(
             "roles",
-            "host roles do not apply to a Latin-square fat-tree (its rank order is the all-to-all's geometry)",
+            format!(
+                "{}: host roles do not apply to a repaired schedule (its rank order is the family's {name})",
+                d.description
+            ),
             None,
         ));
     }
@@ -397,11 +396,7 @@ fn repaired(
             (lids, lfts, "ibfat's degraded routes".to_string())
         }
     };
-    let (sched, rep) = match &d.holes {
-        Holes::Lsft(h) => repair_lsft(fabric, h, &lids, &lfts)?,
-        Holes::Pgft(h) => repair_tree(fabric, h, &lids, &lfts)?,
-        Holes::Mols(_) => unreachable!("refused above"),
-    };
+    let (sched, rep, _) = repair_degraded(fabric, d, &lids, &lfts)?;
     let format = a
         .format
         .unwrap_or_else(|| a.out.as_deref().map(Format::for_path).unwrap_or_default());

@@ -263,3 +263,47 @@ pub fn repair_tree(
     let job = Job::whole(&holes.layout.hosts);
     repaired_for(fabric, lids, lfts, &job, &Shift::new(job.len()))
 }
+
+/// The tree shift (`mols-shift`: shift in tree order, what the bandwidth route on the base
+/// LID makes conflict-free on the intact tree) of a degraded MOLS 3-level tree, over every
+/// host that is there in tree order, repaired for the base-LID routes of `lfts` (the
+/// latency routes on base+1 are for small messages, not the all-to-all).
+pub fn repair_mols(
+    fabric: &crate::topology::Fabric,
+    holes: &crate::topology::degraded_mols::MolsHoles,
+    lids: &crate::routing::Lids,
+    lfts: &crate::routing::LftSet,
+) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
+    use crate::schedule::shift::Shift;
+    use crate::schedule::Job;
+    let job = Job::whole(&holes.layout.hosts);
+    repaired_for(fabric, lids, lfts, &job, &Shift::new(job.len()))
+}
+
+/// The family schedule of any degraded fabric repaired for `lfts`: LSFT → `lsft`
+/// ([`repair_lsft`]), k-ary/PGFT/two-level → `kary-shift` ([`repair_tree`]), MOLS →
+/// `mols-shift` ([`repair_mols`]). The schedule, the report, and the pattern's name.
+pub fn repair_degraded(
+    fabric: &crate::topology::Fabric,
+    d: &crate::recognize::Degraded,
+    lids: &crate::routing::Lids,
+    lfts: &crate::routing::LftSet,
+) -> crate::Result<(crate::schedule::Schedule, RepairReport, &'static str)> {
+    use crate::topology::degraded::Holes;
+    let (sched, rep) = match &d.holes {
+        Holes::Lsft(h) => repair_lsft(fabric, h, lids, lfts)?,
+        Holes::Pgft(h) => repair_tree(fabric, h, lids, lfts)?,
+        Holes::Mols(h) => repair_mols(fabric, h, lids, lfts)?,
+    };
+    Ok((sched, rep, repaired_pattern(d)))
+}
+
+/// The name of the pattern [`repair_degraded`] repairs for this fabric.
+pub fn repaired_pattern(d: &crate::recognize::Degraded) -> &'static str {
+    use crate::topology::degraded::Holes;
+    match &d.holes {
+        Holes::Lsft(_) => "lsft",
+        Holes::Pgft(_) => "kary-shift",
+        Holes::Mols(_) => "mols-shift",
+    }
+}

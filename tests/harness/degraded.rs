@@ -147,3 +147,29 @@ pub fn repaired_lsft_checked(
     assert_eq!((c.max_congestion, c.throughput_ratio), (1, 1.0), "{what}");
     rep
 }
+
+/// `ibfat check` of the schedule file `sched` on what the subnet holds now, read with the
+/// real tools (`ibnetdiscover`, `dump_lfts`, written into `dir`): its JSON report, after
+/// asserting the command succeeded.
+pub fn check_on_read_back(
+    sim: &super::Sim,
+    dir: &std::path::Path,
+    sched: &std::path::Path,
+    what: &str,
+) -> serde_json::Value {
+    let disc = dir.join("ibnetdiscover.txt");
+    let dumped = dir.join("dump_lfts.txt");
+    std::fs::write(&disc, sim.ibnetdiscover(&[])).unwrap();
+    std::fs::write(&dumped, sim.dump_lfts()).unwrap();
+    let (c, o, e) = super::ibfat(&[
+        "check",
+        disc.to_str().unwrap(),
+        "--lfts",
+        dumped.to_str().unwrap(),
+        "--pattern",
+        sched.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(c, 0, "{what}: {o}{e}");
+    serde_json::from_str(&o).unwrap()
+}

@@ -581,7 +581,7 @@ fn degraded_pass(
     }
     if !options.roles.is_empty() {
         return Err(format!(
-            "{}: host roles do not apply to a Latin-square fat-tree (its rank order is the all-to-all's geometry)",
+            "{}: host roles do not apply to a degraded fabric (its repaired schedule keeps the family's rank order)",
             d.description
         ));
     }

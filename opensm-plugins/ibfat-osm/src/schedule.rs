@@ -126,25 +126,16 @@ pub fn write_repaired(
     path: &Path,
 ) {
     let t = Instant::now();
-    let holes = d.lsft().ok_or_else(|| {
-        ibfat::Error::input(
-            "schedule",
-            format!("{}: schedule repair covers degraded LSFTs only", d.description),
-            None,
-        )
+    let res = ibfat::select::repair::repair_degraded(fabric, d, lids, lfts).and_then(|(sched, rep, name)| {
+        let cf = sched.computed_for.clone().expect("repair records its tables");
+        file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep, name))
     });
-    let res = holes
-        .and_then(|h| ibfat::select::repair::repair_lsft(fabric, h, lids, lfts))
-        .and_then(|(sched, rep)| {
-            let cf = sched.computed_for.clone().expect("repair records its tables");
-            file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep))
-        });
     match res {
-        Ok((c, rep)) => log(
+        Ok((c, rep, name)) => log(
             osm,
             false,
             &format!(
-                "wrote the lsft schedule repaired for the degraded tables ({} ranks, {} phases: {} of {} kept, \
+                "wrote the {name} schedule repaired for the degraded tables ({} ranks, {} phases: {} of {} kept, \
                  {} flows moved, {} added; all-to-all throughput vs intact {:.3}, unrepaired {:.3}) to {} in {:.3} ms",
                 c.ranks,
                 c.phases,

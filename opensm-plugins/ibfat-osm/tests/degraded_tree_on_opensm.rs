@@ -17,8 +17,9 @@ use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::topology::degraded::Holes;
 
 /// OpenSM at `lmc`, re-sweeping only when told, with a patient MAD timeout for a simulator
-/// that shares 2 cores with the tests; ibfat first, minhop behind it.
-fn cfg(lmc: u8) -> OsmConfig {
+/// that shares 2 cores with the tests; ibfat first (validating, writing its schedule to
+/// `schedule`), minhop behind it.
+fn cfg(lmc: u8, schedule: &std::path::Path) -> OsmConfig {
     OsmConfig {
         extra_args: vec!["-s".into(), "0".into()],
         conf: vec!["transaction_timeout 1000".into()],
@@ -27,20 +28,24 @@ fn cfg(lmc: u8) -> OsmConfig {
             lmc,
             ..Default::default()
         }
-        .with_ibfat_plugin("validate=1")
+        .with_ibfat_plugin(&format!("validate=1 schedule_out={}", schedule.display()))
     }
 }
 
 /// Build the plan `build`, cut 4 cables (seed 3) and kill `dead` in a running ibsim under
 /// OpenSM at `lmc`; the re-sweep must be ibfat's, logging `description` and a clean
 /// validation. Then the switches must hold the routes `expect` computes for the degraded
-/// fabric read back (it also checks the recognised family), which must validate; then the
-/// cables come back and so do the intact tables.
+/// fabric read back (it also checks the recognised family), which must validate, and the
+/// schedule the plugin wrote must be the family's `pattern` repaired for them: every
+/// ordered pair of the `hosts` once, conflict-free on the tables read back with the real
+/// tools. Then the cables come back and so do the intact tables.
 fn degraded_tree(
     build: &[&str],
     dead: &str,
     lmc: u8,
     description: &str,
+    pattern: &str,
+    hosts: u64,
     expect: impl Fn(&ibfat::topology::Fabric, &ibfat::routing::Lids) -> ibfat::routing::LftSet,
 ) {
     let t = tempfile::tempdir().unwrap();
@@ -61,7 +66,8 @@ fn degraded_tree(
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let sim = Sim::start(&plan.join("topology.net"));
-    let mut osm = sim.opensm_daemon(&cfg(lmc));
+    let sched = t.path().join("schedule.json");
+    let mut osm = sim.opensm_daemon(&cfg(lmc, &sched));
     osm.routed_by_ibfat(1, "intact");
     for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
         sim.console(cmd);
@@ -92,6 +98,23 @@ fn degraded_tree(
         "{v:?}"
     );
 
+    // the schedule the plugin wrote for the degraded tables is repaired for them
+    assert!(
+        log.contains(&format!(
+            "ibfat: wrote the {pattern} schedule repaired for the degraded tables ({hosts} ranks"
+        )),
+        "{}",
+        harness::tail(&log, 40)
+    );
+    let r = harness::check_on_read_back(&sim, t.path(), &sched, description);
+    assert_eq!(r["max_congestion"], 1, "{r}");
+    assert_eq!(r["unrouted_flows"], 0, "{r}");
+    assert_eq!(
+        r["flows"].as_u64().unwrap(),
+        hosts * (hosts - 1),
+        "every ordered pair once: {r}"
+    );
+
     // repair: the intact tables come back exactly
     harness::restore_and_expect_intact(&sim, &mut osm, &cut);
     osm.stop();
@@ -104,6 +127,8 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
         "S3_5",
         0,
         "k-ary n-tree 4-ary 3-tree, degraded: 4 missing cables, 1 dead switches",
+        "kary-shift",
+        64,
         |fabric, lids| {
             let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
                 panic!("the cut fabric is not recognised as a degraded tree")
@@ -127,6 +152,8 @@ fn degraded_mols_tree_is_routed_by_the_plugin() {
         "T3_2",
         1,
         "MOLS 3-level proximity tree arity 5 wiring mols, degraded: 4 missing cables, 1 dead switches",
+        "mols-shift",
+        125,
         |fabric, lids| {
             let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
                 panic!("the cut fabric is not recognised as a degraded MOLS tree")

@@ -208,27 +208,6 @@ fn path_records_match(
     (detoured, firsts)
 }
 
-/// `ibfat check` of the schedule file `sched` on what the subnet holds now, read with the
-/// real tools (`ibnetdiscover`, `dump_lfts`, written into `dir`): its JSON report, after
-/// asserting the command succeeded.
-fn check_on_read_back(sim: &Sim, dir: &std::path::Path, sched: &std::path::Path, what: &str) -> serde_json::Value {
-    let disc = dir.join("ibnetdiscover.txt");
-    let dumped = dir.join("dump_lfts.txt");
-    std::fs::write(&disc, sim.ibnetdiscover(&[])).unwrap();
-    std::fs::write(&dumped, sim.dump_lfts()).unwrap();
-    let (c, o, e) = harness::ibfat(&[
-        "check",
-        disc.to_str().unwrap(),
-        "--lfts",
-        dumped.to_str().unwrap(),
-        "--pattern",
-        sched.to_str().unwrap(),
-        "--json",
-    ]);
-    assert_eq!(c, 0, "{what}: {o}{e}");
-    serde_json::from_str(&o).unwrap()
-}
-
 /// LSFT(5) shuffled with 6 cables cut and one spine dead (ibsim `Unlink`/`Down` commands from
 /// `ibfat faults`): routed by ibfat with lanes, read back with the real tools; then repaired.
 #[test]
@@ -272,7 +251,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
         "{}",
         harness::tail(&log, 40)
     );
-    let v = check_on_read_back(&sim, t.path(), &sched, "cut");
+    let v = harness::check_on_read_back(&sim, t.path(), &sched, "cut");
     assert_eq!(
         (v["max_congestion"].as_u64(), v["throughput_ratio"].as_f64()),
         (Some(1), Some(1.0)),
@@ -669,7 +648,7 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
                 "{name}: {}",
                 harness::tail(pass, 20)
             );
-            let r = check_on_read_back(&sim, t.path(), &sched, &name);
+            let r = harness::check_on_read_back(&sim, t.path(), &sched, &name);
             assert_eq!(
                 (r["max_congestion"].as_u64(), r["unrouted_flows"].as_u64()),
                 (Some(1), Some(0)),
