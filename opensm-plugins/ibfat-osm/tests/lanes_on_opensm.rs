@@ -560,22 +560,28 @@ fn sim_name(fabric: &Fabric, sw: NodeId) -> String {
         .to_string()
 }
 
-/// The matrix on the one-sided LSFT: LSFT(3), LSFT(5) and LSFT(7), shuffled, each
-/// in one ibsim under one OpenSM (QoS on), with 1, 3 and 10 random cables cut and with one
+/// The matrix on the LSFT: LSFT(3), LSFT(5) and LSFT(7) one-sided and LSFT(3)
+/// two-sided, shuffled, each in one ibsim under one OpenSM (QoS on), with 1, 3 and 10 random cables cut and with one
 /// spine down (`ibfat faults` commands), one fault set after the other. Every pass is
 /// ibfat's (no fallback); the switches hold the library's degraded routes (read back with
 /// `dump_lfts`), deadlock-free on at most 2 data VLs per the per-VL check; the schedule
 /// the plugin wrote is conflict-free on the read-back tables (`ibfat check`); the SL-to-VL
 /// tables of the switches a detour crosses (`smpquery sl2vl`) and PathRecord SLs
 /// (`saquery -p`) are ibfat's; restoring the cables brings the intact tables back exactly.
-/// One case is beyond the two-VL bound and is refused with the reason (LSFT(3), 10 cuts).
+/// One case is beyond the two-VL bound and is refused with the reason (one-sided LSFT(3),
+/// 10 cuts).
 #[test]
 fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
-    for (q, shuffle) in [(3u32, 31u64), (5, 32), (7, 33)] {
+    for (q, shuffle, two_sided) in [(3u32, 31u64, false), (5, 32, false), (7, 33, false), (3, 34, true)] {
         let t = tempfile::tempdir().unwrap();
         let plan = t.path().join("plan");
         let (qs, sh) = (q.to_string(), shuffle.to_string());
-        harness::build_plan(&["build", "lsft", "--order", &qs, "--shuffle", &sh], &plan);
+        let mut build = vec!["build", "lsft", "--order", &qs, "--shuffle", &sh];
+        if two_sided {
+            build.push("--two-sided");
+        }
+        harness::build_plan(&build, &plan);
+        let sides = if two_sided { "two-sided" } else { "one-sided" };
         let sim = Sim::start(&plan.join("topology.net"));
         let sched = t.path().join("schedule.json");
         let mut osm = sim.opensm_daemon(&qos_cfg(&format!("validate=1 schedule_out={}", sched.display())));
@@ -588,14 +594,14 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
             ("10 cuts", vec!["--cut", "10", "--seed", "7"]),
         ];
         for (i, (what, args)) in sets.iter().enumerate() {
-            let name = format!("LSFT({q}) {what}");
+            let name = format!("LSFT({q}) {sides} {what}");
             let drill = t.path().join(format!("drill{i}"));
             let mut a = vec!["faults", plan.to_str().unwrap()];
             a.extend(args.iter().copied());
             a.extend(["--out", drill.to_str().unwrap()]);
             let (c, o, e) = harness::ibfat(&a);
             assert_eq!(c, 0, "{name}: {o}{e}");
-            if q == 3 && *what == "10 cuts" {
+            if q == 3 && !two_sided && *what == "10 cuts" {
                 for cmd in std::fs::read_to_string(drill.join("cut.ibsim")).unwrap().lines() {
                     sim.console(cmd);
                 }
@@ -624,7 +630,7 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
                 .rfind("ibfat: degraded fabric:")
                 .unwrap_or_else(|| panic!("{name}: not degraded"))..];
             assert!(
-                pass.contains(&format!("LSFT({q}) one-sided, degraded")),
+                pass.contains(&format!("LSFT({q}) {sides}, degraded")),
                 "{name}: {}",
                 harness::tail(pass, 20)
             );
