@@ -19,16 +19,18 @@
 //!   ends at a leaf of m's own colour);
 //! * otherwise the leaf's entry is removed and counted.
 //!
-//! Before that, two repairs where up*/down* stepped sideways (they touch no rank-legal
-//! path): a spine whose own path to a leaf d is not rank-legal — so neither is any path
-//! through it — and does not already turn once in the right colour goes down instead to a
-//! leaf m of the other colour than d whose path is m → spine → d, spread by (spine + d); a
-//! leaf whose path is still not kept takes the up port with the shortest kept path, spread
-//! by (leaf + destination). The walks then run again on the final tables. Any path through a leaf m whose
-//!   path is removed is itself removed: m's path is not rank-legal (those are kept), so it
-//!   turns at least once; a path arriving at m from a spine and leaving up turns at m as
-//!   well, has m's path as its tail (so it is not rank-legal either) and turns at least
-//!   twice. Removing all of them at once therefore leaves no kept path broken.
+//! Any path through a leaf m whose path is removed is itself removed: m's path is not
+//! rank-legal (those are kept), so it turns at least once; a path arriving at m from a
+//! spine and leaving up turns at m as well, has m's path as its tail (so it is not
+//! rank-legal either) and turns at least twice. Removing all of them at once therefore
+//! leaves no kept path broken.
+//!
+//! Before the walks, two repairs where up*/down* stepped sideways (they touch no
+//! rank-legal path): a spine whose own path to a leaf d is not rank-legal — so neither is
+//! any path through it — and does not already turn once in the right colour goes down
+//! instead to a leaf m of the other colour than d whose path is m → spine → d, spread by
+//! (spine + d); a leaf whose path is still not kept takes the up port with the shortest
+//! kept path, spread by (leaf + destination). The walks then run on the final tables.
 //!
 //! Spines' entries are not walked from the spine: a spine originates only management
 //! traffic (VL 15), as in [`crate::routing::updown`]; as hops of leaves' paths they are
