@@ -348,8 +348,8 @@ fn degraded_lsfts_are_routed_deadlock_free_on_two_vls() {
 /// A fault changes little (issue 21 item 4, host LIDs): on LSFT(7) with one cut cable the
 /// degraded tables differ from the intact fabric's (recognised the same way, same LIDs) in
 /// under 1% of the host-LID entries — only what the detours need; spine hand-overs nobody
-/// uses keep the intact rule. (Switch-LID entries still follow the degraded router's own
-/// rule: not measured here.)
+/// uses keep the intact rule. (All entries, switch LIDs included:
+/// `one_cut_cable_changes_at_most_two_percent_of_all_entries`.)
 #[test]
 fn one_cut_cable_changes_under_one_percent_of_host_entries() {
     use ibfat::routing::degraded::route_lsft;
@@ -384,6 +384,52 @@ fn one_cut_cable_changes_under_one_percent_of_host_entries() {
             changed > 0 && changed * 100 < compared,
             "seed {seed}: {changed} of {compared} host-LID entries changed"
         );
+    }
+}
+
+/// A fault changes little (issue 21 item 4, every entry): on LSFT(7) with one cut cable
+/// the degraded tables differ from the intact fabric's (same LIDs) in at most 2 % of ALL
+/// entries, switch LIDs included (LSFT(5) and (3): 3 % and 10 %) — switch-LID columns follow the intact rule
+/// (up*/down* by the family's ranks) over the surviving cables, so only the columns whose
+/// routes crossed the cable change.
+#[test]
+fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
+    use ibfat::routing::degraded::route_lsft;
+    use ibfat::routing::{route, Lids};
+    // the issue's 2 % on LSFT(7) (seed 2 cuts a cable of the root spine, the worst case:
+    // measured 1.98 %); the small planes change more in proportion, host entries alone
+    // 2.3 % (LSFT(5)) and 4.5 % (LSFT(3)) when the root loses a cable (measured 2.74 %
+    // and 8.88 % in all)
+    for (q, seeds, pct) in [(7u32, 1..=5u64, 2), (5, 1..=3, 3), (3, 1..=3, 10)] {
+        let t = lsft(q, 5);
+        let Recognition::Recognised { layout, .. } = recognize(&t.fabric, None) else {
+            panic!("intact LSFT({q}) not recognised")
+        };
+        let lids = Lids::plan(&t.fabric, &[], 0).unwrap();
+        let whole = route(&t.fabric, &layout, &lids).unwrap();
+        for seed in seeds {
+            let inj = inject(&t.fabric, 1, seed, &[]).unwrap();
+            let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+                panic!("LSFT({q}) seed {seed}: not degraded")
+            };
+            let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
+            let [(changed, compared), (sw_changed, sw_compared)] =
+                harness::changed_entries(&t.fabric, &lids, &whole, &r.lfts);
+            eprintln!(
+                "LSFT({q}) one cut, seed {seed}: {changed} of {compared} entries changed ({:.2} %), \
+                 switch LIDs {sw_changed} of {sw_compared} ({:.2} %), {} (leaf, switch LID) unrouted",
+                100.0 * changed as f64 / compared as f64,
+                100.0 * sw_changed as f64 / sw_compared as f64,
+                r.unrouted_switch_lids
+            );
+            assert!(
+                changed > 0 && changed * 100 <= compared * pct,
+                "LSFT({q}) seed {seed}: {changed} of {compared} entries changed"
+            );
+            // a leaf cut from the root spine reaches it only by turning twice off the rank
+            // order: the one (leaf, switch LID) pair a single cut can leave unrouted
+            assert!(r.unrouted == 0 && r.unrouted_switch_lids <= 1, "LSFT({q}) seed {seed}");
+        }
     }
 }
 
@@ -631,7 +677,9 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
                     |s, l| lanes.sl(s, l),
                     |w, s, i, o| lanes.vl(w, s, i, o),
                 );
-                assert!(v.ok() && v.vls == 2, "{what}: {v:?}");
+                // VL 1 carries exactly the paths that turn (SL > 0): a state without a
+                // broken pair (only a dead leaf) needs one VL — switch LIDs follow up*/down*
+                assert!(v.ok() && v.vls == 1 + (v.sl_paths > 0) as u8, "{what}: {v:?}");
             }
         }
     }

@@ -28,7 +28,8 @@ struct Report<'a> {
     entries: usize,
     /// Data VLs the routes use, and the per-VL proof.
     vls: &'a VlReport,
-    /// (Leaf, spine LID) pairs left unrouted (a cut cable between them; needs two turns).
+    /// (Leaf, switch LID) pairs left unrouted: no path two data VLs keep deadlock-free
+    /// (one-sided: a rank-1 leaf cut from the root spine, which needs two turns).
     unrouted_switch_lids: u64,
     out: String,
     files: Vec<&'static str>,
@@ -146,7 +147,7 @@ pub fn run(
     }
     if r.unrouted_switch_lids > 0 {
         outln!(
-            "  {} (leaf, spine LID) pairs unrouted: the leaf's own cable to that spine is cut",
+            "  {} (leaf, switch LID) pairs unrouted: no path two data VLs keep deadlock-free",
             r.unrouted_switch_lids
         );
     }

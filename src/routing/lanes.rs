@@ -15,12 +15,20 @@
 //! with them. [`Lanes`] is the rule of a degraded LSFT
 //! (docs/routing.md §2.4, [`super::degraded`]):
 //!
-//! * SL 0 (a route without a turn): VL 0 everywhere;
-//! * SL 1 + c for a detour whose turn leaf m has the colour 1 − c: VL 0 until the turn,
-//!   VL 1 from it: at a leaf, input from a spine → VL 1 (the turn to a spine, or the last
-//!   hop to a host after it), input from a host or the leaf itself → VL 0; at a spine → VL 1
-//!   exactly when the leaf at its output port has colour c;
+//! * SL 0 (a route without a turn, or a switch-LID route up, then down by the family's
+//!   ranks — up*/down*, whatever its physical turns): VL 0 everywhere;
+//! * SL 1 + c for a route that turns once, at a leaf m of colour 1 − c: VL 0 until the
+//!   turn, VL 1 from it: at a leaf, input from a spine → VL 1 (the turn to a spine, or the
+//!   last hop to a host after it), input from a host or the leaf itself → VL 0; at a spine
+//!   → VL 1 exactly when the leaf at its output port has colour c;
 //! * SLs above 2 are not used by the routes and map to VL 0.
+//!
+//! Why two VLs suffice: VL 0 then carries only paths that are up, then down by rank
+//! (every physical leaf → spine → leaf path is, so are the family routes and every
+//! detour's part before its turn), whose dependency graph up*/down* keeps acyclic; VL 1
+//! carries only the part after a detour's single physical turn — up, then down, with no
+//! down → up dependency; and VLs never decrease along a path. The full argument is in
+//! [`super::degraded`].
 
 use super::degraded::DegradedRoutes;
 use crate::topology::degraded::{LsftHoles, DEAD};

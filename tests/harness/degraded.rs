@@ -173,3 +173,36 @@ pub fn check_on_read_back(
     assert_eq!(c, 0, "{what}: {o}{e}");
     serde_json::from_str(&o).unwrap()
 }
+
+/// Entries of the intact tables `whole` that the degraded tables `got` (same LIDs, same
+/// nodes) differ in, over every LID with an owner and every switch both have: (changed,
+/// compared) for all LIDs, then for switch LIDs alone. A switch of `whole` missing from
+/// `got` (dead) is not compared.
+pub fn changed_entries(
+    fabric: &Fabric,
+    lids: &ibfat::routing::Lids,
+    whole: &ibfat::routing::LftSet,
+    got: &ibfat::routing::LftSet,
+) -> [(usize, usize); 2] {
+    use ibfat::topology::{NodeKind, NO_PEER};
+    let mut out = [(0, 0); 2];
+    for &sw in &whole.switches {
+        if !matches!(got.row_of.get(sw as usize), Some(&r) if r != u32::MAX) {
+            continue;
+        }
+        for (lid, &owner) in lids.owner.iter().enumerate().skip(1) {
+            if owner == NO_PEER {
+                continue;
+            }
+            let switch = fabric.node(fabric.ports[owner as usize].node).kind == NodeKind::Switch;
+            let differs = whole.get(sw, lid as u16) != got.get(sw, lid as u16);
+            for (i, c) in out.iter_mut().enumerate() {
+                if i == 0 || switch {
+                    c.0 += differs as usize;
+                    c.1 += 1;
+                }
+            }
+        }
+    }
+    out
+}

@@ -132,8 +132,8 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
     }
     if r.unrouted_switch_lids > 0 {
         report.push(format!(
-            "{} (leaf, spine LID) pairs unrouted: the leaf's own cable to that spine is cut (management traffic to \
-             that spine's port 0 goes directed-route)",
+            "{} (leaf, switch LID) pairs unrouted: no path that turns at most once (management traffic to that \
+             switch's port 0 goes directed-route)",
             r.unrouted_switch_lids
         ));
     }

@@ -1,77 +1,87 @@
 //! Routing a degraded LSFT ([`LsftHoles`]): the family's routes where they survive, one
-//! detour through another leaf where they do not, and the service levels that keep every
-//! virtual lane's channel dependency graph acyclic with two data VLs.
+//! detour through another leaf where they do not, switch LIDs by the intact rule over the
+//! surviving cables, and the service levels that keep every virtual lane's channel
+//! dependency graph acyclic with two data VLs.
 //!
-//! Host (and leaf) destination at point d, at switch x:
-//! * leaf s = d: the host's port (the leaf itself: port 0);
+//! Host destination at point d, at switch x:
+//! * leaf s = d: the host's port;
 //! * leaf s whose family route survives (spine join(s,d) alive, both cables there): up to
 //!   it — unchanged from the intact tables, so every intact pair keeps its route and the
 //!   rest of the fabric its conflict-free schedule;
 //! * other leaves: up to a surviving spine l1 through s whose own entry for d leads on,
-//!   spread over the candidates by (s + d + j) for the host in slot j of d (0 for the
-//!   leaf itself) — LFTs route by destination, so spreading a leaf pair's detours over
-//!   the destination's hosts is the most a table can do, and then no more flows share a
-//!   detour than the destination host can receive anyway;
+//!   spread over the candidates by (s + d + j) for the host in slot j of d — LFTs route by
+//!   destination, so spreading a leaf pair's detours over the destination's hosts is the
+//!   most a table can do, and then no more flows share a detour than the destination host
+//!   can receive anyway;
 //! * spine l with d on it and the cable there: down to d; otherwise down to an
 //!   intermediate leaf m on l (cable there, m's family route to d intact, m of the other
 //!   colour than d), spread by (l + d + j). A detour is s → l1 → m → join(m,d) → d: the
 //!   shortest there is when the direct spine is gone, and loop-free because m's route is
 //!   the family's.
 //!
-//! Spine destination t: a leaf on t with its cable goes up to it; other leaves go up to a
-//! spine l1 whose meet with t, m, has both cables (l1 → m → t); spine l goes down to
-//! meet(l, t) when both cables are there. A leaf whose own cable to t is cut has no such
-//! path (every spine through it meets t at the leaf itself): that switch LID is left
-//! unrouted from that leaf and counted ([`DegradedRoutes::unrouted_switch_lids`]) — the
-//! shortest path turns twice and needs a third VL.
+//! Switch destinations (leaf and spine LIDs, `switch_lids`): up*/down* by the family's
+//! ranks — the intact router's rule (`routing::updown`: the root spine (line 0) rank 0, the
+//! side-0 leaves of line 0's points rank 1, the other spines 2, the other leaves 3) — over
+//! the surviving cables, so a fault changes only the columns whose routes crossed it. Where
+//! up*/down* finds no legal path it steps sideways; such a path is kept when it turns once
+//! (a spine without a legal route hands a leaf destination d to a leaf of the other colour
+//! than d next to d, a leaf tries its other up ports), else the leaf's entry is removed and
+//! counted ([`DegradedRoutes::unrouted_switch_lids`]). One-sided, a rank-1 leaf cut from
+//! the root spine is such a pair: every other spine through it meets line 0 at the leaf
+//! itself, so it reaches the root only by turning twice off the rank order (a leaf of
+//! rank 3 cut from a spine t still goes up to the root and down through t's rank-1 leaf).
+//! Every single cut measured leaves at most that one pair (`tests/degraded.rs`).
 //!
 //! **Virtual lanes.** A detour turns from down to up once, at m; everything else goes
 //! up, then down. An SL-to-VL table maps by (SL, input port, output port) at every hop, so
 //! the VL of a hop cannot depend on the VL the packet came in on. The rule:
-//! * SL 0 (a route without a turn): VL 0 everywhere;
+//! * SL 0 (a route without a turn, or any path up, then down by rank): VL 0 everywhere;
 //! * SL 1 + c for a detour whose turn leaf m has the colour 1 − c: VL 0 until the turn, VL 1
 //!   from it: at a leaf, input from a spine and output to a spine (the turn) → VL 1, input
 //!   from a spine and output to a host → VL 1, input from a host → VL 0; at a spine → VL 1
 //!   exactly when the leaf at its output port has colour c.
 //!
 //! Before the turn a detour's spine hop goes to m (colour 1 − c) → VL 0; after it, to the
-//! destination leaf (colour c, which is why m is chosen of the other colour) → VL 1. VL 0
-//! then carries only up-then-down paths and VL 1 only the part after the turn (up once,
-//! then down): both dependency graphs are acyclic, for any set of faults that leaves every
-//! broken pair such a detour. Colours: the parity of the leaf index (the canonical point
-//! index one-sided).
+//! destination leaf (colour c, which is why m is chosen of the other colour) → VL 1.
+//! Colours: the parity of the leaf index (the canonical point index one-sided).
+//!
+//! **Proof (per VL).** Call a path rank-legal when it goes up by the family's ranks, then
+//! down, never up again after a down hop. No cable joins two switches of one rank, so
+//! every up*/down* argument applies: on one VL, a set of rank-legal paths has an acyclic
+//! CDG (a cycle of channels would need a dependency from a down hop to an up hop).
+//! * Every physical leaf → spine → leaf path is rank-legal: going down then up there
+//!   would need two rank-1 leaves on a rank-2 spine — two points of line 0 (side 0) joined
+//!   by a line other than line 0, which a projective plane does not have (a point's two
+//!   leaves, two-sided, are rank 1 and 3: down, then down). So the family routes, the twin
+//!   alternatives and every detour's part before its turn are rank-legal, and so are the
+//!   switch-LID paths on SL 0 by construction — with up to two physical turns, at rank-1
+//!   leaves, which the ranks allow.
+//! * VL 0 carries exactly those: SL 0 paths whole, and SL 1 + c paths up to their turn
+//!   (checked hop by hop with [`vl`] for every switch-LID path). Its CDG is acyclic.
+//! * VL 1 carries only the part of an SL 1 + c path from its one physical turn on: up to a
+//!   spine, then (for a leaf or host destination) down — no down → up dependency, and a
+//!   cycle in the two-level graph needs one. Its CDG is acyclic.
+//! * VLs never decrease along a path (0 before the turn, 1 from it), so no dependency runs
+//!   from VL 1 back to VL 0 and a cycle would lie within one VL.
+//!
+//! The bound: 2 data VLs for every set of faults, with pairs that no such path serves left
+//! unrouted and counted. Spines' own routes to switch LIDs are management traffic (VL 15)
+//! and not part of the proof; as hops of leaves' paths they are.
 //!
 //! **Two-sided LSFT.** Every point has two leaves (leaf index side·n + point), both on the
 //! point's q+1 lines; a spine has a cable to each leaf of each of its points. Everything
 //! above is stated per leaf and holds as written: a spine reaches leaf d when its cable to
 //! that leaf survives, an intermediate m is any leaf of either side on l1 (the other leaf
-//! of s included) whose family route to d survives and whose colour differs from d's. Two
-//! cases are new:
-//! * the two leaves of one point: the family route of host slot j goes over the (j mod
-//!   (q+1))-th line through the point (as on the intact fabric); when that spine or one of
-//!   its two cables is gone, the slot goes over another line through the point with both
-//!   cables, spread by (s + d + j) — up, then down, SL 0, no turn. With every line of the
-//!   point broken for one of the two leaves the pair is unrouted (6 hops, outside the bound);
-//! * a leaf s whose own cable to spine t is cut turns at its twin: s → l1 → twin(s) → t (l1
-//!   meets t at s's point, whose other leaf still has its cable) — one turn, so the switch
-//!   LID is routed where one-sided it is not. A spine towards spine t goes down to the
-//!   leaf at meet(l, t) with both cables, side 0 first; the source's SL names the colour of
-//!   that same leaf.
-//!
-//! **Proof for two sides.** The VL rule reads only what a hop sees — SL, the kind of the
-//! input (host or switch) and the colour of the leaf at the output — so it is unchanged.
-//! Paths on SL 0 (family routes, twin alternatives) go leaf → spine → leaf: one up hop then
-//! one down hop, all on VL 0. A path on SL 1 + c turns exactly once, at a leaf m of colour
-//! 1 − c: before m it is up then down (its spine hop goes to m: colour 1 − c → VL 0), from
-//! m on it is up then down again on VL 1 (m's leaf hop: input from a spine → VL 1; the
-//! spine hop after it goes to d of colour c → VL 1; the last leaf hop: input from a spine →
-//! VL 1). Hence VL 0 carries only up-then-down segments (dependencies up → down only) and VL
-//! 1 only up-then-down segments too: no cycle in either CDG, since a cycle in a two-level
-//! graph needs a down → up dependency on the same VL. The bound: 2 data VLs for every set
-//! of cut cables, dead spines and dead leaves for which each broken pair of different
-//! points keeps a leaf m as above on a surviving first spine, and each pair of twins a
-//! line of their point with both cables (the route then exists; the per-VL check proves
-//! it on the tables, `tests/degraded_twosided.rs`).
+//! of s included) whose family route to d survives and whose colour differs from d's. New:
+//! the two leaves of one point. The family route of host slot j goes over the (j mod
+//! (q+1))-th line through the point (as on the intact fabric); when that spine or one of
+//! its two cables is gone, the slot goes over another line through the point with both
+//! cables, spread by (s + d + j) — up, then down, SL 0, no turn. With every line of the
+//! point broken for one of the two leaves the pair is unrouted (6 hops, outside the bound).
+//! A leaf cut from a spine reaches it through its twin when up*/down* has no legal path
+//! (s → l1 → twin(s) → t: one turn). The VL rule reads only what a hop sees — SL, the kind
+//! of the input (host or switch) and the colour of the leaf at the output — so the proof
+//! holds unchanged (`tests/degraded_twosided.rs` checks it on the tables).
 
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
@@ -81,6 +91,7 @@ use crate::topology::{Fabric, NodeKind, NO_PEER};
 use rayon::prelude::*;
 
 mod near;
+mod switch_lids;
 use near::{Near, SpineOptions};
 
 pub use super::lanes::{colour, vl, Lanes, DATA_VLS};
@@ -108,12 +119,13 @@ pub struct DegradedRoutes {
     pub sl: Vec<u8>,
     /// LIDs per row of `sl` (as in the tables).
     pub stride: usize,
-    /// (Source leaf, host or leaf LID) pairs left without a route.
+    /// (Source leaf, host LID) pairs left without a route.
     pub unrouted: u64,
-    /// (Source leaf, spine LID) pairs left without a route: one-sided, a leaf whose cable
-    /// to spine t is cut reaches t only by turning twice (every other spine through the
-    /// leaf meets t at the leaf itself), which two data VLs cannot keep deadlock-free; not
-    /// yet routed. Two-sided, it turns once at the other leaf of its point instead.
+    /// (Source leaf, switch LID) pairs left without a route: up*/down* by the family's
+    /// ranks has no legal path and every other path the tables allow turns twice (or in
+    /// the wrong colour), which two data VLs cannot keep deadlock-free — one-sided, a
+    /// rank-1 leaf cut from the root spine. Management traffic to that switch goes
+    /// directed-route.
     pub unrouted_switch_lids: u64,
 }
 
@@ -204,16 +216,6 @@ impl Router<'_> {
             })
             .collect()
     }
-
-    /// Spine l's next hop towards spine t (l ≠ t): down to a leaf at their meet with both
-    /// cables (side 0 first): (down port, that leaf).
-    fn spine_to_spine(&self, l: u32, t: u32) -> Option<(u8, u32)> {
-        let h = self.h;
-        let p = h.plane.meet(l, t);
-        h.leaves_at(p)
-            .find(|&m| h.down(l, m) != 0 && h.up(m, t) != 0)
-            .map(|m| (h.down(l, m), m))
-    }
 }
 
 /// A broken pair's choice for one host slot: (source point, destination point, slot,
@@ -235,8 +237,10 @@ fn leaf_hop(found: Option<(u8, u8)>, sl: &mut u8, missing: &mut u64) -> u8 {
     }
 }
 
-/// Route every LID of a degraded LSFT (module documentation). Pairs that no detour of the
-/// rule connects are counted in [`DegradedRoutes::unrouted`] (their entries stay unrouted).
+/// Route every LID of a degraded LSFT (module documentation). Host pairs that no detour of
+/// the rule connects are counted in [`DegradedRoutes::unrouted`], switch-LID pairs without
+/// a path the VL rule keeps deadlock-free in [`DegradedRoutes::unrouted_switch_lids`]
+/// (their entries stay unrouted).
 pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
     lids.require_complete(fabric)?;
     if lids.lmc != 0 {
@@ -365,18 +369,13 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     let mut sl = vec![0u8; nl as usize * stride];
     // every row on its own (rayon): a leaf row writes its own SL row, counts its own misses
     let mut sl_rows: Vec<&mut [u8]> = (0..lfts.switches.len()).map(|_| -> &mut [u8] { &mut [] }).collect();
-    // the host slot a destination's family route is spread by (0 for a leaf itself)
-    let slot_of = |d: Dest, lid: usize| match d {
-        Dest::Host(..) => host_slot[lid],
-        _ => 0,
-    };
     for (p, chunk) in sl.chunks_mut(stride).enumerate() {
         if h.leaves[p] != DEAD {
             sl_rows[lfts.row_of[h.leaves[p] as usize] as usize] = chunk;
         }
     }
     let switches = lfts.switches.clone();
-    let missed: Vec<(u64, u64)> = lfts
+    let missed: Vec<u64> = lfts
         .ports
         .par_chunks_mut(stride)
         .zip(sl_rows.into_par_iter())
@@ -384,7 +383,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         .map_init(
             || vec![0u8; nl as usize],
             |to_point, ((ports, sl_row), &sw)| {
-                let (mut unrouted, mut unrouted_switch_lids) = (0u64, 0u64);
+                let mut unrouted = 0u64;
                 let (p, l) = (point_of[sw as usize], line_of[sw as usize]);
                 // the family's port towards every point from this switch (0: not intact / not here)
                 to_point.fill(0);
@@ -415,20 +414,18 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                 let via = (p == u32::MAX && l != 0).then(|| h.plane.meet(l, 0));
                 for (lid, &d) in dest.iter().enumerate() {
                     let port = match (d, p != u32::MAX) {
-                        (Dest::None, _) => continue,
+                        // switch LIDs: up*/down* below ([`switch_lids`])
+                        (Dest::None | Dest::Leaf(_) | Dest::Spine(_), _) => continue,
                         // at a leaf
                         (Dest::Host(dp, hp), true) if dp == p => hp,
-                        (Dest::Leaf(dp), true) if dp == p => 0,
                         // the other leaf of the point (two-sided): the slot's family spine while
                         // both its cables survive
-                        (Dest::Host(dp, _) | Dest::Leaf(dp), true)
-                            if h.point(dp) == h.point(p) && h.intact_slot(p, dp, slot_of(d, lid)) =>
+                        (Dest::Host(dp, _), true)
+                            if h.point(dp) == h.point(p) && h.intact_slot(p, dp, host_slot[lid]) =>
                         {
-                            h.up(p, h.family_line(p, dp, slot_of(d, lid)))
+                            h.up(p, h.family_line(p, dp, host_slot[lid]))
                         }
-                        (Dest::Host(dp, _) | Dest::Leaf(dp), true) if to_point[dp as usize] != 0 => {
-                            to_point[dp as usize]
-                        }
+                        (Dest::Host(dp, _), true) if to_point[dp as usize] != 0 => to_point[dp as usize],
                         (Dest::Host(dp, _), true) => leaf_hop(
                             match choices.get(&(p, dp, host_slot[lid])) {
                                 Some(&c) => c,
@@ -437,23 +434,8 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                             &mut sl_row[lid],
                             &mut unrouted,
                         ),
-                        (Dest::Leaf(dp), true) => leaf_hop(
-                            match choices.get(&(p, dp, 0)) {
-                                Some(&c) => c,
-                                None => r.leaf_to_point(p, dp, 0),
-                            },
-                            &mut sl_row[lid],
-                            &mut unrouted,
-                        ),
-                        (Dest::Spine(t), true) => leaf_hop(
-                            near.leaf_to_spine(h, &r, p, t),
-                            &mut sl_row[lid],
-                            &mut unrouted_switch_lids,
-                        ),
                         // at a spine
-                        (Dest::Host(dp, _) | Dest::Leaf(dp), false) if to_point[dp as usize] != 0 => {
-                            to_point[dp as usize]
-                        }
+                        (Dest::Host(dp, _), false) if to_point[dp as usize] != 0 => to_point[dp as usize],
                         (Dest::Host(dp, _), false) if !is_needed(l, dp, host_slot[lid]) => {
                             let via = via.unwrap_or_else(|| {
                                 let pts = h.plane.points_on(0);
@@ -473,22 +455,15 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                             .map(|x| x.0)
                             .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
                             .unwrap_or(NO_ROUTE),
-                        (Dest::Leaf(dp), false) => r
-                            .spine_to_point(l, dp, 0)
-                            .map(|x| x.0)
-                            .or_else(|| r.spine_fallback(l, dp, 0))
-                            .unwrap_or(NO_ROUTE),
-                        (Dest::Spine(t), false) if t == l => 0,
-                        (Dest::Spine(t), false) => r.spine_to_spine(l, t).map_or(NO_ROUTE, |x| x.0),
                     };
                     ports[lid] = port;
                 }
-                (unrouted, unrouted_switch_lids)
+                unrouted
             },
         )
         .collect();
-    let unrouted = missed.iter().map(|m| m.0).sum();
-    let unrouted_switch_lids = missed.iter().map(|m| m.1).sum();
+    let unrouted = missed.iter().sum();
+    let unrouted_switch_lids = switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
     Ok(DegradedRoutes {
         lfts,
         sl,

@@ -4,7 +4,7 @@
 //! routes in under a second). Each fast search has the full scan it must agree with
 //! (`*_scan`, tested pair by pair).
 
-use super::{colour, Router};
+use super::colour;
 use crate::topology::degraded::{LsftHoles, DEAD};
 
 /// Where the faults are, so that the candidate searches check cables only near a fault
@@ -29,8 +29,6 @@ pub(super) struct Near {
     /// cable to it or are touched — the only first hops that can fail towards an untouched
     /// spine.
     bad_lines: Vec<Vec<u32>>,
-    /// Per line: the leaves on it whose cable to it is missing (cut, or the leaf dead).
-    cut_points: Vec<Vec<u32>>,
     /// The fast paths' position lists are per point: a two-sided LSFT (two leaves per
     /// point) takes the full scans, which choose the same.
     fast: bool,
@@ -123,9 +121,6 @@ impl Near {
                     .collect()
             })
             .collect();
-        let cut_points = (0..n as u32)
-            .map(|l| on_line(l).filter(|&m| h.down(l, m) == 0).collect())
-            .collect();
         Near {
             point,
             line,
@@ -133,7 +128,6 @@ impl Near {
             broken_with,
             touched_pos,
             bad_lines,
-            cut_points,
             fast: h.sides == 1,
         }
     }
@@ -145,80 +139,6 @@ impl Near {
             (true, _) => self.broken_with[a as usize].binary_search(&b).is_err(),
             (false, true) => self.broken_with[b as usize].binary_search(&a).is_err(),
         }
-    }
-
-    /// Leaf s's next hop towards spine t: (up port, SL) — up to t, or through a spine l
-    /// whose meet m with t has both cables (l → m → t), spread by (s + t); cables are
-    /// checked only where a fault is near (lines l and t untouched: all there).
-    pub(super) fn leaf_to_spine(&self, h: &LsftHoles, r: &Router<'_>, s: u32, t: u32) -> Option<(u8, u8)> {
-        let up = h.up(s, t);
-        if up != 0 {
-            return Some((up, 0));
-        }
-        if !self.fast {
-            return self.leaf_to_spine_scan(h, r, s, t);
-        }
-        if self.line[t as usize] && h.plane.incident(s, t) {
-            // s lost its own cable to t: every other line through s meets t at s itself
-            return None;
-        }
-        // only s's bad lines, and the lines from s to the points t lost, can fail
-        let lines = h.plane.lines_through(s);
-        let base = s as usize * lines.len();
-        let mut suspects = Skips::new();
-        let mut fast = self.bad_lines[s as usize].iter().all(|&k| suspects.push(k));
-        if fast && self.line[t as usize] {
-            for &x in &self.cut_points[t as usize] {
-                if x != s {
-                    let k = h.plane.position_at_point(s, h.plane.join(s, x)).unwrap_or(0);
-                    fast &= suspects.push(k);
-                }
-            }
-        }
-        if fast {
-            suspects.sort_dedup();
-            let mut skips = Skips::new();
-            for &k in suspects.as_slice() {
-                let l = lines[k as usize];
-                let ok = l != t
-                    && h.leaf_up[base + k as usize] != 0
-                    && ((!self.line[l as usize] && !self.line[t as usize]) || r.spine_to_spine(l, t).is_some());
-                if !ok {
-                    skips.push(k);
-                }
-            }
-            let count = (lines.len() - skips.len) as u32;
-            if count == 0 {
-                return None;
-            }
-            let k = skips.nth((s + t) % count) as usize;
-            let m = h.plane.meet(lines[k], t);
-            // the spine hop l1 → m must stay on VL 0: SL 1 + c with colour(m) = 1 − c
-            return Some((h.leaf_up[base + k], 1 + (1 - colour(m))));
-        }
-        self.leaf_to_spine_scan(h, r, s, t)
-    }
-
-    /// [`Near::leaf_to_spine`] past the direct cable, checking every line through s.
-    /// Two-sided, a leaf that lost its cable to t may turn at its twin (the other leaf of
-    /// its point, where every other line through it meets t).
-    pub(super) fn leaf_to_spine_scan(&self, h: &LsftHoles, r: &Router<'_>, s: u32, t: u32) -> Option<(u8, u8)> {
-        let lines = h.plane.lines_through(h.point(s));
-        let base = s as usize * lines.len();
-        let valid = |k: &usize| {
-            let l = lines[*k];
-            l != t
-                && h.leaf_up[base + k] != 0
-                && ((!self.line[l as usize] && !self.line[t as usize]) || r.spine_to_spine(l, t).is_some())
-        };
-        let count = (0..lines.len()).filter(valid).count() as u32;
-        if count == 0 {
-            return None;
-        }
-        let k = (0..lines.len()).filter(valid).nth(((s + t) % count) as usize)?;
-        let (_, m) = r.spine_to_spine(lines[k], t)?;
-        // the spine hop l1 → m must stay on VL 0: SL 1 + c with colour(m) = 1 − c
-        Some((h.leaf_up[base + k], 1 + (1 - colour(m))))
     }
 
     /// Spine l's next hop towards host slot j of point d (0 for the leaf itself): (down

@@ -1,0 +1,320 @@
+//! Switch-LID columns of a degraded LSFT (leaf and spine LIDs): the intact router's rule
+//! — up*/down* ([`crate::routing::updown`]) by the family's ranking — over the surviving
+//! cables, so that a fault changes only the columns whose routes crossed it; then every
+//! leaf's path to every switch LID is walked on the filled tables and given the SL the
+//! per-VL proof (module documentation of [`super`]) needs, or removed.
+//!
+//! The ranking is the intact family's, by canonical coordinates: the root spine (line 0)
+//! rank 0, the side-0 leaves of the points of line 0 rank 1, the other spines 2, the other
+//! leaves 3. No cable joins two switches of one rank, so "up" (towards a lower rank) is
+//! the same under the ranks and under up*/down*'s root-first order, and a surviving
+//! up*/down* route is the intact one.
+//!
+//! A leaf's path to a switch LID is
+//! * rank-legal (up, then down, by rank): SL 0 — VL 0 on every hop, whatever its
+//!   physical turns (at most two, both at rank-1 leaves: s → l → p → L → p' → t);
+//! * otherwise (up*/down* found no legal path and stepped sideways) with exactly one
+//!   physical turn, at a leaf m: SL 1 + c with c = 1 − colour(m), provided the VL rule
+//!   ([`super::vl`]) gives VL 0 before m and VL 1 from m on (it does unless the path
+//!   ends at a leaf of m's own colour);
+//! * otherwise the leaf's entry is removed and counted.
+//!
+//! Any path through a leaf m whose path is removed is itself removed: m's path is not
+//! rank-legal (those are kept), so it turns at least once; a path arriving at m from a
+//! spine and leaving up turns at m as well, has m's path as its tail (so it is not
+//! rank-legal either) and turns at least twice. Removing all of them at once therefore
+//! leaves no kept path broken.
+//!
+//! Before the walks, two repairs where up*/down* stepped sideways (they touch no
+//! rank-legal path): a spine whose own path to a leaf d is not rank-legal — so neither is
+//! any path through it — and does not already turn once in the right colour goes down
+//! instead to a leaf m of the other colour than d whose path is m → spine → d, spread by
+//! (spine + d); a leaf whose path is still not kept takes the up port with the shortest
+//! kept path, spread by (leaf + destination). The walks then run on the final tables.
+//!
+//! Spines' entries are not walked from the spine: a spine originates only management
+//! traffic (VL 15), as in [`crate::routing::updown`]; as hops of leaves' paths they are
+//! walked with those.
+
+use super::{colour, vl};
+use crate::routing::lft::{LftSet, NO_ROUTE};
+use crate::routing::lids::Lids;
+use crate::routing::updown;
+use crate::topology::degraded::{LsftHoles, DEAD};
+use crate::topology::{Fabric, NodeId, NodeKind};
+use rayon::prelude::*;
+
+/// The longest path a kept route can have: rank-legal, up from rank 3 to the root and
+/// down again (leaf, spine, leaf, root, leaf, spine, leaf: 6 hops).
+const MAX_HOPS: usize = 6;
+
+/// The family rank of a switch, by canonical coordinates: `point_of` (leaf index,
+/// side·n + point) and `line_of` (spine line) per node, `u32::MAX` where not one.
+fn rank(h: &LsftHoles, point_of: u32, line_of: u32) -> u32 {
+    let n = h.plane.size();
+    match (point_of, line_of) {
+        (p, _) if p != u32::MAX => match p < n && h.plane.incident(p, 0) {
+            true => 1,
+            false => 3,
+        },
+        (_, 0) => 0,
+        (_, l) if l != u32::MAX => 2,
+        _ => u32::MAX,
+    }
+}
+
+/// Walks on the filled tables towards switch LIDs.
+struct Walker<'a> {
+    fabric: &'a Fabric,
+    lfts: &'a LftSet,
+    /// Leaf index (side·n + point) per node, `u32::MAX` for other nodes.
+    point_of: &'a [u32],
+    /// Family rank per node ([`rank`]).
+    rank_of: &'a [u32],
+}
+
+/// A path of at most [`MAX_HOPS`] hops: its switches and how many.
+type Path = ([NodeId; MAX_HOPS + 1], usize);
+
+impl Walker<'_> {
+    fn entry(&self, node: NodeId, lid: usize) -> u8 {
+        self.lfts.ports[self.lfts.row_of[node as usize] as usize * self.lfts.stride + lid]
+    }
+
+    fn is_leaf(&self, node: NodeId) -> bool {
+        self.point_of[node as usize] != u32::MAX
+    }
+
+    /// The switches from `from` to `target` (LID `lid`) on the tables, the first hop out
+    /// of port `first` when given (a candidate entry: the walk must not come back to
+    /// `from`); none for no route, a loop or a path longer than any kept one.
+    fn path(&self, from: NodeId, first: Option<u8>, target: NodeId, lid: usize) -> Option<Path> {
+        let mut path = [0 as NodeId; MAX_HOPS + 1];
+        let mut len = 1;
+        path[0] = from;
+        let mut at = from;
+        while at != target {
+            if len > MAX_HOPS {
+                return None;
+            }
+            let port = match first {
+                Some(p) if at == from && len == 1 => p,
+                Some(_) if at == from => return None,
+                _ => self.entry(at, lid),
+            };
+            if port == 0 || port == NO_ROUTE {
+                return None;
+            }
+            let (next, _) = self.fabric.peer(at, port)?;
+            if self.fabric.node(next).kind != NodeKind::Switch {
+                return None;
+            }
+            path[len] = next;
+            len += 1;
+            at = next;
+        }
+        Some((path, len))
+    }
+
+    /// Up, then down, by rank (no hop up after a hop down).
+    fn legal(&self, path: &[NodeId]) -> bool {
+        let mut down = false;
+        path.windows(2).all(|w| {
+            let up = self.rank_of[w[1] as usize] < self.rank_of[w[0] as usize];
+            let ok = !(down && up);
+            down |= !up;
+            ok
+        })
+    }
+
+    /// The SL a leaf's path (from `path[0]`) needs (module documentation), or none.
+    fn sl(&self, path: &[NodeId]) -> Option<u8> {
+        if self.legal(path) {
+            return Some(0);
+        }
+        // physical turns: the leaves inside the path (in from a spine, out to a spine)
+        let len = path.len();
+        let mut turns = (1..len - 1).filter(|&i| self.is_leaf(path[i]));
+        let (Some(t), None) = (turns.next(), turns.next()) else {
+            return None;
+        };
+        if !self.legal(&path[..=t]) {
+            return None;
+        }
+        let s = 1 + (1 - colour(self.point_of[path[t] as usize]));
+        // every hop gets the VL the proof assumes: 0 before the turn, 1 from it on
+        let right = (0..len - 1).all(|i| {
+            let next = path[i + 1];
+            let out_colour = match self.is_leaf(next) {
+                true => colour(self.point_of[next as usize]),
+                false => 2,
+            };
+            vl(s, self.is_leaf(path[i]), i == 0, true, out_colour) == (i >= t) as u8
+        });
+        right.then_some(s)
+    }
+
+    /// The SL of `leaf`'s entry towards switch `target` (LID `lid`), or none.
+    fn classify(&self, leaf: NodeId, target: NodeId, lid: usize) -> Option<u8> {
+        let (p, len) = self.path(leaf, None, target, lid)?;
+        self.sl(&p[..len])
+    }
+}
+
+/// Fill every switch-LID column of `lfts` by up*/down* with the family ranking, walk
+/// every leaf's path to every switch LID and write its SL into `sl` (rows of `stride`
+/// per leaf index), remove the entries no SL makes deadlock-free; returns how many
+/// (leaf, switch LID) entries are left unrouted.
+pub(super) fn route(
+    fabric: &Fabric,
+    h: &LsftHoles,
+    lids: &Lids,
+    lfts: &mut LftSet,
+    (point_of, line_of): (&[u32], &[u32]),
+    sl: &mut [u8],
+    stride: usize,
+) -> u64 {
+    let rank_of: Vec<u32> = (0..fabric.len()).map(|n| rank(h, point_of[n], line_of[n])).collect();
+    let rank: Vec<u32> = lfts.switches.iter().map(|&s| rank_of[s as usize]).collect();
+    let graph = updown::SwitchGraph::new(fabric, lfts, &rank);
+    let switch_lid: Vec<u16> = lfts
+        .switches
+        .iter()
+        .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
+        .collect();
+    updown::fill(&graph, lfts, &switch_lid);
+    let nl = h.leaves.len() as u32;
+    // an order-free index per switch (leaf index, or leaf count + line) to spread by
+    let canon = |n: NodeId| match point_of[n as usize] {
+        u32::MAX => nl + line_of[n as usize],
+        p => p,
+    };
+    // 1. a spine without a rank-legal route to a leaf d hands it to a leaf m next to d
+    //    (m → spine → d) of the other colour than d, so that the paths through it turn
+    //    once, at m, in the colour the VL rule needs (every path through that spine is
+    //    off the rank order already: no rank-legal path changes)
+    let spines: Vec<NodeId> = lfts
+        .switches
+        .iter()
+        .copied()
+        .filter(|&n| line_of[n as usize] != u32::MAX)
+        .collect();
+    let w = Walker {
+        fabric,
+        lfts,
+        point_of,
+        rank_of: &rank_of,
+    };
+    let spine_fix: Vec<(NodeId, u16, u8)> = switch_lid
+        .par_iter()
+        .zip(w.lfts.switches.par_iter())
+        .filter(|&(_, &d)| point_of[d as usize] != u32::MAX)
+        .flat_map_iter(|(&lid, &d)| {
+            let w = &w;
+            let dc = colour(point_of[d as usize]);
+            spines.iter().filter_map(move |&l| {
+                let lid = lid as usize;
+                if let Some((p, len)) = w.path(l, None, d, lid) {
+                    let p = &p[..len];
+                    let turns_once_right = len == 4 && colour(point_of[p[1] as usize]) != dc;
+                    if w.legal(p) || turns_once_right {
+                        return None;
+                    }
+                }
+                let cands: Vec<u8> = (1..=fabric.node(l).nports)
+                    .filter(|&port| {
+                        fabric.peer(l, port).is_some_and(|(m, _)| {
+                            m != d
+                                && w.is_leaf(m)
+                                && colour(point_of[m as usize]) != dc
+                                && w.path(m, None, d, lid).is_some_and(|(_, k)| k == 3)
+                        })
+                    })
+                    .collect();
+                let k = (canon(l) + canon(d)) as usize % cands.len().max(1);
+                cands.get(k).map(|&port| (l, lid as u16, port))
+            })
+        })
+        .collect();
+    for &(l, lid, port) in &spine_fix {
+        lfts.ports[lfts.row_of[l as usize] as usize * lfts.stride + lid as usize] = port;
+    }
+    // 2. a leaf whose path is still not kept tries its other up ports: the shortest kept
+    //    path, spread by the pair
+    let w = Walker {
+        fabric,
+        lfts,
+        point_of,
+        rank_of: &rank_of,
+    };
+    let leaf_fix: Vec<(NodeId, u16, u8)> = h
+        .leaves
+        .par_iter()
+        .filter(|&&leaf| leaf != DEAD)
+        .flat_map_iter(|&leaf| {
+            let w = &w;
+            switch_lid
+                .iter()
+                .zip(&w.lfts.switches)
+                .filter_map(move |(&lid, &target)| {
+                    let lid = lid as usize;
+                    if target == leaf || w.classify(leaf, target, lid).is_some() {
+                        return None;
+                    }
+                    let mut cands: Vec<(usize, u8)> = (1..=fabric.node(leaf).nports)
+                        .filter(|&port| {
+                            fabric
+                                .peer(leaf, port)
+                                .is_some_and(|(x, _)| line_of[x as usize] != u32::MAX)
+                        })
+                        .filter_map(|port| {
+                            let (p, len) = w.path(leaf, Some(port), target, lid)?;
+                            w.sl(&p[..len]).map(|_| (len, port))
+                        })
+                        .collect();
+                    let best = cands.iter().map(|c| c.0).min()?;
+                    cands.retain(|c| c.0 == best);
+                    let k = (canon(leaf) + canon(target)) as usize % cands.len();
+                    Some((leaf, lid as u16, cands[k].1))
+                })
+        })
+        .collect();
+    for &(leaf, lid, port) in &leaf_fix {
+        lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = port;
+    }
+    // 3. every leaf's path on the final tables: its SL, or the entry removed (a path through
+    //    a removed leaf is itself removed: module documentation)
+    let w = Walker {
+        fabric,
+        lfts,
+        point_of,
+        rank_of: &rank_of,
+    };
+    let drop: Vec<(usize, u16)> = sl
+        .par_chunks_mut(stride)
+        .enumerate()
+        .filter(|&(p, _)| h.leaves[p] != DEAD)
+        .flat_map_iter(|(p, sl_row)| {
+            let leaf = h.leaves[p];
+            let mut bad = Vec::new();
+            for (&lid, &target) in switch_lid.iter().zip(&w.lfts.switches) {
+                if target == leaf {
+                    continue;
+                }
+                match w.classify(leaf, target, lid as usize) {
+                    Some(s) => sl_row[lid as usize] = s,
+                    None => {
+                        sl_row[lid as usize] = 0;
+                        bad.push(lid);
+                    }
+                }
+            }
+            let row = w.lfts.row_of[leaf as usize] as usize;
+            bad.into_iter().map(move |lid| (row, lid))
+        })
+        .collect();
+    for &(row, lid) in &drop {
+        lfts.ports[row * lfts.stride + lid as usize] = NO_ROUTE;
+    }
+    drop.len() as u64
+}
