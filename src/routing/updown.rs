@@ -258,11 +258,24 @@ impl SwitchGraph {
 
 /// Fill the entries of every switch LID (`switch_lid[row]`) in all rows.
 pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
+    fill_marking(graph, lfts, switch_lid);
+}
+
+/// [`fill`], telling per switch-LID column (in `switch_lid`'s order) the rows of the
+/// switches that had no legal route and stepped sideways. Every other switch's path is
+/// up*/down*-legal all the way (a switch with a legal route steps to one with a legal
+/// route), so callers that assign VLs per path walk only from these.
+pub fn fill_marking(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) -> Vec<Vec<u32>> {
     let n = switch_lid.len();
     let mut cols = vec![0u8; n * n];
+    let mut stepped = vec![Vec::new(); n];
     cols.par_chunks_mut(n.max(1))
+        .zip(stepped.par_iter_mut())
         .enumerate()
-        .for_each_init(Scratch::default, |sc, (x, col)| graph.column(x, col, sc));
+        .for_each_init(Scratch::default, |sc, (x, (col, rows))| {
+            graph.column(x, col, sc);
+            rows.extend_from_slice(&sc.orphans);
+        });
     // row by row (each row's writes stay in its own cache lines)
     let stride = lfts.stride;
     lfts.ports
@@ -274,6 +287,7 @@ pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
                 row[lid as usize] = cols[x * n + y];
             }
         });
+    stepped
 }
 
 #[cfg(test)]

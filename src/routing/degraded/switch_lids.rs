@@ -182,7 +182,18 @@ pub(super) fn route(
         .iter()
         .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
         .collect();
-    updown::fill(&graph, lfts, &switch_lid);
+    // only a switch without a legal route steps sideways; every other switch's path is
+    // rank-legal all the way (SL 0, nothing to repair or remove), so only the former are
+    // walked: after a few faults none, after 100 cuts of LSFT(32) about one per column
+    let stepped = updown::fill_marking(&graph, lfts, &switch_lid);
+    // (switch LID, its switch, the switches that stepped sideways towards it)
+    let walked: Vec<(u16, NodeId, Vec<NodeId>)> = switch_lid
+        .iter()
+        .zip(&lfts.switches)
+        .zip(&stepped)
+        .filter(|&(_, rows)| !rows.is_empty())
+        .map(|((&lid, &sw), rows)| (lid, sw, rows.iter().map(|&r| lfts.switches[r as usize]).collect()))
+        .collect();
     let nl = h.leaves.len() as u32;
     // an order-free index per switch (leaf index, or leaf count + line) to spread by
     let canon = |n: NodeId| match point_of[n as usize] {
@@ -193,128 +204,134 @@ pub(super) fn route(
     //    (m → spine → d) of the other colour than d, so that the paths through it turn
     //    once, at m, in the colour the VL rule needs (every path through that spine is
     //    off the rank order already: no rank-legal path changes)
-    let spines: Vec<NodeId> = lfts
-        .switches
-        .iter()
-        .copied()
-        .filter(|&n| line_of[n as usize] != u32::MAX)
-        .collect();
     let w = Walker {
         fabric,
         lfts,
         point_of,
         rank_of: &rank_of,
     };
-    let spine_fix: Vec<(NodeId, u16, u8)> = switch_lid
+    let spine_fix: Vec<(NodeId, u16, u8)> = walked
         .par_iter()
-        .zip(w.lfts.switches.par_iter())
-        .filter(|&(_, &d)| point_of[d as usize] != u32::MAX)
-        .flat_map_iter(|(&lid, &d)| {
-            let w = &w;
+        .filter(|&&(_, d, _)| point_of[d as usize] != u32::MAX)
+        .flat_map_iter(|(lid, d, stepped)| {
+            let (lid, d, w) = (*lid as usize, *d, &w);
             let dc = colour(point_of[d as usize]);
-            spines.iter().filter_map(move |&l| {
-                let lid = lid as usize;
-                if let Some((p, len)) = w.path(l, None, d, lid) {
-                    let p = &p[..len];
-                    let turns_once_right = len == 4 && colour(point_of[p[1] as usize]) != dc;
-                    if w.legal(p) || turns_once_right {
-                        return None;
+            stepped
+                .iter()
+                .copied()
+                .filter(|&l| line_of[l as usize] != u32::MAX)
+                .filter_map(move |l| {
+                    if let Some((p, len)) = w.path(l, None, d, lid) {
+                        let p = &p[..len];
+                        let turns_once_right = len == 4 && colour(point_of[p[1] as usize]) != dc;
+                        if w.legal(p) || turns_once_right {
+                            return None;
+                        }
                     }
-                }
-                let cands: Vec<u8> = (1..=fabric.node(l).nports)
-                    .filter(|&port| {
-                        fabric.peer(l, port).is_some_and(|(m, _)| {
-                            m != d
-                                && w.is_leaf(m)
-                                && colour(point_of[m as usize]) != dc
-                                && w.path(m, None, d, lid).is_some_and(|(_, k)| k == 3)
+                    let cands: Vec<u8> = (1..=fabric.node(l).nports)
+                        .filter(|&port| {
+                            fabric.peer(l, port).is_some_and(|(m, _)| {
+                                m != d
+                                    && w.is_leaf(m)
+                                    && colour(point_of[m as usize]) != dc
+                                    && w.path(m, None, d, lid).is_some_and(|(_, k)| k == 3)
+                            })
                         })
-                    })
-                    .collect();
-                let k = (canon(l) + canon(d)) as usize % cands.len().max(1);
-                cands.get(k).map(|&port| (l, lid as u16, port))
-            })
+                        .collect();
+                    let k = (canon(l) + canon(d)) as usize % cands.len().max(1);
+                    cands.get(k).map(|&port| (l, lid as u16, port))
+                })
         })
         .collect();
     for &(l, lid, port) in &spine_fix {
         lfts.ports[lfts.row_of[l as usize] as usize * lfts.stride + lid as usize] = port;
     }
     // 2. a leaf whose path is still not kept tries its other up ports: the shortest kept
-    //    path, spread by the pair
+    //    path, spread by the pair (only leaves that stepped sideways: the others' paths
+    //    are rank-legal and pass no switch whose entry pass 1 changed)
+    let leaves_of = |stepped: &[NodeId], target: NodeId| -> Vec<NodeId> {
+        let mut v: Vec<NodeId> = stepped
+            .iter()
+            .copied()
+            .filter(|&n| point_of[n as usize] != u32::MAX && n != target)
+            .collect();
+        v.sort_unstable();
+        v
+    };
     let w = Walker {
         fabric,
         lfts,
         point_of,
         rank_of: &rank_of,
     };
-    let leaf_fix: Vec<(NodeId, u16, u8)> = h
-        .leaves
+    let leaf_fix: Vec<(NodeId, u16, u8)> = walked
         .par_iter()
-        .filter(|&&leaf| leaf != DEAD)
-        .flat_map_iter(|&leaf| {
-            let w = &w;
-            switch_lid
-                .iter()
-                .zip(&w.lfts.switches)
-                .filter_map(move |(&lid, &target)| {
-                    let lid = lid as usize;
-                    if target == leaf || w.classify(leaf, target, lid).is_some() {
-                        return None;
-                    }
-                    let mut cands: Vec<(usize, u8)> = (1..=fabric.node(leaf).nports)
-                        .filter(|&port| {
-                            fabric
-                                .peer(leaf, port)
-                                .is_some_and(|(x, _)| line_of[x as usize] != u32::MAX)
-                        })
-                        .filter_map(|port| {
-                            let (p, len) = w.path(leaf, Some(port), target, lid)?;
-                            w.sl(&p[..len]).map(|_| (len, port))
-                        })
-                        .collect();
-                    let best = cands.iter().map(|c| c.0).min()?;
-                    cands.retain(|c| c.0 == best);
-                    let k = (canon(leaf) + canon(target)) as usize % cands.len();
-                    Some((leaf, lid as u16, cands[k].1))
-                })
+        .flat_map_iter(|(lid, target, stepped)| {
+            let (lid, target, w) = (*lid as usize, *target, &w);
+            leaves_of(stepped, target).into_iter().filter_map(move |leaf| {
+                if w.classify(leaf, target, lid).is_some() {
+                    return None;
+                }
+                let mut cands: Vec<(usize, u8)> = (1..=fabric.node(leaf).nports)
+                    .filter(|&port| {
+                        fabric
+                            .peer(leaf, port)
+                            .is_some_and(|(x, _)| line_of[x as usize] != u32::MAX)
+                    })
+                    .filter_map(|port| {
+                        let (p, len) = w.path(leaf, Some(port), target, lid)?;
+                        w.sl(&p[..len]).map(|_| (len, port))
+                    })
+                    .collect();
+                let best = cands.iter().map(|c| c.0).min()?;
+                cands.retain(|c| c.0 == best);
+                let k = (canon(leaf) + canon(target)) as usize % cands.len();
+                Some((leaf, lid as u16, cands[k].1))
+            })
         })
         .collect();
     for &(leaf, lid, port) in &leaf_fix {
         lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = port;
     }
-    // 3. every leaf's path on the final tables: its SL, or the entry removed (a path through
-    //    a removed leaf is itself removed: module documentation)
+    // 3. every such leaf's path on the final tables: its SL, or the entry removed (a path
+    //    through a removed leaf is itself removed: module documentation)
     let w = Walker {
         fabric,
         lfts,
         point_of,
         rank_of: &rank_of,
     };
-    let drop: Vec<(usize, u16)> = sl
-        .par_chunks_mut(stride)
-        .enumerate()
-        .filter(|&(p, _)| h.leaves[p] != DEAD)
-        .flat_map_iter(|(p, sl_row)| {
-            let leaf = h.leaves[p];
-            let mut bad = Vec::new();
-            for (&lid, &target) in switch_lid.iter().zip(&w.lfts.switches) {
-                if target == leaf {
-                    continue;
-                }
-                match w.classify(leaf, target, lid as usize) {
-                    Some(s) => sl_row[lid as usize] = s,
-                    None => {
-                        sl_row[lid as usize] = 0;
-                        bad.push(lid);
-                    }
-                }
-            }
-            let row = w.lfts.row_of[leaf as usize] as usize;
-            bad.into_iter().map(move |lid| (row, lid))
+    let classified: Vec<(NodeId, u16, Option<u8>)> = walked
+        .par_iter()
+        .flat_map_iter(|(lid, target, stepped)| {
+            let (lid, target, w) = (*lid, *target, &w);
+            leaves_of(stepped, target)
+                .into_iter()
+                .map(move |leaf| (leaf, lid, w.classify(leaf, target, lid as usize)))
         })
         .collect();
-    for &(row, lid) in &drop {
-        lfts.ports[row * lfts.stride + lid as usize] = NO_ROUTE;
+    // the paths of the switches that found a legal route are rank-legal (SL 0, as `sl`
+    // holds): proven here in test and debug builds
+    #[cfg(debug_assertions)]
+    for ((&lid, &target), rows) in switch_lid.iter().zip(&w.lfts.switches).zip(&stepped) {
+        for &leaf in h.leaves.iter().filter(|&&l| l != DEAD && l != target) {
+            if !rows.contains(&w.lfts.row_of[leaf as usize]) {
+                assert_eq!(
+                    w.classify(leaf, target, lid as usize),
+                    Some(0),
+                    "a legal route is not rank-legal"
+                );
+            }
+        }
     }
-    drop.len() as u64
+    let mut dropped = 0;
+    for &(leaf, lid, s) in &classified {
+        let p = point_of[leaf as usize] as usize;
+        sl[p * stride + lid as usize] = s.unwrap_or(0);
+        if s.is_none() {
+            lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = NO_ROUTE;
+            dropped += 1;
+        }
+    }
+    dropped
 }
