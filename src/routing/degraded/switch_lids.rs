@@ -40,7 +40,7 @@ use super::{colour, vl};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
 use crate::routing::updown;
-use crate::topology::degraded::{LsftHoles, DEAD};
+use crate::topology::degraded::LsftHoles;
 use crate::topology::{Fabric, NodeId, NodeKind};
 use rayon::prelude::*;
 
@@ -314,7 +314,11 @@ pub(super) fn route(
     // holds): proven here in test and debug builds
     #[cfg(debug_assertions)]
     for ((&lid, &target), rows) in switch_lid.iter().zip(&w.lfts.switches).zip(&stepped) {
-        for &leaf in h.leaves.iter().filter(|&&l| l != DEAD && l != target) {
+        for &leaf in h
+            .leaves
+            .iter()
+            .filter(|&&l| l != crate::topology::degraded::DEAD && l != target)
+        {
             if !rows.contains(&w.lfts.row_of[leaf as usize]) {
                 assert_eq!(
                     w.classify(leaf, target, lid as usize),
