@@ -413,18 +413,13 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
                 panic!("LSFT({q}) seed {seed}: not degraded")
             };
             let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
-            let [(changed, compared), (sw_changed, sw_compared)] =
-                harness::changed_entries(&t.fabric, &lids, &whole, &r.lfts);
-            eprintln!(
-                "LSFT({q}) one cut, seed {seed}: {changed} of {compared} entries changed ({:.2} %), \
-                 switch LIDs {sw_changed} of {sw_compared} ({:.2} %), {} (leaf, switch LID) unrouted",
-                100.0 * changed as f64 / compared as f64,
-                100.0 * sw_changed as f64 / sw_compared as f64,
-                r.unrouted_switch_lids
-            );
-            assert!(
-                changed > 0 && changed * 100 <= compared * pct,
-                "LSFT({q}) seed {seed}: {changed} of {compared} entries changed"
+            harness::assert_change_share(
+                &format!("LSFT({q}) one cut, seed {seed}"),
+                &t.fabric,
+                &lids,
+                (&whole, &r.lfts),
+                r.unrouted_switch_lids,
+                pct,
             );
             // a leaf cut from the root spine reaches it only by turning twice off the rank
             // order: the one (leaf, switch LID) pair a single cut can leave unrouted

@@ -269,18 +269,13 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
         for seed in seeds {
             let (inj, d) = degrade(&t, 1, seed, &[]);
             let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
-            let [(changed, compared), (sw_changed, sw_compared)] =
-                harness::changed_entries(&t.fabric, &lids, &whole, &r.lfts);
-            eprintln!(
-                "two-sided LSFT({q}) one cut, seed {seed}: {changed} of {compared} entries changed ({:.2} %), \
-                 switch LIDs {sw_changed} of {sw_compared} ({:.2} %), {} (leaf, switch LID) unrouted",
-                100.0 * changed as f64 / compared as f64,
-                100.0 * sw_changed as f64 / sw_compared as f64,
-                r.unrouted_switch_lids
-            );
-            assert!(
-                changed > 0 && changed * 100 <= compared * pct,
-                "two-sided LSFT({q}) seed {seed}: {changed} of {compared} entries changed"
+            harness::assert_change_share(
+                &format!("two-sided LSFT({q}) one cut, seed {seed}"),
+                &t.fabric,
+                &lids,
+                (&whole, &r.lfts),
+                r.unrouted_switch_lids,
+                pct,
             );
             assert_eq!((r.unrouted, r.unrouted_switch_lids), (0, 0), "LSFT({q}) seed {seed}");
         }

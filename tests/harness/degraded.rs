@@ -206,3 +206,28 @@ pub fn changed_entries(
     }
     out
 }
+
+/// One fault changes little (issue 21 item 4): the entries of the degraded tables `got`
+/// that differ from the intact `whole` ([`changed_entries`]), printed for the record as
+/// `what` with the (leaf, switch LID) pairs left `unrouted`, must be some and at most
+/// `pct` percent of all.
+pub fn assert_change_share(
+    what: &str,
+    fabric: &Fabric,
+    lids: &ibfat::routing::Lids,
+    (whole, got): (&ibfat::routing::LftSet, &ibfat::routing::LftSet),
+    unrouted: u64,
+    pct: usize,
+) {
+    let [(changed, compared), (sw_changed, sw_compared)] = changed_entries(fabric, lids, whole, got);
+    eprintln!(
+        "{what}: {changed} of {compared} entries changed ({:.2} %), switch LIDs {sw_changed} of \
+         {sw_compared} ({:.2} %), {unrouted} (leaf, switch LID) unrouted",
+        100.0 * changed as f64 / compared as f64,
+        100.0 * sw_changed as f64 / sw_compared as f64,
+    );
+    assert!(
+        changed > 0 && changed * 100 <= compared * pct,
+        "{what}: {changed} of {compared} entries changed"
+    );
+}

@@ -76,7 +76,16 @@ struct Walker<'a> {
 /// A path of at most [`MAX_HOPS`] hops: its switches and how many.
 type Path = ([NodeId; MAX_HOPS + 1], usize);
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    fn new(fabric: &'a Fabric, lfts: &'a LftSet, point_of: &'a [u32], rank_of: &'a [u32]) -> Walker<'a> {
+        Walker {
+            fabric,
+            lfts,
+            point_of,
+            rank_of,
+        }
+    }
+
     fn entry(&self, node: NodeId, lid: usize) -> u8 {
         self.lfts.ports[self.lfts.row_of[node as usize] as usize * self.lfts.stride + lid]
     }
@@ -204,12 +213,7 @@ pub(super) fn route(
     //    (m → spine → d) of the other colour than d, so that the paths through it turn
     //    once, at m, in the colour the VL rule needs (every path through that spine is
     //    off the rank order already: no rank-legal path changes)
-    let w = Walker {
-        fabric,
-        lfts,
-        point_of,
-        rank_of: &rank_of,
-    };
+    let w = Walker::new(fabric, lfts, point_of, &rank_of);
     let spine_fix: Vec<(NodeId, u16, u8)> = walked
         .par_iter()
         .filter(|&&(_, d, _)| point_of[d as usize] != u32::MAX)
@@ -258,12 +262,7 @@ pub(super) fn route(
         v.sort_unstable();
         v
     };
-    let w = Walker {
-        fabric,
-        lfts,
-        point_of,
-        rank_of: &rank_of,
-    };
+    let w = Walker::new(fabric, lfts, point_of, &rank_of);
     let leaf_fix: Vec<(NodeId, u16, u8)> = walked
         .par_iter()
         .flat_map_iter(|(lid, target, stepped)| {
@@ -295,12 +294,7 @@ pub(super) fn route(
     }
     // 3. every such leaf's path on the final tables: its SL, or the entry removed (a path
     //    through a removed leaf is itself removed: module documentation)
-    let w = Walker {
-        fabric,
-        lfts,
-        point_of,
-        rank_of: &rank_of,
-    };
+    let w = Walker::new(fabric, lfts, point_of, &rank_of);
     let classified: Vec<(NodeId, u16, Option<u8>)> = walked
         .par_iter()
         .flat_map_iter(|(lid, target, stepped)| {
