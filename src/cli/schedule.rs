@@ -351,12 +351,8 @@ fn repaired(
     start: Instant,
 ) -> Result<i32> {
     use ibfat::topology::degraded::Holes;
-    let want = match &d.holes {
-        Holes::Lsft(_) => PatternKind::Lsft,
-        Holes::Pgft(_) => PatternKind::KaryShift,
-        Holes::Mols(_) => PatternKind::MolsShift,
-    };
-    let name = repaired_pattern(d);
+    let want = repaired_pattern(d);
+    let name = want.name();
     if a.pattern != PatternArg::Phases(want) || a.job.is_some() || a.job_size.is_some() || a.block.is_some() {
         return Err(Error::input(
             "pattern",

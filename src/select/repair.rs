@@ -249,61 +249,41 @@ fn repaired_for(
     Ok((schedule, report))
 }
 
-/// The tree shift (`kary-shift`: shift in tree order, which d-mod-k routing makes
-/// conflict-free on the intact tree) of a degraded PGFT, k-ary or two-level tree, over
-/// every host that is there in tree order, repaired for `lfts`.
-pub fn repair_tree(
-    fabric: &crate::topology::Fabric,
-    holes: &crate::topology::degraded::PgftHoles,
-    lids: &crate::routing::Lids,
-    lfts: &crate::routing::LftSet,
-) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
-    use crate::schedule::shift::Shift;
-    use crate::schedule::Job;
-    let job = Job::whole(&holes.layout.hosts);
-    repaired_for(fabric, lids, lfts, &job, &Shift::new(job.len()))
-}
-
-/// The tree shift (`mols-shift`: shift in tree order, what the bandwidth route on the base
-/// LID makes conflict-free on the intact tree) of a degraded MOLS 3-level tree, over every
-/// host that is there in tree order, repaired for the base-LID routes of `lfts` (the
-/// latency routes on base+1 are for small messages, not the all-to-all).
-pub fn repair_mols(
-    fabric: &crate::topology::Fabric,
-    holes: &crate::topology::degraded_mols::MolsHoles,
-    lids: &crate::routing::Lids,
-    lfts: &crate::routing::LftSet,
-) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
-    use crate::schedule::shift::Shift;
-    use crate::schedule::Job;
-    let job = Job::whole(&holes.layout.hosts);
-    repaired_for(fabric, lids, lfts, &job, &Shift::new(job.len()))
-}
-
 /// The family schedule of any degraded fabric repaired for `lfts`: LSFT → `lsft`
-/// ([`repair_lsft`]), k-ary/PGFT/two-level → `kary-shift` ([`repair_tree`]), MOLS →
-/// `mols-shift` ([`repair_mols`]). The schedule, the report, and the pattern's name.
+/// ([`repair_lsft`]); k-ary/PGFT/two-level tree → `kary-shift` and MOLS 3-level tree →
+/// `mols-shift`, the shift in tree order (what d-mod-k routing makes conflict-free on the
+/// intact tree; a MOLS tree's bandwidth routes are on the base LID, which the repair uses:
+/// base+1's latency routes are for small messages) over every host that is there. The
+/// schedule, the report, and the pattern ([`repaired_pattern`]).
 pub fn repair_degraded(
     fabric: &crate::topology::Fabric,
     d: &crate::recognize::Degraded,
     lids: &crate::routing::Lids,
     lfts: &crate::routing::LftSet,
-) -> crate::Result<(crate::schedule::Schedule, RepairReport, &'static str)> {
+) -> crate::Result<(crate::schedule::Schedule, RepairReport, crate::schedule::PatternKind)> {
+    use crate::schedule::shift::Shift;
+    use crate::schedule::Job;
     use crate::topology::degraded::Holes;
-    let (sched, rep) = match &d.holes {
-        Holes::Lsft(h) => repair_lsft(fabric, h, lids, lfts)?,
-        Holes::Pgft(h) => repair_tree(fabric, h, lids, lfts)?,
-        Holes::Mols(h) => repair_mols(fabric, h, lids, lfts)?,
+    let tree_hosts = match &d.holes {
+        Holes::Lsft(h) => {
+            let (sched, rep) = repair_lsft(fabric, h, lids, lfts)?;
+            return Ok((sched, rep, repaired_pattern(d)));
+        }
+        Holes::Pgft(h) => &h.layout.hosts,
+        Holes::Mols(h) => &h.layout.hosts,
     };
+    let job = Job::whole(tree_hosts);
+    let (sched, rep) = repaired_for(fabric, lids, lfts, &job, &Shift::new(job.len()))?;
     Ok((sched, rep, repaired_pattern(d)))
 }
 
-/// The name of the pattern [`repair_degraded`] repairs for this fabric.
-pub fn repaired_pattern(d: &crate::recognize::Degraded) -> &'static str {
+/// The pattern [`repair_degraded`] repairs for this fabric.
+pub fn repaired_pattern(d: &crate::recognize::Degraded) -> crate::schedule::PatternKind {
+    use crate::schedule::PatternKind;
     use crate::topology::degraded::Holes;
     match &d.holes {
-        Holes::Lsft(_) => "lsft",
-        Holes::Pgft(_) => "kary-shift",
-        Holes::Mols(_) => "mols-shift",
+        Holes::Lsft(_) => PatternKind::Lsft,
+        Holes::Pgft(_) => PatternKind::KaryShift,
+        Holes::Mols(_) => PatternKind::MolsShift,
     }
 }

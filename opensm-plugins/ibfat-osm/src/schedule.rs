@@ -131,12 +131,13 @@ pub fn write_repaired(
         file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep, name))
     });
     match res {
-        Ok((c, rep, name)) => log(
+        Ok((c, rep, kind)) => log(
             osm,
             false,
             &format!(
-                "wrote the {name} schedule repaired for the degraded tables ({} ranks, {} phases: {} of {} kept, \
+                "wrote the {} schedule repaired for the degraded tables ({} ranks, {} phases: {} of {} kept, \
                  {} flows moved, {} added; all-to-all throughput vs intact {:.3}, unrepaired {:.3}) to {} in {:.3} ms",
+                kind.name(),
                 c.ranks,
                 c.phases,
                 rep.kept_phases,

@@ -102,10 +102,8 @@ enum Dest {
     None,
     /// A host on the leaf with leaf index i (side·n + point), behind leaf port `port`.
     Host(u32, u8),
-    /// The leaf switch with leaf index i.
-    Leaf(u32),
-    /// The spine switch of line l.
-    Spine(u32),
+    /// A leaf or spine switch: its column is routed up*/down* ([`switch_lids`]).
+    Switch,
 }
 
 /// Routes of a degraded LSFT: the tables and the SL of every (source point, destination
@@ -273,8 +271,9 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         }
         let node = fabric.ports[owner as usize].node;
         dest[lid] = match fabric.node(node).kind {
-            NodeKind::Switch if point_of[node as usize] != u32::MAX => Dest::Leaf(point_of[node as usize]),
-            NodeKind::Switch if line_of[node as usize] != u32::MAX => Dest::Spine(line_of[node as usize]),
+            NodeKind::Switch if point_of[node as usize] != u32::MAX || line_of[node as usize] != u32::MAX => {
+                Dest::Switch
+            }
             NodeKind::Switch => {
                 return Err(Error::input(
                     "topology",
@@ -415,7 +414,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                 for (lid, &d) in dest.iter().enumerate() {
                     let port = match (d, p != u32::MAX) {
                         // switch LIDs: up*/down* below ([`switch_lids`])
-                        (Dest::None | Dest::Leaf(_) | Dest::Spine(_), _) => continue,
+                        (Dest::None | Dest::Switch, _) => continue,
                         // at a leaf
                         (Dest::Host(dp, hp), true) if dp == p => hp,
                         // the other leaf of the point (two-sided): the slot's family spine while
