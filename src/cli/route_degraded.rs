@@ -28,9 +28,14 @@ struct Report<'a> {
     entries: usize,
     /// Data VLs the routes use, and the per-VL proof.
     vls: &'a VlReport,
-    /// (Leaf, switch LID) pairs left unrouted: no path two data VLs keep deadlock-free
-    /// (one-sided: a rank-1 leaf cut from the root spine, which needs two turns).
+    /// (Leaf, switch LID) pairs left unrouted: no path that turns at most twice in an
+    /// order the VL rule follows.
     unrouted_switch_lids: u64,
+    /// Data VLs the routes need: 2, or 3 when some route turns twice (the bound).
+    data_vls: u8,
+    /// (Leaf, host LID) and (leaf, switch LID) pairs whose route turns twice.
+    two_turn: u64,
+    two_turn_switch_lids: u64,
     out: String,
     files: Vec<&'static str>,
     /// The style the dump was written in (`full` or `compact`, `--dump-style`).
@@ -85,7 +90,7 @@ pub fn run(
         return Err(Error::input(
             "topology",
             format!(
-                "{}: {} (leaf, LID) pairs have no detour through one other leaf",
+                "{}: {} (leaf, LID) pairs have no detour that turns at most twice",
                 d.description, r.unrouted
             ),
             Some("too many faults around some leaves; `ibfat recognize` lists them".into()),
@@ -114,6 +119,9 @@ pub fn run(
         entries: lfts.routed_entries(),
         vls: &v,
         unrouted_switch_lids: r.unrouted_switch_lids,
+        data_vls: r.data_vls,
+        two_turn: r.two_turn,
+        two_turn_switch_lids: r.two_turn_switch_lids,
         out: out.display().to_string(),
         files: files.clone(),
         dump_style: style.name(),
@@ -133,12 +141,14 @@ pub fn run(
     let acyclic = v.per_vl_lines();
     outln!("{}", d.description);
     outln!(
-        "  {} switches x {} LIDs: {} entries; {} of {} host-sourced paths on a detour (SL 1-2)",
+        "  {} switches x {} LIDs: {} entries; {} of {} host-sourced paths on a detour (SL 1-{}), {} turning twice",
         report.switches,
         report.lids,
         report.entries,
         v.sl_paths,
-        v.paths
+        v.paths,
+        lanes_of.rule_sls(),
+        r.two_turn + r.two_turn_switch_lids
     );
     if validate {
         outln!("  deadlock-free on {} data VLs: {}", v.vls, acyclic.join("; "));
@@ -147,7 +157,7 @@ pub fn run(
     }
     if r.unrouted_switch_lids > 0 {
         outln!(
-            "  {} (leaf, switch LID) pairs unrouted: no path two data VLs keep deadlock-free",
+            "  {} (leaf, switch LID) pairs unrouted: no path that turns at most twice",
             r.unrouted_switch_lids
         );
     }

@@ -2,7 +2,7 @@
 //! deadlock-free.
 //!
 //! A route set whose paths all go up, then down, is deadlock-free on one VL. A route that
-//! turns once more (a detour through another leaf, a relay switch) needs a second VL from
+//! turns once more (a detour through another leaf, a relay switch) needs a further VL from
 //! the turn on. InfiniBand gives a path its VLs in two steps: the source picks an SL per
 //! destination (what a subnet manager answers in PathRecords — OpenSM's `path_sl`), and
 //! every switch maps (SL, input port, output port) to a VL with its SL-to-VL tables
@@ -13,35 +13,131 @@
 //! check (`check::vls`) walks every path with them, the formats write them next to the
 //! dump (`path-sl.txt`, `sl2vl.txt`) and the OpenSM plugin answers OpenSM's callbacks
 //! with them. [`Lanes`] is the rule of a degraded LSFT
-//! (docs/routing.md §2.4, [`super::degraded`]):
+//! (docs/routing.md §2.4, [`super::degraded`]), stated with J bipartitions of the leaves:
+//! partition j splits them by bit j of the leaf index (side·n + point), j < J =
+//! min(7, bits of the largest leaf index) ([`partitions`]).
 //!
 //! * SL 0 (a route without a turn, or a switch-LID route up, then down by the family's
 //!   ranks — up*/down*, whatever its physical turns): VL 0 everywhere;
-//! * SL 1 + c for a route that turns once, at a leaf m of colour 1 − c: VL 0 until the
-//!   turn, VL 1 from it: at a leaf, input from a spine → VL 1 (the turn to a spine, or the
-//!   last hop to a host after it), input from a host or the leaf itself → VL 0; at a spine
-//!   → VL 1 exactly when the leaf at its output port has colour c;
-//! * SLs above 2 are not used by the routes and map to VL 0.
+//! * SL 1 + 2j + b (j < J, b ∈ {0, 1}): the *destination side* is the leaves whose bit j
+//!   is b. At a leaf: input from a host (or the leaf itself) → VL 0; input from a spine
+//!   and output to a spine (a turn) → VL 1 at a leaf off the destination side, VL 2 at one
+//!   on it; input from a spine and output to a host → VL 2. At a spine: output to a leaf
+//!   off the destination side → VL 0; to a leaf on it → VL 1, or VL 2 when the input leaf
+//!   is on the destination side too;
+//! * with two data VLs (no route turns twice) VL 2 reads VL 1; SLs above 2J are not used
+//!   by the routes and map to VL 0.
 //!
-//! Why two VLs suffice: VL 0 then carries only paths that are up, then down by rank
+//! A route turning once at m towards d takes a partition j with bit j of m ≠ bit j of d
+//! and b = bit j of d ([`relay_sl`]): VL 0 up to m, VL 1 from the turn. A route turning at
+//! m1, then at m2, takes a partition with bit j of m1 ≠ bit j of d = bit j of m2
+//! ([`two_turn_sl`]): VL 0 to m1, VL 1 from m1 to m2, VL 2 from m2 on.
+//!
+//! Why this is deadlock-free: VL 0 carries only paths that are up, then down by rank
 //! (every physical leaf → spine → leaf path is, so are the family routes and every
-//! detour's part before its turn), whose dependency graph up*/down* keeps acyclic; VL 1
-//! carries only the part after a detour's single physical turn — up, then down, with no
-//! down → up dependency; and VLs never decrease along a path. The full argument is in
-//! [`super::degraded`].
+//! detour's part before its first turn), whose dependency graph up*/down* keeps acyclic;
+//! VL 1 and VL 2 carry only parts of paths between two turns or after the last one — up,
+//! then down, with no down → up dependency — and VLs never decrease along a path. The full
+//! argument is in [`super::degraded`].
 
 use super::degraded::DegradedRoutes;
 use crate::topology::degraded::{LsftHoles, DEAD};
 use crate::topology::{Fabric, NodeId, NodeKind};
 
-/// Data VLs the degraded-LSFT rule needs.
+/// Data VLs of a degraded LSFT whose detours turn at most once.
 pub const DATA_VLS: u8 = 2;
+/// Data VLs of a degraded LSFT with some route turning twice: the rule's bound.
+pub const MAX_DATA_VLS: u8 = 3;
+/// Most leaf bipartitions the SLs can name: SL 1 + 2j + b ≤ 14 leaves SL 15 to the subnet
+/// manager's keep-alive mapping (the OpenSM plugin's `KEEPALIVE_SL`).
+pub const MAX_PARTITIONS: u32 = 7;
 
-/// The colour of a leaf: the parity of its leaf index (side·n + point; one-sided, the
-/// canonical point index). Any two-colouring works for the rule as long as a detour's turn
-/// leaf has the other colour than its destination leaf.
-pub fn colour(p: u32) -> u8 {
-    (p & 1) as u8
+/// J: the leaf bipartitions (bits of the leaf index) the SLs use for `leaves` leaves —
+/// enough that any two leaf indices differ in one of them, at most [`MAX_PARTITIONS`].
+pub fn partitions(leaves: u32) -> u32 {
+    (u32::BITS - leaves.saturating_sub(1).leading_zeros()).clamp(1, MAX_PARTITIONS)
+}
+
+/// The highest SL the rule gives a route: every fabric has all [`MAX_PARTITIONS`]
+/// partitions (those past J serve routes that turn twice), so SLs 1 ..= 14.
+pub const RULE_SLS: u8 = (2 * MAX_PARTITIONS) as u8;
+
+/// The leaf-index bits whose parity is partition j's side, with J = `parts` index bits:
+/// bit j for j < J; past J, pairs of neighbouring bits, then pairs further apart, then all
+/// J bits — extra bipartitions for routes that turn twice (a route turning at m1, then
+/// m2, towards d needs a partition with m1 off d's side and m2 on it; with x = m1 ⊕ d and
+/// y = m2 ⊕ d, a parity mask P works when P·x is odd and P·y even, which the single bits
+/// miss whenever every bit of x is in y).
+pub fn pattern(j: u32, parts: u32) -> u32 {
+    if j < parts {
+        return 1 << j;
+    }
+    let mut k = parts;
+    for gap in 1..parts {
+        for i in 0..parts - gap {
+            if k == j {
+                return (1 << i) | (1 << (i + gap));
+            }
+            k += 1;
+        }
+    }
+    (1u32 << parts) - 1
+}
+
+/// The side (0 or 1) of leaf index `x` in partition j of a rule with J = `parts`.
+fn side(x: u32, j: u32, parts: u32) -> u32 {
+    (x & pattern(j, parts)).count_ones() & 1
+}
+
+/// The SL of a route that turns once, at leaf `m`, towards leaf `d`: the lowest partition
+/// that puts m off d's side (one of the J index bits when m and d differ in one); none
+/// when m and d agree on every partition (only a fabric of more than 2^7 leaves has such
+/// pairs).
+pub fn relay_sl(m: u32, d: u32, parts: u32) -> Option<u8> {
+    (0..MAX_PARTITIONS)
+        .find(|&j| side(m, j, parts) != side(d, j, parts))
+        .map(|j| (1 + 2 * j + side(d, j, parts)) as u8)
+}
+
+/// The SL of a route that turns at leaf `m1`, then at leaf `m2`, towards leaf `d`: the
+/// lowest partition with m1 off d's side and m2 on it; none when there is none.
+pub fn two_turn_sl(m1: u32, m2: u32, d: u32, parts: u32) -> Option<u8> {
+    (0..MAX_PARTITIONS)
+        .find(|&j| side(m1, j, parts) != side(d, j, parts) && side(m2, j, parts) == side(d, j, parts))
+        .map(|j| (1 + 2 * j + side(d, j, parts)) as u8)
+}
+
+/// What a hop's port leads to or comes from, for the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// A host, nothing, or the switch itself (port 0).
+    Host,
+    /// The leaf with this leaf index.
+    Leaf(u32),
+    /// A switch that is not a leaf (a spine).
+    Spine,
+}
+
+/// The VL of a hop under the degraded-LSFT rule (module documentation) before it is
+/// limited to the data VLs in use: at the leaf with index `at` (none: a spine), for `sl`
+/// of a rule with `parts` partitions, in from `from` and out to `to`.
+pub fn vl(sl: u8, parts: u32, at: Option<u32>, from: End, to: End) -> u8 {
+    if sl == 0 || sl > RULE_SLS {
+        return 0; // SL 0, and SLs the rule does not use
+    }
+    let (j, b) = (((sl - 1) / 2) as u32, ((sl - 1) % 2) as u32);
+    let dest_side = |x: u32| side(x, j, parts) == b;
+    match (at, from, to) {
+        (Some(_), End::Host, _) => 0,
+        // the turn: the first off the destination side, the second on it
+        (Some(x), _, End::Leaf(_) | End::Spine) => 1 + dest_side(x) as u8,
+        // the last hop, to a host (or the leaf itself)
+        (Some(_), _, End::Host) => 2,
+        (None, _, End::Leaf(y)) if !dest_side(y) => 0,
+        (None, End::Leaf(x), End::Leaf(_)) if dest_side(x) => 2,
+        (None, _, End::Leaf(_)) => 1,
+        (None, _, _) => 0,
+    }
 }
 
 /// SLs per path and VLs per hop of a routed fabric, as functions of switches and ports.
@@ -53,59 +149,46 @@ pub trait LaneRules {
     fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8;
     /// Data VLs the rule uses (a port must offer at least this many).
     fn data_vls(&self) -> u8;
-}
-
-/// The VL of a hop under the degraded-LSFT rule (module documentation): at a leaf
-/// (`at_leaf`) or a spine, for `sl`, from a host or the switch itself (`from_host`) or a
-/// switch, out to a host or the switch itself (`to_switch` false) or to a switch whose
-/// point colour is `out_colour` (2: not a leaf).
-pub fn vl(sl: u8, at_leaf: bool, from_host: bool, to_switch: bool, out_colour: u8) -> u8 {
-    if sl == 0 || sl > DATA_VLS {
-        return 0; // SL 0, and SLs the rule does not use
-    }
-    let c = sl - 1;
-    if at_leaf {
-        if from_host {
-            0
-        } else {
-            1 // the turn (spine → spine) or the last hop after it (spine → host)
-        }
-    } else if to_switch && out_colour == c {
-        1
-    } else {
-        0
+    /// The highest SL the rule gives a route: SLs 1 ..= this are the rule's, and a route on
+    /// SL 0 must not be moved onto one of them (a subnet manager's SL hint).
+    fn rule_sls(&self) -> u8 {
+        self.data_vls()
     }
 }
 
-/// What is at the far end of a port, for the rule: a host, nothing, or the switch itself
-/// (port 0); 1 + colour for a leaf of that colour; or a switch that is not a leaf.
-const TO_HOST: u8 = 0;
-const TO_OTHER_SWITCH: u8 = 3;
+/// What is at the far end of a port, for the rule: a leaf index, or one of these.
+const FAR_HOST: u32 = u32::MAX;
+const FAR_SPINE: u32 = u32::MAX - 1;
 
 /// The SL and VL rules of a routed degraded LSFT. It owns what it needs (the SL of every
-/// (leaf, LID) pair and one byte per port), so a subnet manager can keep it to answer
-/// PathRecord and SL-to-VL queries long after routing.
+/// (leaf, LID) pair and what is behind every port), so a subnet manager can keep it to
+/// answer PathRecord and SL-to-VL queries long after routing.
 #[derive(Clone, Debug)]
 pub struct Lanes {
     /// Leaf index (side·n + point) of every leaf node, `u32::MAX` for other nodes.
     point_of: Vec<u32>,
     /// First global port index of every node (as in the fabric).
     first_port: Vec<u32>,
-    /// Per global port: what is at its far end (TO_HOST, 1 + colour, TO_OTHER_SWITCH).
-    far: Vec<u8>,
+    /// Per global port: what is at its far end (a leaf index, FAR_HOST, FAR_SPINE).
+    far: Vec<u32>,
     /// `sl[i * stride + lid]` per leaf index i, as in [`DegradedRoutes::sl`].
     sl: Vec<u8>,
     stride: usize,
+    /// J, the leaf bipartitions the SLs name ([`partitions`]).
+    parts: u32,
+    /// Data VLs the routes need: 2, or 3 when some route turns twice.
+    data_vls: u8,
 }
 
 impl Lanes {
     /// The rules of `routes`, computed for `h` on `fabric` (the SL table is copied).
     pub fn new(fabric: &Fabric, h: &LsftHoles, routes: &DegradedRoutes) -> Lanes {
-        Lanes::with_sl(fabric, h, routes.sl.clone(), routes.stride)
+        Lanes::with_sl(fabric, h, routes.sl.clone(), routes.stride, routes.data_vls)
     }
 
-    /// As [`Lanes::new`], taking the SL table (`sl[p * stride + lid]`) of the routes.
-    pub fn with_sl(fabric: &Fabric, h: &LsftHoles, sl: Vec<u8>, stride: usize) -> Lanes {
+    /// As [`Lanes::new`], taking the SL table (`sl[p * stride + lid]`) and the data VLs
+    /// ([`DegradedRoutes::data_vls`]) of the routes.
+    pub fn with_sl(fabric: &Fabric, h: &LsftHoles, sl: Vec<u8>, stride: usize, data_vls: u8) -> Lanes {
         let mut point_of = vec![u32::MAX; fabric.len()];
         for (p, &a) in h.leaves.iter().enumerate() {
             if a != DEAD {
@@ -119,11 +202,11 @@ impl Lanes {
             .map(|port| match fabric.peer(port.node, port.num) {
                 Some((n, _)) if port.num != 0 && fabric.node(n).kind == NodeKind::Switch => {
                     match point_of[n as usize] {
-                        u32::MAX => TO_OTHER_SWITCH,
-                        p => 1 + colour(p),
+                        u32::MAX => FAR_SPINE,
+                        p => p,
                     }
                 }
-                _ => TO_HOST,
+                _ => FAR_HOST,
             })
             .collect();
         Lanes {
@@ -132,13 +215,15 @@ impl Lanes {
             far,
             sl,
             stride,
+            parts: partitions(h.leaf_count()),
+            data_vls: data_vls.clamp(DATA_VLS, MAX_DATA_VLS),
         }
     }
 
-    /// What is behind port `port` of `node` (TO_HOST for a port the node does not have).
-    fn far_end(&self, node: NodeId, port: u8) -> u8 {
+    /// What is behind port `port` of `node` (a host for a port the node does not have).
+    fn far_end(&self, node: NodeId, port: u8) -> End {
         let Some(&first) = self.first_port.get(node as usize) else {
-            return TO_HOST;
+            return End::Host;
         };
         let next = self
             .first_port
@@ -146,11 +231,22 @@ impl Lanes {
             .copied()
             .unwrap_or(self.far.len() as u32);
         let i = first + port as u32;
-        if i < next {
-            self.far[i as usize]
-        } else {
-            TO_HOST
+        match self.far.get(i as usize) {
+            _ if port == 0 || i >= next => End::Host,
+            Some(&FAR_SPINE) => End::Spine,
+            Some(&FAR_HOST) | None => End::Host,
+            Some(&p) => End::Leaf(p),
         }
+    }
+
+    /// The highest SL the rule gives a route (2J).
+    pub fn rule_sls(&self) -> u8 {
+        RULE_SLS
+    }
+
+    /// Data VLs the routes need (2, or 3 when some route turns twice).
+    pub fn data_vls(&self) -> u8 {
+        self.data_vls
     }
 
     /// The SL hosts on `leaf` use towards `lid` (0 for anything that is not a leaf).
@@ -164,15 +260,10 @@ impl Lanes {
     /// The VL of a hop at `switch` for `sl`, in at `in_port` (0: from the switch itself or
     /// a host) and out at `out_port`.
     pub fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
-        let at_leaf = self.point_of.get(switch as usize).is_some_and(|&p| p != u32::MAX);
-        let from_host = in_port == 0 || self.far_end(switch, in_port) == TO_HOST;
-        let out = self.far_end(switch, out_port);
-        let (to_switch, out_colour) = match out {
-            TO_HOST => (false, 2),
-            TO_OTHER_SWITCH => (true, 2),
-            c => (true, c - 1),
-        };
-        vl(sl, at_leaf, from_host, to_switch, out_colour)
+        let at = self.point_of.get(switch as usize).copied().filter(|&p| p != u32::MAX);
+        let from = self.far_end(switch, in_port);
+        let to = self.far_end(switch, out_port);
+        vl(sl, self.parts, at, from, to).min(self.data_vls - 1)
     }
 }
 
@@ -184,6 +275,82 @@ impl LaneRules for Lanes {
         Lanes::vl(self, switch, sl, in_port, out_port)
     }
     fn data_vls(&self) -> u8 {
-        DATA_VLS
+        self.data_vls
+    }
+    fn rule_sls(&self) -> u8 {
+        RULE_SLS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_cover_every_leaf_index_up_to_seven_bits() {
+        for (leaves, parts) in [
+            (1, 1),
+            (2, 1),
+            (3, 2),
+            (13, 4),
+            (16, 4),
+            (17, 5),
+            (57, 6),
+            (128, 7),
+            (1057, 7),
+        ] {
+            assert_eq!(partitions(leaves), parts, "{leaves} leaves");
+            // any two distinct indices below 2^parts differ in a partition
+            let span = leaves.min(1 << parts);
+            for m in 0..span {
+                for d in (0..span).filter(|&d| d != m) {
+                    let sl = relay_sl(m, d, parts).unwrap();
+                    assert!(sl >= 1 && sl <= RULE_SLS && sl < 15);
+                }
+            }
+        }
+        assert_eq!(relay_sl(5, 5 + 128, 7), None);
+    }
+
+    /// Every one- and two-turn path of leaves (s, m1, m2, d) the SL functions accept gets
+    /// VL 0 before its first turn, 1 from it, 2 from the second (hop by hop as the switches
+    /// see it), and the rule never lowers a VL along such a path.
+    #[test]
+    fn turns_get_the_vls_of_the_proof() {
+        let parts = partitions(13);
+        for d in 0..13u32 {
+            for m1 in (0..13).filter(|&x| x != d) {
+                let s = (m1 + 3) % 13;
+                let sl = relay_sl(m1, d, parts).unwrap();
+                // s → spine → m1 → spine → d → host
+                let one = [
+                    vl(sl, parts, Some(s), End::Host, End::Spine),
+                    vl(sl, parts, None, End::Leaf(s), End::Leaf(m1)),
+                    vl(sl, parts, Some(m1), End::Spine, End::Spine),
+                    vl(sl, parts, None, End::Leaf(m1), End::Leaf(d)),
+                    vl(sl, parts, Some(d), End::Spine, End::Host),
+                ];
+                assert_eq!(one.map(|v| v.min(DATA_VLS - 1)), [0, 0, 1, 1, 1], "{m1} -> {d}");
+                assert!(one.windows(2).all(|w| w[0] <= w[1]));
+                for m2 in (0..13).filter(|&x| x != d && x != m1) {
+                    let Some(sl) = two_turn_sl(m1, m2, d, parts) else {
+                        continue;
+                    };
+                    let two = [
+                        vl(sl, parts, Some(s), End::Host, End::Spine),
+                        vl(sl, parts, None, End::Leaf(s), End::Leaf(m1)),
+                        vl(sl, parts, Some(m1), End::Spine, End::Spine),
+                        vl(sl, parts, None, End::Leaf(m1), End::Leaf(m2)),
+                        vl(sl, parts, Some(m2), End::Spine, End::Spine),
+                        vl(sl, parts, None, End::Leaf(m2), End::Leaf(d)),
+                        vl(sl, parts, Some(d), End::Spine, End::Host),
+                    ];
+                    assert_eq!(two, [0, 0, 1, 1, 2, 2, 2], "{m1} -> {m2} -> {d}");
+                }
+            }
+        }
+        // SL 0 and SLs the rule does not use: VL 0
+        assert_eq!(vl(0, parts, Some(1), End::Spine, End::Spine), 0);
+        assert_eq!(vl(RULE_SLS + 1, parts, Some(1), End::Spine, End::Spine), 0);
     }
 }

@@ -101,11 +101,11 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
     let r = route_lsft(fabric, holes, lids).map_err(|e| e.to_string())?;
     if r.unrouted > 0 {
         return Err(format!(
-            "{}: {} (leaf, LID) pairs have no detour through one other leaf (too many faults around some leaves)",
+            "{}: {} (leaf, LID) pairs have no detour turning at most twice (too many faults around some leaves)",
             d.description, r.unrouted
         ));
     }
-    let rules = Lanes::with_sl(fabric, holes, r.sl, r.stride);
+    let rules = Lanes::with_sl(fabric, holes, r.sl, r.stride, r.data_vls);
     if let Some(why) = offer.refusal(rules.data_vls()) {
         return Err(format!("{}: {why}", d.description));
     }
@@ -113,9 +113,10 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
     if validate {
         let v = check_lanes(fabric, lids, &r.lfts, &rules);
         report.push(format!(
-            "per-VL validation: {} host paths ({} on SL 1-2), {} unrouted, {} broken, {} VL decreases, {} VLs, every VL's CDG {}",
+            "per-VL validation: {} host paths ({} on SL 1-{}), {} unrouted, {} broken, {} VL decreases, {} VLs, every VL's CDG {}",
             v.paths,
             v.sl_paths,
+            rules.rule_sls(),
             v.unrouted,
             v.broken,
             v.vl_decreases,
@@ -132,16 +133,19 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
     }
     if r.unrouted_switch_lids > 0 {
         report.push(format!(
-            "{} (leaf, switch LID) pairs unrouted: no path that turns at most once (management traffic to that \
+            "{} (leaf, switch LID) pairs unrouted: no path that turns at most twice (management traffic to that \
              switch's port 0 goes directed-route)",
             r.unrouted_switch_lids
         ));
     }
     let validate_time = t.elapsed();
     report.push(format!(
-        "lanes: {} data VLs used of {} available; SLs by path_sl, SL-to-VL tables by update_sl2vl",
+        "lanes: {} data VLs used of {} available ({} (leaf, host LID) and {} (leaf, switch LID) pairs turn \
+         twice); SLs by path_sl, SL-to-VL tables by update_sl2vl",
         rules.data_vls(),
-        offer.data_vls()
+        offer.data_vls(),
+        r.two_turn,
+        r.two_turn_switch_lids
     ));
     let lanes = ActiveLanes::new(fabric, lids, Box::new(rules));
     Ok(Routed {

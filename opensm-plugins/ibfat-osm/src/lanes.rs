@@ -7,8 +7,8 @@
 //! callbacks then leave OpenSM's own choices alone (the SL hint, the QoS tables).
 //!
 //! SLs: a path the rule puts on SL s ≠ 0 gets s; a path on SL 0 keeps OpenSM's hint unless
-//! the hint is one of the rule's SLs (1 … data VLs), which would move it onto the second
-//! VL the proof reserves for detours — such a path gets SL 0. SL-to-VL: every SL of every
+//! the hint is one of the rule's SLs (1 … [`LaneRules::rule_sls`]), which would move it
+//! onto the VLs the proof reserves for detours — such a path gets SL 0. SL-to-VL: every SL of every
 //! switch port pair gets the rule's VL (SLs the rule does not use map to VL 0); CA ports
 //! send every SL on VL 0 (a host's link carries no dependency between two channels).
 //!
@@ -76,7 +76,7 @@ impl ActiveLanes {
             return hint;
         }
         match self.rules.sl(src, dlid as usize) {
-            0 if (1..=self.rules.data_vls()).contains(&hint) => 0,
+            0 if (1..=self.rules.rule_sls()).contains(&hint) => 0,
             0 => hint,
             s => s,
         }

@@ -92,9 +92,11 @@ use rayon::prelude::*;
 
 mod near;
 mod switch_lids;
+mod two_turn;
 use near::{Near, SpineOptions};
+use two_turn::{Choice, Choices};
 
-pub use super::lanes::{colour, vl, Lanes, DATA_VLS};
+pub use super::lanes::{partitions, relay_sl, two_turn_sl, vl, End, Lanes, DATA_VLS, MAX_DATA_VLS};
 
 /// What a LID is, for routing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,16 +122,24 @@ pub struct DegradedRoutes {
     /// (Source leaf, host LID) pairs left without a route.
     pub unrouted: u64,
     /// (Source leaf, switch LID) pairs left without a route: up*/down* by the family's
-    /// ranks has no legal path and every other path the tables allow turns twice (or in
-    /// the wrong colour), which two data VLs cannot keep deadlock-free — one-sided, a
-    /// rank-1 leaf cut from the root spine. Management traffic to that switch goes
+    /// ranks has no legal path and every other path the tables allow turns more than
+    /// twice, or in an order no SL's VLs follow. Management traffic to that switch goes
     /// directed-route.
     pub unrouted_switch_lids: u64,
+    /// (Source leaf, host LID) pairs whose route turns twice (the third data VL).
+    pub two_turn: u64,
+    /// (Source leaf, switch LID) pairs whose route turns twice (the third data VL).
+    pub two_turn_switch_lids: u64,
+    /// Data VLs the routes need: [`DATA_VLS`] (2), or [`MAX_DATA_VLS`] (3) when some route
+    /// turns twice — the bound.
+    pub data_vls: u8,
 }
 
 struct Router<'a> {
     h: &'a LsftHoles,
     near: Near,
+    /// J, the leaf bipartitions the SLs name ([`partitions`]).
+    parts: u32,
 }
 
 impl Router<'_> {
@@ -140,8 +150,8 @@ impl Router<'_> {
     }
 
     /// For the tables' completeness only (no detour uses it: leaves pick their first spine
-    /// by [`Router::spine_to_point`]): a spine without a leaf of the other colour still
-    /// hands traffic for d to any leaf on it whose family route to d survives.
+    /// by [`Router::spine_to_point`]): a spine without a relay for d still hands traffic
+    /// for d to any leaf on it whose family route to d survives.
     fn spine_fallback(&self, l: u32, d: u32, j: u32) -> Option<u8> {
         let h = self.h;
         let n = h.plane.size();
@@ -154,16 +164,16 @@ impl Router<'_> {
 
     /// Leaf s's next hop towards host slot j of point d (s ≠ d): (up port, SL).
     fn leaf_to_point(&self, s: u32, d: u32, j: u32) -> Option<(u8, u8)> {
-        self.leaf_choices(s, d, j + 1)[j as usize].map(|(port, sl, _)| (port, sl))
+        self.leaf_choices(s, d, j + 1)[j as usize].map(|(port, sl, _, _)| (port, sl))
     }
 
     /// Leaf s's next hop towards each host slot 0..slots of leaf d (s ≠ d): (up port, SL,
-    /// the spine it goes up to) — the family's spine while that route survives, else a
+    /// the spine it goes up to, the leaf that spine hands it to: d or the relay) — the family's spine while that route survives, else a
     /// surviving spine whose own entry leads on, spread by (s + d + j); the spines' options
     /// are searched once per (s, d), not once per slot. The two leaves of one point
     /// (two-sided) share all q+1 spines: a slot whose family spine is broken goes over
     /// another spine with both cables, spread by (s + d + j), without a turn.
-    fn leaf_choices(&self, s: u32, d: u32, slots: u32) -> Vec<Option<(u8, u8, u32)>> {
+    fn leaf_choices(&self, s: u32, d: u32, slots: u32) -> Vec<Option<Choice>> {
         let h = self.h;
         if h.point(s) == h.point(d) {
             let lines = h.plane.lines_through(h.point(s));
@@ -179,13 +189,13 @@ impl Router<'_> {
                         false if both.is_empty() => return None,
                         false => both[((s + d + j) % both.len() as u32) as usize],
                     };
-                    Some((h.up(s, l), 0, l))
+                    Some((h.up(s, l), 0, l, d))
                 })
                 .collect();
         }
         if h.intact(s, d) {
             let l = h.family_line(s, d, 0);
-            return vec![Some((h.up(s, l), 0, l)); slots as usize];
+            return vec![Some((h.up(s, l), 0, l, d)); slots as usize];
         }
         let base = s as usize * h.plane.degree() as usize;
         let options: Vec<(u8, u32, SpineOptions)> = h
@@ -208,8 +218,18 @@ impl Router<'_> {
                 );
                 (!cands.is_empty()).then(|| {
                     let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
-                    // m == d: the spine reached d after all (no turn)
-                    (port, if m == d { 0 } else { 1 + colour(d) }, l)
+                    // m == d: the spine reached d after all (no turn); else the spine's
+                    // candidates are relays for d (`Near::relay_ok`): the SL exists
+                    (
+                        port,
+                        if m == d {
+                            0
+                        } else {
+                            relay_sl(m, d, self.parts).unwrap_or(0)
+                        },
+                        l,
+                        m,
+                    )
                 })
             })
             .collect()
@@ -217,8 +237,8 @@ impl Router<'_> {
 }
 
 /// A broken pair's choice for one host slot: (source point, destination point, slot,
-/// (up port, SL, first spine) or none).
-type SlotChoice = (u32, u32, u32, Option<(u8, u8, u32)>);
+/// (up port, SL, first spine, relay) or none).
+type SlotChoice = (u32, u32, u32, Option<Choice>);
 
 /// A leaf's entry: the port of `found` with its SL recorded, or no route counted in
 /// `missing`.
@@ -299,7 +319,11 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
             },
         };
     }
-    let r = Router { h, near: Near::new(h) };
+    let r = Router {
+        h,
+        near: Near::new(h),
+        parts: partitions(nl),
+    };
     let mut slot = vec![0u32; fabric.len()];
     let mut count = vec![0u32; nl as usize];
     for &(p, _, ep) in &h.hosts {
@@ -347,16 +371,26 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
             out
         })
         .collect();
-    let mut choices = std::collections::HashMap::new();
+    let mut choices: Choices = std::collections::HashMap::new();
     for (s, d, j, choice) in per_source.into_iter().flatten() {
-        if let Some((_, _, l)) = choice {
+        if let Some((_, _, l, _)) = choice {
             let b = bit(l, d, j);
             needed[b / 64] |= 1 << (b % 64);
             let a = (l * nl + d) as usize;
             any_needed[a / 64] |= 1 << (a % 64);
         }
-        choices.insert((s, d, j), choice.map(|(port, sl, _)| (port, sl)));
+        choices.insert((s, d, j), choice);
     }
+    // the slots no one-turn detour serves: two turns where the fabric allows
+    // (`two_turn`); their first spines' entries are set here, not by the one-turn rule
+    let (second, host_two_turn) = two_turn::route(&r, &mut choices);
+    for &((l, d, j), _) in &second {
+        let b = bit(l, d, j);
+        needed[b / 64] |= 1 << (b % 64);
+        let a = (l * nl + d) as usize;
+        any_needed[a / 64] |= 1 << (a % 64);
+    }
+    let second: std::collections::HashMap<(u32, u32, u32), u8> = second.into_iter().collect();
     let is_needed = |l: u32, d: u32, j: u32| {
         let a = (l * nl + d) as usize;
         if any_needed[a / 64] >> (a % 64) & 1 == 0 {
@@ -427,7 +461,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                         (Dest::Host(dp, _), true) if to_point[dp as usize] != 0 => to_point[dp as usize],
                         (Dest::Host(dp, _), true) => leaf_hop(
                             match choices.get(&(p, dp, host_slot[lid])) {
-                                Some(&c) => c,
+                                Some(&c) => c.map(|(port, sl, _, _)| (port, sl)),
                                 None => r.leaf_to_point(p, dp, host_slot[lid]),
                             },
                             &mut sl_row[lid],
@@ -435,25 +469,33 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                         ),
                         // at a spine
                         (Dest::Host(dp, _), false) if to_point[dp as usize] != 0 => to_point[dp as usize],
-                        (Dest::Host(dp, _), false) if !is_needed(l, dp, host_slot[lid]) => {
-                            let via = via.unwrap_or_else(|| {
-                                let pts = h.plane.points_on(0);
-                                pts[host_slot[lid] as usize % pts.len()]
-                            });
-                            match to_point[via as usize] {
-                                port if port != 0 && via != dp => port,
-                                _ => r
-                                    .spine_to_point(l, dp, host_slot[lid])
+                        (Dest::Host(dp, _), false) => {
+                            let j = host_slot[lid];
+                            // the intact tables' hand-over, where its cable survives
+                            let handover = || {
+                                let via = via.unwrap_or_else(|| {
+                                    let pts = h.plane.points_on(0);
+                                    pts[j as usize % pts.len()]
+                                });
+                                Some(to_point[via as usize]).filter(|&port| port != 0 && via != dp)
+                            };
+                            let rule = || {
+                                r.spine_to_point(l, dp, j)
                                     .map(|x| x.0)
-                                    .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
-                                    .unwrap_or(NO_ROUTE),
+                                    .or_else(|| r.spine_fallback(l, dp, j))
+                            };
+                            match is_needed(l, dp, j) {
+                                false => handover().or_else(rule),
+                                // the first spine of a route that turns twice; else the
+                                // one-turn rule (a slot sharing the needed bit without a
+                                // route through here: the hand-over)
+                                true => match (!second.is_empty()).then(|| second.get(&(l, dp, j))).flatten() {
+                                    Some(&port) => Some(port),
+                                    None => rule().or_else(handover),
+                                },
                             }
+                            .unwrap_or(NO_ROUTE)
                         }
-                        (Dest::Host(dp, _), false) => r
-                            .spine_to_point(l, dp, host_slot[lid])
-                            .map(|x| x.0)
-                            .or_else(|| r.spine_fallback(l, dp, host_slot[lid]))
-                            .unwrap_or(NO_ROUTE),
                     };
                     ports[lid] = port;
                 }
@@ -462,13 +504,18 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         )
         .collect();
     let unrouted = missed.iter().sum();
-    let unrouted_switch_lids = switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
+    let (unrouted_switch_lids, two_turn_switch_lids) =
+        switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
+    let turn_twice = host_two_turn + two_turn_switch_lids > 0;
     Ok(DegradedRoutes {
         lfts,
         sl,
         stride,
         unrouted,
         unrouted_switch_lids,
+        two_turn: host_two_turn,
+        two_turn_switch_lids,
+        data_vls: if turn_twice { MAX_DATA_VLS } else { DATA_VLS },
     })
 }
 

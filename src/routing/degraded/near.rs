@@ -4,7 +4,7 @@
 //! routes in under a second). Each fast search has the full scan it must agree with
 //! (`*_scan`, tested pair by pair).
 
-use super::colour;
+use super::partitions;
 use crate::topology::degraded::{LsftHoles, DEAD};
 
 /// Where the faults are, so that the candidate searches check cables only near a fault
@@ -15,16 +15,16 @@ pub(super) struct Near {
     pub(super) point: Vec<bool>,
     /// A spine that is dead or lost a cable.
     pub(super) line: Vec<bool>,
-    /// Leaves on each line of colour 0 and 1, ascending (side 0's points in
-    /// [`Plane::points_on`] order, then side 1's).
-    by_colour: Vec<[Vec<u32>; 2]>,
+    /// Leaves on each line (side 0's points in [`Plane::points_on`] order, then side
+    /// 1's): the relay candidates of a spine on it.
+    pub(super) by_line: Vec<Vec<u32>>,
     /// For a touched leaf: the leaves its family route to is broken with (sorted; `intact`
     /// is symmetric: both directions use the same two cables, or two-sided between the
     /// two leaves of a point the same q+1 pairs of cables).
     broken_with: Vec<Vec<u32>>,
-    /// Per line and colour: the positions in `by_colour` of touched leaves — the only
-    /// candidates that can fail when the destination is untouched.
-    touched_pos: Vec<[Vec<u32>; 2]>,
+    /// Per line: the positions in `by_line` of touched leaves — the only candidates that
+    /// can fail when the destination is untouched.
+    touched_pos: Vec<Vec<u32>>,
     /// Per leaf: the positions in [`Plane::lines_through`] of its lines that lost the
     /// cable to it or are touched — the only first hops that can fail towards an untouched
     /// spine.
@@ -32,6 +32,12 @@ pub(super) struct Near {
     /// The fast paths' position lists are per point: a two-sided LSFT (two leaves per
     /// point) takes the full scans, which choose the same.
     fast: bool,
+    /// The bits of the leaf index the SLs' partitions name (`lanes::partitions`): a relay
+    /// must differ from the destination in one of them.
+    mask: u32,
+    /// More leaves than the partitions tell apart: some leaves cannot relay for some
+    /// destinations ([`Near::relay_ok`]).
+    restricted: bool,
 }
 
 /// Positions ruled out among a candidate list, ascending (few: only near faults).
@@ -96,22 +102,16 @@ impl Near {
         let line: Vec<bool> = (0..n)
             .map(|l| h.spines[l] == DEAD || h.spine_down[l * sd..(l + 1) * sd].contains(&0))
             .collect();
-        let by_colour: Vec<[Vec<u32>; 2]> = (0..n as u32)
-            .map(|l| [0u8, 1].map(|c| on_line(l).filter(|&m| colour(m) == c).collect()))
-            .collect();
+        let by_line: Vec<Vec<u32>> = (0..n as u32).map(|l| on_line(l).collect()).collect();
         let broken_with = (0..nl as u32)
             .map(|p| match point[p as usize] {
                 true => (0..nl as u32).filter(|&m| m != p && !h.intact(p, m)).collect(),
                 false => Vec::new(),
             })
             .collect();
-        let touched_pos = (0..n)
-            .map(|l| {
-                [0usize, 1].map(|c: usize| {
-                    let v: &Vec<u32> = &by_colour[l][c];
-                    (0..v.len() as u32).filter(|&i| point[v[i as usize] as usize]).collect()
-                })
-            })
+        let touched_pos = by_line
+            .iter()
+            .map(|v| (0..v.len() as u32).filter(|&i| point[v[i as usize] as usize]).collect())
             .collect();
         let bad_lines = (0..nl)
             .map(|p| {
@@ -121,15 +121,24 @@ impl Near {
                     .collect()
             })
             .collect();
+        let parts = partitions(nl as u32);
         Near {
             point,
             line,
-            by_colour,
+            by_line,
             broken_with,
             touched_pos,
             bad_lines,
             fast: h.sides == 1,
+            mask: (1u32 << parts) - 1,
+            restricted: nl as u64 > 1u64 << parts,
         }
+    }
+
+    /// Leaf m can relay a one-turn detour to leaf d ≠ m: some partition puts them on
+    /// different sides (always, up to 2^7 leaves).
+    pub(super) fn relay_ok(&self, m: u32, d: u32) -> bool {
+        (m ^ d) & self.mask != 0
     }
 
     /// `h.intact(a, b)` for a ≠ b, from the lists.
@@ -143,7 +152,7 @@ impl Near {
 
     /// Spine l's next hop towards host slot j of point d (0 for the leaf itself): (down
     /// port, d) when it reaches d, else (down port, m) for an intermediate leaf m on l with
-    /// its cable, m's family route to d intact and m of the other colour than d, spread by
+    /// its cable, m's family route to d intact and m a relay for d ([`Near::relay_ok`]), spread by
     /// (l + d + j) — cables are checked only where a fault is near (an untouched line has
     /// all its cables; untouched points keep their routes).
     pub(super) fn spine_to_point(&self, h: &LsftHoles, l: u32, d: u32, j: u32) -> Option<(u8, u32)> {
@@ -160,18 +169,23 @@ impl Near {
         }
         // only touched candidates, and where d's bad lines cross l, can fail (an untouched
         // leaf has every cable and reaches d unless d lost the cable of their line)
-        let c = 1 - colour(d) as usize;
-        let cands = &self.by_colour[l as usize][c];
+        let cands = &self.by_line[l as usize];
         let mut suspects = Skips::new();
-        let mut fast = self.touched_pos[l as usize][c].iter().all(|&i| suspects.push(i));
+        let mut fast = self.touched_pos[l as usize].iter().all(|&i| suspects.push(i));
         if fast && self.point[d as usize] {
             let through = h.plane.lines_through(d);
             for &k in &self.bad_lines[d as usize] {
                 let x = h.plane.meet(through[k as usize], l);
-                if colour(x) as usize == c {
-                    if let Ok(i) = cands.binary_search(&x) {
-                        fast &= suspects.push(i as u32);
-                    }
+                // one-sided: the leaf index is the point, and a line's points are ascending
+                if let Ok(i) = cands.binary_search(&x) {
+                    fast &= suspects.push(i as u32);
+                }
+            }
+        }
+        if fast && self.restricted {
+            for (i, &m) in cands.iter().enumerate() {
+                if !self.relay_ok(m, d) {
+                    fast &= suspects.push(i as u32);
                 }
             }
         }
@@ -180,7 +194,7 @@ impl Near {
             let mut skips = Skips::new();
             for &i in suspects.as_slice() {
                 let m = cands[i as usize];
-                if !((!self.line[l as usize] || h.down(l, m) != 0) && self.intact(m, d)) {
+                if !((!self.line[l as usize] || h.down(l, m) != 0) && self.intact(m, d) && self.relay_ok(m, d)) {
                     skips.push(i);
                 }
             }
@@ -199,8 +213,9 @@ impl Near {
         if h.plane.incident(h.point(d), l) {
             return None; // l lost its cable to d (both leaves of a point are on the same lines)
         }
-        let cands = &self.by_colour[l as usize][1 - colour(d) as usize];
-        let valid = |m: &&u32| (!self.line[l as usize] || h.down(l, **m) != 0) && self.intact(**m, d);
+        let cands = &self.by_line[l as usize];
+        let valid =
+            |m: &&u32| (!self.line[l as usize] || h.down(l, **m) != 0) && self.intact(**m, d) && self.relay_ok(**m, d);
         let count = cands.iter().filter(valid).count() as u32;
         if count == 0 {
             return None;
@@ -217,12 +232,11 @@ impl Near {
         if h.plane.incident(h.point(d), l) {
             return SpineOptions::Via(Vec::new());
         }
-        let cands = &self.by_colour[l as usize][1 - colour(d) as usize];
         SpineOptions::Via(
-            cands
+            self.by_line[l as usize]
                 .iter()
                 .copied()
-                .filter(|&m| (!self.line[l as usize] || h.down(l, m) != 0) && self.intact(m, d))
+                .filter(|&m| (!self.line[l as usize] || h.down(l, m) != 0) && self.intact(m, d) && self.relay_ok(m, d))
                 .collect(),
         )
     }

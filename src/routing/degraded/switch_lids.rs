@@ -13,30 +13,32 @@
 //! A leaf's path to a switch LID is
 //! * rank-legal (up, then down, by rank): SL 0 — VL 0 on every hop, whatever its
 //!   physical turns (at most two, both at rank-1 leaves: s → l → p → L → p' → t);
-//! * otherwise (up*/down* found no legal path and stepped sideways) with exactly one
-//!   physical turn, at a leaf m: SL 1 + c with c = 1 − colour(m), provided the VL rule
-//!   ([`super::vl`]) gives VL 0 before m and VL 1 from m on (it does unless the path
-//!   ends at a leaf of m's own colour);
+//! * otherwise (up*/down* found no legal path and stepped sideways) with one or two
+//!   physical turns, its part before the first rank-legal: the lowest SL under which the
+//!   VL rule ([`super::vl`]) gives every hop the VL the proof assumes — 0 before the first
+//!   turn, 1 from it, 2 from the second (one-sided, a rank-1 leaf cut from the root spine
+//!   reaches it only so: every other spine through it meets line 0 at the leaf itself);
 //! * otherwise the leaf's entry is removed and counted.
 //!
-//! Any path through a leaf m whose path is removed is itself removed: m's path is not
-//! rank-legal (those are kept), so it turns at least once; a path arriving at m from a
-//! spine and leaving up turns at m as well, has m's path as its tail (so it is not
-//! rank-legal either) and turns at least twice. Removing all of them at once therefore
-//! leaves no kept path broken.
+//! A kept path through a leaf whose entry is removed would break there: the removals are
+//! repeated on the kept paths until none is left broken (m's path not kept and a path
+//! arriving at m from a spine and leaving up: the longer path has m's path as its tail
+//! and one more turn, so it is seldom kept — but the VLs of its tail are one higher, and
+//! an SL may fit it where none fits m's path).
 //!
 //! Before the walks, two repairs where up*/down* stepped sideways (they touch no
 //! rank-legal path): a spine whose own path to a leaf d is not rank-legal — so neither is
-//! any path through it — and does not already turn once in the right colour goes down
-//! instead to a leaf m of the other colour than d whose path is m → spine → d, spread by
-//! (spine + d); a leaf whose path is still not kept takes the up port with the shortest
-//! kept path, spread by (leaf + destination). The walks then run on the final tables.
+//! any path through it — and does not already turn once at a relay for d goes down
+//! instead to a leaf m ≠ d that can relay for d ([`super::relay_sl`]) whose path is
+//! m → spine → d, spread by (spine + d); a leaf whose path is still not kept, or turns
+//! twice, takes the up port with the fewest turns, then the shortest kept path, spread by
+//! (leaf + destination). The walks then run on the final tables.
 //!
 //! Spines' entries are not walked from the spine: a spine originates only management
 //! traffic (VL 15), as in [`crate::routing::updown`]; as hops of leaves' paths they are
 //! walked with those.
 
-use super::{colour, vl};
+use super::{partitions, relay_sl, vl, End};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
 use crate::routing::updown;
@@ -71,18 +73,29 @@ struct Walker<'a> {
     point_of: &'a [u32],
     /// Family rank per node ([`rank`]).
     rank_of: &'a [u32],
+    /// J, the leaf bipartitions the SLs name.
+    parts: u32,
 }
 
 /// A path of at most [`MAX_HOPS`] hops: its switches and how many.
 type Path = ([NodeId; MAX_HOPS + 1], usize);
 
 impl<'a> Walker<'a> {
-    fn new(fabric: &'a Fabric, lfts: &'a LftSet, point_of: &'a [u32], rank_of: &'a [u32]) -> Walker<'a> {
+    fn new(fabric: &'a Fabric, lfts: &'a LftSet, point_of: &'a [u32], rank_of: &'a [u32], parts: u32) -> Walker<'a> {
         Walker {
             fabric,
             lfts,
             point_of,
             rank_of,
+            parts,
+        }
+    }
+
+    /// What a hop sees at the end of a path's switch `node`.
+    fn end(&self, node: NodeId) -> End {
+        match self.point_of[node as usize] {
+            u32::MAX => End::Spine,
+            p => End::Leaf(p),
         }
     }
 
@@ -136,35 +149,42 @@ impl<'a> Walker<'a> {
         })
     }
 
-    /// The SL a leaf's path (from `path[0]`) needs (module documentation), or none.
-    fn sl(&self, path: &[NodeId]) -> Option<u8> {
+    /// The SL a leaf's path (from `path[0]`) needs (module documentation) and its physical
+    /// turns (0 for a rank-legal path), or none.
+    fn sl(&self, path: &[NodeId]) -> Option<(u8, u32)> {
         if self.legal(path) {
-            return Some(0);
+            return Some((0, 0));
         }
         // physical turns: the leaves inside the path (in from a spine, out to a spine)
         let len = path.len();
         let mut turns = (1..len - 1).filter(|&i| self.is_leaf(path[i]));
-        let (Some(t), None) = (turns.next(), turns.next()) else {
+        let (Some(t), second, None) = (turns.next(), turns.next(), turns.next()) else {
             return None;
         };
         if !self.legal(&path[..=t]) {
             return None;
         }
-        let s = 1 + (1 - colour(self.point_of[path[t] as usize]));
-        // every hop gets the VL the proof assumes: 0 before the turn, 1 from it on
-        let right = (0..len - 1).all(|i| {
-            let next = path[i + 1];
-            let out_colour = match self.is_leaf(next) {
-                true => colour(self.point_of[next as usize]),
-                false => 2,
-            };
-            vl(s, self.is_leaf(path[i]), i == 0, true, out_colour) == (i >= t) as u8
-        });
-        right.then_some(s)
+        // the VL the proof assumes at hop i: the turns at or before it
+        let want = |i: usize| (i >= t) as u8 + second.is_some_and(|u| i >= u) as u8;
+        let right = |sl: u8| {
+            (0..len - 1).all(|i| {
+                let at = match self.end(path[i]) {
+                    End::Leaf(p) => Some(p),
+                    _ => None,
+                };
+                let from = match i {
+                    0 => End::Host,
+                    _ => self.end(path[i - 1]),
+                };
+                vl(sl, self.parts, at, from, self.end(path[i + 1])) == want(i)
+            })
+        };
+        let sl = (1..=super::super::lanes::RULE_SLS).find(|&sl| right(sl))?;
+        Some((sl, 1 + second.is_some() as u32))
     }
 
-    /// The SL of `leaf`'s entry towards switch `target` (LID `lid`), or none.
-    fn classify(&self, leaf: NodeId, target: NodeId, lid: usize) -> Option<u8> {
+    /// The SL of `leaf`'s entry towards switch `target` (LID `lid`) and its turns, or none.
+    fn classify(&self, leaf: NodeId, target: NodeId, lid: usize) -> Option<(u8, u32)> {
         let (p, len) = self.path(leaf, None, target, lid)?;
         self.sl(&p[..len])
     }
@@ -173,7 +193,7 @@ impl<'a> Walker<'a> {
 /// Fill every switch-LID column of `lfts` by up*/down* with the family ranking, walk
 /// every leaf's path to every switch LID and write its SL into `sl` (rows of `stride`
 /// per leaf index), remove the entries no SL makes deadlock-free; returns how many
-/// (leaf, switch LID) entries are left unrouted.
+/// (leaf, switch LID) entries are left unrouted and how many turn twice.
 pub(super) fn route(
     fabric: &Fabric,
     h: &LsftHoles,
@@ -182,7 +202,8 @@ pub(super) fn route(
     (point_of, line_of): (&[u32], &[u32]),
     sl: &mut [u8],
     stride: usize,
-) -> u64 {
+) -> (u64, u64) {
+    let parts = partitions(h.leaf_count());
     let rank_of: Vec<u32> = (0..fabric.len()).map(|n| rank(h, point_of[n], line_of[n])).collect();
     let rank: Vec<u32> = lfts.switches.iter().map(|&s| rank_of[s as usize]).collect();
     let graph = updown::SwitchGraph::new(fabric, lfts, &rank);
@@ -210,16 +231,17 @@ pub(super) fn route(
         p => p,
     };
     // 1. a spine without a rank-legal route to a leaf d hands it to a leaf m next to d
-    //    (m → spine → d) of the other colour than d, so that the paths through it turn
-    //    once, at m, in the colour the VL rule needs (every path through that spine is
-    //    off the rank order already: no rank-legal path changes)
-    let w = Walker::new(fabric, lfts, point_of, &rank_of);
+    //    (m → spine → d) that can relay for d, so that the paths through it turn once, at
+    //    m, with an SL the VL rule can follow (every path through that spine is off the
+    //    rank order already: no rank-legal path changes)
+    let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
     let spine_fix: Vec<(NodeId, u16, u8)> = walked
         .par_iter()
         .filter(|&&(_, d, _)| point_of[d as usize] != u32::MAX)
         .flat_map_iter(|(lid, d, stepped)| {
             let (lid, d, w) = (*lid as usize, *d, &w);
-            let dc = colour(point_of[d as usize]);
+            let dp = point_of[d as usize];
+            let relay = move |m: NodeId| relay_sl(point_of[m as usize], dp, parts).is_some();
             stepped
                 .iter()
                 .copied()
@@ -227,7 +249,7 @@ pub(super) fn route(
                 .filter_map(move |l| {
                     if let Some((p, len)) = w.path(l, None, d, lid) {
                         let p = &p[..len];
-                        let turns_once_right = len == 4 && colour(point_of[p[1] as usize]) != dc;
+                        let turns_once_right = len == 4 && relay(p[1]);
                         if w.legal(p) || turns_once_right {
                             return None;
                         }
@@ -237,7 +259,7 @@ pub(super) fn route(
                             fabric.peer(l, port).is_some_and(|(m, _)| {
                                 m != d
                                     && w.is_leaf(m)
-                                    && colour(point_of[m as usize]) != dc
+                                    && relay(m)
                                     && w.path(m, None, d, lid).is_some_and(|(_, k)| k == 3)
                             })
                         })
@@ -250,9 +272,10 @@ pub(super) fn route(
     for &(l, lid, port) in &spine_fix {
         lfts.ports[lfts.row_of[l as usize] as usize * lfts.stride + lid as usize] = port;
     }
-    // 2. a leaf whose path is still not kept tries its other up ports: the shortest kept
-    //    path, spread by the pair (only leaves that stepped sideways: the others' paths
-    //    are rank-legal and pass no switch whose entry pass 1 changed)
+    // 2. a leaf whose path is still not kept, or turns twice, tries its other up ports: the
+    //    fewest turns, then the shortest kept path, spread by the pair (only leaves that
+    //    stepped sideways: the others' paths are rank-legal and pass no switch whose entry
+    //    pass 1 changed)
     let leaves_of = |stepped: &[NodeId], target: NodeId| -> Vec<NodeId> {
         let mut v: Vec<NodeId> = stepped
             .iter()
@@ -262,16 +285,17 @@ pub(super) fn route(
         v.sort_unstable();
         v
     };
-    let w = Walker::new(fabric, lfts, point_of, &rank_of);
+    let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
     let leaf_fix: Vec<(NodeId, u16, u8)> = walked
         .par_iter()
         .flat_map_iter(|(lid, target, stepped)| {
             let (lid, target, w) = (*lid as usize, *target, &w);
             leaves_of(stepped, target).into_iter().filter_map(move |leaf| {
-                if w.classify(leaf, target, lid).is_some() {
+                let now = w.classify(leaf, target, lid).map_or(u32::MAX, |(_, turns)| turns);
+                if now <= 1 {
                     return None;
                 }
-                let mut cands: Vec<(usize, u8)> = (1..=fabric.node(leaf).nports)
+                let mut cands: Vec<((u32, usize), u8)> = (1..=fabric.node(leaf).nports)
                     .filter(|&port| {
                         fabric
                             .peer(leaf, port)
@@ -279,10 +303,13 @@ pub(super) fn route(
                     })
                     .filter_map(|port| {
                         let (p, len) = w.path(leaf, Some(port), target, lid)?;
-                        w.sl(&p[..len]).map(|_| (len, port))
+                        w.sl(&p[..len]).map(|(_, turns)| ((turns, len), port))
                     })
                     .collect();
                 let best = cands.iter().map(|c| c.0).min()?;
+                if best.0 >= now {
+                    return None; // turns twice either way: the entry stays
+                }
                 cands.retain(|c| c.0 == best);
                 let k = (canon(leaf) + canon(target)) as usize % cands.len();
                 Some((leaf, lid as u16, cands[k].1))
@@ -292,44 +319,72 @@ pub(super) fn route(
     for &(leaf, lid, port) in &leaf_fix {
         lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = port;
     }
-    // 3. every such leaf's path on the final tables: its SL, or the entry removed (a path
-    //    through a removed leaf is itself removed: module documentation)
-    let w = Walker::new(fabric, lfts, point_of, &rank_of);
-    let classified: Vec<(NodeId, u16, Option<u8>)> = walked
-        .par_iter()
-        .flat_map_iter(|(lid, target, stepped)| {
-            let (lid, target, w) = (*lid, *target, &w);
-            leaves_of(stepped, target)
+    // 3. every such leaf's path on the final tables: its SL, or the entry removed; then
+    //    the kept paths again until none runs into a removed entry (module documentation)
+    let mut todo: Vec<(NodeId, u16, NodeId)> = walked
+        .iter()
+        .flat_map(|(lid, target, stepped)| {
+            leaves_of(stepped, *target)
                 .into_iter()
-                .map(move |leaf| (leaf, lid, w.classify(leaf, target, lid as usize)))
+                .map(move |leaf| (leaf, *lid, *target))
         })
         .collect();
-    // the paths of the switches that found a legal route are rank-legal (SL 0, as `sl`
-    // holds): proven here in test and debug builds
-    #[cfg(debug_assertions)]
-    for ((&lid, &target), rows) in switch_lid.iter().zip(&w.lfts.switches).zip(&stepped) {
-        for &leaf in h
-            .leaves
-            .iter()
-            .filter(|&&l| l != crate::topology::degraded::DEAD && l != target)
-        {
-            if !rows.contains(&w.lfts.row_of[leaf as usize]) {
-                assert_eq!(
-                    w.classify(leaf, target, lid as usize),
-                    Some(0),
-                    "a legal route is not rank-legal"
-                );
-            }
-        }
-    }
+    let mut kept: Vec<(NodeId, u16, (u8, u32))> = Vec::with_capacity(todo.len());
     let mut dropped = 0;
-    for &(leaf, lid, s) in &classified {
-        let p = point_of[leaf as usize] as usize;
-        sl[p * stride + lid as usize] = s.unwrap_or(0);
-        if s.is_none() {
+    while !todo.is_empty() {
+        let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
+        let classified: Vec<(NodeId, u16, NodeId, Option<(u8, u32)>)> = todo
+            .par_iter()
+            .map(|&(leaf, lid, target)| (leaf, lid, target, w.classify(leaf, target, lid as usize)))
+            .collect();
+        let removed: Vec<(NodeId, u16)> = classified
+            .iter()
+            .filter(|c| c.3.is_none())
+            .map(|c| (c.0, c.1))
+            .collect();
+        kept.clear();
+        kept.extend(classified.iter().filter_map(|c| c.3.map(|k| (c.0, c.1, k))));
+        if removed.is_empty() {
+            break;
+        }
+        for &(leaf, lid) in &removed {
+            let p = point_of[leaf as usize] as usize;
+            sl[p * stride + lid as usize] = 0;
             lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = NO_ROUTE;
             dropped += 1;
         }
+        todo = classified
+            .into_iter()
+            .filter(|c| c.3.is_some())
+            .map(|c| (c.0, c.1, c.2))
+            .collect();
     }
-    dropped
+    // the paths of the switches that found a legal route are rank-legal (SL 0, as `sl`
+    // holds): proven here in test and debug builds
+    #[cfg(debug_assertions)]
+    {
+        let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
+        for ((&lid, &target), rows) in switch_lid.iter().zip(&w.lfts.switches).zip(&stepped) {
+            for &leaf in h
+                .leaves
+                .iter()
+                .filter(|&&l| l != crate::topology::degraded::DEAD && l != target)
+            {
+                if !rows.contains(&w.lfts.row_of[leaf as usize]) {
+                    assert_eq!(
+                        w.classify(leaf, target, lid as usize),
+                        Some((0, 0)),
+                        "a legal route is not rank-legal"
+                    );
+                }
+            }
+        }
+    }
+    let mut twice = 0;
+    for &(leaf, lid, (s, turns)) in &kept {
+        let p = point_of[leaf as usize] as usize;
+        sl[p * stride + lid as usize] = s;
+        twice += (turns == 2) as u64;
+    }
+    (dropped, twice)
 }

@@ -55,7 +55,11 @@ fn choices_for_all_slots_equal_the_per_slot_choice() {
             l.spines.iter().map(|&b| find(b)).collect(),
         );
         let h = &holes;
-        let r = Router { h, near: Near::new(h) };
+        let r = Router {
+            h,
+            near: Near::new(h),
+            parts: partitions(h.leaf_count()),
+        };
         let n = h.plane.size();
         let mut broken = 0;
         for s in 0..n {
@@ -87,11 +91,11 @@ fn choices_for_all_slots_equal_the_per_slot_choice() {
 
 /// The per-slot scan the all-slot search must agree with: every line through s asked
 /// [`Router::spine_to_point`] for slot j alone.
-fn leaf_choice(r: &Router<'_>, s: u32, d: u32, j: u32) -> Option<(u8, u8, u32)> {
+fn leaf_choice(r: &Router<'_>, s: u32, d: u32, j: u32) -> Option<Choice> {
     let h = r.h;
     if h.intact(s, d) {
         let l = h.plane.join(s, d);
-        return Some((h.up(s, l), 0, l));
+        return Some((h.up(s, l), 0, l, d));
     }
     let base = s as usize * h.plane.degree() as usize;
     let cands: Vec<(u8, u32, u32)> = h
@@ -106,6 +110,6 @@ fn leaf_choice(r: &Router<'_>, s: u32, d: u32, j: u32) -> Option<(u8, u8, u32)> 
     (!cands.is_empty()).then(|| {
         let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
         // m == d: the spine reached d after all (no turn)
-        (port, if m == d { 0 } else { 1 + colour(d) }, l)
+        (port, if m == d { 0 } else { relay_sl(m, d, r.parts).unwrap() }, l, m)
     })
 }
