@@ -32,9 +32,11 @@ and ibfat read it alike, in about half the bytes (LSFT(32): 3.2 GB instead of 5.
 default, auto, is OpenSM's own format up to 1 GiB of dump and compact above.
 
 A degraded one-sided LSFT (cut cables, dead switches; `ibfat recognize` lists them) is
-routed too: intact pairs keep their route, broken pairs detour through one other leaf,
-switch LIDs follow the intact up*/down* rule over the surviving cables (one cut changes
-only the routes that crossed it), on SL 1-2 with two data VLs where a route must turn,
+routed too: intact pairs keep their route, broken pairs detour through one other leaf
+(or, where none serves, through a relay whose route is a detour), switch LIDs follow the
+intact up*/down* rule over the surviving cables (one cut changes only the routes that
+crossed it), on SLs 1-14 with two data VLs where a route must turn (three where one
+turns twice),
 proven deadlock-free per VL; DIR also gets path-sl.txt (the SL of
 every (SLID, DLID) pair that is not 0) and sl2vl.txt (the SL-to-VL tables). A degraded
 k-ary n-tree, PGFT or MOLS 3-tree is routed up*/down* around the faults on one VL (a MOLS

@@ -1,5 +1,6 @@
 //! `ibfat route` on a degraded fabric. An LSFT: detours through another leaf, the SLs and
-//! SL-to-VL tables that keep them deadlock-free on two data VLs (docs/routing.md §2.4),
+//! SL-to-VL tables that keep them deadlock-free on two data VLs, three when a route turns
+//! twice (docs/routing.md §2.4),
 //! proven per VL before anything is written. A PGFT (k-ary n-tree, two-level): up*/down*
 //! around the holes on one VL (docs/routing.md, degraded PGFTs), validated (loops, CDG)
 //! before the dump is written; connected pairs no up*/down* path serves are named and the

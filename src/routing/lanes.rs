@@ -13,20 +13,24 @@
 //! check (`check::vls`) walks every path with them, the formats write them next to the
 //! dump (`path-sl.txt`, `sl2vl.txt`) and the OpenSM plugin answers OpenSM's callbacks
 //! with them. [`Lanes`] is the rule of a degraded LSFT
-//! (docs/routing.md §2.4, [`super::degraded`]), stated with J bipartitions of the leaves:
-//! partition j splits them by bit j of the leaf index (side·n + point), j < J =
-//! min(7, bits of the largest leaf index) ([`partitions`]).
+//! (docs/routing.md §2.4, [`super::degraded`]), stated with 7 bipartitions of the leaves:
+//! partition j < J = min(7, bits of the largest leaf index) ([`partitions`]) splits them
+//! by bit j of the leaf index (side·n + point).
 //!
 //! * SL 0 (a route without a turn, or a switch-LID route up, then down by the family's
 //!   ranks — up*/down*, whatever its physical turns): VL 0 everywhere;
-//! * SL 1 + 2j + b (j < J, b ∈ {0, 1}): the *destination side* is the leaves whose bit j
-//!   is b. At a leaf: input from a host (or the leaf itself) → VL 0; input from a spine
+//! * SL 1 + 2j + b (j < 7, b ∈ {0, 1}): the *destination side* is the leaves on side b of
+//!   partition j. At a leaf: input from a host (or the leaf itself) → VL 0; input from a spine
 //!   and output to a spine (a turn) → VL 1 at a leaf off the destination side, VL 2 at one
 //!   on it; input from a spine and output to a host → VL 2. At a spine: output to a leaf
 //!   off the destination side → VL 0; to a leaf on it → VL 1, or VL 2 when the input leaf
 //!   is on the destination side too;
-//! * with two data VLs (no route turns twice) VL 2 reads VL 1; SLs above 2J are not used
-//!   by the routes and map to VL 0.
+//! * with two data VLs (no route turns twice) VL 2 reads VL 1; SL 15 is not used by the
+//!   routes and maps to VL 0 (the subnet manager's to use).
+//!
+//! Partitions J..6 ([`pattern`]) split the leaves by the parity of two (or all J) index
+//! bits: extra chances for a route that turns twice, whose turn leaves the single bits may
+//! not separate the right way.
 //!
 //! A route turning once at m towards d takes a partition j with bit j of m ≠ bit j of d
 //! and b = bit j of d ([`relay_sl`]): VL 0 up to m, VL 1 from the turn. A route turning at

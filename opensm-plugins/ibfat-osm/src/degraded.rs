@@ -1,7 +1,8 @@
 //! A routing pass on a degraded fabric (a known family with cables or switches missing).
-//! An LSFT: ibfat's detour routes (docs/routing.md §2.4), deadlock-free on two data VLs —
-//! which needs OpenSM to program the SL-to-VL tables (QoS on) and every port to offer the
-//! VLs; anything short of that is refused with the reason, so OpenSM falls back. A PGFT
+//! An LSFT: ibfat's detour routes (docs/routing.md §2.4), deadlock-free on two data VLs,
+//! three when some route turns twice — which needs OpenSM to program the SL-to-VL tables
+//! (QoS on) and every port to offer the VLs the routes need; anything short of that is
+//! refused with the reason, so OpenSM falls back. A PGFT
 //! (k-ary n-tree, two-level) or a MOLS 3-level tree (LMC 0 or 1): up*/down* around the
 //! holes on one VL, no lanes needed; pairs no up*/down* path connects are logged and left
 //! unrouted, the rest is programmed.

@@ -25,7 +25,7 @@
 //!   logged and skipped; a GUID listed twice or a host in both lists fails the pass;
 //! * `degraded=route|refuse` — what to do with a known family that lost cables or
 //!   switches (default route): ibfat's detours (docs/routing.md §2.4), deadlock-free on
-//!   two data VLs. The engine then answers OpenSM's `path_sl` (the SL of every path, in SA
+//!   two data VLs, three when some route turns twice. The engine then answers OpenSM's `path_sl` (the SL of every path, in SA
 //!   PathRecords) and `update_sl2vl` (the SL-to-VL table of every switch port pair), which
 //!   OpenSM programs only with QoS on (`-Q`, `qos TRUE`): without it, or when a port
 //!   offers fewer VLs than the routes need, the pass is refused with the reason. The

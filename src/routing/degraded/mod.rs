@@ -1,7 +1,8 @@
 //! Routing a degraded LSFT ([`LsftHoles`]): the family's routes where they survive, one
-//! detour through another leaf where they do not, switch LIDs by the intact rule over the
+//! detour through another leaf where they do not, a detour through a relay whose own route
+//! is a detour where no single one exists, switch LIDs by the intact rule over the
 //! surviving cables, and the service levels that keep every virtual lane's channel
-//! dependency graph acyclic with two data VLs.
+//! dependency graph acyclic with two data VLs — three when some route turns twice.
 //!
 //! Host destination at point d, at switch x:
 //! * leaf s = d: the host's port;
@@ -13,37 +14,51 @@
 //!   destination, so spreading a leaf pair's detours over the destination's hosts is the
 //!   most a table can do, and then no more flows share a detour than the destination host
 //!   can receive anyway;
-//! * spine l with d on it and the cable there: down to d; otherwise down to an
-//!   intermediate leaf m on l (cable there, m's family route to d intact, m of the other
-//!   colour than d), spread by (l + d + j). A detour is s → l1 → m → join(m,d) → d: the
-//!   shortest there is when the direct spine is gone, and loop-free because m's route is
-//!   the family's.
+//! * spine l with d on it and the cable there: down to d; otherwise down to a relay leaf
+//!   m on l (cable there, m's family route to d intact, m ≠ d — any leaf up to 2^7 leaves,
+//!   else one that differs from d in the low 7 bits of its index), spread by (l + d + j). A
+//!   detour is s → l1 → m → join(m,d) → d: the shortest there is when the direct spine is
+//!   gone, and loop-free because m's route is the family's;
+//! * a slot no such detour serves ([`two_turn`]): up to a spine l1 without a one-turn relay
+//!   for the slot, down to a leaf m1 whose own route (family, or a one-turn detour through
+//!   m2) leads on: s → l1 → m1 → l2 → m2 → l3 → d, turning at m1 and m2.
 //!
 //! Switch destinations (leaf and spine LIDs, `switch_lids`): up*/down* by the family's
 //! ranks — the intact router's rule (`routing::updown`: the root spine (line 0) rank 0, the
 //! side-0 leaves of line 0's points rank 1, the other spines 2, the other leaves 3) — over
 //! the surviving cables, so a fault changes only the columns whose routes crossed it. Where
 //! up*/down* finds no legal path it steps sideways; such a path is kept when it turns once
-//! (a spine without a legal route hands a leaf destination d to a leaf of the other colour
-//! than d next to d, a leaf tries its other up ports), else the leaf's entry is removed and
-//! counted ([`DegradedRoutes::unrouted_switch_lids`]). One-sided, a rank-1 leaf cut from
-//! the root spine is such a pair: every other spine through it meets line 0 at the leaf
-//! itself, so it reaches the root only by turning twice off the rank order (a leaf of
-//! rank 3 cut from a spine t still goes up to the root and down through t's rank-1 leaf).
-//! Every single cut measured leaves at most that one pair (`tests/degraded.rs`).
+//! or twice in an order some SL's VLs follow (a spine without a legal route hands a leaf
+//! destination d to a relay next to d, a leaf tries its other up ports, fewest turns
+//! first), else the leaf's entry is removed and counted
+//! ([`DegradedRoutes::unrouted_switch_lids`]). One-sided, a rank-1 leaf cut from the root
+//! spine turns twice to reach it: every other spine through it meets line 0 at the leaf
+//! itself (a leaf of rank 3 cut from a spine t still goes up to the root and down through
+//! t's rank-1 leaf).
 //!
-//! **Virtual lanes.** A detour turns from down to up once, at m; everything else goes
-//! up, then down. An SL-to-VL table maps by (SL, input port, output port) at every hop, so
-//! the VL of a hop cannot depend on the VL the packet came in on. The rule:
+//! **Virtual lanes** ([`super::lanes`]). An SL-to-VL table maps by (SL, input port, output
+//! port) at every hop, so the VL of a hop cannot depend on the VL the packet came in on.
+//! The rule names J = min(7, bits of the largest leaf index) bipartitions of the leaves:
+//! partition j (j < J) splits them by bit j of the leaf index; the partitions J..6 by the
+//! parity of two (or all J) of those bits ([`super::lanes::pattern`]), for routes that turn
+//! twice. SL 1 + 2j + b names partition j with *destination side* b:
 //! * SL 0 (a route without a turn, or any path up, then down by rank): VL 0 everywhere;
-//! * SL 1 + c for a detour whose turn leaf m has the colour 1 − c: VL 0 until the turn, VL 1
-//!   from it: at a leaf, input from a spine and output to a spine (the turn) → VL 1, input
-//!   from a spine and output to a host → VL 1, input from a host → VL 0; at a spine → VL 1
-//!   exactly when the leaf at its output port has colour c.
+//! * at a leaf: input from a host (or the leaf itself) → VL 0; input from a spine, output
+//!   to a spine (a turn) → VL 1 at a leaf off the destination side, VL 2 at one on it;
+//!   input from a spine, output to a host → VL 2;
+//! * at a spine: output to a leaf off the destination side → VL 0; to a leaf on it → VL 1,
+//!   or VL 2 when the input leaf is on it too;
+//! * with two data VLs (no route turns twice: [`DegradedRoutes::data_vls`]) VL 2 reads VL
+//!   1 — on paths that turn once no hop gets VL 2 but the last one, to a host.
 //!
-//! Before the turn a detour's spine hop goes to m (colour 1 − c) → VL 0; after it, to the
-//! destination leaf (colour c, which is why m is chosen of the other colour) → VL 1.
-//! Colours: the parity of the leaf index (the canonical point index one-sided).
+//! A one-turn detour s → l1 → m → l2 → d takes the lowest partition with m off d's side
+//! and b = d's side ([`relay_sl`]; any two distinct indices below 2^J differ in one of
+//! the J bits, so every relay m ≠ d qualifies up to 2^7 leaves): l1 → m is VL 0, the turn
+//! at m and l2 → d VL 1. A two-turn route s → l1 → m1 → l2 → m2 → l3 → d takes a
+//! partition with m1 off d's side and m2 on it ([`two_turn_sl`]): l1 → m1 VL 0; the turn
+//! at m1 and l2 → m2 (in from off the side, out to it) VL 1; the turn at m2 and l3 → d (in
+//! from the side, out to it) VL 2. Each hop's VL is computed from what its switch sees —
+//! the SL, its own leaf index, and the leaves at its input and output ports.
 //!
 //! **Proof (per VL).** Call a path rank-legal when it goes up by the family's ranks, then
 //! down, never up again after a down hop. No cable joins two switches of one rank, so
@@ -53,35 +68,48 @@
 //!   would need two rank-1 leaves on a rank-2 spine — two points of line 0 (side 0) joined
 //!   by a line other than line 0, which a projective plane does not have (a point's two
 //!   leaves, two-sided, are rank 1 and 3: down, then down). So the family routes, the twin
-//!   alternatives and every detour's part before its turn are rank-legal, and so are the
-//!   switch-LID paths on SL 0 by construction — with up to two physical turns, at rank-1
-//!   leaves, which the ranks allow.
-//! * VL 0 carries exactly those: SL 0 paths whole, and SL 1 + c paths up to their turn
-//!   (checked hop by hop with [`vl`] for every switch-LID path). Its CDG is acyclic.
-//! * VL 1 carries only the part of an SL 1 + c path from its one physical turn on: up to a
-//!   spine, then (for a leaf or host destination) down — no down → up dependency, and a
-//!   cycle in the two-level graph needs one. Its CDG is acyclic.
-//! * VLs never decrease along a path (0 before the turn, 1 from it), so no dependency runs
-//!   from VL 1 back to VL 0 and a cycle would lie within one VL.
+//!   alternatives and every route's part before its first turn are rank-legal, and so are
+//!   the switch-LID paths on SL 0 by construction — with up to two physical turns, at
+//!   rank-1 leaves, which the ranks allow.
+//! * VL 0 carries exactly those: SL 0 paths whole, and the other paths up to their first
+//!   turn (checked hop by hop with [`vl`] for every switch-LID path). Its CDG is acyclic.
+//! * VL 1 carries, of every path on SL ≠ 0, the part from its first physical turn to its
+//!   second (or to its end): up to a spine, then down. A dependency on VL 1 from a down
+//!   hop to an up hop would be a turn at a leaf x whose incoming hop is on VL 1 — a spine
+//!   hop to x on VL 1 means x is on the destination side of the path's partition, and a
+//!   turn there is VL 2. Hops of different SLs (different partitions) share VL 1 but each
+//!   dependency is between two consecutive hops of one path, under one SL, so this holds
+//!   for all of them: VL 1 has no down → up dependency, and a cycle in the two-level
+//!   graph (every cable joins a leaf and a spine) needs one. Its CDG is acyclic.
+//! * VL 2 carries the part of a two-turn path after its second turn (up to a spine, then
+//!   down to d, then to the host) and the last hop to a host of the other paths (a host
+//!   channel has no dependency onward). No path turns a third time, so again no down → up
+//!   dependency: acyclic.
+//! * VLs never decrease along a path (0 before the first turn, 1 from it, 2 from the
+//!   second), so no dependency runs from a higher VL to a lower one and a cycle would lie
+//!   within one VL.
 //!
-//! The bound: 2 data VLs for every set of faults, with pairs that no such path serves left
-//! unrouted and counted. Spines' own routes to switch LIDs are management traffic (VL 15)
-//! and not part of the proof; as hops of leaves' paths they are.
+//! The bound: 2 data VLs when no route turns twice, 3 otherwise, whatever the faults; the
+//! SLs 1 ..= 14 (SL 15 stays the subnet manager's). Pairs that no such path serves are
+//! left unrouted and counted: a pair of a connected fabric whose every path turns three
+//! times, or whose two-turn relays all fail the partitions (m1 on d's side of every
+//! partition that has m2 there). Spines' own routes to switch LIDs are management traffic
+//! (VL 15) and not part of the proof; as hops of leaves' paths they are.
 //!
 //! **Two-sided LSFT.** Every point has two leaves (leaf index side·n + point), both on the
 //! point's q+1 lines; a spine has a cable to each leaf of each of its points. Everything
 //! above is stated per leaf and holds as written: a spine reaches leaf d when its cable to
-//! that leaf survives, an intermediate m is any leaf of either side on l1 (the other leaf
-//! of s included) whose family route to d survives and whose colour differs from d's. New:
-//! the two leaves of one point. The family route of host slot j goes over the (j mod
-//! (q+1))-th line through the point (as on the intact fabric); when that spine or one of
-//! its two cables is gone, the slot goes over another line through the point with both
-//! cables, spread by (s + d + j) — up, then down, SL 0, no turn. With every line of the
-//! point broken for one of the two leaves the pair is unrouted (6 hops, outside the bound).
-//! A leaf cut from a spine reaches it through its twin when up*/down* has no legal path
-//! (s → l1 → twin(s) → t: one turn). The VL rule reads only what a hop sees — SL, the kind
-//! of the input (host or switch) and the colour of the leaf at the output — so the proof
-//! holds unchanged (`tests/degraded_twosided.rs` checks it on the tables).
+//! that leaf survives, a relay m is any leaf of either side on l1 (the other leaf of s
+//! included) whose family route to d survives. New: the two leaves of one point. The
+//! family route of host slot j goes over the (j mod (q+1))-th line through the point (as
+//! on the intact fabric); when that spine or one of its two cables is gone, the slot goes
+//! over another line through the point with both cables, spread by (s + d + j) — up, then
+//! down, SL 0, no turn. With every line of the point broken for one of the two leaves the
+//! pair takes a detour through a relay whose route is a detour, where one exists. A leaf
+//! cut from a spine reaches it through its twin when up*/down* has no legal path
+//! (s → l1 → twin(s) → t: one turn). The VL rule reads only what a hop sees — SL, the
+//! leaf index of the switch and of the leaves at its ports — so the proof holds unchanged
+//! (`tests/degraded_twosided.rs` checks it on the tables).
 
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
