@@ -309,7 +309,7 @@ mod tests {
             for m in 0..span {
                 for d in (0..span).filter(|&d| d != m) {
                     let sl = relay_sl(m, d, parts).unwrap();
-                    assert!(sl >= 1 && sl <= RULE_SLS && sl < 15);
+                    assert!((1..=RULE_SLS).contains(&sl) && sl < 15);
                 }
             }
         }

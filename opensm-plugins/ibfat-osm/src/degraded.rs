@@ -13,7 +13,7 @@ use ibfat::recognize::Degraded;
 use ibfat::routing::degraded::route_lsft;
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
-use ibfat::routing::lanes::{LaneRules, Lanes};
+use ibfat::routing::lanes::Lanes;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::degraded::Holes;
 use ibfat::topology::Fabric;

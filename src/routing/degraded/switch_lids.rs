@@ -77,6 +77,9 @@ struct Walker<'a> {
     parts: u32,
 }
 
+/// A leaf's path to a switch LID walked: (leaf, LID, target switch, (SL, turns) or none).
+type Classified = (NodeId, u16, NodeId, Option<(u8, u32)>);
+
 /// A path of at most [`MAX_HOPS`] hops: its switches and how many.
 type Path = ([NodeId; MAX_HOPS + 1], usize);
 
@@ -333,7 +336,7 @@ pub(super) fn route(
     let mut dropped = 0;
     while !todo.is_empty() {
         let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
-        let classified: Vec<(NodeId, u16, NodeId, Option<(u8, u32)>)> = todo
+        let classified: Vec<Classified> = todo
             .par_iter()
             .map(|&(leaf, lid, target)| (leaf, lid, target, w.classify(leaf, target, lid as usize)))
             .collect();

@@ -22,8 +22,11 @@ use std::collections::HashMap;
 /// the packet to — the destination itself, or a relay).
 pub(super) type Choice = (u8, u8, u32, u32);
 
+/// (Source leaf, destination leaf, host slot) — or (spine, destination leaf, slot).
+pub(super) type Slot = (u32, u32, u32);
+
 /// Every broken (source leaf, destination leaf, slot) triple's choice, or none.
-pub(super) type Choices = HashMap<(u32, u32, u32), Option<Choice>>;
+pub(super) type Choices = HashMap<Slot, Option<Choice>>;
 
 /// Leaf m's route to slot j of leaf d as the one-turn pass left it: (first spine, the leaf
 /// that spine hands the packet to); none without a route.
@@ -87,14 +90,14 @@ fn find(r: &Router<'_>, choices: &Choices, s: u32, d: u32, j: u32) -> Option<(Ch
 /// Route every slot of `choices` that has none through a relay whose route is a detour,
 /// where one exists; returns the first spines' entries to set ((spine, d, slot), down port
 /// to m1) and how many of the slots turn twice.
-pub(super) fn route(r: &Router<'_>, choices: &mut Choices) -> (Vec<((u32, u32, u32), u8)>, u64) {
-    let mut missing: Vec<(u32, u32, u32)> = choices.iter().filter(|(_, c)| c.is_none()).map(|(&k, _)| k).collect();
+pub(super) fn route(r: &Router<'_>, choices: &mut Choices) -> (Vec<(Slot, u8)>, u64) {
+    let mut missing: Vec<Slot> = choices.iter().filter(|(_, c)| c.is_none()).map(|(&k, _)| k).collect();
     if missing.is_empty() {
         return (Vec::new(), 0);
     }
     missing.sort_unstable();
     let snapshot: &Choices = choices;
-    let found: Vec<((u32, u32, u32), (Choice, bool))> = missing
+    let found: Vec<(Slot, (Choice, bool))> = missing
         .par_iter()
         .filter_map(|&(s, d, j)| find(r, snapshot, s, d, j).map(|c| ((s, d, j), c)))
         .collect();
