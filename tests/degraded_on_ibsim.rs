@@ -113,5 +113,6 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
         |s, l| lanes.sl(s, l),
         |w, s, i, o| lanes.vl(w, s, i, o),
     );
-    assert!(v.ok() && v.vls == 2 && v.sl_paths > 0, "{v:?}");
+    // the VLs the routes declare (2, or 3 when one turns twice)
+    assert!(v.ok() && v.vls == r.data_vls && v.sl_paths > 0, "{v:?}");
 }
