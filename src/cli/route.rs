@@ -42,6 +42,12 @@ k-ary n-tree, PGFT or MOLS 3-tree is routed up*/down* around the faults on one V
 tree with --lmc 0 or 1: both routes kept where they survive); pairs no such path joins are
 named (exit 1).
 
+--objective spread (an LSFT, intact or degraded) trades the family's conflict-free lsft
+all-to-all for traffic it does not arrange: every host slot of a leaf is entered over its own
+spine and every other leaf reaches it over a different one of its up links, through one
+relay leaf (one turn, SL 1-2, two data VLs, proven per VL; DIR gets path-sl.txt and
+sl2vl.txt). Shift all-to-all on LSFT(13): 0.305 of the link rate instead of 0.137.
+
 A full mesh (`ibfat build fullmesh`) with --lmc L (1..=7) routes the base LID of every host
 direct and the other 2^L-1 offsets through one relay switch each (two hops; relay
 (t+1+(o-1) mod (N-1)) mod N for destination switch t, offset o), on SL 1 with two data VLs,
@@ -53,6 +59,7 @@ like any other; give each rail its own output folder. A dump of one rail needs n
 
 Examples:
   ibfat route lsft7/ --out lsft7/
+  ibfat route lsft13/ --objective spread --out spread/   shifts and random jobs, 2 data VLs
   ibfat route mesh8/ --lmc 2 --out mesh8/
   ibfat route dual/ --rail 1 --out dual/rail1/            rail 1 of `build ... --rails 2`
   ibfat route mols7/fabric.yaml --lmc 1 --out routes/

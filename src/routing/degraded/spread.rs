@@ -51,6 +51,9 @@ struct Spread<'a> {
     h: &'a LsftHoles,
     /// Entry spine of (leaf index d, slot key k = j mod (q+1)), `u32::MAX`: none survives.
     entry: Vec<u32>,
+    /// `meet[l1 * n + l2]`: the point of two distinct lines (the relays' points; computed
+    /// once, not per (leaf, slot, line) from coordinates).
+    meet: Vec<u32>,
 }
 
 impl Spread<'_> {
@@ -74,7 +77,16 @@ impl Spread<'_> {
                 };
             }
         }
-        Spread { h, entry }
+        let n = h.plane.size() as usize;
+        let mut meet = vec![u32::MAX; n * n];
+        meet.par_chunks_mut(n).enumerate().for_each(|(a, row)| {
+            for (b, x) in row.iter_mut().enumerate() {
+                if a != b {
+                    *x = h.plane.meet(a as u32, b as u32);
+                }
+            }
+        });
+        Spread { h, entry, meet }
     }
 
     fn entry(&self, d: u32, j: u32) -> Option<u32> {
@@ -87,7 +99,7 @@ impl Spread<'_> {
     fn relay(&self, l: u32, d: u32, j: u32) -> Option<u32> {
         let h = self.h;
         let e = self.entry(d, j)?;
-        let x = h.plane.meet(l, e);
+        let x = self.meet[l as usize * h.plane.size() as usize + e as usize];
         h.leaves_at(x)
             .find(|&m| colour(m) != colour(d) && h.down(l, m) != 0 && h.up(m, e) != 0)
     }
@@ -103,48 +115,51 @@ impl Spread<'_> {
         out.resize(slots as usize, None);
         let pd = h.point(d);
         let lines = h.plane.lines_through(h.point(s));
-        let mut used = 0u64;
-        let bit = |l: u32| lines.iter().position(|&x| x == l).map_or(0, |k| 1u64 << (k % 64));
+        // up links (by their index at s) some slot of d already takes
+        let mut used = [false; 256];
         let mut direct = vec![false; slots as usize];
         for j in 0..slots {
             if let Some(e) = self.entry(d, j).filter(|&e| h.up(s, e) != 0) {
                 out[j as usize] = Some((h.up(s, e), 0));
                 direct[j as usize] = true;
-                used |= bit(e);
+                if let Some(k) = h.plane.position_at_point(h.point(s), e) {
+                    used[k as usize] = true;
+                }
             }
         }
         let hash = mix(s, d) as u64;
-        let mut cands = [0u32; 256];
+        let mut cands = [0u8; 256];
         for t in 0..slots {
             let j = ((hash + t as u64) % slots as u64) as u32;
             if direct[j as usize] || self.entry(d, j).is_none() {
                 continue;
             }
             let mut n = 0;
-            for &l in lines {
+            for (k, &l) in lines.iter().enumerate() {
                 if h.up(s, l) != 0 && !h.plane.incident(pd, l) && self.relay(l, d, j).is_some() {
-                    cands[n] = l;
+                    cands[n] = k as u8;
                     n += 1;
                 }
             }
             if n > 0 {
                 let first = ((hash >> 16) + j as u64) as usize;
-                let l = (0..n)
-                    .map(|i| cands[(first + i) % n])
-                    .find(|&l| used & bit(l) == 0)
-                    .unwrap_or(cands[first % n]);
-                used |= bit(l);
-                out[j as usize] = Some((h.up(s, l), 1 + colour(d)));
+                let k = (0..n)
+                    .map(|i| cands[(first + i) % n] as usize)
+                    .find(|&k| !used[k])
+                    .unwrap_or(cands[first % n] as usize);
+                used[k] = true;
+                out[j as usize] = Some((h.up(s, lines[k]), 1 + colour(d)));
                 continue;
             }
-            for &l in lines {
+            for (k, &l) in lines.iter().enumerate() {
                 if h.up(s, l) != 0 && h.plane.incident(pd, l) && h.down(l, d) != 0 {
-                    cands[n] = l;
+                    cands[n] = k as u8;
                     n += 1;
                 }
             }
             if n > 0 {
-                out[j as usize] = Some((h.up(s, cands[((s + d + j) % n as u32) as usize]), 0));
+                let k = cands[((s + d + j) % n as u32) as usize] as usize;
+                out[j as usize] = Some((h.up(s, lines[k]), 0));
             }
         }
     }
