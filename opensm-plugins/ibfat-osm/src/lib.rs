@@ -36,8 +36,9 @@
 //!   different up link of every other leaf (one-turn detours on two data VLs, with
 //!   `path_sl` and `update_sl2vl` as for a degraded fabric, so QoS must be on), for traffic
 //!   not arranged for the plane — shifts, permutations, randomly placed jobs; the family's
-//!   own all-to-all is no longer conflict-free on such tables (docs/routing.md §2.9). Other
-//!   families keep their routes (they spread by destination already).
+//!   own all-to-all is no longer conflict-free on such tables (docs/routing.md §2.9), so
+//!   `schedule_out` is not written (an earlier pass's file is removed). Other families
+//!   keep their routes (they spread by destination already).
 //!
 //! Anything the engine cannot route (an unrecognisable or damaged fabric, bad options, an
 //! internal error) is logged with the reason and the pass returns failure, so OpenSM falls
@@ -636,8 +637,20 @@ fn degraded_pass(
     let pass = plugin.passes.load(Ordering::Relaxed);
     log(osm, false, &pass_line(pass, &d.description, &r.lfts, &lids, &marks));
     log(osm, false, &marks.stages().line(pass));
-    if let Some(path) = &options.schedule_out {
-        schedule::write_repaired(osm, fabric, d, &lids, &r.lfts, path);
+    match &options.schedule_out {
+        // nearly every flow of the family's all-to-all is detoured on spread tables: its
+        // repair would re-pack them all inside the routing pass (minutes at LSFT(13)),
+        // and no schedule is conflict-free there anyway
+        Some(path) if options.spread => {
+            log(
+                osm,
+                false,
+                "objective=spread: no schedule is written (the family's all-to-all is conflict-free on its own routes only)",
+            );
+            retire_schedule(osm, path);
+        }
+        Some(path) => schedule::write_repaired(osm, fabric, d, &lids, &r.lfts, path),
+        None => {}
     }
     Ok(())
 }

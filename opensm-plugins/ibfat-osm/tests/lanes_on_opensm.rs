@@ -729,7 +729,11 @@ fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
     let t = tempfile::tempdir().unwrap();
     let (plan, cut, _) = harness::lsft_with_faults(t.path(), 5, 23, "cut", &["--cut", "3", "--seed", "4"]);
     let sim = Sim::start(&plan.join("topology.net"));
-    let mut osm = sim.opensm_daemon(&qos_cfg("validate=1 objective=spread"));
+    let sched = t.path().join("schedule.json");
+    let mut osm = sim.opensm_daemon(&qos_cfg(&format!(
+        "validate=1 objective=spread schedule_out={}",
+        sched.display()
+    )));
     osm.routed_by_ibfat(1, "intact");
     for what in ["intact", "3 cuts"] {
         if what != "intact" {
@@ -740,10 +744,13 @@ fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
             .rfind("ibfat: objective spread: ")
             .unwrap_or_else(|| panic!("{what}: not spread"))..];
         assert!(
-            pass.contains("LSFT(5)") && pass.contains("ibfat: per-VL validation:"),
+            pass.contains("LSFT(5)")
+                && pass.contains("ibfat: per-VL validation:")
+                && pass.contains("objective=spread: no schedule is written"),
             "{what}: {}",
             harness::tail(pass, 20)
         );
+        assert!(!sched.exists(), "{what}: a schedule was written for spread tables");
         let (fabric, lids, programmed) = sim.programmed();
         let h = lsft_holes(&fabric);
         let r = route_lsft_spread(&fabric, &h, &lids).unwrap();
