@@ -2238,7 +2238,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --compact-dump --no-sync --rail --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --compact-dump --no-sync --rail --objective --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2278,6 +2278,10 @@ _ibfat() {
                     ;;
                 --rail)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --objective)
+                    COMPREPLY=($(compgen -W "family spread" -- "${cur}"))
                     return 0
                     ;;
                 --node-name-map)

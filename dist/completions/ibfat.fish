@@ -262,6 +262,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l dump-style -d 'Wha
 full\t''
 compact\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet, LIDs and tables (one output folder per rail)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l objective -d 'What the routes optimise: `family` (the family\'s own routes, on which its all-to-all schedules are conflict-free) or `spread` (LSFT only: each host slot of a leaf reached over a different up link of every other leaf, one-turn detours on two data VLs, for traffic not arranged for the plane: shifts, permutations, random jobs)' -r -f -a "family\t''
+spread\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F

@@ -133,6 +133,8 @@ pub fn minimal_promise(layout: Option<&Layout>, lmc: u8) -> u32 {
 }
 
 struct Ctx<'a> {
+    /// Routes declared detours (not held to the minimal promise).
+    detour: Option<Detour<'a>>,
     fabric: &'a Fabric,
     lids: &'a Lids,
     lfts: &'a LftSet,
@@ -408,7 +410,7 @@ fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResu
             if promised {
                 // distances are symmetric (cables are): read the destination's row
                 let min = cx.dist[dest_row as usize * cx.nsw + r] as u32 + 1;
-                if h > min {
+                if h > min && !cx.detour.is_some_and(|d| d(cx.lfts.switches[r], lid)) {
                     res.non_minimal += 1;
                     if res.defects.len() < MAX_EXAMPLES {
                         res.defects.push(Defect {
@@ -637,6 +639,22 @@ fn channel_name(fabric: &Fabric, labels: &Labels, c: usize) -> String {
 /// Validate `lfts` for `fabric` and `lids`. `layout`, when known, states which routes the
 /// family promises to be minimal.
 pub fn validate(fabric: &Fabric, lids: &Lids, lfts: &LftSet, layout: Option<&Layout>) -> LftReport {
+    validate_declared(fabric, lids, lfts, layout, None)
+}
+
+/// A route the tables' maker declares a detour: (switch the hosts hang off, DLID).
+pub type Detour<'a> = &'a (dyn Fn(crate::topology::NodeId, u16) -> bool + Sync);
+
+/// [`validate`], where routes for which `detour` holds (routes with lanes on an SL other
+/// than 0: `route --objective spread`, degraded fabrics) are not held to the family's
+/// minimal promise — they are longer by design and proven deadlock-free per VL instead.
+pub fn validate_declared(
+    fabric: &Fabric,
+    lids: &Lids,
+    lfts: &LftSet,
+    layout: Option<&Layout>,
+    detour: Option<Detour<'_>>,
+) -> LftReport {
     let nsw = lfts.switches.len();
     let mut attach_row = vec![u32::MAX; fabric.ports.len()];
     let mut ca_rows = Vec::new();
@@ -666,6 +684,7 @@ pub fn validate(fabric: &Fabric, lids: &Lids, lfts: &LftSet, layout: Option<&Lay
         is_ca_row,
         walk: Walk::new(fabric, lfts),
         promise: minimal_promise(layout, lids.lmc),
+        detour,
     };
     let lid_list: Vec<u16> = (1..lids.owner.len())
         .filter(|&l| lids.owner[l] != NO_PEER)

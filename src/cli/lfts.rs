@@ -4,7 +4,8 @@
 use super::output::print_json;
 use super::topo;
 use clap::{Args, Subcommand};
-use ibfat::check::{validate, LftReport};
+use ibfat::check::lfts::validate_declared;
+use ibfat::check::LftReport;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::load_rail;
 use ibfat::Result;
@@ -115,11 +116,24 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             let loaded = load_rail(&topology, ParseOptions::default(), None, rail)?;
             let loaded = super::topo::with_roles(loaded)?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
-            let r = validate(loaded.fabric(), &lids, &tables, loaded.model.layout());
-            let vls = match (sl, sl2vl) {
-                (Some(a), Some(b)) => Some(super::lfts_vls::check(loaded.fabric(), &lids, &tables, &a, &b)?),
-                _ => None,
+            let (vls, sls) = match (sl, sl2vl) {
+                (Some(a), Some(b)) => {
+                    let (v, sls) = super::lfts_vls::check(loaded.fabric(), &lids, &tables, &a, &b)?;
+                    (Some(v), Some(sls))
+                }
+                _ => (None, None),
             };
+            // routes on an SL other than 0 are declared detours: proven per VL, not minimal
+            let detour = |sw: ibfat::topology::NodeId, lid: u16| {
+                sls.as_ref().is_some_and(|m| m.get(&(sw, lid)).is_some_and(|&s| s != 0))
+            };
+            let r = validate_declared(
+                loaded.fabric(),
+                &lids,
+                &tables,
+                loaded.model.layout(),
+                sls.is_some().then_some(&detour as ibfat::check::lfts::Detour<'_>),
+            );
             // with VLs, deadlock freedom is the per-VL verdict
             let deadlock_free = vls.as_ref().map_or(r.deadlock_free, |v| v.ok());
             let pass = r.data_path_ok && deadlock_free && (r.complete || !strict);

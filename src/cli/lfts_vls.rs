@@ -10,8 +10,18 @@ use ibfat::{Error, Result};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Read both files, refuse them for other tables, and walk every path per VL.
-pub fn check(fabric: &Fabric, lids: &Lids, tables: &LftSet, sl_path: &Path, vl_path: &Path) -> Result<VlReport> {
+/// The SL hosts on a switch use towards a DLID, as a path-sl file gives them.
+pub type LeafSls = HashMap<(u32, u16), u8>;
+
+/// Read both files, refuse them for other tables, and walk every path per VL; the verdict
+/// and the SLs per (switch with hosts, DLID).
+pub fn check(
+    fabric: &Fabric,
+    lids: &Lids,
+    tables: &LftSet,
+    sl_path: &Path,
+    vl_path: &Path,
+) -> Result<(VlReport, LeafSls)> {
     let have = tables.computed_for(fabric, lids);
     let sl = read_path_sl(&read_text(sl_path, input::GUID2LID)?, sl_path)?;
     let vl = read_sl2vl(&read_text(vl_path, input::GUID2LID)?, vl_path)?;
@@ -63,13 +73,14 @@ pub fn check(fabric: &Fabric, lids: &Lids, tables: &LftSet, sl_path: &Path, vl_p
         }
     }
     let guid: Vec<u64> = fabric.nodes.iter().map(|n| n.guid).collect();
-    Ok(check_vls(
+    let v = check_vls(
         fabric,
         lids,
         tables,
         |leaf, dlid| by_leaf.get(&(leaf, dlid as u16)).copied().unwrap_or(0),
         |sw, s, i, o| vl.vl.get(&(guid[sw as usize], i, o)).map_or(0, |t| t[s as usize & 15]),
-    ))
+    );
+    Ok((v, by_leaf))
 }
 
 /// The text lines of the per-VL verdict.

@@ -12,9 +12,9 @@ use ibfat::formats::lftdump::DumpStyle;
 use ibfat::formats::{atomic, guid2lid, lanes, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
-use ibfat::routing::degraded::{route_lsft, Lanes};
+use ibfat::routing::degraded::{route_lsft, route_lsft_spread, Lanes};
 use ibfat::routing::Lids;
-use ibfat::topology::degraded::Holes;
+use ibfat::topology::degraded::{Holes, LsftHoles};
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
@@ -23,6 +23,8 @@ use std::time::Instant;
 #[derive(Serialize)]
 struct Report<'a> {
     family: &'a str,
+    /// What the routes optimise (`route --objective`): `family` routes first, or `spread`.
+    objective: &'static str,
     faults: usize,
     switches: usize,
     lids: usize,
@@ -59,9 +61,12 @@ pub fn run(
     validate: bool,
     stages: Option<(f64, f64)>,
     style: DumpStyle,
+    spread: bool,
 ) -> Result<i32> {
     let t_lids = Instant::now();
-    let fabric = loaded.fabric();
+    if spread && d.lsft().is_none() {
+        return Err(spread_is_for_lsfts(&d.family.to_string()));
+    }
     if let Holes::Mols(_) = &d.holes {
         // both LMC routes of the family (bandwidth, latency) are kept
         let lids = pick_lids_at(loaded, lids_arg, lmc)?;
@@ -84,15 +89,65 @@ pub fn run(
             return super::route_degraded_pgft::run(loaded, d, &lids, out, json, validate, stages, style);
         }
     };
+    let job = LsftJob {
+        description: &d.description,
+        faults: d.faults.len(),
+        holes,
+        lids: &lids,
+        spread,
+        lids_s,
+    };
+    lsft(loaded, &job, out, json, validate, stages, style)
+}
+
+/// `--objective spread` on a family it does not apply to.
+pub(super) fn spread_is_for_lsfts(family: &str) -> Error {
+    Error::input(
+        "objective",
+        format!("the spread objective is for Latin-square fat-trees, not a {family}"),
+        Some("trees already spread by destination (d-mod-k); drop --objective".into()),
+    )
+}
+
+/// An LSFT to route with lanes: intact (the spreading objective) or degraded.
+pub(super) struct LsftJob<'a> {
+    /// One line naming the fabric (and its faults).
+    pub description: &'a str,
+    /// How many faults recognition found.
+    pub faults: usize,
+    pub holes: &'a LsftHoles,
+    pub lids: &'a Lids,
+    /// Route for spreading (`--objective spread`) rather than family routes first.
+    pub spread: bool,
+    /// Seconds spent picking the LIDs (part of `read_s`).
+    pub lids_s: f64,
+}
+
+/// Route an LSFT's job with SLs and SL-to-VL tables, prove it per VL, write it.
+pub(super) fn lsft(
+    loaded: &Loaded,
+    job: &LsftJob<'_>,
+    out: &Path,
+    json: bool,
+    validate: bool,
+    stages: Option<(f64, f64)>,
+    style: DumpStyle,
+) -> Result<i32> {
+    let fabric = loaded.fabric();
+    let (holes, lids, lids_s) = (job.holes, job.lids, job.lids_s);
     let t_route = Instant::now();
-    let r = route_lsft(fabric, holes, &lids)?;
+    let r = if job.spread {
+        route_lsft_spread(fabric, holes, lids)?
+    } else {
+        route_lsft(fabric, holes, lids)?
+    };
     let route_s = t_route.elapsed().as_secs_f64();
     if r.unrouted > 0 {
         return Err(Error::input(
             "topology",
             format!(
                 "{}: {} (leaf, LID) pairs have no detour that turns at most twice",
-                d.description, r.unrouted
+                job.description, r.unrouted
             ),
             Some("too many faults around some leaves; `ibfat recognize` lists them".into()),
         ));
@@ -100,7 +155,7 @@ pub fn run(
     let lanes_of = Lanes::new(fabric, holes, &r);
     let t_valid = Instant::now();
     let v = if validate {
-        check_lanes(fabric, &lids, &r.lfts, &lanes_of)
+        check_lanes(fabric, lids, &r.lfts, &lanes_of)
     } else {
         VlReport::default()
     };
@@ -111,10 +166,11 @@ pub fn run(
         return Ok(1);
     }
     let lfts = &r.lfts;
-    let (files, style) = write_with_lanes(out, fabric, &lids, lfts, &lanes_of, style)?;
+    let (files, style) = write_with_lanes(out, fabric, lids, lfts, &lanes_of, style)?;
     let report = Report {
-        family: &d.description,
-        faults: d.faults.len(),
+        family: job.description,
+        objective: if job.spread { "spread" } else { "family" },
+        faults: job.faults,
         switches: lfts.switches.len(),
         lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
         entries: lfts.routed_entries(),
@@ -140,7 +196,7 @@ pub fn run(
         return Ok(0);
     }
     let acyclic = v.per_vl_lines();
-    outln!("{}", d.description);
+    outln!("{}", job.description);
     outln!(
         "  {} switches x {} LIDs: {} entries; {} of {} host-sourced paths on a detour (SL 1-{}), {} turning twice",
         report.switches,

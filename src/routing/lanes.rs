@@ -93,6 +93,14 @@ fn side(x: u32, j: u32, parts: u32) -> u32 {
     (x & pattern(j, parts)).count_ones() & 1
 }
 
+/// The colour of a leaf: the parity of its leaf index — its side of partition 0. A route
+/// turning once at a leaf m of the other colour than d gets SL 1 + colour(d) from
+/// [`relay_sl`] (partition 0 is the lowest that separates them), which is what the
+/// spreading objective (`degraded::spread`) uses.
+pub fn colour(p: u32) -> u8 {
+    (p & 1) as u8
+}
+
 /// The SL of a route that turns once, at leaf `m`, towards leaf `d`: the lowest partition
 /// that puts m off d's side (one of the J index bits when m and d differ in one); none
 /// when m and d agree on every partition (only a fabric of more than 2^7 leaves has such

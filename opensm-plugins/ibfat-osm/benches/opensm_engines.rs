@@ -12,7 +12,8 @@
 //!
 //! Run: `cargo bench -p ibfat-osm --bench opensm_engines` (or scripts/bench-opensm.sh).
 //! Environment: `IBFAT_BENCH_ORDER=q` (prime power, default 13), `IBFAT_BENCH_ENGINES`
-//! (comma list, default ibfat,minhop,updn,ftree,dfsssp,nue), `IBFAT_BENCH_PASSES` (≥ 1),
+//! (comma list, default ibfat,minhop,updn,ftree,dfsssp,nue,nue/8; `ibfat/spread` is the
+//! plugin with `objective=spread`, QoS on), `IBFAT_BENCH_PASSES` (≥ 1),
 //! `IBFAT_BENCH_CHECK=0` (skip reading back and checking the tables),
 //! `IBFAT_BENCH_TIMEOUT` (seconds per pass, default 1800),
 //! `IBFAT_BENCH_CUTS` (comma list of fault levels, default `0`: the intact fabric; `26` cuts
@@ -59,6 +60,8 @@ fn engine_setup(entry: &str) -> (String, Vec<String>) {
     let mut args: Vec<String> = Vec::new();
     match (engine, vls) {
         ("dfsssp", None) => args.push("-Q".into()),
+        // the spreading objective's detours need their SLs and SL-to-VL tables
+        ("ibfat", Some("spread")) => args.push("-Q".into()),
         ("nue", None) => {}
         ("nue", Some(v)) => {
             let n: u8 = v
@@ -66,7 +69,9 @@ fn engine_setup(entry: &str) -> (String, Vec<String>) {
                 .unwrap_or_else(|_| panic!("IBFAT_BENCH_ENGINES: {entry}: the VL count {v} is not a number"));
             args.extend(["-Q".into(), "--nue_max_num_vls".into(), n.to_string()]);
         }
-        (_, Some(_)) => panic!("IBFAT_BENCH_ENGINES: {entry}: only nue takes a VL count (nue/8)"),
+        (_, Some(_)) => panic!(
+            "IBFAT_BENCH_ENGINES: {entry}: only nue takes a VL count (nue/8), only ibfat an objective (ibfat/spread)"
+        ),
         _ => {}
     }
     (engine.to_string(), args)
@@ -190,7 +195,7 @@ fn run_engine(
     hint: Option<FamilyHint>,
 ) -> Row {
     let (engine, mut args) = engine_setup(entry);
-    if degraded && engine == "ibfat" {
+    if degraded && entry == "ibfat" {
         // detours need their SLs and SL-to-VL tables: OpenSM programs those with QoS on
         args.push("-Q".into());
     }
@@ -205,7 +210,11 @@ fn run_engine(
         ..Default::default()
     };
     if engine == "ibfat" {
-        cfg = cfg.with_ibfat_plugin("");
+        cfg = cfg.with_ibfat_plugin(if entry == "ibfat/spread" {
+            "objective=spread"
+        } else {
+            ""
+        });
     }
     let mut osm = sim.opensm_spawn(&cfg);
     let (mut missing, mut ended) = (0, None);

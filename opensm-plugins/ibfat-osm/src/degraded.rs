@@ -10,7 +10,7 @@
 use crate::lanes::{data_vls_of_code, ActiveLanes};
 use ibfat::check::vls::check_lanes;
 use ibfat::recognize::Degraded;
-use ibfat::routing::degraded::route_lsft;
+use ibfat::routing::degraded::{route_lsft, route_lsft_spread};
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::lanes::Lanes;
@@ -87,7 +87,16 @@ pub struct Routed {
 
 /// Route the degraded fabric `d` with OpenSM's `lids`; `validate`: walk every host path
 /// with its VLs first.
-pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, validate: bool) -> Result<Routed, String> {
+/// `spread`: an LSFT is routed for spreading (`objective=spread`) rather than family
+/// routes first.
+pub fn route(
+    fabric: &Fabric,
+    d: &Degraded,
+    lids: &Lids,
+    offer: &VlOffer,
+    validate: bool,
+    spread: bool,
+) -> Result<Routed, String> {
     let holes = match &d.holes {
         Holes::Lsft(h) => h,
         Holes::Pgft(_) | Holes::Mols(_) => return route_tree(fabric, d, lids, validate),
@@ -99,7 +108,15 @@ pub fn route(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valida
             d.description, lids.lmc
         ));
     }
-    let r = route_lsft(fabric, holes, lids).map_err(|e| e.to_string())?;
+    let r = if spread {
+        route_lsft_spread(fabric, holes, lids)
+    } else {
+        route_lsft(fabric, holes, lids)
+    }
+    .map_err(|e| e.to_string())?;
+    if spread {
+        report.push(format!("objective spread: {}", d.description));
+    }
     if r.unrouted > 0 {
         return Err(format!(
             "{}: {} (leaf, LID) pairs have no detour turning at most twice (too many faults around some leaves)",

@@ -31,6 +31,15 @@
 //!   offers fewer VLs than the routes need, the pass is refused with the reason. The
 //!   faults are logged. On an intact fabric both callbacks leave OpenSM's choices alone.
 //!
+//! * `objective=family|spread` — what the routes optimise (default family). `spread`, on a
+//!   Latin-square fat-tree intact or degraded: every host slot of a leaf is reached over a
+//!   different up link of every other leaf (one-turn detours on two data VLs, with
+//!   `path_sl` and `update_sl2vl` as for a degraded fabric, so QoS must be on), for traffic
+//!   not arranged for the plane — shifts, permutations, randomly placed jobs; the family's
+//!   own all-to-all is no longer conflict-free on such tables (docs/routing.md §2.9), so
+//!   `schedule_out` is not written (an earlier pass's file is removed). Other families
+//!   keep their routes (they spread by destination already).
+//!
 //! Anything the engine cannot route (an unrecognisable or damaged fabric, bad options, an
 //! internal error) is logged with the reason and the pass returns failure, so OpenSM falls
 //! back to the next engine of its list (minhop by default). Nothing here panics across the
@@ -53,6 +62,7 @@ use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::{route, LftSet, Lids};
+use ibfat::topology::degraded::{Holes, LsftHoles};
 use ibfat::topology::{Fabric, Layout, Topology};
 use lanes::ActiveLanes;
 pub use options::{parse_options, Options};
@@ -399,6 +409,21 @@ fn routing_pass(plugin: &Plugin) -> Result<(), String> {
     let fabric = subnet.fabric;
     let read = t0.elapsed();
     let layout = match recognize(&fabric, options.family) {
+        Recognition::Recognised {
+            layout: Layout::Lsft(l),
+            ..
+        } if options.spread => {
+            // the spreading objective routes the intact LSFT as the degraded one, without holes
+            let holes = LsftHoles::new(&fabric, l.plane.clone(), l.sides, l.leaves.clone(), l.spines.clone());
+            let d = ibfat::recognize::Degraded {
+                family: ibfat::recognize::FamilyHint::Lsft,
+                order: l.q,
+                description: Layout::Lsft(l).describe(),
+                faults: Vec::new(),
+                holes: Holes::Lsft(holes),
+            };
+            return degraded_pass(plugin, &options, &fabric, &d, lowest_vl_cap, t0, read);
+        }
         Recognition::Recognised { layout, .. } => layout,
         Recognition::Unrecognised { degraded: Some(d), .. } if options.route_degraded => {
             return degraded_pass(plugin, &options, &fabric, &d, lowest_vl_cap, t0, read);
@@ -576,12 +601,14 @@ fn degraded_pass(
     read: std::time::Duration,
 ) -> Result<(), String> {
     let osm = plugin.osm;
-    for line in degraded::fault_lines(d) {
-        log(osm, false, &line);
+    if !d.faults.is_empty() {
+        for line in degraded::fault_lines(d) {
+            log(osm, false, &line);
+        }
     }
     if !options.roles.is_empty() {
         return Err(format!(
-            "{}: host roles do not apply to a degraded fabric (its repaired schedule keeps the family's rank order)",
+            "{}: host roles do not apply to a degraded fabric or the spread objective (its repaired schedule keeps the family's rank order)",
             d.description
         ));
     }
@@ -592,7 +619,7 @@ fn degraded_pass(
     lids.require_complete(fabric).map_err(|e| e.to_string())?;
     let t_lids = t0.elapsed();
     let offer = vl_offer(osm, lowest_vl_cap);
-    let r = degraded::route(fabric, d, &lids, &offer, options.validate)?;
+    let r = degraded::route(fabric, d, &lids, &offer, options.validate, options.spread)?;
     let validated = t0.elapsed();
     for line in &r.report {
         log(osm, false, line);
@@ -610,8 +637,20 @@ fn degraded_pass(
     let pass = plugin.passes.load(Ordering::Relaxed);
     log(osm, false, &pass_line(pass, &d.description, &r.lfts, &lids, &marks));
     log(osm, false, &marks.stages().line(pass));
-    if let Some(path) = &options.schedule_out {
-        schedule::write_repaired(osm, fabric, d, &lids, &r.lfts, path);
+    match &options.schedule_out {
+        // nearly every flow of the family's all-to-all is detoured on spread tables: its
+        // repair would re-pack them all inside the routing pass (minutes at LSFT(13)),
+        // and no schedule is conflict-free there anyway
+        Some(path) if options.spread => {
+            log(
+                osm,
+                false,
+                "objective=spread: no schedule is written (the family's all-to-all is conflict-free on its own routes only)",
+            );
+            retire_schedule(osm, path);
+        }
+        Some(path) => schedule::write_repaired(osm, fabric, d, &lids, &r.lfts, path),
+        None => {}
     }
     Ok(())
 }

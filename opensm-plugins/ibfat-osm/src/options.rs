@@ -24,6 +24,10 @@ pub struct Options {
     /// `degraded=route` (default) or `refuse`: route a degraded fabric with detours on two
     /// data VLs, or leave it to the next engine.
     pub route_degraded: bool,
+    /// `objective=family` (default) or `spread`: on an LSFT, intact or degraded, spread
+    /// each leaf's traffic over all its up links with one-turn detours on two data VLs
+    /// (`ibfat route --objective spread`).
+    pub spread: bool,
 }
 
 impl Default for Options {
@@ -35,6 +39,7 @@ impl Default for Options {
             validate: false,
             roles: RoleSources::default(),
             route_degraded: true,
+            spread: false,
         }
     }
 }
@@ -43,7 +48,7 @@ impl Options {
     /// The options as `key=value` pairs, for the log (defaults spelled out).
     pub fn describe(&self) -> String {
         format!(
-            "family={} schedule_out={} pattern={} validate={} degraded={}{}",
+            "family={} schedule_out={} pattern={} validate={} degraded={} objective={}{}",
             self.family.map_or("auto".to_string(), |f| f.to_string()),
             self.schedule_out
                 .as_ref()
@@ -52,6 +57,7 @@ impl Options {
                 .map_or("(family default)".to_string(), |k| k.name().to_string()),
             self.validate as u8,
             if self.route_degraded { "route" } else { "refuse" },
+            if self.spread { "spread" } else { "family" },
             self.describe_roles()
         )
     }
@@ -83,6 +89,7 @@ enum OptKey {
     IoGuidFile,
     IoNames,
     Degraded,
+    Objective,
 }
 
 const OPTION_KEYS: &[Key<OptKey>] = &[
@@ -126,6 +133,11 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
         name: "degraded",
         expects: "route or refuse",
     },
+    Key {
+        id: OptKey::Objective,
+        name: "objective",
+        expects: "family or spread",
+    },
 ];
 
 /// Parse the `event_plugin_options` text (the library's `key=value` syntax, see
@@ -149,6 +161,17 @@ fn read_options(text: &str) -> ibfat::error::Result<Options> {
                     "route" => Ok(true),
                     "refuse" => Ok(false),
                     _ => Err(ibfat::error::Error::input("degraded", "expected route or refuse", None)),
+                })?
+            }
+            OptKey::Objective => {
+                o.spread = s.read(|v| match v {
+                    "family" => Ok(false),
+                    "spread" => Ok(true),
+                    _ => Err(ibfat::error::Error::input(
+                        "objective",
+                        "expected family or spread",
+                        None,
+                    )),
                 })?
             }
             OptKey::IoNames => {

@@ -698,3 +698,100 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
         osm.stop();
     }
 }
+
+/// The LSFT structure recognition finds in `fabric`, intact or degraded.
+fn lsft_holes(fabric: &Fabric) -> ibfat::topology::degraded::LsftHoles {
+    match recognize(fabric, None) {
+        Recognition::Recognised {
+            layout: ibfat::topology::Layout::Lsft(l),
+            ..
+        } => ibfat::topology::degraded::LsftHoles::new(
+            fabric,
+            l.plane.clone(),
+            l.sides,
+            l.leaves.clone(),
+            l.spines.clone(),
+        ),
+        Recognition::Unrecognised { degraded: Some(d), .. } => d.lsft().unwrap().clone(),
+        _ => panic!("not an LSFT"),
+    }
+}
+
+/// The spreading objective inside OpenSM (issue 21 item 6): LSFT(5) shuffled, intact and
+/// then with 3 cables cut, routed by the plugin with `objective=spread` (no fallback). What
+/// the switches hold, read back with the real tools, is the library's spread routes,
+/// deadlock-free per VL on two data VLs; `smpquery sl2vl` and `saquery -p` give ibfat's
+/// SL-to-VL tables and SLs; and the shift all-to-all on the programmed tables is better
+/// than on the family-first routes of the same fabric.
+#[test]
+fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
+    use ibfat::check::{check, CompiledRoutes};
+    use ibfat::routing::degraded::route_lsft_spread;
+    use ibfat::schedule::{shift::Shift, Pattern};
+    let t = tempfile::tempdir().unwrap();
+    let (plan, cut, _) = harness::lsft_with_faults(t.path(), 5, 23, "cut", &["--cut", "3", "--seed", "4"]);
+    let sim = Sim::start(&plan.join("topology.net"));
+    let sched = t.path().join("schedule.json");
+    let mut osm = sim.opensm_daemon(&qos_cfg(&format!(
+        "validate=1 objective=spread schedule_out={}",
+        sched.display()
+    )));
+    osm.routed_by_ibfat(1, "intact");
+    for what in ["intact", "3 cuts"] {
+        if what != "intact" {
+            play_and_resweep(&sim, &mut osm, &cut, "cut.ibsim", what);
+        }
+        let log = osm.log();
+        let pass = &log[log
+            .rfind("ibfat: objective spread: ")
+            .unwrap_or_else(|| panic!("{what}: not spread"))..];
+        assert!(
+            pass.contains("LSFT(5)")
+                && pass.contains("ibfat: per-VL validation:")
+                && pass.contains("objective=spread: no schedule is written"),
+            "{what}: {}",
+            harness::tail(pass, 20)
+        );
+        assert!(!sched.exists(), "{what}: a schedule was written for spread tables");
+        let (fabric, lids, programmed) = sim.programmed();
+        let h = lsft_holes(&fabric);
+        let r = route_lsft_spread(&fabric, &h, &lids).unwrap();
+        harness::assert_same_tables(&fabric, &r.lfts, &programmed, what);
+        let lanes = Lanes::new(&fabric, &h, &r);
+        let v = check_lanes(&fabric, &lids, &programmed, &lanes);
+        assert!(
+            v.ok() && v.vls == r.data_vls && v.sl_paths > 0 && v.unrouted == r.unrouted_switch_lids,
+            "{what}: {v:?}"
+        );
+        let (pairs, on_vl1) = sl2vl_of(
+            &sim,
+            &fabric,
+            &lids,
+            &osm,
+            fabric.switches().step_by(4),
+            |w, sl, i, o| lanes.vl(w, sl, i, o),
+        );
+        assert!(on_vl1 > 0 && pairs > 100, "{what}: {pairs} pairs, {on_vl1} with VL 1");
+        let (detoured, _) =
+            path_records_match(&sim, &fabric, &lids, &lanes, |f| f.iter().take(4).copied().collect(), 4);
+        assert!(detoured > 0, "{what}: no detoured pair was asked");
+        // shift over the hosts in leaf order, on the programmed tables and on the
+        // family-first routes of the same fabric and LIDs
+        let hosts: Vec<_> = h.hosts.iter().map(|&(_, _, ep)| ep).collect();
+        let shift = |lfts: &LftSet| {
+            let routes = CompiledRoutes::compile(&fabric, &lids, lfts, &hosts, 0).unwrap();
+            let pat = Shift::new(hosts.len());
+            check(&fabric, &hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap()
+        };
+        let family = route_lsft(&fabric, &h, &lids).unwrap().lfts;
+        let (s, f) = (shift(&programmed), shift(&family));
+        assert_eq!(s.unrouted_flows, 0, "{what}");
+        assert!(
+            s.throughput_ratio > 1.1 * f.throughput_ratio,
+            "{what}: spread {} vs family {}",
+            s.throughput_ratio,
+            f.throughput_ratio
+        );
+    }
+    osm.stop();
+}

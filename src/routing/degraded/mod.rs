@@ -115,26 +115,20 @@ use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
 use crate::error::{Error, Result};
 use crate::topology::degraded::{LsftHoles, DEAD};
-use crate::topology::{Fabric, NodeKind, NO_PEER};
+use crate::topology::Fabric;
 use rayon::prelude::*;
 
+mod columns;
 mod near;
+mod spread;
 mod switch_lids;
 mod two_turn;
+use columns::{Columns, Dest};
 use near::{Near, SpineOptions};
+pub use spread::route_lsft_spread;
 use two_turn::{Choice, Choices};
 
-pub use super::lanes::{partitions, relay_sl, two_turn_sl, vl, End, Lanes, DATA_VLS, MAX_DATA_VLS};
-
-/// What a LID is, for routing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Dest {
-    None,
-    /// A host on the leaf with leaf index i (side·n + point), behind leaf port `port`.
-    Host(u32, u8),
-    /// A leaf or spine switch: its column is routed up*/down* ([`switch_lids`]).
-    Switch,
-}
+pub use super::lanes::{colour, partitions, relay_sl, two_turn_sl, vl, End, Lanes, DATA_VLS, MAX_DATA_VLS};
 
 /// Routes of a degraded LSFT: the tables and the SL of every (source point, destination
 /// LID) pair.
@@ -294,76 +288,20 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     }
     let n = h.plane.size();
     let nl = h.leaf_count();
-    let mut point_of = vec![u32::MAX; fabric.len()];
-    let mut line_of = vec![u32::MAX; fabric.len()];
-    for (p, &a) in h.leaves.iter().enumerate() {
-        if a != DEAD {
-            point_of[a as usize] = p as u32;
-        }
-    }
-    for (l, &b) in h.spines.iter().enumerate() {
-        if b != DEAD {
-            line_of[b as usize] = l as u32;
-        }
-    }
-    let mut host_at = vec![(u32::MAX, 0u8); fabric.len()];
-    for &(p, port, ep) in &h.hosts {
-        host_at[ep.node as usize] = (p, port);
-    }
     let mut lfts = LftSet::new(fabric, lids.max_lid());
     let stride = lfts.stride;
-    let mut dest = vec![Dest::None; stride];
-    for (lid, &owner) in lids.owner.iter().enumerate() {
-        if owner == NO_PEER || lid == 0 {
-            continue;
-        }
-        let node = fabric.ports[owner as usize].node;
-        dest[lid] = match fabric.node(node).kind {
-            NodeKind::Switch if point_of[node as usize] != u32::MAX || line_of[node as usize] != u32::MAX => {
-                Dest::Switch
-            }
-            NodeKind::Switch => {
-                return Err(Error::input(
-                    "topology",
-                    format!(
-                        "switch {} is neither a leaf nor a spine of the LSFT",
-                        fabric.node(node).name
-                    ),
-                    None,
-                ))
-            }
-            _ => match host_at[node as usize] {
-                (p, port) if p != u32::MAX => Dest::Host(p, port),
-                _ => {
-                    return Err(Error::input(
-                        "topology",
-                        format!(
-                            "{} is not on a leaf of the LSFT",
-                            super::lids::describe_port(fabric, owner)
-                        ),
-                        None,
-                    ))
-                }
-            },
-        };
-    }
+    let Columns {
+        point_of,
+        line_of,
+        dest,
+        host_slot,
+        count,
+    } = Columns::new(fabric, h, lids, stride)?;
     let r = Router {
         h,
         near: Near::new(h),
         parts: partitions(nl),
     };
-    let mut slot = vec![0u32; fabric.len()];
-    let mut count = vec![0u32; nl as usize];
-    for &(p, _, ep) in &h.hosts {
-        slot[ep.node as usize] = count[p as usize];
-        count[p as usize] += 1;
-    }
-    let mut host_slot = vec![0u32; stride];
-    for (lid, &owner) in lids.owner.iter().enumerate() {
-        if owner != NO_PEER && lid != 0 {
-            host_slot[lid] = slot[fabric.ports[owner as usize].node as usize];
-        }
-    }
     // spine entries (spine l, host slot j of point d) some detour goes through: these
     // follow the VL rule; the others keep the intact tables' hand-over (a bit per entry)
     let dd = h.plane.degree() as usize;
