@@ -144,8 +144,8 @@ pub struct CheckArgs {
     /// ones in hand (a warning instead of exit 2)
     #[arg(long)]
     allow_stale: bool,
-    /// Print the seconds of every stage on standard error (read, tables, pattern,
-    /// fingerprint, compile, phases, output); the report and shard are unchanged
+    /// Print the seconds of every stage on standard error (read, pattern, tables,
+    /// fingerprint and compile, phases, output); the report and shard are unchanged
     #[arg(long)]
     timings: bool,
 }
