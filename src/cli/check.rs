@@ -32,8 +32,9 @@ guid2lid, else the topology's own, else the ones the dump's `portguid` annotatio
 (OpenSM's dumps carry them; ibfat-lfts.bin carries its own).
 
 Cluster array jobs: `--shard i/N` checks the i-th of N slices of the phases (i from 0) and
-writes a shard file (--out FILE, or --json to print it), schema ibfat.check-shard/2:
-exact counters, every used link by port GUID and port number, and the fingerprints of
+writes a shard file (--out FILE, or --json to print it), schema ibfat.check-shard/3:
+exact counters, every used link by port GUID and port number (as rows of numbers over
+one table of names; shards of earlier releases are refused), and the fingerprints of
 the fabric and tables it was checked on (`computed_for`) — not a report.
 `ibfat check merge SHARD...` validates the set (same pattern, job, N, fabric and tables;
 every index exactly once) and computes the report from it exactly as an unsharded check
