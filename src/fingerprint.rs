@@ -43,6 +43,21 @@ impl Fnv1a {
     }
 }
 
+/// The number a fingerprint as artefacts record it (`0x` and hex digits) stands for, for
+/// binary files that store it in 8 bytes; `None` when `hex` is not one.
+pub fn value_of(hex: &str) -> Option<u64> {
+    let digits = hex.strip_prefix("0x")?;
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok()
+}
+
+/// [`value_of`]'s inverse: `0x` and 16 hex digits.
+pub fn hex_of(value: u64) -> String {
+    format!("0x{value:016x}")
+}
+
 /// What an artefact was computed for, as it records it (`"computed_for"` in schedule files
 /// and check shards).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -85,5 +100,9 @@ mod tests {
         assert_eq!(Fnv1a::new().hex(), "0xcbf29ce484222325");
         assert_eq!(Fnv1a::new().bytes(b"a").hex(), "0xaf63dc4c8601ec8c");
         assert_eq!(Fnv1a::new().bytes(b"foobar").hex(), "0x85944171f73967e8");
+        let h = Fnv1a::new().bytes(b"foobar").hex();
+        assert_eq!(value_of(&h).map(hex_of), Some(h));
+        assert_eq!(value_of("0x"), None);
+        assert_eq!(value_of("85944171f73967e8"), None);
     }
 }

@@ -51,7 +51,7 @@ fn three_shards_merge_into_the_unsharded_report() {
         let (c, _, e) = run(&["--shard", &format!("{i}/3"), "--out", f.to_str().unwrap()]);
         assert!(c == 0 || c == 1, "{e}");
         let shard: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-        assert_eq!(shard["schema"], "ibfat.check-shard/2");
+        assert_eq!(shard["schema"], "ibfat.check-shard/3");
         assert_eq!((shard["shard"].as_u64(), shard["shards"].as_u64()), (Some(i), Some(3)));
         let on = &shard["computed_for"];
         assert!(on["fabric"].as_str().unwrap().starts_with("0x"), "{on}");
@@ -93,7 +93,7 @@ fn three_shards_merge_into_the_unsharded_report() {
     let (c, _, e) = merge(&[], &[all[0], report.to_str().unwrap()]);
     assert_eq!(c, 2, "{e}");
     assert!(
-        e.contains("report.json") && e.contains("schema") && e.contains("ibfat.check-shard/2"),
+        e.contains("report.json") && e.contains("schema") && e.contains("ibfat.check-shard/3"),
         "{e}"
     );
     let other = dir.path().join("other.json");

@@ -87,7 +87,7 @@ fn a_symlinked_out_is_written_through_and_stays_a_link() {
         .is_symlink());
     assert_eq!(
         names(&routes),
-        BTreeSet::from(["guid2lid".to_string(), "opensm-lfts.dump".to_string()])
+        BTreeSet::from(["guid2lid", "ibfat-lfts.bin", "opensm-lfts.dump"].map(String::from))
     );
 }
 
@@ -209,7 +209,10 @@ fn build_keeps_route_output_and_refuses_foreign_files() {
     assert_eq!(fs::read(plan.join("opensm-lfts.dump")).unwrap(), dump);
     assert_eq!(fs::read(plan.join("guid2lid")).unwrap(), g2l);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["kept"], serde_json::json!(["opensm-lfts.dump", "guid2lid"]));
+    assert_eq!(
+        v["kept"],
+        serde_json::json!(["opensm-lfts.dump", "guid2lid", "ibfat-lfts.bin"])
+    );
     // a file no ibfat command wrote: refused, exit 2, naming it, nothing changed
     fs::write(plan.join("notes.txt"), "mine").unwrap();
     let before = names(&plan);
@@ -333,6 +336,7 @@ fn a_full_disk_leaves_the_old_pair_and_no_temp_file() {
     assert_eq!(code, 0, "{o}{e}");
     let dump = fs::read(disk.join("opensm-lfts.dump")).unwrap();
     let g2l = fs::read(disk.join("guid2lid")).unwrap();
+    let bin = fs::read(disk.join("ibfat-lfts.bin")).unwrap();
     // LSFT(7)'s dump (~2 MB) does not fit in 1 MB
     let (code, o, e) = ibfat(&["route", s(&big), "--out", s(&disk)]);
     assert_eq!(code, 3, "{o}{e}");
@@ -342,9 +346,10 @@ fn a_full_disk_leaves_the_old_pair_and_no_temp_file() {
         "old dump intact"
     );
     assert_eq!(fs::read(disk.join("guid2lid")).unwrap(), g2l, "old guid2lid intact");
+    assert_eq!(fs::read(disk.join("ibfat-lfts.bin")).unwrap(), bin, "old tables intact");
     assert_eq!(
         names(&disk),
-        BTreeSet::from(["guid2lid".to_string(), "opensm-lfts.dump".to_string()]),
+        BTreeSet::from(["guid2lid", "ibfat-lfts.bin", "opensm-lfts.dump"].map(String::from)),
         "no temp file left"
     );
 }
@@ -404,7 +409,7 @@ fn interrupted_route_keeps_the_old_pair(sig: &str) {
         assert_eq!(st.code(), Some(143), "{st:?}");
         assert_eq!(
             names(&out),
-            BTreeSet::from(["guid2lid".to_string(), "opensm-lfts.dump".to_string()]),
+            BTreeSet::from(["guid2lid", "ibfat-lfts.bin", "opensm-lfts.dump"].map(String::from)),
             "SIGTERM leaves no temp file"
         );
     } else {
@@ -470,7 +475,7 @@ fn concurrent_routes_with_different_lmc_leave_a_consistent_pair() {
         assert_eq!(assigned, routed, "the dump routes exactly the LIDs guid2lid assigns");
         assert_eq!(
             names(&out),
-            BTreeSet::from(["guid2lid".to_string(), "opensm-lfts.dump".to_string()])
+            BTreeSet::from(["guid2lid", "ibfat-lfts.bin", "opensm-lfts.dump"].map(String::from))
         );
     }
 }

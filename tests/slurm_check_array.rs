@@ -72,7 +72,7 @@ fn assert_shards(shards: &[PathBuf]) {
     for (i, f) in shards.iter().enumerate() {
         let text = fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let shard: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(shard["schema"], "ibfat.check-shard/2", "{}", f.display());
+        assert_eq!(shard["schema"], "ibfat.check-shard/3", "{}", f.display());
         assert_eq!(
             (shard["shard"].as_u64(), shard["shards"].as_u64()),
             (Some(i as u64), Some(shards.len() as u64)),

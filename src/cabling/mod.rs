@@ -30,13 +30,20 @@ pub const OWNED_FILES: &[&str] = &[
     "topology-graphviz.svg",
     "opensm-lfts.dump",
     "guid2lid",
+    "ibfat-lfts.bin",
     "schedule.json",
     "schedule.csv",
 ];
 
 /// Files other commands write into a plan folder (`ibfat route --out PLAN/`, a
 /// schedule): rebuilding the plan carries them over unchanged instead of deleting them.
-pub const KEPT_FILES: &[&str] = &["opensm-lfts.dump", "guid2lid", "schedule.json", "schedule.csv"];
+pub const KEPT_FILES: &[&str] = &[
+    "opensm-lfts.dump",
+    "guid2lid",
+    "ibfat-lfts.bin",
+    "schedule.json",
+    "schedule.csv",
+];
 
 /// What was written and what was skipped.
 #[derive(Clone, Debug, Default)]

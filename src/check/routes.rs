@@ -74,6 +74,37 @@ pub(super) fn fault_code(f: RouteFault) -> u32 {
         }
 }
 
+/// Walk the route from switch row `row0` toward the host port `dest` (global port index),
+/// reading each switch's entry for the destination with `port_at(row)`: 0 and the
+/// channels in `buf` when it delivers, else the fault's code. A route longer than the
+/// switch count loops.
+fn walk_route(hops: &Hops, nsw: usize, row0: u32, dest: u32, buf: &mut Vec<u32>, port_at: impl Fn(usize) -> u8) -> u32 {
+    buf.clear();
+    let mut row = row0 as usize;
+    for _ in 0..=nsw {
+        let port = port_at(row);
+        if port == 0 {
+            return fault_code(RouteFault::Misdelivered);
+        }
+        let Some((next, channel)) = hops.at(row, port).filter(|_| port != NO_ROUTE) else {
+            return fault_code(RouteFault::BlackHole);
+        };
+        if next == GONE {
+            return fault_code(RouteFault::BlackHole);
+        }
+        if next & HOST != 0 {
+            return if next & !HOST == dest {
+                0
+            } else {
+                fault_code(RouteFault::Misdelivered)
+            };
+        }
+        buf.push(channel);
+        row = next as usize;
+    }
+    fault_code(RouteFault::Loop)
+}
+
 impl CompiledRoutes {
     /// Compile the routes between `hosts` (the ranks) for LID offset `lid_offset`.
     pub fn compile(
@@ -162,46 +193,24 @@ impl CompiledRoutes {
         // walk every (entry, dest) once; a route longer than the switch count loops
         let nsw = lfts.switches.len();
         let hops = Hops::new(fabric, lfts, &channel_of);
-        let walk = |row0: u32, d: usize, buf: &mut Vec<u32>| -> u32 {
-            buf.clear();
+        let entry = |row: usize, d: usize| {
             let lid = dest_lid[d] as usize;
-            if lid >= lfts.stride {
-                return fault_code(RouteFault::BlackHole);
+            if lid < lfts.stride {
+                lfts.ports[row * lfts.stride + lid]
+            } else {
+                NO_ROUTE
             }
-            let mut row = row0 as usize;
-            for _ in 0..=nsw {
-                let port = lfts.ports[row * lfts.stride + lid];
-                if port == 0 {
-                    return fault_code(RouteFault::Misdelivered);
-                }
-                let Some((next, channel)) = hops.at(row, port).filter(|_| port != NO_ROUTE) else {
-                    return fault_code(RouteFault::BlackHole);
-                };
-                if next == GONE {
-                    return fault_code(RouteFault::BlackHole);
-                }
-                if next & HOST != 0 {
-                    return if next & !HOST == dest_port[d] {
-                        0
-                    } else {
-                        fault_code(RouteFault::Misdelivered)
-                    };
-                }
-                buf.push(channel);
-                row = next as usize;
-            }
-            fault_code(RouteFault::Loop)
         };
-        // one walk per route (from `row` to each destination of `dests`) into
+        // one walk per route (from `row` to each of `cols` destinations) into
         // variable-length lists
-        let lists_for = |row: u32, dests: &mut dyn ExactSizeIterator<Item = usize>| {
+        let lists_for = |row: u32, cols: usize, walk: &dyn Fn(u32, usize, &mut Vec<u32>) -> u32| {
             let mut buf = Vec::new();
-            let mut flat = Vec::with_capacity(dests.len() * 3);
-            let mut start = Vec::with_capacity(dests.len() + 1);
+            let mut flat = Vec::with_capacity(cols * 3);
+            let mut start = Vec::with_capacity(cols + 1);
             let mut width = 1;
-            for d in dests {
+            for k in 0..cols {
                 start.push(flat.len() as u32);
-                let f = walk(row, d, &mut buf);
+                let f = walk(row, k, &mut buf);
                 if f != 0 {
                     flat.push(f);
                 } else {
@@ -212,7 +221,6 @@ impl CompiledRoutes {
             start.push(flat.len() as u32);
             (flat, start, width)
         };
-        let lists_of = |row: u32| lists_for(row, &mut (0..ranks));
         // Where every destination on a switch has the same route from every entry switch
         // (LSFT: the route depends on the leaves only), the table is kept per destination
         // switch: entries² instead of entries × ranks routes (9 MB instead of 300 MB on
@@ -225,14 +233,36 @@ impl CompiledRoutes {
         for (d, &g) in entry_of.iter().enumerate() {
             members[g as usize].push(d);
         }
-        let entry = |row: usize, d: usize| {
-            let lid = dest_lid[d] as usize;
-            if lid < lfts.stride {
-                lfts.ports[row * lfts.stride + lid]
-            } else {
-                NO_ROUTE
-            }
-        };
+        // Every switch's entry toward each group's first destination, and whether it has
+        // the same entry for the group's other destinations, gathered table by table (each
+        // read in LID order, not one cache line per entry as walks on the 78 MB of
+        // LSFT(32)'s tables do): `first[row * groups + g]`, `same[...]`, 2.2 MB each there.
+        // The walks below read only these.
+        let runs: Vec<Option<(usize, usize)>> = members
+            .iter()
+            .map(|m| {
+                let lo = dest_lid[m[0]] as usize;
+                let consecutive = m.iter().enumerate().all(|(i, &d)| dest_lid[d] as usize == lo + i);
+                (consecutive && lo + m.len() <= lfts.stride).then_some((lo, lo + m.len()))
+            })
+            .collect();
+        let mut first = vec![NO_ROUTE; nsw * groups];
+        let mut same = vec![false; nsw * groups];
+        first
+            .par_chunks_mut(groups.max(1))
+            .zip(same.par_chunks_mut(groups.max(1)))
+            .enumerate()
+            .for_each(|(row, (first, same))| {
+                let table = lfts.row(row);
+                for (g, m) in members.iter().enumerate() {
+                    let e = entry(row, m[0]);
+                    first[g] = e;
+                    same[g] = match runs[g] {
+                        Some((lo, hi)) => table[lo..hi].iter().all(|&x| x == e),
+                        None => m[1..].iter().all(|&d| entry(row, d) == e),
+                    };
+                }
+            });
         let uniform = members.par_iter().enumerate().all(|(g, m)| {
             let home = entry_row[g] as usize;
             let delivers = m.iter().all(|&d| {
@@ -257,7 +287,7 @@ impl CompiledRoutes {
                         break;
                     }
                     rows.push(row);
-                    let port = entry(row, m[0]);
+                    let port = first[row * groups + g];
                     if row == home || port == 0 || port == NO_ROUTE {
                         break;
                     }
@@ -267,23 +297,28 @@ impl CompiledRoutes {
                     }
                 }
             }
-            rows.iter()
-                .filter(|&&r| r != home)
-                .all(|&r| m.iter().all(|&d| entry(r, d) == entry(r, m[0])))
+            rows.iter().filter(|&&r| r != home).all(|&r| same[r * groups + g])
         });
         let per_switch: Option<Vec<RouteLists>> = uniform.then(|| {
-            entry_row
-                .par_iter()
-                .map(|&row| lists_for(row, &mut members.iter().map(|m| m[0])))
-                .collect()
+            let walk = |row: u32, g: usize, buf: &mut Vec<u32>| {
+                walk_route(&hops, nsw, row, dest_port[members[g][0]], buf, |r| {
+                    first[r * groups + g]
+                })
+            };
+            entry_row.par_iter().map(|&row| lists_for(row, groups, &walk)).collect()
         });
         let (lists, cols, col_of) = match per_switch {
             Some(l) => (l, groups, entry_of.clone()),
-            None => (
-                entry_row.par_iter().map(|&row| lists_of(row)).collect(),
-                ranks,
-                (0..ranks as u32).collect(),
-            ),
+            None => {
+                let walk = |row: u32, d: usize, buf: &mut Vec<u32>| {
+                    walk_route(&hops, nsw, row, dest_port[d], buf, |r| entry(r, d))
+                };
+                (
+                    entry_row.par_iter().map(|&row| lists_for(row, ranks, &walk)).collect(),
+                    ranks,
+                    (0..ranks as u32).collect(),
+                )
+            }
         };
         Self::pack(ranks, entry_of, cols, col_of, &lists, channel_port)
     }

@@ -9,8 +9,11 @@
 //! The merged report is computed from these counters the same way the whole check
 //! computes its own, so the two are equal in every field.
 //!
-//! The file is JSON with `"schema": "ibfat.check-shard/1"`; reading validates the schema,
-//! every field's type and the slice the shard claims, and names the file and field.
+//! The file is JSON with `"schema": "ibfat.check-shard/3"`, written as one line; reading
+//! validates the schema, every field's type and the slice the shard claims, and names the
+//! file and field. Version 3 writes the links as rows of numbers over one table of names
+//! ([`compact_links`]): LSFT(32)'s shards carry 70,000 links, whose names repeated in every
+//! row were most of a 13.6 MB file every shard wrote and the merge read.
 
 use super::conflicts::{CheckReport, LinkLoad, PhaseSummary, UnroutedFlow};
 use crate::fingerprint::{ComputedFor, Fnv1a};
@@ -22,7 +25,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The `schema` value of a shard file (bumped when the format changes incompatibly).
-pub const SCHEMA: &str = "ibfat.check-shard/2";
+pub const SCHEMA: &str = "ibfat.check-shard/3";
 
 /// The pattern a shard is a slice of; every shard of one check has the same.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -76,7 +79,9 @@ pub struct CheckShard {
     pub worst_phases: Vec<PhaseSummary>,
     /// The shard's first unrouted flows (the merge keeps the first of all shards').
     pub unrouted_examples: Vec<UnroutedFlow>,
-    /// Every link the shard's flows used: its largest load in one phase and its total.
+    /// Every link the shard's flows used: its largest load in one phase and its total
+    /// (in the file: names once, rows of numbers, see [`compact_links`]).
+    #[serde(with = "compact_links")]
     pub links: Vec<LinkLoad>,
 }
 
@@ -131,10 +136,12 @@ impl CheckShard {
         }
     }
 
-    /// Write the shard as JSON, atomically.
+    /// Write the shard as JSON, atomically: compact, one line (a shard is for `check
+    /// merge`, not for reading; LSFT(32)'s shards are 60 % smaller than indented, and
+    /// every shard of a check pays their writing).
     pub fn write(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| Error::Tool(format!("cannot encode the shard as JSON: {e}")))?;
+        let text =
+            serde_json::to_string(self).map_err(|e| Error::Tool(format!("cannot encode the shard as JSON: {e}")))?;
         atomic::write_file(path, format!("{text}\n").as_bytes())
     }
 
@@ -151,6 +158,13 @@ impl CheckShard {
             .map_err(|e| Error::input("json", format!("line {}: not JSON: {e}", e.line()), None))?;
         match value.get("schema") {
             Some(serde_json::Value::String(s)) if s == SCHEMA => {}
+            Some(serde_json::Value::String(s)) if s == "ibfat.check-shard/1" || s == "ibfat.check-shard/2" => {
+                return Err(Error::input(
+                    "schema",
+                    format!("is \"{s}\", a shard of an earlier ibfat release; expected \"{SCHEMA}\""),
+                    Some("check the shards again with this ibfat (`ibfat check --shard I/N --out FILE`): a merge takes shards of one release".into()),
+                ))
+            }
             Some(other) => {
                 return Err(Error::input(
                     "schema",
@@ -231,6 +245,107 @@ impl CheckShard {
             }
         }
         Ok(())
+    }
+}
+
+/// The links of a shard file: `{"names": [...], "rows": [[guid, port, from, to,
+/// max_flows, total_flows], ...]}`, where `guid`, `from` and `to` index `names`: the
+/// sending port's GUID, and the link's name cut around `:<port> -> ` (the sending and
+/// receiving switch, as the checker names links), so each switch's name and GUID is
+/// written once instead of once per link. A name without that separator is kept whole in
+/// a 5-number row `[guid, port, name, max_flows, total_flows]`. Exact both ways.
+pub mod compact_links {
+    use super::LinkLoad;
+    use serde::de::Error as _;
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::HashMap;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Links {
+        names: Vec<String>,
+        rows: Vec<Vec<u64>>,
+    }
+
+    /// Write `links` as names and rows.
+    pub fn serialize<S: Serializer>(links: &[LinkLoad], s: S) -> Result<S::Ok, S::Error> {
+        let mut names: Vec<&str> = Vec::new();
+        let mut index: HashMap<&str, u64> = HashMap::new();
+        let mut id = |text| {
+            *index.entry(text).or_insert_with(|| {
+                names.push(text);
+                names.len() as u64 - 1
+            })
+        };
+        let mut rows = Vec::with_capacity(links.len());
+        for l in links {
+            if l.rate.is_some() {
+                return Err(S::Error::custom(
+                    "a shard carries unweighted counts: a rate-weighted check cannot be sharded",
+                ));
+            }
+            let guid = id(l.from_guid.as_str());
+            let sep = format!(":{} -> ", l.from_port);
+            let (port, max) = (l.from_port as u64, l.max_flows as u64);
+            rows.push(match l.link.find(&sep) {
+                Some(k) => vec![
+                    guid,
+                    port,
+                    id(&l.link[..k]),
+                    id(&l.link[k + sep.len()..]),
+                    max,
+                    l.total_flows,
+                ],
+                None => vec![guid, port, id(l.link.as_str()), max, l.total_flows],
+            });
+        }
+        Links {
+            names: names.iter().map(|n| n.to_string()).collect(),
+            rows,
+        }
+        .serialize(s)
+    }
+
+    /// Read names and rows back into links, every index and number checked.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<LinkLoad>, D::Error> {
+        let Links { names, rows } = Links::deserialize(d)?;
+        let name = |i: usize, k: u64| {
+            names.get(k as usize).ok_or_else(|| {
+                D::Error::custom(format!(
+                    "links.rows[{i}]: name index {k}; expected 0..{} (the names listed)",
+                    names.len()
+                ))
+            })
+        };
+        rows.iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (guid, port, link, max, total) = match r[..] {
+                    [g, p, a, b, m, t] => (g, p, format!("{}:{p} -> {}", name(i, a)?, name(i, b)?), m, t),
+                    [g, p, a, m, t] => (g, p, name(i, a)?.clone(), m, t),
+                    _ => {
+                        return Err(D::Error::custom(format!(
+                            "links.rows[{i}]: {} numbers; expected 6 [guid, port, from, to, max_flows, total_flows] or 5 [guid, port, name, max_flows, total_flows]",
+                            r.len()
+                        )))
+                    }
+                };
+                let from_port = u8::try_from(port)
+                    .map_err(|_| D::Error::custom(format!("links.rows[{i}]: port {port}; expected 0..=255")))?;
+                let max_flows = u32::try_from(max).map_err(|_| {
+                    D::Error::custom(format!("links.rows[{i}]: max_flows {max}; expected 0..={}", u32::MAX))
+                })?;
+                Ok(LinkLoad {
+                    link,
+                    from_guid: name(i, guid)?.clone(),
+                    from_port,
+                    max_flows,
+                    total_flows: total,
+                    rate: None,
+                })
+            })
+            .collect()
     }
 }
 
@@ -474,6 +589,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("ibfat.check-shard/0") && e.contains("expected"), "{e}");
+        // a shard of an earlier release: said so, with what to do
+        let e = CheckShard::parse(r#"{"schema": "ibfat.check-shard/2", "links": []}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("earlier ibfat release") && e.contains(SCHEMA) && e.contains("--shard"),
+            "{e}"
+        );
         let e = CheckShard::parse(&format!(r#"{{"schema": "{SCHEMA}", "shard": 0}}"#))
             .unwrap_err()
             .to_string();
@@ -509,6 +632,43 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("phase_range") && e.contains("expected (5, 10)"), "{e}");
+        // links: names once, rows of numbers, exact both ways (a name without the
+        // `:<port> -> ` separator kept whole); bad rows are named
+        s.phase_range = (5, 10);
+        s.links = vec![
+            LinkLoad {
+                link: "leaf a:3 -> spine b".into(),
+                from_guid: "0x0000000000000001".into(),
+                from_port: 3,
+                max_flows: 2,
+                total_flows: 7,
+                rate: None,
+            },
+            LinkLoad {
+                link: "odd:name".into(),
+                from_guid: "0x0000000000000001".into(),
+                from_port: 4,
+                max_flows: 1,
+                total_flows: u64::MAX,
+                rate: None,
+            },
+        ];
+        let text = serde_json::to_string(&s).unwrap();
+        assert!(
+            text.contains(r#""names":["0x0000000000000001","leaf a","spine b","odd:name"]"#),
+            "{text}"
+        );
+        assert_eq!(CheckShard::parse(&text).unwrap(), s);
+        for (bad, want) in [
+            ("[0,3,1,9,2,7]", "name index 9"),
+            ("[0,3,1]", "3 numbers"),
+            ("[0,300,1,2,2,7]", "port 300"),
+        ] {
+            let t = text.replacen("[0,3,1,2,2,7]", bad, 1);
+            let e = CheckShard::parse(&t).unwrap_err().to_string();
+            assert!(e.contains("links.rows[0]") && e.contains(want), "{e}");
+        }
+        s.links.clear();
         s.phase_range = (5, 10);
         s.flows = 4;
         let e = CheckShard::parse(&serde_json::to_string(&s).unwrap())

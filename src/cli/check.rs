@@ -7,9 +7,9 @@ use ibfat::check::shard::{job_fingerprint, slice};
 use ibfat::check::{check_weighted, merge, CheckReport, CheckShard, CompiledRoutes, RateWeights};
 use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::dump::ParseOptions;
-use ibfat::formats::{atomic, dot, picture};
+use ibfat::formats::{atomic, dot, lftbin, picture};
 use ibfat::load::{load_rail, Loaded};
-use ibfat::routing::{route, Lids};
+use ibfat::routing::{route, LftSet, Lids};
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, Job, Pattern, PatternKind, Request};
 use ibfat::select::generate;
@@ -23,18 +23,27 @@ switch-to-switch link; a flow's congestion c is the largest count on its path an
 throughput 1/c. The throughput ratio is the mean of 1/c over all flows of all phases
 (self-flows excluded, unrouted or looping flows count 0 and are listed). 1.0 = conflict-free.
 
-LFTS: OpenSM's opensm-lfts.dump, `dump_lfts` or `ibroute` output; without --lfts ibfat's own
-tables for the topology are used. LIDs: --lids guid2lid, else the topology's own, else
-the ones the dump's `portguid` annotations name (OpenSM's dumps carry them).
+LFTS: OpenSM's opensm-lfts.dump, `dump_lfts` or `ibroute` output, or the ibfat-lfts.bin
+`ibfat route` writes next to its dump (the same tables as bytes with their LIDs and
+fingerprints: loaded in a fraction of a second instead of parsed, and refused, exit 2 with
+the byte offset and reason, when damaged, of another fabric or LIDs, or of another format
+version); without --lfts ibfat's own tables for the topology are computed. LIDs: --lids
+guid2lid, else the topology's own, else the ones the dump's `portguid` annotations name
+(OpenSM's dumps carry them; ibfat-lfts.bin carries its own).
 
 Cluster array jobs: `--shard i/N` checks the i-th of N slices of the phases (i from 0) and
-writes a shard file (--out FILE, or --json to print it), schema ibfat.check-shard/2:
-exact counters, every used link by port GUID and port number, and the fingerprints of
+writes a shard file (--out FILE, or --json to print it), schema ibfat.check-shard/3:
+exact counters, every used link by port GUID and port number (as rows of numbers over
+one table of names; shards of earlier releases are refused), and the fingerprints of
 the fabric and tables it was checked on (`computed_for`) — not a report.
 `ibfat check merge SHARD...` validates the set (same pattern, job, N, fabric and tables;
 every index exactly once) and computes the report from it exactly as an unsharded check
 would, worst links included. `--allow-partial` merges an incomplete set into a report
-marked `partial: true` that never exits 0.
+marked `partial: true` that never exits 0. Every shard needs all the tables (it records
+their fingerprint): route once and give each shard `--lfts DIR/ibfat-lfts.bin`, which
+costs a shard a few tenths of a second where computing the tables (no --lfts) costs a
+second and parsing the dump many (LSFT(32): 0.5 s and 12 s). --timings prints the
+seconds of each stage on standard error.
 
 --json prints the report without the per-link loads; --links adds them (`link_loads`:
 every link that carried a flow, by port GUID and number, largest and total load).
@@ -57,7 +66,7 @@ Examples:
   ibfat check lsft7/ --pattern shift
   ibfat check ibnetdiscover.txt --lfts opensm-lfts.dump --rates --heatmap rates.svg
   ibfat check ibnetdiscover.txt --lfts dump_lfts.txt --pattern schedule.json --json
-  ibfat check lsft17/ --pattern shift --shard 3/16 --out shard3.json
+  ibfat check lsft17/ --lfts lsft17/ibfat-lfts.bin --pattern shift --shard 3/16 --out shard3.json
   ibfat check merge shard*.json --json";
 
 #[derive(Args, Debug)]
@@ -136,6 +145,10 @@ pub struct CheckArgs {
     /// ones in hand (a warning instead of exit 2)
     #[arg(long)]
     allow_stale: bool,
+    /// Print the seconds of every stage on standard error (read, pattern, tables,
+    /// fingerprint and compile, phases, output); the report and shard are unchanged
+    #[arg(long)]
+    timings: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -438,40 +451,60 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         }
         return Ok(exit_code(&r));
     }
+    let mut stages = Stages::new(a.timings);
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
     let loaded = load_rail(&topology, ParseOptions::default(), None, a.rail)?;
     let loaded = super::topo::with_roles(loaded)?;
-    let (lids, lfts) = match &a.lfts {
-        Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
-        None => {
-            let lids = match (topo::given_lids(&loaded, a.lids.as_deref())?, loaded.model.layout()) {
-                (Some(l), _) => l,
-                (None, Some(layout)) => {
-                    Lids::plan(loaded.fabric(), layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
-                }
-                (None, None) => {
-                    return Err(
-                        Error::at(&topology, 0, "no LIDs known for this topology").with_hint("pass --lids guid2lid")
-                    )
+    stages.mark("read");
+    let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
+    stages.mark("pattern");
+    // fingerprinting reads every table entry once (one sequential pass): only when a
+    // schedule file is compared with the tables or a shard records them, and on the
+    // other core while the routes compile
+    let need_fingerprint = a.shard.is_some() || recorded.is_some();
+    let compile =
+        |lids: &Lids, lfts: &LftSet| CompiledRoutes::compile(loaded.fabric(), lids, lfts, &hosts, a.lid_offset);
+    let (lids, lfts, fingerprint, routes) = match &a.lfts {
+        Some(p) if lftbin::is_lft_file(p) => {
+            // read and fingerprinted at once (verified against the recorded fingerprint)
+            let given = topo::given_lids(&loaded, a.lids.as_deref())?;
+            let file = lftbin::read(p, loaded.fabric(), given.as_ref())?;
+            stages.mark("tables");
+            let routes = compile(&file.lids, &file.lfts);
+            stages.mark("compile");
+            (file.lids, file.lfts, Some(file.computed_for), routes)
+        }
+        given => {
+            let (lids, lfts) = match given {
+                Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
+                None => {
+                    let lids = match (topo::given_lids(&loaded, a.lids.as_deref())?, loaded.model.layout()) {
+                        (Some(l), _) => l,
+                        (None, Some(layout)) => {
+                            Lids::plan(loaded.fabric(), layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
+                        }
+                        (None, None) => {
+                            return Err(Error::at(&topology, 0, "no LIDs known for this topology")
+                                .with_hint("pass --lids guid2lid"))
+                        }
+                    };
+                    let lfts = route(loaded.fabric(), &loaded.topology()?.layout, &lids)?;
+                    (lids, lfts)
                 }
             };
-            let lfts = route(loaded.fabric(), &loaded.topology()?.layout, &lids)?;
-            (lids, lfts)
+            stages.mark("tables");
+            let (fingerprint, routes) = rayon::join(
+                || need_fingerprint.then(|| lfts.computed_for(loaded.fabric(), &lids)),
+                || compile(&lids, &lfts),
+            );
+            stages.mark("fingerprint+compile");
+            (lids, lfts, fingerprint, routes)
         }
     };
-    let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
-    // fingerprinting reads every table entry once: only when a schedule file is compared
-    // with the tables or a shard records them, and at most once
-    let fingerprinted = std::cell::OnceCell::new();
-    let fingerprint = || {
-        fingerprinted
-            .get_or_init(|| lfts.computed_for(loaded.fabric(), &lids))
-            .clone()
-    };
-    if let Some(recorded) = &recorded {
-        refuse_stale(&a, recorded, &fingerprint())?;
+    if let (Some(recorded), Some(have)) = (&recorded, &fingerprint) {
+        refuse_stale(&a, recorded, have)?;
     }
-    let routes = CompiledRoutes::compile(loaded.fabric(), &lids, &lfts, &hosts, a.lid_offset)?;
+    let routes = routes?;
     let weights = rate_weights(&a, &loaded, &routes, &hosts)?;
     let n = pattern.phases();
     let range = match a.shard {
@@ -490,6 +523,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         &tick,
     )?;
     bar.finish_and_clear();
+    stages.mark("phases");
     // drawn now (it needs every link's load) but written after the report is out, so a
     // picture that cannot be written never costs the report
     let heatmap = a.heatmap.as_ref().map(|path| (path, heatmap(path, &loaded, &report)));
@@ -512,7 +546,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             index,
             pattern_options(&a),
             job_fingerprint(loaded.fabric(), &hosts),
-            fingerprint(),
+            fingerprint.unwrap_or_else(|| lfts.computed_for(loaded.fabric(), &lids)),
         );
         if let Some(path) = &a.out {
             shard.write(path)?;
@@ -526,6 +560,8 @@ pub fn run(a: CheckArgs) -> Result<i32> {
                 outln!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
             }
         }
+        stages.mark("output");
+        stages.print();
         return Ok(code(&report));
     }
     if !a.links {
@@ -540,7 +576,49 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     } else {
         print_report(&report);
     }
+    stages.mark("output");
+    stages.print();
     Ok(code(&report))
+}
+
+/// `check --timings`: the seconds each stage took, on standard error once the check is
+/// done, so that the fixed cost of a shard (everything but `phases`) can be measured
+/// stage by stage without changing the report or the shard file.
+struct Stages {
+    on: bool,
+    at: std::time::Instant,
+    start: std::time::Instant,
+    done: Vec<(&'static str, f64)>,
+}
+
+impl Stages {
+    fn new(on: bool) -> Stages {
+        let now = std::time::Instant::now();
+        Stages {
+            on,
+            at: now,
+            start: now,
+            done: Vec::new(),
+        }
+    }
+
+    /// The stage `name` ends now.
+    fn mark(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        self.done.push((name, (now - self.at).as_secs_f64()));
+        self.at = now;
+    }
+
+    fn print(&self) {
+        if self.on {
+            let each: Vec<String> = self.done.iter().map(|(n, s)| format!("{n} {s:.3}")).collect();
+            eprintln!(
+                "ibfat: timings (s): {}, total {:.3}",
+                each.join(", "),
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
 }
 
 fn exit_code(r: &CheckReport) -> i32 {

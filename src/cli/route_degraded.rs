@@ -9,7 +9,7 @@
 use super::output::print_json;
 use ibfat::check::vls::{check_lanes, VlReport};
 use ibfat::formats::lftdump::DumpStyle;
-use ibfat::formats::{atomic, guid2lid, lanes, lftdump};
+use ibfat::formats::{atomic, guid2lid, lanes, lftbin, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
 use ibfat::routing::degraded::{route_lsft, route_lsft_spread, Lanes};
@@ -257,9 +257,22 @@ pub(super) fn write_with_lanes(
                 Box::new(|w: &mut dyn std::io::Write| w.write_all(&path_sl)),
             ),
             ("sl2vl.txt", Box::new(|w: &mut dyn std::io::Write| w.write_all(&sl2vl))),
+            (
+                lftbin::FILE_NAME,
+                Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
+            ),
         ],
     )?;
-    Ok((vec!["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"], style))
+    Ok((
+        vec![
+            "opensm-lfts.dump",
+            "guid2lid",
+            "path-sl.txt",
+            "sl2vl.txt",
+            lftbin::FILE_NAME,
+        ],
+        style,
+    ))
 }
 
 /// The LIDs to route with: `plan`, `discovered`, `auto` (the topology's own at LMC 0, else

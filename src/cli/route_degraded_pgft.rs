@@ -9,7 +9,7 @@
 use super::output::print_json;
 use ibfat::check::lfts::validate as validate_lfts;
 use ibfat::formats::lftdump::DumpStyle;
-use ibfat::formats::{atomic, guid2lid, lftdump};
+use ibfat::formats::{atomic, guid2lid, lftbin, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
 use ibfat::routing::degraded_mols::route_mols;
@@ -102,6 +102,10 @@ pub fn run(
                 Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
             ),
             ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
+            (
+                lftbin::FILE_NAME,
+                Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
+            ),
         ],
     )?;
     let report = Report {
@@ -117,7 +121,7 @@ pub fn run(
         unrouted_pairs: r.unrouted_named.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
         unrouted_switch_lids: r.unrouted_switch_lids,
         out: out.display().to_string(),
-        files: vec!["opensm-lfts.dump", "guid2lid"],
+        files: vec!["opensm-lfts.dump", "guid2lid", lftbin::FILE_NAME],
         dump_style: style.name(),
         timings: stages.map(|(read_s, recognize_s)| super::route::Timings {
             read_s,

@@ -110,5 +110,9 @@ pub fn given_lids(loaded: &Loaded, lids: Option<&Path>) -> Result<Option<Lids>> 
 /// LIDs the dump's `portguid` annotations name (OpenSM's dumps carry them).
 pub fn read_lfts(loaded: &Loaded, lids: Option<&Path>, lfts: &Path) -> Result<(Lids, LftSet)> {
     let given = given_lids(loaded, lids)?;
+    if ibfat::formats::lftbin::is_lft_file(lfts) {
+        let f = ibfat::formats::lftbin::read(lfts, loaded.fabric(), given.as_ref())?;
+        return Ok((f.lids, f.lfts));
+    }
     lftdump::read_with_lids(lfts, loaded.fabric(), given.as_ref())
 }

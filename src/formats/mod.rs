@@ -10,6 +10,7 @@ pub mod guid2lid;
 pub mod ibsim;
 pub mod input;
 pub mod lanes;
+pub mod lftbin;
 pub mod lftdump;
 pub mod node_name_map;
 pub mod options;

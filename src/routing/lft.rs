@@ -67,15 +67,6 @@ impl LftSet {
     /// order, the table length or the entries of unused LIDs — so tables ibfat computed
     /// and the same tables read back from a switch (`dump_lfts`) agree.
     pub fn fingerprint(&self, fabric: &Fabric, lids: &Lids) -> String {
-        let used: Vec<u16> = (1..lids.owner.len())
-            .filter(|&l| lids.owner[l] != crate::topology::NO_PEER)
-            .map(|l| l as u16)
-            .collect();
-        let mut h = Fnv1a::new();
-        for &lid in &used {
-            let p = &fabric.ports[lids.owner[lid as usize] as usize];
-            h.u64(lid as u64).u64(fabric.node(p.node).guid).u64(p.num as u64);
-        }
         let mut rows: Vec<(u64, usize)> = self
             .switches
             .iter()
@@ -83,14 +74,11 @@ impl LftSet {
             .map(|(r, &s)| (fabric.node(s).guid, r))
             .collect();
         rows.sort_unstable();
-        let mut row_bytes = Vec::with_capacity(used.len());
+        let mut h = Fingerprinter::new(fabric, lids);
         for (guid, r) in rows {
-            let row = self.row(r);
-            row_bytes.clear();
-            row_bytes.extend(used.iter().map(|&l| row.get(l as usize).copied().unwrap_or(NO_ROUTE)));
-            h.u64(guid).bytes(&row_bytes);
+            h.row(guid, self.row(r));
         }
-        h.hex()
+        h.finish()
     }
 
     /// What an artefact computed on these tables records: the fabric's fingerprint and
@@ -115,5 +103,123 @@ impl LftSet {
     /// Number of entries that hold a route.
     pub fn routed_entries(&self) -> usize {
         self.ports.iter().filter(|&&p| p != NO_ROUTE).count()
+    }
+}
+
+/// [`LftSet::fingerprint`] fed one table at a time, in ascending switch GUID order, for
+/// readers that hash tables as they arrive (`formats::lftbin`).
+pub struct Fingerprinter {
+    h: Fnv1a,
+    /// The used LIDs as runs `[a, b)` of consecutive LIDs (planned LIDs are one run): a
+    /// table's entries are hashed slice by slice, the same bytes in the same order as one
+    /// by one, without gathering them first.
+    runs: Vec<(usize, usize)>,
+}
+
+impl Fingerprinter {
+    /// Start with the LIDs in use and the ports that own them.
+    pub fn new(fabric: &Fabric, lids: &Lids) -> Fingerprinter {
+        let mut h = Fnv1a::new();
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for (lid, &owner) in lids.owner.iter().enumerate().skip(1) {
+            if owner == crate::topology::NO_PEER {
+                continue;
+            }
+            let p = &fabric.ports[owner as usize];
+            h.u64(lid as u64).u64(fabric.node(p.node).guid).u64(p.num as u64);
+            match runs.last_mut() {
+                Some((_, end)) if *end == lid => *end += 1,
+                _ => runs.push((lid, lid + 1)),
+            }
+        }
+        Fingerprinter { h, runs }
+    }
+
+    /// The table of the switch with node GUID `guid` (tables in ascending GUID order).
+    pub fn row(&mut self, guid: u64, row: &[u8]) {
+        self.h.u64(guid);
+        for &(a, b) in &self.runs {
+            // entries beyond a short table are NO_ROUTE
+            let (lo, hi) = (a.min(row.len()), b.min(row.len()));
+            self.h.bytes(&row[lo..hi]);
+            for _ in hi.max(a)..b {
+                self.h.bytes(&[NO_ROUTE]);
+            }
+        }
+    }
+
+    /// The fingerprint, as artefacts record it.
+    pub fn finish(&self) -> String {
+        self.h.hex()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::kary::KaryParams;
+    use crate::topology::{FamilySpec, Spec};
+
+    /// The definition as first written: every used LID's entry gathered one by one.
+    fn entry_by_entry(t: &LftSet, fabric: &Fabric, lids: &Lids) -> String {
+        let used: Vec<usize> = (1..lids.owner.len())
+            .filter(|&l| lids.owner[l] != crate::topology::NO_PEER)
+            .collect();
+        let mut h = Fnv1a::new();
+        for &lid in &used {
+            let p = &fabric.ports[lids.owner[lid] as usize];
+            h.u64(lid as u64).u64(fabric.node(p.node).guid).u64(p.num as u64);
+        }
+        let mut rows: Vec<(u64, usize)> = t
+            .switches
+            .iter()
+            .enumerate()
+            .map(|(r, &s)| (fabric.node(s).guid, r))
+            .collect();
+        rows.sort_unstable();
+        for (guid, r) in rows {
+            let row = t.row(r);
+            let bytes: Vec<u8> = used.iter().map(|&l| row.get(l).copied().unwrap_or(NO_ROUTE)).collect();
+            h.u64(guid).bytes(&bytes);
+        }
+        h.hex()
+    }
+
+    #[test]
+    fn fingerprint_by_runs_is_the_entry_by_entry_definition() {
+        let plan = Spec::new(FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }))
+            .build()
+            .unwrap();
+        for lmc in [0, 1] {
+            let mut lids = Lids::plan(&plan.fabric, plan.layout.hosts(), lmc).unwrap();
+            let lfts = crate::routing::route(&plan.fabric, &plan.layout, &lids).unwrap();
+            assert_eq!(
+                lfts.fingerprint(&plan.fabric, &lids),
+                entry_by_entry(&lfts, &plan.fabric, &lids)
+            );
+            // holes in the LIDs (several runs) and tables shorter than the LIDs in use
+            for l in [3, 4, 17, lids.owner.len() - 2] {
+                lids.owner[l] = crate::topology::NO_PEER;
+            }
+            let short = LftSet {
+                stride: lfts.stride - 5,
+                ports: lfts
+                    .ports
+                    .chunks(lfts.stride)
+                    .flat_map(|r| r[..lfts.stride - 5].to_vec())
+                    .collect(),
+                ..lfts.clone()
+            };
+            for t in [&lfts, &short] {
+                assert_eq!(
+                    t.fingerprint(&plan.fabric, &lids),
+                    entry_by_entry(t, &plan.fabric, &lids)
+                );
+            }
+            assert_ne!(
+                lfts.fingerprint(&plan.fabric, &lids),
+                short.fingerprint(&plan.fabric, &lids)
+            );
+        }
     }
 }

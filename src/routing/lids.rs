@@ -51,6 +51,22 @@ impl Lids {
         }
     }
 
+    /// Fingerprint of the assignment (see [`crate::fingerprint`]): the LMC, then every
+    /// LID in use with the node GUID and port number of the port that owns it. The LIDs
+    /// part of [`super::LftSet::fingerprint`] with the LMC in front; binary table files
+    /// (`formats::lftbin`) record it to tell "other LIDs" from "other tables".
+    pub fn fingerprint(&self, fabric: &Fabric) -> String {
+        let mut h = crate::fingerprint::Fnv1a::new();
+        h.u64(self.lmc as u64);
+        for (lid, &owner) in self.owner.iter().enumerate().skip(1) {
+            if owner != NO_PEER {
+                let p = &fabric.ports[owner as usize];
+                h.u64(lid as u64).u64(fabric.node(p.node).guid).u64(p.num as u64);
+            }
+        }
+        h.hex()
+    }
+
     /// Largest LID in use.
     pub fn max_lid(&self) -> u16 {
         (self.owner.len().max(1) - 1) as u16
