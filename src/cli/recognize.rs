@@ -250,7 +250,7 @@ fn recognize_one(
             if tree {
                 "  routing: `ibfat route` (up*/down* around the faults on one VL); the OpenSM plugin"
             } else {
-                "  routing: `ibfat route` (detours on 2 data VLs, with SL files); the OpenSM plugin with QoS on"
+                "  routing: `ibfat route` (detours on 2 data VLs, 3 where a route turns twice, with SL files); the OpenSM plugin with QoS on"
             }
         );
         return Ok((code, r, out));
