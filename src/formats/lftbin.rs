@@ -110,13 +110,7 @@ pub fn write(w: &mut dyn Write, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> 
     w.write_all(&ranges)?;
     // tables in ascending GUID order, the order of the fingerprint: a reader hashes them
     // as they arrive
-    let mut rows: Vec<(u64, usize)> = lfts
-        .switches
-        .iter()
-        .enumerate()
-        .map(|(r, &s)| (fabric.node(s).guid, r))
-        .collect();
-    rows.sort_unstable();
+    let rows = lfts.rows_by_guid(fabric);
     let guids: Vec<u8> = rows.iter().flat_map(|&(g, _)| g.to_le_bytes()).collect();
     w.write_all(&guids)?;
     for (_, r) in rows {

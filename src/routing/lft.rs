@@ -61,12 +61,9 @@ impl LftSet {
         self.ports[r * self.stride + lid as usize] = port;
     }
 
-    /// Fingerprint of the routes these tables give (see [`crate::fingerprint`]): every
-    /// LID in use with the port that owns it, then every switch (by GUID) with its entry
-    /// for each of those LIDs. The same routes give the same value whatever the node
-    /// order, the table length or the entries of unused LIDs — so tables ibfat computed
-    /// and the same tables read back from a switch (`dump_lfts`) agree.
-    pub fn fingerprint(&self, fabric: &Fabric, lids: &Lids) -> String {
+    /// (switch GUID, row) of every table, by ascending GUID: the order the fingerprint and
+    /// the binary table file take them in, whatever the fabric's node order.
+    pub fn rows_by_guid(&self, fabric: &Fabric) -> Vec<(u64, usize)> {
         let mut rows: Vec<(u64, usize)> = self
             .switches
             .iter()
@@ -74,8 +71,17 @@ impl LftSet {
             .map(|(r, &s)| (fabric.node(s).guid, r))
             .collect();
         rows.sort_unstable();
+        rows
+    }
+
+    /// Fingerprint of the routes these tables give (see [`crate::fingerprint`]): every
+    /// LID in use with the port that owns it, then every switch (by GUID) with its entry
+    /// for each of those LIDs. The same routes give the same value whatever the node
+    /// order, the table length or the entries of unused LIDs — so tables ibfat computed
+    /// and the same tables read back from a switch (`dump_lfts`) agree.
+    pub fn fingerprint(&self, fabric: &Fabric, lids: &Lids) -> String {
         let mut h = Fingerprinter::new(fabric, lids);
-        for (guid, r) in rows {
+        for (guid, r) in self.rows_by_guid(fabric) {
             h.row(guid, self.row(r));
         }
         h.finish()

@@ -470,19 +470,37 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         )
         .collect();
     let unrouted = missed.iter().sum();
-    let (unrouted_switch_lids, two_turn_switch_lids) =
-        switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
-    let turn_twice = host_two_turn + two_turn_switch_lids > 0;
-    Ok(DegradedRoutes {
+    let switches = switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
+    Ok(DegradedRoutes::assemble(
         lfts,
-        sl,
-        stride,
-        unrouted,
-        unrouted_switch_lids,
-        two_turn: host_two_turn,
-        two_turn_switch_lids,
-        data_vls: if turn_twice { MAX_DATA_VLS } else { DATA_VLS },
-    })
+        (sl, stride),
+        (unrouted, host_two_turn),
+        switches,
+    ))
+}
+
+impl DegradedRoutes {
+    /// The routes of tables whose host entries leave `unrouted` (leaf, host LID) pairs and
+    /// turn twice `two_turn` times, and whose switch-LID columns left (unrouted, turning
+    /// twice) pairs: three data VLs when any route turns twice, else two.
+    fn assemble(
+        lfts: LftSet,
+        (sl, stride): (Vec<u8>, usize),
+        (unrouted, two_turn): (u64, u64),
+        (unrouted_switch_lids, two_turn_switch_lids): (u64, u64),
+    ) -> DegradedRoutes {
+        let turn_twice = two_turn + two_turn_switch_lids > 0;
+        DegradedRoutes {
+            lfts,
+            sl,
+            stride,
+            unrouted,
+            unrouted_switch_lids,
+            two_turn,
+            two_turn_switch_lids,
+            data_vls: if turn_twice { MAX_DATA_VLS } else { DATA_VLS },
+        }
+    }
 }
 
 #[cfg(test)]

@@ -339,7 +339,7 @@ pub fn route_lsft_spread(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<
                 }
             }
         });
-    let (unrouted_switch_lids, two_turn_switch_lids) = switch_lids::route(
+    let switches = switch_lids::route(
         fabric,
         h,
         lids,
@@ -349,18 +349,5 @@ pub fn route_lsft_spread(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<
         stride,
     );
     // host routes here turn at most once; a switch-LID route may turn twice (third VL)
-    Ok(DegradedRoutes {
-        lfts,
-        sl,
-        stride,
-        unrouted,
-        unrouted_switch_lids,
-        two_turn: 0,
-        two_turn_switch_lids,
-        data_vls: if two_turn_switch_lids > 0 {
-            super::MAX_DATA_VLS
-        } else {
-            super::DATA_VLS
-        },
-    })
+    Ok(DegradedRoutes::assemble(lfts, (sl, stride), (unrouted, 0), switches))
 }
