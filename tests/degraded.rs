@@ -311,6 +311,14 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
         );
         assert!(v.ok(), "LSFT({q}) with {cut} cuts: {v:?}");
         assert_eq!(v.unrouted, 0, "LSFT({q}) with {cut} cuts");
+        // complete tables: no black hole, loop or misdelivery for any LID at any switch
+        // (spine entries no host path uses included)
+        let lr = ibfat::check::validate(&inj.fabric, &lids, &r.lfts, None);
+        assert!(
+            lr.complete && lr.defective_host_lid_entries == 0,
+            "LSFT({q}) with {cut} cuts: {:?}",
+            lr.defects.first()
+        );
         let twice = r.two_turn + r.two_turn_switch_lids;
         assert!(
             v.paths > 0 && v.sl_paths > 0 && v.vls == r.data_vls && r.data_vls == 2 + (twice > 0) as u8,

@@ -242,7 +242,9 @@ fn print_text(r: &LftReport, strict: bool, pass: bool) {
     }
     outln!(
         "{}",
-        match (pass, r.ok) {
+        // `pass` holds the data path and deadlock freedom (per VL when SLs are given): what
+        // is left is completeness
+        match (pass, r.complete) {
             (true, true) => "valid",
             (true, false) => "valid for data traffic (completeness gaps above)",
             _ => "INVALID",

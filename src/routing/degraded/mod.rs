@@ -470,6 +470,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         )
         .collect();
     let unrouted = missed.iter().sum();
+    complete_spine_entries(&mut lfts, h, &line_of, &dest);
     let switches = switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
     Ok(DegradedRoutes::assemble(
         lfts,
@@ -477,6 +478,40 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         (unrouted, host_two_turn),
         switches,
     ))
+}
+
+/// For the tables' completeness only: a spine's host-LID entry that is still empty (no
+/// host path crosses it — a leaf whose route went there would have a broken route) hands
+/// the packet to a leaf on the spine whose own entry for the LID is routed and does not
+/// lead back up to this spine, so a packet that starts at the spine (management traffic,
+/// not a data VL's) arrives.
+fn complete_spine_entries(lfts: &mut LftSet, h: &LsftHoles, line_of: &[u32], dest: &[Dest]) {
+    let stride = lfts.stride;
+    let fixes: Vec<(usize, u8)> = lfts
+        .switches
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(row, &sw)| {
+            let l = line_of[sw as usize];
+            let lfts = &*lfts;
+            dest.iter().enumerate().filter_map(move |(lid, &d)| {
+                if l == u32::MAX || !matches!(d, Dest::Host(..)) || lfts.ports[row * stride + lid] != NO_ROUTE {
+                    return None;
+                }
+                let m = h.plane.points_on(l).iter().flat_map(|&x| h.leaves_at(x)).find(|&m| {
+                    let at = h.leaves[m as usize];
+                    h.down(l, m) != 0 && {
+                        let port = lfts.ports[lfts.row_of[at as usize] as usize * stride + lid];
+                        port != NO_ROUTE && port != h.up(m, l)
+                    }
+                })?;
+                Some((row * stride + lid, h.down(l, m)))
+            })
+        })
+        .collect();
+    for (i, port) in fixes {
+        lfts.ports[i] = port;
+    }
 }
 
 impl DegradedRoutes {
