@@ -4,6 +4,7 @@
 
 use super::super::lids::{describe_port, Lids};
 use crate::error::{Error, Result};
+use crate::routing::lft::LftSet;
 use crate::topology::degraded::{LsftHoles, DEAD};
 use crate::topology::{Fabric, NodeKind, NO_PEER};
 
@@ -97,4 +98,17 @@ impl Columns {
             count,
         })
     }
+}
+
+/// The SL table's row of every leaf (`sl[i * stride ..]` for leaf index i), placed at its
+/// switch's row of `lfts` (empty for spines and dead leaves), so the rows of the tables and
+/// of the SLs can be filled together, one switch per task.
+pub(super) fn sl_rows<'s>(sl: &'s mut [u8], lfts: &LftSet, h: &LsftHoles) -> Vec<&'s mut [u8]> {
+    let mut rows: Vec<&mut [u8]> = (0..lfts.switches.len()).map(|_| -> &mut [u8] { &mut [] }).collect();
+    for (p, chunk) in sl.chunks_mut(lfts.stride).enumerate() {
+        if h.leaves[p] != DEAD {
+            rows[lfts.row_of[h.leaves[p] as usize] as usize] = chunk;
+        }
+    }
+    rows
 }

@@ -123,7 +123,7 @@ mod near;
 mod spread;
 mod switch_lids;
 mod two_turn;
-use columns::{Columns, Dest};
+use columns::{sl_rows, Columns, Dest};
 use near::{Near, SpineOptions};
 pub use spread::route_lsft_spread;
 use two_turn::{Choice, Choices};
@@ -367,12 +367,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     };
     let mut sl = vec![0u8; nl as usize * stride];
     // every row on its own (rayon): a leaf row writes its own SL row, counts its own misses
-    let mut sl_rows: Vec<&mut [u8]> = (0..lfts.switches.len()).map(|_| -> &mut [u8] { &mut [] }).collect();
-    for (p, chunk) in sl.chunks_mut(stride).enumerate() {
-        if h.leaves[p] != DEAD {
-            sl_rows[lfts.row_of[h.leaves[p] as usize] as usize] = chunk;
-        }
-    }
+    let sl_rows = sl_rows(&mut sl, &lfts, h);
     let switches = lfts.switches.clone();
     let missed: Vec<u64> = lfts
         .ports

@@ -30,7 +30,7 @@
 //! [`super`] applies as written — VL 0 carries paths up, then down by rank, VL 1 only the
 //! part after the one physical turn. Switch LIDs are routed as in [`super`].
 
-use super::columns::{Columns, Dest};
+use super::columns::{sl_rows, Columns, Dest};
 use super::switch_lids;
 use super::{colour, DegradedRoutes};
 use crate::error::{Error, Result};
@@ -214,20 +214,6 @@ impl Spread<'_> {
         false
     }
 
-    /// For the tables' completeness only (no host path crosses it): spine l without a relay
-    /// for slot j of d hands it to a leaf on l, the one on the slot's entry spine when its
-    /// cable is there — any leaf's own entry for the slot leads on without coming back to
-    /// l, which no leaf's route uses for this slot.
-    fn spine_fallback(&self, l: u32, d: u32, j: u32) -> u8 {
-        let h = self.h;
-        let on = |x: u32| h.leaves_at(x).find(|&m| m != d && h.down(l, m) != 0);
-        let meet = self.entry(d, j).and_then(|e| on(h.plane.meet(l, e)));
-        let pts = h.plane.points_on(l);
-        let start = (l + d + j) as usize;
-        meet.or_else(|| (0..pts.len()).find_map(|i| on(pts[(start + i) % pts.len()])))
-            .map_or(NO_ROUTE, |m| h.down(l, m))
-    }
-
     /// Spine l's hop towards slot j of leaf d.
     fn spine_hop(&self, l: u32, d: u32, j: u32) -> u8 {
         let h = self.h;
@@ -267,12 +253,7 @@ pub fn route_lsft_spread(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<
         first_slot[d + 1] = first_slot[d] + cols.count[d].max(1) as usize;
     }
     let mut sl = vec![0u8; nl * stride];
-    let mut sl_rows: Vec<&mut [u8]> = (0..lfts.switches.len()).map(|_| -> &mut [u8] { &mut [] }).collect();
-    for (p, chunk) in sl.chunks_mut(stride).enumerate() {
-        if h.leaves[p] != DEAD {
-            sl_rows[lfts.row_of[h.leaves[p] as usize] as usize] = chunk;
-        }
-    }
+    let sl_rows = sl_rows(&mut sl, &lfts, h);
     let switches = lfts.switches.clone();
     let missed: Vec<(u32, usize)> = lfts
         .ports
@@ -322,23 +303,7 @@ pub fn route_lsft_spread(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<
         .iter()
         .filter(|&&(s, lid)| !sp.hand_over(&mut lfts, &mut sl, &cols, s, lid))
         .count() as u64;
-    // completeness: a spine entry no host path uses (no relay serves the slot there) hands
-    // the packet to a leaf on the spine, which routes it on (a path that starts at the
-    // spine: management traffic, not a data VL's)
-    lfts.ports
-        .par_chunks_mut(stride)
-        .zip(switches.par_iter())
-        .for_each(|(ports, &sw)| {
-            let l = cols.line_of[sw as usize];
-            if l == u32::MAX {
-                return;
-            }
-            for (lid, &dest) in cols.dest.iter().enumerate() {
-                if let (Dest::Host(d, _), NO_ROUTE) = (dest, ports[lid]) {
-                    ports[lid] = sp.spine_fallback(l, d, cols.host_slot[lid]);
-                }
-            }
-        });
+    super::complete_spine_entries(&mut lfts, h, &cols.line_of, &cols.dest);
     let switches = switch_lids::route(
         fabric,
         h,
