@@ -126,7 +126,16 @@ fn damaged_foreign_and_stale_files_are_refused_with_the_reason() {
         let at = b.len() - 7;
         b[at] ^= 1;
     });
-    refused(&plan, &f, &[], &["byte offset 32", "corrupted", "recorded", regenerate]);
+    refused(
+        &plan,
+        &f,
+        &[],
+        &["byte offset 56", "checksum", "corrupted", "recorded", regenerate],
+    );
+    // the recorded tables fingerprint changed (what a shard would record): the checksum
+    // covers the header too
+    let f = damaged(&bin, "fingerprint.bin", |b| b[33] ^= 1);
+    refused(&plan, &f, &[], &["byte offset 56", "checksum", "corrupted", regenerate]);
     // cut short: in the tables, and inside the header
     let f = damaged(&bin, "short.bin", |b| b.truncate(len - 100));
     refused(&plan, &f, &[], &["truncated", &format!("{}", len - 100), regenerate]);
@@ -136,8 +145,8 @@ fn damaged_foreign_and_stale_files_are_refused_with_the_reason() {
     let f = damaged(&bin, "long.bin", |b| b.push(0));
     refused(&plan, &f, &[], &["data after the tables"]);
     // another format version
-    let f = damaged(&bin, "v2.bin", |b| b[8] = 2);
-    refused(&plan, &f, &[], &["byte offset 8", "format version 2", regenerate]);
+    let f = damaged(&bin, "v3.bin", |b| b[8] = 3);
+    refused(&plan, &f, &[], &["byte offset 8", "format version 3", regenerate]);
     // a header that announces impossible sizes
     let f = damaged(&bin, "wide.bin", |b| b[48..52].copy_from_slice(&u32::MAX.to_le_bytes()));
     refused(&plan, &f, &[], &["byte offset 48", "entries per table"]);
@@ -147,12 +156,12 @@ fn damaged_foreign_and_stale_files_are_refused_with_the_reason() {
     refused(&plan, &f, &[], &["truncated"]);
     // a LID record naming a port the fabric does not have
     let f = damaged(&bin, "lid.bin", |b| {
-        b[56..64].copy_from_slice(&0xdead_beefu64.to_le_bytes())
+        b[64..72].copy_from_slice(&0xdead_beefu64.to_le_bytes())
     });
-    refused(&plan, &f, &[], &["byte offset 56", "LID record 0", "not in the fabric"]);
+    refused(&plan, &f, &[], &["byte offset 64", "LID record 0", "not in the fabric"]);
     // a switch GUID changed, and two tables swapped with their GUIDs kept (other routes)
     let records = u32::from_le_bytes(b4(&bin, 40)) as usize;
-    let guids = 56 + 12 * records;
+    let guids = 64 + 12 * records;
     let f = damaged(&bin, "guid.bin", |b| {
         b[guids..guids + 8].copy_from_slice(&7u64.to_le_bytes())
     });
