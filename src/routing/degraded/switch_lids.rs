@@ -27,12 +27,18 @@
 //! an SL may fit it where none fits m's path).
 //!
 //! Before the walks, two repairs where up*/down* stepped sideways (they touch no
-//! rank-legal path): a spine whose own path to a leaf d is not rank-legal — so neither is
-//! any path through it — and does not already turn once at a relay for d goes down
-//! instead to a leaf m ≠ d that can relay for d ([`super::relay_sl`]) whose path is
-//! m → spine → d, spread by (spine + d); a leaf whose path is still not kept, or turns
-//! twice, takes the up port with the fewest turns, then the shortest kept path, spread by
-//! (leaf + destination). The walks then run on the final tables.
+//! rank-legal path): a spine whose own path to a switch is not rank-legal — so neither is
+//! any path through it — and does not already turn once at a relay goes down instead to a
+//! leaf m next to it: one whose own path reaches the switch without a turn (a leaf d: m →
+//! spine → d, m able to relay for d ([`super::relay_sl`]); a spine t: m → t), else one
+//! whose own path turns once (so that a leaf whose only spines meet the target at no
+//! surviving relay still reaches it turning twice), fewer turns than the spine's path had,
+//! spread by (spine + target); a leaf whose path is still not kept, or turns twice, takes
+//! the up port with the fewest turns, then the shortest kept path, spread by (leaf +
+//! destination). The walks then run on the final tables. In the sweep of
+//! `tests/degraded.rs` (37 fault sets far beyond the test matrix) this leaves 14 (leaf,
+//! switch LID) pairs unrouted, 3 of them with no path of the fabric turning less than
+//! three times; every pair with a path turning at most once is routed.
 //!
 //! Spines' entries are not walked from the spine: a spine originates only management
 //! traffic (VL 15), as in [`crate::routing::updown`]; as hops of leaves' paths they are
@@ -233,42 +239,64 @@ pub(super) fn route(
         u32::MAX => nl + line_of[n as usize],
         p => p,
     };
-    // 1. a spine without a rank-legal route to a leaf d hands it to a leaf m next to d
-    //    (m → spine → d) that can relay for d, so that the paths through it turn once, at
-    //    m, with an SL the VL rule can follow (every path through that spine is off the
-    //    rank order already: no rank-legal path changes)
+    // 1. a spine without a rank-legal route to a switch hands it to a leaf m next to it
+    //    (a leaf d: m → spine → d, m able to relay for d; a spine t: m → t), so that the
+    //    paths through it turn once, at m, with an SL the VL rule can follow (every path
+    //    through that spine is off the rank order already: no rank-legal path changes)
     let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
     let spine_fix: Vec<(NodeId, u16, u8)> = walked
         .par_iter()
-        .filter(|&&(_, d, _)| point_of[d as usize] != u32::MAX)
         .flat_map_iter(|(lid, d, stepped)| {
             let (lid, d, w) = (*lid as usize, *d, &w);
             let dp = point_of[d as usize];
-            let relay = move |m: NodeId| relay_sl(point_of[m as usize], dp, parts).is_some();
+            // towards a spine any leaf relays (some partition has it off the side the SL
+            // names); towards a leaf, one the partitions tell apart from it
+            let relay = move |m: NodeId| dp == u32::MAX || relay_sl(point_of[m as usize], dp, parts).is_some();
+            // a relay's own path: to a leaf over one spine, to a spine its cable
+            let hops = if dp == u32::MAX { 2 } else { 3 };
+            // physical turns of a path: the leaves inside it
+            let turns = move |p: &[NodeId]| p[1..p.len() - 1].iter().filter(|&&x| w.is_leaf(x)).count();
             stepped
                 .iter()
                 .copied()
                 .filter(|&l| line_of[l as usize] != u32::MAX)
                 .filter_map(move |l| {
-                    if let Some((p, len)) = w.path(l, None, d, lid) {
-                        let p = &p[..len];
-                        let turns_once_right = len == 4 && relay(p[1]);
-                        if w.legal(p) || turns_once_right {
-                            return None;
+                    let now = match w.path(l, None, d, lid) {
+                        Some((p, len)) => {
+                            let p = &p[..len];
+                            let turns_once_right = len == hops + 1 && w.is_leaf(p[1]) && relay(p[1]);
+                            if w.legal(p) || turns_once_right {
+                                return None;
+                            }
+                            turns(p)
                         }
-                    }
-                    let cands: Vec<u8> = (1..=fabric.node(l).nports)
-                        .filter(|&port| {
-                            fabric.peer(l, port).is_some_and(|(m, _)| {
-                                m != d
-                                    && w.is_leaf(m)
-                                    && relay(m)
-                                    && w.path(m, None, d, lid).is_some_and(|(_, k)| k == 3)
-                            })
+                        None => usize::MAX,
+                    };
+                    // the relays whose own path reaches it directly (one turn through
+                    // the spine, at the relay), else over one more turn
+                    let mut cands: Vec<(usize, u8)> = (1..=fabric.node(l).nports)
+                        .filter_map(|port| {
+                            let (m, _) = fabric.peer(l, port)?;
+                            if m == d || !w.is_leaf(m) || !relay(m) {
+                                return None;
+                            }
+                            let (p, k) = w.path(m, None, d, lid)?;
+                            match k {
+                                _ if k == hops => Some((1, port)),
+                                _ if k == hops + 2 && w.is_leaf(p[2]) => Some((2, port)),
+                                _ => None,
+                            }
                         })
                         .collect();
-                    let k = (canon(l) + canon(d)) as usize % cands.len().max(1);
-                    cands.get(k).map(|&port| (l, lid as u16, port))
+                    let best = cands.iter().map(|c| c.0).min()?;
+                    // a spine whose path turns once at a leaf that cannot relay is
+                    // mended even by a path turning once elsewhere; else only fewer turns
+                    if best >= now && now != 1 {
+                        return None;
+                    }
+                    cands.retain(|c| c.0 == best);
+                    let k = (canon(l) + canon(d)) as usize % cands.len();
+                    Some((l, lid as u16, cands[k].1))
                 })
         })
         .collect();
