@@ -7,7 +7,9 @@
 //!   switches, shuffled ports — intact (the yardstick), with 1, 10 and 100 seeded cuts and
 //!   with its top switch `S3_17` dead (the faults `scripts/bench-degraded-pgft.sh` injects);
 //! * `change`: the share of all LFT entries one cut cable changes, per family at scale
-//!   (`benches/reroute/change.rs`).
+//!   (`benches/reroute/change.rs`);
+//! * `load`: how evenly a degraded LSFT's detours spread — the worst link's flows under
+//!   uniform all-to-all against a lower bound (`benches/reroute/load.rs`).
 //!
 //! `IBFAT_BENCH_RUNS` (default 3): the median of that many runs is printed.
 //!
@@ -22,6 +24,8 @@
 
 #[path = "reroute/change.rs"]
 mod change;
+#[path = "reroute/load.rs"]
+mod load;
 
 use ibfat::formats::{dump, ibsim};
 use ibfat::recognize::{recognize, Recognition};
@@ -209,6 +213,7 @@ fn main() {
         "lsft" => lsft(runs),
         "pgft" => pgft(runs),
         "change" => change::main(),
-        other => panic!("IBFAT_BENCH_FABRIC={other}: lsft, pgft or change"),
+        "load" => load::main(),
+        other => panic!("IBFAT_BENCH_FABRIC={other}: lsft, pgft, change or load"),
     }
 }

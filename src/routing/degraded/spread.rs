@@ -17,22 +17,29 @@
 //!   survives, else one of the lines through P that still reach d, by (d + j);
 //! * a leaf on e (cable there) goes up to e: the one-turn-free route, SL 0;
 //! * every other leaf s goes up to a spine l through it that does not pass P, whose relay
-//!   r(l, d, j) — the leaf at the point where l meets e, of the other colour than d, with
-//!   both its cables (to l and to e) — exists; the candidates are spread by a hash of
-//!   (s, d) plus j, so the slots of d leave s over different up links; SL 1 + colour(d);
+//!   r(l, d, j) — the leaf at the point where l meets e, with both its cables (to l and
+//!   to e), that some partition of the SLs puts off d's side ([`relay_sl`]: any leaf up
+//!   to 2^7 leaves) — exists; the candidates are spread by a hash of (s, d) plus j, so the
+//!   slots of d leave s over different up links; SL relay_sl(r, d);
 //! * without such a spine, s takes a surviving spine through P (up, then down, SL 0);
 //! * a spine through P goes down to d; any other spine l down to r(l, d, j).
 //!
 //! A detour s → l → r → e → d is loop-free and turns once, at r, whose own entry for the
 //! slot is the direct one (r is on e). The SLs and VLs are the degraded LSFT's
-//! ([`super::super::lanes`]): the relay has the other colour than d, so the spine before
-//! the turn hands over on VL 0 and e after it on VL 1, and the proof of
-//! [`super`] applies as written — VL 0 carries paths up, then down by rank, VL 1 only the
-//! part after the one physical turn. Switch LIDs are routed as in [`super`].
+//! ([`super::super::lanes`]): the SL's partition has the relay off d's side, so the spine
+//! before the turn hands over on VL 0 and e after it on VL 1, and the proof of [`super`]
+//! applies as written — VL 0 carries paths up, then down by rank, VL 1 only the part
+//! after the one physical turn. Switch LIDs are routed as in [`super`].
+//!
+//! Why any relay the partitions allow, not only those of the other colour (partition 0,
+//! as the first version had): a line whose points are mostly of d's colour then offers a
+//! single relay, whose up link to the entry spine carries every source's traffic for
+//! every such slot — on LSFT(13), 32,662 of uniform all-to-all's flows on each of three
+//! links, twelve times the mean (`IBFAT_BENCH_FABRIC=load cargo bench --bench reroute`).
 
 use super::columns::{sl_rows, Columns, Dest};
 use super::switch_lids;
-use super::{colour, DegradedRoutes};
+use super::{partitions, relay_sl, DegradedRoutes};
 use crate::error::{Error, Result};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
@@ -54,6 +61,8 @@ struct Spread<'a> {
     /// `meet[l1 * n + l2]`: the point of two distinct lines (the relays' points; computed
     /// once, not per (leaf, slot, line) from coordinates).
     meet: Vec<u32>,
+    /// J, the leaf bipartitions the SLs name ([`partitions`]).
+    parts: u32,
 }
 
 impl Spread<'_> {
@@ -86,7 +95,12 @@ impl Spread<'_> {
                 }
             }
         });
-        Spread { h, entry, meet }
+        Spread {
+            h,
+            entry,
+            meet,
+            parts: partitions(h.leaf_count()),
+        }
     }
 
     fn entry(&self, d: u32, j: u32) -> Option<u32> {
@@ -94,14 +108,24 @@ impl Spread<'_> {
         Some(self.entry[(d * dd + j % dd) as usize]).filter(|&e| e != u32::MAX)
     }
 
-    /// The relay of spine l (not through d's point) for slot j of leaf d: the leaf where l
-    /// meets the slot's entry spine, of the other colour than d, with both cables.
-    fn relay(&self, l: u32, d: u32, j: u32) -> Option<u32> {
+    /// The relay of spine l (not through d's point) for slot j of leaf d, and the SL of a
+    /// route turning there: the leaf where l meets the slot's entry spine, with both cables,
+    /// that a partition puts off d's side (two-sided: one of the point's two leaves).
+    fn relay(&self, l: u32, d: u32, j: u32) -> Option<(u32, u8)> {
         let h = self.h;
         let e = self.entry(d, j)?;
         let x = self.meet[l as usize * h.plane.size() as usize + e as usize];
-        h.leaves_at(x)
-            .find(|&m| colour(m) != colour(d) && h.down(l, m) != 0 && h.up(m, e) != 0)
+        // two-sided, the point's two leaves take turns by (d + j), so that neither side
+        // relays for every slot
+        let mut two = h
+            .leaves_at(x)
+            .filter(|&m| h.down(l, m) != 0 && h.up(m, e) != 0)
+            .filter_map(|m| relay_sl(m, d, self.parts).map(|sl| (m, sl)));
+        let (first, second) = (two.next(), two.next());
+        match second {
+            Some(other) if (d + j) % 2 == 1 => Some(other),
+            _ => first,
+        }
     }
 
     /// Leaf s's hops towards slots 0..slots of leaf d (s ≠ d), into `out`: (up port, SL),
@@ -148,7 +172,8 @@ impl Spread<'_> {
                     .find(|&k| !used[k])
                     .unwrap_or(cands[first % n] as usize);
                 used[k] = true;
-                out[j as usize] = Some((h.up(s, lines[k]), 1 + colour(d)));
+                let sl = self.relay(lines[k], d, j).map_or(0, |(_, sl)| sl);
+                out[j as usize] = Some((h.up(s, lines[k]), sl));
                 continue;
             }
             for (k, &l) in lines.iter().enumerate() {
@@ -167,10 +192,10 @@ impl Spread<'_> {
     /// Route leaf s's entry for host `lid` (slot j of leaf d), which no spine's relay
     /// serves, through a leaf m next to s that is made to take its direct route to d (up,
     /// down, SL 0): spine l through s, not through d's point, with no relay for the slot
-    /// yet, hands the slot to m (of the other colour than d, with its cable to l). Nothing
+    /// yet, hands the slot to m (off d's side of some partition, with its cable to l). Nothing
     /// went through m for the slot before (only relays are passed through, and they are
-    /// direct already) nor through l (it had no entry), so no other path changes. False
-    /// when no such m exists.
+    /// direct already) nor through l (it had no entry), so no other path changes; the SL
+    /// is that of a turn at m. False when no such m exists.
     fn hand_over(&self, lfts: &mut LftSet, sl: &mut [u8], cols: &Columns, s: u32, lid: usize) -> bool {
         let h = self.h;
         let Dest::Host(d, _) = cols.dest[lid] else {
@@ -183,23 +208,28 @@ impl Spread<'_> {
                 continue;
             }
             let at_spine = row(lfts, h.spines[l as usize]);
+            let on_l = || h.plane.points_on(l).iter().flat_map(|&x| h.leaves_at(x));
             let relay = match lfts.ports[at_spine] {
-                NO_ROUTE => h.plane.points_on(l).iter().flat_map(|&x| h.leaves_at(x)).find_map(|m| {
-                    if m == s || colour(m) == colour(d) || h.down(l, m) == 0 {
+                NO_ROUTE => on_l().find_map(|m| {
+                    if m == s || h.down(l, m) == 0 {
                         return None;
                     }
+                    let sl = relay_sl(m, d, self.parts)?;
                     let t = h
                         .plane
                         .lines_through(h.point(m))
                         .iter()
                         .copied()
                         .find(|&t| h.plane.incident(pd, t) && h.up(m, t) != 0 && h.down(t, d) != 0)?;
-                    Some((m, t))
+                    Some((m, t, sl))
                 }),
                 // handed over before, to a leaf that now goes direct
-                _ => Some((u32::MAX, 0)),
+                port => on_l()
+                    .find(|&m| h.down(l, m) == port)
+                    .and_then(|m| relay_sl(m, d, self.parts))
+                    .map(|sl| (u32::MAX, 0, sl)),
             };
-            let Some((m, t)) = relay else { continue };
+            let Some((m, t, relay_sl)) = relay else { continue };
             if m != u32::MAX {
                 lfts.ports[at_spine] = h.down(l, m);
                 let at_m = row(lfts, h.leaves[m as usize]);
@@ -208,7 +238,7 @@ impl Spread<'_> {
             }
             let at_s = row(lfts, h.leaves[s as usize]);
             lfts.ports[at_s] = h.up(s, l);
-            sl[s as usize * stride + lid] = 1 + colour(d);
+            sl[s as usize * stride + lid] = relay_sl;
             return true;
         }
         false
@@ -223,7 +253,7 @@ impl Spread<'_> {
                 p => p,
             };
         }
-        self.relay(l, d, j).map_or(NO_ROUTE, |m| h.down(l, m))
+        self.relay(l, d, j).map_or(NO_ROUTE, |(m, _)| h.down(l, m))
     }
 }
 
