@@ -95,8 +95,7 @@ fn side(x: u32, j: u32, parts: u32) -> u32 {
 
 /// The colour of a leaf: the parity of its leaf index — its side of partition 0. A route
 /// turning once at a leaf m of the other colour than d gets SL 1 + colour(d) from
-/// [`relay_sl`] (partition 0 is the lowest that separates them), which is what the
-/// spreading objective (`degraded::spread`) uses.
+/// [`relay_sl`] (partition 0 is the lowest that separates them).
 pub fn colour(p: u32) -> u8 {
     (p & 1) as u8
 }
