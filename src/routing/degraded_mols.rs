@@ -309,11 +309,13 @@ pub fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<TreeRou
             _ => u32::MAX,
         })
         .collect();
-    let unrouted_switch_lids = route_switch_lids(fabric, &mut lfts, lids, &rank);
+    let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
     Ok(TreeRoutes {
         unrouted: unrouted.iter().map(|x| x.len() as u64).sum(),
         unrouted_named: name_pairs(fabric, lids, unrouted.iter().flatten()),
         unrouted_switch_lids,
+        detours,
+        rank,
         lfts,
     })
 }

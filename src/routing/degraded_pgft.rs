@@ -314,12 +314,14 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
             s => hl - l.coords(s).0,
         })
         .collect();
-    let unrouted_switch_lids = route_switch_lids(fabric, &mut lfts, lids, &rank);
+    let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
     let named = name_pairs(fabric, lids, unrouted.iter().flat_map(|x| x.1.iter()));
     Ok(TreeRoutes {
         lfts,
         unrouted: unrouted.iter().map(|x| x.0).sum(),
         unrouted_named: named,
         unrouted_switch_lids,
+        detours,
+        rank,
     })
 }
