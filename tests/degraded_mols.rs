@@ -366,7 +366,7 @@ fn cli_faults_recognize_and_route_a_degraded_mols() {
     let v: serde_json::Value = serde_json::from_str(&so).unwrap();
     assert_eq!(v["schema"], "ibfat.route-degraded/1");
     // the dead top leaves bottoms without an up*/down* path to some switch LIDs: those
-    // detour through a relay bottom on SL 1, a second VL
+    // detour through a relay on SL 1 or 2, with a second VL
     let detours = v["switch_lid_detours"].as_u64().unwrap();
     assert!(detours > 0, "{so}");
     assert_eq!(
@@ -388,10 +388,13 @@ fn cli_faults_recognize_and_route_a_degraded_mols() {
         .filter_map(|f| f.as_str())
         .collect();
     assert!(files.contains(&"path-sl.txt") && files.contains(&"sl2vl.txt"), "{so}");
-    // the SL file lists exactly the detours, all on SL 1
+    // the SL file lists only detours, on SL 1 or 2
     let path_sl = std::fs::read_to_string(routes.join("path-sl.txt")).unwrap();
     let listed: Vec<&str> = path_sl.lines().filter(|l| !l.starts_with('#')).collect();
-    assert!(listed.iter().all(|l| l.ends_with(" 1")), "{path_sl}");
+    assert!(
+        !listed.is_empty() && listed.iter().all(|l| l.ends_with(" 1") || l.ends_with(" 2")),
+        "{path_sl}"
+    );
     let dump = routes.join("opensm-lfts.dump");
     let g2l = routes.join("guid2lid");
     let (sl, vl) = (routes.join("path-sl.txt"), routes.join("sl2vl.txt"));
@@ -417,7 +420,7 @@ fn cli_faults_recognize_and_route_a_degraded_mols() {
     let (c, so, _) = harness::ibfat(&["route", n, "--out", r]);
     assert_eq!(c, 0);
     assert!(
-        so.contains("detours through a relay leaf on SL 1 (2 data VLs)") && so.contains("validated"),
+        so.contains("detours through a relay on SL 1-2 (2 data VLs)") && so.contains("validated"),
         "{so}"
     );
     let (c, _, e) = harness::ibfat(&["route", n, "--lmc", "2", "--out", r]);

@@ -3,7 +3,8 @@
 //! [`ibfat::routing::degraded_mols`], LMC 0 or 1 for MOLS), validated before the dump is
 //! written (no loop, nothing misdelivered, the CDG of host-sourced routes acyclic, and no
 //! broken host route but the unrouted pairs). Switch-LID routes that detour through a
-//! relay leaf go on SL 1 and a second VL ([`ibfat::routing::tree_lanes`]): the routes are
+//! relay leaf or a level-2 switch go on SL 1 or 2 and a second VL
+//! ([`ibfat::routing::tree_lanes`]): the routes are
 //! then proven per VL (`check_lanes`) instead of on one VL, and `path-sl.txt` and
 //! `sl2vl.txt` are written with the dump. Exit 0; 1 when some connected pairs have no
 //! up*/down* path (named; the tables are written, they serve every other pair) or when the
@@ -40,7 +41,8 @@ struct Report<'a> {
     vls: u8,
     /// Data VLs the routes need (as `vls`: the rule's count, which the per-VL proof used).
     data_vls: u8,
-    /// (Leaf, switch LID) pairs routed through a relay leaf on SL 1 (the second VL).
+    /// (Leaf, switch LID) pairs routed through a relay leaf or level-2 switch on SL 1 or 2
+    /// (VL 1 from the turn).
     switch_lid_detours: usize,
     /// (Leaf, host LID) pairs no up*/down* path connects, and the first of them named.
     unrouted: u64,
@@ -153,7 +155,7 @@ pub fn run(
         match &lanes {
             None => "up*/down* on one VL".to_string(),
             Some(l) => format!(
-                "up*/down* on VL 0, {} (leaf, switch LID) detours through a relay leaf on SL 1 ({} data VLs)",
+                "up*/down* on VL 0, {} (leaf, switch LID) detours through a relay on SL 1-2 ({} data VLs)",
                 r.detours.len(),
                 l.data_vls()
             ),
@@ -181,7 +183,7 @@ pub fn run(
     if r.unrouted_switch_lids > 0 {
         outln!(
             "  {} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (its copy class lost the leaf's \
-             cable) and no detour the SL-1 rule serves",
+             cable) and no detour the SL-to-VL rule serves",
             r.unrouted_switch_lids
         );
     }

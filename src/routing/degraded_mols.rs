@@ -48,7 +48,9 @@
 //! **Intact entries stay.** When the intact route from a switch survives, every switch on
 //! it passes the test of its rule above, so its entry is the intact one (the tests compare
 //! with the intact routing of the complete fabric). Switch LIDs are routed up*/down* by
-//! level over the surviving cables as in [`super::degraded_pgft`] ([`super::degraded_tree`]).
+//! level over the surviving cables as in [`super::degraded_pgft`] ([`super::degraded_tree`]),
+//! with the same detours on a second VL ([`super::tree_lanes`]: bottoms are its leaves,
+//! middles its level 2).
 
 use super::degraded_tree::{name_pairs, route_switch_lids, Div, TreeRoutes};
 use super::lft::{LftSet, NO_ROUTE};

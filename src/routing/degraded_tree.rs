@@ -26,10 +26,11 @@ pub struct TreeRoutes {
     /// route that turns up again would close a cycle in the channel dependency graph, even
     /// on the second VL of [`super::tree_lanes`] (or [`TreeRoutes::drop_detours`] removed it).
     pub unrouted_switch_lids: u64,
-    /// (Leaf row, switch LID) pairs routed by a detour that turns once, at a relay leaf:
-    /// deadlock-free only on SL 1 with the SL-to-VL rule of [`super::tree_lanes`] (two data
-    /// VLs). Sorted; empty when every switch-LID route is up*/down*.
-    pub detours: Vec<(u32, u16)>,
+    /// (Leaf row, switch LID, SL) of the switch-LID routes that turn once, at a relay leaf
+    /// (SL 1) or a level-2 switch (SL 2): deadlock-free only with the SL-to-VL rule of
+    /// [`super::tree_lanes`] (two data VLs). Sorted; empty when every switch-LID route is
+    /// up*/down*.
+    pub detours: Vec<(u32, u16, u8)>,
     /// Rank of every row (0 = top level, `u32::MAX` = not a switch of the tree).
     pub rank: Vec<u32>,
 }
@@ -53,7 +54,7 @@ impl TreeRoutes {
         let detours = self
             .detours
             .iter()
-            .map(|&(r, lid)| (self.lfts.switches[r as usize], lid))
+            .map(|&(r, lid, sl)| (self.lfts.switches[r as usize], lid, sl))
             .collect();
         super::tree_lanes::TreeLanes::new(fabric, &rank_of_node, leaf_rank(&self.rank), detours)
     }
@@ -65,7 +66,7 @@ impl TreeRoutes {
     /// nothing else breaks. Returns how many were dropped.
     pub fn drop_detours(&mut self) -> u64 {
         let stride = self.lfts.stride;
-        for &(r, lid) in &self.detours {
+        for &(r, lid, _) in &self.detours {
             self.lfts.ports[r as usize * stride + lid as usize] = NO_ROUTE;
         }
         let n = self.detours.len() as u64;
@@ -121,13 +122,13 @@ impl Div {
 /// switch of the tree) over the surviving cables ([`super::updown`], the intact families'
 /// rule, so entries away from the faults stay as they were), then the routes that turn up
 /// again sorted ([`settle_turning_switch_routes`]); returns how many (leaf, switch LID)
-/// entries were left unrouted and the detours kept for SL 1.
+/// entries were left unrouted and the detours kept with their SL.
 pub(crate) fn route_switch_lids(
     fabric: &Fabric,
     lfts: &mut LftSet,
     lids: &Lids,
     rank: &[u32],
-) -> (u64, Vec<(u32, u16)>) {
+) -> (u64, Vec<(u32, u16, u8)>) {
     let graph = super::updown::SwitchGraph::new(fabric, lfts, rank);
     let switch_lid: Vec<u16> = lfts
         .switches
@@ -159,17 +160,18 @@ pub(crate) fn name_pairs<'a>(
 /// Leaves' routes to switch LIDs that turn up again after going down (up*/down* has no
 /// path: the leaf's cable into the destination's copy class is cut, and [`super::updown`]
 /// then steps sideways). On one VL such a route would close a cycle in the channel
-/// dependency graph of host-sourced routes; a route that [`tree_lanes::keeps`] (one turn,
-/// at a relay leaf reached through a level-2 switch, up*/down* after it) is returned as a
-/// detour for SL 1, every other one is removed and counted. Longer detours (turning above
-/// level 2 before the relay) are removed. The walks read the table as `updown` filled it:
+/// dependency graph of host-sourced routes; a route that [`tree_lanes::detour_sl`] serves
+/// (one turn, at a relay leaf reached through a level-2 switch or at a level-2 switch
+/// right below the destination, up*/down* after it) is returned as a detour with its SL,
+/// every other one is removed and counted. Longer detours (turning above level 2, or
+/// reaching the relay leaf over level 3) are removed. The walks read the table as `updown` filled it:
 /// a kept detour's relay has no turn of its own, so no removal breaks a kept path.
 pub(crate) fn settle_turning_switch_routes(
     fabric: &Fabric,
     lfts: &mut LftSet,
     rank: &[u32],
     switch_lid: &[u16],
-) -> (u64, Vec<(u32, u16)>) {
+) -> (u64, Vec<(u32, u16, u8)>) {
     let top = leaf_rank(rank);
     let stride = lfts.stride;
     // the row behind every port of every row (u32::MAX: none), so that walks are lookups
@@ -188,8 +190,8 @@ pub(crate) fn settle_turning_switch_routes(
     };
     let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top).collect();
     let table = &*lfts;
-    // (row, lid, kept as a detour)
-    let turning: Vec<(usize, u16, bool)> = rows
+    // (row, lid, the SL of a kept detour)
+    let turning: Vec<(usize, u16, Option<u8>)> = rows
         .par_iter()
         .flat_map_iter(|&r| {
             let next_row = &next_row;
@@ -220,15 +222,15 @@ pub(crate) fn settle_turning_switch_routes(
                     from = at as u32;
                     at = next as usize;
                 };
-                turned.then(|| (r, lid, arrived && tree_lanes::keeps(&hops)))
+                turned.then(|| (r, lid, if arrived { tree_lanes::detour_sl(&hops) } else { None }))
             })
         })
         .collect();
     let mut detours = Vec::new();
     let mut dropped = 0;
-    for &(r, lid, keep) in &turning {
-        if keep {
-            detours.push((r as u32, lid));
+    for &(r, lid, sl) in &turning {
+        if let Some(sl) = sl {
+            detours.push((r as u32, lid, sl));
         } else {
             lfts.ports[r * stride + lid as usize] = NO_ROUTE;
             dropped += 1;
