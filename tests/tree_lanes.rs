@@ -203,3 +203,70 @@ fn mols_tree_detours_on_a_second_vl() {
         run(&t, &[0, 1]);
     }
 }
+
+/// `ibfat route` on a cut 4-ary 3-tree writes the detours' SLs (1 and 2) and SL-to-VL
+/// tables next to the dump, and `ibfat lfts validate` proves the written files per VL.
+#[test]
+fn cli_route_writes_the_detours_lanes_and_lfts_validate_proves_them() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(
+        &["build", "kary", "--arity", "4", "--levels", "3", "--shuffle", "7"],
+        &plan,
+    );
+    let cut = t.path().join("cut");
+    let (p, c) = (plan.to_str().unwrap(), cut.to_str().unwrap());
+    let (code, so, e) = harness::ibfat(&["faults", p, "--cut", "10", "--seed", "7", "--out", c]);
+    assert_eq!(code, 0, "{so}{e}");
+    let net = cut.join("topology.net");
+    let routes = t.path().join("routes");
+    let (n, r) = (net.to_str().unwrap(), routes.to_str().unwrap());
+    let (code, so, e) = harness::ibfat(&["route", n, "--out", r, "--json"]);
+    assert_eq!(code, 0, "{so}{e}");
+    let v: serde_json::Value = serde_json::from_str(&so).unwrap();
+    let detours = v["switch_lid_detours"].as_u64().unwrap();
+    assert!(detours > 0, "{so}");
+    assert_eq!((v["vls"].as_u64(), v["data_vls"].as_u64()), (Some(2), Some(2)), "{so}");
+    assert_eq!(v["valid"].as_bool(), Some(true), "{so}");
+    // path-sl.txt lists the detours (one line per host on a detour's leaf): SLs 1 and 2 only,
+    // both used on this fabric (relay leaves and level-2 turns below a cut top cable)
+    let path_sl = std::fs::read_to_string(routes.join("path-sl.txt")).unwrap();
+    let sls: Vec<&str> = path_sl
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.rsplit(' ').next())
+        .collect();
+    assert!(sls.iter().all(|s| *s == "1" || *s == "2"), "{path_sl}");
+    assert!(sls.contains(&"1") && sls.contains(&"2"), "{path_sl}");
+    let file = |f: &str| routes.join(f).to_str().unwrap().to_string();
+    let (code, so, e) = harness::ibfat(&[
+        "lfts",
+        "validate",
+        n,
+        "--lfts",
+        &file("opensm-lfts.dump"),
+        "--lids",
+        &file("guid2lid"),
+        "--sl",
+        &file("path-sl.txt"),
+        "--sl2vl",
+        &file("sl2vl.txt"),
+    ]);
+    assert_eq!(code, 0, "{so}{e}");
+    assert!(
+        so.contains("deadlock per VL: free (2 data VLs") && so.contains("VL 1:"),
+        "{so}"
+    );
+    // without the SL files the one-VL CDG has the detours' cycle: the second VL is needed
+    let (code, so, _) = harness::ibfat(&[
+        "lfts",
+        "validate",
+        n,
+        "--lfts",
+        &file("opensm-lfts.dump"),
+        "--lids",
+        &file("guid2lid"),
+    ]);
+    assert_eq!(code, 1, "{so}");
+    assert!(so.contains("host-sourced CDG CYCLIC") && so.contains("completeness: ok"), "{so}");
+}
