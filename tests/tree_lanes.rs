@@ -268,5 +268,8 @@ fn cli_route_writes_the_detours_lanes_and_lfts_validate_proves_them() {
         &file("guid2lid"),
     ]);
     assert_eq!(code, 1, "{so}");
-    assert!(so.contains("host-sourced CDG CYCLIC") && so.contains("completeness: ok"), "{so}");
+    assert!(
+        so.contains("host-sourced CDG CYCLIC") && so.contains("completeness: ok"),
+        "{so}"
+    );
 }
