@@ -101,7 +101,9 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     };
     let full_lids = Lids::plan(f, &[], lmc).unwrap();
     let lids = lids_like(f, &full_lids, g);
-    let r = route_mols(g, h, &lids).unwrap();
+    let mut r = route_mols(g, h, &lids).unwrap();
+    // the one-VL routes: switch-LID detours (SL 1, a second VL: tests/tree_lanes.rs) dropped
+    r.drop_detours();
     // unrouted: exactly the (bottom, host LID) pairs no up*/down* path joins
     let hosts_at = |b: u32| {
         (1..=g.node(b).nports)
@@ -187,7 +189,8 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     let dr = degraded(&rev, Some(FamilyHint::Mols), &what);
     assert_eq!(dr.faults.len(), d.faults.len());
     let Holes::Mols(hr) = &dr.holes else { panic!() };
-    let rr = route_mols(&rev, hr, &lids_like(f, &full_lids, &rev)).unwrap();
+    let mut rr = route_mols(&rev, hr, &lids_like(f, &full_lids, &rev)).unwrap();
+    rr.drop_detours();
     assert_eq!(
         by_guid(g, &r.lfts),
         by_guid(&rev, &rr.lfts),
@@ -362,19 +365,39 @@ fn cli_faults_recognize_and_route_a_degraded_mols() {
     assert_eq!(c, 0, "{so}{e}");
     let v: serde_json::Value = serde_json::from_str(&so).unwrap();
     assert_eq!(v["schema"], "ibfat.route-degraded/1");
+    // the dead top leaves bottoms without an up*/down* path to some switch LIDs: those
+    // detour through a relay on SL 1 or 2, with a second VL
+    let detours = v["switch_lid_detours"].as_u64().unwrap();
+    assert!(detours > 0, "{so}");
     assert_eq!(
         (
             v["valid"].as_bool(),
             v["vls"].as_u64(),
+            v["data_vls"].as_u64(),
             v["lmc"].as_u64(),
             v["unrouted"].as_u64()
         ),
-        (Some(true), Some(1), Some(1), Some(0)),
+        (Some(true), Some(2), Some(2), Some(1), Some(0)),
         "{so}"
     );
     assert_eq!(v["faults"].as_u64(), Some(4));
+    let files: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f.as_str())
+        .collect();
+    assert!(files.contains(&"path-sl.txt") && files.contains(&"sl2vl.txt"), "{so}");
+    // the SL file lists only detours, on SL 1 or 2
+    let path_sl = std::fs::read_to_string(routes.join("path-sl.txt")).unwrap();
+    let listed: Vec<&str> = path_sl.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(
+        !listed.is_empty() && listed.iter().all(|l| l.ends_with(" 1") || l.ends_with(" 2")),
+        "{path_sl}"
+    );
     let dump = routes.join("opensm-lfts.dump");
     let g2l = routes.join("guid2lid");
+    let (sl, vl) = (routes.join("path-sl.txt"), routes.join("sl2vl.txt"));
     let (c, so, e) = harness::ibfat(&[
         "lfts",
         "validate",
@@ -383,12 +406,23 @@ fn cli_faults_recognize_and_route_a_degraded_mols() {
         dump.to_str().unwrap(),
         "--lids",
         g2l.to_str().unwrap(),
+        "--sl",
+        sl.to_str().unwrap(),
+        "--sl2vl",
+        vl.to_str().unwrap(),
     ]);
     assert_eq!(c, 0, "{so}{e}");
+    assert!(
+        so.contains("deadlock per VL: free (2 data VLs") && so.contains("VL 1:"),
+        "{so}"
+    );
     // text report; LMC 2 is refused with the reason
     let (c, so, _) = harness::ibfat(&["route", n, "--out", r]);
     assert_eq!(c, 0);
-    assert!(so.contains("up*/down* on one VL") && so.contains("validated"), "{so}");
+    assert!(
+        so.contains("detours through a relay on SL 1-2 (2 data VLs)") && so.contains("validated"),
+        "{so}"
+    );
     let (c, _, e) = harness::ibfat(&["route", n, "--lmc", "2", "--out", r]);
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("LMC 0 or 1"), "{e}");

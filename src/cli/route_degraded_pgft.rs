@@ -2,18 +2,24 @@
 //! 3-level tree: up*/down* around the holes on one VL ([`ibfat::routing::degraded_pgft`],
 //! [`ibfat::routing::degraded_mols`], LMC 0 or 1 for MOLS), validated before the dump is
 //! written (no loop, nothing misdelivered, the CDG of host-sourced routes acyclic, and no
-//! broken host route but the unrouted pairs). Exit 0; 1 when some connected pairs have no
+//! broken host route but the unrouted pairs). Switch-LID routes that detour through a
+//! relay leaf or a level-2 switch go on SL 1 or 2 and a second VL
+//! ([`ibfat::routing::tree_lanes`]): the routes are
+//! then proven per VL (`check_lanes`) instead of on one VL, and `path-sl.txt` and
+//! `sl2vl.txt` are written with the dump. Exit 0; 1 when some connected pairs have no
 //! up*/down* path (named; the tables are written, they serve every other pair) or when the
 //! tables fail validation (nothing written: a bug).
 
 use super::output::print_json;
 use ibfat::check::lfts::validate as validate_lfts;
+use ibfat::check::vls::check_lanes;
 use ibfat::formats::lftdump::DumpStyle;
 use ibfat::formats::{atomic, guid2lid, lftbin, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
+use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::Lids;
 use ibfat::topology::degraded::Holes;
 use ibfat::{Error, Result};
@@ -31,8 +37,13 @@ struct Report<'a> {
     entries: usize,
     /// `None` with `--no-validate`.
     valid: Option<bool>,
-    /// Data VLs the routes use: one (up*/down*).
+    /// Data VLs the routes use: one (up*/down*), two with switch-LID detours.
     vls: u8,
+    /// Data VLs the routes need (as `vls`: the rule's count, which the per-VL proof used).
+    data_vls: u8,
+    /// (Leaf, switch LID) pairs routed through a relay leaf or level-2 switch on SL 1 or 2
+    /// (VL 1 from the turn).
+    switch_lid_detours: usize,
     /// (Leaf, host LID) pairs no up*/down* path connects, and the first of them named.
     unrouted: u64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -69,9 +80,13 @@ pub fn run(
     };
     let route_s = t_route.elapsed().as_secs_f64();
     let t_valid = Instant::now();
+    let lanes = (!r.detours.is_empty()).then(|| r.lanes(fabric));
     let valid = if validate {
         let v = validate_lfts(fabric, lids, &r.lfts, None);
-        let sound = v.loops == 0 && v.misdelivered == 0 && v.deadlock_free && v.broken_host_routes == r.unrouted;
+        // with detours the one-VL CDG is cyclic by design: the proof is per VL
+        let per_vl = lanes.as_ref().map(|l| check_lanes(fabric, lids, &r.lfts, l));
+        let deadlock_free = per_vl.as_ref().map_or(v.deadlock_free, |p| p.ok());
+        let sound = v.loops == 0 && v.misdelivered == 0 && deadlock_free && v.broken_host_routes == r.unrouted;
         if !sound {
             eprintln!(
                 "ibfat: error: the degraded routes fail validation (this is a bug): {} loops, {} misdelivered, \
@@ -80,7 +95,11 @@ pub fn run(
                 v.misdelivered,
                 v.broken_host_routes,
                 r.unrouted,
-                if v.deadlock_free { "acyclic" } else { "CYCLIC" },
+                match &per_vl {
+                    None if v.deadlock_free => "acyclic".to_string(),
+                    None => "CYCLIC".to_string(),
+                    Some(p) => p.per_vl_lines().join("; "),
+                },
                 v.defects.first()
             );
             return Ok(1);
@@ -92,22 +111,10 @@ pub fn run(
     let validate_s = t_valid.elapsed().as_secs_f64();
     let t_write = Instant::now();
     let lfts = &r.lfts;
-    let style = style.resolve(fabric, lids, lfts);
-    let g2l = guid2lid::write(lids, fabric).into_bytes();
-    atomic::write_files_with(
-        out,
-        vec![
-            (
-                "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
-            ),
-            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
-            (
-                lftbin::FILE_NAME,
-                Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
-            ),
-        ],
-    )?;
+    let (files, style) = match &lanes {
+        Some(l) => super::route_degraded::write_with_lanes(out, fabric, lids, lfts, l, style)?,
+        None => write_plain(out, fabric, lids, lfts, style)?,
+    };
     let report = Report {
         family: &d.description,
         faults: d.faults.len(),
@@ -116,12 +123,14 @@ pub fn run(
         lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
         entries: lfts.routed_entries(),
         valid,
-        vls: 1,
+        vls: r.data_vls(),
+        data_vls: r.data_vls(),
+        switch_lid_detours: r.detours.len(),
         unrouted: r.unrouted,
         unrouted_pairs: r.unrouted_named.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
         unrouted_switch_lids: r.unrouted_switch_lids,
         out: out.display().to_string(),
-        files: vec!["opensm-lfts.dump", "guid2lid", lftbin::FILE_NAME],
+        files,
         dump_style: style.name(),
         timings: stages.map(|(read_s, recognize_s)| super::route::Timings {
             read_s,
@@ -139,11 +148,21 @@ pub fn run(
     }
     outln!("{}", d.description);
     outln!(
-        "  {} switches x {} LIDs: {} entries in {route_s:.3} s, up*/down* on one VL{}",
+        "  {} switches x {} LIDs: {} entries in {route_s:.3} s, {}{}",
         report.switches,
         report.lids,
         report.entries,
-        if valid == Some(true) {
+        match &lanes {
+            None => "up*/down* on one VL".to_string(),
+            Some(l) => format!(
+                "up*/down* on VL 0, {} (leaf, switch LID) detours through a relay on SL 1-2 ({} data VLs)",
+                r.detours.len(),
+                l.data_vls()
+            ),
+        },
+        if valid == Some(true) && lanes.is_some() {
+            ", validated (loop-free, every VL's CDG acyclic)"
+        } else if valid == Some(true) {
             ", validated (loop-free, CDG acyclic)"
         } else {
             " (not validated: --no-validate)"
@@ -163,14 +182,49 @@ pub fn run(
     }
     if r.unrouted_switch_lids > 0 {
         outln!(
-            "  {} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (its copy class lost the leaf's cable)",
+            "  {} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (its copy class lost the leaf's \
+             cable) and no detour the SL-to-VL rule serves",
             r.unrouted_switch_lids
         );
     }
     outln!(
-        "  wrote {}: opensm-lfts.dump, guid2lid{}",
+        "  wrote {}: {}{}",
         out.display(),
+        report
+            .files
+            .iter()
+            .filter(|f| **f != lftbin::FILE_NAME)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", "),
         super::route::compact_note(style)
     );
     Ok(code)
+}
+
+/// The dump, guid2lid and the binary tables of routes on one VL.
+fn write_plain(
+    out: &Path,
+    fabric: &ibfat::topology::Fabric,
+    lids: &Lids,
+    lfts: &ibfat::routing::LftSet,
+    style: DumpStyle,
+) -> Result<(Vec<&'static str>, DumpStyle)> {
+    let style = style.resolve(fabric, lids, lfts);
+    let g2l = guid2lid::write(lids, fabric).into_bytes();
+    atomic::write_files_with(
+        out,
+        vec![
+            (
+                "opensm-lfts.dump",
+                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
+            ),
+            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
+            (
+                lftbin::FILE_NAME,
+                Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
+            ),
+        ],
+    )?;
+    Ok((vec!["opensm-lfts.dump", "guid2lid", lftbin::FILE_NAME], style))
 }

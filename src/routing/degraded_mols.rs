@@ -48,7 +48,9 @@
 //! **Intact entries stay.** When the intact route from a switch survives, every switch on
 //! it passes the test of its rule above, so its entry is the intact one (the tests compare
 //! with the intact routing of the complete fabric). Switch LIDs are routed up*/down* by
-//! level over the surviving cables as in [`super::degraded_pgft`] ([`super::degraded_tree`]).
+//! level over the surviving cables as in [`super::degraded_pgft`] ([`super::degraded_tree`]),
+//! with the same detours on a second VL ([`super::tree_lanes`]: bottoms are its leaves,
+//! middles its level 2).
 
 use super::degraded_tree::{name_pairs, route_switch_lids, Div, TreeRoutes};
 use super::lft::{LftSet, NO_ROUTE};
@@ -309,11 +311,13 @@ pub fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<TreeRou
             _ => u32::MAX,
         })
         .collect();
-    let unrouted_switch_lids = route_switch_lids(fabric, &mut lfts, lids, &rank);
+    let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
     Ok(TreeRoutes {
         unrouted: unrouted.iter().map(|x| x.len() as u64).sum(),
         unrouted_named: name_pairs(fabric, lids, unrouted.iter().flatten()),
         unrouted_switch_lids,
+        detours,
+        rank,
         lfts,
     })
 }

@@ -35,9 +35,11 @@
 //! the intact families' rule), so their entries too stay as they were away from the faults.
 //! A leaf whose cable into the destination switch's copy class is cut has no up*/down* path
 //! to it (k-ary n-tree: the top switches above a middle switch are reached only through the
-//! middle switches of its class); its entry is left unrouted and counted
-//! ([`PgftDegradedRoutes::unrouted_switch_lids`]) rather than given a route that turns up
-//! again, which would put a cycle into the host-sourced channel dependency graph.
+//! middle switches of its class). On one VL a route that turns up again would put a cycle
+//! into the host-sourced channel dependency graph; a detour turning once at a relay leaf
+//! or a level-2 switch is kept on SL 1 or 2 with a second VL ([`super::tree_lanes`],
+//! [`PgftDegradedRoutes::detours`]; [`PgftDegradedRoutes::drop_detours`] for one VL), any
+//! other is left unrouted and counted ([`PgftDegradedRoutes::unrouted_switch_lids`]).
 
 use super::degraded_tree::{name_pairs, route_switch_lids, Div, TreeRoutes, NAMED};
 use super::lft::{LftSet, NO_ROUTE};
@@ -314,12 +316,14 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
             s => hl - l.coords(s).0,
         })
         .collect();
-    let unrouted_switch_lids = route_switch_lids(fabric, &mut lfts, lids, &rank);
+    let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
     let named = name_pairs(fabric, lids, unrouted.iter().flat_map(|x| x.1.iter()));
     Ok(TreeRoutes {
         lfts,
         unrouted: unrouted.iter().map(|x| x.0).sum(),
         unrouted_named: named,
         unrouted_switch_lids,
+        detours,
+        rank,
     })
 }

@@ -1,10 +1,12 @@
 //! What the up*/down* routers of degraded trees share ([`super::degraded_pgft`] for PGFTs
 //! and k-ary n-trees, [`super::degraded_mols`] for MOLS 3-level trees): the shape of their
 //! result, division by a row's fixed divisor, and the switch-LID pass (up*/down* by level
-//! over the surviving cables, with the routes that would turn up again removed).
+//! over the surviving cables; routes that turn up again once, at a relay leaf, kept on a
+//! second VL ([`super::tree_lanes`]), the others removed).
 
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
+use super::tree_lanes::{self, Level};
 use crate::topology::{Fabric, NodeId};
 use rayon::prelude::*;
 
@@ -21,8 +23,62 @@ pub struct TreeRoutes {
     /// The first of those pairs, named: (source leaf, destination host port).
     pub unrouted_named: Vec<(String, String)>,
     /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch, and a
-    /// route that turns up again would close a cycle in the channel dependency graph.
+    /// route that turns up again would close a cycle in the channel dependency graph, even
+    /// on the second VL of [`super::tree_lanes`] (or [`TreeRoutes::drop_detours`] removed it).
     pub unrouted_switch_lids: u64,
+    /// (Leaf row, switch LID, SL) of the switch-LID routes that turn once, at a relay leaf
+    /// (SL 1) or a level-2 switch (SL 2): deadlock-free only with the SL-to-VL rule of
+    /// [`super::tree_lanes`] (two data VLs). Sorted; empty when every switch-LID route is
+    /// up*/down*.
+    pub detours: Vec<(u32, u16, u8)>,
+    /// Rank of every row (0 = top level, `u32::MAX` = not a switch of the tree).
+    pub rank: Vec<u32>,
+}
+
+impl TreeRoutes {
+    /// Data VLs the routes need: 2 with detours, else 1.
+    pub fn data_vls(&self) -> u8 {
+        if self.detours.is_empty() {
+            1
+        } else {
+            super::tree_lanes::DATA_VLS
+        }
+    }
+
+    /// The SL and SL-to-VL rules of these routes on `fabric` (the fabric they were routed on).
+    pub fn lanes(&self, fabric: &Fabric) -> super::tree_lanes::TreeLanes {
+        let mut rank_of_node = vec![u32::MAX; fabric.len()];
+        for (r, &n) in self.lfts.switches.iter().enumerate() {
+            rank_of_node[n as usize] = self.rank.get(r).copied().unwrap_or(u32::MAX);
+        }
+        let detours = self
+            .detours
+            .iter()
+            .map(|&(r, lid, sl)| (self.lfts.switches[r as usize], lid, sl))
+            .collect();
+        super::tree_lanes::TreeLanes::new(fabric, &rank_of_node, leaf_rank(&self.rank), detours)
+    }
+
+    /// For a caller without a second VL: the detours' entries become unrouted (counted in
+    /// `unrouted_switch_lids`), leaving routes deadlock-free on one VL as they were before
+    /// detours. No kept path passes a detour's row for its LID (it would arrive from above
+    /// and turn up there: a second turn, or the row's own route would have no turn), so
+    /// nothing else breaks. Returns how many were dropped.
+    pub fn drop_detours(&mut self) -> u64 {
+        let stride = self.lfts.stride;
+        for &(r, lid, _) in &self.detours {
+            self.lfts.ports[r as usize * stride + lid as usize] = NO_ROUTE;
+        }
+        let n = self.detours.len() as u64;
+        self.unrouted_switch_lids += n;
+        self.detours.clear();
+        n
+    }
+}
+
+/// The rank of the leaves: the highest of the tree's switches (0 when there are none).
+fn leaf_rank(rank: &[u32]) -> u32 {
+    rank.iter().copied().filter(|&r| r != u32::MAX).max().unwrap_or(0)
 }
 
 /// Division by a divisor fixed for a whole row, as one multiplication: n / d is
@@ -64,9 +120,15 @@ impl Div {
 
 /// Switch LIDs of a degraded tree: up*/down* by `rank` (0 = top level, `u32::MAX` = not a
 /// switch of the tree) over the surviving cables ([`super::updown`], the intact families'
-/// rule, so entries away from the faults stay as they were), then the routes that would
-/// turn up again removed; returns how many (leaf, switch LID) entries that leaves unrouted.
-pub(crate) fn route_switch_lids(fabric: &Fabric, lfts: &mut LftSet, lids: &Lids, rank: &[u32]) -> u64 {
+/// rule, so entries away from the faults stay as they were), then the routes that turn up
+/// again sorted ([`settle_turning_switch_routes`]); returns how many (leaf, switch LID)
+/// entries were left unrouted and the detours kept with their SL.
+pub(crate) fn route_switch_lids(
+    fabric: &Fabric,
+    lfts: &mut LftSet,
+    lids: &Lids,
+    rank: &[u32],
+) -> (u64, Vec<(u32, u16, u8)>) {
     let graph = super::updown::SwitchGraph::new(fabric, lfts, rank);
     let switch_lid: Vec<u16> = lfts
         .switches
@@ -74,7 +136,7 @@ pub(crate) fn route_switch_lids(fabric: &Fabric, lfts: &mut LftSet, lids: &Lids,
         .map(|&n| lids.base[fabric.port_index(n, 0) as usize])
         .collect();
     super::updown::fill(&graph, lfts, &switch_lid);
-    drop_turning_switch_routes(fabric, lfts, rank, &switch_lid)
+    settle_turning_switch_routes(fabric, lfts, rank, &switch_lid)
 }
 
 /// The first [`NAMED`] unrouted (switch, host LID) pairs as (switch name, host port).
@@ -97,10 +159,20 @@ pub(crate) fn name_pairs<'a>(
 
 /// Leaves' routes to switch LIDs that turn up again after going down (up*/down* has no
 /// path: the leaf's cable into the destination's copy class is cut, and [`super::updown`]
-/// then steps sideways) are removed — a host's management packets to that switch would
-/// close a cycle in the channel dependency graph of host-sourced routes — and counted.
-pub(crate) fn drop_turning_switch_routes(fabric: &Fabric, lfts: &mut LftSet, rank: &[u32], switch_lid: &[u16]) -> u64 {
-    let top = rank.iter().copied().filter(|&r| r != u32::MAX).max().unwrap_or(0);
+/// then steps sideways). On one VL such a route would close a cycle in the channel
+/// dependency graph of host-sourced routes; a route that [`tree_lanes::detour_sl`] serves
+/// (one turn, at a relay leaf reached through a level-2 switch or at a level-2 switch
+/// right below the destination, up*/down* after it) is returned as a detour with its SL,
+/// every other one is removed and counted. Longer detours (turning above level 2, or
+/// reaching the relay leaf over level 3) are removed. The walks read the table as `updown` filled it:
+/// a kept detour's relay has no turn of its own, so no removal breaks a kept path.
+pub(crate) fn settle_turning_switch_routes(
+    fabric: &Fabric,
+    lfts: &mut LftSet,
+    rank: &[u32],
+    switch_lid: &[u16],
+) -> (u64, Vec<(u32, u16, u8)>) {
+    let top = leaf_rank(rank);
     let stride = lfts.stride;
     // the row behind every port of every row (u32::MAX: none), so that walks are lookups
     let width = 256usize;
@@ -112,38 +184,60 @@ pub(crate) fn drop_turning_switch_routes(fabric: &Fabric, lfts: &mut LftSet, ran
             }
         }
     }
+    let level = |r: u32| match r {
+        u32::MAX => Level::Host,
+        r => Level::of_rank(rank[r as usize], top),
+    };
     let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top).collect();
     let table = &*lfts;
-    let drop: Vec<(usize, usize)> = rows
+    // (row, lid, the SL of a kept detour)
+    let turning: Vec<(usize, u16, Option<u8>)> = rows
         .par_iter()
         .flat_map_iter(|&r| {
             let next_row = &next_row;
+            let mut hops: Vec<(Level, Level, Level)> = Vec::new();
             switch_lid.iter().filter_map(move |&lid| {
-                let (mut at, mut down, mut hops) = (r, false, 0);
-                loop {
+                let (mut at, mut down, mut turned, mut from) = (r, false, false, u32::MAX);
+                hops.clear();
+                let arrived = loop {
                     let port = table.ports[at * stride + lid as usize];
-                    if port == 0 || port == NO_ROUTE {
-                        return None;
+                    if port == 0 {
+                        break true;
+                    }
+                    if hops.len() > 2 * top as usize + 2 {
+                        turned = true; // a loop: removed, as a turning route
+                        break false;
+                    }
+                    if port == NO_ROUTE {
+                        break false;
                     }
                     let next = next_row[at * width + port as usize];
                     if next == u32::MAX {
-                        return None;
+                        break false;
                     }
                     let up = rank[next as usize] < rank[at];
-                    if (down && up) || hops > 2 * top + 2 {
-                        return Some((r, lid as usize));
-                    }
+                    turned |= down && up;
                     down |= !up;
+                    hops.push((level(at as u32), level(from), level(next)));
+                    from = at as u32;
                     at = next as usize;
-                    hops += 1;
-                }
+                };
+                turned.then(|| (r, lid, if arrived { tree_lanes::detour_sl(&hops) } else { None }))
             })
         })
         .collect();
-    for &(r, lid) in &drop {
-        lfts.ports[r * stride + lid] = NO_ROUTE;
+    let mut detours = Vec::new();
+    let mut dropped = 0;
+    for &(r, lid, sl) in &turning {
+        if let Some(sl) = sl {
+            detours.push((r as u32, lid, sl));
+        } else {
+            lfts.ports[r * stride + lid as usize] = NO_ROUTE;
+            dropped += 1;
+        }
     }
-    drop.len() as u64
+    detours.sort_unstable();
+    (dropped, detours)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod lft;
 pub mod lids;
 mod pgft;
 pub mod plan;
+pub mod tree_lanes;
 mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};

@@ -4,8 +4,11 @@
 //! (QoS on) and every port to offer the VLs the routes need; anything short of that is
 //! refused with the reason, so OpenSM falls back. A PGFT
 //! (k-ary n-tree, two-level) or a MOLS 3-level tree (LMC 0 or 1): up*/down* around the
-//! holes on one VL, no lanes needed; pairs no up*/down* path connects are logged and left
-//! unrouted, the rest is programmed.
+//! holes on one VL; pairs no up*/down* path connects are logged and left unrouted, the rest
+//! is programmed. Switch-LID routes that detour through a relay (`routing::tree_lanes`)
+//! need SL 1-2 and a second VL: with QoS on and two VLs offered they are programmed with
+//! their SL-to-VL tables; otherwise they are dropped (logged with the reason) and the
+//! tree is routed on one VL as without them.
 
 use crate::lanes::{data_vls_of_code, ActiveLanes};
 use ibfat::check::vls::check_lanes;
@@ -14,6 +17,7 @@ use ibfat::routing::degraded::{route_lsft, route_lsft_spread};
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::lanes::Lanes;
+use ibfat::routing::tree_lanes::DATA_VLS;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::degraded::Holes;
 use ibfat::topology::Fabric;
@@ -99,7 +103,7 @@ pub fn route(
 ) -> Result<Routed, String> {
     let holes = match &d.holes {
         Holes::Lsft(h) => h,
-        Holes::Pgft(_) | Holes::Mols(_) => return route_tree(fabric, d, lids, validate),
+        Holes::Pgft(_) | Holes::Mols(_) => return route_tree(fabric, d, lids, offer, validate),
     };
     let mut report = Vec::new();
     if lids.lmc != 0 {
@@ -174,10 +178,11 @@ pub fn route(
     })
 }
 
-/// A degraded PGFT or MOLS tree: up*/down* on one VL; `validate`: loops, deliveries and the
-/// CDG first.
-fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, validate: bool) -> Result<Routed, String> {
-    let r = match &d.holes {
+/// A degraded PGFT or MOLS tree: up*/down* on VL 0, switch-LID detours on a second VL when
+/// `offer` has it (else dropped); `validate`: loops, deliveries and the CDG (per VL with
+/// detours) first.
+fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, validate: bool) -> Result<Routed, String> {
+    let mut r = match &d.holes {
         Holes::Mols(h) => route_mols(fabric, h, lids),
         Holes::Pgft(_) | Holes::Lsft(_) if lids.lmc != 0 => {
             return Err(format!(
@@ -189,9 +194,29 @@ fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, validate: bool) -> Res
         Holes::Lsft(_) => return Err(format!("{}: not a tree", d.description)),
     }
     .map_err(|e| e.to_string())?;
-    let mut report = vec![format!(
-        "up*/down* around the faults on one VL (no SL-to-VL tables needed)"
-    )];
+    let mut report = Vec::new();
+    let lanes = match (r.detours.is_empty(), offer.refusal(DATA_VLS)) {
+        (true, _) => {
+            report.push("up*/down* around the faults on one VL (no SL-to-VL tables needed)".to_string());
+            None
+        }
+        (false, None) => {
+            report.push(format!(
+                "up*/down* around the faults on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2, VL 1 \
+                 from their turn; SLs by path_sl, SL-to-VL tables by update_sl2vl",
+                r.detours.len()
+            ));
+            Some(r.lanes(fabric))
+        }
+        (false, Some(why)) => {
+            let dropped = r.drop_detours();
+            report.push(format!(
+                "up*/down* around the faults on one VL; {dropped} (leaf, switch LID) detours dropped and left \
+                 unrouted: {why}"
+            ));
+            None
+        }
+    };
     if r.unrouted > 0 {
         report.push(format!(
             "{} (leaf, host LID) pairs have no up*/down* path and stay unrouted, e.g. {}",
@@ -214,21 +239,46 @@ fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, validate: bool) -> Res
     let t = std::time::Instant::now();
     if validate {
         let v = ibfat::check::lfts::validate(fabric, lids, &r.lfts, None);
+        let mut deadlock_free = v.deadlock_free;
+        if let Some(l) = &lanes {
+            // the one-VL CDG is cyclic by design: the proof is per VL
+            let c = check_lanes(fabric, lids, &r.lfts, l);
+            report.push(format!(
+                "per-VL validation: {} host paths ({} on SL 1-2), {} unrouted, {} broken, {} VL decreases, {} VLs, \
+                 every VL's CDG {}",
+                c.paths,
+                c.sl_paths,
+                c.unrouted,
+                c.broken,
+                c.vl_decreases,
+                c.vls,
+                if c.per_vl.iter().all(|x| x.acyclic) {
+                    "acyclic"
+                } else {
+                    "CYCLIC"
+                }
+            ));
+            deadlock_free = c.ok();
+        }
         report.push(format!(
             "validation: {} loops, {} misdelivered, {} broken host routes ({} unrouted pairs), CDG of host routes {}",
             v.loops,
             v.misdelivered,
             v.broken_host_routes,
             r.unrouted,
-            if v.deadlock_free { "acyclic" } else { "CYCLIC" }
+            match (&lanes, deadlock_free) {
+                (None, true) => "acyclic",
+                (Some(_), true) => "acyclic per VL",
+                _ => "CYCLIC",
+            }
         ));
-        if v.loops > 0 || v.misdelivered > 0 || !v.deadlock_free || v.broken_host_routes != r.unrouted {
+        if v.loops > 0 || v.misdelivered > 0 || !deadlock_free || v.broken_host_routes != r.unrouted {
             return Err(format!("{}: the up*/down* routes fail validation", d.description));
         }
     }
     Ok(Routed {
         lfts: r.lfts,
-        lanes: None,
+        lanes: lanes.map(|l| ActiveLanes::new(fabric, lids, Box::new(l))),
         report,
         validate_time: t.elapsed(),
     })

@@ -2,9 +2,10 @@
 //! running ibsim 4-ary 3-tree, or of a MOLS(5) proximity 3-level tree with LMC 1, are cut,
 //! and a top switch is taken down, with the commands `ibfat faults` writes; OpenSM keeps routing with
 //! the ibfat engine — no fallback, no QoS needed (up*/down* on one VL; on the MOLS tree both
-//! LMC routes) — and the LFTs the switches then hold (`dump_lfts`) are the library's
-//! degraded routes and validate (loop-free, CDG acyclic). Restoring the cables brings the
-//! intact tables back exactly.
+//! LMC routes; switch-LID detours, which need a second VL, dropped with the reason) — and
+//! the LFTs the switches then hold (`dump_lfts`) are the library's degraded routes without
+//! the detours and validate (loop-free, CDG acyclic). Restoring the cables brings the
+//! intact tables back exactly. With QoS on the detours are programmed: tree_lanes_on_opensm.rs.
 
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
@@ -75,6 +76,7 @@ fn degraded_tree(
     let sched = t.path().join("schedule.json");
     let mut osm = sim.opensm_daemon(&cfg(lmc, &sched));
     osm.routed_by_ibfat(1, "intact");
+    let mut dropped_passes = 0;
     for (i, (what, args, cuts, deads)) in drills(dead).into_iter().enumerate() {
         let name = format!("{family}, {what}");
         let drill = t.path().join(format!("drill{i}"));
@@ -105,6 +107,11 @@ fn degraded_tree(
             "{name}: {}",
             harness::tail(pass, 40)
         );
+        // without QoS, switch-LID detours (SL 1-2) are dropped, and the log says why
+        if pass.contains("detours dropped and left unrouted") {
+            assert!(pass.contains("QoS on"), "{name}: {}", harness::tail(pass, 40));
+            dropped_passes += 1;
+        }
 
         // the LFTs the switches hold are the library's degraded routes, and they validate
         let (fabric, lids, programmed) = sim.programmed();
@@ -136,6 +143,10 @@ fn degraded_tree(
         // repair: the intact tables come back exactly
         harness::restore_and_expect_intact(&sim, &mut osm, &drill);
     }
+    assert!(
+        dropped_passes > 0,
+        "{family}: no drill left a switch-LID detour to drop"
+    );
     osm.stop();
 }
 
@@ -156,8 +167,10 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
             let Holes::Pgft(h) = &d.holes else {
                 panic!("not a tree's holes")
             };
-            let want = route_pgft(fabric, h, lids).unwrap();
+            let mut want = route_pgft(fabric, h, lids).unwrap();
             assert_eq!(want.unrouted, 0);
+            // OpenSM runs without QoS here: the plugin drops the switch-LID detours
+            want.drop_detours();
             want.lfts
         },
     );
@@ -187,8 +200,10 @@ fn degraded_mols_tree_is_routed_by_the_plugin() {
             let Holes::Mols(h) = &d.holes else {
                 panic!("not a MOLS tree's holes")
             };
-            let want = route_mols(fabric, h, lids).unwrap();
+            let mut want = route_mols(fabric, h, lids).unwrap();
             assert_eq!(want.unrouted, 0);
+            // OpenSM runs without QoS here: the plugin drops the switch-LID detours
+            want.drop_detours();
             want.lfts
         },
     );

@@ -1,0 +1,224 @@
+//! Switch-LID detours of a degraded tree on a second VL inside a stock OpenSM 3.3.23
+//! (issue 12, `routing::tree_lanes`): cables of a running ibsim 4-ary 3-tree (shuffled)
+//! are cut with the commands `ibfat faults` writes, so that some leaves reach some switch
+//! LIDs only by a detour that turns up again. With QoS on, OpenSM keeps routing with the
+//! ibfat engine (no fallback) and programs the detours: the LFTs the switches hold
+//! (`dump_lfts`) equal the library's, their SL-to-VL tables (`smpquery sl2vl`) are the
+//! TreeLanes rule, SA's PathRecord (`saquery -p`) from a host on a detour's leaf to the
+//! switch LID carries the detour's SL, and the per-VL check of the tables read back passes
+//! with only the library's counted remainder unrouted. Restoring the cables brings the
+//! intact tables back exactly.
+
+#[path = "../../../tests/harness/mod.rs"]
+mod harness;
+
+use harness::{OsmConfig, Sim};
+use ibfat::check::vls::check_lanes;
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::routing::degraded_pgft::route_pgft;
+use ibfat::routing::degraded_tree::TreeRoutes;
+use ibfat::routing::lanes::LaneRules;
+use ibfat::routing::Lids;
+use ibfat::topology::degraded::Holes;
+use ibfat::topology::{Fabric, NodeId, NodeKind};
+
+/// OpenSM with QoS on (so it programs SL-to-VL tables), re-sweeping only when told, with a
+/// patient MAD timeout for a simulator that shares 2 cores with the tests.
+fn qos_cfg() -> OsmConfig {
+    OsmConfig {
+        extra_args: vec!["-Q".into(), "-s".into(), "0".into()],
+        conf: vec!["transaction_timeout 1000".into()],
+        ..OsmConfig {
+            engine: "ibfat,minhop".into(),
+            ..Default::default()
+        }
+        .with_ibfat_plugin("validate=1")
+    }
+}
+
+/// The library's routes of the degraded tree as the subnet holds it now.
+fn expected(fabric: &Fabric, lids: &Lids) -> TreeRoutes {
+    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
+        panic!("the cut fabric is not recognised as a degraded tree")
+    };
+    assert_eq!(d.family, FamilyHint::Kary, "{}", d.description);
+    let Holes::Pgft(h) = &d.holes else {
+        panic!("not a tree's holes")
+    };
+    route_pgft(fabric, h, lids).unwrap()
+}
+
+fn switch_lid(fabric: &Fabric, lids: &Lids, sw: NodeId) -> u16 {
+    let i = fabric.port_index(sw, 0);
+    lids.owner.iter().position(|&o| o == i).unwrap() as u16
+}
+
+/// A host port's base LID on `leaf`, if it has one.
+fn host_on(fabric: &Fabric, lids: &Lids, leaf: NodeId) -> Option<u16> {
+    (1..=fabric.node(leaf).nports).find_map(|p| {
+        let (n, np) = fabric.peer(leaf, p)?;
+        (fabric.node(n).kind == NodeKind::Ca).then(|| lids.base[fabric.port_index(n, np) as usize])
+    })
+}
+
+/// The SL of SA's PathRecord for `slid` → `dlid` (`saquery -p`).
+fn path_record_sl(sim: &Sim, slid: u16, dlid: u16) -> u8 {
+    let text = sim.tool(
+        "saquery",
+        &["-p", "--slid", &slid.to_string(), "--dlid", &dlid.to_string()],
+    );
+    let v = text
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("sl."))
+        .map(|v| v.trim_start_matches('.'))
+        .unwrap_or_else(|| panic!("no sl in the PathRecord:\n{text}"));
+    u8::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("sl {v}:\n{text}"))
+}
+
+/// `smpquery sl2vl` of switch `sw` towards every cabled output port, compared with the
+/// rule for every cabled input port (SL 15 → VL 1: the plugin keeps every table non-zero);
+/// returns (port pairs compared, pairs with VL 1 for some SL below 15).
+fn sl2vl_as_ruled(sim: &Sim, fabric: &Fabric, lids: &Lids, sw: NodeId, rules: &dyn LaneRules) -> (usize, usize) {
+    let (mut pairs, mut on_vl1) = (0, 0);
+    let lid = switch_lid(fabric, lids, sw);
+    for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
+        let text = sim.tool("smpquery", &["sl2vl", &lid.to_string(), &out.to_string()]);
+        for line in text.lines().filter(|l| l.starts_with("ports:")) {
+            // ports: in  2, out  3: | 0| 1| ...
+            let (ports, vls) = line.split_at(line.find('|').unwrap_or_else(|| panic!("{text}")));
+            let nums: Vec<u8> = ports
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            assert_eq!((nums.len(), nums[1]), (2, out), "{line}");
+            let inp = nums[0];
+            if inp == out || fabric.peer(sw, inp).is_none() {
+                continue;
+            }
+            let got: Vec<u8> = vls.split('|').filter_map(|x| x.trim().parse().ok()).collect();
+            let want: Vec<u8> = (0..16u8)
+                .map(|sl| if sl == 15 { 1 } else { rules.vl(sw, sl, inp, out) })
+                .collect();
+            assert_eq!(got, want, "switch {} in {inp} out {out}", fabric.node(sw).desc);
+            on_vl1 += want[..15].contains(&1) as usize;
+            pairs += 1;
+        }
+    }
+    (pairs, on_vl1)
+}
+
+/// A 4-ary 3-tree with 10 cables cut: ibfat routes it with the detours on SL 1-2 (QoS on),
+/// and what the subnet holds is ibfat's, read back with the real tools.
+#[test]
+fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(
+        &["build", "kary", "--arity", "4", "--levels", "3", "--shuffle", "7"],
+        &plan,
+    );
+    let cut = t.path().join("cut");
+    let (c, o, e) = harness::ibfat(&[
+        "faults",
+        plan.to_str().unwrap(),
+        "--cut",
+        "10",
+        "--seed",
+        "7",
+        "--out",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&qos_cfg());
+    osm.routed_by_ibfat(1, "intact");
+    for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    osm.routed_by_ibfat(before + 1, "cut");
+    let log = osm.log();
+    let pass = &log[log.rfind("ibfat: degraded fabric:").expect("not degraded")..];
+    assert!(
+        pass.contains("ibfat: degraded fabric: k-ary n-tree 4-ary 3-tree, degraded: 10 missing cables"),
+        "{}",
+        harness::tail(pass, 40)
+    );
+
+    // the switches hold the library's routes, detours included
+    let (fabric, lids, programmed) = sim.programmed();
+    let want = expected(&fabric, &lids);
+    assert!(!want.detours.is_empty(), "the cuts leave no switch-LID detour");
+    assert!(
+        pass.contains(&format!(
+            "ibfat: up*/down* around the faults on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2",
+            want.detours.len()
+        )) && pass.contains("ibfat: per-VL validation:")
+            && pass.contains("CDG of host routes acyclic per VL"),
+        "{}",
+        harness::tail(pass, 40)
+    );
+    harness::assert_same_tables(&fabric, &want.lfts, &programmed, "cut");
+    let lanes = want.lanes(&fabric);
+    assert_eq!(lanes.data_vls(), 2);
+
+    // deadlock-free per VL on the tables read back; only the counted remainder unrouted
+    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
+    assert!(v.ok() && v.vls == 2 && v.sl_paths == want.detours.len() as u64, "{v:?}");
+    assert_eq!(v.unrouted, want.unrouted + want.unrouted_switch_lids, "{v:?}");
+
+    // SL-to-VL tables of the switches on the first detours' paths are the rule
+    let mut on_path: Vec<NodeId> = Vec::new();
+    for &(row, lid, _) in want.detours.iter().take(3) {
+        let mut at = want.lfts.switches[row as usize];
+        for _ in 0..8 {
+            on_path.push(at);
+            match want.lfts.get(at, lid) {
+                Some(p) if p != 0 && p != ibfat::routing::NO_ROUTE => match fabric.peer(at, p) {
+                    Some((n, _)) => at = n,
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+    }
+    on_path.sort_unstable();
+    on_path.dedup();
+    let (mut pairs, mut on_vl1) = (0, 0);
+    for &sw in &on_path {
+        let (p, v1) = sl2vl_as_ruled(&sim, &fabric, &lids, sw, &lanes);
+        pairs += p;
+        on_vl1 += v1;
+    }
+    assert!(pairs > 50 && on_vl1 > 0, "{pairs} pairs, {on_vl1} with VL 1");
+
+    // PathRecords: a host on a detour's leaf to that switch LID carries the detour's SL;
+    // to a switch LID it reaches up*/down*, SL 0
+    let mut asked = 0;
+    for &(row, lid, sl) in want.detours.iter().step_by(7) {
+        let leaf = want.lfts.switches[row as usize];
+        let Some(slid) = host_on(&fabric, &lids, leaf) else {
+            continue;
+        };
+        assert_eq!(path_record_sl(&sim, slid, lid), sl, "{slid} -> switch LID {lid}");
+        let plain = (1..lids.owner.len() as u16)
+            .find(|&l| {
+                let o = lids.owner[l as usize];
+                o != ibfat::topology::NO_PEER
+                    && fabric.node(fabric.ports[o as usize].node).kind == NodeKind::Switch
+                    && fabric.ports[o as usize].node != leaf
+                    && lanes.sl(leaf, l as usize) == 0
+            })
+            .unwrap();
+        assert_eq!(path_record_sl(&sim, slid, plain), 0, "{slid} -> switch LID {plain}");
+        asked += 1;
+    }
+    assert!(asked > 0);
+
+    // repair: the intact tables come back exactly
+    let mut osm = osm;
+    harness::restore_and_expect_intact(&sim, &mut osm, &cut);
+    osm.stop();
+}
