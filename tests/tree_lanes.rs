@@ -190,6 +190,15 @@ fn kary_tree_detours_on_a_second_vl() {
     run(&t, &[0]);
 }
 
+/// Four levels: the rule's "higher" merges levels 3 and 4, so a route that turns at a
+/// relay leaf and again up there must still be refused (the per-VL check of `check`
+/// would find the cycle).
+#[test]
+fn four_level_tree_detours_on_a_second_vl() {
+    let t = build(FamilySpec::Kary(KaryParams { arity: 3, levels: 4 }), 13);
+    run(&t, &[0]);
+}
+
 #[test]
 fn pgft_with_parallel_cables_detours_on_a_second_vl() {
     let p = PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap();

@@ -198,6 +198,9 @@ pub(crate) fn settle_turning_switch_routes(
             let mut hops: Vec<(Level, Level, Level)> = Vec::new();
             switch_lid.iter().filter_map(move |&lid| {
                 let (mut at, mut down, mut turned, mut from) = (r, false, false, u32::MAX);
+                // down → up turns by the tree's own ranks (the rule's levels merge every
+                // level above 2, so a second turn up there is counted here)
+                let (mut turns, mut last_down) = (0, false);
                 hops.clear();
                 let arrived = loop {
                     let port = table.ports[at * stride + lid as usize];
@@ -217,12 +220,15 @@ pub(crate) fn settle_turning_switch_routes(
                     }
                     let up = rank[next as usize] < rank[at];
                     turned |= down && up;
+                    turns += u32::from(last_down && up);
+                    last_down = !up;
                     down |= !up;
                     hops.push((level(at as u32), level(from), level(next)));
                     from = at as u32;
                     at = next as usize;
                 };
-                turned.then(|| (r, lid, if arrived { tree_lanes::detour_sl(&hops) } else { None }))
+                let served = arrived && turns == 1;
+                turned.then(|| (r, lid, if served { tree_lanes::detour_sl(&hops) } else { None }))
             })
         })
         .collect();
