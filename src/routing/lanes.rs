@@ -167,6 +167,49 @@ pub trait LaneRules {
     }
 }
 
+/// What a lane rule needs to know about the far end of every port, computed once from the
+/// fabric and looked up per hop (a subnet manager asks per (switch, in port, out port)).
+#[derive(Clone, Debug)]
+pub(crate) struct FarEnds<T> {
+    /// First global port index of every node (as in the fabric).
+    first_port: Vec<u32>,
+    /// Per global port: `of(peer)` for a cabled switch-to-switch port, else `host`.
+    far: Vec<T>,
+}
+
+impl<T: Copy> FarEnds<T> {
+    /// `of(peer switch)` behind every cabled port other than port 0 that leads to a switch,
+    /// `host` behind every other port.
+    pub(crate) fn new(fabric: &Fabric, host: T, of: impl Fn(NodeId) -> T) -> FarEnds<T> {
+        FarEnds {
+            first_port: (0..fabric.len() as NodeId).map(|n| fabric.port_index(n, 0)).collect(),
+            far: fabric
+                .ports
+                .iter()
+                .map(|port| match fabric.peer(port.node, port.num) {
+                    Some((n, _)) if port.num != 0 && fabric.node(n).kind == NodeKind::Switch => of(n),
+                    _ => host,
+                })
+                .collect(),
+        }
+    }
+
+    /// What is behind port `port` of `node`; none for port 0 and for a node or port the
+    /// fabric does not have (a query from outside cannot index past a node's ports).
+    pub(crate) fn get(&self, node: NodeId, port: u8) -> Option<T> {
+        let first = *self.first_port.get(node as usize)?;
+        let next = self
+            .first_port
+            .get(node as usize + 1)
+            .copied()
+            .unwrap_or(self.far.len() as u32);
+        let i = first + port as u32;
+        (port != 0 && i < next)
+            .then(|| self.far.get(i as usize).copied())
+            .flatten()
+    }
+}
+
 /// What is at the far end of a port, for the rule: a leaf index, or one of these.
 const FAR_HOST: u32 = u32::MAX;
 const FAR_SPINE: u32 = u32::MAX - 1;
@@ -178,10 +221,8 @@ const FAR_SPINE: u32 = u32::MAX - 1;
 pub struct Lanes {
     /// Leaf index (side·n + point) of every leaf node, `u32::MAX` for other nodes.
     point_of: Vec<u32>,
-    /// First global port index of every node (as in the fabric).
-    first_port: Vec<u32>,
-    /// Per global port: what is at its far end (a leaf index, FAR_HOST, FAR_SPINE).
-    far: Vec<u32>,
+    /// Per port: what is at its far end (a leaf index, FAR_HOST, FAR_SPINE).
+    far: FarEnds<u32>,
     /// `sl[i * stride + lid]` per leaf index i, as in [`DegradedRoutes::sl`].
     sl: Vec<u8>,
     stride: usize,
@@ -206,23 +247,12 @@ impl Lanes {
                 point_of[a as usize] = p as u32;
             }
         }
-        let first_port = (0..fabric.len() as NodeId).map(|n| fabric.port_index(n, 0)).collect();
-        let far = fabric
-            .ports
-            .iter()
-            .map(|port| match fabric.peer(port.node, port.num) {
-                Some((n, _)) if port.num != 0 && fabric.node(n).kind == NodeKind::Switch => {
-                    match point_of[n as usize] {
-                        u32::MAX => FAR_SPINE,
-                        p => p,
-                    }
-                }
-                _ => FAR_HOST,
-            })
-            .collect();
+        let far = FarEnds::new(fabric, FAR_HOST, |n| match point_of[n as usize] {
+            u32::MAX => FAR_SPINE,
+            p => p,
+        });
         Lanes {
             point_of,
-            first_port,
             far,
             sl,
             stride,
@@ -233,20 +263,10 @@ impl Lanes {
 
     /// What is behind port `port` of `node` (a host for a port the node does not have).
     fn far_end(&self, node: NodeId, port: u8) -> End {
-        let Some(&first) = self.first_port.get(node as usize) else {
-            return End::Host;
-        };
-        let next = self
-            .first_port
-            .get(node as usize + 1)
-            .copied()
-            .unwrap_or(self.far.len() as u32);
-        let i = first + port as u32;
-        match self.far.get(i as usize) {
-            _ if port == 0 || i >= next => End::Host,
-            Some(&FAR_SPINE) => End::Spine,
-            Some(&FAR_HOST) | None => End::Host,
-            Some(&p) => End::Leaf(p),
+        match self.far.get(node, port) {
+            Some(FAR_SPINE) => End::Spine,
+            Some(FAR_HOST) | None => End::Host,
+            Some(p) => End::Leaf(p),
         }
     }
 

@@ -39,8 +39,8 @@
 //! channels by level, then down channels), on each VL; VLs never decrease along a path
 //! ([`detour_sl`] admits only 0 … 0 1 … 1), so no dependency runs from VL 1 back to VL 0.
 
-use super::lanes::LaneRules;
-use crate::topology::{Fabric, NodeId, NodeKind};
+use super::lanes::{FarEnds, LaneRules};
+use crate::topology::{Fabric, NodeId};
 
 /// The SL of a switch-LID detour turning at a relay leaf (module documentation).
 pub const RELAY_LEAF_SL: u8 = 1;
@@ -133,10 +133,8 @@ pub fn detour_sl(hops: &[(Level, Level, Level)]) -> Option<u8> {
 pub struct TreeLanes {
     /// Level of every node.
     level: Vec<Level>,
-    /// First global port index of every node (as in the fabric).
-    first_port: Vec<u32>,
-    /// Per global port: the level of its far end (Host for port 0 and hosts).
-    far: Vec<Level>,
+    /// Per port: the level of its far end (Host for port 0 and hosts).
+    far: FarEnds<Level>,
     /// (source leaf, switch LID, SL) of every detour, sorted.
     detours: Vec<(NodeId, u16, u8)>,
 }
@@ -154,23 +152,10 @@ impl TreeLanes {
         let level: Vec<Level> = (0..fabric.len())
             .map(|n| Level::of_rank(rank_of_node.get(n).copied().unwrap_or(u32::MAX), leaf_rank))
             .collect();
-        let first_port = (0..fabric.len() as NodeId).map(|n| fabric.port_index(n, 0)).collect();
-        let far = fabric
-            .ports
-            .iter()
-            .map(|port| match fabric.peer(port.node, port.num) {
-                Some((n, _)) if port.num != 0 && fabric.node(n).kind == NodeKind::Switch => level[n as usize],
-                _ => Level::Host,
-            })
-            .collect();
+        let far = FarEnds::new(fabric, Level::Host, |n| level[n as usize]);
         detours.sort_unstable();
         detours.dedup();
-        TreeLanes {
-            level,
-            first_port,
-            far,
-            detours,
-        }
+        TreeLanes { level, far, detours }
     }
 
     /// (Leaf, switch LID) pairs on SL 1.
@@ -180,19 +165,7 @@ impl TreeLanes {
 
     /// What is behind port `port` of `node` (a host for a port the node does not have).
     fn far_end(&self, node: NodeId, port: u8) -> Level {
-        let Some(&first) = self.first_port.get(node as usize) else {
-            return Level::Host;
-        };
-        let next = self
-            .first_port
-            .get(node as usize + 1)
-            .copied()
-            .unwrap_or(self.far.len() as u32);
-        let i = first + port as u32;
-        if port == 0 || i >= next {
-            return Level::Host;
-        }
-        self.far.get(i as usize).copied().unwrap_or(Level::Host)
+        self.far.get(node, port).unwrap_or(Level::Host)
     }
 }
 
