@@ -17,6 +17,7 @@
 #![allow(dead_code)]
 
 mod degraded;
+mod lanes;
 mod opensm;
 pub mod osmlog;
 pub mod slurm;

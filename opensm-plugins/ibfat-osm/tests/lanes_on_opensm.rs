@@ -48,28 +48,6 @@ fn expected(fabric: &Fabric, lids: &Lids) -> (Degraded, LftSet, Lanes, u64) {
     (d, r.lfts, lanes, unrouted_switch_lids)
 }
 
-/// `smpquery sl2vl LID OUT` of a switch: the 16 VLs of every input port towards `out`,
-/// as (input port, VLs).
-fn sl2vl_read_back(sim: &Sim, lid: u16, out: u8) -> Vec<(u8, Vec<u8>)> {
-    let text = sim.tool("smpquery", &["sl2vl", &lid.to_string(), &out.to_string()]);
-    let mut tables = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with("ports:")) {
-        // ports: in  2, out  3: | 0| 1| ...
-        let (ports, vls) = line.split_at(line.find('|').unwrap_or_else(|| panic!("{text}")));
-        let nums: Vec<u8> = ports
-            .split(|c: char| !c.is_ascii_digit())
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        assert_eq!(nums.len(), 2, "{line}");
-        assert_eq!(nums[1], out, "{line}");
-        let vls: Vec<u8> = vls.split('|').filter_map(|x| x.trim().parse().ok()).collect();
-        assert_eq!(vls.len(), 16, "{line}");
-        tables.push((nums[0], vls));
-    }
-    assert!(!tables.is_empty(), "no table in smpquery output:\n{text}");
-    tables
-}
-
 /// Every cabled (input, output) port pair of every switch, read back with `smpquery
 /// sl2vl`, maps each SL to `vl` (SL 15 → VL 1: the plugin keeps every table non-zero,
 /// lanes.rs): (pairs compared, pairs with VL 1 for some SL below 15).
@@ -96,7 +74,7 @@ fn sl2vl_of(
     for sw in which {
         let lid = switch_lid(fabric, lids, sw);
         for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
-            for (inp, got) in sl2vl_read_back(sim, lid, out) {
+            for (inp, got) in sim.sl2vl(lid, out) {
                 if inp == out {
                     continue;
                 }
@@ -116,21 +94,6 @@ fn sl2vl_of(
         }
     }
     (pairs, on_vl1)
-}
-
-/// The SL of SA's PathRecord for `slid` → `dlid` (`saquery -p`).
-fn path_record_sl(sim: &Sim, slid: u16, dlid: u16) -> u8 {
-    let text = sim.tool(
-        "saquery",
-        &["-p", "--slid", &slid.to_string(), "--dlid", &dlid.to_string()],
-    );
-    let v = text
-        .lines()
-        .map(str::trim)
-        .find_map(|l| l.strip_prefix("sl."))
-        .map(|v| v.trim_start_matches('.'))
-        .unwrap_or_else(|| panic!("no sl in the PathRecord:\n{text}"));
-    u8::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("sl {v}:\n{text}"))
 }
 
 /// (Base LID, switch it hangs off) of every host port.
@@ -200,7 +163,7 @@ fn path_records_match(
     for &(slid, leaf) in &sources(&firsts) {
         for &(dlid, _) in hosts.iter().step_by(step) {
             let want = lanes.sl(leaf, dlid as usize);
-            assert_eq!(path_record_sl(sim, slid, dlid), want, "{slid} -> {dlid}");
+            assert_eq!(sim.path_record_sl(slid, dlid), want, "{slid} -> {dlid}");
             detoured += (want != 0) as usize;
         }
     }
@@ -271,7 +234,7 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     harness::restore_and_expect_intact(&sim, &mut osm, &cut);
     let (slid, _) = firsts[0];
     for &(dlid, _) in hosts.iter().step_by(5) {
-        assert_eq!(path_record_sl(&sim, slid, dlid), 0, "{slid} -> {dlid} after the repair");
+        assert_eq!(sim.path_record_sl(slid, dlid), 0, "{slid} -> {dlid} after the repair");
     }
     osm.stop();
 }
@@ -515,7 +478,7 @@ fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
             for off in 0..1u16 << lmc {
                 let dlid = base + off;
                 let want = lanes.sl(leaf, dlid as usize);
-                assert_eq!(path_record_sl(&sim, slid, dlid), want, "{slid} -> {dlid}");
+                assert_eq!(sim.path_record_sl(slid, dlid), want, "{slid} -> {dlid}");
                 if want == 1 {
                     detours += 1;
                 } else {
@@ -678,13 +641,13 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
             // every fault set here breaks some leaf pair (each cable is a pair's only path)
             assert!(!detoured.is_empty(), "{name}: no detour");
             for &(slid, dlid, leaf, sl) in detoured.iter().take(6) {
-                assert_eq!(path_record_sl(&sim, slid, dlid), sl, "{name}: {slid} -> {dlid}");
+                assert_eq!(sim.path_record_sl(slid, dlid), sl, "{name}: {slid} -> {dlid}");
                 // and a pair from the same leaf whose family route survives stays on SL 0
                 let (other, _) = *hosts
                     .iter()
                     .find(|&&(l, at)| at != leaf && lanes.sl(leaf, l as usize) == 0)
                     .unwrap_or_else(|| panic!("{name}: every pair from the leaf detours"));
-                assert_eq!(path_record_sl(&sim, slid, other), 0, "{name}: {slid} -> {other}");
+                assert_eq!(sim.path_record_sl(slid, other), 0, "{name}: {slid} -> {other}");
             }
             let leaves: Vec<NodeId> = detoured.iter().map(|d| d.2).take(3).collect();
             let (pairs, _) = sl2vl_of(&sim, &fabric, &lids, &osm, leaves.into_iter(), |w, sl, i, o| {

@@ -61,21 +61,6 @@ fn host_on(fabric: &Fabric, lids: &Lids, leaf: NodeId) -> Option<u16> {
     })
 }
 
-/// The SL of SA's PathRecord for `slid` → `dlid` (`saquery -p`).
-fn path_record_sl(sim: &Sim, slid: u16, dlid: u16) -> u8 {
-    let text = sim.tool(
-        "saquery",
-        &["-p", "--slid", &slid.to_string(), "--dlid", &dlid.to_string()],
-    );
-    let v = text
-        .lines()
-        .map(str::trim)
-        .find_map(|l| l.strip_prefix("sl."))
-        .map(|v| v.trim_start_matches('.'))
-        .unwrap_or_else(|| panic!("no sl in the PathRecord:\n{text}"));
-    u8::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("sl {v}:\n{text}"))
-}
-
 /// `smpquery sl2vl` of switch `sw` towards every cabled output port, compared with the
 /// rule for every cabled input port (SL 15 → VL 1: the plugin keeps every table non-zero);
 /// returns (port pairs compared, pairs with VL 1 for some SL below 15).
@@ -83,20 +68,10 @@ fn sl2vl_as_ruled(sim: &Sim, fabric: &Fabric, lids: &Lids, sw: NodeId, rules: &d
     let (mut pairs, mut on_vl1) = (0, 0);
     let lid = switch_lid(fabric, lids, sw);
     for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
-        let text = sim.tool("smpquery", &["sl2vl", &lid.to_string(), &out.to_string()]);
-        for line in text.lines().filter(|l| l.starts_with("ports:")) {
-            // ports: in  2, out  3: | 0| 1| ...
-            let (ports, vls) = line.split_at(line.find('|').unwrap_or_else(|| panic!("{text}")));
-            let nums: Vec<u8> = ports
-                .split(|c: char| !c.is_ascii_digit())
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            assert_eq!((nums.len(), nums[1]), (2, out), "{line}");
-            let inp = nums[0];
+        for (inp, got) in sim.sl2vl(lid, out) {
             if inp == out || fabric.peer(sw, inp).is_none() {
                 continue;
             }
-            let got: Vec<u8> = vls.split('|').filter_map(|x| x.trim().parse().ok()).collect();
             let want: Vec<u8> = (0..16u8)
                 .map(|sl| if sl == 15 { 1 } else { rules.vl(sw, sl, inp, out) })
                 .collect();
@@ -202,7 +177,7 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
         let Some(slid) = host_on(&fabric, &lids, leaf) else {
             continue;
         };
-        assert_eq!(path_record_sl(&sim, slid, lid), sl, "{slid} -> switch LID {lid}");
+        assert_eq!(sim.path_record_sl(slid, lid), sl, "{slid} -> switch LID {lid}");
         let plain = (1..lids.owner.len() as u16)
             .find(|&l| {
                 let o = lids.owner[l as usize];
@@ -212,7 +187,7 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
                     && lanes.sl(leaf, l as usize) == 0
             })
             .unwrap();
-        assert_eq!(path_record_sl(&sim, slid, plain), 0, "{slid} -> switch LID {plain}");
+        assert_eq!(sim.path_record_sl(slid, plain), 0, "{slid} -> switch LID {plain}");
         asked += 1;
     }
     assert!(asked > 0);
