@@ -197,7 +197,7 @@ pub(crate) fn settle_turning_switch_routes(
             let next_row = &next_row;
             let mut hops: Vec<(Level, Level, Level)> = Vec::new();
             switch_lid.iter().filter_map(move |&lid| {
-                let (mut at, mut down, mut turned, mut from) = (r, false, false, u32::MAX);
+                let (mut at, mut from, mut looped) = (r, u32::MAX, false);
                 // down → up turns by the tree's own ranks (the rule's levels merge every
                 // level above 2, so a second turn up there is counted here)
                 let (mut turns, mut last_down) = (0, false);
@@ -208,7 +208,7 @@ pub(crate) fn settle_turning_switch_routes(
                         break true;
                     }
                     if hops.len() > 2 * top as usize + 2 {
-                        turned = true; // a loop: removed, as a turning route
+                        looped = true; // removed, as a turning route
                         break false;
                     }
                     if port == NO_ROUTE {
@@ -219,16 +219,14 @@ pub(crate) fn settle_turning_switch_routes(
                         break false;
                     }
                     let up = rank[next as usize] < rank[at];
-                    turned |= down && up;
                     turns += u32::from(last_down && up);
                     last_down = !up;
-                    down |= !up;
                     hops.push((level(at as u32), level(from), level(next)));
                     from = at as u32;
                     at = next as usize;
                 };
                 let served = arrived && turns == 1;
-                turned.then(|| (r, lid, if served { tree_lanes::detour_sl(&hops) } else { None }))
+                (looped || turns > 0).then(|| (r, lid, if served { tree_lanes::detour_sl(&hops) } else { None }))
             })
         })
         .collect();
