@@ -248,34 +248,25 @@ fn cli_route_writes_the_detours_lanes_and_lfts_validate_proves_them() {
     assert!(sls.iter().all(|s| *s == "1" || *s == "2"), "{path_sl}");
     assert!(sls.contains(&"1") && sls.contains(&"2"), "{path_sl}");
     let file = |f: &str| routes.join(f).to_str().unwrap().to_string();
-    let (code, so, e) = harness::ibfat(&[
-        "lfts",
-        "validate",
-        n,
-        "--lfts",
-        &file("opensm-lfts.dump"),
-        "--lids",
-        &file("guid2lid"),
-        "--sl",
-        &file("path-sl.txt"),
-        "--sl2vl",
-        &file("sl2vl.txt"),
-    ]);
+    let (dump, g2l, sl, sl2vl) = (
+        file("opensm-lfts.dump"),
+        file("guid2lid"),
+        file("path-sl.txt"),
+        file("sl2vl.txt"),
+    );
+    let validate = |lanes: &[&str]| {
+        let mut args = vec!["lfts", "validate", n, "--lfts", &dump, "--lids", &g2l];
+        args.extend_from_slice(lanes);
+        harness::ibfat(&args)
+    };
+    let (code, so, e) = validate(&["--sl", &sl, "--sl2vl", &sl2vl]);
     assert_eq!(code, 0, "{so}{e}");
     assert!(
         so.contains("deadlock per VL: free (2 data VLs") && so.contains("VL 1:"),
         "{so}"
     );
     // without the SL files the one-VL CDG has the detours' cycle: the second VL is needed
-    let (code, so, _) = harness::ibfat(&[
-        "lfts",
-        "validate",
-        n,
-        "--lfts",
-        &file("opensm-lfts.dump"),
-        "--lids",
-        &file("guid2lid"),
-    ]);
+    let (code, so, _) = validate(&[]);
     assert_eq!(code, 1, "{so}");
     assert!(
         so.contains("host-sourced CDG CYCLIC") && so.contains("completeness: ok"),

@@ -166,7 +166,7 @@ pub(super) fn lsft(
         return Ok(1);
     }
     let lfts = &r.lfts;
-    let (files, style) = write_with_lanes(out, fabric, lids, lfts, &lanes_of, style)?;
+    let (files, style) = write_tables(out, fabric, lids, lfts, Some(&lanes_of), style)?;
     let report = Report {
         family: job.description,
         objective: if job.spread { "spread" } else { "family" },
@@ -227,52 +227,50 @@ pub(super) fn lsft(
     Ok(0)
 }
 
-/// Write, as one atomic group in `out`, the tables (`opensm-lfts.dump`, `guid2lid`) and the
-/// files that give their routes SLs and VLs (`path-sl.txt`, `sl2vl.txt`, naming the
-/// tables they belong to); the file names written and the style the dump took
-/// ([`DumpStyle::resolve`]).
-pub(super) fn write_with_lanes(
+/// Write, as one atomic group in `out`, the tables (`opensm-lfts.dump`, `guid2lid`,
+/// `ibfat-lfts.bin`) and, for routes with `rules`, the files that give them SLs and VLs
+/// (`path-sl.txt`, `sl2vl.txt`, naming the tables they belong to); the file names written
+/// and the style the dump took ([`DumpStyle::resolve`]).
+pub(super) fn write_tables(
     out: &Path,
     fabric: &ibfat::topology::Fabric,
     lids: &Lids,
     lfts: &ibfat::routing::LftSet,
-    rules: &dyn ibfat::routing::lanes::LaneRules,
+    rules: Option<&dyn ibfat::routing::lanes::LaneRules>,
     style: DumpStyle,
 ) -> Result<(Vec<&'static str>, DumpStyle)> {
     let style = style.resolve(fabric, lids, lfts);
-    let cf = lfts.computed_for(fabric, lids);
     let g2l = guid2lid::write(lids, fabric).into_bytes();
-    let path_sl = lanes::write_path_sl(fabric, lids, &cf, |s, l| rules.sl(s, l)).into_bytes();
-    let sl2vl = lanes::write_sl2vl(fabric, &cf, |w, s, i, o| rules.vl(w, s, i, o)).into_bytes();
-    atomic::write_files_with(
-        out,
-        vec![
-            (
-                "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
-            ),
-            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
-            (
-                "path-sl.txt",
-                Box::new(|w: &mut dyn std::io::Write| w.write_all(&path_sl)),
-            ),
-            ("sl2vl.txt", Box::new(|w: &mut dyn std::io::Write| w.write_all(&sl2vl))),
-            (
-                lftbin::FILE_NAME,
-                Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
-            ),
-        ],
-    )?;
-    Ok((
-        vec![
+    let mut files: Vec<(&'static str, atomic::Fill<'_>)> = vec![
+        (
             "opensm-lfts.dump",
+            Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
+        ),
+        (
             "guid2lid",
+            Box::new(move |w: &mut dyn std::io::Write| w.write_all(&g2l)),
+        ),
+    ];
+    if let Some(rules) = rules {
+        let cf = lfts.computed_for(fabric, lids);
+        let path_sl = lanes::write_path_sl(fabric, lids, &cf, |s, l| rules.sl(s, l)).into_bytes();
+        let sl2vl = lanes::write_sl2vl(fabric, &cf, |w, s, i, o| rules.vl(w, s, i, o)).into_bytes();
+        files.push((
             "path-sl.txt",
+            Box::new(move |w: &mut dyn std::io::Write| w.write_all(&path_sl)),
+        ));
+        files.push((
             "sl2vl.txt",
-            lftbin::FILE_NAME,
-        ],
-        style,
-    ))
+            Box::new(move |w: &mut dyn std::io::Write| w.write_all(&sl2vl)),
+        ));
+    }
+    files.push((
+        lftbin::FILE_NAME,
+        Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
+    ));
+    let names = files.iter().map(|(name, _)| *name).collect();
+    atomic::write_files_with(out, files)?;
+    Ok((names, style))
 }
 
 /// The LIDs to route with: `plan`, `discovered`, `auto` (the topology's own at LMC 0, else

@@ -13,8 +13,8 @@
 use super::output::print_json;
 use ibfat::check::lfts::validate as validate_lfts;
 use ibfat::check::vls::check_lanes;
+use ibfat::formats::lftbin;
 use ibfat::formats::lftdump::DumpStyle;
-use ibfat::formats::{atomic, guid2lid, lftbin, lftdump};
 use ibfat::load::Loaded;
 use ibfat::recognize::Degraded;
 use ibfat::routing::degraded_mols::route_mols;
@@ -111,10 +111,8 @@ pub fn run(
     let validate_s = t_valid.elapsed().as_secs_f64();
     let t_write = Instant::now();
     let lfts = &r.lfts;
-    let (files, style) = match &lanes {
-        Some(l) => super::route_degraded::write_with_lanes(out, fabric, lids, lfts, l, style)?,
-        None => write_plain(out, fabric, lids, lfts, style)?,
-    };
+    let rules = lanes.as_ref().map(|l| l as &dyn ibfat::routing::lanes::LaneRules);
+    let (files, style) = super::route_degraded::write_tables(out, fabric, lids, lfts, rules, style)?;
     let report = Report {
         family: &d.description,
         faults: d.faults.len(),
@@ -200,31 +198,4 @@ pub fn run(
         super::route::compact_note(style)
     );
     Ok(code)
-}
-
-/// The dump, guid2lid and the binary tables of routes on one VL.
-fn write_plain(
-    out: &Path,
-    fabric: &ibfat::topology::Fabric,
-    lids: &Lids,
-    lfts: &ibfat::routing::LftSet,
-    style: DumpStyle,
-) -> Result<(Vec<&'static str>, DumpStyle)> {
-    let style = style.resolve(fabric, lids, lfts);
-    let g2l = guid2lid::write(lids, fabric).into_bytes();
-    atomic::write_files_with(
-        out,
-        vec![
-            (
-                "opensm-lfts.dump",
-                Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
-            ),
-            ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
-            (
-                lftbin::FILE_NAME,
-                Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
-            ),
-        ],
-    )?;
-    Ok((vec!["opensm-lfts.dump", "guid2lid", lftbin::FILE_NAME], style))
 }

@@ -69,7 +69,7 @@ pub fn run(r: Routed<'_>, no_validate: bool, out: &Path, json: bool, style: Dump
         eprintln!("ibfat: error: the full-mesh routes fail the per-VL check (this is a bug): {v:?}");
         return Ok(1);
     }
-    let (files, style) = super::route_degraded::write_with_lanes(out, fabric, lids, lfts, &lanes_of, style)?;
+    let (files, style) = super::route_degraded::write_tables(out, fabric, lids, lfts, Some(&lanes_of), style)?;
     let report = Report {
         family: r.description,
         switches: lfts.switches.len(),

@@ -11,12 +11,12 @@
 //! tree is routed on one VL as without them.
 
 use crate::lanes::{data_vls_of_code, ActiveLanes};
-use ibfat::check::vls::check_lanes;
+use ibfat::check::vls::{check_lanes, VlReport};
 use ibfat::recognize::Degraded;
 use ibfat::routing::degraded::{route_lsft, route_lsft_spread};
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
-use ibfat::routing::lanes::Lanes;
+use ibfat::routing::lanes::{LaneRules, Lanes};
 use ibfat::routing::tree_lanes::DATA_VLS;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::degraded::Holes;
@@ -63,6 +63,25 @@ impl VlOffer {
             ),
         })
     }
+}
+
+/// The log line of the per-VL check of routes whose SLs go up to `rule_sls`.
+fn per_vl_line(v: &VlReport, rule_sls: u8) -> String {
+    format!(
+        "per-VL validation: {} host paths ({} on SL 1-{rule_sls}), {} unrouted, {} broken, {} VL decreases, {} VLs, \
+         every VL's CDG {}",
+        v.paths,
+        v.sl_paths,
+        v.unrouted,
+        v.broken,
+        v.vl_decreases,
+        v.vls,
+        if v.per_vl.iter().all(|c| c.acyclic) {
+            "acyclic"
+        } else {
+            "CYCLIC"
+        }
+    )
 }
 
 /// The log lines naming a degraded fabric and its faults (the first 20).
@@ -134,21 +153,7 @@ pub fn route(
     let t = std::time::Instant::now();
     if validate {
         let v = check_lanes(fabric, lids, &r.lfts, &rules);
-        report.push(format!(
-            "per-VL validation: {} host paths ({} on SL 1-{}), {} unrouted, {} broken, {} VL decreases, {} VLs, every VL's CDG {}",
-            v.paths,
-            v.sl_paths,
-            rules.rule_sls(),
-            v.unrouted,
-            v.broken,
-            v.vl_decreases,
-            v.vls,
-            if v.per_vl.iter().all(|c| c.acyclic) {
-                "acyclic"
-            } else {
-                "CYCLIC"
-            }
-        ));
+        report.push(per_vl_line(&v, rules.rule_sls()));
         if !v.ok() {
             return Err(format!("{}: the detour routes fail the per-VL check", d.description));
         }
@@ -243,21 +248,7 @@ fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valid
         if let Some(l) = &lanes {
             // the one-VL CDG is cyclic by design: the proof is per VL
             let c = check_lanes(fabric, lids, &r.lfts, l);
-            report.push(format!(
-                "per-VL validation: {} host paths ({} on SL 1-2), {} unrouted, {} broken, {} VL decreases, {} VLs, \
-                 every VL's CDG {}",
-                c.paths,
-                c.sl_paths,
-                c.unrouted,
-                c.broken,
-                c.vl_decreases,
-                c.vls,
-                if c.per_vl.iter().all(|x| x.acyclic) {
-                    "acyclic"
-                } else {
-                    "CYCLIC"
-                }
-            ));
+            report.push(per_vl_line(&c, l.rule_sls()));
             deadlock_free = c.ok();
         }
         report.push(format!(
