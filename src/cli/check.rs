@@ -453,8 +453,14 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     }
     let mut stages = Stages::new(a.timings);
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
-    let loaded = load_rail(&topology, ParseOptions::default(), None, a.rail)?;
-    let loaded = super::topo::with_roles(loaded)?;
+    // a table file is read and checksummed on the other core while the topology loads
+    // (both are fixed costs every shard of a sharded check pays)
+    let table_file = a.lfts.as_deref().filter(|p| lftbin::is_lft_file(p));
+    let (loaded, opened) = rayon::join(
+        || load_rail(&topology, ParseOptions::default(), None, a.rail).and_then(super::topo::with_roles),
+        || table_file.map(lftbin::open),
+    );
+    let loaded = loaded?;
     stages.mark("read");
     let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
     stages.mark("pattern");
@@ -464,18 +470,18 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let need_fingerprint = a.shard.is_some() || recorded.is_some();
     let compile =
         |lids: &Lids, lfts: &LftSet| CompiledRoutes::compile(loaded.fabric(), lids, lfts, &hosts, a.lid_offset);
-    let (lids, lfts, fingerprint, routes) = match &a.lfts {
-        Some(p) if lftbin::is_lft_file(p) => {
-            // read and fingerprinted at once (verified against the recorded fingerprint)
+    let (lids, lfts, fingerprint, routes) = match opened {
+        Some(opened) => {
+            // checksummed above; now matched to the fabric (and its recorded fingerprint)
             let given = topo::given_lids(&loaded, a.lids.as_deref())?;
-            let file = lftbin::read(p, loaded.fabric(), given.as_ref())?;
+            let file = opened?.resolve(loaded.fabric(), given.as_ref())?;
             stages.mark("tables");
             let routes = compile(&file.lids, &file.lfts);
             stages.mark("compile");
             (file.lids, file.lfts, Some(file.computed_for), routes)
         }
-        given => {
-            let (lids, lfts) = match given {
+        None => {
+            let (lids, lfts) = match &a.lfts {
                 Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
                 None => {
                     let lids = match (topo::given_lids(&loaded, a.lids.as_deref())?, loaded.model.layout()) {

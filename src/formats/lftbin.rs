@@ -233,6 +233,37 @@ fn section(r: &mut impl Read, path: &Path, offset: usize, count: usize, what: &s
 /// Read and verify a table file for `fabric`, checking `given` LIDs (`--lids`) against
 /// the file's own when given.
 pub fn read(path: &Path, fabric: &Fabric, given: Option<&Lids>) -> Result<LftFile> {
+    open(path)?.resolve(fabric, given)
+}
+
+/// A table file read and checked as far as that needs no fabric: header, size, and (version
+/// 2) every byte against the content checksum (a mismatch is reported by
+/// [`Opened::resolve`], after the checks that name a wrong LID or switch). Split from [`Opened::resolve`] so that a
+/// command can read the file on one core while it builds the fabric on the other (a
+/// sharded check pays both in every process).
+pub struct Opened {
+    path: std::path::PathBuf,
+    h: Header,
+    /// LID records and switch GUIDs
+    meta: Vec<u8>,
+    total: u64,
+    body: Body,
+}
+
+/// The tables of an [`Opened`] file.
+enum Body {
+    /// Read and vouched for by the content checksum (version 2).
+    Checked(Vec<u8>),
+    /// Read, but not what the checksum recorded: refused (after the checks against the
+    /// fabric, whose errors say more).
+    Corrupt(Error),
+    /// Still to read, at the file's position, and to fingerprint against the fabric
+    /// (version 1).
+    Unread(std::fs::File),
+}
+
+/// Read a table file's header, size and (version 2) content checksum; see [`read`].
+pub fn open(path: &Path) -> Result<Opened> {
     let mut file = std::fs::File::open(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
     let total = file
         .metadata()
@@ -254,18 +285,6 @@ pub fn read(path: &Path, fabric: &Fabric, given: Option<&Lids>) -> Result<LftFil
         let mut sum = [0u8; 8];
         file.read_exact(&mut sum).map_err(|e| short(e, HEADER))?;
         h.checksum = Some(u64::from_le_bytes(sum));
-    }
-    let have_fabric = fabric.fingerprint();
-    if hex_of(h.fabric) != have_fabric {
-        return Err(at(
-            path,
-            16,
-            format!(
-                "the tables were routed for the fabric {} but this fabric is {have_fabric} (other node GUIDs)",
-                hex_of(h.fabric)
-            ),
-        )
-        .with_hint("give the topology the tables were routed for, or route this one: ibfat route TOPOLOGY --out DIR"));
     }
     // every section's size follows from the header: the file must be exactly that long
     let lids_at = h.len;
@@ -304,29 +323,14 @@ pub fn read(path: &Path, fabric: &Fabric, given: Option<&Lids>) -> Result<LftFil
         "LID records and switch GUIDs",
         total,
     )?;
-    let lids = read_lids(path, fabric, &h, &meta[..guids_at - lids_at])?;
-    if let Some(given) = given {
-        if given != &lids {
-            return Err(Error::at(
-                path,
-                0,
-                format!(
-                    "the tables were routed for other LIDs (fingerprint {}) than the ones given ({})",
-                    lids.fingerprint(fabric),
-                    given.fingerprint(fabric)
-                ),
-            )
-            .with_hint("give the guid2lid written with these tables, or none: the file carries its LIDs"));
-        }
-    }
-    let order = row_order(path, fabric, &h, &meta[guids_at - lids_at..], guids_at)?;
-    let (rows, tables) = match h.checksum {
+    let body = match h.checksum {
         Some(recorded) => {
             let mut rows = vec![0u8; h.switches * h.stride];
             read_piece(&mut file, path, rows_at, &mut rows, total)?;
             let computed = checksum::of_file(&[&head[..], &meta].concat(), &rows, h.stride);
             if computed != recorded {
-                return Err(at(
+                // said after the checks against the fabric, which name what is wrong
+                Body::Corrupt(at(
                     path,
                     HEADER_V1,
                     format!(
@@ -335,32 +339,93 @@ pub fn read(path: &Path, fabric: &Fabric, given: Option<&Lids>) -> Result<LftFil
                         hex_of(computed)
                     ),
                 )
-                .with_hint(REGENERATE));
+                .with_hint(REGENERATE))
+            } else {
+                Body::Checked(rows)
             }
-            (rows, hex_of(h.tables))
         }
-        None => hashed_rows(&mut file, path, fabric, &lids, &h, &order, rows_at, total)?,
+        None => Body::Unread(file),
     };
-    if tables != hex_of(h.tables) {
-        return Err(at(
-            path,
-            32,
-            format!(
-                "the tables do not match their recorded fingerprint ({} recorded, {tables} computed): the file is corrupted",
-                hex_of(h.tables)
-            ),
-        )
-        .with_hint(REGENERATE));
-    }
-    let lfts = place_rows(fabric, &h, &order, rows);
-    Ok(LftFile {
-        lids,
-        lfts,
-        computed_for: ComputedFor {
-            fabric: have_fabric,
-            lfts: Some(tables),
-        },
+    Ok(Opened {
+        path: path.to_path_buf(),
+        h,
+        meta,
+        total,
+        body,
     })
+}
+
+impl Opened {
+    /// The tables for `fabric`: the header must name it, the LIDs and switch GUIDs must be
+    /// its own (and equal `given`, `--lids`, when given), and the tables must be those
+    /// the header's fingerprint names.
+    pub fn resolve(self, fabric: &Fabric, given: Option<&Lids>) -> Result<LftFile> {
+        let Opened {
+            path,
+            h,
+            meta,
+            total,
+            body,
+        } = self;
+        let path = path.as_path();
+        let have_fabric = fabric.fingerprint();
+        if hex_of(h.fabric) != have_fabric {
+            return Err(at(
+                path,
+                16,
+                format!(
+                    "the tables were routed for the fabric {} but this fabric is {have_fabric} (other node GUIDs)",
+                    hex_of(h.fabric)
+                ),
+            )
+            .with_hint(
+                "give the topology the tables were routed for, or route this one: ibfat route TOPOLOGY --out DIR",
+            ));
+        }
+        let guids_at = h.len + h.records * LID_RECORD;
+        let rows_at = guids_at + h.switches * 8;
+        let lids = read_lids(path, fabric, &h, &meta[..guids_at - h.len])?;
+        if let Some(given) = given {
+            if given != &lids {
+                return Err(Error::at(
+                    path,
+                    0,
+                    format!(
+                        "the tables were routed for other LIDs (fingerprint {}) than the ones given ({})",
+                        lids.fingerprint(fabric),
+                        given.fingerprint(fabric)
+                    ),
+                )
+                .with_hint("give the guid2lid written with these tables, or none: the file carries its LIDs"));
+            }
+        }
+        let order = row_order(path, fabric, &h, &meta[guids_at - h.len..], guids_at)?;
+        let (rows, tables) = match body {
+            Body::Checked(rows) => (rows, hex_of(h.tables)),
+            Body::Corrupt(e) => return Err(e),
+            Body::Unread(mut file) => hashed_rows(&mut file, path, fabric, &lids, &h, &order, rows_at, total)?,
+        };
+        if tables != hex_of(h.tables) {
+            return Err(at(
+                path,
+                32,
+                format!(
+                    "the tables do not match their recorded fingerprint ({} recorded, {tables} computed): the file is corrupted",
+                    hex_of(h.tables)
+                ),
+            )
+            .with_hint(REGENERATE));
+        }
+        let lfts = place_rows(fabric, &h, &order, rows);
+        Ok(LftFile {
+            lids,
+            lfts,
+            computed_for: ComputedFor {
+                fabric: have_fabric,
+                lfts: Some(tables),
+            },
+        })
+    }
 }
 
 /// Tables per piece handed from the reading thread to the hashing one.
