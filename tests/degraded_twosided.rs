@@ -286,8 +286,10 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
     }
 }
 
-/// Detours are spread: on LSFT(5) two-sided with 10 cuts every leaf spreads its detoured
-/// host LIDs over its surviving up links within twice the even share (+1).
+/// Detours are spread by load: on LSFT(5) two-sided with 10 cuts, uniform all-to-all on
+/// the degraded tables loads no switch-to-switch link more than 5 % above what the
+/// endpoints force (a leaf's flows over its surviving cables). Spreading detours by count
+/// alone put 1.19× that on a link here.
 #[test]
 fn detours_spread_over_the_surviving_spines() {
     let t = two_sided(5, 91);
@@ -295,35 +297,16 @@ fn detours_spread_over_the_surviving_spines() {
     let h = d.lsft().unwrap();
     let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
     let r = route_lsft(&inj.fabric, h, &lids).unwrap();
-    let dd = h.degree();
-    let (mut worst, mut total) = (0f64, 0u32);
-    for (i, &leaf) in h.leaves.iter().enumerate() {
-        let row = r.lfts.row_of[leaf as usize] as usize;
-        // detoured host LIDs (SL > 0) per up port of this leaf
-        let mut load = std::collections::BTreeMap::<u8, u32>::new();
-        for &(_, _, ep) in &h.hosts {
-            let lid = lids.base[inj.fabric.port_index(ep.node, ep.port) as usize] as usize;
-            if r.sl[i * r.stride + lid] > 0 {
-                *load.entry(r.lfts.ports[row * r.lfts.stride + lid]).or_default() += 1;
-            }
-        }
-        let n: u32 = load.values().sum();
-        if n == 0 {
-            continue;
-        }
-        total += n;
-        let ups = h.leaf_up[i * dd..(i + 1) * dd].iter().filter(|&&p| p != 0).count() as u32;
-        let share = n.div_ceil(ups);
-        let max = *load.values().max().unwrap();
-        worst = worst.max(max as f64 / share as f64);
-        assert!(
-            max <= 2 * share + 1,
-            "leaf {}: {n} detours over {ups} up links, max {max}",
-            inj.fabric.node(leaf).name
-        );
-    }
-    eprintln!("detoured host LIDs: {total}; worst up link / even share {worst:.2}");
-    assert!(total > 0);
+    assert!(r.sl.iter().any(|&s| s > 0), "no detour");
+    let (worst, bound) = harness::uniform_link_load(&inj.fabric, &lids, &r.lfts);
+    eprintln!(
+        "busiest link {worst} flows, endpoint bound {bound:.0}: {:.3}",
+        worst as f64 / bound
+    );
+    assert!(
+        worst as f64 <= 1.05 * bound,
+        "busiest link {worst} flows, bound {bound:.0}"
+    );
 }
 
 /// The CLI on a two-sided plan: `faults` cuts cables and kills a spine, `recognize` lists

@@ -16,6 +16,8 @@
 //! phase), every routed pair of the original is sent exactly once, and each phase stays a
 //! partial permutation. Pairs without a route are dropped and counted. Deterministic.
 
+mod kick;
+
 use crate::check::CompiledRoutes;
 use crate::schedule::{Pattern, IDLE};
 use serde::Serialize;
@@ -115,6 +117,7 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
     let mut dest = vec![IDLE; ranks];
     let mut load = vec![0u32; channels];
     let mut flows: Vec<(usize, u32, u32)> = Vec::with_capacity(ranks);
+    let (mut moved_of, mut moved_to) = (vec![0u32; ranks], vec![0u32; ranks]);
     for p in 0..pattern.phases() {
         pattern.phase(p, &mut dest);
         flows.clear();
@@ -141,7 +144,17 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
             }
         }
         report.original_time += worst.max(1) as u64;
-        flows.sort_unstable();
+        // keep first the flows whose sender and receiver already lost the most flows of
+        // their phases, and the long routes (detours, the flows that fit fewest phases):
+        // the moved flows then spread over many ranks, each of which is idle in the
+        // phases its own moved flows left — where another moved flow can go
+        flows.sort_unstable_by_key(|&(len, r, d)| {
+            (
+                std::cmp::Reverse(moved_of[r as usize] + moved_to[d as usize] + 2 * len as u32),
+                r,
+                d,
+            )
+        });
         let before = dropped.len();
         for &(_, r, d) in &flows {
             let route = routes.route(r as usize, d as usize).unwrap_or(&[]);
@@ -151,6 +164,8 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
             if phase.fits(r as usize, d as usize, route) {
                 phase.place(r as usize, d as usize, route);
             } else {
+                moved_of[r as usize] += 1;
+                moved_to[d as usize] += 1;
                 dropped.push((r, d));
             }
         }
@@ -196,21 +211,36 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
             .unwrap_or(0)
     };
     dropped.sort_by_key(|f| (std::cmp::Reverse(busiest(f)), f.0, f.1));
-    for (r, d) in dropped {
-        let route = routes.route(r as usize, d as usize).unwrap_or(&[]);
-        let (r, d) = (r as usize, d as usize);
-        match phases.iter_mut().find(|ph| ph.fits(r, d, route)) {
-            Some(ph) => ph.place(r, d, route),
-            None => {
-                let mut ph = Phase::new(ranks, channels);
-                ph.place(r, d, route);
-                phases.push(ph);
-                report.added_phases += 1;
+    // who occupies what in every phase, where that fits in memory: first fit finds the
+    // phases where a flow's sender and receiver are idle word by word, and the appended
+    // phases are then emptied where one flow can move aside ([`kick`]); else first fit
+    // phase by phase
+    let expect = (report.lower_bound_phases as usize).max(phases.len()) * 5 / 4;
+    let dests: Vec<Vec<u32>> = if expect * (2 * ranks + channels) * 4 <= kick::MAX_BYTES {
+        let mut packing = kick::Phases::new(routes, phases.into_iter().map(|p| p.dest).collect(), ranks);
+        for (r, d) in dropped {
+            packing.first_fit(r, d);
+        }
+        packing.empty_added(report.original_phases);
+        packing.into_dest()
+    } else {
+        for (r, d) in dropped {
+            let route = routes.route(r as usize, d as usize).unwrap_or(&[]);
+            let (r, d) = (r as usize, d as usize);
+            match phases.iter_mut().find(|ph| ph.fits(r, d, route)) {
+                Some(ph) => ph.place(r, d, route),
+                None => {
+                    let mut ph = Phase::new(ranks, channels);
+                    ph.place(r, d, route);
+                    phases.push(ph);
+                }
             }
         }
-    }
-    report.phases = phases.len();
-    (phases.into_iter().map(|p| p.dest).collect(), report)
+        phases.into_iter().map(|p| p.dest).collect()
+    };
+    report.added_phases = dests.len().saturating_sub(report.original_phases);
+    report.phases = dests.len();
+    (dests, report)
 }
 
 /// The family's all-to-all of a degraded LSFT (every host that is there, in (point, slot)

@@ -231,3 +231,50 @@ pub fn assert_change_share(
         "{what}: {changed} of {compared} entries changed"
     );
 }
+
+/// Uniform all-to-all (one flow from every host to every host on another switch) walked
+/// along `lfts`: (the flows on the busiest switch-to-switch link, the endpoint bound — a
+/// switch's hosts send h·(H − h) flows over its cabled switch ports, so some link carries
+/// at least that over their number; no routing does better).
+pub fn uniform_link_load(f: &Fabric, lids: &ibfat::routing::Lids, lfts: &ibfat::routing::LftSet) -> (u64, f64) {
+    use ibfat::routing::NO_ROUTE;
+    use ibfat::topology::{NodeKind, NO_PEER};
+    let count = |s: u32, switch: bool| {
+        (1..=f.node(s).nports)
+            .filter(|&p| {
+                f.peer(s, p)
+                    .is_some_and(|(y, _)| (f.node(y).kind == NodeKind::Switch) == switch)
+            })
+            .count() as u64
+    };
+    let mut load = vec![0u64; f.ports.len()];
+    let total: u64 = f.switches_with_hosts().map(|s| count(s, false)).sum();
+    let mut bound = 0f64;
+    for src in f.switches_with_hosts() {
+        let h = count(src, false);
+        bound = bound.max((h * (total - h)) as f64 / count(src, true).max(1) as f64);
+        for (lid, &owner) in lids.owner.iter().enumerate().skip(1) {
+            if owner == NO_PEER {
+                continue;
+            }
+            let port = &f.ports[owner as usize];
+            if f.node(port.node).kind == NodeKind::Switch || f.peer(port.node, port.num).map(|x| x.0) == Some(src) {
+                continue;
+            }
+            let mut at = src;
+            for _ in 0..=lfts.len() {
+                let out = lfts.ports[lfts.row_of[at as usize] as usize * lfts.stride + lid];
+                if out == NO_ROUTE || out == 0 {
+                    break;
+                }
+                let Some((next, _)) = f.peer(at, out) else { break };
+                if f.node(next).kind != NodeKind::Switch {
+                    break;
+                }
+                load[f.port_index(at, out) as usize] += h;
+                at = next;
+            }
+        }
+    }
+    (load.into_iter().max().unwrap_or(0), bound)
+}

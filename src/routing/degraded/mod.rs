@@ -16,7 +16,7 @@
 //!   can receive anyway;
 //! * spine l with d on it and the cable there: down to d; otherwise down to a relay leaf
 //!   m on l (cable there, m's family route to d intact, m ≠ d — any leaf up to 2^7 leaves,
-//!   else one that differs from d in the low 7 bits of its index), spread by (l + d + j). A
+//!   else one that differs from d in the low 7 bits of its index), spread by slot from an offset per (l, d) (`near::relay_index`). A
 //!   detour is s → l1 → m → join(m,d) → d: the shortest there is when the direct spine is
 //!   gone, and loop-free because m's route is the family's;
 //! * a slot no such detour serves ([`two_turn`]): up to a spine l1 without a one-turn relay
@@ -118,6 +118,7 @@ use crate::topology::degraded::{LsftHoles, DEAD};
 use crate::topology::Fabric;
 use rayon::prelude::*;
 
+mod balance;
 mod columns;
 mod near;
 mod spread;
@@ -181,7 +182,7 @@ impl Router<'_> {
             .flat_map(|side| h.plane.points_on(l).iter().map(move |&m| side * n + m))
             .filter(|&m| h.point(m) != h.point(d) && h.down(l, m) != 0 && h.intact(m, d))
             .collect();
-        (!cands.is_empty()).then(|| h.down(l, cands[((l + d + j) % cands.len() as u32) as usize]))
+        (!cands.is_empty()).then(|| h.down(l, cands[near::relay_index(l, d, j, cands.len() as u32) as usize]))
     }
 
     /// Leaf s's next hop towards host slot j of point d (s ≠ d): (up port, SL).
@@ -196,6 +197,13 @@ impl Router<'_> {
     /// (two-sided) share all q+1 spines: a slot whose family spine is broken goes over
     /// another spine with both cables, spread by (s + d + j), without a turn.
     fn leaf_choices(&self, s: u32, d: u32, slots: u32) -> Vec<Option<Choice>> {
+        self.leaf_choices_by(s, d, slots, &mut |j, cands| ((s + d + j) % cands.len() as u32) as usize)
+    }
+
+    /// [`Router::leaf_choices`], the detours' first spine picked by `pick(j, candidates)`
+    /// among (up port, the leaf that spine hands slot j to, the spine) — by load in
+    /// [`balance::UpLinks`].
+    fn leaf_choices_by(&self, s: u32, d: u32, slots: u32, pick: Pick<'_>) -> Vec<Option<Choice>> {
         let h = self.h;
         if h.point(s) == h.point(d) {
             let lines = h.plane.lines_through(h.point(s));
@@ -239,7 +247,7 @@ impl Router<'_> {
                         .filter(|&(_, m, _)| m != s),
                 );
                 (!cands.is_empty()).then(|| {
-                    let (port, m, l) = cands[((s + d + j) % cands.len() as u32) as usize];
+                    let (port, m, l) = cands[pick(j, &cands)];
                     // m == d: the spine reached d after all (no turn); else the spine's
                     // candidates are relays for d (`Near::relay_ok`): the SL exists
                     (
@@ -257,6 +265,9 @@ impl Router<'_> {
             .collect()
     }
 }
+
+/// How a leaf picks a detour's first spine for slot j among (up port, relay, spine).
+type Pick<'p> = &'p mut dyn FnMut(u32, &[(u8, u32, u32)]) -> usize;
 
 /// A broken pair's choice for one host slot: (source point, destination point, slot,
 /// (up port, SL, first spine, relay) or none).
@@ -330,15 +341,20 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
             } else {
                 &touched_points
             };
+            // the detours' first spines by load on s's up links ([`balance::UpLinks`])
+            let mut up = balance::UpLinks::new(&r, s, &count);
             for &d in ds.iter().filter(|&&d| d != s && !h.intact(s, d)) {
-                let slots = r.leaf_choices(s, d, count[d as usize].max(1));
+                let slots = r.leaf_choices_by(s, d, count[d as usize].max(1), &mut |j, cands| up.pick(s, d, j, cands));
                 out.extend(slots.into_iter().enumerate().map(|(j, c)| (s, d, j as u32, c)));
             }
             out
         })
         .collect();
+    // the spines' relays by load ([`balance`]): the choices' relays and SLs follow
+    let mut slots: Vec<SlotChoice> = per_source.into_iter().flatten().collect();
+    let relays = balance::relays(&r, &mut slots, &count);
     let mut choices: Choices = std::collections::HashMap::new();
-    for (s, d, j, choice) in per_source.into_iter().flatten() {
+    for (s, d, j, choice) in slots {
         if let Some((_, _, l, _)) = choice {
             let b = bit(l, d, j);
             needed[b / 64] |= 1 << (b % 64);
@@ -441,7 +457,10 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                                 Some(to_point[via as usize]).filter(|&port| port != 0 && via != dp)
                             };
                             let rule = || {
-                                r.spine_to_point(l, dp, j)
+                                relays
+                                    .get(&(l, dp, j))
+                                    .map(|&m| (h.down(l, m), m))
+                                    .or_else(|| r.spine_to_point(l, dp, j))
                                     .map(|x| x.0)
                                     .or_else(|| r.spine_fallback(l, dp, j))
                             };

@@ -45,7 +45,8 @@ fn route_of(r: &Router<'_>, choices: &Choices, m: u32, d: u32, j: u32) -> Option
 }
 
 /// The relay spine l1 hands slot j of leaf d to when l1 has no one-turn relay for it:
-/// (m1, the leaf m1's first spine hands the packet to, the SL), spread by (l1 + d + j).
+/// (m1, the leaf m1's first spine hands the packet to, the SL), spread as one-turn relays are
+/// ([`super::near::relay_index`]).
 fn relay_of(r: &Router<'_>, choices: &Choices, l1: u32, d: u32, j: u32) -> Option<(u32, u32, u8)> {
     let h = r.h;
     let cands: Vec<(u32, u32, u8)> = r.near.by_line[l1 as usize]
@@ -63,7 +64,7 @@ fn relay_of(r: &Router<'_>, choices: &Choices, l1: u32, d: u32, j: u32) -> Optio
             Some((m, m2, sl))
         })
         .collect();
-    (!cands.is_empty()).then(|| cands[((l1 + d + j) % cands.len() as u32) as usize])
+    (!cands.is_empty()).then(|| cands[super::near::relay_index(l1, d, j, cands.len() as u32) as usize])
 }
 
 /// Leaf s's route to slot j of leaf d through a relay whose route is a detour: (its choice,
