@@ -24,10 +24,28 @@
 
 use super::{relay_sl, Router, SlotChoice};
 use crate::topology::degraded::LsftHoles;
-use std::collections::HashMap;
 
-/// (spine, destination leaf, slot) → the relay leaf it hands that slot's detours to.
-pub(super) type Relays = HashMap<(u32, u32, u32), u32>;
+/// (spine, destination leaf, slot) → the relay leaf it hands that slot's detours to
+/// (sorted, for binary search).
+#[derive(Default)]
+pub(super) struct Relays(Vec<((u32, u32, u32), u32)>);
+
+impl Relays {
+    /// The relay spine l hands slot j of leaf d to, when the balance chose one.
+    pub(super) fn get(&self, l: u32, d: u32, j: u32) -> Option<u32> {
+        self.0
+            .binary_search_by_key(&(l, d, j), |x| x.0)
+            .ok()
+            .map(|i| self.0[i].1)
+    }
+}
+
+/// A relay candidate: the leaf, and the places in [`Loads`] of its three links (spine →
+/// relay, relay → join, join → destination).
+type Candidate = [u32; 4];
+
+/// A relay candidate's link places that depend on the slot (the destination's twin).
+const TWIN: u32 = u32::MAX;
 
 /// Detour flows on the links a relay would add to, indexed by (spine, leaf).
 struct Loads {
@@ -72,10 +90,10 @@ impl Loads {
 }
 
 /// A source leaf's up links, each with the destination host slots routed over it (family
-/// routes, then the detours picked so far).
+/// routes, then the detours picked so far), by up port.
 pub(super) struct UpLinks {
-    /// (spine, slots) per surviving up link
-    load: Vec<(u32, u32)>,
+    /// slots per up port (`u32::MAX`: not a surviving up link)
+    load: [u32; 256],
 }
 
 impl UpLinks {
@@ -84,21 +102,17 @@ impl UpLinks {
     pub(super) fn new(r: &Router<'_>, s: u32, hosts: &[u32]) -> UpLinks {
         let h = r.h;
         let dd = h.plane.degree() as usize;
-        let load = h
-            .plane
-            .lines_through(h.point(s))
-            .iter()
-            .enumerate()
-            .filter(|&(k, _)| h.leaf_up[s as usize * dd + k] != 0)
-            .map(|(_, &l)| {
-                let family = r.near.by_line[l as usize]
+        let mut load = [u32::MAX; 256];
+        for (k, &l) in h.plane.lines_through(h.point(s)).iter().enumerate() {
+            let port = h.leaf_up[s as usize * dd + k];
+            if port != 0 {
+                load[port as usize] = r.near.by_line[l as usize]
                     .iter()
                     .filter(|&&x| h.point(x) != h.point(s) && r.near.intact(s, x))
                     .map(|&x| hosts[x as usize])
                     .sum();
-                (l, family)
-            })
-            .collect();
+            }
+        }
         UpLinks { load }
     }
 
@@ -107,20 +121,18 @@ impl UpLinks {
     pub(super) fn pick(&mut self, s: u32, d: u32, j: u32, cands: &[(u8, u32, u32)]) -> usize {
         let n = cands.len();
         let first = (s + d + j) as usize % n;
-        let load_of = |l: u32, load: &[(u32, u32)]| load.iter().position(|&(x, _)| x == l);
-        let mut best = (u32::MAX, first, usize::MAX);
+        let (mut best, mut at) = (u32::MAX, first);
         for k in 0..n {
             let i = (first + k) % n;
-            if let Some(at) = load_of(cands[i].2, &self.load) {
-                if self.load[at].1 < best.0 {
-                    best = (self.load[at].1, i, at);
-                }
+            let load = self.load[cands[i].0 as usize];
+            if load < best {
+                (best, at) = (load, i);
             }
         }
-        if best.2 != usize::MAX {
-            self.load[best.2].1 += 1;
+        if best != u32::MAX {
+            self.load[cands[at].0 as usize] += 1;
         }
-        best.1
+        at
     }
 }
 
@@ -130,20 +142,24 @@ impl UpLinks {
 pub(super) fn relays(r: &Router<'_>, slots: &mut [SlotChoice], hosts: &[u32]) -> Relays {
     let h = r.h;
     // the weight of each needed entry: hosts of the sources that go up to it
-    let mut weight: HashMap<(u32, u32, u32), u32> = HashMap::new();
-    for &(s, d, j, c) in slots.iter() {
-        if let Some((_, _, l1, m)) = c {
-            if m != d {
-                *weight.entry((l1, d, j)).or_default() += hosts[s as usize].max(1);
-            }
+    let mut needed: Vec<((u32, u32, u32), u32)> = slots
+        .iter()
+        .filter_map(|&(s, d, j, c)| {
+            let (_, _, l1, m) = c?;
+            (m != d).then_some(((l1, d, j), hosts[s as usize].max(1)))
+        })
+        .collect();
+    if needed.is_empty() {
+        return Relays::default();
+    }
+    needed.sort_unstable();
+    let mut entries: Vec<((u32, u32, u32), u32)> = Vec::with_capacity(needed.len());
+    for (key, w) in needed {
+        match entries.last_mut() {
+            Some((k, sum)) if *k == key => *sum += w,
+            _ => entries.push((key, w)),
         }
     }
-    if weight.is_empty() {
-        return Relays::new();
-    }
-    let mut entries: Vec<((u32, u32, u32), u32)> = weight.into_iter().collect();
-    // heaviest first; equal weights in a fixed order (the map's is not)
-    entries.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut loads = Loads::family(r, hosts);
     // the detours' first hops, as the sources chose them
     for &(s, _, _, c) in slots.iter() {
@@ -152,43 +168,78 @@ pub(super) fn relays(r: &Router<'_>, slots: &mut [SlotChoice], hosts: &[u32]) ->
             loads.up[at] += hosts[s as usize];
         }
     }
-    let mut options: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-    let mut chosen = Relays::with_capacity(entries.len());
-    for ((l1, d, j), w) in entries {
-        let cands = options.entry((l1, d)).or_insert_with(|| via(r, h, l1, d));
+    // the candidates of each (spine, destination), in the entries' order, each with its
+    // three links' places in `loads` (the last two depend on the slot only for the
+    // destination's twin, two-sided: `TWIN`)
+    let mut options: Vec<((u32, u32), Vec<Candidate>)> = Vec::new();
+    for &((l1, d, _), _) in &entries {
+        if options.last().map_or(true, |o| o.0 != (l1, d)) {
+            let links = via(r, h, l1, d)
+                .into_iter()
+                .map(|m| match h.point(m) == h.point(d) {
+                    true => [m, loads.at(l1, m) as u32, TWIN, TWIN],
+                    false => {
+                        let line = h.family_line(m, d, 0);
+                        [
+                            m,
+                            loads.at(l1, m) as u32,
+                            loads.at(line, m) as u32,
+                            loads.at(line, d) as u32,
+                        ]
+                    }
+                })
+                .collect();
+            options.push(((l1, d), links));
+        }
+    }
+    // heaviest first; equal weights in the entries' (spine, destination, slot) order
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(entries[i].1));
+    let mut chosen: Vec<((u32, u32, u32), u32)> = Vec::with_capacity(entries.len());
+    for i in order {
+        let ((l1, d, j), w) = entries[i];
+        let o = options
+            .binary_search_by_key(&(l1, d), |x| x.0)
+            .expect("an option list per entry");
+        let cands = &options[o].1;
         if cands.is_empty() {
             continue;
         }
         let n = cands.len() as u32;
         let first = super::near::relay_index(l1, d, j, n);
-        let mut best: Option<(u32, u32)> = None;
+        let places = |[m, a, b, c]: Candidate| match b {
+            TWIN => {
+                let line = h.family_line(m, d, j);
+                [a as usize, loads.at(line, m), loads.at(line, d)]
+            }
+            _ => [a as usize, b as usize, c as usize],
+        };
+        let mut best: Option<(u32, u32, [usize; 3])> = None;
         for k in 0..n {
-            let m = cands[((first + k) % n) as usize];
-            let line = h.family_line(m, d, j);
-            let worst = loads.down[loads.at(l1, m)]
-                .max(loads.up[loads.at(line, m)])
-                .max(loads.down[loads.at(line, d)]);
-            if best.map_or(true, |(b, _)| worst < b) {
-                best = Some((worst, m));
+            let cand = cands[((first + k) % n) as usize];
+            let [a, b, c] = places(cand);
+            let worst = loads.down[a].max(loads.up[b]).max(loads.down[c]);
+            if best.map_or(true, |(x, _, _)| worst < x) {
+                best = Some((worst, cand[0], [a, b, c]));
             }
         }
-        let Some((_, m)) = best else { continue };
-        let line = h.family_line(m, d, j);
-        let (a, b, c) = (loads.at(l1, m), loads.at(line, m), loads.at(line, d));
+        let Some((_, m, [a, b, c])) = best else { continue };
         loads.down[a] += w;
         loads.up[b] += w;
         loads.down[c] += w;
-        chosen.insert((l1, d, j), m);
+        chosen.push(((l1, d, j), m));
     }
+    chosen.sort_unstable();
+    let relays = Relays(chosen);
     for (_, d, j, c) in slots.iter_mut() {
         if let Some((_, sl, l1, m)) = c {
-            if let Some(&relay) = chosen.get(&(*l1, *d, *j)) {
+            if let Some(relay) = relays.get(*l1, *d, *j) {
                 *m = relay;
                 *sl = relay_sl(relay, *d, r.parts).unwrap_or(0);
             }
         }
     }
-    chosen
+    relays
 }
 
 /// The relays spine l may hand leaf d's slots to (the one-turn rule's candidates).

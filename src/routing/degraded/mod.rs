@@ -458,8 +458,8 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                             };
                             let rule = || {
                                 relays
-                                    .get(&(l, dp, j))
-                                    .map(|&m| (h.down(l, m), m))
+                                    .get(l, dp, j)
+                                    .map(|m| (h.down(l, m), m))
                                     .or_else(|| r.spine_to_point(l, dp, j))
                                     .map(|x| x.0)
                                     .or_else(|| r.spine_fallback(l, dp, j))
