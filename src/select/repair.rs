@@ -113,6 +113,8 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
         ..Default::default()
     };
     let mut phases: Vec<Phase> = Vec::with_capacity(pattern.phases());
+    // the phases that stayed conflict-free: their flows stay where they are
+    let mut kept: Vec<bool> = Vec::with_capacity(pattern.phases());
     let mut dropped: Vec<(u32, u32)> = Vec::new();
     let mut dest = vec![IDLE; ranks];
     let mut load = vec![0u32; channels];
@@ -170,6 +172,7 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
             }
         }
         report.kept_phases += (dropped.len() == before) as usize;
+        kept.push(dropped.len() == before);
         phases.push(phase);
     }
     report.moved_flows = dropped.len() as u64;
@@ -217,11 +220,11 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
     // phase by phase
     let expect = (report.lower_bound_phases as usize).max(phases.len()) * 5 / 4;
     let dests: Vec<Vec<u32>> = if expect * (2 * ranks + channels) * 4 <= kick::MAX_BYTES {
-        let mut packing = kick::Phases::new(routes, phases.into_iter().map(|p| p.dest).collect(), ranks);
+        let mut packing = kick::Phases::new(routes, phases.into_iter().map(|p| p.dest).collect(), ranks, &kept);
         for (r, d) in dropped {
             packing.first_fit(r, d);
         }
-        packing.empty_added(report.original_phases);
+        packing.empty_added(report.original_phases, report.flows);
         packing.into_dest()
     } else {
         for (r, d) in dropped {
@@ -239,6 +242,16 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
         phases.into_iter().map(|p| p.dest).collect()
     };
     report.added_phases = dests.len().saturating_sub(report.original_phases);
+    // moved: every flow not in its original phase any more (the second stage moves
+    // flows of the original phases too)
+    let mut stayed = 0u64;
+    for (p, now) in dests.iter().enumerate().take(pattern.phases()) {
+        pattern.phase(p, &mut dest);
+        stayed += (0..ranks)
+            .filter(|&r| dest[r] != IDLE && dest[r] as usize != r && now[r] == dest[r])
+            .count() as u64;
+    }
+    report.moved_flows = report.flows - report.unrouted_flows - stayed;
     report.phases = dests.len();
     (dests, report)
 }

@@ -145,6 +145,19 @@ pub fn repaired_lsft_checked(
     let routes = CompiledRoutes::compile(fabric, lids, lfts, &layout.hosts, 0).expect("routes");
     let c = check(fabric, &layout.hosts, &routes, &sched, 0..sched.phases.len(), &|| {}).expect("check");
     assert_eq!((c.max_congestion, c.throughput_ratio), (1, 1.0), "{what}");
+    // the phases that stayed conflict-free are kept: at least that many original phases
+    // hold every flow they had, and no original phase moved (phases are only appended)
+    use ibfat::schedule::Pattern;
+    let job = ibfat::schedule::Job::whole(&layout.hosts);
+    let pattern = ibfat::schedule::lsft::LsftAllToAll::new(&layout, &job);
+    let mut dest = vec![ibfat::schedule::IDLE; n];
+    let whole = (0..pattern.phases())
+        .filter(|&p| {
+            pattern.phase(p, &mut dest);
+            (0..n).all(|r| dest[r] == ibfat::schedule::IDLE || sched.phases[p][r] == dest[r])
+        })
+        .count();
+    assert!(whole >= rep.kept_phases, "{what}: {whole} original phases whole");
     rep
 }
 

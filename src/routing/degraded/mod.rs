@@ -10,15 +10,17 @@
 //!   it — unchanged from the intact tables, so every intact pair keeps its route and the
 //!   rest of the fabric its conflict-free schedule;
 //! * other leaves: up to a surviving spine l1 through s whose own entry for d leads on,
-//!   spread over the candidates by (s + d + j) for the host in slot j of d — LFTs route by
-//!   destination, so spreading a leaf pair's detours over the destination's hosts is the
-//!   most a table can do, and then no more flows share a detour than the destination host
-//!   can receive anyway;
+//!   chosen per host slot j of d by load: the least loaded of s's up links, family routes
+//!   counted ([`balance::UpLinks`]) — LFTs route by destination, so spreading a leaf
+//!   pair's detours over the destination's hosts is the most a table can do, and then no
+//!   more flows share a detour than the destination host can receive anyway;
 //! * spine l with d on it and the cable there: down to d; otherwise down to a relay leaf
 //!   m on l (cable there, m's family route to d intact, m ≠ d — any leaf up to 2^7 leaves,
-//!   else one that differs from d in the low 7 bits of its index), spread by slot from an offset per (l, d) (`near::relay_index`). A
-//!   detour is s → l1 → m → join(m,d) → d: the shortest there is when the direct spine is
-//!   gone, and loop-free because m's route is the family's;
+//!   else one that differs from d in the low 7 bits of its index), the one whose links
+//!   l → m → join(m,d) → d carry least, heaviest (spine, d, slot) entries first
+//!   ([`balance::relays`]; `near::relay_index` for entries no detour uses). A detour is
+//!   s → l1 → m → join(m,d) → d: the shortest there is when the direct spine is gone, and
+//!   loop-free because m's route is the family's;
 //! * a slot no such detour serves ([`two_turn`]): up to a spine l1 without a one-turn relay
 //!   for the slot, down to a leaf m1 whose own route (family, or a one-turn detour through
 //!   m2) leads on: s → l1 → m1 → l2 → m2 → l3 → d, turning at m1 and m2.
@@ -192,7 +194,8 @@ impl Router<'_> {
 
     /// Leaf s's next hop towards each host slot 0..slots of leaf d (s ≠ d): (up port, SL,
     /// the spine it goes up to, the leaf that spine hands it to: d or the relay) — the family's spine while that route survives, else a
-    /// surviving spine whose own entry leads on, spread by (s + d + j); the spines' options
+    /// surviving spine whose own entry leads on, picked by (s + d + j) (by load in
+    /// [`Router::leaf_choices_by`]); the spines' options
     /// are searched once per (s, d), not once per slot. The two leaves of one point
     /// (two-sided) share all q+1 spines: a slot whose family spine is broken goes over
     /// another spine with both cables, spread by (s + d + j), without a turn.

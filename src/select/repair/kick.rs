@@ -17,8 +17,12 @@
 use crate::check::CompiledRoutes;
 use crate::schedule::IDLE;
 
-/// Phase tests the stage may spend (each reads one route's links in one phase).
-const BUDGET: u64 = 150_000_000;
+/// Phase tests the stage may spend (each reads one route's links in one phase): at most
+/// this, and [`PER_FLOW`] per flow of the schedule — the stage runs inside the plugin's
+/// routing pass, where a small fabric must not wait on it (MOLS(5): 3 s in a debug build
+/// at the full budget, for 6 phases of 224).
+const BUDGET: u64 = 20_000_000;
+const PER_FLOW: u64 = 200;
 
 /// Who occupies each sender, receiver and link of every phase: the arrays the stage needs
 /// to name the flow in the way. Built only when they fit [`MAX_BYTES`].
@@ -41,7 +45,11 @@ pub(super) struct Phases<'a> {
     closed: Vec<u64>,
     /// bit p set for a phase emptied
     gone: Vec<u64>,
+    /// phases whose flows stay (appended phases are not)
+    pinned: Vec<bool>,
     tests: u64,
+    /// the phase tests the emptying stage may spend
+    budget: u64,
 }
 
 /// The set bits of `word` (its index `w`) as phase numbers.
@@ -58,7 +66,9 @@ fn bits(w: usize, mut word: u64) -> impl Iterator<Item = usize> {
 impl<'a> Phases<'a> {
     /// The phases `dest` (`dest[p][r]`: r's receiver in phase p, or [`IDLE`]) with who
     /// occupies what.
-    pub(super) fn new(routes: &'a CompiledRoutes, dest: Vec<Vec<u32>>, ranks: usize) -> Phases<'a> {
+    /// Flows of the phases marked in `pinned` (those that stayed conflict-free: the
+    /// repair keeps them) never move.
+    pub(super) fn new(routes: &'a CompiledRoutes, dest: Vec<Vec<u32>>, ranks: usize, pinned: &[bool]) -> Phases<'a> {
         let channels = routes.channels();
         let words = dest.len().div_ceil(64);
         let mut ph = Phases {
@@ -69,8 +79,10 @@ impl<'a> Phases<'a> {
             gets: vec![vec![0; words]; ranks],
             closed: vec![0; words],
             gone: vec![0; words],
+            pinned: pinned.to_vec(),
             dest,
             tests: 0,
+            budget: BUDGET,
         };
         for p in 0..ph.dest.len() {
             for r in 0..ranks as u32 {
@@ -180,6 +192,9 @@ impl<'a> Phases<'a> {
     /// two or more flows in the way: `None`).
     fn single_obstacle(&mut self, p: usize, r: u32, d: u32) -> Option<u32> {
         self.tests += 1;
+        if self.pinned.get(p).copied().unwrap_or(false) {
+            return None; // only a free place will do there
+        }
         let mut who = IDLE;
         let mut note = |x: u32| {
             if x == IDLE || x == who {
@@ -229,7 +244,7 @@ impl<'a> Phases<'a> {
             return false;
         }
         for p in self.idle_either(r, d) {
-            if self.tests > BUDGET {
+            if self.tests > self.budget {
                 return false;
             }
             let Some(g) = self.single_obstacle(p, r, d) else {
@@ -254,8 +269,9 @@ impl<'a> Phases<'a> {
 
     /// Empty as many of the phases from `first_added` on as moving one flow aside (two
     /// deep) allows, the emptiest first, in rounds until one empties nothing.
-    pub(super) fn empty_added(&mut self, first_added: usize) {
+    pub(super) fn empty_added(&mut self, first_added: usize, flows: u64) {
         self.tests = 0;
+        self.budget = BUDGET.min(PER_FLOW.saturating_mul(flows));
         let ranks = self.sends.len() as u32;
         let flows_of = |ph: &Phases<'_>, p: usize| -> Vec<(u32, u32)> {
             (0..ranks)
@@ -290,11 +306,11 @@ impl<'a> Phases<'a> {
                 } else {
                     self.close(p, false);
                 }
-                if self.tests > BUDGET {
+                if self.tests > self.budget {
                     break;
                 }
             }
-            if !emptied || self.tests > BUDGET {
+            if !emptied || self.tests > self.budget {
                 break;
             }
         }
