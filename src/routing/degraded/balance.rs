@@ -24,6 +24,7 @@
 
 use super::{relay_sl, Router, SlotChoice};
 use crate::topology::degraded::LsftHoles;
+use rayon::prelude::*;
 
 /// (spine, destination leaf, slot) → the relay leaf it hands that slot's detours to
 /// (sorted, for binary search).
@@ -58,34 +59,53 @@ struct Loads {
 
 impl Loads {
     /// The flows of uniform all-to-all (one per pair of hosts) the family routes that
-    /// survive put on every link: a leaf pair of two points routes over the line joining
-    /// them.
-    fn family(r: &Router<'_>, hosts: &[u32]) -> Loads {
+    /// survive put on every link: x's hosts send to (and receive from) the hosts
+    /// `family` counts behind each of its links.
+    fn family(r: &Router<'_>, hosts: &[u32], family: &Family) -> Loads {
         let h = r.h;
         let nl = h.leaf_count() as usize;
-        let mut loads = Loads {
-            nl,
-            down: vec![0; h.plane.size() as usize * nl],
-            up: vec![0; h.plane.size() as usize * nl],
-        };
-        for (l, on) in r.near.by_line.iter().enumerate() {
-            for &x in on {
-                let reached: u32 = on
-                    .iter()
-                    .filter(|&&y| h.point(y) != h.point(x) && r.near.intact(x, y))
-                    .map(|&y| hosts[y as usize])
-                    .sum();
-                let at = loads.at(l as u32, x);
-                // x sends its hosts' flows to those hosts up this link, and receives theirs
-                loads.up[at] = hosts[x as usize] * reached;
-                loads.down[at] = hosts[x as usize] * reached;
-            }
-        }
-        loads
+        let (up, down): (Vec<u32>, Vec<u32>) = family
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, &reached)| {
+                let flows = hosts[i % nl] * reached;
+                (flows, flows)
+            })
+            .unzip();
+        Loads { nl, down, up }
     }
 
     fn at(&self, l: u32, x: u32) -> usize {
         l as usize * self.nl + x as usize
+    }
+}
+
+/// Per (line, leaf on it): the hosts the leaf's surviving family routes reach over that
+/// line — every leaf of another point on it whose route with the leaf survives. Counted
+/// once for the sources' up links ([`UpLinks`]) and the relays' loads ([`relays`]).
+pub(super) struct Family(Vec<u32>);
+
+impl Family {
+    pub(super) fn new(r: &Router<'_>, hosts: &[u32]) -> Family {
+        let h = r.h;
+        let nl = h.leaf_count() as usize;
+        let mut reached = vec![0u32; h.plane.size() as usize * nl];
+        reached.par_chunks_mut(nl.max(1)).enumerate().for_each(|(l, row)| {
+            let on = &r.near.by_line[l];
+            for &x in on {
+                row[x as usize] = on
+                    .iter()
+                    .filter(|&&y| h.point(y) != h.point(x) && r.near.intact(x, y))
+                    .map(|&y| hosts[y as usize])
+                    .sum();
+            }
+        });
+        Family(reached)
+    }
+
+    fn reached(&self, r: &Router<'_>, l: u32, x: u32) -> u32 {
+        self.0[l as usize * r.h.leaf_count() as usize + x as usize]
     }
 }
 
@@ -97,20 +117,15 @@ pub(super) struct UpLinks {
 }
 
 impl UpLinks {
-    /// Leaf s's up links with the hosts its family routes reach over each: every leaf of
-    /// another point on the spine's line whose route with s survives.
-    pub(super) fn new(r: &Router<'_>, s: u32, hosts: &[u32]) -> UpLinks {
+    /// Leaf s's up links with the hosts its family routes reach over each ([`Family`]).
+    pub(super) fn new(r: &Router<'_>, s: u32, family: &Family) -> UpLinks {
         let h = r.h;
         let dd = h.plane.degree() as usize;
         let mut load = [u32::MAX; 256];
         for (k, &l) in h.plane.lines_through(h.point(s)).iter().enumerate() {
             let port = h.leaf_up[s as usize * dd + k];
             if port != 0 {
-                load[port as usize] = r.near.by_line[l as usize]
-                    .iter()
-                    .filter(|&&x| h.point(x) != h.point(s) && r.near.intact(s, x))
-                    .map(|&x| hosts[x as usize])
-                    .sum();
+                load[port as usize] = family.reached(r, l, s);
             }
         }
         UpLinks { load }
@@ -139,7 +154,7 @@ impl UpLinks {
 /// Choose the relay of every spine entry the one-turn choices in `slots` go through, and
 /// rewrite those choices (relay and SL) to match. `hosts[s]`: the hosts of leaf s (the
 /// flows one of its slots sends).
-pub(super) fn relays(r: &Router<'_>, slots: &mut [SlotChoice], hosts: &[u32]) -> Relays {
+pub(super) fn relays(r: &Router<'_>, slots: &mut [SlotChoice], hosts: &[u32], family: &Family) -> Relays {
     let h = r.h;
     // the weight of each needed entry: hosts of the sources that go up to it
     let mut needed: Vec<((u32, u32, u32), u32)> = slots
@@ -160,7 +175,7 @@ pub(super) fn relays(r: &Router<'_>, slots: &mut [SlotChoice], hosts: &[u32]) ->
             _ => entries.push((key, w)),
         }
     }
-    let mut loads = Loads::family(r, hosts);
+    let mut loads = Loads::family(r, hosts, family);
     // the detours' first hops, as the sources chose them
     for &(s, _, _, c) in slots.iter() {
         if let Some((_, _, l1, _)) = c {

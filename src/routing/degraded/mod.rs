@@ -329,6 +329,8 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     let touched_points: Vec<u32> = (0..nl).filter(|&p| near.point[p as usize]).collect();
     // (source point, destination point, slot, choice) of every broken pair, sources in
     // parallel (rayon), each source's pairs in order
+    // the hosts each leaf's family routes reach over each of its lines, for the load picks
+    let family = balance::Family::new(&r, &count);
     let per_source: Vec<Vec<SlotChoice>> = (0..nl)
         .into_par_iter()
         .map(|s| {
@@ -345,7 +347,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                 &touched_points
             };
             // the detours' first spines by load on s's up links ([`balance::UpLinks`])
-            let mut up = balance::UpLinks::new(&r, s, &count);
+            let mut up = balance::UpLinks::new(&r, s, &family);
             for &d in ds.iter().filter(|&&d| d != s && !h.intact(s, d)) {
                 let slots = r.leaf_choices_by(s, d, count[d as usize].max(1), &mut |j, cands| up.pick(s, d, j, cands));
                 out.extend(slots.into_iter().enumerate().map(|(j, c)| (s, d, j as u32, c)));
@@ -355,7 +357,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
         .collect();
     // the spines' relays by load ([`balance`]): the choices' relays and SLs follow
     let mut slots: Vec<SlotChoice> = per_source.into_iter().flatten().collect();
-    let relays = balance::relays(&r, &mut slots, &count);
+    let relays = balance::relays(&r, &mut slots, &count, &family);
     let mut choices: Choices = std::collections::HashMap::new();
     for (s, d, j, choice) in slots {
         if let Some((_, _, l, _)) = choice {
