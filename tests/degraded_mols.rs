@@ -103,7 +103,7 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     let lids = lids_like(f, &full_lids, g);
     let mut r = route_mols(g, h, &lids).unwrap();
     // the one-VL routes: switch-LID detours (SL 1, a second VL: tests/tree_lanes.rs) dropped
-    r.drop_detours();
+    r.drop_detours(g, &lids);
     // unrouted: exactly the (bottom, host LID) pairs no up*/down* path joins
     let hosts_at = |b: u32| {
         (1..=g.node(b).nports)
@@ -189,8 +189,9 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     let dr = degraded(&rev, Some(FamilyHint::Mols), &what);
     assert_eq!(dr.faults.len(), d.faults.len());
     let Holes::Mols(hr) = &dr.holes else { panic!() };
-    let mut rr = route_mols(&rev, hr, &lids_like(f, &full_lids, &rev)).unwrap();
-    rr.drop_detours();
+    let rev_lids = lids_like(f, &full_lids, &rev);
+    let mut rr = route_mols(&rev, hr, &rev_lids).unwrap();
+    rr.drop_detours(&rev, &rev_lids);
     assert_eq!(
         by_guid(g, &r.lfts),
         by_guid(&rev, &rr.lfts),

@@ -97,7 +97,7 @@ fn check(t: &Topology, hint: Option<FamilyHint>, family: FamilyHint, cut: usize,
     let lids = Lids::plan(g, &[], 0).unwrap();
     let mut r = route_pgft(g, h, &lids).unwrap();
     // the one-VL routes: switch-LID detours (SL 1, a second VL: tests/tree_lanes.rs) dropped
-    r.drop_detours();
+    r.drop_detours(g, &lids);
     assert_eq!(r.unrouted, 0, "{what}: {:?}", r.unrouted_named);
     let v = validate(g, &lids, &r.lfts, None);
     assert_eq!((v.loops, v.misdelivered), (0, 0), "{what}: {:?}", v.defects);

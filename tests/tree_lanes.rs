@@ -16,6 +16,7 @@ use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::degraded_tree::TreeRoutes;
+use ibfat::routing::escape::ESCAPE_SL;
 use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::tree_lanes::{RELAY_LEAF_SL, RELAY_TWO_SL};
 use ibfat::routing::{Lids, NO_ROUTE};
@@ -76,7 +77,20 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[u32], lmc: u8) -> (usize, 
     let d = degraded(g, None, &what);
     let lids = Lids::plan(g, &[], lmc).unwrap();
     let r = route_tree(g, &d.holes, &lids);
-    assert_eq!(r.data_vls(), if r.detours.is_empty() { 1 } else { 2 }, "{what}");
+    let escaped = r.escape.pairs.len();
+    assert_eq!(
+        r.data_vls(),
+        if r.detours.is_empty() { 1 } else { 2 } + (escaped > 0) as u8,
+        "{what}"
+    );
+    // every pair these connected fabrics join is routed: by up*/down*, a detour, or the
+    // escape lane
+    assert_eq!(
+        (r.unrouted, r.unrouted_switch_lids, r.escape.refused),
+        (0, 0, 0),
+        "{what}: {:?}",
+        r.unrouted_named
+    );
     // per VL: every routed path arrives, VLs never decrease, every VL's CDG acyclic
     let lanes = r.lanes(g);
     let v = check_lanes(g, &lids, &r.lfts, &lanes);
@@ -96,9 +110,14 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[u32], lmc: u8) -> (usize, 
         .count();
     assert_eq!(leaves_without_hosts, 0, "{what}");
     assert_eq!(v.unrouted, r.unrouted + r.unrouted_switch_lids, "{what}: {v:?}");
-    assert_eq!(v.sl_paths, r.detours.len() as u64, "{what}: {v:?}");
-    if !r.detours.is_empty() {
-        assert_eq!(v.vls, 2, "{what}: {v:?}");
+    assert_eq!(v.sl_paths, (r.detours.len() + escaped) as u64, "{what}: {v:?}");
+    if !r.detours.is_empty() || escaped > 0 {
+        assert_eq!(v.vls, r.data_vls(), "{what}: {v:?}");
+    }
+    for &(leaf, lid) in &r.escape.pairs {
+        assert_eq!(lanes.sl(leaf, lid as usize), ESCAPE_SL, "{what}");
+        let row = r.lfts.row_of[leaf as usize] as usize;
+        assert_ne!(r.lfts.ports[row * r.lfts.stride + lid as usize], NO_ROUTE);
     }
     for &(row, lid, sl) in &r.detours {
         let leaf = r.lfts.switches[row as usize];
@@ -108,30 +127,38 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[u32], lmc: u8) -> (usize, 
         let owner = lids.owner[lid as usize];
         assert_eq!(g.node(g.ports[owner as usize].node).kind, NodeKind::Switch, "{what}");
     }
-    // without a second VL: the detours dropped, the one-VL routes as before this rule
-    // (every turning route removed), CDG acyclic
+    // without a second VL: the detours and the escape lane dropped, the one-VL routes as
+    // before this rule (every turning route removed), CDG acyclic
     let mut one = r.clone();
-    let dropped = one.drop_detours();
-    assert_eq!(dropped, r.detours.len() as u64);
-    assert_eq!(one.unrouted_switch_lids, r.unrouted_switch_lids + dropped, "{what}");
+    let dropped = one.drop_detours(g, &lids);
+    assert_eq!(dropped, (r.detours.len() + escaped) as u64);
+    assert_eq!(
+        one.unrouted_switch_lids,
+        r.unrouted_switch_lids + r.detours.len() as u64 + r.escape.switch_pairs,
+        "{what}"
+    );
+    assert_eq!(one.unrouted, r.unrouted + r.escape.host_pairs, "{what}");
     assert_eq!(one.data_vls(), 1);
     let v1 = validate(g, &lids, &one.lfts, None);
     assert!(
         v1.deadlock_free && v1.loops == 0 && v1.misdelivered == 0,
         "{what}: {v1:?}"
     );
-    assert_eq!(v1.broken_host_routes, r.unrouted, "{what}");
+    assert_eq!(v1.broken_host_routes, one.unrouted, "{what}");
     let c1 = check_lanes(g, &lids, &one.lfts, &one.lanes(g));
     assert!(c1.ok() && c1.sl_paths == 0 && c1.vls <= 1, "{what}: {c1:?}");
-    assert_eq!(c1.unrouted, r.unrouted + one.unrouted_switch_lids, "{what}");
-    // host routes identical with and without detours; switch LIDs differ only at detours
+    assert_eq!(c1.unrouted, one.unrouted + one.unrouted_switch_lids, "{what}");
+    // with and without detours, the tables differ only at the detours' and the escape
+    // pairs' first switches (the escape lane's entries on the way stay: no kept route
+    // crosses them)
     for row in 0..r.lfts.switches.len() {
         for lid in 1..r.lfts.stride {
             let i = row * r.lfts.stride + lid;
             let detour = r
                 .detours
                 .iter()
-                .any(|&(dr, dl, _)| (dr, dl) == (row as u32, lid as u16));
+                .any(|&(dr, dl, _)| (dr, dl) == (row as u32, lid as u16))
+                || r.escape.carries(r.lfts.switches[row], lid as u32);
             assert_eq!(
                 r.lfts.ports[i] == one.lfts.ports[i],
                 !detour,
@@ -144,10 +171,14 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[u32], lmc: u8) -> (usize, 
     assert_eq!(again.lfts.ports, r.lfts.ports, "{what}");
     assert_eq!(again.detours, r.detours, "{what}");
     assert_eq!(again.unrouted_switch_lids, r.unrouted_switch_lids, "{what}");
+    assert_eq!(again.escape, r.escape, "{what}");
     println!(
-        "{what}: {} detours on SL 1, {} on SL 2, {} (leaf, switch LID) pairs unrouted (was {})",
+        "{what}: {} detours on SL 1, {} on SL 2, {} host and {} switch-LID pairs on the escape lane, {} (leaf, \
+         switch LID) pairs unrouted (was {})",
         r.detours.iter().filter(|d| d.2 == RELAY_LEAF_SL).count(),
         r.detours.iter().filter(|d| d.2 == RELAY_TWO_SL).count(),
+        r.escape.host_pairs,
+        r.escape.switch_pairs,
         r.unrouted_switch_lids,
         one.unrouted_switch_lids
     );

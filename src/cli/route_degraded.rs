@@ -39,12 +39,48 @@ struct Report<'a> {
     /// (Leaf, host LID) and (leaf, switch LID) pairs whose route turns twice.
     two_turn: u64,
     two_turn_switch_lids: u64,
+    /// The pairs the rule cannot serve, on the escape lane.
+    escape: EscapeReport,
     out: String,
     files: Vec<&'static str>,
     /// The style the dump was written in (`full` or `compact`, `--dump-style`).
     dump_style: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     timings: Option<super::route::Timings>,
+}
+
+/// The escape lane of a route's JSON (`routing::escape`): the pairs no path of the family's
+/// rule serves, routed on SL 15 and a VL of their own.
+#[derive(Serialize)]
+pub(super) struct EscapeReport {
+    /// (Leaf, host LID) pairs on the escape lane.
+    host_pairs: u64,
+    /// (Leaf, switch LID) pairs on the escape lane.
+    switch_lid_pairs: u64,
+    /// Its VL (the last data VL); none when it carries nothing.
+    vl: Option<u8>,
+}
+
+impl EscapeReport {
+    /// What `e` carries in routes needing `data_vls` data VLs.
+    pub(super) fn new(e: &ibfat::routing::escape::Escape, data_vls: u8) -> EscapeReport {
+        EscapeReport {
+            host_pairs: e.host_pairs,
+            switch_lid_pairs: e.switch_pairs,
+            vl: e.used().then(|| data_vls - 1),
+        }
+    }
+
+    /// The text line, when the lane carries something.
+    pub(super) fn line(&self) -> Option<String> {
+        self.vl.map(|vl| {
+            format!(
+                "  {} (leaf, host LID) and {} (leaf, switch LID) pairs no rule path serves: on the escape lane (SL 15, \
+                 VL {vl})",
+                self.host_pairs, self.switch_lid_pairs
+            )
+        })
+    }
 }
 
 /// Route `d` (recognised in `loaded`) with LIDs given as for an intact fabric; `validate`:
@@ -146,7 +182,7 @@ pub(super) fn lsft(
         return Err(Error::input(
             "topology",
             format!(
-                "{}: {} (leaf, LID) pairs have no detour that turns at most twice",
+                "{}: {} (leaf, LID) pairs have no surviving path the lanes can serve",
                 job.description, r.unrouted
             ),
             Some("too many faults around some leaves; `ibfat recognize` lists them".into()),
@@ -179,6 +215,7 @@ pub(super) fn lsft(
         data_vls: r.data_vls,
         two_turn: r.two_turn,
         two_turn_switch_lids: r.two_turn_switch_lids,
+        escape: EscapeReport::new(&r.escape, r.data_vls),
         out: out.display().to_string(),
         files: files.clone(),
         dump_style: style.name(),
@@ -212,9 +249,13 @@ pub(super) fn lsft(
     } else {
         outln!("  not validated (--no-validate); `ibfat lfts validate --sl --sl2vl` proves it");
     }
+    if let Some(line) = report.escape.line() {
+        outln!("{line}");
+    }
     if r.unrouted_switch_lids > 0 {
         outln!(
-            "  {} (leaf, switch LID) pairs unrouted: no path that turns at most twice",
+            "  {} (leaf, switch LID) pairs unrouted: no surviving path, or one that would close a cycle on the \
+             escape lane",
             r.unrouted_switch_lids
         );
     }

@@ -48,8 +48,10 @@ struct Report<'a> {
     unrouted: u64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unrouted_pairs: Vec<[String; 2]>,
-    /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch.
+    /// (Leaf, switch LID) pairs left unrouted: no surviving path to that switch.
     unrouted_switch_lids: u64,
+    /// The pairs neither up*/down* nor a detour serves, on the escape lane.
+    escape: super::route_degraded::EscapeReport,
     out: String,
     files: Vec<&'static str>,
     /// The style the dump was written in (`full` or `compact`, `--dump-style`).
@@ -80,7 +82,7 @@ pub fn run(
     };
     let route_s = t_route.elapsed().as_secs_f64();
     let t_valid = Instant::now();
-    let lanes = (!r.detours.is_empty()).then(|| r.lanes(fabric));
+    let lanes = (r.data_vls() > 1).then(|| r.lanes(fabric));
     let valid = if validate {
         let v = validate_lfts(fabric, lids, &r.lfts, None);
         // with detours the one-VL CDG is cyclic by design: the proof is per VL
@@ -127,6 +129,7 @@ pub fn run(
         unrouted: r.unrouted,
         unrouted_pairs: r.unrouted_named.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
         unrouted_switch_lids: r.unrouted_switch_lids,
+        escape: super::route_degraded::EscapeReport::new(&r.escape, r.data_vls()),
         out: out.display().to_string(),
         files,
         dump_style: style.name(),
@@ -178,10 +181,13 @@ pub fn run(
                 .join(", ")
         );
     }
+    if let Some(line) = report.escape.line() {
+        outln!("{line}");
+    }
     if r.unrouted_switch_lids > 0 {
         outln!(
-            "  {} (leaf, switch LID) pairs unrouted: no up*/down* path to that switch (its copy class lost the leaf's \
-             cable) and no detour the SL-to-VL rule serves",
+            "  {} (leaf, switch LID) pairs unrouted: no surviving path to that switch, or one that would close a \
+             cycle on the escape lane",
             r.unrouted_switch_lids
         );
     }

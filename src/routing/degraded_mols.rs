@@ -312,14 +312,17 @@ pub fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<TreeRou
         })
         .collect();
     let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
-    Ok(TreeRoutes {
+    let mut r = TreeRoutes {
         unrouted: unrouted.iter().map(|x| x.len() as u64).sum(),
         unrouted_named: name_pairs(fabric, lids, unrouted.iter().flatten()),
         unrouted_switch_lids,
         detours,
         rank,
         lfts,
-    })
+        escape: Default::default(),
+    };
+    r.escape_the_rest(fabric, lids);
+    Ok(r)
 }
 
 /// The entries of bottom b for the hosts of bottom λ (`range`), module doc; unroutable

@@ -39,7 +39,8 @@
 //! into the host-sourced channel dependency graph; a detour turning once at a relay leaf
 //! or a level-2 switch is kept on SL 1 or 2 with a second VL ([`super::tree_lanes`],
 //! [`PgftDegradedRoutes::detours`]; [`PgftDegradedRoutes::drop_detours`] for one VL), any
-//! other is left unrouted and counted ([`PgftDegradedRoutes::unrouted_switch_lids`]).
+//! other goes on the escape lane ([`PgftDegradedRoutes::escape`]), and only what that
+//! cannot serve is left unrouted and counted ([`PgftDegradedRoutes::unrouted_switch_lids`]).
 
 use super::degraded_tree::{name_pairs, route_switch_lids, Div, TreeRoutes, NAMED};
 use super::lft::{LftSet, NO_ROUTE};
@@ -318,12 +319,15 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
         .collect();
     let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
     let named = name_pairs(fabric, lids, unrouted.iter().flat_map(|x| x.1.iter()));
-    Ok(TreeRoutes {
+    let mut r = TreeRoutes {
         lfts,
         unrouted: unrouted.iter().map(|x| x.0).sum(),
         unrouted_named: named,
         unrouted_switch_lids,
         detours,
         rank,
-    })
+        escape: Default::default(),
+    };
+    r.escape_the_rest(fabric, lids);
+    Ok(r)
 }

@@ -4,6 +4,7 @@
 //! over the surviving cables; routes that turn up again once, at a relay leaf, kept on a
 //! second VL ([`super::tree_lanes`]), the others removed).
 
+use super::escape::{self, Escape};
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
 use super::tree_lanes::{self, Level};
@@ -22,9 +23,9 @@ pub struct TreeRoutes {
     pub unrouted: u64,
     /// The first of those pairs, named: (source leaf, destination host port).
     pub unrouted_named: Vec<(String, String)>,
-    /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch, and a
-    /// route that turns up again would close a cycle in the channel dependency graph, even
-    /// on the second VL of [`super::tree_lanes`] (or [`TreeRoutes::drop_detours`] removed it).
+    /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch, no detour
+    /// on the second VL of [`super::tree_lanes`], and the escape lane cannot take it (or
+    /// [`TreeRoutes::drop_detours`] removed it).
     pub unrouted_switch_lids: u64,
     /// (Leaf row, switch LID, SL) of the switch-LID routes that turn once, at a relay leaf
     /// (SL 1) or a level-2 switch (SL 2): deadlock-free only with the SL-to-VL rule of
@@ -33,16 +34,50 @@ pub struct TreeRoutes {
     pub detours: Vec<(u32, u16, u8)>,
     /// Rank of every row (0 = top level, `u32::MAX` = not a switch of the tree).
     pub rank: Vec<u32>,
+    /// The pairs neither up*/down* nor a detour serves, on the escape lane
+    /// ([`super::escape`]: SL 15, a VL of its own); they are not counted in `unrouted` or
+    /// `unrouted_switch_lids`.
+    pub escape: Escape,
 }
 
 impl TreeRoutes {
-    /// Data VLs the routes need: 2 with detours, else 1.
+    /// Data VLs the routes need: 2 with detours, else 1; one more with the escape lane.
     pub fn data_vls(&self) -> u8 {
-        if self.detours.is_empty() {
+        let rule = if self.detours.is_empty() {
             1
         } else {
             super::tree_lanes::DATA_VLS
+        };
+        rule + self.escape.used() as u8
+    }
+
+    /// Route what up*/down* and the detours left unrouted on the escape lane, where the
+    /// surviving cables connect it (the routers' last step).
+    pub(crate) fn escape_the_rest(&mut self, fabric: &Fabric, lids: &Lids) {
+        let top = leaf_rank(&self.rank);
+        let leaves: Vec<NodeId> = (0..self.rank.len())
+            .filter(|&r| self.rank[r] == top)
+            .map(|r| self.lfts.switches[r])
+            .collect();
+        self.escape = escape::route(fabric, lids, &mut self.lfts, &leaves);
+        if self.escape.used() {
+            self.unrouted = self.unrouted.saturating_sub(self.escape.host_pairs);
+            self.unrouted_switch_lids = self.unrouted_switch_lids.saturating_sub(self.escape.switch_pairs);
+            self.name_unrouted(fabric, lids, &leaves);
         }
+    }
+
+    /// Name the first [`NAMED`] (leaf, host LID) pairs the tables leave unrouted.
+    fn name_unrouted(&mut self, fabric: &Fabric, lids: &Lids, leaves: &[NodeId]) {
+        let is_host = |lid: u32| {
+            let owner = lids.owner[lid as usize];
+            fabric.node(fabric.ports[owner as usize].node).kind != crate::topology::NodeKind::Switch
+        };
+        let left: Vec<(NodeId, u32)> = escape::missing(fabric, lids, &self.lfts, leaves)
+            .into_iter()
+            .filter(|&(_, lid)| is_host(lid))
+            .collect();
+        self.unrouted_named = name_pairs(fabric, lids, left.iter());
     }
 
     /// The SL and SL-to-VL rules of these routes on `fabric` (the fabric they were routed on).
@@ -55,23 +90,44 @@ impl TreeRoutes {
             .detours
             .iter()
             .map(|&(r, lid, sl)| (self.lfts.switches[r as usize], lid, sl))
+            .chain(
+                self.escape
+                    .pairs
+                    .iter()
+                    .map(|&(n, lid)| (n, lid as u16, escape::ESCAPE_SL)),
+            )
             .collect();
         super::tree_lanes::TreeLanes::new(fabric, &rank_of_node, leaf_rank(&self.rank), detours)
     }
 
-    /// For a caller without a second VL: the detours' entries become unrouted (counted in
-    /// `unrouted_switch_lids`), leaving routes deadlock-free on one VL as they were before
-    /// detours. No kept path passes a detour's row for its LID (it would arrive from above
-    /// and turn up there: a second turn, or the row's own route would have no turn), so
-    /// nothing else breaks. Returns how many were dropped.
-    pub fn drop_detours(&mut self) -> u64 {
+    /// For a caller without a second VL: the detours' and the escape lane's entries at
+    /// their sources become unrouted again (counted in `unrouted_switch_lids` and
+    /// `unrouted`), leaving routes deadlock-free on one VL as they were before detours. No
+    /// kept path passes a detour's row for its LID (it would arrive from above and turn up
+    /// there: a second turn, or the row's own route would have no turn), nor a row the
+    /// escape lane wrote (its walk did not arrive), so nothing else breaks. Returns how
+    /// many pairs were dropped.
+    pub fn drop_detours(&mut self, fabric: &Fabric, lids: &Lids) -> u64 {
         let stride = self.lfts.stride;
         for &(r, lid, _) in &self.detours {
             self.lfts.ports[r as usize * stride + lid as usize] = NO_ROUTE;
         }
-        let n = self.detours.len() as u64;
-        self.unrouted_switch_lids += n;
+        for &(n, lid) in &self.escape.pairs {
+            let r = self.lfts.row_of[n as usize] as usize;
+            self.lfts.ports[r * stride + lid as usize] = NO_ROUTE;
+        }
+        let n = self.detours.len() as u64 + self.escape.pairs.len() as u64;
+        self.unrouted_switch_lids += self.detours.len() as u64 + self.escape.switch_pairs;
+        self.unrouted += self.escape.host_pairs;
         self.detours.clear();
+        if std::mem::take(&mut self.escape).used() {
+            let top = leaf_rank(&self.rank);
+            let leaves: Vec<NodeId> = (0..self.rank.len())
+                .filter(|&r| self.rank[r] == top)
+                .map(|r| self.lfts.switches[r])
+                .collect();
+            self.name_unrouted(fabric, lids, &leaves);
+        }
         n
     }
 }

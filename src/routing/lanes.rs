@@ -45,6 +45,7 @@
 //! argument is in [`super::degraded`].
 
 use super::degraded::DegradedRoutes;
+use super::escape::ESCAPE_SL;
 use crate::topology::degraded::{LsftHoles, DEAD};
 use crate::topology::{Fabric, NodeId, NodeKind};
 
@@ -228,19 +229,34 @@ pub struct Lanes {
     stride: usize,
     /// J, the leaf bipartitions the SLs name ([`partitions`]).
     parts: u32,
-    /// Data VLs the routes need: 2, or 3 when some route turns twice.
-    data_vls: u8,
+    /// Data VLs the rule's routes need: 2, or 3 when some route turns twice.
+    rule_vls: u8,
+    /// The escape lane's VL (the one after the rule's), when it carries a pair.
+    escape_vl: Option<u8>,
 }
 
 impl Lanes {
     /// The rules of `routes`, computed for `h` on `fabric` (the SL table is copied).
     pub fn new(fabric: &Fabric, h: &LsftHoles, routes: &DegradedRoutes) -> Lanes {
-        Lanes::with_sl(fabric, h, routes.sl.clone(), routes.stride, routes.data_vls)
+        Lanes::with_sl(
+            fabric,
+            h,
+            routes.sl.clone(),
+            routes.stride,
+            (routes.data_vls, routes.escape.used()),
+        )
     }
 
-    /// As [`Lanes::new`], taking the SL table (`sl[p * stride + lid]`) and the data VLs
-    /// ([`DegradedRoutes::data_vls`]) of the routes.
-    pub fn with_sl(fabric: &Fabric, h: &LsftHoles, sl: Vec<u8>, stride: usize, data_vls: u8) -> Lanes {
+    /// As [`Lanes::new`], taking the SL table (`sl[p * stride + lid]`), the data VLs
+    /// ([`DegradedRoutes::data_vls`]) of the routes and whether the escape lane carries a
+    /// pair (its VL is then the last of them).
+    pub fn with_sl(
+        fabric: &Fabric,
+        h: &LsftHoles,
+        sl: Vec<u8>,
+        stride: usize,
+        (data_vls, escape): (u8, bool),
+    ) -> Lanes {
         let mut point_of = vec![u32::MAX; fabric.len()];
         for (p, &a) in h.leaves.iter().enumerate() {
             if a != DEAD {
@@ -251,13 +267,15 @@ impl Lanes {
             u32::MAX => FAR_SPINE,
             p => p,
         });
+        let rule_vls = data_vls.saturating_sub(escape as u8).clamp(DATA_VLS, MAX_DATA_VLS);
         Lanes {
             point_of,
             far,
             sl,
             stride,
             parts: partitions(h.leaf_count()),
-            data_vls: data_vls.clamp(DATA_VLS, MAX_DATA_VLS),
+            rule_vls,
+            escape_vl: escape.then_some(rule_vls),
         }
     }
 
@@ -270,14 +288,18 @@ impl Lanes {
         }
     }
 
-    /// The highest SL the rule gives a route (2J).
+    /// The highest SL the routes use: 2J, or [`ESCAPE_SL`] with the escape lane.
     pub fn rule_sls(&self) -> u8 {
-        RULE_SLS
+        match self.escape_vl {
+            Some(_) => ESCAPE_SL,
+            None => RULE_SLS,
+        }
     }
 
-    /// Data VLs the routes need (2, or 3 when some route turns twice).
+    /// Data VLs the routes need (2, or 3 when some route turns twice; one more with the
+    /// escape lane).
     pub fn data_vls(&self) -> u8 {
-        self.data_vls
+        self.rule_vls + self.escape_vl.is_some() as u8
     }
 
     /// The SL hosts on `leaf` use towards `lid` (0 for anything that is not a leaf).
@@ -291,10 +313,13 @@ impl Lanes {
     /// The VL of a hop at `switch` for `sl`, in at `in_port` (0: from the switch itself or
     /// a host) and out at `out_port`.
     pub fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
+        if let (ESCAPE_SL, Some(v)) = (sl, self.escape_vl) {
+            return v; // the escape lane: one VL from the first switch to the last
+        }
         let at = self.point_of.get(switch as usize).copied().filter(|&p| p != u32::MAX);
         let from = self.far_end(switch, in_port);
         let to = self.far_end(switch, out_port);
-        vl(sl, self.parts, at, from, to).min(self.data_vls - 1)
+        vl(sl, self.parts, at, from, to).min(self.rule_vls - 1)
     }
 }
 
@@ -306,10 +331,10 @@ impl LaneRules for Lanes {
         Lanes::vl(self, switch, sl, in_port, out_port)
     }
     fn data_vls(&self) -> u8 {
-        self.data_vls
+        Lanes::data_vls(self)
     }
     fn rule_sls(&self) -> u8 {
-        RULE_SLS
+        Lanes::rule_sls(self)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod degraded;
 pub mod degraded_mols;
 pub mod degraded_pgft;
 pub mod degraded_tree;
+pub mod escape;
 mod families;
 pub mod fullmesh;
 pub mod lanes;

@@ -30,7 +30,7 @@
 //! with no second down → up turn ([`detour_sl`]). Detours that turn above level 2, turn
 //! twice, whose part after a relay leaf turns leaf → leaf at a level-2 switch (towards a
 //! leaf X: the rule would give that hop VL 0 again), or that go on past the switch above a
-//! level-2 turn stay unrouted and counted, as every turning route did before.
+//! level-2 turn go on the escape lane ([`super::escape`]: SL 15, a VL of their own).
 //!
 //! Why this is deadlock-free: VL 0 carries host routes and legal switch-LID routes (up,
 //! then down) and the detours' parts before their turn (up, then down); VL 1 only the
@@ -39,6 +39,7 @@
 //! channels by level, then down channels), on each VL; VLs never decrease along a path
 //! ([`detour_sl`] admits only 0 … 0 1 … 1), so no dependency runs from VL 1 back to VL 0.
 
+use super::escape::ESCAPE_SL;
 use super::lanes::{FarEnds, LaneRules};
 use crate::topology::{Fabric, NodeId};
 
@@ -135,8 +136,12 @@ pub struct TreeLanes {
     level: Vec<Level>,
     /// Per port: the level of its far end (Host for port 0 and hosts).
     far: FarEnds<Level>,
-    /// (source leaf, switch LID, SL) of every detour, sorted.
+    /// (source leaf, switch LID, SL) of every detour, sorted (SL 15: the escape lane).
     detours: Vec<(NodeId, u16, u8)>,
+    /// Data VLs of the relay detours' rule: 2 with some detour, else 1.
+    rule_vls: u8,
+    /// The escape lane's VL (the one after the rule's), when it carries a pair.
+    escape_vl: Option<u8>,
 }
 
 impl TreeLanes {
@@ -155,10 +160,22 @@ impl TreeLanes {
         let far = FarEnds::new(fabric, Level::Host, |n| level[n as usize]);
         detours.sort_unstable();
         detours.dedup();
-        TreeLanes { level, far, detours }
+        let rule_vls = if detours.iter().any(|d| d.2 != ESCAPE_SL) {
+            DATA_VLS
+        } else {
+            1
+        };
+        let escape_vl = detours.iter().any(|d| d.2 == ESCAPE_SL).then_some(rule_vls);
+        TreeLanes {
+            level,
+            far,
+            detours,
+            rule_vls,
+            escape_vl,
+        }
     }
 
-    /// (Leaf, switch LID) pairs on SL 1.
+    /// Pairs on an SL other than 0 (detours, and the escape lane's).
     pub fn detours(&self) -> usize {
         self.detours.len()
     }
@@ -180,18 +197,20 @@ impl LaneRules for TreeLanes {
         }
     }
     fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
+        if let (ESCAPE_SL, Some(v)) = (sl, self.escape_vl) {
+            return v; // the escape lane: one VL from the first switch to the last
+        }
         let at = self.level.get(switch as usize).copied().unwrap_or(Level::Host);
         vl(sl, at, self.far_end(switch, in_port), self.far_end(switch, out_port))
     }
     fn data_vls(&self) -> u8 {
-        if self.detours.is_empty() {
-            1
-        } else {
-            DATA_VLS
-        }
+        self.rule_vls + self.escape_vl.is_some() as u8
     }
     fn rule_sls(&self) -> u8 {
-        RELAY_TWO_SL
+        match self.escape_vl {
+            Some(_) => ESCAPE_SL,
+            None => RELAY_TWO_SL,
+        }
     }
 }
 

@@ -17,7 +17,6 @@ use ibfat::routing::degraded::{route_lsft, route_lsft_spread};
 use ibfat::routing::degraded_mols::route_mols;
 use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::lanes::{LaneRules, Lanes};
-use ibfat::routing::tree_lanes::DATA_VLS;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::topology::degraded::Holes;
 use ibfat::topology::Fabric;
@@ -142,11 +141,11 @@ pub fn route(
     }
     if r.unrouted > 0 {
         return Err(format!(
-            "{}: {} (leaf, LID) pairs have no detour turning at most twice (too many faults around some leaves)",
+            "{}: {} (leaf, LID) pairs have no surviving path the lanes can serve (too many faults around some leaves)",
             d.description, r.unrouted
         ));
     }
-    let rules = Lanes::with_sl(fabric, holes, r.sl, r.stride, r.data_vls);
+    let rules = Lanes::with_sl(fabric, holes, r.sl, r.stride, (r.data_vls, r.escape.used()));
     if let Some(why) = offer.refusal(rules.data_vls()) {
         return Err(format!("{}: {why}", d.description));
     }
@@ -158,10 +157,18 @@ pub fn route(
             return Err(format!("{}: the detour routes fail the per-VL check", d.description));
         }
     }
+    if r.escape.used() {
+        report.push(format!(
+            "escape lane: {} (leaf, host LID) and {} (leaf, switch LID) pairs no rule path serves, on SL 15 and VL {}",
+            r.escape.host_pairs,
+            r.escape.switch_pairs,
+            rules.data_vls() - 1
+        ));
+    }
     if r.unrouted_switch_lids > 0 {
         report.push(format!(
-            "{} (leaf, switch LID) pairs unrouted: no path that turns at most twice (management traffic to that \
-             switch's port 0 goes directed-route)",
+            "{} (leaf, switch LID) pairs unrouted: no surviving path, or one that would close a cycle on the escape \
+             lane (management traffic to that switch's port 0 goes directed-route)",
             r.unrouted_switch_lids
         ));
     }
@@ -200,23 +207,28 @@ fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valid
     }
     .map_err(|e| e.to_string())?;
     let mut report = Vec::new();
-    let lanes = match (r.detours.is_empty(), offer.refusal(DATA_VLS)) {
-        (true, _) => {
+    let need = r.data_vls();
+    let lanes = match (need, offer.refusal(need)) {
+        (1, _) => {
             report.push("up*/down* around the faults on one VL (no SL-to-VL tables needed)".to_string());
             None
         }
-        (false, None) => {
+        (_, None) => {
             report.push(format!(
                 "up*/down* around the faults on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2, VL 1 \
-                 from their turn; SLs by path_sl, SL-to-VL tables by update_sl2vl",
-                r.detours.len()
+                 from their turn; {} (leaf, host LID) and {} (leaf, switch LID) pairs on the escape lane (SL 15, \
+                 VL {}); SLs by path_sl, SL-to-VL tables by update_sl2vl",
+                r.detours.len(),
+                r.escape.host_pairs,
+                r.escape.switch_pairs,
+                need - 1
             ));
             Some(r.lanes(fabric))
         }
-        (false, Some(why)) => {
-            let dropped = r.drop_detours();
+        (_, Some(why)) => {
+            let dropped = r.drop_detours(fabric, lids);
             report.push(format!(
-                "up*/down* around the faults on one VL; {dropped} (leaf, switch LID) detours dropped and left \
+                "up*/down* around the faults on one VL; {dropped} detoured or escape pairs dropped and left \
                  unrouted: {why}"
             ));
             None

@@ -12,9 +12,12 @@
 //! switch port pair gets the rule's VL (SLs the rule does not use map to VL 0); CA ports
 //! send every SL on VL 0 (a host's link carries no dependency between two channels).
 //!
-//! One exception, for OpenSM's sake: SL 15 maps to VL 1 everywhere ([`KEEPALIVE_SL`]). No
-//! route of the rule uses SL 15 (a job asking for it by QoS gets it for a path on SL 0,
+//! One exception, for OpenSM's sake: SL 15 maps to VL 1 everywhere ([`KEEPALIVE_SL`]) when
+//! no route uses SL 15 (a job asking for it by QoS gets it for a path on SL 0,
 //! an up-then-down path, which adds no down→up dependency to VL 1: both VLs stay acyclic).
+//! When the escape lane carries pairs (`routing::escape`), SL 15 is one of the rule's SLs
+//! and maps to the escape VL at every switch — never VL 0, so the tables keep the property
+//! (a CA still sends SL 15 on VL 1: its own link depends on no channel before it).
 //! It keeps every table from being all VL 0, because OpenSM 3.3.23 zeroes its copy of a
 //! table whose Set was lost (a cable going down under the MAD) so that the next sweep
 //! resends it — and then never resends a table that should be all VL 0, leaving the
@@ -95,7 +98,10 @@ impl ActiveLanes {
                 *v = self.rules.vl(sw, sl as u8, in_port, out_port);
             }
         }
-        vls[KEEPALIVE_SL] = KEEPALIVE_VL;
+        // a host's own link starts every path: its VL depends on nothing before it
+        if !is_switch || self.rules.rule_sls() < KEEPALIVE_SL as u8 {
+            vls[KEEPALIVE_SL] = KEEPALIVE_VL;
+        }
         true
     }
 }

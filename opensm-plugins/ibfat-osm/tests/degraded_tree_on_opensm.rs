@@ -170,7 +170,7 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
             let mut want = route_pgft(fabric, h, lids).unwrap();
             assert_eq!(want.unrouted, 0);
             // OpenSM runs without QoS here: the plugin drops the switch-LID detours
-            want.drop_detours();
+            want.drop_detours(fabric, lids);
             want.lfts
         },
     );
@@ -203,7 +203,7 @@ fn degraded_mols_tree_is_routed_by_the_plugin() {
             let mut want = route_mols(fabric, h, lids).unwrap();
             assert_eq!(want.unrouted, 0);
             // OpenSM runs without QoS here: the plugin drops the switch-LID detours
-            want.drop_detours();
+            want.drop_detours(fabric, lids);
             want.lfts
         },
     );

@@ -49,8 +49,9 @@ fn expected(fabric: &Fabric, lids: &Lids) -> (Degraded, LftSet, Lanes, u64) {
 }
 
 /// Every cabled (input, output) port pair of every switch, read back with `smpquery
-/// sl2vl`, maps each SL to `vl` (SL 15 → VL 1: the plugin keeps every table non-zero,
-/// lanes.rs): (pairs compared, pairs with VL 1 for some SL below 15).
+/// sl2vl`, maps each SL to `vl` (SL 15 → VL 1 unless the escape lane uses it: the plugin
+/// keeps every table non-zero, lanes.rs): (pairs compared, pairs with VL 1 for some SL
+/// below 15).
 fn sl2vl_as_ruled(
     sim: &Sim,
     fabric: &Fabric,
@@ -78,8 +79,12 @@ fn sl2vl_of(
                 if inp == out {
                     continue;
                 }
+                // SL 15: the escape lane's VL where the routes use it, else VL 1 (keep-alive)
                 let want: Vec<u8> = (0..16)
-                    .map(|sl| if sl == 15 { 1 } else { vl(sw, sl, inp, out) })
+                    .map(|sl| match (sl, vl(sw, sl, inp, out)) {
+                        (15, 0) => 1,
+                        (_, v) => v,
+                    })
                     .collect();
                 assert_eq!(
                     got,
@@ -756,5 +761,56 @@ fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
             f.throughput_ratio
         );
     }
+    osm.stop();
+}
+
+/// LSFT(3) (shuffled) with 14 cables cut: some leaves reach some spine LIDs only over paths
+/// that turn three times, which no SL of the rule serves; the escape lane routes them on
+/// SL 15 and a fourth data VL (`routing::escape`). Inside a stock OpenSM with QoS: routed
+/// by ibfat, the tables read back are the library's with every pair routed and each VL's
+/// CDG acyclic, every switch's SL-to-VL tables map SL 15 to the escape VL, PathRecords of
+/// the escape pairs carry SL 15; restoring brings the intact tables back.
+#[test]
+fn degraded_lsft3_escape_lane_on_a_fourth_vl() {
+    let t = tempfile::tempdir().unwrap();
+    let (plan, cut, _) = harness::lsft_with_faults(t.path(), 3, 31, "cut", &["--cut", "14", "--seed", "8"]);
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&qos_cfg("validate=1"));
+    osm.routed_by_ibfat(1, "intact");
+    play_and_resweep(&sim, &mut osm, &cut, "cut.ibsim", "cut");
+    let (fabric, lids, d, lanes, v, unrouted_switch_lids) = degraded_read_back(&sim, "cut");
+    let r = route_lsft(&fabric, d.lsft().unwrap(), &lids).unwrap();
+    assert!(r.escape.used(), "the cuts leave nothing for the escape lane");
+    assert_eq!((r.unrouted, unrouted_switch_lids, r.escape.refused), (0, 0, 0));
+    assert_eq!(lanes.data_vls(), r.data_vls);
+    assert!(v.ok() && v.vls == r.data_vls && v.unrouted == 0, "{v:?}");
+    let log = osm.log();
+    let pass = &log[log.rfind("ibfat: degraded fabric:").unwrap()..];
+    assert!(
+        pass.contains(&format!(
+            "ibfat: escape lane: {} (leaf, host LID) and {} (leaf, switch LID) pairs no rule path serves, on SL 15 \
+             and VL {}",
+            r.escape.host_pairs,
+            r.escape.switch_pairs,
+            r.data_vls - 1
+        )),
+        "{}",
+        harness::tail(pass, 40)
+    );
+    // every switch maps SL 15 to the escape VL, the rest by the rule
+    let (pairs, _) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
+    assert!(pairs > 100, "{pairs} pairs");
+    assert!(fabric.switches().all(|w| lanes.vl(w, 15, 1, 2) == r.data_vls - 1));
+    // PathRecords: a host of an escape pair's leaf to that switch LID asks SL 15
+    let hosts = host_lids(&fabric, &lids);
+    let mut asked = 0;
+    for &(leaf, lid) in &r.escape.pairs {
+        if let Some(&(slid, _)) = hosts.iter().find(|&&(_, l)| l == leaf) {
+            assert_eq!(sim.path_record_sl(slid, lid as u16), 15, "{slid} -> {lid}");
+            asked += 1;
+        }
+    }
+    assert!(asked > 0);
+    harness::restore_and_expect_intact(&sim, &mut osm, &cut);
     osm.stop();
 }

@@ -62,10 +62,12 @@ fn host_on(fabric: &Fabric, lids: &Lids, leaf: NodeId) -> Option<u16> {
 }
 
 /// `smpquery sl2vl` of switch `sw` towards every cabled output port, compared with the
-/// rule for every cabled input port (SL 15 → VL 1: the plugin keeps every table non-zero);
-/// returns (port pairs compared, pairs with VL 1 for some SL below 15).
+/// rule for every cabled input port (SL 15 → VL 1 when the routes leave SL 15 free: the
+/// plugin keeps every table non-zero; else the escape lane's VL); returns (port pairs
+/// compared, pairs with VL 1 for some SL below 15).
 fn sl2vl_as_ruled(sim: &Sim, fabric: &Fabric, lids: &Lids, sw: NodeId, rules: &dyn LaneRules) -> (usize, usize) {
     let (mut pairs, mut on_vl1) = (0, 0);
+    let escape = rules.rule_sls() == 15;
     let lid = switch_lid(fabric, lids, sw);
     for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
         for (inp, got) in sim.sl2vl(lid, out) {
@@ -73,7 +75,13 @@ fn sl2vl_as_ruled(sim: &Sim, fabric: &Fabric, lids: &Lids, sw: NodeId, rules: &d
                 continue;
             }
             let want: Vec<u8> = (0..16u8)
-                .map(|sl| if sl == 15 { 1 } else { rules.vl(sw, sl, inp, out) })
+                .map(|sl| {
+                    if sl == 15 && !escape {
+                        1
+                    } else {
+                        rules.vl(sw, sl, inp, out)
+                    }
+                })
                 .collect();
             assert_eq!(got, want, "switch {} in {inp} out {out}", fabric.node(sw).desc);
             on_vl1 += want[..15].contains(&1) as usize;
@@ -137,11 +145,12 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
     );
     harness::assert_same_tables(&fabric, &want.lfts, &programmed, "cut");
     let lanes = want.lanes(&fabric);
-    assert_eq!(lanes.data_vls(), 2);
+    assert_eq!(lanes.data_vls(), 2 + want.escape.used() as u8);
 
     // deadlock-free per VL on the tables read back; only the counted remainder unrouted
     let v = check_lanes(&fabric, &lids, &programmed, &lanes);
-    assert!(v.ok() && v.vls == 2 && v.sl_paths == want.detours.len() as u64, "{v:?}");
+    let on_sl = (want.detours.len() + want.escape.pairs.len()) as u64;
+    assert!(v.ok() && v.vls == want.data_vls() && v.sl_paths == on_sl, "{v:?}");
     assert_eq!(v.unrouted, want.unrouted + want.unrouted_switch_lids, "{v:?}");
 
     // SL-to-VL tables of the switches on the first detours' paths are the rule
@@ -193,6 +202,110 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
     assert!(asked > 0);
 
     // repair: the intact tables come back exactly
+    let mut osm = osm;
+    harness::restore_and_expect_intact(&sim, &mut osm, &cut);
+    osm.stop();
+}
+
+/// A shuffled 3-ary 4-tree with one cable cut: some leaves reach some switch LIDs only by
+/// turning above level 2, which the relay rule cannot serve; the escape lane routes them
+/// (`routing::escape`: SL 15, the third data VL). Inside a stock OpenSM with QoS: ibfat
+/// routes the fabric, the switches hold its tables (`dump_lfts`), the per-VL check of the
+/// tables read back passes with every pair routed, `smpquery sl2vl` maps SL 15 to the
+/// escape VL on the escape paths' switches, and `saquery -p` from a host on an escape
+/// pair's leaf to that switch LID answers SL 15. Restoring the cable brings the intact
+/// tables back.
+#[test]
+fn degraded_four_level_tree_escape_lane_on_its_own_vl() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("plan");
+    harness::build_plan(
+        &["build", "kary", "--arity", "3", "--levels", "4", "--shuffle", "13"],
+        &plan,
+    );
+    let cut = t.path().join("cut");
+    let (c, o, e) = harness::ibfat(&[
+        "faults",
+        plan.to_str().unwrap(),
+        "--cut",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    let sim = Sim::start(&plan.join("topology.net"));
+    let mut osm = sim.opensm_daemon(&qos_cfg());
+    osm.routed_by_ibfat(1, "intact");
+    for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
+        sim.console(cmd);
+    }
+    let before = osm.log().matches("tables configured on all switches").count();
+    osm.sighup();
+    osm.routed_by_ibfat(before + 1, "cut");
+    let log = osm.log();
+    let pass = &log[log.rfind("ibfat: degraded fabric:").expect("not degraded")..];
+
+    let (fabric, lids, programmed) = sim.programmed();
+    let want = expected(&fabric, &lids);
+    assert!(want.escape.used(), "the cut leaves nothing for the escape lane");
+    assert_eq!((want.unrouted, want.unrouted_switch_lids), (0, 0));
+    assert!(
+        pass.contains(&format!(
+            "{} (leaf, switch LID) pairs on the escape lane (SL 15, VL {})",
+            want.escape.switch_pairs,
+            want.data_vls() - 1
+        )) && pass.contains("CDG of host routes acyclic per VL"),
+        "{}",
+        harness::tail(pass, 40)
+    );
+    harness::assert_same_tables(&fabric, &want.lfts, &programmed, "cut");
+    let lanes = want.lanes(&fabric);
+    assert_eq!(lanes.rule_sls(), 15);
+
+    // every pair routed, deadlock-free per VL on the tables read back
+    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
+    let on_sl = (want.detours.len() + want.escape.pairs.len()) as u64;
+    assert!(v.ok() && v.vls == want.data_vls() && v.sl_paths == on_sl, "{v:?}");
+    assert_eq!(v.unrouted, 0, "{v:?}");
+
+    // the switches on the first escape paths map SL 15 to the escape VL
+    let escape_vl = want.data_vls() - 1;
+    let mut on_path: Vec<NodeId> = Vec::new();
+    for &(leaf, lid) in want.escape.pairs.iter().take(3) {
+        let mut at = leaf;
+        for _ in 0..10 {
+            on_path.push(at);
+            match want.lfts.get(at, lid as u16) {
+                Some(p) if p != 0 && p != ibfat::routing::NO_ROUTE => match fabric.peer(at, p) {
+                    Some((n, _)) => at = n,
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+    }
+    on_path.sort_unstable();
+    on_path.dedup();
+    let mut pairs = 0;
+    for &sw in &on_path {
+        pairs += sl2vl_as_ruled(&sim, &fabric, &lids, sw, &lanes).0;
+        assert_eq!(lanes.vl(sw, 15, 1, 2), escape_vl);
+    }
+    assert!(pairs > 20, "{pairs} port pairs compared");
+
+    // PathRecords of escape pairs carry SL 15
+    let mut asked = 0;
+    for &(leaf, lid) in want.escape.pairs.iter().step_by(4) {
+        let Some(slid) = host_on(&fabric, &lids, leaf) else {
+            continue;
+        };
+        assert_eq!(sim.path_record_sl(slid, lid as u16), 15, "{slid} -> switch LID {lid}");
+        asked += 1;
+    }
+    assert!(asked > 0);
+
     let mut osm = osm;
     harness::restore_and_expect_intact(&sim, &mut osm, &cut);
     osm.stop();

@@ -2,7 +2,8 @@
 //! detour through another leaf where they do not, a detour through a relay whose own route
 //! is a detour where no single one exists, switch LIDs by the intact rule over the
 //! surviving cables, and the service levels that keep every virtual lane's channel
-//! dependency graph acyclic with two data VLs — three when some route turns twice.
+//! dependency graph acyclic with two data VLs — three when some route turns twice, one more
+//! for the escape lane when some pair has no path the rule serves.
 //!
 //! Host destination at point d, at switch x:
 //! * leaf s = d: the host's port;
@@ -92,10 +93,11 @@
 //!   within one VL.
 //!
 //! The bound: 2 data VLs when no route turns twice, 3 otherwise, whatever the faults; the
-//! SLs 1 ..= 14 (SL 15 stays the subnet manager's). Pairs that no such path serves are
-//! left unrouted and counted: a pair of a connected fabric whose every path turns three
-//! times, or whose two-turn relays all fail the partitions (m1 on d's side of every
-//! partition that has m2 there). Spines' own routes to switch LIDs are management traffic
+//! SLs 1 ..= 14. Pairs that no such path serves (a pair of a connected fabric whose every
+//! path turns three times, or whose two-turn relays all fail the partitions: m1 on d's
+//! side of every partition that has m2 there) go on the escape lane
+//! ([`super::escape`]: SL 15 and one more VL, on which they run whole); only what the lane
+//! refuses, or the faults disconnect, is left unrouted and counted. Spines' own routes to switch LIDs are management traffic
 //! (VL 15) and not part of the proof; as hops of leaves' paths they are.
 //!
 //! **Two-sided LSFT.** Every point has two leaves (leaf index side·n + point), both on the
@@ -113,11 +115,12 @@
 //! leaf index of the switch and of the leaves at its ports — so the proof holds unchanged
 //! (`tests/degraded_twosided.rs` checks it on the tables).
 
+use super::escape::{self, Escape, ESCAPE_SL};
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
 use crate::error::{Error, Result};
 use crate::topology::degraded::{LsftHoles, DEAD};
-use crate::topology::Fabric;
+use crate::topology::{Fabric, NodeId};
 use rayon::prelude::*;
 
 mod balance;
@@ -147,8 +150,9 @@ pub struct DegradedRoutes {
     /// (Source leaf, host LID) pairs left without a route.
     pub unrouted: u64,
     /// (Source leaf, switch LID) pairs left without a route: up*/down* by the family's
-    /// ranks has no legal path and every other path the tables allow turns more than
-    /// twice, or in an order no SL's VLs follow. Management traffic to that switch goes
+    /// ranks has no legal path, every other path the tables allow turns more than twice
+    /// or in an order no SL's VLs follow, and the escape lane cannot take it (no surviving
+    /// path, or one closing a cycle on its VL). Management traffic to that switch goes
     /// directed-route.
     pub unrouted_switch_lids: u64,
     /// (Source leaf, host LID) pairs whose route turns twice (the third data VL).
@@ -156,8 +160,11 @@ pub struct DegradedRoutes {
     /// (Source leaf, switch LID) pairs whose route turns twice (the third data VL).
     pub two_turn_switch_lids: u64,
     /// Data VLs the routes need: [`DATA_VLS`] (2), or [`MAX_DATA_VLS`] (3) when some route
-    /// turns twice — the bound.
+    /// turns twice — the rule's bound; one more when the escape lane carries a pair.
     pub data_vls: u8,
+    /// The pairs the rule could not route, on the escape lane ([`super::escape`]: SL 15,
+    /// a VL of its own); they are not counted in `unrouted` or `unrouted_switch_lids`.
+    pub escape: Escape,
 }
 
 struct Router<'a> {
@@ -291,10 +298,10 @@ fn leaf_hop(found: Option<(u8, u8)>, sl: &mut u8, missing: &mut u64) -> u8 {
     }
 }
 
-/// Route every LID of a degraded LSFT (module documentation). Host pairs that no detour of
-/// the rule connects are counted in [`DegradedRoutes::unrouted`], switch-LID pairs without
-/// a path the VL rule keeps deadlock-free in [`DegradedRoutes::unrouted_switch_lids`]
-/// (their entries stay unrouted).
+/// Route every LID of a degraded LSFT (module documentation). Pairs that no path of the
+/// rule serves go on the escape lane ([`DegradedRoutes::escape`]); host pairs that neither
+/// connects are counted in [`DegradedRoutes::unrouted`], switch-LID pairs in
+/// [`DegradedRoutes::unrouted_switch_lids`] (their entries stay unrouted).
 pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
     lids.require_complete(fabric)?;
     if lids.lmc != 0 {
@@ -491,11 +498,13 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     let unrouted = missed.iter().sum();
     complete_spine_entries(&mut lfts, h, &line_of, &dest);
     let switches = switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
+    let escape = escape_the_rest(fabric, h, lids, &mut lfts, (&mut sl, stride), &point_of);
     Ok(DegradedRoutes::assemble(
         lfts,
         (sl, stride),
         (unrouted, host_two_turn),
         switches,
+        escape,
     ))
 }
 
@@ -533,6 +542,24 @@ fn complete_spine_entries(lfts: &mut LftSet, h: &LsftHoles, line_of: &[u32], des
     }
 }
 
+/// What the rule left unrouted goes on the escape lane, where the fabric connects it: the
+/// entries are written into `lfts`, the pairs' SL into `sl` (per leaf index, `point_of`).
+fn escape_the_rest(
+    fabric: &Fabric,
+    h: &LsftHoles,
+    lids: &Lids,
+    lfts: &mut LftSet,
+    (sl, stride): (&mut [u8], usize),
+    point_of: &[u32],
+) -> Escape {
+    let leaves: Vec<NodeId> = h.leaves.iter().copied().filter(|&a| a != DEAD).collect();
+    let escape = escape::route(fabric, lids, lfts, &leaves);
+    for &(leaf, lid) in &escape.pairs {
+        sl[point_of[leaf as usize] as usize * stride + lid as usize] = ESCAPE_SL;
+    }
+    escape
+}
+
 impl DegradedRoutes {
     /// The routes of tables whose host entries leave `unrouted` (leaf, host LID) pairs and
     /// turn twice `two_turn` times, and whose switch-LID columns left (unrouted, turning
@@ -542,17 +569,19 @@ impl DegradedRoutes {
         (sl, stride): (Vec<u8>, usize),
         (unrouted, two_turn): (u64, u64),
         (unrouted_switch_lids, two_turn_switch_lids): (u64, u64),
+        escape: Escape,
     ) -> DegradedRoutes {
         let turn_twice = two_turn + two_turn_switch_lids > 0;
         DegradedRoutes {
             lfts,
             sl,
             stride,
-            unrouted,
-            unrouted_switch_lids,
+            unrouted: unrouted.saturating_sub(escape.host_pairs),
+            unrouted_switch_lids: unrouted_switch_lids.saturating_sub(escape.switch_pairs),
             two_turn,
             two_turn_switch_lids,
-            data_vls: if turn_twice { MAX_DATA_VLS } else { DATA_VLS },
+            data_vls: if turn_twice { MAX_DATA_VLS } else { DATA_VLS } + escape.used() as u8,
+            escape,
         }
     }
 }
