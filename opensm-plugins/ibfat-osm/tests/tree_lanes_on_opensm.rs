@@ -91,28 +91,23 @@ fn sl2vl_as_ruled(sim: &Sim, fabric: &Fabric, lids: &Lids, sw: NodeId, rules: &d
     (pairs, on_vl1)
 }
 
-/// A 4-ary 3-tree with 10 cables cut: ibfat routes it with the detours on SL 1-2 (QoS on),
-/// and what the subnet holds is ibfat's, read back with the real tools.
-#[test]
-fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
-    let t = tempfile::tempdir().unwrap();
-    let plan = t.path().join("plan");
+/// Build a shuffled `(arity, levels, shuffle)` k-ary n-tree's plan in `dir`, start it in
+/// ibsim under OpenSM with QoS (routed by ibfat), cut `(cables, seed)` with the commands
+/// `ibfat faults` writes and re-sweep (routed by ibfat again); the faults folder.
+fn cut_tree(
+    dir: &std::path::Path,
+    (k, n, shuffle): (&str, &str, &str),
+    (cables, seed): (&str, &str),
+) -> (Sim, harness::OpenSm, std::path::PathBuf) {
+    let plan = dir.join("plan");
     harness::build_plan(
-        &["build", "kary", "--arity", "4", "--levels", "3", "--shuffle", "7"],
+        &["build", "kary", "--arity", k, "--levels", n, "--shuffle", shuffle],
         &plan,
     );
-    let cut = t.path().join("cut");
-    let (c, o, e) = harness::ibfat(&[
-        "faults",
-        plan.to_str().unwrap(),
-        "--cut",
-        "10",
-        "--seed",
-        "7",
-        "--out",
-        cut.to_str().unwrap(),
-    ]);
-    assert_eq!(c, 0, "{o}{e}");
+    let cut = dir.join("cut");
+    let (p, c) = (plan.to_str().unwrap(), cut.to_str().unwrap());
+    let (code, o, e) = harness::ibfat(&["faults", p, "--cut", cables, "--seed", seed, "--out", c]);
+    assert_eq!(code, 0, "{o}{e}");
     let sim = Sim::start(&plan.join("topology.net"));
     let mut osm = sim.opensm_daemon(&qos_cfg());
     osm.routed_by_ibfat(1, "intact");
@@ -122,6 +117,35 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
     let before = osm.log().matches("tables configured on all switches").count();
     osm.sighup();
     osm.routed_by_ibfat(before + 1, "cut");
+    (sim, osm, cut)
+}
+
+/// The switches on the paths of `pairs` ((source switch, LID)) in `want`'s tables.
+fn on_paths(fabric: &Fabric, want: &TreeRoutes, pairs: impl Iterator<Item = (NodeId, u16)>) -> Vec<NodeId> {
+    let mut on_path: Vec<NodeId> = Vec::new();
+    for (mut at, lid) in pairs {
+        for _ in 0..10 {
+            on_path.push(at);
+            match want.lfts.get(at, lid) {
+                Some(p) if p != 0 && p != ibfat::routing::NO_ROUTE => match fabric.peer(at, p) {
+                    Some((n, _)) => at = n,
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+    }
+    on_path.sort_unstable();
+    on_path.dedup();
+    on_path
+}
+
+/// A 4-ary 3-tree with 10 cables cut: ibfat routes it with the detours on SL 1-2 (QoS on),
+/// and what the subnet holds is ibfat's, read back with the real tools.
+#[test]
+fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
+    let t = tempfile::tempdir().unwrap();
+    let (sim, osm, cut) = cut_tree(t.path(), ("4", "3", "7"), ("10", "7"));
     let log = osm.log();
     let pass = &log[log.rfind("ibfat: degraded fabric:").expect("not degraded")..];
     assert!(
@@ -154,22 +178,12 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
     assert_eq!(v.unrouted, want.unrouted + want.unrouted_switch_lids, "{v:?}");
 
     // SL-to-VL tables of the switches on the first detours' paths are the rule
-    let mut on_path: Vec<NodeId> = Vec::new();
-    for &(row, lid, _) in want.detours.iter().take(3) {
-        let mut at = want.lfts.switches[row as usize];
-        for _ in 0..8 {
-            on_path.push(at);
-            match want.lfts.get(at, lid) {
-                Some(p) if p != 0 && p != ibfat::routing::NO_ROUTE => match fabric.peer(at, p) {
-                    Some((n, _)) => at = n,
-                    None => break,
-                },
-                _ => break,
-            }
-        }
-    }
-    on_path.sort_unstable();
-    on_path.dedup();
+    let firsts = want.detours.iter().take(3);
+    let on_path = on_paths(
+        &fabric,
+        &want,
+        firsts.map(|&(row, lid, _)| (want.lfts.switches[row as usize], lid)),
+    );
     let (mut pairs, mut on_vl1) = (0, 0);
     for &sw in &on_path {
         let (p, v1) = sl2vl_as_ruled(&sim, &fabric, &lids, sw, &lanes);
@@ -218,32 +232,7 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
 #[test]
 fn degraded_four_level_tree_escape_lane_on_its_own_vl() {
     let t = tempfile::tempdir().unwrap();
-    let plan = t.path().join("plan");
-    harness::build_plan(
-        &["build", "kary", "--arity", "3", "--levels", "4", "--shuffle", "13"],
-        &plan,
-    );
-    let cut = t.path().join("cut");
-    let (c, o, e) = harness::ibfat(&[
-        "faults",
-        plan.to_str().unwrap(),
-        "--cut",
-        "1",
-        "--seed",
-        "1",
-        "--out",
-        cut.to_str().unwrap(),
-    ]);
-    assert_eq!(c, 0, "{o}{e}");
-    let sim = Sim::start(&plan.join("topology.net"));
-    let mut osm = sim.opensm_daemon(&qos_cfg());
-    osm.routed_by_ibfat(1, "intact");
-    for cmd in std::fs::read_to_string(cut.join("cut.ibsim")).unwrap().lines() {
-        sim.console(cmd);
-    }
-    let before = osm.log().matches("tables configured on all switches").count();
-    osm.sighup();
-    osm.routed_by_ibfat(before + 1, "cut");
+    let (sim, osm, cut) = cut_tree(t.path(), ("3", "4", "13"), ("1", "1"));
     let log = osm.log();
     let pass = &log[log.rfind("ibfat: degraded fabric:").expect("not degraded")..];
 
@@ -272,22 +261,8 @@ fn degraded_four_level_tree_escape_lane_on_its_own_vl() {
 
     // the switches on the first escape paths map SL 15 to the escape VL
     let escape_vl = want.data_vls() - 1;
-    let mut on_path: Vec<NodeId> = Vec::new();
-    for &(leaf, lid) in want.escape.pairs.iter().take(3) {
-        let mut at = leaf;
-        for _ in 0..10 {
-            on_path.push(at);
-            match want.lfts.get(at, lid as u16) {
-                Some(p) if p != 0 && p != ibfat::routing::NO_ROUTE => match fabric.peer(at, p) {
-                    Some((n, _)) => at = n,
-                    None => break,
-                },
-                _ => break,
-            }
-        }
-    }
-    on_path.sort_unstable();
-    on_path.dedup();
+    let firsts = want.escape.pairs.iter().take(3);
+    let on_path = on_paths(&fabric, &want, firsts.map(|&(leaf, lid)| (leaf, lid as u16)));
     let mut pairs = 0;
     for &sw in &on_path {
         pairs += sl2vl_as_ruled(&sim, &fabric, &lids, sw, &lanes).0;
