@@ -226,10 +226,11 @@ fn route_tree(fabric: &Fabric, d: &Degraded, lids: &Lids, offer: &VlOffer, valid
             Some(r.lanes(fabric))
         }
         (_, Some(why)) => {
-            let dropped = r.drop_detours(fabric, lids);
+            let (detours, escape) = (r.detours.len(), r.escape.pairs.len());
+            r.drop_detours(fabric, lids);
             report.push(format!(
-                "up*/down* around the faults on one VL; {dropped} detoured or escape pairs dropped and left \
-                 unrouted: {why}"
+                "up*/down* around the faults on one VL; detours dropped and left unrouted: {detours} (leaf, switch \
+                 LID) detours, {escape} escape-lane pairs ({why})"
             ));
             None
         }
