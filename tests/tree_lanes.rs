@@ -304,3 +304,36 @@ fn cli_route_writes_the_detours_lanes_and_lfts_validate_proves_them() {
         "{so}"
     );
 }
+
+/// Far beyond the test matrix — an 8-ary 3-tree with 300 of its 1,024 switch cables cut
+/// (29 %), three seeds — the escape lane takes nearly everything the relay rule cannot:
+/// every host pair routed, at most 1 % of the escape lane's pairs refused (LID-by-LID
+/// acceptance refused 9 %, before a source whose path would close a cycle tried its other
+/// cables), and every VL's CDG acyclic on the tables.
+#[test]
+fn heavy_faults_leave_almost_nothing_to_the_escape_lanes_refusals() {
+    let t = build(FamilySpec::Kary(KaryParams { arity: 8, levels: 3 }), 9);
+    let (mut escaped, mut refused) = (0, 0);
+    for seed in 1..=3 {
+        let what = format!("8-ary 3-tree with 300 cuts (seed {seed})");
+        let inj = inject(&t.fabric, 300, seed, &[]).unwrap();
+        let g = &inj.fabric;
+        let d = degraded(g, None, &what);
+        let lids = Lids::plan(g, &[], 0).unwrap();
+        let r = route_tree(g, &d.holes, &lids);
+        assert_eq!(r.unrouted, 0, "{what}: {:?}", r.unrouted_named);
+        assert_eq!(r.unrouted_switch_lids, r.escape.refused, "{what}");
+        let v = check_lanes(g, &lids, &r.lfts, &r.lanes(g));
+        assert!(
+            v.ok() && v.broken == 0 && v.unrouted == r.escape.refused,
+            "{what}: {v:?}"
+        );
+        escaped += r.escape.pairs.len() as u64;
+        refused += r.escape.refused;
+    }
+    eprintln!("{escaped} pairs on the escape lane, {refused} refused");
+    assert!(
+        escaped > 1000 && refused * 100 <= escaped,
+        "{escaped} escaped, {refused} refused"
+    );
+}

@@ -8,17 +8,20 @@
 //! escape lane serves exactly those, without touching any route the rule kept:
 //!
 //! * for each LID with an empty entry at some source, the switches whose walk on the
-//!   tables reaches the LID ("good") keep their entries; every other switch on the way
-//!   gets an entry towards the nearest good switch (fewest hops to the LID in all,
-//!   breadth first over the surviving switch-to-switch cables, lowest port first). No kept
-//!   route passes a switch that is not good (it would not arrive), so none changes;
+//!   tables reaches the LID ("good") keep their entries; every other switch gets a way
+//!   towards the nearest good switch (fewest hops to the LID in all, Dijkstra over the
+//!   surviving switch-to-switch cables from the good switches at their own distances).
+//!   No kept route passes a switch that is not good (it would not arrive), so none
+//!   changes;
 //! * the sources whose entry was empty take [`ESCAPE_SL`] towards that LID, which every
 //!   switch maps to the escape VL on every (input, output) port pair: such a path runs on
 //!   the escape VL from its first switch to its last, and no other path uses that VL;
-//! * the escape VL's channel dependency graph is built as the LIDs are taken in order;
-//!   a LID whose paths would close a cycle in it is left as it was (its pairs stay
-//!   unrouted and are counted in [`Escape::refused`]).
-//!
+//! * the escape VL's channel dependency graph is grown path by path, LIDs in order and
+//!   each LID's sources nearest first: a source's path is taken, and the entries on its
+//!   way written, only when its dependencies keep that graph acyclic; otherwise its other
+//!   cables are tried (shortest path first). A source none serves stays unrouted and is
+//!   counted in [`Escape::refused`]; a way through it is then closed to the others.
+
 //! Why the whole is deadlock-free: the family's VLs carry the same paths as before; the
 //! escape VL carries only escape paths, whose CDG is acyclic by construction; and an
 //! escape path never changes VL, so no dependency joins the escape VL to another one. A
@@ -143,17 +146,80 @@ impl Links {
     }
 }
 
-/// One LID's escape: the entries to write and the dependencies its paths add.
+/// One LID's escape search: which switches already arrive, and the way the others go.
 struct Column {
     lid: u32,
-    /// (row, port) entries.
-    entries: Vec<(u32, u8)>,
-    /// Sources it serves.
-    sources: Vec<NodeId>,
-    /// Of the gaps it was asked for, how many it serves.
-    served: u64,
-    /// (channel, next channel) dependencies of its paths (global port indices).
-    deps: Vec<(u32, u32)>,
+    /// The row delivering the LID.
+    target: u32,
+    /// Per row: its walk on the tables arrives (its entry is kept).
+    good: Vec<bool>,
+    /// Per row that does not arrive but has a surviving way: the port towards the nearest
+    /// arriving switch (fewest hops to the LID in all); 0 where none.
+    via: Vec<u8>,
+    /// Per row: hops to the LID over the tables (arriving rows) or its way; `u32::MAX`
+    /// where none.
+    best: Vec<u32>,
+    /// The gap sources with a way, nearest first (rows).
+    sources: Vec<u32>,
+}
+
+/// The escape VL's channel dependency graph, grown path by path: a path is taken only
+/// if its dependencies keep the graph acyclic.
+struct Cdg {
+    next: Vec<Vec<u32>>,
+    stamp: Vec<u32>,
+    round: u32,
+}
+
+impl Cdg {
+    fn new(channels: usize) -> Cdg {
+        Cdg {
+            next: vec![Vec::new(); channels],
+            stamp: vec![0; channels],
+            round: 0,
+        }
+    }
+
+    /// Add the dependencies `deps`, or none of them when one would close a cycle.
+    fn try_add(&mut self, deps: &[(u32, u32)]) -> bool {
+        let mut added: Vec<(u32, u32)> = Vec::new();
+        for &(a, b) in deps {
+            if self.next[a as usize].contains(&b) {
+                continue;
+            }
+            self.round += 1;
+            if self.reaches(b, a) {
+                for (a, b) in added {
+                    let v = &mut self.next[a as usize];
+                    if let Some(i) = v.iter().rposition(|&x| x == b) {
+                        v.swap_remove(i);
+                    }
+                }
+                return false;
+            }
+            self.next[a as usize].push(b);
+            added.push((a, b));
+        }
+        true
+    }
+
+    /// Whether `to` is reachable from `from` (iterative depth-first search).
+    fn reaches(&mut self, from: u32, to: u32) -> bool {
+        let mut stack = vec![from];
+        self.stamp[from as usize] = self.round;
+        while let Some(x) = stack.pop() {
+            if x == to {
+                return true;
+            }
+            for &y in &self.next[x as usize] {
+                if self.stamp[y as usize] != self.round {
+                    self.stamp[y as usize] = self.round;
+                    stack.push(y);
+                }
+            }
+        }
+        false
+    }
 }
 
 /// Route every source's empty entry (pairs of [`missing`]) on the escape lane, writing the
@@ -169,104 +235,168 @@ pub fn route(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]
     let mut by_lid = gaps.clone();
     by_lid.sort_unstable_by_key(|&(s, lid)| (lid, s));
     let groups: Vec<&[(NodeId, u32)]> = by_lid.chunk_by(|a, b| a.1 == b.1).collect();
-    let table = &*lfts;
     let mut is_source = vec![false; lfts.switches.len()];
     for &s in sources {
         if let Some(&r) = lfts.row_of.get(s as usize).filter(|&&r| r != u32::MAX) {
             is_source[r as usize] = true;
         }
     }
+    let table = &*lfts;
     let columns: Vec<Option<Column>> = groups
         .par_iter()
-        .map(|g| column(fabric, table, &links, &is_source, target[g[0].1 as usize], g))
+        .map(|g| column(fabric, table, &links, target[g[0].1 as usize], g))
         .collect();
-    // the escape VL's CDG, grown LID by LID (adjacency per channel)
-    let mut cdg: Vec<Vec<u32>> = vec![Vec::new(); fabric.ports.len()];
-    let mut stamp = vec![0u32; fabric.ports.len()];
-    let mut round = 0u32;
+    let mut cdg = Cdg::new(fabric.ports.len());
     let mut out = Escape::default();
-    for col in columns {
-        let Some(col) = col else {
-            continue; // no surviving path: the pairs stay unrouted as they were
-        };
-        let mut added: Vec<(u32, u32)> = Vec::new();
-        let mut cyclic = false;
-        for &(a, b) in &col.deps {
-            if cdg[a as usize].contains(&b) {
-                continue;
-            }
-            round += 1;
-            if reaches(&cdg, b, a, &mut stamp, round) {
-                cyclic = true;
-                break;
-            }
-            cdg[a as usize].push(b);
-            added.push((a, b));
-        }
-        if cyclic {
-            for (a, b) in added {
-                let v = &mut cdg[a as usize];
-                if let Some(i) = v.iter().rposition(|&x| x == b) {
-                    v.swap_remove(i);
-                }
-            }
-            out.refused += col.served;
-            continue;
-        }
-        for &(row, port) in &col.entries {
-            lfts.ports[row as usize * lfts.stride + col.lid as usize] = port;
-        }
-        out.entries += col.entries.len() as u64;
+    for col in columns.into_iter().flatten() {
         let to_switch = {
             let owner = lids.owner[col.lid as usize];
             fabric.node(fabric.ports[owner as usize].node).kind == NodeKind::Switch
         };
-        let n = col.served;
+        let (served, refused) = settle(fabric, lfts, &links, &col, &is_source, &mut cdg, &mut out);
+        out.refused += refused;
         if to_switch {
-            out.switch_pairs += n;
+            out.switch_pairs += served;
         } else {
-            out.host_pairs += n;
+            out.host_pairs += served;
         }
-        out.pairs.extend(col.sources.iter().map(|&s| (s, col.lid)));
     }
     out.pairs.sort_unstable();
     out
 }
 
-/// Whether `to` is reachable from `from` in `g` (iterative depth-first search).
-fn reaches(g: &[Vec<u32>], from: u32, to: u32, stamp: &mut [u32], round: u32) -> bool {
-    let mut stack = vec![from];
-    stamp[from as usize] = round;
-    while let Some(x) = stack.pop() {
-        if x == to {
-            return true;
+/// Take one LID's sources, nearest first: a source's whole path (its way to the nearest
+/// arriving switch, then that switch's route) is taken when its dependencies keep the
+/// escape VL's CDG acyclic, and its entries are written; otherwise its other surviving
+/// cables are tried, shortest path first. A source that none serves stays unrouted, and
+/// a way through it is closed to the others. A switch on a taken way that is itself a
+/// source (its own walk did not arrive) runs on the escape lane too. Returns (gap sources
+/// served, refused).
+fn settle(
+    fabric: &Fabric,
+    lfts: &mut LftSet,
+    links: &Links,
+    col: &Column,
+    is_source: &[bool],
+    cdg: &mut Cdg,
+    out: &mut Escape,
+) -> (u64, u64) {
+    let (stride, lid) = (lfts.stride, col.lid as usize);
+    let mut state = vec![FREE; col.good.len()];
+    // the port each row that does not arrive takes (its way, until a source takes another)
+    let mut port_of = col.via.clone();
+    let (mut served, mut refused) = (0, 0);
+    let mut walk = Walk::default();
+    for &s in &col.sources {
+        if state[s as usize] == TAKEN {
+            served += 1; // on an earlier source's way, its path taken with it
+            continue;
         }
-        for &y in &g[x as usize] {
-            if stamp[y as usize] != round {
-                stamp[y as usize] = round;
-                stack.push(y);
+        // its own way first, then its other cables to switches that lead on
+        let mut firsts: Vec<(u32, u8)> = vec![(0, col.via[s as usize])];
+        for &(port, n, _) in links.of(s) {
+            let reach = if col.good[n as usize] {
+                col.best[n as usize]
+            } else {
+                col.best[n as usize].saturating_add(1)
+            };
+            if port != col.via[s as usize] && reach != u32::MAX && state[n as usize] != REFUSED {
+                firsts.push((reach, port));
+            }
+        }
+        firsts[1..].sort_unstable();
+        let taken = firsts.iter().any(|&(_, first)| {
+            port_of[s as usize] = first;
+            walk.run((fabric, lfts, links), col, &port_of, &state, s) && cdg.try_add(&walk.deps)
+        });
+        if !taken {
+            state[s as usize] = REFUSED;
+            refused += 1;
+            continue;
+        }
+        served += 1;
+        for &r in &walk.rows {
+            if state[r as usize] == FREE {
+                state[r as usize] = TAKEN;
+                lfts.ports[r as usize * stride + lid] = port_of[r as usize];
+                out.entries += 1;
+                if is_source[r as usize] {
+                    out.pairs.push((lfts.switches[r as usize], col.lid));
+                }
             }
         }
     }
-    false
+    (served, refused)
 }
 
-/// The escape of one LID whose delivering switch is `target`, for the sources `gaps`
-/// (pairs of that LID) that have a surviving path to it; none when none has, or the
-/// tables do not deliver the LID at `target`. A source row whose entry is rewritten on
-/// another source's way (its own walk did not arrive either) is served too.
-fn column(
-    fabric: &Fabric,
-    lfts: &LftSet,
-    links: &Links,
-    is_source: &[bool],
-    target: NodeId,
-    gaps: &[(NodeId, u32)],
-) -> Option<Column> {
-    let lid = gaps.first()?.1;
+/// A row's state while one LID's sources are settled.
+const FREE: u8 = 0;
+const TAKEN: u8 = 1;
+const REFUSED: u8 = 2;
+
+/// One source's path towards a LID, walked on the tables and the ways chosen so far.
+#[derive(Default)]
+struct Walk {
+    /// (channel, next channel) dependencies, the last hop to a host included.
+    deps: Vec<(u32, u32)>,
+    /// The rows on it that do not arrive on the tables (their entries to write).
+    rows: Vec<u32>,
+}
+
+impl Walk {
+    /// Walk from row `s`: a row that arrives follows its entry, any other the port in
+    /// `port_of`. False when the walk runs into a refused row, repeats a row, or does not
+    /// arrive.
+    fn run(
+        &mut self,
+        (fabric, lfts, links): (&Fabric, &LftSet, &Links),
+        col: &Column,
+        port_of: &[u8],
+        state: &[u8],
+        s: u32,
+    ) -> bool {
+        let (stride, lid) = (lfts.stride, col.lid as usize);
+        self.deps.clear();
+        self.rows.clear();
+        let (mut at, mut prev) = (s, None::<u32>);
+        while at != col.target {
+            let port = if col.good[at as usize] {
+                lfts.ports[at as usize * stride + lid]
+            } else {
+                if (state[at as usize] == REFUSED && at != s) || self.rows.contains(&at) {
+                    return false;
+                }
+                self.rows.push(at);
+                port_of[at as usize]
+            };
+            let ch = fabric.port_index(lfts.switches[at as usize], port);
+            if let Some(p) = prev {
+                self.deps.push((p, ch));
+            }
+            prev = Some(ch);
+            match links.next(at, port) {
+                Some(n) => at = n,
+                None => return false,
+            }
+        }
+        // the last hop, to a host: a channel nothing depends on further
+        let last = lfts.ports[col.target as usize * stride + lid];
+        if let (Some(p), false) = (prev, last == 0 || last == NO_ROUTE) {
+            self.deps
+                .push((p, fabric.port_index(lfts.switches[col.target as usize], last)));
+        }
+        true
+    }
+}
+
+/// The escape search of one LID whose delivering switch is `target`, for the sources
+/// `gaps` (pairs of that LID); none when no source has a surviving way, or the tables do
+/// not deliver the LID at `target`.
+fn column(fabric: &Fabric, lfts: &LftSet, links: &Links, target: NodeId, gaps: &[(NodeId, u32)]) -> Option<Column> {
     const UNKNOWN: u32 = u32::MAX;
     const BAD: u32 = u32::MAX - 1;
     const WALKING: u32 = u32::MAX - 2;
+    let lid = gaps.first()?.1;
     let rows = lfts.switches.len();
     let stride = lfts.stride;
     let entry = |row: u32| lfts.ports[row as usize * stride + lid as usize];
@@ -303,7 +433,7 @@ fn column(
             dist[r as usize] = if end == BAD { BAD } else { end + 1 + k as u32 };
         }
     }
-    // nearest good switch for every other row: fewest hops to the LID in all
+    // the nearest good switch for every other row: fewest hops to the LID in all
     let mut best: Vec<u32> = dist.iter().map(|&d| if d == BAD { u32::MAX } else { d }).collect();
     let mut via = vec![0u8; rows];
     let mut heap: BinaryHeap<Reverse<(u32, u32)>> = (0..rows as u32)
@@ -322,69 +452,21 @@ fn column(
             }
         }
     }
-    let mut entries = Vec::new();
-    let mut set = vec![false; rows];
-    let mut sources = Vec::with_capacity(gaps.len());
-    let mut served = 0;
-    for &(s, _) in gaps {
-        let r = lfts.row_of[s as usize];
-        if best[r as usize] == u32::MAX {
-            continue; // no surviving path: stays unrouted
-        }
-        served += 1;
-        sources.push(s);
-        let mut at = r;
-        while dist[at as usize] == BAD && !set[at as usize] {
-            set[at as usize] = true;
-            entries.push((at, via[at as usize]));
-            if is_source[at as usize] && at != r {
-                sources.push(lfts.switches[at as usize]);
-            }
-            at = links.next(at, via[at as usize])?;
-        }
-    }
+    let mut sources: Vec<u32> = gaps
+        .iter()
+        .map(|&(s, _)| lfts.row_of[s as usize])
+        .filter(|&r| best[r as usize] != u32::MAX)
+        .collect();
     if sources.is_empty() {
         return None;
     }
-    sources.sort_unstable();
-    sources.dedup();
-    // the dependencies of every source's path on the new tables
-    let port_of = |row: u32| {
-        if set[row as usize] {
-            via[row as usize]
-        } else {
-            entry(row)
-        }
-    };
-    let mut deps = Vec::new();
-    for &s in &sources {
-        let mut at = lfts.row_of[s as usize];
-        let mut prev: Option<u32> = None;
-        while at != t {
-            let port = port_of(at);
-            let ch = fabric.port_index(lfts.switches[at as usize], port);
-            if let Some(p) = prev {
-                deps.push((p, ch));
-            }
-            prev = Some(ch);
-            at = links.next(at, port)?;
-        }
-        // the last hop, to a host: a channel nothing depends on further
-        let last = entry(t);
-        if last != 0 && last != NO_ROUTE {
-            if let Some(p) = prev {
-                deps.push((p, fabric.port_index(target, last)));
-            }
-        }
-    }
-    deps.sort_unstable();
-    deps.dedup();
-    entries.sort_unstable();
+    sources.sort_unstable_by_key(|&r| (best[r as usize], r));
     Some(Column {
         lid,
-        entries,
+        target: t,
+        good: dist.iter().map(|&d| d != BAD).collect(),
+        via,
+        best,
         sources,
-        served,
-        deps,
     })
 }
