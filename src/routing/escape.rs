@@ -21,7 +21,7 @@
 //!   way written, only when its dependencies keep that graph acyclic; otherwise its other
 //!   cables are tried (shortest path first). A source none serves stays unrouted and is
 //!   counted in [`Escape::refused`]; a way through it is then closed to the others.
-
+//!
 //! Why the whole is deadlock-free: the family's VLs carry the same paths as before; the
 //! escape VL carries only escape paths, whose CDG is acyclic by construction; and an
 //! escape path never changes VL, so no dependency joins the escape VL to another one. A
