@@ -136,10 +136,10 @@ fn shards_merge_into_the_full_report() {
     let on = lfts.computed_for(&plan.fabric, &lids);
     let shards: Vec<_> = (0..3)
         .map(|i| {
-            let r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
+            let mut r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
             (
                 format!("s{i}"),
-                CheckShard::new(&r, (i, 3), String::new(), job.clone(), on.clone()),
+                CheckShard::new(&mut r, (i, 3), String::new(), job.clone(), on.clone()),
             )
         })
         .collect();

@@ -104,9 +104,11 @@ pub fn job_fingerprint(fabric: &Fabric, hosts: &[Endpoint]) -> String {
 
 impl CheckShard {
     /// The shard of a check of phases `slice(shard, shards, phases)`; `options` names what
-    /// else identifies the pattern (see [`ShardPattern::options`]).
+    /// else identifies the pattern (see [`ShardPattern::options`]). The report's per-link
+    /// loads move into the shard (`report.link_loads` is left empty: 70,000 links on
+    /// LSFT(32), which every shard would otherwise copy).
     pub fn new(
-        report: &CheckReport,
+        report: &mut CheckReport,
         (shard, shards): (usize, usize),
         options: String,
         job_fingerprint: String,
@@ -132,7 +134,7 @@ impl CheckShard {
             histogram: report.histogram.clone(),
             worst_phases: report.worst_phases.clone(),
             unrouted_examples: report.unrouted_examples.clone(),
-            links: report.link_loads.clone(),
+            links: std::mem::take(&mut report.link_loads),
         }
     }
 
@@ -261,17 +263,32 @@ pub mod compact_links {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use std::collections::HashMap;
 
-    #[derive(Serialize, Deserialize)]
+    #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Links {
         names: Vec<String>,
         rows: Vec<Vec<u64>>,
     }
 
+    /// What is written: names borrowed, rows as fixed arrays (no allocation per link).
+    #[derive(Serialize)]
+    struct LinksOut<'a> {
+        names: Vec<&'a str>,
+        rows: Vec<Row>,
+    }
+
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Row {
+        Split([u64; 6]),
+        Whole([u64; 5]),
+    }
+
     /// Write `links` as names and rows.
     pub fn serialize<S: Serializer>(links: &[LinkLoad], s: S) -> Result<S::Ok, S::Error> {
+        use std::fmt::Write as _;
         let mut names: Vec<&str> = Vec::new();
-        let mut index: HashMap<&str, u64> = HashMap::new();
+        let mut index: HashMap<&str, u64> = HashMap::with_capacity(links.len() / 8);
         let mut id = |text| {
             *index.entry(text).or_insert_with(|| {
                 names.push(text);
@@ -279,6 +296,7 @@ pub mod compact_links {
             })
         };
         let mut rows = Vec::with_capacity(links.len());
+        let mut sep = String::new();
         for l in links {
             if l.rate.is_some() {
                 return Err(S::Error::custom(
@@ -286,25 +304,22 @@ pub mod compact_links {
                 ));
             }
             let guid = id(l.from_guid.as_str());
-            let sep = format!(":{} -> ", l.from_port);
+            sep.clear();
+            let _ = write!(sep, ":{} -> ", l.from_port);
             let (port, max) = (l.from_port as u64, l.max_flows as u64);
-            rows.push(match l.link.find(&sep) {
-                Some(k) => vec![
+            rows.push(match l.link.find(sep.as_str()) {
+                Some(k) => Row::Split([
                     guid,
                     port,
                     id(&l.link[..k]),
                     id(&l.link[k + sep.len()..]),
                     max,
                     l.total_flows,
-                ],
-                None => vec![guid, port, id(l.link.as_str()), max, l.total_flows],
+                ]),
+                None => Row::Whole([guid, port, id(l.link.as_str()), max, l.total_flows]),
             });
         }
-        Links {
-            names: names.iter().map(|n| n.to_string()).collect(),
-            rows,
-        }
-        .serialize(s)
+        LinksOut { names, rows }.serialize(s)
     }
 
     /// Read names and rows back into links, every index and number checked.
@@ -530,8 +545,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut read = Vec::new();
         for i in 0..3 {
-            let r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
-            let s = CheckShard::new(&r, (i, 3), "seed=5".into(), job.clone(), on.clone());
+            let mut r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
+            let s = CheckShard::new(&mut r, (i, 3), "seed=5".into(), job.clone(), on.clone());
             let path = dir.path().join(format!("s{i}.json"));
             s.write(&path).unwrap();
             let back = CheckShard::read(&path).unwrap();

@@ -548,7 +548,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     };
     if let Some(index) = a.shard {
         let shard = CheckShard::new(
-            &report,
+            &mut report,
             index,
             pattern_options(&a),
             job_fingerprint(loaded.fabric(), &hosts),
