@@ -54,17 +54,22 @@ impl TreeRoutes {
     /// Route what up*/down* and the detours left unrouted on the escape lane, where the
     /// surviving cables connect it (the routers' last step).
     pub(crate) fn escape_the_rest(&mut self, fabric: &Fabric, lids: &Lids) {
-        let top = leaf_rank(&self.rank);
-        let leaves: Vec<NodeId> = (0..self.rank.len())
-            .filter(|&r| self.rank[r] == top)
-            .map(|r| self.lfts.switches[r])
-            .collect();
+        let leaves = self.leaves();
         self.escape = escape::route(fabric, lids, &mut self.lfts, &leaves);
         if self.escape.used() {
             self.unrouted = self.unrouted.saturating_sub(self.escape.host_pairs);
             self.unrouted_switch_lids = self.unrouted_switch_lids.saturating_sub(self.escape.switch_pairs);
             self.name_unrouted(fabric, lids, &leaves);
         }
+    }
+
+    /// The leaf switches (the rows at the leaves' rank): the sources whose pairs are counted.
+    fn leaves(&self) -> Vec<NodeId> {
+        let top = leaf_rank(&self.rank);
+        (0..self.rank.len())
+            .filter(|&r| self.rank[r] == top)
+            .map(|r| self.lfts.switches[r])
+            .collect()
     }
 
     /// Name the first [`NAMED`] (leaf, host LID) pairs the tables leave unrouted.
@@ -121,11 +126,7 @@ impl TreeRoutes {
         self.unrouted += self.escape.host_pairs;
         self.detours.clear();
         if std::mem::take(&mut self.escape).used() {
-            let top = leaf_rank(&self.rank);
-            let leaves: Vec<NodeId> = (0..self.rank.len())
-                .filter(|&r| self.rank[r] == top)
-                .map(|r| self.lfts.switches[r])
-                .collect();
+            let leaves = self.leaves();
             self.name_unrouted(fabric, lids, &leaves);
         }
         n

@@ -68,30 +68,10 @@ impl Escape {
     }
 }
 
-/// The switch a LID's packets are delivered by (the switch itself, or a host's switch),
-/// per LID; `u32::MAX` where none.
-fn target_switches(fabric: &Fabric, lids: &Lids) -> Vec<NodeId> {
-    lids.owner
-        .iter()
-        .enumerate()
-        .map(|(lid, &owner)| {
-            if lid == 0 || owner == NO_PEER {
-                return u32::MAX;
-            }
-            let p = &fabric.ports[owner as usize];
-            match fabric.node(p.node).kind {
-                NodeKind::Switch => p.node,
-                _ => fabric.peer(p.node, p.num).map_or(u32::MAX, |(n, _)| n),
-            }
-        })
-        .collect()
-}
-
 /// (Source, LID) pairs of `sources` whose first entry is empty (no route, or port 0 at a
 /// switch that is not the LID's), in source order then LID order.
 pub fn missing(fabric: &Fabric, lids: &Lids, lfts: &LftSet, sources: &[NodeId]) -> Vec<(NodeId, u32)> {
-    let target = target_switches(fabric, lids);
-    missing_with(lfts, sources, &target)
+    missing_with(lfts, sources, &lids.switch_of_each(fabric))
 }
 
 fn missing_with(lfts: &LftSet, sources: &[NodeId], target: &[NodeId]) -> Vec<(NodeId, u32)> {
@@ -104,7 +84,7 @@ fn missing_with(lfts: &LftSet, sources: &[NodeId], target: &[NodeId]) -> Vec<(No
             (1..width.min(cells.len())).filter_map(move |lid| {
                 let t = target[lid];
                 let p = cells[lid];
-                (t != u32::MAX && t != s && (p == NO_ROUTE || p == 0)).then_some((s, lid as u32))
+                (t != NO_PEER && t != s && (p == NO_ROUTE || p == 0)).then_some((s, lid as u32))
             })
         })
         .collect()
@@ -226,13 +206,12 @@ impl Cdg {
 /// entries into `lfts` (module documentation). `sources` are the switches whose paths the
 /// family counts (its leaves).
 pub fn route(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]) -> Escape {
-    let target = target_switches(fabric, lids);
-    let gaps = missing_with(lfts, sources, &target);
-    if gaps.is_empty() {
+    let target = lids.switch_of_each(fabric);
+    let mut by_lid = missing_with(lfts, sources, &target);
+    if by_lid.is_empty() {
         return Escape::default();
     }
     let links = Links::new(fabric, lfts);
-    let mut by_lid = gaps.clone();
     by_lid.sort_unstable_by_key(|&(s, lid)| (lid, s));
     let groups: Vec<&[(NodeId, u32)]> = by_lid.chunk_by(|a, b| a.1 == b.1).collect();
     let mut is_source = vec![false; lfts.switches.len()];

@@ -7,7 +7,7 @@
 //! these LIDs. A discovered fabric keeps the LIDs its subnet manager gave it.
 
 use crate::error::{Error, Result};
-use crate::topology::{Endpoint, Fabric, NodeKind, PortIdx, NO_PEER};
+use crate::topology::{Endpoint, Fabric, NodeId, NodeKind, PortIdx, NO_PEER};
 use std::path::Path;
 
 /// Highest unicast LID.
@@ -65,6 +65,27 @@ impl Lids {
             }
         }
         h.hex()
+    }
+
+    /// The switch every LID's packets are delivered by — the switch itself for a switch
+    /// LID, the switch a host port is cabled to for a host LID — per LID (index = LID);
+    /// `NO_PEER` for LIDs nobody owns and hosts without a cable. It is also the switch a
+    /// packet from that LID enters first.
+    pub fn switch_of_each(&self, fabric: &Fabric) -> Vec<NodeId> {
+        self.owner
+            .iter()
+            .enumerate()
+            .map(|(lid, &owner)| {
+                if lid == 0 || owner == NO_PEER {
+                    return NO_PEER;
+                }
+                let p = &fabric.ports[owner as usize];
+                match fabric.node(p.node).kind {
+                    NodeKind::Switch => p.node,
+                    _ => fabric.peer(p.node, p.num).map_or(NO_PEER, |(n, _)| n),
+                }
+            })
+            .collect()
     }
 
     /// Largest LID in use.

@@ -25,7 +25,7 @@
 
 use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::Lids;
-use ibfat::topology::{Fabric, NodeId, NodeKind, NO_PEER};
+use ibfat::topology::{Fabric, NodeId, NO_PEER};
 use std::collections::HashMap;
 
 /// The SL every table maps to [`KEEPALIVE_VL`] (module documentation).
@@ -50,20 +50,7 @@ impl ActiveLanes {
             .switches()
             .map(|s| (fabric.node(s).guid, s))
             .collect::<HashMap<_, _>>();
-        let src_of_lid = lids
-            .owner
-            .iter()
-            .map(|&owner| {
-                if owner == NO_PEER {
-                    return NO_PEER;
-                }
-                let port = &fabric.ports[owner as usize];
-                match fabric.node(port.node).kind {
-                    NodeKind::Switch => port.node,
-                    _ => fabric.peer(port.node, port.num).map_or(NO_PEER, |(n, _)| n),
-                }
-            })
-            .collect();
+        let src_of_lid = lids.switch_of_each(fabric);
         ActiveLanes {
             rules,
             node_of_guid,
@@ -119,6 +106,7 @@ pub fn data_vls_of_code(code: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ibfat::topology::NodeKind;
 
     #[test]
     fn vl_codes() {
