@@ -3,6 +3,8 @@
 //! compare them with ibfat's lane rules.
 
 use super::Sim;
+use ibfat::routing::Lids;
+use ibfat::topology::{Fabric, NodeId};
 
 impl Sim {
     /// `smpquery sl2vl LID OUT` of a switch: the 16 VLs of every input port towards
@@ -24,6 +26,49 @@ impl Sim {
         }
         assert!(!tables.is_empty(), "no table in smpquery output:\n{text}");
         tables
+    }
+
+    /// `smpquery sl2vl` of every cabled output port of each switch in `which`, for every
+    /// input port other than that output, compared with the lane rule `vl(switch, SL,
+    /// input, output)`. SL 15 maps to VL 1 where the rule gives it VL 0 (the plugin's
+    /// keep-alive, which keeps every table non-zero) and to the rule's VL where the routes
+    /// use it (the escape lane). `context` is added to a mismatch's message. Returns
+    /// (port pairs compared, pairs with VL 1 for some SL below 15).
+    pub fn sl2vl_as_ruled(
+        &self,
+        fabric: &Fabric,
+        lids: &Lids,
+        which: impl Iterator<Item = NodeId>,
+        vl: impl Fn(NodeId, u8, u8, u8) -> u8,
+        context: &dyn Fn() -> String,
+    ) -> (usize, usize) {
+        let (mut pairs, mut on_vl1) = (0, 0);
+        for sw in which {
+            let lid = lids.lid(fabric, sw, 0);
+            for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
+                for (inp, got) in self.sl2vl(lid, out) {
+                    if inp == out {
+                        continue;
+                    }
+                    let want: Vec<u8> = (0..16)
+                        .map(|sl| match (sl, vl(sw, sl, inp, out)) {
+                            (15, 0) => 1,
+                            (_, v) => v,
+                        })
+                        .collect();
+                    assert_eq!(
+                        got,
+                        want,
+                        "switch {} in {inp} out {out}{}",
+                        fabric.node(sw).desc,
+                        context()
+                    );
+                    on_vl1 += want[..15].contains(&1) as usize;
+                    pairs += 1;
+                }
+            }
+        }
+        (pairs, on_vl1)
     }
 
     /// The SL of SA's PathRecord for `slid` → `dlid` (`saquery -p`).

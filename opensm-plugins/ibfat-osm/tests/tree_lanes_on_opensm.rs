@@ -48,11 +48,6 @@ fn expected(fabric: &Fabric, lids: &Lids) -> TreeRoutes {
     route_pgft(fabric, h, lids).unwrap()
 }
 
-fn switch_lid(fabric: &Fabric, lids: &Lids, sw: NodeId) -> u16 {
-    let i = fabric.port_index(sw, 0);
-    lids.owner.iter().position(|&o| o == i).unwrap() as u16
-}
-
 /// A host port's base LID on `leaf`, if it has one.
 fn host_on(fabric: &Fabric, lids: &Lids, leaf: NodeId) -> Option<u16> {
     (1..=fabric.node(leaf).nports).find_map(|p| {
@@ -61,34 +56,11 @@ fn host_on(fabric: &Fabric, lids: &Lids, leaf: NodeId) -> Option<u16> {
     })
 }
 
-/// `smpquery sl2vl` of switch `sw` towards every cabled output port, compared with the
-/// rule for every cabled input port (SL 15 → VL 1 when the routes leave SL 15 free: the
-/// plugin keeps every table non-zero; else the escape lane's VL); returns (port pairs
+/// `smpquery sl2vl` of switch `sw` against `rules` (`Sim::sl2vl_as_ruled`): (port pairs
 /// compared, pairs with VL 1 for some SL below 15).
 fn sl2vl_as_ruled(sim: &Sim, fabric: &Fabric, lids: &Lids, sw: NodeId, rules: &dyn LaneRules) -> (usize, usize) {
-    let (mut pairs, mut on_vl1) = (0, 0);
-    let escape = rules.rule_sls() == 15;
-    let lid = switch_lid(fabric, lids, sw);
-    for out in (1..=fabric.node(sw).nports).filter(|&p| fabric.peer(sw, p).is_some()) {
-        for (inp, got) in sim.sl2vl(lid, out) {
-            if inp == out || fabric.peer(sw, inp).is_none() {
-                continue;
-            }
-            let want: Vec<u8> = (0..16u8)
-                .map(|sl| {
-                    if sl == 15 && !escape {
-                        1
-                    } else {
-                        rules.vl(sw, sl, inp, out)
-                    }
-                })
-                .collect();
-            assert_eq!(got, want, "switch {} in {inp} out {out}", fabric.node(sw).desc);
-            on_vl1 += want[..15].contains(&1) as usize;
-            pairs += 1;
-        }
-    }
-    (pairs, on_vl1)
+    let vl = |w, sl, i, o| rules.vl(w, sl, i, o);
+    sim.sl2vl_as_ruled(fabric, lids, std::iter::once(sw), vl, &String::new)
 }
 
 /// Build a shuffled `(arity, levels, shuffle)` k-ary n-tree's plan in `dir`, start it in
