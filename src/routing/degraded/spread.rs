@@ -343,7 +343,8 @@ pub fn route_lsft_spread(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<
         &mut sl,
         stride,
     );
-    let escape = super::escape_the_rest(fabric, h, lids, &mut lfts, (&mut sl, stride), &cols.point_of);
+    let left = unrouted + switches.0;
+    let escape = super::escape_the_rest(fabric, h, (lids, left), &mut lfts, (&mut sl, stride), &cols.point_of);
     // host routes here turn at most once; a switch-LID route may turn twice (third VL)
     Ok(DegradedRoutes::assemble(
         lfts,
