@@ -5,7 +5,12 @@
 # of 40-port switches (20 down / 20 up) with 10,000 and 16,000 hosts. A benchmark, not a
 # test: CI does not run it; the README's Benchmarks section holds its last table.
 #
-#   scripts/bench-scale.sh [--max-q Q] [--only lsft|pgft] [--runs N] [--dir DIR] [--ibfat PATH]
+#   scripts/bench-scale.sh [--max-q Q] [--only lsft|pgft|shards] [--runs N] [--dir DIR] [--ibfat PATH]
+#
+# The LSFT part ends with the scaling of a sharded check of LSFT(Q) (tables read from
+# `ibfat-lfts.bin`): the slowest of N = 1, 2, 4, 8 shards for `shift` and `lsft`, its share
+# of the whole check, and the least-squares fit t(N) = c + W/N (c: what every process
+# pays once). `--only shards` runs that part alone.
 #
 # --runs N (default 1) runs every stage N times and prints the median time and the
 # highest peak RSS of the N runs.
@@ -22,17 +27,17 @@ ibfat=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --max-q) max_q="${2:?--max-q needs a value}"; shift 2 ;;
-        --only) only="${2:?--only needs lsft or pgft}"; shift 2 ;;
+        --only) only="${2:?--only needs lsft, pgft or shards}"; shift 2 ;;
         --runs) runs="${2:?--runs needs a count}"; shift 2 ;;
         --dir) dir="${2:?--dir needs a folder}"; shift 2 ;;
         --ibfat) ibfat="${2:?--ibfat needs a path}"; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "bench-scale.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 case "$max_q" in ''|*[!0-9]*) echo "bench-scale.sh: --max-q must be a number" >&2; exit 2 ;; esac
 case "$runs" in ''|0|*[!0-9]*) echo "bench-scale.sh: --runs must be a positive number" >&2; exit 2 ;; esac
-case "$only" in ''|lsft|pgft) ;; *) echo "bench-scale.sh: --only takes lsft or pgft" >&2; exit 2 ;; esac
+case "$only" in ''|lsft|pgft|shards) ;; *) echo "bench-scale.sh: --only takes lsft, pgft or shards" >&2; exit 2 ;; esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -z "$ibfat" ]; then
     ibfat="${CARGO_TARGET_DIR:-$root/target}/release/ibfat"
@@ -74,7 +79,7 @@ run() {
 
 cell() { printf '%s s, %s MiB' "$1" "$2"; }
 
-if [ "$only" != pgft ]; then
+if [ -z "$only" ] || [ "$only" = lsft ]; then
 printf '| q | hosts | flows | build | route | check shift (plan) | check lsft (plan) | check shift (dump) | lfts validate | recognize | cabling |\n'
 printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
 fits=""
@@ -116,10 +121,52 @@ printf '%s' "$fits" | awk '
     }'
 fi
 
+# shard scaling at the largest order: the slowest shard of N for N = 1 (the whole check),
+# 2, 4 and 8, then t(N) = c + W/N fitted over the four
+if [ "$only" != pgft ] && [ "$max_q" -ge 7 ]; then
+    q=7
+    for x in 11 16 23 32; do
+        if [ "$x" -le "$max_q" ]; then q=$x; fi
+    done
+    plan="$dir/lsft$q"
+    if [ ! -f "$plan/ibfat-lfts.bin" ]; then
+        rm -rf "$plan"
+        "$ibfat" build lsft --order "$q" --no-svg --out "$plan" >/dev/null
+        "$ibfat" route "$plan" --out "$plan" >/dev/null
+    fi
+    printf '\nsharded check of LSFT(%s), tables from ibfat-lfts.bin (slowest shard; its share of N = 1)\n\n' "$q"
+    printf '| pattern | N = 1 | N = 2 | N = 4 | N = 8 | fit c + W/N | N = 4 from the fit |\n|---|---|---|---|---|---|---|\n'
+    for pattern in shift lsft; do
+        points=""
+        for n in 1 2 4 8; do
+            slowest=0
+            for ((i = 0; i < n; i++)); do
+                if [ "$n" -eq 1 ]; then
+                    read -r t _ <<<"$(run "$ibfat" check "$plan" --lfts "$plan/ibfat-lfts.bin" --pattern "$pattern" -q)"
+                else
+                    read -r t _ <<<"$(run "$ibfat" check "$plan" --lfts "$plan/ibfat-lfts.bin" --pattern "$pattern" -q \
+                        --shard "$i/$n" --out "$dir/shard.json")"
+                fi
+                slowest=$(awk -v a="$slowest" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
+            done
+            points="$points$n $slowest"$'\n'
+        done
+        printf '%s' "$points" | awk -v p="$pattern" '
+            { n[NR] = $1; t[NR] = $2; x = 1 / $1; sx += x; sxx += x * x; sy += $2; sxy += x * $2 }
+            END {
+                W = (NR * sxy - sx * sy) / (NR * sxx - sx * sx); c = (sy - W * sx) / NR
+                printf "| %s |", p
+                for (i = 1; i <= NR; i++) printf " %.2f s (%.3f) |", t[i], t[i] / t[1]
+                printf " c = %.3f s, W = %.2f s | %.3f of the whole |\n", c, W, (c + W / 4) / (c + W)
+            }'
+    done
+    rm -f "$dir/shard.json"
+fi
+
 # PGFT(3; 20,20,m3; 1,20,20; 1,1,1): 40-port switches, 20 ports down and 20 up at the
 # leaves and the middle level; the tops use m3 of their ports (25: 10,000 hosts; 40:
 # 16,000 hosts, every port of every switch used)
-if [ "$only" != lsft ]; then
+if [ -z "$only" ] || [ "$only" = pgft ]; then
     printf '\n| PGFT | hosts | switches | build | route | check kary-shift (plan) | check kary-shift (dump) | lfts validate | recognize | cabling |\n'
     printf '|---|---|---|---|---|---|---|---|---|---|\n'
     for m3 in 25 40; do

@@ -1,8 +1,8 @@
 //! The checker (docs/schedules.md §5): published figures and conflict-freeness proven on ibfat's own
 //! LFTs, defects reported instead of crashing, shards that merge exactly.
 
-use ibfat::check::shard::{job_fingerprint, slice};
-use ibfat::check::{check, merge, CheckShard, CompiledRoutes};
+use ibfat::check::shard::{job_fingerprint, slice, ShardLinks};
+use ibfat::check::{check, check_counted, merge, CheckShard, CompiledRoutes};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Pattern, IDLE};
@@ -134,13 +134,25 @@ fn shards_merge_into_the_full_report() {
     let n = pat.phases();
     let job = job_fingerprint(&plan.fabric, hosts);
     let on = lfts.computed_for(&plan.fabric, &lids);
+    // a shard made from a named report and one made from the counts (as `check --shard`
+    // does, never naming each link) are the same shard
     let shards: Vec<_> = (0..3)
         .map(|i| {
             let mut r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
-            (
-                format!("s{i}"),
-                CheckShard::new(&mut r, (i, 3), String::new(), job.clone(), on.clone()),
-            )
+            let named = CheckShard::new(&mut r, (i, 3), String::new(), job.clone(), on.clone()).unwrap();
+            let (rc, counts) = check_counted(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), None, &|| {}).unwrap();
+            assert!(rc.link_loads.is_empty() && !counts.is_empty());
+            let links = ShardLinks::from_counts(&plan.fabric, &counts).unwrap();
+            assert_eq!(links.len(), counts.len());
+            let counted = CheckShard::with_links(&rc, links, (i, 3), String::new(), job.clone(), on.clone());
+            assert_eq!(
+                counted.links.loads().collect::<Vec<_>>(),
+                named.links.loads().collect::<Vec<_>>()
+            );
+            assert_eq!(counted.links, named.links, "the names table in the same order");
+            assert_eq!(counted.worst_phases, named.worst_phases);
+            assert_eq!((counted.flows, &counted.histogram), (named.flows, &named.histogram));
+            (format!("s{i}"), counted)
         })
         .collect();
     let m = merge(&shards, false).unwrap();

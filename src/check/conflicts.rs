@@ -122,6 +122,41 @@ impl LinkLoad {
     }
 }
 
+/// The load of one directed link as the checker counts it, before it is named: by the
+/// global index of its sending port ([`Fabric::ports`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkCount {
+    /// Global port index of the sending end.
+    pub port: u32,
+    /// Largest number of flows the link carried in one phase.
+    pub max_flows: u32,
+    /// Flows carried over all checked phases.
+    pub total_flows: u64,
+    /// With `check --rates`: the link's rate, weight and weighted load.
+    pub rate: Option<LinkRate>,
+}
+
+impl LinkCount {
+    /// As [`LinkLoad::load`].
+    pub fn load(&self) -> f64 {
+        self.rate.as_ref().map_or(self.max_flows as f64, |r| r.weighted_max)
+    }
+
+    /// The link named: `switch:port -> switch` and the sending port's GUID.
+    pub fn named(&self, fabric: &Fabric, labels: &Labels) -> LinkLoad {
+        let p = &fabric.ports[self.port as usize];
+        let q = &fabric.ports[p.peer as usize];
+        LinkLoad {
+            link: format!("{}:{} -> {}", labels.get(p.node), p.num, labels.get(q.node)),
+            from_guid: format!("0x{:016x}", p.guid),
+            from_port: p.num,
+            max_flows: self.max_flows,
+            total_flows: self.total_flows,
+            rate: self.rate.clone(),
+        }
+    }
+}
+
 /// A flow that does not arrive.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct UnroutedFlow {
@@ -271,6 +306,23 @@ pub fn check_weighted<P: Pattern + ?Sized>(
     weights: Option<&RateWeights>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<CheckReport> {
+    let (mut report, links) = check_counted(fabric, hosts, routes, pattern, range, weights, tick)?;
+    report.link_loads = name_links(fabric, &links);
+    Ok(report)
+}
+
+/// [`check_weighted`] with the loaded links as counts instead of in the report
+/// (`link_loads` is left empty; the worst links are named): what a shard or a report
+/// without `--links` needs, without naming every link ([`name_links`] does).
+pub fn check_counted<P: Pattern + ?Sized>(
+    fabric: &Fabric,
+    hosts: &[Endpoint],
+    routes: &CompiledRoutes,
+    pattern: &P,
+    range: std::ops::Range<usize>,
+    weights: Option<&RateWeights>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<(CheckReport, Vec<LinkCount>)> {
     let ranks = pattern.ranks();
     if ranks != routes.ranks || ranks != hosts.len() {
         return Err(Error::input(
@@ -305,10 +357,9 @@ pub fn check_weighted<P: Pattern + ?Sized>(
     if let Some(e) = acc.error {
         return Err(Error::input("pattern", e, None));
     }
-    let labels = Labels::new(fabric);
     // the loaded links in the report's order — by sending port GUID and number, which the
-    // GUID's fixed-width hex text sorts as its value does — then named in parallel: a
-    // cost every shard of a check pays (70,000 links on LSFT(32))
+    // GUID's fixed-width hex text sorts as its value does — as counts: naming 70,000 links
+    // (LSFT(32)) is a cost only `--links` reports and heat maps need, not shards
     let mut loaded: Vec<(u64, u8, usize)> = (0..nch)
         .filter(|&ch| acc.link_max[ch] > 0)
         .map(|ch| {
@@ -317,21 +368,23 @@ pub fn check_weighted<P: Pattern + ?Sized>(
         })
         .collect();
     loaded.sort_unstable();
-    let link_loads: Vec<LinkLoad> = loaded
-        .par_iter()
+    let links: Vec<LinkCount> = loaded
+        .iter()
         .map(|&(_, _, ch)| {
-            let (m, s) = (u32::from(acc.link_max[ch]), acc.link_sum[ch]);
-            let mut l = link_load(fabric, &labels, routes.channel_port[ch], m, s);
-            if let Some(wt) = weights {
-                l.rate = Some(LinkRate {
+            let max_flows = u32::from(acc.link_max[ch]);
+            LinkCount {
+                port: routes.channel_port[ch],
+                max_flows,
+                total_flows: acc.link_sum[ch],
+                rate: weights.map(|wt| LinkRate {
                     rate: wt.channel_rate[ch].map(|(w, s)| rate_name(w, s)),
                     weight: wt.weight(ch),
-                    weighted_max: (u64::from(m) * u64::from(wt.channel[ch])) as f64 / wt.unit as f64,
-                });
+                    weighted_max: (u64::from(max_flows) * u64::from(wt.channel[ch])) as f64 / wt.unit as f64,
+                }),
             }
-            l
         })
         .collect();
+    let labels = Labels::new(fabric);
     let mut phase_sums = acc.phase_sums;
     phase_sums.sort_unstable_by_key(|&(p, _)| p);
     let weighted_sum: f64 = phase_sums.iter().map(|&(_, s)| s).sum();
@@ -372,8 +425,12 @@ pub fn check_weighted<P: Pattern + ?Sized>(
         acc.hist,
         acc.worst,
         unrouted_examples,
-        link_loads,
+        Vec::new(),
     );
+    report.worst_links = worst_counts(&links)
+        .into_iter()
+        .map(|l| l.named(fabric, &labels))
+        .collect();
     if let Some(wt) = weights {
         // the histogram's classes are rounded up; the ratio is the exact one
         report.sum_throughput = weighted_sum;
@@ -384,21 +441,13 @@ pub fn check_weighted<P: Pattern + ?Sized>(
         };
         report.rates = Some(RatesSummary::new(wt, acc.wmax));
     }
-    Ok(report)
+    Ok((report, links))
 }
 
-/// The named load of the directed link leaving global port `port`.
-fn link_load(fabric: &Fabric, labels: &Labels, port: u32, max_flows: u32, total_flows: u64) -> LinkLoad {
-    let p = &fabric.ports[port as usize];
-    let q = &fabric.ports[p.peer as usize];
-    LinkLoad {
-        link: format!("{}:{} -> {}", labels.get(p.node), p.num, labels.get(q.node)),
-        from_guid: format!("0x{:016x}", p.guid),
-        from_port: p.num,
-        max_flows,
-        total_flows,
-        rate: None,
-    }
+/// The named loads of `links` (in their order, named in parallel).
+pub fn name_links(fabric: &Fabric, links: &[LinkCount]) -> Vec<LinkLoad> {
+    let labels = Labels::new(fabric);
+    links.par_iter().map(|l| l.named(fabric, &labels)).collect()
 }
 
 fn trim_histogram(r: &mut CheckReport) {
@@ -429,4 +478,23 @@ fn worst_links(loads: &[LinkLoad]) -> Vec<LinkLoad> {
     }
     v.sort_by(rank);
     v.into_iter().cloned().collect()
+}
+
+/// [`worst_links`] of a check's counts, which are in (port GUID, number) order: the same
+/// ranking, with the position in that order as the last key.
+fn worst_counts(links: &[LinkCount]) -> Vec<&LinkCount> {
+    let rank = |a: &(usize, &LinkCount), b: &(usize, &LinkCount)| {
+        b.1.load()
+            .total_cmp(&a.1.load())
+            .then(b.1.max_flows.cmp(&a.1.max_flows))
+            .then(b.1.total_flows.cmp(&a.1.total_flows))
+            .then(a.0.cmp(&b.0))
+    };
+    let mut v: Vec<(usize, &LinkCount)> = links.iter().enumerate().collect();
+    if v.len() > TOP {
+        v.select_nth_unstable_by(TOP, rank);
+        v.truncate(TOP);
+    }
+    v.sort_by(rank);
+    v.into_iter().map(|(_, l)| l).collect()
 }

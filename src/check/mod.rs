@@ -13,11 +13,14 @@ mod phase;
 pub mod rates;
 mod routes;
 pub mod shard;
+mod shard_links;
 pub mod steps;
 pub mod vls;
 mod walk;
 
-pub use conflicts::{check, check_weighted, CheckReport, CompiledRoutes, LinkLoad, LinkRate};
+pub use conflicts::{
+    check, check_counted, check_weighted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate,
+};
 pub use lfts::{validate, LftReport};
 pub use rates::{RateWeights, RatesSummary};
 pub use shard::{merge, CheckShard};

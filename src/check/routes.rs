@@ -258,7 +258,8 @@ impl CompiledRoutes {
                     let e = entry(row, m[0]);
                     first[g] = e;
                     same[g] = match runs[g] {
-                        Some((lo, hi)) => table[lo..hi].iter().all(|&x| x == e),
+                        // or-folded, not `all`: no early exit, so it runs in vector steps
+                        Some((lo, hi)) => table[lo..hi].iter().fold(0, |acc, &x| acc | (x ^ e)) == 0,
                         None => m[1..].iter().all(|&d| entry(row, d) == e),
                     };
                 }

@@ -12,10 +12,11 @@
 //! The file is JSON with `"schema": "ibfat.check-shard/3"`, written as one line; reading
 //! validates the schema, every field's type and the slice the shard claims, and names the
 //! file and field. Version 3 writes the links as rows of numbers over one table of names
-//! ([`compact_links`]): LSFT(32)'s shards carry 70,000 links, whose names repeated in every
+//! ([`ShardLinks`]): LSFT(32)'s shards carry 70,000 links, whose names repeated in every
 //! row were most of a 13.6 MB file every shard wrote and the merge read.
 
 use super::conflicts::{CheckReport, LinkLoad, PhaseSummary, UnroutedFlow};
+pub use super::shard_links::ShardLinks;
 use crate::fingerprint::{ComputedFor, Fnv1a};
 use crate::formats::atomic;
 use crate::topology::{Endpoint, Fabric};
@@ -80,9 +81,8 @@ pub struct CheckShard {
     /// The shard's first unrouted flows (the merge keeps the first of all shards').
     pub unrouted_examples: Vec<UnroutedFlow>,
     /// Every link the shard's flows used: its largest load in one phase and its total
-    /// (in the file: names once, rows of numbers, see [`compact_links`]).
-    #[serde(with = "compact_links")]
-    pub links: Vec<LinkLoad>,
+    /// (names once, rows of numbers).
+    pub links: ShardLinks,
 }
 
 /// The phases shard `i` of `n` checks out of `phases`.
@@ -103,12 +103,33 @@ pub fn job_fingerprint(fabric: &Fabric, hosts: &[Endpoint]) -> String {
 }
 
 impl CheckShard {
-    /// The shard of a check of phases `slice(shard, shards, phases)`; `options` names what
-    /// else identifies the pattern (see [`ShardPattern::options`]). The report's per-link
-    /// loads move into the shard (`report.link_loads` is left empty: 70,000 links on
-    /// LSFT(32), which every shard would otherwise copy).
+    /// The shard of a check of phases `slice(shard, shards, phases)` whose report names
+    /// its links; `options` names what else identifies the pattern (see
+    /// [`ShardPattern::options`]). The report's per-link loads are taken (left empty).
     pub fn new(
         report: &mut CheckReport,
+        index: (usize, usize),
+        options: String,
+        job_fingerprint: String,
+        computed_for: ComputedFor,
+    ) -> Result<CheckShard> {
+        let links = ShardLinks::from_loads(&std::mem::take(&mut report.link_loads))?;
+        Ok(CheckShard::with_links(
+            report,
+            links,
+            index,
+            options,
+            job_fingerprint,
+            computed_for,
+        ))
+    }
+
+    /// [`CheckShard::new`] for a report whose links come apart, as a check's counts
+    /// ([`ShardLinks::from_counts`]: 70,000 links on LSFT(32), which every shard would
+    /// otherwise name one by one).
+    pub fn with_links(
+        report: &CheckReport,
+        links: ShardLinks,
         (shard, shards): (usize, usize),
         options: String,
         job_fingerprint: String,
@@ -134,7 +155,7 @@ impl CheckShard {
             histogram: report.histogram.clone(),
             worst_phases: report.worst_phases.clone(),
             unrouted_examples: report.unrouted_examples.clone(),
-            links: std::mem::take(&mut report.link_loads),
+            links,
         }
     }
 
@@ -234,133 +255,16 @@ impl CheckShard {
             ));
         }
         let mut seen = std::collections::HashSet::new();
-        for l in &self.links {
-            if !seen.insert((&l.from_guid, l.from_port)) {
+        for (guid, port) in self.links.ports() {
+            if !seen.insert((guid, port)) {
                 return Err(Error::input(
                     "links",
-                    format!(
-                        "port {} of {} is listed twice; expected one row per link",
-                        l.from_port, l.from_guid
-                    ),
+                    format!("port {port} of {guid} is listed twice; expected one row per link"),
                     None,
                 ));
             }
         }
         Ok(())
-    }
-}
-
-/// The links of a shard file: `{"names": [...], "rows": [[guid, port, from, to,
-/// max_flows, total_flows], ...]}`, where `guid`, `from` and `to` index `names`: the
-/// sending port's GUID, and the link's name cut around `:<port> -> ` (the sending and
-/// receiving switch, as the checker names links), so each switch's name and GUID is
-/// written once instead of once per link. A name without that separator is kept whole in
-/// a 5-number row `[guid, port, name, max_flows, total_flows]`. Exact both ways.
-pub mod compact_links {
-    use super::LinkLoad;
-    use serde::de::Error as _;
-    use serde::ser::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::collections::HashMap;
-
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Links {
-        names: Vec<String>,
-        rows: Vec<Vec<u64>>,
-    }
-
-    /// What is written: names borrowed, rows as fixed arrays (no allocation per link).
-    #[derive(Serialize)]
-    struct LinksOut<'a> {
-        names: Vec<&'a str>,
-        rows: Vec<Row>,
-    }
-
-    #[derive(Serialize)]
-    #[serde(untagged)]
-    enum Row {
-        Split([u64; 6]),
-        Whole([u64; 5]),
-    }
-
-    /// Write `links` as names and rows.
-    pub fn serialize<S: Serializer>(links: &[LinkLoad], s: S) -> Result<S::Ok, S::Error> {
-        use std::fmt::Write as _;
-        let mut names: Vec<&str> = Vec::new();
-        let mut index: HashMap<&str, u64> = HashMap::with_capacity(links.len() / 8);
-        let mut id = |text| {
-            *index.entry(text).or_insert_with(|| {
-                names.push(text);
-                names.len() as u64 - 1
-            })
-        };
-        let mut rows = Vec::with_capacity(links.len());
-        let mut sep = String::new();
-        for l in links {
-            if l.rate.is_some() {
-                return Err(S::Error::custom(
-                    "a shard carries unweighted counts: a rate-weighted check cannot be sharded",
-                ));
-            }
-            let guid = id(l.from_guid.as_str());
-            sep.clear();
-            let _ = write!(sep, ":{} -> ", l.from_port);
-            let (port, max) = (l.from_port as u64, l.max_flows as u64);
-            rows.push(match l.link.find(sep.as_str()) {
-                Some(k) => Row::Split([
-                    guid,
-                    port,
-                    id(&l.link[..k]),
-                    id(&l.link[k + sep.len()..]),
-                    max,
-                    l.total_flows,
-                ]),
-                None => Row::Whole([guid, port, id(l.link.as_str()), max, l.total_flows]),
-            });
-        }
-        LinksOut { names, rows }.serialize(s)
-    }
-
-    /// Read names and rows back into links, every index and number checked.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<LinkLoad>, D::Error> {
-        let Links { names, rows } = Links::deserialize(d)?;
-        let name = |i: usize, k: u64| {
-            names.get(k as usize).ok_or_else(|| {
-                D::Error::custom(format!(
-                    "links.rows[{i}]: name index {k}; expected 0..{} (the names listed)",
-                    names.len()
-                ))
-            })
-        };
-        rows.iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let (guid, port, link, max, total) = match r[..] {
-                    [g, p, a, b, m, t] => (g, p, format!("{}:{p} -> {}", name(i, a)?, name(i, b)?), m, t),
-                    [g, p, a, m, t] => (g, p, name(i, a)?.clone(), m, t),
-                    _ => {
-                        return Err(D::Error::custom(format!(
-                            "links.rows[{i}]: {} numbers; expected 6 [guid, port, from, to, max_flows, total_flows] or 5 [guid, port, name, max_flows, total_flows]",
-                            r.len()
-                        )))
-                    }
-                };
-                let from_port = u8::try_from(port)
-                    .map_err(|_| D::Error::custom(format!("links.rows[{i}]: port {port}; expected 0..=255")))?;
-                let max_flows = u32::try_from(max).map_err(|_| {
-                    D::Error::custom(format!("links.rows[{i}]: max_flows {max}; expected 0..={}", u32::MAX))
-                })?;
-                Ok(LinkLoad {
-                    link,
-                    from_guid: name(i, guid)?.clone(),
-                    from_port,
-                    max_flows,
-                    total_flows: total,
-                    rate: None,
-                })
-            })
-            .collect()
     }
 }
 
@@ -419,7 +323,7 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
         }
     }
     let mut hist = vec![0u64; 2];
-    let mut links: BTreeMap<(&str, u8), LinkLoad> = BTreeMap::new();
+    let mut links: BTreeMap<(String, u8), LinkLoad> = BTreeMap::new();
     let (mut worst, mut unrouted) = (Vec::new(), Vec::new());
     let (mut flows, mut unrouted_flows, mut checked) = (0u64, 0u64, 0usize);
     for (path, s) in shards {
@@ -440,9 +344,9 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
         for (a, b) in hist.iter_mut().zip(&s.histogram) {
             *a = a.checked_add(*b).ok_or_else(|| too_many("histogram"))?;
         }
-        for l in &s.links {
+        for l in s.links.loads() {
             let e = links
-                .entry((l.from_guid.as_str(), l.from_port))
+                .entry((l.from_guid.clone(), l.from_port))
                 .or_insert_with(|| LinkLoad {
                     max_flows: 0,
                     total_flows: 0,
@@ -546,7 +450,7 @@ mod tests {
         let mut read = Vec::new();
         for i in 0..3 {
             let mut r = check(&plan.fabric, hosts, &routes, &pat, slice(i, 3, n), &|| {}).unwrap();
-            let s = CheckShard::new(&mut r, (i, 3), "seed=5".into(), job.clone(), on.clone());
+            let s = CheckShard::new(&mut r, (i, 3), "seed=5".into(), job.clone(), on.clone()).unwrap();
             let path = dir.path().join(format!("s{i}.json"));
             s.write(&path).unwrap();
             let back = CheckShard::read(&path).unwrap();
@@ -639,7 +543,7 @@ mod tests {
             histogram: vec![0, 2],
             worst_phases: vec![],
             unrouted_examples: vec![],
-            links: vec![],
+            links: ShardLinks::default(),
         };
         assert!(CheckShard::parse(&serde_json::to_string(&s).unwrap()).is_ok());
         s.phase_range = (4, 10);
@@ -650,7 +554,7 @@ mod tests {
         // links: names once, rows of numbers, exact both ways (a name without the
         // `:<port> -> ` separator kept whole); bad rows are named
         s.phase_range = (5, 10);
-        s.links = vec![
+        s.links = ShardLinks::from_loads(&[
             LinkLoad {
                 link: "leaf a:3 -> spine b".into(),
                 from_guid: "0x0000000000000001".into(),
@@ -667,7 +571,8 @@ mod tests {
                 total_flows: u64::MAX,
                 rate: None,
             },
-        ];
+        ])
+        .unwrap();
         let text = serde_json::to_string(&s).unwrap();
         assert!(
             text.contains(r#""names":["0x0000000000000001","leaf a","spine b","odd:name"]"#),
@@ -683,7 +588,7 @@ mod tests {
             let e = CheckShard::parse(&t).unwrap_err().to_string();
             assert!(e.contains("links.rows[0]") && e.contains(want), "{e}");
         }
-        s.links.clear();
+        s.links = ShardLinks::default();
         s.phase_range = (5, 10);
         s.flows = 4;
         let e = CheckShard::parse(&serde_json::to_string(&s).unwrap())

@@ -3,8 +3,8 @@
 use super::output::{print_json, print_json_version, print_raw_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
-use ibfat::check::shard::{job_fingerprint, slice};
-use ibfat::check::{check_weighted, merge, CheckReport, CheckShard, CompiledRoutes, RateWeights};
+use ibfat::check::shard::{job_fingerprint, slice, ShardLinks};
+use ibfat::check::{check_counted, merge, name_links, CheckReport, CheckShard, CompiledRoutes, LinkCount, RateWeights};
 use ibfat::fingerprint::ComputedFor;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, dot, lftbin, picture};
@@ -453,14 +453,22 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     }
     let mut stages = Stages::new(a.timings);
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
-    // a table file is read and checksummed on the other core while the topology loads
-    // (both are fixed costs every shard of a sharded check pays)
+    // a table file is read and checksummed on the other core while the topology and the
+    // LIDs the tables must match load (fixed costs every shard of a sharded check pays)
     let table_file = a.lfts.as_deref().filter(|p| lftbin::is_lft_file(p));
     let (loaded, opened) = rayon::join(
-        || load_rail(&topology, ParseOptions::default(), None, a.rail).and_then(super::topo::with_roles),
+        || {
+            let loaded =
+                load_rail(&topology, ParseOptions::default(), None, a.rail).and_then(super::topo::with_roles)?;
+            let given = match table_file {
+                Some(_) => topo::given_lids(&loaded, a.lids.as_deref())?,
+                None => None,
+            };
+            Ok::<_, Error>((loaded, given))
+        },
         || table_file.map(lftbin::open),
     );
-    let loaded = loaded?;
+    let (loaded, given) = loaded?;
     stages.mark("read");
     let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
     stages.mark("pattern");
@@ -473,7 +481,6 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let (lids, lfts, fingerprint, routes) = match opened {
         Some(opened) => {
             // checksummed above; now matched to the fabric (and its recorded fingerprint)
-            let given = topo::given_lids(&loaded, a.lids.as_deref())?;
             let file = opened?.resolve(loaded.fabric(), given.as_ref())?;
             stages.mark("tables");
             let routes = compile(&file.lids, &file.lfts);
@@ -519,7 +526,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     };
     let bar = progress(range.len() as u64, "phases");
     let tick = || bar.inc(1);
-    let mut report = check_weighted(
+    let (mut report, links) = check_counted(
         loaded.fabric(),
         &hosts,
         &routes,
@@ -532,7 +539,10 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     stages.mark("phases");
     // drawn now (it needs every link's load) but written after the report is out, so a
     // picture that cannot be written never costs the report
-    let heatmap = a.heatmap.as_ref().map(|path| (path, heatmap(path, &loaded, &report)));
+    let heatmap = a
+        .heatmap
+        .as_ref()
+        .map(|path| (path, heatmap(path, &loaded, &report, &links)));
     let code = |report: &CheckReport| {
         let code = exit_code(report);
         match heatmap {
@@ -547,8 +557,9 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         }
     };
     if let Some(index) = a.shard {
-        let shard = CheckShard::new(
-            &mut report,
+        let shard = CheckShard::with_links(
+            &report,
+            ShardLinks::from_counts(loaded.fabric(), &links)?,
             index,
             pattern_options(&a),
             job_fingerprint(loaded.fabric(), &hosts),
@@ -570,8 +581,8 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         stages.print();
         return Ok(code(&report));
     }
-    if !a.links {
-        report.link_loads.clear();
+    if a.links {
+        report.link_loads = name_links(loaded.fabric(), &links);
     }
     if a.json {
         // weighted figures change the meaning of existing fields: another version
@@ -637,21 +648,13 @@ fn exit_code(r: &CheckReport) -> i32 {
 
 /// The heat map as FILE.svg (drawn by ibfat: layered, or matrices for large fabrics) or
 /// FILE.dot (Graphviz source; needs the fabric's family).
-fn heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<Vec<u8>> {
+fn heatmap(path: &Path, loaded: &Loaded, r: &CheckReport, links: &[LinkCount]) -> Result<Vec<u8>> {
     // green = never shared (1 flow), red = the worst link of the pattern; weighted loads
     // with --rates
-    let worst = r.link_loads.iter().map(|l| l.load()).fold(1.0, f64::max).max(2.0);
+    let worst = links.iter().map(|l| l.load()).fold(1.0, f64::max).max(2.0);
     let fabric = loaded.fabric();
-    let mut port_of: std::collections::HashMap<(u64, u8), usize> = std::collections::HashMap::new();
-    for (i, p) in fabric.ports.iter().enumerate() {
-        port_of.insert((p.guid, p.num), i);
-    }
     let mut load = vec![None; fabric.ports.len()];
-    for l in &r.link_loads {
-        let guid = u64::from_str_radix(l.from_guid.trim_start_matches("0x"), 16).unwrap_or(0);
-        let Some(&port) = port_of.get(&(guid, l.from_port)) else {
-            continue;
-        };
+    for l in links {
         let (m, t) = (l.max_flows, l.total_flows);
         let rate = l.rate.as_ref().map_or(String::new(), |x| {
             format!(
@@ -661,7 +664,7 @@ fn heatmap(path: &Path, loaded: &Loaded, r: &CheckReport) -> Result<Vec<u8>> {
                 number(x.weighted_max)
             )
         });
-        load[port] = Some((
+        load[l.port as usize] = Some((
             ((l.load() - 1.0) / (worst - 1.0)).max(0.0),
             format!("max {m} flows in a phase, {t} in all{rate}"),
         ));
