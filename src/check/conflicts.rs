@@ -337,9 +337,11 @@ pub fn check_counted<P: Pattern + ?Sized>(
     let recip: Vec<f64> = (0..ranks + 2)
         .map(|c| if c == 0 { 0.0 } else { 1.0 / c as f64 })
         .collect();
+    let pieces = 4 * rayon::current_num_threads();
     let mut acc = range
         .clone()
         .into_par_iter()
+        .with_min_len(range.len().div_ceil(pieces).max(1))
         .fold(
             || Acc::new(nch, ranks),
             |mut a, p| {
@@ -352,7 +354,10 @@ pub fn check_counted<P: Pattern + ?Sized>(
                 a
             },
         )
-        .reduce(|| Acc::new(nch, ranks), Acc::merge);
+        // no identity: each of rayon's pieces already brings an accumulator (2 MB each on
+        // LSFT(32), zeroed page by page), so empty ones are never made just to merge
+        .reduce_with(Acc::merge)
+        .unwrap_or_else(|| Acc::new(nch, ranks));
     acc.flush();
     if let Some(e) = acc.error {
         return Err(Error::input("pattern", e, None));
