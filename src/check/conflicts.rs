@@ -337,6 +337,10 @@ pub fn check_counted<P: Pattern + ?Sized>(
     let recip: Vec<f64> = (0..ranks + 2)
         .map(|c| if c == 0 { 0.0 } else { 1.0 / c as f64 })
         .collect();
+    // at most four pieces per thread: each piece fills an accumulator of its own (2 MB on
+    // LSFT(32), zeroed page by page, merged at the end), and a piece's phases are
+    // consecutive, which the repeat-the-previous-phase shortcut needs; four leave room to
+    // even out a thread the OS holds up
     let pieces = 4 * rayon::current_num_threads();
     let mut acc = range
         .clone()
