@@ -433,7 +433,7 @@ const ROWS_PER_PIECE: usize = 32;
 
 /// The tables' bytes and their fingerprint. The fingerprint is one sequential pass over
 /// every entry (LSFT(32): 78 M, about 0.1 s), as long as reading them: when the tables
-/// come in ascending GUID order (as [`write`] puts them) another thread hashes each piece
+/// come in ascending GUID order (as [`write()`] puts them) another thread hashes each piece
 /// as soon as it is read, so the two overlap; in any other order they are hashed after.
 #[allow(clippy::too_many_arguments)]
 fn hashed_rows(

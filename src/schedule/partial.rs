@@ -145,7 +145,7 @@ pub struct LsftPartial {
     field: Field,
     shape: BlockShape,
     col0: Vec<Vector>,
-    /// `diff[i·k + i2]` = columns[i2] ⊖ columns[i].
+    /// `diff[i·k + i2]` = `columns[i2] ⊖ columns[i]`.
     diff: Vec<u32>,
     /// Rank at each flat position, or IDLE.
     at: Vec<u32>,

@@ -138,7 +138,7 @@ impl LsftHoles {
     /// The spine of the family route from leaf a to a host in slot j of leaf b (a ≠ b):
     /// the line joining their points, or for the two leaves of one point (two-sided) the
     /// (j mod (q+1))-th line through it — the intact router's spread
-    /// ([`crate::routing::families`]).
+    /// (`routing::families`).
     pub fn family_line(&self, a: u32, b: u32, j: u32) -> u32 {
         let (pa, pb) = (self.point(a), self.point(b));
         if pa == pb {

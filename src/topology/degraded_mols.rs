@@ -1,5 +1,5 @@
 //! The structure of a degraded MOLS proximity 3-level tree: the intact family's layout
-//! with holes ([`crate::recognize::degraded_mols`] finds it, [`crate::routing::degraded_mols`]
+//! with holes (`recognize::degraded_mols` finds it, [`crate::routing::degraded_mols`]
 //! routes it).
 
 use super::degraded::DEAD;

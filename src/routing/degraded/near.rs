@@ -15,7 +15,7 @@ pub(super) struct Near {
     pub(super) point: Vec<bool>,
     /// A spine that is dead or lost a cable.
     pub(super) line: Vec<bool>,
-    /// Leaves on each line (side 0's points in [`Plane::points_on`] order, then side
+    /// Leaves on each line (side 0's points in [`Plane::points_on`](crate::geometry::plane::Plane::points_on) order, then side
     /// 1's): the relay candidates of a spine on it.
     pub(super) by_line: Vec<Vec<u32>>,
     /// For a touched leaf: the leaves its family route to is broken with (sorted; `intact`
@@ -25,7 +25,7 @@ pub(super) struct Near {
     /// Per line: the positions in `by_line` of touched leaves — the only candidates that
     /// can fail when the destination is untouched.
     touched_pos: Vec<Vec<u32>>,
-    /// Per leaf: the positions in [`Plane::lines_through`] of its lines that lost the
+    /// Per leaf: the positions in [`Plane::lines_through`](crate::geometry::plane::Plane::lines_through) of its lines that lost the
     /// cable to it or are touched — the only first hops that can fail towards an untouched
     /// spine.
     bad_lines: Vec<Vec<u32>>,
