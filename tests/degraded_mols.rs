@@ -8,7 +8,7 @@
 
 mod harness;
 
-use harness::{degraded, tree_faults, TreeFaults};
+use harness::{build_shuffled, degraded, tree_faults, TreeFaults};
 use ibfat::check::lfts::validate;
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::degraded_mols::route_mols;
@@ -17,17 +17,12 @@ use ibfat::routing::{route, LftSet, Lids, NO_ROUTE};
 use ibfat::topology::degraded::Holes;
 use ibfat::topology::faults::inject;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
-use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeKind, Spec, Topology};
+use ibfat::topology::{Fabric, FamilySpec, Layout, NodeKind, Topology};
 use std::collections::HashMap;
 use std::path::Path;
 
 fn mols(n: u32, wiring: WiringChoice, shuffle: u64) -> Topology {
-    let mut s = Spec::new(FamilySpec::Mols(MolsParams { arity: n, wiring }));
-    s.options = BuildOptions {
-        shuffle: Some(shuffle),
-        ..Default::default()
-    };
-    s.build().unwrap()
+    build_shuffled(FamilySpec::Mols(MolsParams { arity: n, wiring }), shuffle)
 }
 
 fn node(f: &Fabric, name: &str) -> u32 {

@@ -7,7 +7,7 @@
 
 mod harness;
 
-use harness::degraded;
+use harness::{build_shuffled, degraded};
 
 use ibfat::check::lfts::validate;
 use ibfat::recognize::{recognize, FamilyHint, Fault, Recognition};
@@ -18,24 +18,15 @@ use ibfat::topology::faults::inject;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::twolevel::TwolevelParams;
-use ibfat::topology::{BuildOptions, FamilySpec, Layout, NodeKind, Spec, Topology};
-
-fn build(family: FamilySpec, shuffle: u64) -> Topology {
-    let mut s = Spec::new(family);
-    s.options = BuildOptions {
-        shuffle: Some(shuffle),
-        ..Default::default()
-    };
-    s.build().unwrap()
-}
+use ibfat::topology::{FamilySpec, Layout, NodeKind, Topology};
 
 fn kary43() -> Topology {
-    build(FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 11)
+    build_shuffled(FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 11)
 }
 
 fn pgft_parallel() -> Topology {
     let p = PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap();
-    build(FamilySpec::Pgft(p), 12)
+    build_shuffled(FamilySpec::Pgft(p), 12)
 }
 
 fn twolevel() -> Topology {
@@ -45,7 +36,7 @@ fn twolevel() -> Topology {
         spines: 4,
         links_per_pair: 2,
     };
-    build(FamilySpec::Pgft(t.pgft().unwrap()), 13)
+    build_shuffled(FamilySpec::Pgft(t.pgft().unwrap()), 13)
 }
 
 /// Switches of level `l` (1 = leaves) of the intact fabric, by its PGFT layout.

@@ -7,24 +7,19 @@
 
 mod harness;
 
-use harness::ibfat;
+use harness::{build_shuffled, ibfat};
 use ibfat::check::vls::check_lanes;
 use ibfat::recognize::{recognize, Degraded, FamilyHint, Fault, Recognition};
 use ibfat::routing::degraded::{route_lsft, DegradedRoutes, Lanes};
 use ibfat::routing::{route, Lids};
 use ibfat::topology::faults::inject;
 use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::{BuildOptions, FamilySpec, Layout, NodeId, Spec, Topology};
+use ibfat::topology::{FamilySpec, Layout, NodeId, Topology};
 use std::collections::BTreeSet;
 
 /// Two-sided LSFT(q), ports shuffled and GUIDs drawn at random from `shuffle`.
 fn two_sided(q: u32, shuffle: u64) -> Topology {
-    let mut s = Spec::new(FamilySpec::Lsft(LsftParams::new(q, true)));
-    s.options = BuildOptions {
-        shuffle: Some(shuffle),
-        ..Default::default()
-    };
-    s.build().unwrap()
+    build_shuffled(FamilySpec::Lsft(LsftParams::new(q, true)), shuffle)
 }
 
 fn by_name(f: &ibfat::topology::Fabric, name: &str) -> NodeId {

@@ -548,6 +548,17 @@ pub fn ibfat(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `family` built as a site's fabric looks: ports shuffled and GUIDs drawn at random from
+/// `shuffle` (the library's own build, no CLI).
+pub fn build_shuffled(family: ibfat::topology::FamilySpec, shuffle: u64) -> ibfat::topology::Topology {
+    let mut s = ibfat::topology::Spec::new(family);
+    s.options = ibfat::topology::BuildOptions {
+        shuffle: Some(shuffle),
+        ..Default::default()
+    };
+    s.build().unwrap()
+}
+
 /// Write a plan folder: `ibfat <build...> --out OUT --no-svg`, which must succeed.
 pub fn build_plan(build: &[&str], out: &Path) {
     let mut args = build.to_vec();
