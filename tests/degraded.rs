@@ -5,7 +5,7 @@
 
 mod harness;
 
-use harness::{build_shuffled, ibfat};
+use harness::{build_shuffled, ibfat, leaf_spine};
 use ibfat::recognize::{recognize, FamilyHint, Fault, Recognition};
 use ibfat::topology::faults::inject;
 use ibfat::topology::lsft::LsftParams;
@@ -28,18 +28,7 @@ fn reported(t: &Topology, cut: usize, seed: u64, dead: &[&str]) -> (Cables, usiz
         .map(|n| f.switches().find(|&s| f.node(s).name == *n).unwrap())
         .collect();
     let inj = inject(f, cut, seed, &dead).unwrap();
-    let want: BTreeSet<(String, String)> = inj
-        .cut
-        .iter()
-        .map(|l| {
-            let (a, b) = (f.node(l.a).name.clone(), f.node(l.b).name.clone());
-            if a.starts_with('L') {
-                (a, b)
-            } else {
-                (b, a)
-            }
-        })
-        .collect();
+    let want: BTreeSet<(String, String)> = inj.cut.iter().map(|l| leaf_spine(f, l.a, l.b)).collect();
     let rec = recognize(&inj.fabric, None);
     let Recognition::Unrecognised { degraded: Some(d), .. } = rec else {
         panic!(

@@ -6,7 +6,7 @@
 
 mod harness;
 
-use harness::build_shuffled;
+use harness::{build_shuffled, leaf_spine};
 use ibfat::recognize::{recognize, Fault, Recognition};
 use ibfat::topology::faults::inject;
 use ibfat::topology::lsft::LsftParams;
@@ -89,17 +89,15 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
             let h = d.lsft().unwrap();
             let mut kept = 0;
             for &(dp, _, ep) in &h.hosts {
-                let lid = lids.base[inj.fabric.port_index(ep.node, ep.port) as usize] as usize;
+                let lid = lids.base[inj.fabric.port_index(ep.node, ep.port) as usize];
                 for (s, &leaf) in h.leaves.iter().enumerate() {
                     let s = s as u32;
                     if s == dp || !h.intact(s, dp) {
                         continue;
                     }
-                    let row = r.lfts.row_of[leaf as usize] as usize;
-                    let wrow = whole.row_of[leaf as usize] as usize;
                     assert_eq!(
-                        r.lfts.ports[row * r.lfts.stride + lid],
-                        whole.ports[wrow * whole.stride + lid],
+                        r.lfts.get(leaf, lid),
+                        whole.get(leaf, lid),
                         "LSFT({q}): an intact pair changed its route"
                     );
                     kept += 1;
@@ -281,14 +279,7 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
                 let want: Cables = cut_now
                     .iter()
                     .filter(|l| alive || (l.a != dead && l.b != dead))
-                    .map(|l| {
-                        let (a, b) = (f.node(l.a).name.clone(), f.node(l.b).name.clone());
-                        if a.starts_with('L') {
-                            (a, b)
-                        } else {
-                            (b, a)
-                        }
-                    })
+                    .map(|l| leaf_spine(f, l.a, l.b))
                     .collect();
                 assert_eq!(missing, want, "{what}");
                 let dead_now = d

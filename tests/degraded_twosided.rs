@@ -7,7 +7,7 @@
 
 mod harness;
 
-use harness::{build_shuffled, ibfat};
+use harness::{build_shuffled, ibfat, leaf_spine};
 use ibfat::check::vls::check_lanes;
 use ibfat::recognize::{recognize, Degraded, FamilyHint, Fault, Recognition};
 use ibfat::routing::degraded::{route_lsft, DegradedRoutes, Lanes};
@@ -66,18 +66,7 @@ fn cut_cables_dead_spines_and_dead_leaves_are_named_with_their_side() {
             assert!(d.description.contains("two-sided"), "{what}: {}", d.description);
             // exactly the cut cables, each leaf named by its point and the intact side
             let f = &inj.fabric;
-            let want: BTreeSet<(String, String)> = inj
-                .cut
-                .iter()
-                .map(|c| {
-                    let (a, b) = (t.fabric.node(c.a).name.clone(), t.fabric.node(c.b).name.clone());
-                    if a.starts_with('L') {
-                        (a, b)
-                    } else {
-                        (b, a)
-                    }
-                })
-                .collect();
+            let want: BTreeSet<(String, String)> = inj.cut.iter().map(|c| leaf_spine(&t.fabric, c.a, c.b)).collect();
             let mut got = BTreeSet::new();
             for fault in &d.faults {
                 let Fault::MissingCable { leaf, point, .. } = fault else {
@@ -189,17 +178,15 @@ fn route_and_check(
             next[i as usize] += 1;
         }
         for &(dl, _, ep) in &h.hosts {
-            let lid = lids.base[inj.fabric.port_index(ep.node, ep.port) as usize] as usize;
+            let lid = lids.base[inj.fabric.port_index(ep.node, ep.port) as usize];
             for (s, &leaf) in h.leaves.iter().enumerate() {
                 let s = s as u32;
                 if s == dl || !h.intact_slot(s, dl, slot[ep.node as usize]) {
                     continue;
                 }
-                let row = r.lfts.row_of[leaf as usize] as usize;
-                let wrow = whole.row_of[leaf as usize] as usize;
                 assert_eq!(
-                    r.lfts.ports[row * r.lfts.stride + lid],
-                    whole.ports[wrow * whole.stride + lid],
+                    r.lfts.get(leaf, lid),
+                    whole.get(leaf, lid),
                     "{what}: an intact pair changed its route"
                 );
                 kept += 1;

@@ -7,6 +7,17 @@ use ibfat::topology::Fabric;
 use std::fs;
 use std::path::Path;
 
+/// An LSFT cable between switches `a` and `b` as (leaf name, spine name): leaves are
+/// named `L…` by the plans.
+pub fn leaf_spine(f: &Fabric, a: u32, b: u32) -> (String, String) {
+    let (a, b) = (f.node(a).name.clone(), f.node(b).name.clone());
+    if a.starts_with('L') {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
 /// The switches hold exactly `want`: every entry of every switch of `want` equal in `got`
 /// (unrouted entries included). Panics naming `what`, the switch and the LID.
 pub fn assert_same_tables(fabric: &Fabric, want: &ibfat::routing::LftSet, got: &ibfat::routing::LftSet, what: &str) {
