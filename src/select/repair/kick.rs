@@ -135,7 +135,9 @@ impl<'a> Phases<'a> {
         }
     }
 
-    fn route(&self, r: u32, d: u32) -> &[u32] {
+    /// The links of (r → d): borrowed from the routes, not from `self`, so a caller may
+    /// change the phases while it holds them.
+    fn route(&self, r: u32, d: u32) -> &'a [u32] {
         self.routes.route(r as usize, d as usize).unwrap_or(&[])
     }
 
@@ -174,8 +176,7 @@ impl<'a> Phases<'a> {
             self.gets[d as usize][w] |= b;
         }
         self.from[p][d as usize] = who;
-        let route = self.routes.route(r as usize, d as usize).unwrap_or(&[]);
-        for &c in route {
+        for &c in self.route(r, d) {
             self.on[p][c as usize] = who;
         }
     }
