@@ -280,8 +280,8 @@ impl CheckReport {
 /// How many worst phases / links / unrouted examples a report lists.
 pub const TOP: usize = 10;
 
-/// Check phases `range` of `pattern` on the compiled routes. `tick` is called after every
-/// phase (progress bars).
+/// Check phases `range` of `pattern` on the compiled routes, every loaded link named in
+/// the report. `tick` is called after every phase (progress bars).
 pub fn check<P: Pattern + ?Sized>(
     fabric: &Fabric,
     hosts: &[Endpoint],
@@ -290,30 +290,19 @@ pub fn check<P: Pattern + ?Sized>(
     range: std::ops::Range<usize>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<CheckReport> {
-    check_weighted(fabric, hosts, routes, pattern, range, None, tick)
-}
-
-/// [`check`], rate-weighted when `weights` are given (`check --rates`, see
-/// [`super::rates`]): a flow's congestion is the largest weighted load on its route, and
-/// the report's ratio, congestion, histogram (classes rounded up), worst phases and worst
-/// links are the weighted ones. Without weights it is exactly [`check`].
-pub fn check_weighted<P: Pattern + ?Sized>(
-    fabric: &Fabric,
-    hosts: &[Endpoint],
-    routes: &CompiledRoutes,
-    pattern: &P,
-    range: std::ops::Range<usize>,
-    weights: Option<&RateWeights>,
-    tick: &(dyn Fn() + Sync),
-) -> Result<CheckReport> {
-    let (mut report, links) = check_counted(fabric, hosts, routes, pattern, range, weights, tick)?;
+    let (mut report, links) = check_counted(fabric, hosts, routes, pattern, range, None, tick)?;
     report.link_loads = name_links(fabric, &links);
     Ok(report)
 }
 
-/// [`check_weighted`] with the loaded links as counts instead of in the report
-/// (`link_loads` is left empty; the worst links are named): what a shard or a report
-/// without `--links` needs, without naming every link ([`name_links`] does).
+/// [`check`] with the loaded links as counts instead of in the report (`link_loads` is
+/// left empty; the worst links are named): what a shard or a report without `--links`
+/// needs, without naming every link ([`name_links`] does).
+///
+/// Rate-weighted when `weights` are given (`check --rates`, see [`super::rates`]): a
+/// flow's congestion is the largest weighted load on its route, and the report's ratio,
+/// congestion, histogram (classes rounded up), worst phases and worst links are the
+/// weighted ones. Without weights its figures are exactly [`check`]'s.
 pub fn check_counted<P: Pattern + ?Sized>(
     fabric: &Fabric,
     hosts: &[Endpoint],

@@ -18,9 +18,7 @@ pub mod steps;
 pub mod vls;
 mod walk;
 
-pub use conflicts::{
-    check, check_counted, check_weighted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate,
-};
+pub use conflicts::{check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate};
 pub use lfts::{validate, LftReport};
 pub use rates::{RateWeights, RatesSummary};
 pub use shard::{merge, CheckShard};

@@ -226,7 +226,7 @@ impl RatesSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{check, check_weighted, CompiledRoutes};
+    use crate::check::{check, check_counted, CompiledRoutes};
     use crate::routing::{route, LftSet, Lids};
     use crate::schedule::Pattern;
     use crate::topology::kary::KaryParams;
@@ -373,7 +373,7 @@ mod tests {
             &Affine(hosts.len()) as &dyn Pattern,
             &crate::schedule::shift::Shift::new(hosts.len()),
         ] {
-            let r = check_weighted(f, hosts, &routes, pat, 0..pat.phases(), Some(&wt), &|| {}).unwrap();
+            let (r, _) = check_counted(f, hosts, &routes, pat, 0..pat.phases(), Some(&wt), &|| {}).unwrap();
             let (ratio, worst, busiest) = by_hand(&t, &lids, &lfts, pat);
             let name = pat.name();
             assert!(
@@ -404,7 +404,7 @@ mod tests {
         // shift is conflict-free on these tables: only the rates slow it down, and the
         // 4xSDR cable is the busiest link at weight 4
         let shift = crate::schedule::shift::Shift::new(hosts.len());
-        let r = check_weighted(f, hosts, &routes, &shift, 0..shift.phases(), Some(&wt), &|| {}).unwrap();
+        let (r, _) = check_counted(f, hosts, &routes, &shift, 0..shift.phases(), Some(&wt), &|| {}).unwrap();
         let top = &r.worst_links[0];
         let rate = top.rate.as_ref().unwrap();
         assert_eq!(
