@@ -244,7 +244,7 @@ impl CheckReport {
         keep_worst(&mut worst_phases);
         unrouted_examples.sort_by_key(|u| (u.phase, u.source_rank));
         unrouted_examples.truncate(TOP);
-        // (already in this order when they come from a check: one pass to confirm)
+        // (a merge gives them in this order, a check none: one pass to confirm)
         link_loads.sort_by(|a, b| (&a.from_guid, a.from_port).cmp(&(&b.from_guid, b.from_port)));
         // 1/c summed per congestion class, in class order: exact inputs, fixed order
         let sum: f64 = histogram
@@ -266,7 +266,10 @@ impl CheckReport {
             max_congestion: 0, // set by trim_histogram
             histogram,
             worst_phases,
-            worst_links: worst_links(&link_loads),
+            worst_links: worst(&link_loads, |l| (l.load(), l.max_flows, l.total_flows))
+                .into_iter()
+                .cloned()
+                .collect(),
             unrouted_examples,
             sum_throughput: sum,
             link_loads,
@@ -425,7 +428,7 @@ pub fn check_counted<P: Pattern + ?Sized>(
         unrouted_examples,
         Vec::new(),
     );
-    report.worst_links = worst_counts(&links)
+    report.worst_links = worst(&links, |l| (l.load(), l.max_flows, l.total_flows))
         .into_iter()
         .map(|l| l.named(fabric, &labels))
         .collect();
@@ -458,37 +461,20 @@ fn trim_histogram(r: &mut CheckReport) {
     }
 }
 
-/// The `TOP` most loaded links: largest (weighted, in a rate-weighted check) load in a
-/// phase, then total, then port GUID and number (names only, so a merge of shards ranks exactly as the whole check does).
-fn worst_links(loads: &[LinkLoad]) -> Vec<LinkLoad> {
-    let rank = |a: &&LinkLoad, b: &&LinkLoad| {
-        b.load()
-            .total_cmp(&a.load())
-            .then(b.max_flows.cmp(&a.max_flows))
-            .then(b.total_flows.cmp(&a.total_flows))
-            .then((&a.from_guid, a.from_port).cmp(&(&b.from_guid, b.from_port)))
-    };
-    let mut v: Vec<&LinkLoad> = loads.iter().collect();
-    // the order is total (a link is one port): the first TOP by selection, then sorted
-    if v.len() > TOP {
-        v.select_nth_unstable_by(TOP, rank);
-        v.truncate(TOP);
-    }
-    v.sort_by(rank);
-    v.into_iter().cloned().collect()
-}
-
-/// [`worst_links`] of a check's counts, which are in (port GUID, number) order: the same
-/// ranking, with the position in that order as the last key.
-fn worst_counts(links: &[LinkCount]) -> Vec<&LinkCount> {
-    let rank = |a: &(usize, &LinkCount), b: &(usize, &LinkCount)| {
-        b.1.load()
-            .total_cmp(&a.1.load())
-            .then(b.1.max_flows.cmp(&a.1.max_flows))
-            .then(b.1.total_flows.cmp(&a.1.total_flows))
+/// The `TOP` most loaded of `links`, which are in (port GUID, number) order: largest
+/// (weighted, in a rate-weighted check) load in a phase, then largest in a phase, then
+/// total, then that order — so a check's counts and a merge's named loads rank alike.
+/// `key` gives (load, most flows in a phase, total flows).
+fn worst<T>(links: &[T], key: impl Fn(&T) -> (f64, u32, u64)) -> Vec<&T> {
+    let rank = |a: &(usize, &T), b: &(usize, &T)| {
+        let (ka, kb) = (key(a.1), key(b.1));
+        kb.0.total_cmp(&ka.0)
+            .then(kb.1.cmp(&ka.1))
+            .then(kb.2.cmp(&ka.2))
             .then(a.0.cmp(&b.0))
     };
-    let mut v: Vec<(usize, &LinkCount)> = links.iter().enumerate().collect();
+    let mut v: Vec<(usize, &T)> = links.iter().enumerate().collect();
+    // the order is total (a link is one port): the first TOP by selection, then sorted
     if v.len() > TOP {
         v.select_nth_unstable_by(TOP, rank);
         v.truncate(TOP);
