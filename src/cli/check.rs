@@ -454,14 +454,22 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     }
     let mut stages = Stages::new(a.timings);
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
-    // a table file is read and checksummed on the other core while the topology loads
-    // (both are fixed costs every shard of a sharded check pays)
+    // a table file is read and checksummed on the other core while the topology and the
+    // LIDs the tables must match load (fixed costs every shard of a sharded check pays)
     let table_file = a.lfts.as_deref().filter(|p| lftbin::is_lft_file(p));
     let (loaded, opened) = rayon::join(
-        || load_rail(&topology, ParseOptions::default(), None, a.rail).and_then(super::topo::with_roles),
+        || {
+            let loaded =
+                load_rail(&topology, ParseOptions::default(), None, a.rail).and_then(super::topo::with_roles)?;
+            let given = match table_file {
+                Some(_) => topo::given_lids(&loaded, a.lids.as_deref())?,
+                None => None,
+            };
+            Ok::<_, Error>((loaded, given))
+        },
         || table_file.map(lftbin::open),
     );
-    let loaded = loaded?;
+    let (loaded, given) = loaded?;
     stages.mark("read");
     let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
     stages.mark("pattern");
@@ -474,7 +482,6 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let (lids, lfts, fingerprint, routes) = match opened {
         Some(opened) => {
             // checksummed above; now matched to the fabric (and its recorded fingerprint)
-            let given = topo::given_lids(&loaded, a.lids.as_deref())?;
             let file = opened?.resolve(loaded.fabric(), given.as_ref())?;
             stages.mark("tables");
             let routes = compile(&file.lids, &file.lfts);
