@@ -110,7 +110,14 @@ fn control_characters_in_a_dump_are_refused_and_never_printed_raw() {
         "Switch 4 \"A\" # \"a\x1bb\"\n[1] \"B\"[1]\n\nSwitch 4 \"B\"\n[1] \"A\"[1]\n\nSwitch 4 \"C\"\n",
     )
     .unwrap();
-    let d = dump::read_with(&p, dump::ParseOptions { lenient: true }).unwrap();
+    let d = dump::read_with(
+        &p,
+        dump::ParseOptions {
+            lenient: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(
         d.problems
             .iter()

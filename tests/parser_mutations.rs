@@ -115,7 +115,14 @@ fn mutated_real_dumps_never_panic_and_errors_carry_lines() {
             let path = Path::new("mutated.txt");
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 let strict = dump::parse(&text, path);
-                let lenient = dump::parse_with(&text, path, ParseOptions { lenient: true });
+                let lenient = dump::parse_with(
+                    &text,
+                    path,
+                    ParseOptions {
+                        lenient: true,
+                        ..Default::default()
+                    },
+                );
                 if let Ok(d) = &lenient {
                     let _ = recognize(&d.fabric, None);
                     if let Some(p) = &plan {
@@ -225,7 +232,16 @@ mod other_readers {
             let text = String::from_utf8_lossy(b);
             let path = Path::new("m.txt");
             for lenient in [false, true] {
-                match dump::parse_with(&text, path, dump::ParseOptions { lenient }).and_then(|d| d.strict(path)) {
+                match dump::parse_with(
+                    &text,
+                    path,
+                    dump::ParseOptions {
+                        lenient,
+                        ..Default::default()
+                    },
+                )
+                .and_then(|d| d.strict(path))
+                {
                     Ok(d) => drop(ibfat::recognize::recognize(&d.fabric, None)),
                     Err(e) => assert_located(&e, what),
                 }

@@ -248,13 +248,17 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults predict completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults predict completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -278,7 +282,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,6 +301,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -320,7 +328,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__fullmesh)
-            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -367,6 +375,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -502,7 +514,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -548,6 +560,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -568,7 +584,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -614,6 +630,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -634,7 +654,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -680,6 +700,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -700,7 +724,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__pgft)
-            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -758,6 +782,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -778,7 +806,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__twolevel)
-            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -832,6 +860,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -852,7 +884,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__cabling)
-            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -867,6 +899,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -890,7 +926,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-l -p -j -o -q -v -h -V --rail --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version multipath merge help"
+            opts="-l -p -j -o -q -v -h -V --rail --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --timings --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version multipath merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -976,6 +1012,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1052,13 +1092,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__merge)
-            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1082,7 +1126,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__multipath)
-            opts="-d -p -l -q -v -h -V --lmc --direct-share --pattern --lfts --lids --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-d -p -l -q -v -h -V --lmc --direct-share --pattern --lfts --lids --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1124,6 +1168,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1144,13 +1192,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__completions)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version bash zsh fish"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1174,7 +1226,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__demo)
-            opts="-o -q -v -h -V --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --out --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1189,6 +1241,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1212,13 +1268,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__export)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version slurm-topology help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version slurm-topology help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1284,7 +1344,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__export__subcmd__slurm__subcmd__topology)
-            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1299,6 +1359,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1322,7 +1386,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__faults)
-            opts="-o -q -v -h -V --cut --seed --dead --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --cut --seed --dead --out --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1349,6 +1413,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1778,13 +1846,17 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version validate diff help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version validate diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1808,7 +1880,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__diff)
-            opts="-l -q -v -h -V --lids --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -q -v -h -V --lids --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1823,6 +1895,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1902,7 +1978,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-l -q -v -h -V --rail --topology --lfts --lids --json --strict --sl --sl2vl --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -q -v -h -V --rail --topology --lfts --lids --json --strict --sl --sl2vl --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1940,6 +2016,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1960,7 +2040,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__man)
-            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1975,6 +2055,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1998,7 +2082,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__metrics)
-            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version cost hops all"
+            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version cost hops all"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2013,6 +2097,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2036,7 +2124,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__plan__subcmd__paths)
-            opts="-d -l -o -q -v -h -V --rail --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-d -l -o -q -v -h -V --rail --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2078,6 +2166,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2098,7 +2190,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__predict)
-            opts="-l -f -j -m -q -v -h -V --rail --lfts --lids --family --job --msg-size --ranks-per-node --prune --latency --bandwidth --profile --algorithms --plot --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -f -j -m -q -v -h -V --rail --lfts --lids --family --job --msg-size --ranks-per-node --prune --latency --bandwidth --profile --algorithms --plot --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2176,6 +2268,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2196,7 +2292,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-f -q -v -h -V --family --rail --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -q -v -h -V --family --rail --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2215,6 +2311,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2238,7 +2338,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --compact-dump --no-sync --rail --objective --json --timings --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --compact-dump --no-sync --rail --objective --json --timings --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2288,6 +2388,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2308,7 +2412,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --root --lanes --sites --placement --segment --plot --rail --message-size --latency --bandwidth --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --root --lanes --sites --placement --segment --plot --rail --message-size --latency --bandwidth --quiet --verbose --node-name-map --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2438,7 +2542,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__whoami)
-            opts="-q -v -h -V --schedule --json --quiet --verbose --node-name-map --compute-guids --io-guids --io-hosts --help --version"
+            opts="-q -v -h -V --schedule --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2449,6 +2553,10 @@ _ibfat() {
                     return 0
                     ;;
                 --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ibfat_global_optspecs
-    string join \n q/quiet v/verbose node-name-map= compute-guids= io-guids= io-hosts= json h/help V/version
+    string join \n q/quiet v/verbose node-name-map= format= partial compute-guids= io-guids= io-hosts= json h/help V/version
 end
 
 function __fish_ibfat_needs_command
@@ -25,11 +25,13 @@ function __fish_ibfat_using_subcommand
 end
 
 complete -c ibfat -n "__fish_ibfat_needs_command" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_needs_command" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_needs_command" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_needs_command" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_needs_command" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_needs_command" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_needs_command" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_needs_command" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_needs_command" -l json -d 'Print the report as JSON (also accepted after the subcommand)'
 complete -c ibfat -n "__fish_ibfat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_needs_command" -s V -l version -d 'Print version'
@@ -53,6 +55,7 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this me
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -61,6 +64,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
@@ -79,6 +83,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -88,6 +93,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l arity -d 'Arity k >= 2 (switches have 2k ports)' -r
@@ -99,6 +105,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -107,6 +114,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l arity -d 'Arity n >= 2: n³ hosts, 3n² switches of 2n ports' -r
@@ -118,6 +126,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -126,6 +135,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l down -d 'm1,..,mh: children per switch, level 1 (host slots per leaf) up to the top' -r
@@ -140,6 +150,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -148,6 +159,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l switches -d 'Switches N >= 3' -r
@@ -160,6 +172,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -168,6 +181,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l leaves -d 'Leaf switches L' -r
@@ -181,6 +195,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l rails -d 'Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on rail k; rail k\'s switches are named <name>-r<k> (docs/families.md)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s o -l out -d 'Write the plan folder here (atomically); without it only the report is printed' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -189,6 +204,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
@@ -201,22 +217,26 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l degrees -d 'Switch degrees for the cost table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l arities -d 'Arities for the hop table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l json -d 'Print JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s o -l out -d 'Folder for the two plan folders' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel' -r
@@ -252,6 +272,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l timings -d 'Add
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l sites -d 'bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part across every site boundary (= --placement sites)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh' -r
@@ -265,6 +286,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rai
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l objective -d 'What the routes optimise: `family` (the family\'s own routes, on which its all-to-all schedules are conflict-free) or `spread` (LSFT only: each host slot of a leaf reached over a different up link of every other leaf, one-turn detours on two data VLs, for traffic not arranged for the plane: shifts, permutations, random jobs)' -r -f -a "family\t''
 spread\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -275,6 +297,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the report (`timings`: read_s, recognize_s, route_s, validate_s, write_s, seconds)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l rail -d 'A multi-rail fabric: work on rail K\'s plane (the plane on HCA port K+1), its own subnet' -r
@@ -283,20 +306,24 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l lmc -d 'The L
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s l -l lids -d 'Base LIDs: `plan` (deterministic, as `ibfat route --lids plan`) or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s o -l out -d 'Write the plan (JSON) to this file, atomically' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
@@ -309,6 +336,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l sl -d 'Routes on several VLs: the SL of every (SLID, DLID) pair (path-sl.txt, as `ibfat route` writes it for a degraded fabric); with --sl2vl, deadlock freedom is checked per VL instead of on one' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l sl2vl -d 'The SL-to-VL tables (sl2vl.txt) that go with --sl' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -316,16 +344,19 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l strict -d 'Fail (exit 1) on completeness gaps too: unrouted switch LIDs, or host-LID entries no host route uses'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s l -l lids -d 'guid2lid file with the LIDs both dumps were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
@@ -347,6 +378,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s o -l out -d 'Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l heatmap -d 'Colour every link direction by its worst load: FILE.svg (drawn by ibfat; matrices for large fabrics) or FILE.dot (Graphviz source)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -357,6 +389,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l timings -d 'Print the seconds of every stage on standard error (read, pattern, tables, fingerprint and compile, phases, output); the report and shard are unchanged'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -a "multipath" -d 'A full mesh\'s multipath throughput: the seed\'s patterns at direct shares D1 ... D10'
@@ -368,15 +401,18 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l lfts -d 'LFT dump to walk (default: ibfat\'s own routes at --lmc)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s l -l lids -d 'guid2lid file with the LIDs the dump was made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
@@ -385,6 +421,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l links -d 'Include every link\'s load (`link_loads`) in the JSON report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "multipath" -d 'A full mesh\'s multipath throughput: the seed\'s patterns at direct shares D1 ... D10'
@@ -393,52 +430,62 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: auto, lsft, kary, mols, pgft, twolevel (a 2-level pgft named so)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l rail -d 'Recognise rail K of a multi-rail fabric only (the plane on HCA port K+1); without it every rail is recognised and reported' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l json -d 'Print the report as JSON (with the full leaf/spine/switch/host maps)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l plan -d 'Deprecated spelling of PLAN (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l discovered -d 'Deprecated spelling of DISCOVERED (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l json -d 'Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l schedule -d 'A schedule file (ibfat\'s JSON format) to find this host\'s ranks in' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l json -d 'Print JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s o -l out -d 'Write here (atomically; `-` or nothing: stdout)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from help" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'
@@ -448,12 +495,14 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l seed -d 'Seed of 
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l dead -d 'A switch to kill, by name, NodeDescription or GUID (repeatable)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s o -l out -d 'Write the degraded fabric and the commands into this folder (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l json -d 'Print what was injected as JSON (`ibfat.faults/1`)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l rail -d 'A multi-rail fabric: work on rail K\'s plane (the plane on HCA port K+1), its own subnet' -r
@@ -470,29 +519,35 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l profile -d 'File
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l algorithms -d 'Only these algorithms (comma-separated names)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l plot -d 'Draw predicted time against message size per algorithm (log-log SVG)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l json -d 'Print the report as JSON'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s o -l out -d 'Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line (OpenSM ftree\'s cn_guid_file); every other host is non-compute (routed, left out of the rank order)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line (ftree\'s io_guid_file)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name, description or its first word); repeatable' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s h -l help -d 'Print help'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults predict completions man help" -f -a "build" -d 'Build a fabric and write its wiring plan (topology.net, cables.csv, fabric.yaml, picture)'

@@ -111,7 +111,14 @@ fn slow_line(c: &SlowCableReport) -> String {
 /// `ibfat cabling DISCOVERED`: no plan; the cables against their peers and the dump's
 /// own problems.
 fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
-    let found = super::topo::named(load(path, ParseOptions { lenient: true }, Recognise::No)?);
+    let found = super::topo::named(load(
+        path,
+        ParseOptions {
+            lenient: true,
+            ..Default::default()
+        },
+        Recognise::No,
+    )?);
     let Some(discovered) = &found.discovered else {
         return Err(Error::at(
             &found.path,
@@ -195,7 +202,14 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         "DISCOVERED",
     )?;
     let plan = load(&plan_path, ParseOptions::default(), Recognise::Yes(None))?;
-    let found = load(&found_path, ParseOptions { lenient: true }, Recognise::No)?;
+    let found = load(
+        &found_path,
+        ParseOptions {
+            lenient: true,
+            ..Default::default()
+        },
+        Recognise::No,
+    )?;
     let plan = super::topo::named(plan);
     let found = super::topo::named(found);
     let Some(discovered) = &found.discovered else {

@@ -6,7 +6,6 @@ use clap::{Args, Subcommand};
 use ibfat::check::shard::{job_fingerprint, slice, ShardLinks};
 use ibfat::check::{check_counted, merge, name_links, CheckReport, CheckShard, CompiledRoutes, LinkCount, RateWeights};
 use ibfat::fingerprint::ComputedFor;
-use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, dot, lftbin, picture};
 use ibfat::load::{load_rail, Loaded};
 use ibfat::routing::{route, LftSet, Lids};
@@ -460,7 +459,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let (loaded, opened) = rayon::join(
         || {
             let loaded =
-                load_rail(&topology, ParseOptions::default(), None, a.rail).and_then(super::topo::with_roles)?;
+                load_rail(&topology, super::topo::read_options(), None, a.rail).and_then(super::topo::with_roles)?;
             let given = match table_file {
                 Some(_) => topo::given_lids(&loaded, a.lids.as_deref())?,
                 None => None,

@@ -1,7 +1,6 @@
 //! `ibfat export`: the fabric in other tools' formats (Slurm's topology.conf).
 
 use clap::{Args, Subcommand};
-use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, slurm};
 use ibfat::load::{load, Recognise};
 use ibfat::Result;
@@ -46,7 +45,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     match a.what {
         Export::SlurmTopology { topology, out } => {
             super::output::data_output(out.as_deref());
-            let loaded = super::topo::with_roles(load(&topology, ParseOptions::default(), Recognise::Yes(None))?)?;
+            let loaded = super::topo::with_roles(load(&topology, super::topo::read_options(), Recognise::Yes(None))?)?;
             let title = match loaded.model.layout() {
                 Some(l) => l.describe(),
                 None => format!("{} (no family recognised)", topology.display()),

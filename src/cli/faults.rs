@@ -2,7 +2,6 @@
 //! switches) and the ibsim console commands that do the same to a running simulation.
 
 use clap::Args;
-use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, ibsim};
 use ibfat::load::{load, Recognise};
 use ibfat::topology::faults::{ibsim_commands, inject};
@@ -83,7 +82,7 @@ fn switch_named(fabric: &Fabric, s: &str) -> Result<NodeId> {
 }
 
 pub fn run(a: FaultsArgs) -> Result<i32> {
-    let loaded = super::topo::named(load(&a.topology, ParseOptions::default(), Recognise::No)?);
+    let loaded = super::topo::named(load(&a.topology, super::topo::read_options(), Recognise::No)?);
     let fabric = loaded.fabric();
     let dead = a
         .dead

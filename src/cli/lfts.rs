@@ -6,7 +6,6 @@ use super::topo;
 use clap::{Args, Subcommand};
 use ibfat::check::lfts::validate_declared;
 use ibfat::check::LftReport;
-use ibfat::formats::dump::ParseOptions;
 use ibfat::load::load_rail;
 use ibfat::Result;
 use std::path::PathBuf;
@@ -113,7 +112,7 @@ pub fn run(a: LftsArgs) -> Result<i32> {
             sl2vl,
         } => {
             let topology = topo::positional(topology, topology_flag, "--topology", "TOPOLOGY")?;
-            let loaded = load_rail(&topology, ParseOptions::default(), None, rail)?;
+            let loaded = load_rail(&topology, super::topo::read_options(), None, rail)?;
             let loaded = super::topo::with_roles(loaded)?;
             let (lids, tables) = topo::read_lfts(&loaded, lids.as_deref(), &lfts)?;
             let (vls, sls) = match (sl, sl2vl) {

@@ -5,7 +5,6 @@ use super::output::print_json;
 use super::topo;
 use clap::Args;
 use ibfat::check::lft_diff::{diff, DumpTables, LftDiff};
-use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::lftdump;
 use ibfat::load::{load, Recognise};
 use ibfat::Result;
@@ -50,7 +49,7 @@ pub struct DiffArgs {
 
 /// Compare the two dumps; exit 0 identical, 1 different (errors: 2 bad input, 3 I/O).
 pub fn run(a: DiffArgs) -> Result<i32> {
-    let loaded = topo::named(load(&a.topology, ParseOptions::default(), Recognise::No)?);
+    let loaded = topo::named(load(&a.topology, super::topo::read_options(), Recognise::No)?);
     let given = topo::given_lids(&loaded, a.lids.as_deref())?;
     let fabric = loaded.fabric();
     let (old_lids, old, old_listed) = lftdump::read_listed(&a.old, fabric, given.as_ref())?;

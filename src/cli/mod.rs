@@ -78,6 +78,14 @@ struct Cli {
     /// every report and output
     #[arg(long, global = true, value_name = "FILE")]
     node_name_map: Option<std::path::PathBuf>,
+    /// Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover,
+    /// ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst
+    #[arg(long, global = true, value_name = "FMT", default_value = "auto", value_parser = parse_format, help_heading = "Reading")]
+    format: FormatArg,
+    /// Keep a dump whose cables lead outside it (a trimmed dump): those ports count as
+    /// uncabled and are listed as leading outside
+    #[arg(long, global = true, help_heading = "Reading")]
+    partial: bool,
     /// Host roles: the compute hosts, one GUID per line (OpenSM ftree's cn_guid_file);
     /// every other host is non-compute (routed, left out of the rank order)
     #[arg(long, global = true, value_name = "FILE", help_heading = "Host roles")]
@@ -154,6 +162,14 @@ impl Command {
     }
 }
 
+/// `--format` value: a dump format, or `auto` (detect).
+#[derive(Clone, Copy, Debug)]
+struct FormatArg(Option<ibfat::formats::dump::DumpFormat>);
+
+fn parse_format(s: &str) -> std::result::Result<FormatArg, String> {
+    ibfat::formats::dump::DumpFormat::parse_name(s).map(FormatArg)
+}
+
 /// Parse the command line, run, and turn errors into messages and exit codes.
 pub fn main() -> i32 {
     let mut cli = Cli::parse();
@@ -165,6 +181,11 @@ pub fn main() -> i32 {
             return exit_code(&e);
         }
     }
+    topo::set_read_options(ibfat::formats::dump::ParseOptions {
+        lenient: false,
+        format: cli.format.0,
+        partial: cli.partial,
+    });
     topo::set_roles(ibfat::formats::roles::RoleSources {
         compute_guids: cli.compute_guids.take(),
         io_guids: cli.io_guids.take(),

@@ -6,7 +6,6 @@ use super::output::print_json;
 use super::topo;
 use clap::Args;
 use ibfat::formats::atomic;
-use ibfat::formats::dump::ParseOptions;
 use ibfat::load::load_rail;
 use ibfat::routing::plan::{PathPlan, SLOTS};
 use ibfat::routing::Lids;
@@ -97,7 +96,7 @@ struct Report {
 const RELAY_RULE: &str = "relay(t, o) = (t + 1 + (o - 1) mod (N - 1)) mod N for destination switch t, offset o >= 1";
 
 pub fn run(a: PlanPathsArgs) -> Result<i32> {
-    let loaded = load_rail(&a.topology, ParseOptions::default(), None, a.rail)?;
+    let loaded = load_rail(&a.topology, super::topo::read_options(), None, a.rail)?;
     let loaded = topo::with_roles(loaded)?;
     let layout = loaded.layout()?;
     let plan = PathPlan::new(layout, a.lmc, a.direct_share)?;

@@ -4,7 +4,6 @@
 use super::output::print_json;
 use super::topo;
 use clap::Args;
-use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::{atomic, chart};
 use ibfat::load::load_rail;
 use ibfat::recognize::FamilyHint;
@@ -147,7 +146,7 @@ pub fn run(a: PredictArgs) -> Result<i32> {
     }
     let h = params(&a)?;
     let hint = FamilyHint::parse_opt(&a.family)?;
-    let loaded = load_rail(&a.topology, ParseOptions::default(), hint, a.rail)?;
+    let loaded = load_rail(&a.topology, super::topo::read_options(), hint, a.rail)?;
     let loaded = topo::with_roles(loaded)?;
     let plan = loaded.topology()?;
     let hosts_view = Hosts::new(&plan.fabric, plan.layout.hosts(), loaded.name());

@@ -2,7 +2,6 @@
 
 use super::output::print_json;
 use clap::Args;
-use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise};
 use ibfat::recognize::{recognize, report, FamilyHint, RecognitionReport};
 use ibfat::Result;
@@ -11,9 +10,12 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 const AFTER: &str = "\
-DUMP is the output of `ibnetdiscover` (default format, `-g`, `-f`, or the `-p` ports
-report), an ibsim net file, a plan folder or a fabric.yaml. Only the cabling is used:
-port order, GUIDs and names do not matter.
+DUMP is what a fabric tool printed: `ibnetdiscover` (default, `-f`, `-s`, `-g`, `-p`),
+ibdiagnet's ibnetdiscover file, `iblinkinfo` (default, `-l`, `-S`), OpenSM's
+opensm-subnet.lst; or an ibsim net file, a plan folder or a fabric.yaml. The format is
+detected and stated (`--format` overrides); pasted prompts and banners are skipped with a
+warning; `--partial` reads a trimmed dump. Only the cabling is used: port order, GUIDs
+and names do not matter.
 
 Families: lsft (Latin-square fat-tree: order q, one- or two-sided; every leaf is mapped to
 a point and every spine to a line of PG(2,q) in the coordinates P, P(c), P(x,y) / L, L(c),
@@ -43,7 +45,7 @@ rail; a dump of one rail (ibnetdiscover through one HCA port) says which rail it
 #[derive(Args, Debug)]
 #[command(after_help = AFTER)]
 pub struct RecognizeArgs {
-    /// ibnetdiscover output, `-p` report, ibsim net file, plan folder or fabric.yaml
+    /// ibnetdiscover/iblinkinfo output, subnet.lst, ibsim net file, plan folder or fabric.yaml
     #[arg(value_name = "DUMP")]
     dump: PathBuf,
     /// Family to look for: auto, lsft, kary, mols, pgft, twolevel (a 2-level pgft named so)
@@ -86,7 +88,7 @@ struct RailsOutput<'a> {
 }
 
 pub fn run(a: RecognizeArgs) -> Result<i32> {
-    let mut lf = load(&a.dump, ParseOptions::default(), Recognise::No)?;
+    let mut lf = load(&a.dump, super::topo::read_options(), Recognise::No)?;
     if let Some(k) = a.rail {
         lf.select_rail(k)?;
     }

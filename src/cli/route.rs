@@ -4,7 +4,6 @@ use super::output::print_json;
 use super::topo;
 use clap::Args;
 use ibfat::check::validate;
-use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::lftdump::DumpStyle;
 use ibfat::formats::{atomic, guid2lid, lftbin, lftdump};
 use ibfat::load::{load, Recognise};
@@ -193,7 +192,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         (_, StyleArg::Auto) => DumpStyle::Auto,
     };
     let t_read = Instant::now();
-    let mut loaded = load(&a.topology, ParseOptions::default(), Recognise::No)?;
+    let mut loaded = load(&a.topology, super::topo::read_options(), Recognise::No)?;
     if let Some(k) = a.rail {
         loaded.select_rail(k)?;
     }

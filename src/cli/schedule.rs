@@ -232,7 +232,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     let start = Instant::now();
     let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
-    let read = || ibfat::load::load(&a.topology, Default::default(), ibfat::load::Recognise::No);
+    let read = || ibfat::load::load(&a.topology, super::topo::read_options(), ibfat::load::Recognise::No);
     let mut loaded = read()?;
     // the other rails' planes, for a broadcast whose lane k runs on rail k
     let mut other_rails: Vec<ibfat::topology::Topology> = Vec::new();

@@ -18,6 +18,18 @@ pub fn set_node_name_map(path: &Path) -> Result<()> {
     Ok(())
 }
 
+static READ: std::sync::OnceLock<ibfat::formats::dump::ParseOptions> = std::sync::OnceLock::new();
+
+/// Keep `--format` and `--partial` for the run.
+pub fn set_read_options(opts: ibfat::formats::dump::ParseOptions) {
+    let _ = READ.set(opts);
+}
+
+/// How TOPOLOGY files are read in this run (`--format`, `--partial`).
+pub fn read_options() -> ibfat::formats::dump::ParseOptions {
+    READ.get().copied().unwrap_or_default()
+}
+
 static ROLES: std::sync::OnceLock<ibfat::formats::roles::RoleSources> = std::sync::OnceLock::new();
 
 /// Keep the host-role options (`--compute-guids`, `--io-guids`, `--io-hosts`) for the run.
@@ -68,8 +80,47 @@ pub fn named(mut loaded: Loaded) -> Loaded {
         }
         super::output::detail(format_args!("{n} nodes named by --node-name-map"));
     }
+    if let Some(d) = &loaded.discovered {
+        skipped_lines(&loaded.path, d);
+    }
     super::output::loaded(&loaded);
     loaded
+}
+
+/// One warning naming the lines a reader skipped (pasted prompts, banners, `ibwarn:`)
+/// and one for the ports that lead outside a `--partial` dump.
+fn skipped_lines(path: &Path, d: &ibfat::formats::dump::Discovered) {
+    let skipped: Vec<&ibfat::formats::dump::Problem> = d
+        .notes
+        .iter()
+        .filter(|n| n.message.starts_with("skipped a line"))
+        .collect();
+    if let Some(first) = skipped.first() {
+        let lines: Vec<String> = skipped.iter().take(8).map(|n| n.line.to_string()).collect();
+        let more = if skipped.len() > 8 { ", ..." } else { "" };
+        super::output::note(
+            "warning",
+            format_args!(
+                "{}: skipped {} line(s) that belong to no record (line {}{more}); the first: {}",
+                ibfat::formats::input::display(path),
+                skipped.len(),
+                lines.join(", "),
+                first
+                    .message
+                    .trim_start_matches("skipped a line that belongs to no record: ")
+            ),
+        );
+    }
+    if !d.outside.is_empty() {
+        super::output::note(
+            "warning",
+            format_args!(
+                "{}: {} port(s) lead outside the dump (--partial): counted as uncabled; recognition may not be possible, cabling and check work on what is there",
+                ibfat::formats::input::display(path),
+                d.outside.len()
+            ),
+        );
+    }
 }
 
 /// A path given as a positional argument or by its deprecated flag (kept for one release;

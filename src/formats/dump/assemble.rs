@@ -89,7 +89,7 @@ struct Claim {
 }
 
 /// Build the fabric from raw records and check both ends of every link.
-pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<Discovered> {
+pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: bool) -> Result<Discovered> {
     let Raw {
         mut nodes,
         ports,
@@ -97,6 +97,9 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<
         mut problems,
         suspect: raw_suspect,
     } = raw;
+    let mut notes = notes;
+    let mut outside: Vec<(NodeId, u8, usize)> = Vec::new();
+    let mut port_labels: Vec<(NodeId, u8, String)> = Vec::new();
     let mut fabric = Fabric {
         nodes: Vec::with_capacity(nodes.len()),
         ports: Vec::with_capacity(nodes.iter().map(|n| n.nports as usize + 1).sum()),
@@ -164,11 +167,23 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<
             Remote::Index(i) => i as NodeId,
             Remote::Id(id) => match by_id.get(id) {
                 Some(&o) => o,
+                None if partial => {
+                    notes.push(Problem {
+                        line: p.line,
+                        message: format!(
+                            "port {} of \"{}\" leads outside the dump (to \"{}\"): uncabled here (--partial)",
+                            p.num, n.id, id
+                        ),
+                    });
+                    outside.push((me, p.num as u8, p.line));
+                    continue;
+                }
                 None => {
                     problems.push(Problem {
                         line: p.line,
                         message: format!(
-                            "port {} of \"{}\" leads to unknown node \"{}\" (no record of it in the dump)",
+                            "port {} of \"{}\" leads to unknown node \"{}\" (no record of it in the dump: \
+                             the dump looks trimmed; --partial reads what is there)",
                             p.num, n.id, id
                         ),
                     });
@@ -190,6 +205,12 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<
             continue;
         }
         let idx = fabric.port_index(me, p.num as u8) as usize;
+        if let Some(l) = p.label {
+            port_labels.push((me, p.num as u8, l.to_string()));
+        }
+        if let Some(l) = p.remote_label {
+            port_labels.push((other, p.remote_port as u8, l.to_string()));
+        }
         if let Some(g) = p.guid {
             fabric.ports[idx].guid = g;
         }
@@ -276,13 +297,35 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<
                     nodes[cb.node as usize].id, cb.port, cb.line
                 ),
             });
+        } else if partial && fabric.ports[ib].peer == crate::topology::NO_PEER {
+            // the far end's line is outside a trimmed dump: both ends are known
+            let (pia, pib) = (ia as PortIdx, ib as PortIdx);
+            fabric.ports[ia].peer = pib;
+            fabric.ports[ib].peer = pia;
+            for k in [ia, ib] {
+                if let Some(w) = ca.width {
+                    fabric.ports[k].width = w;
+                }
+                if let Some(s) = ca.speed {
+                    fabric.ports[k].speed = s;
+                }
+                rate_known[k] = ca.width.is_some() && ca.speed.is_some();
+            }
+            notes.push(Problem {
+                line: ca.line,
+                message: format!(
+                    "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}]: taken as cabled (--partial)"
+                ),
+            });
+            continue;
         } else {
             // ibnetdiscover lists both ends of every link it found; a missing end means
             // a truncated or hand-edited dump
             problems.push(Problem {
                 line: ca.line,
                 message: format!(
-                    "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}] (the record of \"{nb}\" does not list port {pb})"
+                    "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}] (the record of \"{nb}\" does not list port {pb}; \
+                     a trimmed dump? --partial reads what is there)"
                 ),
             });
         }
@@ -291,6 +334,8 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<
     }
     suspect.sort_unstable();
     suspect.dedup_by_key(|s| (s.0, s.1));
+    port_labels.sort_unstable();
+    port_labels.dedup_by_key(|l| (l.0, l.1));
     Ok(Discovered {
         fabric,
         format,
@@ -300,6 +345,9 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path) -> Result<
         suspect,
         truncated: false,
         rate_known,
+        outside,
+        could_be: Vec::new(),
+        port_labels,
     })
 }
 

@@ -121,6 +121,24 @@ impl<'a> Cur<'a> {
             c.eat(b')').then_some(v)
         })
     }
+    /// `(1/32/1)` or `(1/32/1/2)`: the cage/port/split label ibdiagnet writes for the
+    /// ports of NDR/XDR switches; the text inside the parentheses.
+    pub(super) fn cage_label(&mut self, line: &'a str) -> Option<&'a str> {
+        self.opt(|c| {
+            if !c.eat(b'(') {
+                return None;
+            }
+            let start = c.i;
+            c.dec_u32()?;
+            let mut parts = 1;
+            while c.eat(b'/') {
+                c.dec_u32()?;
+                parts += 1;
+            }
+            let end = c.i;
+            (parts >= 2 && c.eat(b')')).then(|| line.get(start..end)).flatten()
+        })
+    }
     /// `[ext 5]`: the front-panel number of a chassis port (`-g`).
     pub(super) fn ext_port(&mut self) -> Option<u32> {
         self.opt(|c| {
@@ -195,6 +213,9 @@ pub(super) struct RawPort<'a> {
     pub width: Option<Width>,
     pub speed: Option<Speed>,
     pub line: usize,
+    /// ibdiagnet's cage/port/split label of this port and of the far one (`1/32/1`).
+    pub label: Option<&'a str>,
+    pub remote_label: Option<&'a str>,
 }
 
 /// Parsed port line (the node index and line number are filled in by the caller);
@@ -203,14 +224,21 @@ pub(super) struct RawPort<'a> {
 pub(super) fn port_line(line: &str) -> Option<RawPort<'_>> {
     let mut c = Cur::new(line);
     let num = c.bracket_num()?;
-    let guid = c.paren_guid();
+    // a port GUID and an ibdiagnet cage label, in either order
+    let (mut guid, mut label) = (None, None);
+    for _ in 0..2 {
+        guid = guid.or_else(|| c.paren_guid());
+        label = label.or_else(|| c.cage_label(line));
+    }
     c.ext_port();
     c.spaces();
     let (a, b) = c.quoted()?;
     let remote_port = c.bracket_num();
     c.ext_port();
+    let mut remote_label = c.cage_label(line);
     c.spaces();
     let remote_guid = c.paren_guid();
+    remote_label = remote_label.or_else(|| c.cage_label(line));
     c.spaces();
     let remote_id = line.get(a..b)?;
     let rest = line.get(c.i..)?;
@@ -226,6 +254,8 @@ pub(super) fn port_line(line: &str) -> Option<RawPort<'_>> {
         width: None,
         speed: None,
         line: 0,
+        label,
+        remote_label,
     };
     // the rest: ibsim options (w=, s=) and/or an ibnetdiscover comment
     match find_byte(rest.as_bytes(), b'#') {
@@ -326,9 +356,8 @@ pub(super) fn node_header(line: &str) -> Option<Header<'_>> {
     ];
     let mut c = Cur::new(line);
     let kind = c.one_of(&KINDS)?;
-    if c.spaces() == 0 {
-        return None;
-    }
+    // a terminal log that lost the tab (`Switch41 "S-…"`) still counts
+    c.spaces();
     let nports = c.dec_u32()?;
     if c.spaces() == 0 {
         return None;
@@ -503,7 +532,12 @@ mod tests {
         assert_eq!(node_header(h), Some((NodeKind::Switch, 24, "S-1", "# \"d\" lid 3")));
         assert_eq!(node_header("Hca 2 \"H-1\""), Some((NodeKind::Ca, 2, "H-1", "")));
         assert_eq!(node_header("Switch 24 \"S-1\" junk"), None);
-        assert_eq!(node_header("Switch24 \"S-1\""), None);
+        assert_eq!(
+            node_header("Switch24 \"S-1\"# \"d\""),
+            Some((NodeKind::Switch, 24, "S-1", "# \"d\"")),
+            "tabs lost in a terminal log"
+        );
+        assert_eq!(node_header("Switchx24 \"S-1\""), None);
         assert_eq!(node_header("Switch 99999999999 \"S-1\""), None);
         assert_eq!(
             header_comment("# \"leaf L4\" base port 0 lid 12 lmc 1"),

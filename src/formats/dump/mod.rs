@@ -32,9 +32,12 @@
 //! fabric and its problems).
 
 mod assemble;
+mod detect;
 mod grammar;
+mod iblinkinfo;
 mod ports_report;
 mod records;
+mod subnet_lst;
 #[cfg(test)]
 mod test_dumps;
 
@@ -46,23 +49,89 @@ use std::path::Path;
 /// Which dialect a dump was in (reports say what was read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DumpFormat {
-    /// `ibnetdiscover` topology output (any version).
+    /// `ibnetdiscover` topology output (any version, `-g`, `-f`, `-s`).
     Ibnetdiscover,
     /// `ibnetdiscover -p` ports report.
     Ports,
+    /// The ibnetdiscover-format file ibdiagnet writes (`ibdiagnet2.ibnetdiscover`).
+    Ibdiagnet,
     /// ibsim net file.
     IbsimNet,
+    /// `iblinkinfo` (block form; `-S` for one switch).
+    Iblinkinfo,
+    /// `iblinkinfo -l` (one line per port).
+    IblinkinfoLines,
+    /// OpenSM's `opensm-subnet.lst`.
+    SubnetLst,
 }
 
 impl DumpFormat {
-    /// Short name for reports: `ibnetdiscover`, `ibnetdiscover -p`, `ibsim net file`.
+    /// Every format, in the order `--format` lists them.
+    pub const ALL: [DumpFormat; 7] = [
+        DumpFormat::Ibnetdiscover,
+        DumpFormat::Ports,
+        DumpFormat::Ibdiagnet,
+        DumpFormat::IbsimNet,
+        DumpFormat::Iblinkinfo,
+        DumpFormat::IblinkinfoLines,
+        DumpFormat::SubnetLst,
+    ];
+
+    /// What reports say was read: `ibnetdiscover output`, `iblinkinfo -l output` ...
     pub fn describe(self) -> &'static str {
         match self {
             DumpFormat::Ibnetdiscover => "ibnetdiscover output",
             DumpFormat::Ports => "ibnetdiscover -p ports report",
+            DumpFormat::Ibdiagnet => "ibdiagnet ibnetdiscover file",
             DumpFormat::IbsimNet => "ibsim net file",
+            DumpFormat::Iblinkinfo => "iblinkinfo output",
+            DumpFormat::IblinkinfoLines => "iblinkinfo -l output",
+            DumpFormat::SubnetLst => "opensm-subnet.lst",
         }
     }
+
+    /// The `--format` name: `ibnetdiscover`, `ports`, `ibdiagnet`, `ibsim`, `iblinkinfo`,
+    /// `iblinkinfo-l`, `subnet-lst`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DumpFormat::Ibnetdiscover => "ibnetdiscover",
+            DumpFormat::Ports => "ports",
+            DumpFormat::Ibdiagnet => "ibdiagnet",
+            DumpFormat::IbsimNet => "ibsim",
+            DumpFormat::Iblinkinfo => "iblinkinfo",
+            DumpFormat::IblinkinfoLines => "iblinkinfo-l",
+            DumpFormat::SubnetLst => "subnet-lst",
+        }
+    }
+
+    /// The format a `--format` name gives (`auto` is `None`).
+    pub fn parse_name(s: &str) -> std::result::Result<Option<DumpFormat>, String> {
+        if s == "auto" {
+            return Ok(None);
+        }
+        DumpFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .map(Some)
+            .ok_or_else(|| {
+                let names: Vec<&str> = DumpFormat::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown format `{s}`: valid: auto, {}", names.join(", "))
+            })
+    }
+}
+
+/// A port whose peer could run faster than the cable does (iblinkinfo's "Could be"):
+/// the width and speed both ends support, where above the active ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CouldBe {
+    /// The node the line belongs to.
+    pub node: NodeId,
+    /// Its port.
+    pub port: u8,
+    /// The width both ends support, when wider than the active one.
+    pub width: Option<crate::topology::Width>,
+    /// The speed both ends support, when faster than the active one.
+    pub speed: Option<crate::topology::Speed>,
 }
 
 /// A consistency problem in a dump, with its line: what a check reports instead of
@@ -82,6 +151,11 @@ pub struct ParseOptions {
     /// one. The cabling check uses this so that a damaged dump is still compared as far
     /// as it can be; recognition and routing use the strict default.
     pub lenient: bool,
+    /// Read the text as this format instead of detecting it (`--format`).
+    pub format: Option<DumpFormat>,
+    /// Keep a dump whose cables lead outside it (a trimmed dump, `--max-hops`): those
+    /// ports are listed in [`Discovered::outside`] and stay uncabled (`--partial`).
+    pub partial: bool,
 }
 
 /// A parsed dump: the fabric and everything a check needs to judge how far to trust it.
@@ -106,6 +180,14 @@ pub struct Discovered {
     /// Per global port index: the dump gave this link's width and speed (a `4x???`
     /// speed or a bare ibsim line leaves them unknown, and a rate check must not guess).
     pub rate_known: Vec<bool>,
+    /// Ports whose cable leads to a node the dump has no record of (read with
+    /// [`ParseOptions::partial`]): (node, port, line).
+    pub outside: Vec<(NodeId, u8, usize)>,
+    /// Ports the tool says could run faster (iblinkinfo's "Could be" hints).
+    pub could_be: Vec<CouldBe>,
+    /// ibdiagnet's cage/port/split labels of the ports of NDR/XDR switches (`1/32/1` for
+    /// port 63), by (node, port number as the LFTs use it), in dump order.
+    pub port_labels: Vec<(NodeId, u8, String)>,
 }
 
 impl Discovered {
@@ -140,7 +222,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Discovered> {
 /// Parse a dump, recording malformed lines as problems instead of failing (see
 /// [`ParseOptions::lenient`]). Fails only when no node can be read at all.
 pub fn parse_lenient(text: &str, path: &Path) -> Result<Discovered> {
-    parse_with(text, path, ParseOptions { lenient: true })
+    parse_with(
+        text,
+        path,
+        ParseOptions {
+            lenient: true,
+            ..Default::default()
+        },
+    )
 }
 
 /// Parse a dump with explicit options.
@@ -153,15 +242,33 @@ pub fn parse_with(text: &str, path: &Path, opts: ParseOptions) -> Result<Discove
         ));
     }
     let truncated = !text.ends_with('\n');
-    let (raw, format) = if ports_report::is_ports_report(text) {
-        (
+    let format = match opts.format {
+        Some(f) => f,
+        None => detect::detect(text).map_err(|m| Error::at(path, m.0, m.1))?,
+    };
+    let mut could_be = Vec::new();
+    let (raw, format) = match format {
+        DumpFormat::Ports => (
             ports_report::read_ports_report(text, path, opts, truncated)?,
             DumpFormat::Ports,
-        )
-    } else {
-        records::read_records(text, path, opts, truncated)?
+        ),
+        DumpFormat::Iblinkinfo | DumpFormat::IblinkinfoLines => {
+            let (raw, f, could) = iblinkinfo::read_iblinkinfo(text, path, opts, truncated)?;
+            could_be = could;
+            (raw, f)
+        }
+        DumpFormat::SubnetLst => (
+            subnet_lst::read_subnet_lst(text, path, opts, truncated)?,
+            DumpFormat::SubnetLst,
+        ),
+        f => {
+            let (raw, found) = records::read_records(text, path, opts, truncated)?;
+            // a stated format wins; detection only tells ibsim from ibnetdiscover
+            (raw, if opts.format.is_some() { f } else { found })
+        }
     };
-    let mut d = assemble::assemble(raw, format, path)?;
+    let mut d = assemble::assemble(raw, format, path, opts.partial)?;
+    d.could_be = could_be;
     d.truncated = truncated;
     if truncated {
         d.notes.push(Problem {

@@ -50,6 +50,13 @@ fn port_end(c: &mut Cur<'_>) -> Option<PortEnd> {
     Some((kind, lid, port, g))
 }
 
+/// True when a line starts as a ports-report line does (`CA|SW|RT <lid>`): a line that
+/// does not is no record of the report (a prompt, a banner) and is skipped.
+fn looks_like_port_end(t: &str) -> bool {
+    let mut c = Cur::new(t);
+    c.one_of(&[(b"CA" as &[u8], ()), (b"SW", ()), (b"RT", ())]).is_some() && c.spaces() > 0 && c.dec_u32().is_some()
+}
+
 /// `CA     8  1 0x0002c9000000010f 4x SDR - SW    12  2 0x0002c90000001003 ( 'H8 HCA-1' - 'leaf L4' )`
 fn ports_report_line(line: &str) -> Option<PortsLine<'_>> {
     let mut c = Cur::new(line);
@@ -87,13 +94,9 @@ fn ports_report_line(line: &str) -> Option<PortsLine<'_>> {
     })
 }
 
-/// True when the first line that is not blank or a comment is a ports-report line.
-pub(super) fn is_ports_report(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| ports_report_line(l).is_some())
-        .unwrap_or(false)
+/// True when `line` is a ports-report line (format detection).
+pub(super) fn is_ports_report_line(line: &str) -> bool {
+    ports_report_line(line).is_some()
 }
 
 /// Read the lines of a ports report into node and port records.
@@ -156,6 +159,13 @@ pub(super) fn read_ports_report<'a>(
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
+        if !looks_like_port_end(t) {
+            raw.notes.push(Problem {
+                line: lineno,
+                message: format!("skipped a line that belongs to no record: `{}`", shorten(t)),
+            });
+            continue;
+        }
         let parsed = ports_report_line(t).ok_or_else(|| {
             format!(
                 "malformed ports-report line `{}`: expected `CA|SW|RT <lid> <port> 0x<guid> <width> <speed> [- CA|SW|RT <lid> <port> 0x<guid> ( 'desc' - 'desc' )]`{}",
@@ -204,6 +214,8 @@ pub(super) fn read_ports_report<'a>(
                 width: l.width,
                 speed: l.speed,
                 line: lineno,
+                label: None,
+                remote_label: None,
             });
         } else {
             raw.notes.push(Problem {

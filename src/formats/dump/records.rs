@@ -8,7 +8,6 @@
 use super::assemble::{Raw, RawNode};
 use super::grammar::{
     guid_from_id, guid_line, header_comment, leading_port, lines, node_header, port_line, shorten, truncation_hint,
-    Remote,
 };
 use super::{DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
@@ -64,6 +63,67 @@ fn doubtful_port(
     Ok(())
 }
 
+/// A node header keyword followed by a blank or the port count: the line means to be
+/// a header (`Cannot open …` does not).
+fn header_keyword(t: &str) -> bool {
+    ["Switch", "Hca", "Ca", "Rt"].iter().any(|k| {
+        t.strip_prefix(k)
+            .and_then(|r| r.bytes().next())
+            .is_some_and(|b| b == b' ' || b == b'\t' || b.is_ascii_digit())
+    })
+}
+
+/// True when the comment lines at the head of the text name ibdiagnet (its header).
+fn mentions_ibdiag(text: &str) -> bool {
+    lines(text)
+        .map(str::trim)
+        .take_while(|l| l.is_empty() || l.starts_with('#'))
+        .any(|l| l.to_ascii_lowercase().contains("ibdiag"))
+}
+
+/// A line starting with `[` outside a node record. A port line there means a record's
+/// header is missing (a trimmed dump): an error unless `--partial` (or lenient) keeps the
+/// rest. Anything else (a pasted prompt `[root@host]# ...`) belongs to no record and is
+/// skipped with a note.
+fn outside_record(
+    raw: &mut Raw<'_>,
+    opts: ParseOptions,
+    path: &Path,
+    lineno: usize,
+    t: &str,
+    is_port: bool,
+) -> Result<()> {
+    if !is_port {
+        raw.notes.push(Problem {
+            line: lineno,
+            message: format!("skipped a line that belongs to no record: `{}`", shorten(t)),
+        });
+        return Ok(());
+    }
+    let msg = format!(
+        "port line `{}` outside a node record: expected a `Switch`, `Ca`/`Hca` or `Rt` header before it",
+        shorten(t)
+    );
+    if opts.partial {
+        raw.notes.push(Problem {
+            line: lineno,
+            message: format!("{msg} (skipped: --partial)"),
+        });
+    } else if opts.lenient {
+        raw.problems.push(Problem {
+            line: lineno,
+            message: msg,
+        });
+    } else {
+        return Err(Error::at(
+            path,
+            lineno,
+            format!("{msg}; the dump looks trimmed: --partial reads what is there"),
+        ));
+    }
+    Ok(())
+}
+
 /// Read the records of an ibnetdiscover dump or ibsim net file, and say which it was.
 pub(super) fn read_records<'a>(
     text: &'a str,
@@ -87,7 +147,10 @@ pub(super) fn read_records<'a>(
     };
     let mut explicit_guid: Option<(NodeKind, u64)> = None;
     let mut in_record = false;
-    let mut saw_ibnd_names = false;
+    // ibnetdiscover's comments carry LIDs (an ibsim net file has none); ibdiagnet labels
+    // the ports of NDR/XDR switches
+    let mut saw_ibnd_marks = false;
+    let mut saw_labels = false;
     // ports declared by the headers so far (port 0 included)
     let mut declared = 0usize;
     for (idx, line) in lines(text).enumerate() {
@@ -99,19 +162,11 @@ pub(super) fn read_records<'a>(
         }
         if t.starts_with('[') || t.starts_with('@') {
             let body = t.trim_start_matches('@');
-            if !in_record {
-                let msg = format!(
-                    "port line `{}` outside a node record: expected a `Switch`, `Ca`/`Hca` or `Rt` header before it",
-                    shorten(t)
-                );
-                if opts.lenient {
-                    raw.problems.push(Problem {
-                        line: lineno,
-                        message: msg,
-                    });
-                    continue;
-                }
-                return Err(Error::at(path, lineno, msg));
+            if !in_record || leading_port(body).is_none() {
+                // `[root@host ~]#` after the last record is a prompt, not a port line
+                in_record = false;
+                outside_record(&mut raw, opts, path, lineno, t, port_line(body).is_some())?;
+                continue;
             }
             let node = raw.nodes.len() - 1;
             let parsed = port_line(body);
@@ -124,9 +179,8 @@ pub(super) fn read_records<'a>(
                 Some(mut p) => {
                     p.line = lineno;
                     p.node = node as u32;
-                    if let Remote::Id(id) = p.remote {
-                        saw_ibnd_names |= id.starts_with("S-") || id.starts_with("H-") || id.starts_with("R-");
-                    }
+                    saw_ibnd_marks |= p.lid.is_some();
+                    saw_labels |= p.label.is_some() || p.remote_label.is_some();
                     raw.ports.push(p);
                 }
                 None => {
@@ -144,7 +198,16 @@ pub(super) fn read_records<'a>(
         if t.starts_with('#') {
             continue;
         }
-        if t.starts_with("Switch") || t.starts_with("Hca") || t.starts_with("Ca") || t.starts_with("Rt") {
+        let keyword = header_keyword(t);
+        if !keyword && ["Switch", "Hca", "Ca", "Rt"].iter().any(|k| t.starts_with(k)) && raw.nodes.is_empty() {
+            // before the first record: a banner or message that starts like a header
+            raw.notes.push(Problem {
+                line: lineno,
+                message: format!("skipped a line that belongs to no record: `{}`", shorten(t)),
+            });
+            continue;
+        }
+        if keyword {
             let parsed = node_header(t).ok_or_else(|| {
                 format!(
                     "malformed node header `{}`: expected `Switch|Ca|Hca|Rt <ports> \"<node id>\" # \"<description>\"`{}",
@@ -172,6 +235,7 @@ pub(super) fn read_records<'a>(
             });
             let parsed = parsed.and_then(|(kind, nports, id, rest)| {
                 let (desc, lid, lmc) = header_comment(rest);
+                saw_ibnd_marks |= lid.is_some();
                 if let Some(l) = lmc.filter(|&l| l > MAX_LMC) {
                     return Err(format!("lmc: {l} is out of range: valid 0..={MAX_LMC}"));
                 }
@@ -228,7 +292,7 @@ pub(super) fn read_records<'a>(
         }
         raw.notes.push(Problem {
             line: lineno,
-            message: format!("skipped unknown line `{}`", shorten(t)),
+            message: format!("skipped a line that belongs to no record: `{}`", shorten(t)),
         });
     }
     if raw.nodes.is_empty() {
@@ -245,7 +309,9 @@ pub(super) fn read_records<'a>(
             ),
         ));
     }
-    let format = if saw_ibnd_names || text.contains("# Topology file") {
+    let format = if saw_labels || mentions_ibdiag(text) {
+        DumpFormat::Ibdiagnet
+    } else if saw_ibnd_marks || text.contains("# Topology file") {
         DumpFormat::Ibnetdiscover
     } else {
         DumpFormat::IbsimNet
