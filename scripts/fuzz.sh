@@ -15,13 +15,15 @@ cd "$(dirname "$0")/.."
 SECS=${1:-600}
 case $SECS in ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2;; esac
 ROOT=$(pwd)
-TARGETS="parse_dump parse_ibsim_net parse_lft_dump parse_guid2lid parse_schedule_json parse_fabric_yaml"
+TARGETS="parse_dump parse_iblinkinfo parse_subnet_lst parse_ibsim_net parse_lft_dump parse_guid2lid parse_schedule_json parse_fabric_yaml"
 
 seed_corpus() { # target -> seed files
     d="fuzz/corpus/$1"
     mkdir -p "$d"
     case $1 in
-        parse_dump) for f in fixtures/*/ibnetdiscover*.txt fixtures/opensm/*/ibnetdiscover.txt; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_dump) for f in fixtures/*/ibnetdiscover*.txt fixtures/opensm/*/ibnetdiscover.txt fixtures/public/*; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_iblinkinfo) for f in fixtures/public/*iblinkinfo*; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_subnet_lst) for f in fixtures/public/*.lst; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_ibsim_net) for f in fixtures/*/topology.net fixtures/opensm/*/topology.net; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_lft_dump) for f in fixtures/opensm/lsft2x2/opensm-*.dump fixtures/opensm/lsft2x2/dump_lfts-*.txt fixtures/opensm/lsft2x2/ibroute-*.txt; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_guid2lid) for f in fixtures/opensm/*/guid2lid; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
@@ -53,7 +55,7 @@ if rustup toolchain list 2>/dev/null | grep -q '^nightly' || rustup toolchain in
 else
     echo "no nightly toolchain and none could be installed: cargo-fuzz needs one." >&2
     echo "running the stable fallback (tests/parser_mutations.rs mutation loops, ${SECS}s per parser)" >&2
-    for t in other_readers::ibnetdiscover_dumps other_readers::ibsim_net_files other_readers::lft_dumps \
+    for t in other_readers::ibnetdiscover_dumps other_readers::iblinkinfo_outputs other_readers::subnet_lst_files other_readers::ibsim_net_files other_readers::lft_dumps \
              other_readers::guid2lid_files other_readers::schedule_files other_readers::fabric_specs; do
         echo "== $t: ${SECS}s"
         IBFAT_MUTATION_SECONDS=$SECS IBFAT_MUTATION_SEED=$(date +%s) \

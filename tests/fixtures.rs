@@ -182,34 +182,60 @@ fn public_outputs_of_real_clusters_are_read() {
     ] {
         let path = fixture("public").join(name);
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
-        let d = dump::read(&path).unwrap_or_else(|e| panic!("{e}")).strict(&path).unwrap_or_else(|e| panic!("{e}"));
+        let d = dump::read(&path)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .strict(&path)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(d.format, DumpFormat::Ibnetdiscover, "{name}");
         let f = &d.fabric;
         let switches = count(&text, |l| is_header(l, &["Switch"]));
         let cas = count(&text, |l| is_header(l, &["Ca", "Hca"]));
-        let port_lines = count(&text, |l| l.starts_with('[') && l[1..].starts_with(|c: char| c.is_ascii_digit()));
+        let port_lines = count(&text, |l| {
+            l.starts_with('[') && l[1..].starts_with(|c: char| c.is_ascii_digit())
+        });
         assert_eq!(f.switches().count(), switches, "{name}: switches");
         assert_eq!(f.cas().count(), cas, "{name}: hosts");
-        assert_eq!(2 * f.link_count(), port_lines, "{name}: every port line is one end of a cable");
+        assert_eq!(
+            2 * f.link_count(),
+            port_lines,
+            "{name}: every port line is one end of a cable"
+        );
     }
     // the 1,356-host QDR cluster with director chassis (issue 39's third row)
     let janus = dump::read(&fixture("public").join("janus-qdr-2014.ibnetdiscover")).unwrap();
-    assert_eq!((janus.fabric.switches().count(), janus.fabric.cas().count()), (214, 1356));
+    assert_eq!(
+        (janus.fabric.switches().count(), janus.fabric.cas().count()),
+        (214, 1356)
+    );
     // a PuTTY log: its banner and the closing prompt are the skipped lines
     let putty = dump::read(&fixture("public").join("ufm-director-putty-crlf.ibnetdiscover")).unwrap();
     assert!(putty.truncated);
-    assert!(putty.notes.iter().any(|n| n.line == 1 && n.message.contains("PuTTY log")));
+    assert!(putty
+        .notes
+        .iter()
+        .any(|n| n.line == 1 && n.message.contains("PuTTY log")));
 
     // default iblinkinfo pasted in a README between prose and code fences
     let path = fixture("public").join("cc_rdma_test-iblinkinfo-qdr-README.md");
     let text = std::fs::read_to_string(&path).unwrap();
     let d = dump::read(&path).unwrap().strict(&path).unwrap();
     assert_eq!(d.format, DumpFormat::Iblinkinfo);
-    assert_eq!(d.fabric.switches().count(), count(&text, |l| l.starts_with("Switch: 0x")));
+    assert_eq!(
+        d.fabric.switches().count(),
+        count(&text, |l| l.starts_with("Switch: 0x"))
+    );
     assert_eq!(d.fabric.cas().count(), count(&text, |l| l.starts_with("CA: ")));
     assert_eq!(2 * d.fabric.link_count(), count(&text, |l| l.contains(" Active/")));
-    let dual = d.fabric.cas().find(|&c| d.fabric.node(c).desc == "teaker-9 HCA-1").unwrap();
-    assert_eq!(d.fabric.node(dual).nports, 2, "both ports of the dual-port HCA under its one header");
+    let dual = d
+        .fabric
+        .cas()
+        .find(|&c| d.fabric.node(c).desc == "teaker-9 HCA-1")
+        .unwrap();
+    assert_eq!(
+        d.fabric.node(dual).nports,
+        2,
+        "both ports of the dual-port HCA under its one header"
+    );
 
     // an OpenSM subnet dump from before SPD= was written
     let path = fixture("public").join("ibutils-subnet.lst");
@@ -217,11 +243,7 @@ fn public_outputs_of_real_clusters_are_read() {
     let d = dump::read(&path).unwrap().strict(&path).unwrap();
     assert_eq!(d.format, DumpFormat::SubnetLst);
     assert_eq!(2 * d.fabric.link_count(), count(&text, |l| l.starts_with('{')));
-    let guids: BTreeSet<&str> = text
-        .split("NodeGUID:")
-        .skip(1)
-        .map(|s| &s[..16])
-        .collect();
+    let guids: BTreeSet<&str> = text.split("NodeGUID:").skip(1).map(|s| &s[..16]).collect();
     assert_eq!(d.fabric.len(), guids.len());
 
     // a ports report trimmed for a test suite: refused with the hint, read with --partial
@@ -238,5 +260,8 @@ fn public_outputs_of_real_clusters_are_read() {
     // a listing has no cables: named as such
     let path = fixture("public").join("gsi-ibswitches.txt");
     let e = dump::read(&path).unwrap_err().to_string();
-    assert!(e.contains("`ibswitches` listing") && e.contains("run `ibnetdiscover`"), "{e}");
+    assert!(
+        e.contains("`ibswitches` listing") && e.contains("run `ibnetdiscover`"),
+        "{e}"
+    );
 }

@@ -91,9 +91,16 @@ fn assert_located(e: &Error, what: &str) {
         .location
         .as_ref()
         .unwrap_or_else(|| panic!("{what}: no file in `{e}`"));
-    let whole_file = ["empty file", "no nodes found", "no ports found"]
-        .iter()
-        .any(|m| ie.message.starts_with(m));
+    let whole_file = [
+        "empty file",
+        "no nodes found",
+        "no ports found",
+        "no iblinkinfo port lines found",
+        "no subnet.lst lines found",
+        "ports: the nodes declare",
+    ]
+    .iter()
+    .any(|m| ie.message.starts_with(m));
     assert!(loc.line >= 1 || whole_file, "{what}: no line in `{e}`");
 }
 
@@ -223,6 +230,41 @@ mod other_readers {
             );
         }
         execs
+    }
+
+    /// One reader with its format forced (as `--format` does), on real outputs.
+    fn forced(name: &str, format: dump::DumpFormat, seeds: &[String]) {
+        run(name, seeds, &|b, what| {
+            let text = String::from_utf8_lossy(b);
+            let path = Path::new("m.txt");
+            for lenient in [false, true] {
+                let opts = dump::ParseOptions {
+                    lenient,
+                    format: Some(format),
+                    partial: false,
+                };
+                match dump::parse_with(&text, path, opts).and_then(|d| d.strict(path)) {
+                    Ok(d) => drop(ibfat::recognize::recognize(&d.fabric, None)),
+                    Err(e) => assert_located(&e, what),
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn iblinkinfo_outputs() {
+        let seeds = [
+            fixture("tools", "iblinkinfo.txt"),
+            fixture("tools", "iblinkinfo-l.txt"),
+            fixture("public", "cc_rdma_test-iblinkinfo-qdr-README.md"),
+        ];
+        forced("iblinkinfo", dump::DumpFormat::Iblinkinfo, &seeds);
+    }
+
+    #[test]
+    fn subnet_lst_files() {
+        let seeds = [fixture("tools", "opensm-subnet.lst")];
+        forced("subnet.lst", dump::DumpFormat::SubnetLst, &seeds);
     }
 
     #[test]

@@ -77,7 +77,10 @@ fn every_reader_agrees(sim: &Sim, label: &str) {
     let f0 = &reference.fabric;
     let want_cables = cables(f0);
     let want_lids = lids(f0);
-    assert!(want_lids.values().all(|&l| l != 0), "{label}: OpenSM gave every port a LID");
+    assert!(
+        want_lids.values().all(|&l| l != 0),
+        "{label}: OpenSM gave every port a LID"
+    );
     // a node-name map naming every switch
     let map = sim.path().join("node-name-map");
     let names: String = f0
@@ -88,9 +91,21 @@ fn every_reader_agrees(sim: &Sim, label: &str) {
     let map = map.to_str().unwrap().to_string();
     let subnet_lst = std::fs::read_to_string(run.dump_dir.join("opensm-subnet.lst")).expect("opensm-subnet.lst");
     let full: [(&str, String, DumpFormat); 9] = [
-        ("ibnetdiscover -f", sim.ibnetdiscover(&["-f"]), DumpFormat::Ibnetdiscover),
-        ("ibnetdiscover -s", sim.ibnetdiscover(&["-s"]), DumpFormat::Ibnetdiscover),
-        ("ibnetdiscover -g", sim.ibnetdiscover(&["-g"]), DumpFormat::Ibnetdiscover),
+        (
+            "ibnetdiscover -f",
+            sim.ibnetdiscover(&["-f"]),
+            DumpFormat::Ibnetdiscover,
+        ),
+        (
+            "ibnetdiscover -s",
+            sim.ibnetdiscover(&["-s"]),
+            DumpFormat::Ibnetdiscover,
+        ),
+        (
+            "ibnetdiscover -g",
+            sim.ibnetdiscover(&["-g"]),
+            DumpFormat::Ibnetdiscover,
+        ),
         ("ibnetdiscover -p", sim.ibnetdiscover(&["-p"]), DumpFormat::Ports),
         (
             "ibnetdiscover --node-name-map",
@@ -98,7 +113,11 @@ fn every_reader_agrees(sim: &Sim, label: &str) {
             DumpFormat::Ibnetdiscover,
         ),
         ("iblinkinfo", sim.tool("iblinkinfo", &[]), DumpFormat::Iblinkinfo),
-        ("iblinkinfo -l", sim.tool("iblinkinfo", &["-l"]), DumpFormat::IblinkinfoLines),
+        (
+            "iblinkinfo -l",
+            sim.tool("iblinkinfo", &["-l"]),
+            DumpFormat::IblinkinfoLines,
+        ),
         (
             "iblinkinfo --node-name-map",
             sim.tool("iblinkinfo", &["--node-name-map", &map]),
@@ -122,10 +141,17 @@ fn every_reader_agrees(sim: &Sim, label: &str) {
     }
     // ibsim's ports support 12x QDR while they run 4x SDR: every cable says "Could be"
     let links = read(&full[5].1, "iblinkinfo");
-    assert_eq!(links.could_be.len(), 2 * want_cables.len(), "{label}: a hint per cable end");
+    assert_eq!(
+        links.could_be.len(),
+        2 * want_cables.len(),
+        "{label}: a hint per cable end"
+    );
     // --switches-only: hosts are peers only (one node per host port); the switch cables and
     // the number of host cables are the fabric's
-    let sw = read(&sim.tool("iblinkinfo", &["--switches-only"]), "iblinkinfo --switches-only");
+    let sw = read(
+        &sim.tool("iblinkinfo", &["--switches-only"]),
+        "iblinkinfo --switches-only",
+    );
     assert_eq!(switch_cables(&sw.fabric), switch_cables(f0), "{label}: --switches-only");
     assert_eq!(sw.fabric.link_count(), f0.link_count(), "{label}: --switches-only");
     // -S: one switch and its neighbours, its cables exactly
@@ -154,7 +180,10 @@ fn every_reader_agrees(sim: &Sim, label: &str) {
 fn every_reader_reads_an_lsft_as_ibnetdiscover_does() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan");
-    build_plan(&["build", "lsft", "--order", "2", "--two-sided", "--shuffle", "5"], &plan);
+    build_plan(
+        &["build", "lsft", "--order", "2", "--two-sided", "--shuffle", "5"],
+        &plan,
+    );
     let sim = Sim::start(&plan.join("topology.net"));
     every_reader_agrees(&sim, "LSFT(2) two-sided");
 }
@@ -260,7 +289,10 @@ fn listings_and_pasted_output_from_the_real_tools() {
     );
     // trimmed to its first records: refused with the hint, read with --partial
     let full = sim.ibnetdiscover(&[]);
-    let cut = &full[..full.find("\nvendid=").map(|i| full[i + 1..].find("\nvendid=").unwrap() + i + 1).unwrap()];
+    let cut = &full[..full
+        .find("\nvendid=")
+        .map(|i| full[i + 1..].find("\nvendid=").unwrap() + i + 1)
+        .unwrap()];
     let file = dir.path().join("trimmed.txt");
     std::fs::write(&file, format!("{cut}\n...omitted\n")).unwrap();
     let (code, _, err) = ibfat(&["recognize", file.to_str().unwrap()]);

@@ -14,6 +14,16 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
+/// Dump errors about the text as a whole (no line to name).
+pub const NO_LINE: &[&str] = &[
+    "empty file",
+    "no nodes found",
+    "no ports found",
+    "no iblinkinfo port lines found",
+    "no subnet.lst lines found",
+    "ports: the nodes declare",
+];
+
 /// An input error that names the file (and a line, unless `whole` messages allow not).
 pub fn located(e: &Error, whole: &[&str]) {
     let Error::Input(ie) = e else { panic!("not an input error: {e}") };
