@@ -4,7 +4,9 @@
 //! The fabric is LSFT(17) (614 switches of 36 ports, 5,526 hosts), built with shuffled
 //! ports and random GUIDs, rendered twice: as an ibsim net file (the project's writer)
 //! and in the default `ibnetdiscover` format with LIDs and rates, the way a production
-//! fabric's dump looks. Targets: parse >= 100 MB/s, recognise LSFT(17) < 1 s.
+//! fabric's dump looks, and as `iblinkinfo` and `opensm-subnet.lst` print it. Targets:
+//! parse >= 100 MB/s (the readers of real tools' outputs: >= 300 MB/s), recognise
+//! LSFT(17) < 1 s.
 
 use ibfat::formats::{dump, ibsim};
 use ibfat::recognize::{recognize, Recognition};
@@ -84,6 +86,79 @@ fn ibnetdiscover_text(f: &Fabric) -> String {
     out
 }
 
+/// Render a fabric as `iblinkinfo` prints it (block form: a header per node, a line per
+/// port of every switch, empty ports `Down/ Polling`, "Could be" hints on every cable).
+fn iblinkinfo_text(f: &Fabric) -> String {
+    let mut out = String::with_capacity(f.ports.len() * 120);
+    let lid = |n: u32, p: u8| {
+        if f.node(n).kind == NodeKind::Switch {
+            n + 1
+        } else {
+            f.len() as u32 + 4 * n + u32::from(p)
+        }
+    };
+    let mut order: Vec<u32> = f.cas().collect();
+    order.extend(f.switches());
+    for n in order {
+        let node = f.node(n);
+        if node.kind == NodeKind::Switch {
+            let _ = writeln!(out, "Switch: 0x{:016x} {}:", node.guid, node.desc);
+        } else {
+            let _ = writeln!(out, "CA: {}:", node.desc);
+        }
+        for p in 1..=node.nports {
+            let prefix = if node.kind == NodeKind::Switch {
+                format!("           {:>6}", lid(n, 0))
+            } else {
+                format!("      0x{:016x} {:>6}", f.port(n, p).guid, lid(n, p))
+            };
+            match f.peer(n, p) {
+                Some((m, pm)) => {
+                    let _ = writeln!(
+                        out,
+                        "{prefix} {p:>4}[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>  {:>6} {pm:>4}[  ] \"{}\" (Could be 53.125 Gbps)",
+                        lid(m, if f.node(m).kind == NodeKind::Switch { 0 } else { pm }),
+                        f.node(m).desc
+                    );
+                }
+                None if node.kind == NodeKind::Switch => {
+                    let _ = writeln!(
+                        out,
+                        "{prefix} {p:>4}[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )"
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// Render a fabric as OpenSM's `opensm-subnet.lst` (both ends of every cable, hex fields).
+fn subnet_lst_text(f: &Fabric) -> String {
+    let mut out = String::with_capacity(f.ports.len() * 400);
+    let end = |n: u32, p: u8| {
+        let node = f.node(n);
+        let (kind, guid, lid) = if node.kind == NodeKind::Switch {
+            ("SW", node.guid, n + 1)
+        } else {
+            ("CA", f.port(n, p).guid, f.len() as u32 + 4 * n + u32::from(p))
+        };
+        format!(
+            "{{ {kind} Ports:{:02X} SystemGUID:{:016x} NodeGUID:{:016x} PortGUID:{guid:016x} VenID:0002C9 DevID:C738 Rev:000000A1 {{{}}} LID:{lid:04X} PN:{p:02X} }}",
+            node.nports, node.guid, node.guid, node.desc
+        )
+    };
+    for n in 0..f.len() as u32 {
+        for p in 1..=f.node(n).nports {
+            if let Some((m, pm)) = f.peer(n, p) {
+                let _ = writeln!(out, "{} {} PHY=4x LOG=ACT SPD=25", end(n, p), end(m, pm));
+            }
+        }
+    }
+    out
+}
+
 /// Best of `runs` timings of `f`.
 fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
     let mut best = Duration::MAX;
@@ -106,15 +181,23 @@ fn main() {
     let (fabric, _) = build(&params, &opts).expect("LSFT(17) builds");
     let dump = ibnetdiscover_text(&fabric);
     let net = ibsim::write_net(&fabric, &["benchmark".into()]);
+    let links = iblinkinfo_text(&fabric);
+    let lst = subnet_lst_text(&fabric);
     println!(
         "LSFT(17): {} switches, {} hosts, {} cables",
         fabric.switches().count(),
         fabric.cas().count(),
         fabric.link_count()
     );
-    for (what, text) in [("ibnetdiscover output", &dump), ("ibsim net file", &net)] {
+    for (what, text) in [
+        ("ibnetdiscover output", &dump),
+        ("ibsim net file", &net),
+        ("iblinkinfo output", &links),
+        ("opensm-subnet.lst", &lst),
+    ] {
         let (t, d) = best(15, || dump::parse(text, Path::new("bench")).expect("parses"));
         assert!(d.problems.is_empty(), "{:?}", d.problems.first());
+        assert_eq!(d.fabric.link_count(), fabric.link_count(), "{what}: every cable read");
         let mb = text.len() as f64 / 1e6;
         println!(
             "parse {what}: {:.2} MB in {:.1} ms = {:.0} MB/s",

@@ -232,7 +232,7 @@ mod other_readers {
         execs
     }
 
-    /// One reader with its format forced (as `--format` does), on real outputs.
+    /// One reader with its format forced (as `--input-format` does), on real outputs.
     fn forced(name: &str, format: dump::DumpFormat, seeds: &[String]) {
         run(name, seeds, &|b, what| {
             let text = String::from_utf8_lossy(b);

@@ -301,11 +301,11 @@ fn listings_and_pasted_output_from_the_real_tools() {
     let (code, out, err) = ibfat(&["recognize", "--partial", file.to_str().unwrap()]);
     assert!(code == 0 || code == 1, "{out}{err}");
     assert!(err.contains("lead outside the dump (--partial)"), "{err}");
-    // --format overrides detection: the default output read as iblinkinfo is refused
+    // --input-format overrides detection: the default output read as iblinkinfo is refused
     let file = dir.path().join("d.txt");
     std::fs::write(&file, &full).unwrap();
-    let (code, _, err) = ibfat(&["recognize", "--format", "iblinkinfo", file.to_str().unwrap()]);
+    let (code, _, err) = ibfat(&["recognize", "--input-format", "iblinkinfo", file.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    let (code, out, _) = ibfat(&["recognize", "--format", "ibnetdiscover", file.to_str().unwrap()]);
+    let (code, out, _) = ibfat(&["recognize", "--input-format", "ibnetdiscover", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
 }

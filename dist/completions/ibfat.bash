@@ -248,7 +248,7 @@ _ibfat() {
 
     case "${cmd}" in
         ibfat)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults predict completions man help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --json --help --version build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults predict completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -258,7 +258,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -282,7 +282,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,7 +304,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -328,7 +328,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__fullmesh)
-            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --switches --hosts-per-switch --cables-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -378,7 +378,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -514,7 +514,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__kary)
-            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --levels --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -560,7 +560,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -584,7 +584,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__lsft)
-            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --order --two-sided --hosts-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,7 +630,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -654,7 +654,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__mols)
-            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --arity --wiring --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -700,7 +700,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -724,7 +724,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__pgft)
-            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --down --up --parallel --hosts-per-leaf --io-per-leaf --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -782,7 +782,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -806,7 +806,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__twolevel)
-            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --leaves --hosts-per-leaf --spines --links-per-pair --shuffle --guid-base --link-width --link-speed --rails --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -860,7 +860,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -884,7 +884,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__cabling)
-            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-q -v -h -V --plan --discovered --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -902,7 +902,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -926,7 +926,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check)
-            opts="-l -p -j -o -q -v -h -V --rail --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --timings --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version multipath merge help"
+            opts="-l -p -j -o -q -v -h -V --rail --topology --lfts --lids --pattern --job --block --per-leaf --job-size --seed --phases --lid-offset --shard --out --links --heatmap --rates --json --allow-stale --timings --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version multipath merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1012,7 +1012,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1092,7 +1092,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__merge)
-            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-q -v -h -V --allow-partial --json --links --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1102,7 +1102,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1126,7 +1126,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__check__subcmd__multipath)
-            opts="-d -p -l -q -v -h -V --lmc --direct-share --pattern --lfts --lids --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-d -p -l -q -v -h -V --lmc --direct-share --pattern --lfts --lids --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1168,7 +1168,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1192,7 +1192,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__completions)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version bash zsh fish"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1202,7 +1202,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1226,7 +1226,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__demo)
-            opts="-o -q -v -h -V --out --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --out --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1244,7 +1244,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1268,7 +1268,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__export)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version slurm-topology help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version slurm-topology help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1278,7 +1278,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1344,7 +1344,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__export__subcmd__slurm__subcmd__topology)
-            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1362,7 +1362,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1386,7 +1386,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__faults)
-            opts="-o -q -v -h -V --cut --seed --dead --out --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --cut --seed --dead --out --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1416,7 +1416,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1846,7 +1846,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts)
-            opts="-q -v -h -V --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version validate diff help"
+            opts="-q -v -h -V --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version validate diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1856,7 +1856,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1880,7 +1880,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__diff)
-            opts="-l -q -v -h -V --lids --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -q -v -h -V --lids --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1898,7 +1898,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1978,7 +1978,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__lfts__subcmd__validate)
-            opts="-l -q -v -h -V --rail --topology --lfts --lids --json --strict --sl --sl2vl --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -q -v -h -V --rail --topology --lfts --lids --json --strict --sl --sl2vl --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2016,7 +2016,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2040,7 +2040,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__man)
-            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2058,7 +2058,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2082,7 +2082,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__metrics)
-            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version cost hops all"
+            opts="-q -v -h -V --degrees --arities --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version cost hops all"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2100,7 +2100,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2124,7 +2124,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__plan__subcmd__paths)
-            opts="-d -l -o -q -v -h -V --rail --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-d -l -o -q -v -h -V --rail --direct-share --lmc --lids --out --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2166,7 +2166,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2190,7 +2190,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__predict)
-            opts="-l -f -j -m -q -v -h -V --rail --lfts --lids --family --job --msg-size --ranks-per-node --prune --latency --bandwidth --profile --algorithms --plot --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-l -f -j -m -q -v -h -V --rail --lfts --lids --family --job --msg-size --ranks-per-node --prune --latency --bandwidth --profile --algorithms --plot --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2268,7 +2268,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2292,7 +2292,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__recognize)
-            opts="-f -q -v -h -V --family --rail --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -q -v -h -V --family --rail --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2314,7 +2314,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2338,7 +2338,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --compact-dump --no-sync --rail --objective --json --timings --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --compact-dump --no-sync --rail --objective --json --timings --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2388,7 +2388,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2412,7 +2412,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__schedule)
-            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --root --lanes --sites --placement --segment --plot --rail --message-size --latency --bandwidth --quiet --verbose --node-name-map --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -p -j -o -q -v -h -V --family --pattern --job --block --per-leaf --job-size --seed --phases --out --format --json --timings --lfts --lids --root --lanes --sites --placement --segment --plot --rail --message-size --latency --bandwidth --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2522,6 +2522,10 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --input-format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --compute-guids)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2542,7 +2546,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__whoami)
-            opts="-q -v -h -V --schedule --json --quiet --verbose --node-name-map --format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-q -v -h -V --schedule --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2556,7 +2560,7 @@ _ibfat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --input-format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,4 +1,4 @@
-//! Fuzz the OpenSM's `opensm-subnet.lst` reader alone (the format forced, as `--format` does): any
+//! Fuzz the OpenSM's `opensm-subnet.lst` reader alone (the format forced, as `--input-format` does): any
 //! bytes, strictly and leniently; whatever parses is recognised. Nothing may panic, and
 //! every error names the file (and a line, unless the text has nothing readable).
 //!

@@ -81,7 +81,7 @@ struct Cli {
     /// Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover,
     /// ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst
     #[arg(long, global = true, value_name = "FMT", default_value = "auto", value_parser = parse_format, help_heading = "Reading")]
-    format: FormatArg,
+    input_format: FormatArg,
     /// Keep a dump whose cables lead outside it (a trimmed dump): those ports count as
     /// uncabled and are listed as leading outside
     #[arg(long, global = true, help_heading = "Reading")]
@@ -162,7 +162,7 @@ impl Command {
     }
 }
 
-/// `--format` value: a dump format, or `auto` (detect).
+/// `--input-format` value: a dump format, or `auto` (detect).
 #[derive(Clone, Copy, Debug)]
 struct FormatArg(Option<ibfat::formats::dump::DumpFormat>);
 
@@ -183,7 +183,7 @@ pub fn main() -> i32 {
     }
     topo::set_read_options(ibfat::formats::dump::ParseOptions {
         lenient: false,
-        format: cli.format.0,
+        format: cli.input_format.0,
         partial: cli.partial,
     });
     topo::set_roles(ibfat::formats::roles::RoleSources {

@@ -13,7 +13,7 @@ const AFTER: &str = "\
 DUMP is what a fabric tool printed: `ibnetdiscover` (default, `-f`, `-s`, `-g`, `-p`),
 ibdiagnet's ibnetdiscover file, `iblinkinfo` (default, `-l`, `-S`), OpenSM's
 opensm-subnet.lst; or an ibsim net file, a plan folder or a fabric.yaml. The format is
-detected and stated (`--format` overrides); pasted prompts and banners are skipped with a
+detected and stated (`--input-format` overrides); pasted prompts and banners are skipped with a
 warning; `--partial` reads a trimmed dump. Only the cabling is used: port order, GUIDs
 and names do not matter.
 

@@ -20,12 +20,12 @@ pub fn set_node_name_map(path: &Path) -> Result<()> {
 
 static READ: std::sync::OnceLock<ibfat::formats::dump::ParseOptions> = std::sync::OnceLock::new();
 
-/// Keep `--format` and `--partial` for the run.
+/// Keep `--input-format` and `--partial` for the run.
 pub fn set_read_options(opts: ibfat::formats::dump::ParseOptions) {
     let _ = READ.set(opts);
 }
 
-/// How TOPOLOGY files are read in this run (`--format`, `--partial`).
+/// How TOPOLOGY files are read in this run (`--input-format`, `--partial`).
 pub fn read_options() -> ibfat::formats::dump::ParseOptions {
     READ.get().copied().unwrap_or_default()
 }

@@ -66,7 +66,7 @@ pub enum DumpFormat {
 }
 
 impl DumpFormat {
-    /// Every format, in the order `--format` lists them.
+    /// Every format, in the order `--input-format` lists them.
     pub const ALL: [DumpFormat; 7] = [
         DumpFormat::Ibnetdiscover,
         DumpFormat::Ports,
@@ -90,7 +90,7 @@ impl DumpFormat {
         }
     }
 
-    /// The `--format` name: `ibnetdiscover`, `ports`, `ibdiagnet`, `ibsim`, `iblinkinfo`,
+    /// The `--input-format` name: `ibnetdiscover`, `ports`, `ibdiagnet`, `ibsim`, `iblinkinfo`,
     /// `iblinkinfo-l`, `subnet-lst`.
     pub fn name(self) -> &'static str {
         match self {
@@ -104,7 +104,7 @@ impl DumpFormat {
         }
     }
 
-    /// The format a `--format` name gives (`auto` is `None`).
+    /// The format a `--input-format` name gives (`auto` is `None`).
     pub fn parse_name(s: &str) -> std::result::Result<Option<DumpFormat>, String> {
         if s == "auto" {
             return Ok(None);
@@ -151,7 +151,7 @@ pub struct ParseOptions {
     /// one. The cabling check uses this so that a damaged dump is still compared as far
     /// as it can be; recognition and routing use the strict default.
     pub lenient: bool,
-    /// Read the text as this format instead of detecting it (`--format`).
+    /// Read the text as this format instead of detecting it (`--input-format`).
     pub format: Option<DumpFormat>,
     /// Keep a dump whose cables lead outside it (a trimmed dump, `--max-hops`): those
     /// ports are listed in [`Discovered::outside`] and stay uncabled (`--partial`).
