@@ -82,6 +82,9 @@ struct Output<'a> {
     matches: bool,
     faults: usize,
     slow_cables: &'a [SlowCableReport],
+    /// cables trained below what both ends support (iblinkinfo's "Could be"): information
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    below_supported: &'a [ibfat::recognize::report::BelowSupportedReport],
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     report: Option<&'a CablingReport>,
     /// without a plan: the dump's problems (with a plan they are in the report)
@@ -92,14 +95,14 @@ struct Output<'a> {
 fn slow_line(c: &SlowCableReport) -> String {
     let [a, b] = &c.ends;
     format!(
-        "{} ({}) port {} - {} ({}) port {}: {} where its {} {} peers run {} ({:.0}% of their rate): reseat or \
+        "{} ({}) {} - {} ({}) {}: {} where its {} {} peers run {} ({:.0}% of their rate): reseat or \
          replace the cable",
         a.label,
         a.node.guid,
-        a.port,
+        a.port_text(),
         b.label,
         b.node.guid,
-        b.port,
+        b.port_text(),
         c.rate,
         c.peers,
         c.kind,
@@ -115,7 +118,7 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
         path,
         ParseOptions {
             lenient: true,
-            ..Default::default()
+            ..super::topo::read_options()
         },
         Recognise::No,
     )?);
@@ -127,7 +130,11 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
         )
         .with_hint("to compare with a plan: ibfat cabling PLAN DISCOVERED"));
     };
-    let slow = slow_cable_reports(&discovered.fabric);
+    let mut slow = slow_cable_reports(&discovered.fabric);
+    for c in &mut slow {
+        ibfat::recognize::report::label_ports(&discovered.fabric, &mut c.ends, &discovered.port_labels);
+    }
+    let below = ibfat::recognize::report::below_supported_reports(&discovered.fabric, &discovered.could_be);
     let problems: Vec<DumpProblem> = discovered
         .problems
         .iter()
@@ -147,6 +154,7 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
                 matches: faults == 0,
                 faults,
                 slow_cables: &slow,
+                below_supported: &below,
                 report: None,
                 problems: Some(&problems),
             },
@@ -165,6 +173,31 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
         let _ = writeln!(out, "SLOW ({})", slow.len());
         for c in &slow {
             let _ = writeln!(out, "  {}", slow_line(c));
+        }
+    }
+    if !below.is_empty() {
+        let _ = writeln!(
+            out,
+            "BELOW SUPPORTED ({}, for information: the tool says both ends could run faster)",
+            below.len()
+        );
+        for c in below.iter().take(20) {
+            let [a, b] = &c.ends;
+            let _ = writeln!(
+                out,
+                "  {} ({}) {} - {} ({}) {}: {} where both ends support {}",
+                a.label,
+                a.node.guid,
+                a.port_text(),
+                b.label,
+                b.node.guid,
+                b.port_text(),
+                c.rate,
+                c.supported
+            );
+        }
+        if below.len() > 20 {
+            let _ = writeln!(out, "  ... and {} more (--json lists them all)", below.len() - 20);
         }
     }
     if !discovered.problems.is_empty() {
@@ -206,7 +239,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         &found_path,
         ParseOptions {
             lenient: true,
-            ..Default::default()
+            ..super::topo::read_options()
         },
         Recognise::No,
     )?;
@@ -221,7 +254,10 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         .with_hint("run `ibnetdiscover > found.txt` on the fabric and pass found.txt"));
     };
     let r = audit(plan.fabric(), plan.model.layout(), discovered);
-    let slow = slow_cable_reports(&discovered.fabric);
+    let mut slow = slow_cable_reports(&discovered.fabric);
+    for c in &mut slow {
+        ibfat::recognize::report::label_ports(&discovered.fabric, &mut c.ends, &discovered.port_labels);
+    }
     let code = if r.is_match() { 0 } else { 1 };
     if a.json {
         print_json(
@@ -232,6 +268,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
                 matches: r.is_match(),
                 faults: r.faults(),
                 slow_cables: &slow,
+                below_supported: &[],
                 report: Some(&r),
                 problems: None,
             },

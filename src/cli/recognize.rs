@@ -95,7 +95,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
     let lf = super::topo::named(lf);
     let Some(rails) = lf.multi_rail() else {
         let rail = a.rail.or_else(|| rail_of_plane(lf.fabric()));
-        let (code, r, text) = recognize_one(&lf, a.family.0, rail)?;
+        let (code, r, text) = recognize_one(&lf, a.family.0, rail, true)?;
         if a.json {
             print_json("recognize", &output(&lf, rail, &r))?;
         } else {
@@ -107,7 +107,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
     for &k in &rails {
         let mut plane = lf.clone();
         plane.select_rail(k)?;
-        done.push((k, recognize_one(&plane, a.family.0, Some(k))?));
+        done.push((k, recognize_one(&plane, a.family.0, Some(k), false)?));
     }
     let code = done.iter().map(|d| d.1 .0).max().unwrap_or(0);
     if a.json {
@@ -152,17 +152,50 @@ fn rail_of_plane(f: &ibfat::topology::Fabric) -> Option<u32> {
     (rails.len() == 1 && (k > 0 || multi_port)).then_some(k)
 }
 
+/// The cables that trained below what both ends support: the first ten, then a count.
+fn below_supported_lines(out: &mut String, cables: &[ibfat::recognize::report::BelowSupportedReport]) {
+    for c in cables.iter().take(10) {
+        let [a, b] = &c.ends;
+        let _ = writeln!(
+            out,
+            "  below supported: {} where both ends support {}: {} ({}) {} <-> {} ({}) {}",
+            c.rate,
+            c.supported,
+            a.label,
+            a.node.guid,
+            a.port_text(),
+            b.label,
+            b.node.guid,
+            b.port_text()
+        );
+    }
+    if cables.len() > 10 {
+        let _ = writeln!(
+            out,
+            "  ... and {} more cables below what their ends support (--json lists them all)",
+            cables.len() - 10
+        );
+    }
+}
+
 /// Recognise one plane: exit code, report, and the text report.
 fn recognize_one(
     lf: &ibfat::load::Loaded,
     family: Option<FamilyHint>,
     rail: Option<u32>,
+    whole: bool,
 ) -> Result<(i32, RecognitionReport, String)> {
     let mut rec = recognize(lf.fabric(), family);
     if let ibfat::recognize::Recognition::Recognised { layout, .. } = &mut rec {
         super::topo::apply_roles(lf.fabric(), layout)?;
     }
-    let r = report(lf.fabric(), &rec);
+    let mut r = report(lf.fabric(), &rec);
+    if let Some(d) = lf.discovered.as_ref().filter(|_| whole) {
+        for c in &mut r.slow_cables {
+            ibfat::recognize::report::label_ports(lf.fabric(), &mut c.ends, &d.port_labels);
+        }
+        r.below_supported = ibfat::recognize::report::below_supported_reports(&d.fabric, &d.could_be);
+    }
     // 1: no family, or a family with faults (a check that found defects)
     let code = if r.family == "unrecognised" || !r.faults.is_empty() {
         1
@@ -185,7 +218,7 @@ fn recognize_one(
         let [a, b] = &c.ends;
         let _ = writeln!(
             out,
-            "  slow cable: {} where its {} {} peers run {} ({:.0}% of their rate): {} ({}) port {} <-> {} ({}) port {}",
+            "  slow cable: {} where its {} {} peers run {} ({:.0}% of their rate): {} ({}) {} <-> {} ({}) {}",
             c.rate,
             c.peers,
             c.kind,
@@ -193,12 +226,13 @@ fn recognize_one(
             c.fraction * 100.0,
             a.label,
             a.node.guid,
-            a.port,
+            a.port_text(),
             b.label,
             b.node.guid,
-            b.port
+            b.port_text()
         );
     }
+    below_supported_lines(&mut out, &r.below_supported);
     if !r.faults.is_empty() {
         let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
         let _ = writeln!(out, "  {} faults:", r.faults.len());

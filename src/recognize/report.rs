@@ -186,6 +186,10 @@ pub struct RecognitionReport {
     /// ([`crate::topology::rate::slow_cables`]), recognised or not.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slow_cables: Vec<SlowCableReport>,
+    /// Cables trained below what both ends support, from the dump's hints (iblinkinfo's
+    /// "Could be"); filled by whoever has the dump ([`below_supported_reports`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub below_supported: Vec<BelowSupportedReport>,
 }
 
 /// One end of a cable in a report.
@@ -197,6 +201,90 @@ pub struct CableEnd {
     pub label: String,
     /// Port number.
     pub port: u8,
+    /// The port's cage/port(/split) on an NDR/XDR switch when the dump labels it
+    /// (ibdiagnet: `[63](1/32/1)` is `32/1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cage: Option<String>,
+}
+
+impl CableEnd {
+    /// `port 63`, or `port 63 (cage 32/1)` when the dump labels the port.
+    pub fn port_text(&self) -> String {
+        match &self.cage {
+            Some(c) => format!("port {} (cage {c})", self.port),
+            None => format!("port {}", self.port),
+        }
+    }
+}
+
+/// The cage part of an ibdiagnet port label: `1/32/1` -> `32/1`, `1/32/1/2` -> `32/1/2`
+/// (the first number names the ASIC, always 1 on a one-ASIC switch), `32/1` as it is.
+pub fn cage_of_label(label: &str) -> String {
+    let parts: Vec<&str> = label.split('/').collect();
+    if parts.len() >= 3 {
+        parts[1..].join("/")
+    } else {
+        label.to_string()
+    }
+}
+
+/// Name the labelled ports of `ends` by their cage (labels by node and port, as
+/// [`crate::formats::dump::Discovered::port_labels`] has them).
+pub fn label_ports(fabric: &Fabric, ends: &mut [CableEnd], labels: &[(NodeId, u8, String)]) {
+    if labels.is_empty() {
+        return;
+    }
+    for e in ends {
+        let hit = labels
+            .iter()
+            .find(|(n, p, _)| *p == e.port && guid_str(fabric.node(*n).guid) == e.node.guid);
+        if let Some((_, _, l)) = hit {
+            e.cage = Some(cage_of_label(l));
+        }
+    }
+}
+
+/// A cable that trained below what both of its ends support (iblinkinfo's "Could be"
+/// hints): a bad cable, a dirty connector or a port forced down.
+#[derive(Clone, Debug, Serialize)]
+pub struct BelowSupportedReport {
+    /// Its active rate (`4xSDR`).
+    pub rate: String,
+    /// The rate both ends support (`12xQDR`).
+    pub supported: String,
+    /// Its two ends.
+    pub ends: [CableEnd; 2],
+}
+
+/// Every cable with a "Could be" hint at either end, once, in port order.
+pub fn below_supported_reports(fabric: &Fabric, hints: &[crate::formats::dump::CouldBe]) -> Vec<BelowSupportedReport> {
+    let labels = crate::topology::label::Labels::new(fabric);
+    let mut seen = std::collections::BTreeMap::new();
+    for h in hints {
+        let Some((m, pm)) = fabric.peer(h.node, h.port) else {
+            continue;
+        };
+        let key = fabric.port_index(h.node, h.port).min(fabric.port_index(m, pm));
+        let e = seen.entry(key).or_insert((h.node, h.port, m, pm, None, None));
+        e.4 = e.4.or(h.width);
+        e.5 = e.5.or(h.speed);
+    }
+    seen.into_values()
+        .map(|(a, pa, b, pb, w, s)| {
+            let p = fabric.port(a, pa);
+            let end = |n: NodeId, port: u8| CableEnd {
+                node: node_ref(fabric, n),
+                label: labels.get(n).to_string(),
+                port,
+                cage: None,
+            };
+            BelowSupportedReport {
+                rate: format!("{}{}", p.width, p.speed),
+                supported: format!("{}{}", w.unwrap_or(p.width), s.unwrap_or(p.speed)),
+                ends: [end(a, pa), end(b, pb)],
+            }
+        })
+        .collect()
 }
 
 /// A cable slower than its peers.
@@ -227,6 +315,7 @@ pub fn slow_cable_reports(fabric: &Fabric) -> Vec<SlowCableReport> {
         node: node_ref(fabric, n),
         label: labels.get(n).to_string(),
         port,
+        cage: None,
     };
     slow.iter()
         .map(|c| SlowCableReport {
@@ -407,6 +496,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         non_compute: Vec::new(),
         faults: Vec::new(),
         slow_cables: slow_cable_reports(fabric),
+        below_supported: Vec::new(),
     };
     let (layout, equivalent) = match rec {
         Recognition::Unrecognised {
