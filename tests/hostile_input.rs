@@ -199,7 +199,7 @@ fn huge_phase_counts_are_refused_before_any_work() {
     let (code, _, err) = ibfat(&["build", "lsft", "--order", "2", "--out", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let out = t.path().join("s.json");
-    for p in ["18446744073709551615", "1000000000", "65537"] {
+    for p in ["18446744073709551615", "1000000000", "65537", "0"] {
         let (code, _, err) = ibfat(&[
             "schedule",
             dir.to_str().unwrap(),
@@ -212,7 +212,7 @@ fn huge_phase_counts_are_refused_before_any_work() {
         ]);
         assert_eq!(code, 2, "{p}: {err}");
         assert!(
-            err.contains(&format!("phases: {p} is out of range: valid 0..=65536")),
+            err.contains(&format!("phases: {p} is out of range: valid 1..=65536")),
             "{err}"
         );
         assert!(!out.exists(), "nothing written");

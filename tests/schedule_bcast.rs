@@ -139,6 +139,12 @@ fn bad_requests_write_nothing() {
         vec!["--job", "ranks:0-3", "--root", "4"],
         vec!["--lanes", "0"],
         vec!["--lanes", "9"],
+        vec!["--message-size", "NaN"],
+        vec!["--message-size", "inf"],
+        vec!["--message-size", "0"],
+        vec!["--latency", "-1"],
+        vec!["--bandwidth", "0"],
+        vec!["--segment", "nan"],
     ] {
         let mut args = vec![
             "schedule",
@@ -153,6 +159,21 @@ fn bad_requests_write_nothing() {
         assert_eq!(c, 2, "{extra:?}: {e}");
         assert!(!out.exists(), "{extra:?}: nothing written");
     }
+    // a message smaller than the lanes is priced (one byte per part), not a panic
+    let (c, o, e) = ibfat(&[
+        "schedule",
+        plan.to_str().unwrap(),
+        "--pattern",
+        "bcast-multilane",
+        "--lanes",
+        "2",
+        "--message-size",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{o}{e}");
+    assert!(out.exists());
 }
 
 /// The report checks every lane's steady state on ibfat's tables; chaining the leaves

@@ -162,6 +162,18 @@ impl Command {
     }
 }
 
+/// A number option that prices or scales something (a size, a latency, a bandwidth): a
+/// finite number above 0. NaN, infinities, 0 and negatives are refused at parse time
+/// (exit 2), so no model ever divides by them or prints "NaN ms".
+pub(crate) fn positive_number(s: &str) -> std::result::Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("`{s}`: valid: a finite number above 0"))
+    }
+}
+
 /// `--input-format` value: a dump format, or `auto` (detect).
 #[derive(Clone, Copy, Debug)]
 struct FormatArg(Option<ibfat::formats::dump::DumpFormat>);

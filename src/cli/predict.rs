@@ -59,13 +59,13 @@ pub struct PredictArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     ranks_per_node: u32,
     /// Drop algorithms predicted at this many times the best or slower
-    #[arg(long, value_name = "X", default_value_t = 2.0)]
+    #[arg(long, value_name = "X", default_value_t = 2.0, value_parser = super::positive_number)]
     prune: f64,
     /// Latency of one message, seconds
-    #[arg(long, value_name = "SECONDS", conflicts_with = "profile")]
+    #[arg(long, value_name = "SECONDS", conflicts_with = "profile", value_parser = super::positive_number)]
     latency: Option<f64>,
     /// Bandwidth of one link, bytes per second
-    #[arg(long, value_name = "BYTES_PER_S", conflicts_with = "profile")]
+    #[arg(long, value_name = "BYTES_PER_S", conflicts_with = "profile", value_parser = super::positive_number)]
     bandwidth: Option<f64>,
     /// File with `latency: SECONDS` and `bandwidth: BYTES_PER_S` (measured once)
     #[arg(long, value_name = "FILE")]

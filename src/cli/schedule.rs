@@ -142,7 +142,7 @@ pub struct ScheduleArgs {
     placement: Placement,
     /// bcast-multilane: segment size of the pipelines in bytes (default: the best for each
     /// algorithm)
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", value_parser = super::positive_number)]
     segment: Option<f64>,
     /// bcast-multilane: draw predicted time against message size per algorithm (SVG)
     #[arg(long, value_name = "SVG")]
@@ -152,13 +152,13 @@ pub struct ScheduleArgs {
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
     /// bcast-multilane: message size in bytes for the predicted times
-    #[arg(long, value_name = "BYTES", default_value_t = 1048576.0)]
+    #[arg(long, value_name = "BYTES", default_value_t = 1048576.0, value_parser = super::positive_number)]
     message_size: f64,
     /// bcast-multilane: latency per hop in microseconds for the predicted times
-    #[arg(long, value_name = "US", default_value_t = 1.0)]
+    #[arg(long, value_name = "US", default_value_t = 1.0, value_parser = super::positive_number)]
     latency: f64,
     /// bcast-multilane: bandwidth of one port in GB/s for the predicted times
-    #[arg(long, value_name = "GBS", default_value_t = 12.5)]
+    #[arg(long, value_name = "GBS", default_value_t = 12.5, value_parser = super::positive_number)]
     bandwidth: f64,
 }
 

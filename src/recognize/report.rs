@@ -217,17 +217,6 @@ impl CableEnd {
     }
 }
 
-/// The cage part of an ibdiagnet port label: `1/32/1` -> `32/1`, `1/32/1/2` -> `32/1/2`
-/// (the first number names the ASIC, always 1 on a one-ASIC switch), `32/1` as it is.
-pub fn cage_of_label(label: &str) -> String {
-    let parts: Vec<&str> = label.split('/').collect();
-    if parts.len() >= 3 {
-        parts[1..].join("/")
-    } else {
-        label.to_string()
-    }
-}
-
 /// Name the labelled ports of `ends` by their cage (labels by node and port, as
 /// [`crate::formats::dump::Discovered::port_labels`] has them).
 pub fn label_ports(fabric: &Fabric, ends: &mut [CableEnd], labels: &[(NodeId, u8, String)]) {
@@ -239,7 +228,7 @@ pub fn label_ports(fabric: &Fabric, ends: &mut [CableEnd], labels: &[(NodeId, u8
             .iter()
             .find(|(n, p, _)| *p == e.port && guid_str(fabric.node(*n).guid) == e.node.guid);
         if let Some((_, _, l)) = hit {
-            e.cage = Some(cage_of_label(l));
+            e.cage = Some(crate::formats::dump::cage_of_label(l));
         }
     }
 }

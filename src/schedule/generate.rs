@@ -278,10 +278,10 @@ pub fn validate(req: &Request) -> Result<()> {
         ));
     }
     if let Some(p) = req.phases {
-        if p > MAX_RANDOM_PHASES {
+        if p == 0 || p > MAX_RANDOM_PHASES {
             return Err(Error::input(
                 "phases",
-                format!("{p} is out of range: valid 0..={MAX_RANDOM_PHASES}"),
+                format!("{p} is out of range: valid 1..={MAX_RANDOM_PHASES} (a check of no phase would pass on nothing)"),
                 Some(format!(
                     "an all-to-all over the most hosts a subnet can address (49151) has fewer phases; {MAX_RANDOM_PHASES} is the cap"
                 )),

@@ -59,7 +59,9 @@ impl Compared {
     /// Predicted seconds for `bytes` with per-hop latency `l` (s) and port bandwidth `b`
     /// (bytes/s), and the segment size used (0 for the binomial tree).
     pub fn time(&self, bytes: f64, l: f64, b: f64, seg: Segmenting) -> (f64, f64) {
-        if self.depth == 0 || bytes <= 0.0 {
+        // `!(x > 0)` also catches NaN: the callers refuse such inputs, the model never
+        // panics on them
+        if self.depth == 0 || !(bytes > 0.0) {
             return (0.0, 0.0);
         }
         if !self.pipelined {
@@ -67,7 +69,8 @@ impl Compared {
             return (t, 0.0);
         }
         let c = f64::from(self.congestion.iter().copied().max().unwrap_or(1).max(1));
-        let part = bytes / f64::from(self.parts.max(1));
+        // a message smaller than the lanes still sends one byte per part
+        let part = (bytes / f64::from(self.parts.max(1))).max(1.0);
         let d = f64::from(self.depth);
         let at = |s: f64| {
             let s = s.clamp(1.0, part);

@@ -134,6 +134,17 @@ pub struct CouldBe {
     pub speed: Option<crate::topology::Speed>,
 }
 
+/// The cage part of an ibdiagnet port label: `1/32/1` -> `32/1`, `1/32/1/2` -> `32/1/2`
+/// (the first number names the ASIC, always 1 on a one-ASIC switch), `32/1` as it is.
+pub fn cage_of_label(label: &str) -> String {
+    let parts: Vec<&str> = label.split('/').collect();
+    if parts.len() >= 3 {
+        parts[1..].join("/")
+    } else {
+        label.to_string()
+    }
+}
+
 /// A consistency problem in a dump, with its line: what a check reports instead of
 /// failing on it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -461,8 +461,8 @@ Ca\t1 \"H-946dae0300630bf0\"\t\t# \"node1 mlx5_0\"\n\
                 (spine, 63, "1/32/1".to_string())
             ]
         );
-        assert_eq!(crate::recognize::report::cage_of_label("1/32/1"), "32/1");
-        assert_eq!(crate::recognize::report::cage_of_label("1/32/1/2"), "32/1/2");
+        assert_eq!(super::super::cage_of_label("1/32/1"), "32/1");
+        assert_eq!(super::super::cage_of_label("1/32/1/2"), "32/1/2");
     }
 
     #[test]
