@@ -59,9 +59,9 @@ impl Compared {
     /// Predicted seconds for `bytes` with per-hop latency `l` (s) and port bandwidth `b`
     /// (bytes/s), and the segment size used (0 for the binomial tree).
     pub fn time(&self, bytes: f64, l: f64, b: f64, seg: Segmenting) -> (f64, f64) {
-        // `!(x > 0)` also catches NaN: the callers refuse such inputs, the model never
+        // NaN is caught here too: the callers refuse such inputs, the model never
         // panics on them
-        if self.depth == 0 || !(bytes > 0.0) {
+        if self.depth == 0 || bytes.is_nan() || bytes <= 0.0 {
             return (0.0, 0.0);
         }
         if !self.pipelined {
