@@ -423,3 +423,35 @@ fn truncated_dumps_and_dumps_for_other_lids_are_refused_with_file_and_line() {
         );
     }
 }
+
+/// Inputs never wait on a writer: a FIFO given as a dump with nobody writing reads as
+/// empty (exit 2 at once), and role files (which the OpenSM plugin also reads) must be
+/// regular files: a FIFO, a device or `-` is refused before a byte is read.
+#[test]
+fn fifos_never_block_and_role_files_must_be_regular() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("lsft2");
+    let (code, _, err) = ibfat(&["build", "lsft", "--order", "2", "--out", plan.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let fifo = t.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let fifo = fifo.to_str().unwrap();
+    let started = std::time::Instant::now();
+    let (code, _, err) = ibfat(&["recognize", fifo]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("empty file"), "{err}");
+    for (roles, says) in [
+        (fifo, "not a regular file (a FIFO)"),
+        ("/dev/zero", "not a regular file (a device)"),
+        ("-", "read from a file, not from standard input"),
+    ] {
+        let (code, _, err) = ibfat(&["recognize", plan.to_str().unwrap(), "--io-guids", roles]);
+        assert_eq!(code, 2, "{roles}: {err}");
+        assert!(err.contains(says), "{roles}: {err}");
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "nothing waited");
+}

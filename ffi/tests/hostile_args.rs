@@ -145,3 +145,35 @@ fn loading_a_dump_of_empty_switches_is_an_input_error_not_an_abort() {
         assert!(last().contains("NUL byte"), "{}", last());
     }
 }
+
+/// A block far beyond the plane (`block=2147483648`) is refused before anything is
+/// allocated for it: an input error, not an allocation failure that aborts the caller.
+#[test]
+fn huge_block_sizes_are_refused_before_allocating() {
+    let spec = CString::new("family: lsft\norder: 2\n").unwrap();
+    let pat = CString::new("lsft-partial").unwrap();
+    // SAFETY: every pointer passed is a live CString, a handle from this API or a local
+    unsafe {
+        let mut f = ptr::null_mut();
+        assert_eq!(
+            ibfat_fabric_build(spec.as_ptr(), &mut f),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        for block in ["2147483648", "4294967295", "600000000", "0"] {
+            let opts = CString::new(format!("block={block},per_leaf=2")).unwrap();
+            let mut s = ptr::null_mut();
+            let started = std::time::Instant::now();
+            assert_eq!(
+                ibfat_schedule_new(f, pat.as_ptr(), opts.as_ptr(), &mut s),
+                IbfatStatus::IbfatEInput,
+                "{block}: {}",
+                last()
+            );
+            assert!(last().contains(&format!("not {block}")), "{block}: {}", last());
+            assert!(started.elapsed().as_millis() < 500, "{block}: refused at once");
+        }
+        ibfat_fabric_free(f);
+    }
+}

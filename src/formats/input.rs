@@ -18,6 +18,8 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use std::os::unix::fs::OpenOptionsExt;
+
 static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
 
 /// Bounds for one input format.
@@ -29,6 +31,10 @@ pub struct Limits {
     pub max_bytes: u64,
     /// Longest accepted line in bytes (`None`: any layout, e.g. JSON).
     pub max_line: Option<usize>,
+    /// Only a regular file (or a symlink to one) is read: a FIFO, device, socket, folder
+    /// or `-` is refused before a byte is read. For the files a daemon reads (the OpenSM
+    /// plugin's role files), which must never wait on a writer.
+    pub regular_only: bool,
 }
 
 const MIB: u64 = 1 << 20;
@@ -42,6 +48,7 @@ pub const DUMP: Limits = Limits {
     what: "fabric dump",
     max_bytes: 1024 * MIB,
     max_line: Some(MAX_LINE),
+    regular_only: false,
 };
 
 /// LFT dumps (OpenSM's opensm-lfts.dump, dump_lfts, ibroute): one line per switch and
@@ -52,6 +59,7 @@ pub const LFT_DUMP: Limits = Limits {
     what: "LFT dump",
     max_bytes: 64 * 1024 * MIB,
     max_line: Some(MAX_LINE),
+    regular_only: false,
 };
 
 /// guid2lid files: one line per port GUID (49151 unicast LIDs at most).
@@ -59,6 +67,7 @@ pub const GUID2LID: Limits = Limits {
     what: "guid2lid file",
     max_bytes: 64 * MIB,
     max_line: Some(MAX_LINE),
+    regular_only: false,
 };
 
 /// Node name maps: one line per node.
@@ -66,6 +75,7 @@ pub const NODE_NAME_MAP: Limits = Limits {
     what: "node name map",
     max_bytes: 64 * MIB,
     max_line: Some(MAX_LINE),
+    regular_only: false,
 };
 
 /// fabric.yaml specs: a dozen keys.
@@ -73,6 +83,7 @@ pub const SPEC: Limits = Limits {
     what: "fabric spec",
     max_bytes: crate::topology::spec::MAX_SPEC_BYTES,
     max_line: Some(MAX_LINE),
+    regular_only: false,
 };
 
 /// Job files: one host per line.
@@ -80,6 +91,7 @@ pub const JOB: Limits = Limits {
     what: "job file",
     max_bytes: 64 * MIB,
     max_line: Some(MAX_LINE),
+    regular_only: false,
 };
 
 /// Schedule JSON files (any layout; an all-to-all over LSFT(17)'s hosts is ~0.7 GB).
@@ -87,6 +99,7 @@ pub const SCHEDULE: Limits = Limits {
     what: "schedule file",
     max_bytes: 4096 * MIB,
     max_line: None,
+    regular_only: false,
 };
 
 /// Shard files of `check --shard` (JSON reports).
@@ -94,12 +107,20 @@ pub const SHARD: Limits = Limits {
     what: "shard file",
     max_bytes: 1024 * MIB,
     max_line: None,
+    regular_only: false,
 };
 
 /// The bytes of `path`, or of standard input for `-`, within `limits` (see the module
 /// documentation): whole, or an error saying which bound the input broke.
 pub fn read(path: &Path, limits: Limits) -> std::result::Result<Vec<u8>, ReadError> {
     if is_dash(path) {
+        if limits.regular_only {
+            return Err(ReadError::Input(Error::input(
+                "-",
+                format!("a {} is read from a file, not from standard input", limits.what),
+                None,
+            )));
+        }
         if STDIN_TAKEN.swap(true, Ordering::SeqCst) {
             return Err(ReadError::Input(Error::input(
                 "-",
@@ -109,8 +130,49 @@ pub fn read(path: &Path, limits: Limits) -> std::result::Result<Vec<u8>, ReadErr
         }
         return read_from(std::io::stdin().lock(), Path::new("<stdin>"), limits).map_err(ReadError::Input);
     }
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    // opening a FIFO without a writer must not wait: open without blocking, then look
+    let file = open_nonblocking(path).map_err(ReadError::Io)?;
+    let kind = file.metadata().map_err(ReadError::Io)?.file_type();
+    if limits.regular_only && !kind.is_file() {
+        return Err(ReadError::Input(
+            Error::at(
+                path,
+                0,
+                format!(
+                    "not a regular file ({}): a {} must be a file",
+                    file_kind(kind),
+                    limits.what
+                ),
+            )
+            .with_hint("give the path of a regular file (a FIFO or device could make the reader wait forever)"),
+        ));
+    }
     read_from(file, path, limits).map_err(ReadError::Input)
+}
+
+/// Open for reading without waiting: a FIFO with no writer opens at once (and then reads
+/// as empty) instead of blocking until someone opens it for writing.
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// What a path that is not a regular file is, for messages.
+pub fn file_kind(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
 }
 
 /// Why [`read`] failed: the file could not be opened (callers word it, e.g. "no such
@@ -180,6 +242,11 @@ pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            // a pipe (opened without blocking) whose writer has not written yet
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                continue;
+            }
             Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
         };
         if out.len() as u64 + n as u64 > limits.max_bytes {
@@ -227,6 +294,13 @@ pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8
 /// input breaks a bound here exactly when [`read`] refuses it.
 pub fn read_lines(path: &Path, limits: Limits, line: impl FnMut(&[u8], usize)) -> Result<()> {
     if is_dash(path) {
+        if limits.regular_only {
+            return Err(Error::input(
+                "-",
+                format!("a {} is read from a file, not from standard input", limits.what),
+                None,
+            ));
+        }
         if STDIN_TAKEN.swap(true, Ordering::SeqCst) {
             return Err(Error::input(
                 "-",
@@ -236,7 +310,7 @@ pub fn read_lines(path: &Path, limits: Limits, line: impl FnMut(&[u8], usize)) -
         }
         return lines_from(std::io::stdin().lock(), Path::new("<stdin>"), limits, line);
     }
-    let file = std::fs::File::open(path).map_err(|e| ReadError::Io(e).into_error(path))?;
+    let file = open_nonblocking(path).map_err(|e| ReadError::Io(e).into_error(path))?;
     lines_from(file, path, limits, line)
 }
 
@@ -253,6 +327,10 @@ pub fn lines_from(mut r: impl Read, path: &Path, limits: Limits, mut line: impl 
             match r.read(&mut buf[old..]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // a pipe (opened without blocking) whose writer has not written yet
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(std::time::Duration::from_millis(2))
+                }
                 Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
             }
         };
@@ -319,6 +397,7 @@ mod tests {
             what: "test file",
             max_bytes,
             max_line,
+            regular_only: false,
         }
     }
 

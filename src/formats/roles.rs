@@ -38,8 +38,13 @@ impl RoleSources {
     }
 }
 
-/// GUID lists: small text files.
-const GUID_LIST: Limits = input::JOB;
+/// GUID lists: small text files, and only regular files (the OpenSM plugin reads them
+/// inside the routing pass, which must never wait on a FIFO's writer; the CLI refuses
+/// FIFOs here as well).
+const GUID_LIST: Limits = Limits {
+    regular_only: true,
+    ..input::JOB
+};
 
 /// Resolve `src` against `fabric`; `strict` as described in the module documentation.
 pub fn resolve(fabric: &Fabric, src: &RoleSources, strict: bool) -> Result<Roles> {

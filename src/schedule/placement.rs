@@ -74,6 +74,14 @@ pub(crate) fn lsft_layout<'a>(plan: &'a Topology, what: &str) -> Result<&'a Lsft
 pub fn fixed_block(plan: &Topology, job: Option<&Job>, k: u32, m: u32) -> Result<Placement> {
     let layout = lsft_layout(plan, "--block")?;
     let q = layout.q;
+    // the columns are listed: a k beyond q is refused before anything is allocated for it
+    if k == 0 || k > q {
+        return Err(Error::input(
+            "block",
+            format!("a block has 1..=q = 1..={q} columns, not {k}"),
+            None,
+        ));
+    }
     let shape = BlockShape::first_columns(q, k, m);
     shape.validate()?;
     let d = layout.degree();

@@ -23,6 +23,9 @@
 //!   tree slots but left out of the rank order and the schedule. On a live subnet a listed
 //!   host may be powered off: a GUID not in the subnet or a pattern matching nothing is
 //!   logged and skipped; a GUID listed twice or a host in both lists fails the pass;
+//! * the paths of `schedule_out`, `cn_guid_file` and `io_guid_file` must be regular files
+//!   (`schedule_out` may be absent): a FIFO, device, socket, folder or `-` is refused when
+//!   the options are read, because OpenSM would wait on it forever ([`options::regular_path`]);
 //! * `degraded=route|refuse` — what to do with a known family that lost cables or
 //!   switches (default route): ibfat's detours (docs/routing.md §2.4), deadlock-free on
 //!   two data VLs, three when some route turns twice. The engine then answers OpenSM's `path_sl` (the SL of every path, in SA

@@ -140,6 +140,39 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
     },
 ];
 
+/// A path the plugin reads or writes inside OpenSM's routing pass: a regular file (or a
+/// symlink to one), or for `schedule_out` one not there yet. A FIFO, device, socket,
+/// folder or `-` could make OpenSM wait forever (or write into its standard streams),
+/// so it is refused when the options are read. The check looks without opening.
+pub fn regular_path(key: &str, value: &str) -> ibfat::error::Result<PathBuf> {
+    if value == "-" {
+        return Err(ibfat::error::Error::input(
+            key,
+            "`-` is OpenSM's standard input/output, not a file: give a file's path",
+            None,
+        ));
+    }
+    let path = PathBuf::from(value);
+    check_regular(key, &path)?;
+    Ok(path)
+}
+
+/// `path` is a regular file or absent (see [`regular_path`]).
+pub fn check_regular(key: &str, path: &std::path::Path) -> ibfat::error::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(ibfat::error::Error::input(
+            key,
+            format!(
+                "{} is {}, not a regular file: refused (OpenSM must never wait on it)",
+                path.display(),
+                ibfat::formats::input::file_kind(m.file_type())
+            ),
+            None,
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Parse the `event_plugin_options` text (the library's `key=value` syntax, see
 /// [`ibfat::formats::options`]); an error names the offending option.
 pub fn parse_options(text: &str) -> Result<Options, String> {
@@ -151,11 +184,11 @@ fn read_options(text: &str) -> ibfat::error::Result<Options> {
     for s in options::parse(text, OPTION_KEYS)? {
         match s.id {
             OptKey::Family => o.family = s.read(FamilyHint::parse_opt)?,
-            OptKey::ScheduleOut => o.schedule_out = Some(PathBuf::from(s.value)),
+            OptKey::ScheduleOut => o.schedule_out = Some(s.read(|v| regular_path("schedule_out", v))?),
             OptKey::Pattern => o.pattern = Some(s.read(str::parse)?),
             OptKey::Validate => o.validate = s.flag()?,
-            OptKey::CnGuidFile => o.roles.compute_guids = Some(PathBuf::from(s.value)),
-            OptKey::IoGuidFile => o.roles.io_guids = Some(PathBuf::from(s.value)),
+            OptKey::CnGuidFile => o.roles.compute_guids = Some(s.read(|v| regular_path("cn_guid_file", v))?),
+            OptKey::IoGuidFile => o.roles.io_guids = Some(s.read(|v| regular_path("io_guid_file", v))?),
             OptKey::Degraded => {
                 o.route_degraded = s.read(|v| match v {
                     "route" => Ok(true),

@@ -87,10 +87,13 @@ pub fn write_schedule(osm: *mut c_void, options: &Options, topo: &Topology, lfts
         Layout::Fullmesh(_) => PatternKind::Shift,
     });
     let computed_for = lfts.computed_for(fabric, lids);
-    let res = generate(topo, &Request::new(kind)).and_then(|(g, _)| {
-        let guids = g.job.port_guids(fabric);
-        file::write(path, Format::Json, g.pattern.as_ref(), &guids, &computed_for).map(|c| (g.pattern.name(), c))
-    });
+    // the path was a file when the options were read; it may have been replaced since
+    let res = crate::options::check_regular("schedule_out", path)
+        .and_then(|()| generate(topo, &Request::new(kind)))
+        .and_then(|(g, _)| {
+            let guids = g.job.port_guids(fabric);
+            file::write(path, Format::Json, g.pattern.as_ref(), &guids, &computed_for).map(|c| (g.pattern.name(), c))
+        });
     match res {
         Ok((name, c)) => log(
             osm,
@@ -126,10 +129,12 @@ pub fn write_repaired(
     path: &Path,
 ) {
     let t = Instant::now();
-    let res = ibfat::select::repair::repair_degraded(fabric, d, lids, lfts).and_then(|(sched, rep, name)| {
-        let cf = sched.computed_for.clone().expect("repair records its tables");
-        file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep, name))
-    });
+    let res = crate::options::check_regular("schedule_out", path)
+        .and_then(|()| ibfat::select::repair::repair_degraded(fabric, d, lids, lfts))
+        .and_then(|(sched, rep, name)| {
+            let cf = sched.computed_for.clone().expect("repair records its tables");
+            file::write(path, Format::Json, &sched, &sched.hosts, &cf).map(|c| (c, rep, name))
+        });
     match res {
         Ok((c, rep, kind)) => log(
             osm,
