@@ -24,6 +24,30 @@ pub const NO_LINE: &[&str] = &[
     "ports: the nodes declare",
 ];
 
+/// Read `data` as a dump (the format forced when given), strictly and leniently;
+/// whatever parses is recognised. Nothing may panic; every error names the file and a line.
+pub fn read_dump(data: &[u8], format: Option<ibfat::formats::dump::DumpFormat>) {
+    use ibfat::formats::dump::{parse_with, ParseOptions};
+    let text = String::from_utf8_lossy(data);
+    let path = Path::new("fuzz.txt");
+    for lenient in [false, true] {
+        let opts = ParseOptions {
+            lenient,
+            format,
+            partial: false,
+        };
+        match parse_with(&text, path, opts) {
+            Ok(d) => {
+                if let Err(e) = d.clone().strict(path) {
+                    located(&e, NO_LINE);
+                }
+                let _ = ibfat::recognize::recognize(&d.fabric, None);
+            }
+            Err(e) => located(&e, NO_LINE),
+        }
+    }
+}
+
 /// An input error that names the file (and a line, unless `whole` messages allow not).
 pub fn located(e: &Error, whole: &[&str]) {
     let Error::Input(ie) = e else { panic!("not an input error: {e}") };

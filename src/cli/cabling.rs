@@ -95,14 +95,9 @@ struct Output<'a> {
 fn slow_line(c: &SlowCableReport) -> String {
     let [a, b] = &c.ends;
     format!(
-        "{} ({}) {} - {} ({}) {}: {} where its {} {} peers run {} ({:.0}% of their rate): reseat or \
-         replace the cable",
-        a.label,
-        a.node.guid,
-        a.port_text(),
-        b.label,
-        b.node.guid,
-        b.port_text(),
+        "{} - {}: {} where its {} {} peers run {} ({:.0}% of their rate): reseat or replace the cable",
+        a.describe(),
+        b.describe(),
         c.rate,
         c.peers,
         c.kind,
@@ -185,13 +180,9 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
             let [a, b] = &c.ends;
             let _ = writeln!(
                 out,
-                "  {} ({}) {} - {} ({}) {}: {} where both ends support {}",
-                a.label,
-                a.node.guid,
-                a.port_text(),
-                b.label,
-                b.node.guid,
-                b.port_text(),
+                "  {} - {}: {} where both ends support {}",
+                a.describe(),
+                b.describe(),
                 c.rate,
                 c.supported
             );

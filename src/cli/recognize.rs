@@ -158,15 +158,11 @@ fn below_supported_lines(out: &mut String, cables: &[ibfat::recognize::report::B
         let [a, b] = &c.ends;
         let _ = writeln!(
             out,
-            "  below supported: {} where both ends support {}: {} ({}) {} <-> {} ({}) {}",
+            "  below supported: {} where both ends support {}: {} <-> {}",
             c.rate,
             c.supported,
-            a.label,
-            a.node.guid,
-            a.port_text(),
-            b.label,
-            b.node.guid,
-            b.port_text()
+            a.describe(),
+            b.describe()
         );
     }
     if cables.len() > 10 {
@@ -218,18 +214,14 @@ fn recognize_one(
         let [a, b] = &c.ends;
         let _ = writeln!(
             out,
-            "  slow cable: {} where its {} {} peers run {} ({:.0}% of their rate): {} ({}) {} <-> {} ({}) {}",
+            "  slow cable: {} where its {} {} peers run {} ({:.0}% of their rate): {} <-> {}",
             c.rate,
             c.peers,
             c.kind,
             c.peer_rate,
             c.fraction * 100.0,
-            a.label,
-            a.node.guid,
-            a.port_text(),
-            b.label,
-            b.node.guid,
-            b.port_text()
+            a.describe(),
+            b.describe()
         );
     }
     below_supported_lines(&mut out, &r.below_supported);

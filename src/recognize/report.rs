@@ -208,6 +208,11 @@ pub struct CableEnd {
 }
 
 impl CableEnd {
+    /// `leaf L4 (0x…) port 63`: how text reports name the end.
+    pub fn describe(&self) -> String {
+        format!("{} ({}) {}", self.label, self.node.guid, self.port_text())
+    }
+
     /// `port 63`, or `port 63 (cage 32/1)` when the dump labels the port.
     pub fn port_text(&self) -> String {
         match &self.cage {

@@ -78,6 +78,82 @@ pub(super) struct Raw<'a> {
     pub suspect: Vec<(usize, u32, usize)>,
 }
 
+impl<'a> RawNode<'a> {
+    /// A node a text names by GUID only (ports report, iblinkinfo, subnet.lst): its id is
+    /// made as ibnetdiscover makes them (`S-`/`H-`/`R-` and 16 hex digits); a switch's LID
+    /// is kept when the text gave one.
+    pub(super) fn by_guid(kind: NodeKind, nports: u32, guid: u64, desc: String, switch_lid: u32, line: usize) -> Self {
+        let prefix = match kind {
+            NodeKind::Switch => "S",
+            NodeKind::Ca => "H",
+            NodeKind::Router => "R",
+        };
+        RawNode {
+            kind,
+            nports: nports.max(1),
+            id: Cow::Owned(format!("{prefix}-{guid:016x}")),
+            guid,
+            desc,
+            lid: (kind == NodeKind::Switch && switch_lid != 0)
+                .then(|| u16::try_from(switch_lid).ok())
+                .flatten(),
+            lmc: Some(0),
+            line,
+        }
+    }
+}
+
+impl Raw<'_> {
+    /// No records yet.
+    pub(super) fn new() -> Self {
+        Raw {
+            nodes: Vec::new(),
+            ports: Vec::new(),
+            notes: Vec::new(),
+            problems: Vec::new(),
+            suspect: Vec::new(),
+        }
+    }
+
+    /// A line that belongs to no record (a prompt, a banner, `ibwarn:`): skipped, noted.
+    pub(super) fn skipped(&mut self, line: usize, text: &str) {
+        self.notes.push(Problem {
+            line,
+            message: format!(
+                "skipped a line that belongs to no record: `{}`",
+                super::grammar::shorten(text)
+            ),
+        });
+    }
+
+    /// Something wrong on a line: an error when reading strictly, a problem when lenient.
+    pub(super) fn problem(&mut self, lenient: bool, path: &Path, line: usize, message: String) -> Result<()> {
+        if !lenient {
+            return Err(Error::at(path, line, message));
+        }
+        self.problems.push(Problem { line, message });
+        Ok(())
+    }
+}
+
+/// Memory follows what a text lists: the nodes may declare at most a floor plus
+/// [`super::records::PORTS_PER_LINE`] ports per port line read (a line naming port 254 of
+/// a new node must not allocate 255 ports for one line of text).
+pub(super) fn check_port_budget(declared: usize, port_lines: usize, path: &Path, line: usize) -> Result<()> {
+    let floor = super::records::PORT_FLOOR;
+    let per = super::records::PORTS_PER_LINE;
+    if declared > floor + per * port_lines {
+        return Err(Error::at(
+            path,
+            line,
+            format!(
+                "ports: the nodes declare {declared} ports for {port_lines} port lines; valid: at most {floor} + {per} per port line"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A claim one end makes about a cable: remote node and port, the line, the rate.
 #[derive(Clone, Copy)]
 struct Claim {

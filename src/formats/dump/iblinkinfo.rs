@@ -8,7 +8,7 @@
 //! its own; its kind is read from how it is reached (see [`peer_kind`]). A port that is
 //! `Down` is an empty port; "Could be" hints are kept for the slow-cable report.
 
-use super::assemble::{FxMap, Raw, RawNode};
+use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
 use super::grammar::{lines, shorten, truncation_hint, Cur, RawPort, Remote};
 use super::{CouldBe, DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
@@ -263,6 +263,21 @@ struct LNode<'a> {
     reached: Vec<u32>,
 }
 
+impl<'a> LNode<'a> {
+    fn new(kind: Option<NodeKind>, guid: Option<u64>, desc: &'a str, line: usize, listed: bool) -> Self {
+        LNode {
+            kind,
+            guid,
+            desc: Cow::Borrowed(desc),
+            nports: 0,
+            lid: 0,
+            line,
+            listed,
+            reached: Vec::new(),
+        }
+    }
+}
+
 /// One port line, attached to its node.
 struct Entry<'a> {
     node: usize,
@@ -294,13 +309,7 @@ pub(super) fn read_iblinkinfo<'a>(
     opts: ParseOptions,
     truncated: bool,
 ) -> Result<(Raw<'a>, DumpFormat, Vec<CouldBe>)> {
-    let mut raw = Raw {
-        nodes: Vec::new(),
-        ports: Vec::new(),
-        notes: Vec::new(),
-        problems: Vec::new(),
-        suspect: Vec::new(),
-    };
+    let mut raw = Raw::new();
     let mut nodes: Vec<LNode<'a>> = Vec::new();
     let mut entries: Vec<Entry<'a>> = Vec::new();
     // -l: node by the GUID its lines start with
@@ -314,16 +323,7 @@ pub(super) fn read_iblinkinfo<'a>(
             continue;
         }
         if let Some((kind, guid, desc)) = block_header(t) {
-            nodes.push(LNode {
-                kind: Some(kind),
-                guid,
-                desc: Cow::Borrowed(desc),
-                nports: 0,
-                lid: 0,
-                line: lineno,
-                listed: true,
-                reached: Vec::new(),
-            });
+            nodes.push(LNode::new(Some(kind), guid, desc, lineno, true));
             block = Some(nodes.len() - 1);
             continue;
         }
@@ -334,46 +334,26 @@ pub(super) fn read_iblinkinfo<'a>(
                     shorten(t.trim()),
                     truncation_hint(truncated, lineno, text)
                 );
-                if !opts.lenient {
-                    return Err(Error::at(path, lineno, msg));
-                }
-                raw.problems.push(Problem {
-                    line: lineno,
-                    message: msg,
-                });
+                raw.problem(opts.lenient, path, lineno, msg)?;
             } else {
-                raw.notes.push(Problem {
-                    line: lineno,
-                    message: format!("skipped a line that belongs to no record: `{}`", shorten(t.trim())),
-                });
+                raw.skipped(lineno, t.trim());
             }
             continue;
         };
         if l.port == 0 || l.port > 254 {
-            let msg = format!("port {} out of range 1..=254", l.port);
-            if !opts.lenient {
-                return Err(Error::at(path, lineno, msg));
-            }
-            raw.problems.push(Problem {
-                line: lineno,
-                message: msg,
-            });
+            raw.problem(
+                opts.lenient,
+                path,
+                lineno,
+                format!("port {} out of range 1..=254", l.port),
+            )?;
             continue;
         }
         let node = if let Some(desc) = l.desc {
             line_form = true;
             let g = l.guid.unwrap_or(0);
             *by_line_guid.entry(g).or_insert_with(|| {
-                nodes.push(LNode {
-                    kind: None,
-                    guid: Some(g),
-                    desc: Cow::Borrowed(desc),
-                    nports: 0,
-                    lid: 0,
-                    line: lineno,
-                    listed: true,
-                    reached: Vec::new(),
-                });
+                nodes.push(LNode::new(None, Some(g), desc, lineno, true));
                 nodes.len() - 1
             })
         } else {
@@ -415,7 +395,8 @@ pub(super) fn read_iblinkinfo<'a>(
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no iblinkinfo port lines found"));
     }
-    check_budget(&nodes, raw.ports.len(), path)?;
+    let declared: usize = nodes.iter().map(|n| n.nports.max(1) as usize + 1).sum();
+    check_port_budget(declared, raw.ports.len(), path, 0)?;
     raw.nodes = nodes.iter().enumerate().map(|(i, n)| raw_node(i, n)).collect();
     let format = if line_form {
         DumpFormat::IblinkinfoLines
@@ -531,16 +512,9 @@ fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, entries: &[Entry<'a>], raw: &mu
             None => {
                 let key = guid.map_or((false, u64::from(lid)), |g| (true, g));
                 let k = *unlisted.entry(key).or_insert_with(|| {
-                    nodes.push(LNode {
-                        kind: None,
-                        guid,
-                        desc: Cow::Borrowed(desc),
-                        nports: 0,
-                        lid,
-                        line: e.line,
-                        listed: false,
-                        reached: Vec::new(),
-                    });
+                    let mut peer = LNode::new(None, guid, desc, e.line, false);
+                    peer.lid = lid;
+                    nodes.push(peer);
                     nodes.len() - 1
                 });
                 nodes[k].reached.push(port);
@@ -631,47 +605,14 @@ fn port_record<'a>(e: &Entry<'a>, me: usize, far: usize, far_port: u32, nodes: &
     }
 }
 
-/// Memory follows what the text lists (as for the other formats).
-fn check_budget(nodes: &[LNode<'_>], port_lines: usize, path: &Path) -> Result<()> {
-    let budget = super::records::PORT_FLOOR + super::records::PORTS_PER_LINE * port_lines;
-    let declared: usize = nodes.iter().map(|n| n.nports.max(1) as usize + 1).sum();
-    if declared > budget {
-        return Err(Error::at(
-            path,
-            0,
-            format!(
-                "ports: the nodes declare {declared} ports for {port_lines} port lines; valid: at most {} + {} per port line",
-                super::records::PORT_FLOOR,
-                super::records::PORTS_PER_LINE
-            ),
-        ));
-    }
-    Ok(())
-}
-
 fn raw_node<'a>(i: usize, n: &LNode<'a>) -> RawNode<'a> {
     let kind = n.kind.unwrap_or(NodeKind::Ca);
-    let prefix = match kind {
-        NodeKind::Switch => "S",
-        NodeKind::Ca => "H",
-        NodeKind::Router => "R",
-    };
     let guid = n.guid.unwrap_or(NO_GUID_BASE | i as u64);
-    let id = if n.guid.is_some() {
-        format!("{prefix}-{guid:016x}")
-    } else {
-        format!("{prefix}-lid{}", n.lid)
-    };
-    RawNode {
-        kind,
-        nports: n.nports.max(1),
-        id: Cow::Owned(id),
-        guid,
-        desc: n.desc.trim().to_string(),
-        lid: (kind == NodeKind::Switch && n.lid != 0 && n.lid <= u32::from(u16::MAX)).then_some(n.lid as u16),
-        lmc: Some(0),
-        line: n.line,
+    let mut node = RawNode::by_guid(kind, n.nports, guid, n.desc.trim().to_string(), n.lid, n.line);
+    if n.guid.is_none() {
+        node.id = Cow::Owned(format!("{}-lid{}", &node.id[..1], n.lid));
     }
+    node
 }
 
 #[cfg(test)]

@@ -3,12 +3,11 @@
 //! from the port GUIDs (switch: the node GUID; CA/router: port GUID minus port number,
 //! which is what ibsim and most HCAs use).
 
-use super::assemble::{FxMap, Raw, RawNode};
+use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
 use super::grammar::{lines, shorten, truncation_hint, Cur, RawPort, Remote};
 use super::{ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
-use std::borrow::Cow;
 use std::path::Path;
 
 /// One end of a ports-report line: `CA 8 1 0x0002c9000000010f` (kind, LID, port, port GUID).
@@ -118,13 +117,7 @@ pub(super) fn read_ports_report<'a>(
     }
     let mut nodes: Vec<PNode<'a>> = Vec::new();
     let mut index: FxMap<(bool, u64), usize> = FxMap::default();
-    let mut raw = Raw {
-        nodes: Vec::new(),
-        ports: Vec::new(),
-        notes: Vec::new(),
-        problems: Vec::new(),
-        suspect: Vec::new(),
-    };
+    let mut raw = Raw::new();
     let mut node_of = |(kind, lid, port, g): PortEnd, desc: &'a str, line: usize, nodes: &mut Vec<PNode<'a>>| {
         let (key, guid) = if kind == NodeKind::Switch {
             ((true, g), g)
@@ -160,10 +153,7 @@ pub(super) fn read_ports_report<'a>(
             continue;
         }
         if !looks_like_port_end(t) {
-            raw.notes.push(Problem {
-                line: lineno,
-                message: format!("skipped a line that belongs to no record: `{}`", shorten(t)),
-            });
+            raw.skipped(lineno, t);
             continue;
         }
         let parsed = ports_report_line(t).ok_or_else(|| {
@@ -239,44 +229,15 @@ pub(super) fn read_ports_report<'a>(
             }
         }
     }
-    // memory follows what the report describes (see records::PORTS_PER_LINE): a line
-    // naming port 254 of a new node must not allocate 255 ports for one line of text
-    let budget = super::records::PORT_FLOOR + super::records::PORTS_PER_LINE * raw.ports.len();
+    // memory follows what the report describes, checked node by node
     let mut declared = 0usize;
     for n in &nodes {
         declared += n.nports.max(1) as usize + 1;
-        if declared > budget {
-            return Err(Error::at(
-                path,
-                n.line,
-                format!(
-                    "ports: the nodes up to this line declare {declared} ports for {} port lines; valid: at most {} + {} per port line",
-                    raw.ports.len(),
-                    super::records::PORT_FLOOR,
-                    super::records::PORTS_PER_LINE
-                ),
-            ));
-        }
+        check_port_budget(declared, raw.ports.len(), path, n.line)?;
     }
     raw.nodes = nodes
         .iter()
-        .map(|n| {
-            let prefix = match n.kind {
-                NodeKind::Switch => "S",
-                NodeKind::Ca => "H",
-                NodeKind::Router => "R",
-            };
-            RawNode {
-                kind: n.kind,
-                nports: n.nports.max(1),
-                id: Cow::Owned(format!("{prefix}-{:016x}", n.guid)),
-                guid: n.guid,
-                desc: n.desc.to_string(),
-                lid: (n.kind == NodeKind::Switch).then_some(n.lid),
-                lmc: Some(0),
-                line: n.line,
-            }
-        })
+        .map(|n| RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), u32::from(n.lid), n.line))
         .collect();
     Ok(raw)
 }

@@ -5,12 +5,11 @@
 //! Port counts, LIDs and port numbers are hexadecimal; a switch's LID is its port 0's.
 //! Every link appears once from each end, so the records check both ends as usual.
 
-use super::assemble::{FxMap, Raw, RawNode};
+use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
 use super::grammar::{lines, shorten, truncation_hint, Cur, RawPort, Remote};
-use super::{ParseOptions, Problem};
+use super::ParseOptions;
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
-use std::borrow::Cow;
 use std::path::Path;
 
 /// One end, as the braces give it.
@@ -131,13 +130,7 @@ struct LNode<'a> {
 
 /// Read the lines of a subnet.lst into node and port records.
 pub(super) fn read_subnet_lst<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: bool) -> Result<Raw<'a>> {
-    let mut raw = Raw {
-        nodes: Vec::new(),
-        ports: Vec::new(),
-        notes: Vec::new(),
-        problems: Vec::new(),
-        suspect: Vec::new(),
-    };
+    let mut raw = Raw::new();
     let mut nodes: Vec<LNode<'a>> = Vec::new();
     let mut index: FxMap<u64, usize> = FxMap::default();
     for (idx, line) in lines(text).enumerate() {
@@ -153,30 +146,15 @@ pub(super) fn read_subnet_lst<'a>(text: &'a str, path: &Path, opts: ParseOptions
                     shorten(t),
                     truncation_hint(truncated, lineno, text)
                 );
-                if !opts.lenient {
-                    return Err(Error::at(path, lineno, msg));
-                }
-                raw.problems.push(Problem {
-                    line: lineno,
-                    message: msg,
-                });
+                raw.problem(opts.lenient, path, lineno, msg)?;
             } else {
-                raw.notes.push(Problem {
-                    line: lineno,
-                    message: format!("skipped a line that belongs to no record: `{}`", shorten(t)),
-                });
+                raw.skipped(lineno, t);
             }
             continue;
         };
         if let Some(e) = [a, b].iter().find(|e| e.port == 0 || e.port > 254 || e.nports > 254) {
             let msg = format!("port {} of a node of {} ports: valid ports 1..=254", e.port, e.nports);
-            if !opts.lenient {
-                return Err(Error::at(path, lineno, msg));
-            }
-            raw.problems.push(Problem {
-                line: lineno,
-                message: msg,
-            });
+            raw.problem(opts.lenient, path, lineno, msg)?;
             continue;
         }
         let mut node_of = |e: &End<'a>| {
@@ -220,39 +198,11 @@ pub(super) fn read_subnet_lst<'a>(text: &'a str, path: &Path, opts: ParseOptions
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no subnet.lst lines found"));
     }
-    let budget = super::records::PORT_FLOOR + super::records::PORTS_PER_LINE * raw.ports.len();
     let declared: usize = nodes.iter().map(|n| n.nports as usize + 1).sum();
-    if declared > budget {
-        return Err(Error::at(
-            path,
-            0,
-            format!(
-                "ports: the nodes declare {declared} ports for {} lines; valid: at most {} + {} per line",
-                raw.ports.len(),
-                super::records::PORT_FLOOR,
-                super::records::PORTS_PER_LINE
-            ),
-        ));
-    }
+    check_port_budget(declared, raw.ports.len(), path, 0)?;
     raw.nodes = nodes
         .iter()
-        .map(|n| {
-            let prefix = match n.kind {
-                NodeKind::Switch => "S",
-                NodeKind::Ca => "H",
-                NodeKind::Router => "R",
-            };
-            RawNode {
-                kind: n.kind,
-                nports: n.nports.max(1),
-                id: Cow::Owned(format!("{prefix}-{:016x}", n.guid)),
-                guid: n.guid,
-                desc: n.desc.to_string(),
-                lid: (n.kind == NodeKind::Switch && n.lid != 0 && n.lid <= 0xffff).then_some(n.lid as u16),
-                lmc: Some(0),
-                line: n.line,
-            }
-        })
+        .map(|n| RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), n.lid, n.line))
         .collect();
     Ok(raw)
 }
