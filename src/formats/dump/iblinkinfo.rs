@@ -427,10 +427,15 @@ fn settle_line_form<'a>(nodes: &mut Vec<LNode<'a>>, entries: &mut [Entry<'a>]) {
     let mut remap: Vec<usize> = (0..nodes.len()).collect();
     let mut ca_nodes: FxMap<u64, usize> = FxMap::default();
     for i in 0..nodes.len() {
+        if nodes[i].kind.is_some() {
+            // a block header among `-l` lines: its kind is stated
+            continue;
+        }
         let kind = peer_kind(&ports[i]);
         nodes[i].kind = Some(kind);
         if kind == NodeKind::Ca {
-            let node_guid = nodes[i].guid.unwrap_or(0).wrapping_sub(u64::from(ports[i][0]));
+            let first = ports[i].first().copied().unwrap_or(0);
+            let node_guid = nodes[i].guid.unwrap_or(0).wrapping_sub(u64::from(first));
             nodes[i].guid = Some(node_guid);
             nodes[i].lid = 0;
             let first = *ca_nodes.entry(node_guid).or_insert(i);
@@ -531,7 +536,7 @@ fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, entries: &[Entry<'a>], raw: &mu
             (NodeKind::Switch, _) => {}
             (_, Some(g)) => {
                 // a CA port's GUID: the node is one port of it
-                n.guid = Some(g.wrapping_sub(u64::from(n.reached[0])));
+                n.guid = Some(g.wrapping_sub(u64::from(n.reached.first().copied().unwrap_or(0))));
                 n.lid = 0;
             }
             (_, None) => {}
@@ -670,6 +675,20 @@ mod tests {
             link_line("   9   12[  ] ==(  Down/ Polling)==>  3 3[ ] \"x\" ( )").is_none(),
             "down with a peer"
         );
+    }
+
+    /// Found by fuzzing: a block header among `-l` lines (a node with a stated kind and no
+    /// line of its own) made the line-form pass index an empty port list.
+    #[test]
+    fn block_headers_mixed_into_line_form() {
+        let t = "Switch: 0x0000000000200002 S-leaf2:\n\
+0x0000000000200001 \"S-spine\"      3    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>  0x0000000000200002      4    7[  ] \"S-leaf2\" ( )\n";
+        let d = super::super::parse_lenient(t, Path::new("m")).unwrap();
+        assert_eq!(d.format, DumpFormat::IblinkinfoLines);
+        // the header's node keeps its stated kind; the cable is read from its one line
+        let leaf = d.fabric.nodes.iter().position(|n| n.guid == 0x200002).unwrap() as u32;
+        assert_eq!(d.fabric.node(leaf).kind, NodeKind::Switch);
+        assert_eq!(d.fabric.link_count(), 1);
     }
 
     #[test]
