@@ -4,10 +4,12 @@
 #
 #   scripts/fuzz.sh [SECONDS]
 #
-# With a nightly toolchain (rustup) it runs the cargo-fuzz targets of fuzz/, installing
-# cargo-fuzz from crates.io when missing, each seeded with the repository's fixtures;
-# crashes land in fuzz/artifacts/<target>/. Without one it says so and runs the
-# stable-toolchain fallback instead: the byte/line mutation loops of
+# It runs the cargo-fuzz targets of fuzz/ (installing cargo-fuzz from crates.io when
+# missing), each seeded with the repository's fixtures; crashes land in
+# fuzz/artifacts/<target>/. The sanitizer flags cargo-fuzz passes need a nightly
+# toolchain; where none can be installed (no toolchain can be fetched on the project's
+# machines) the stable one is used with RUSTC_BOOTSTRAP=1. Where even that fails it says
+# so and runs the stable fallback instead: the byte/line mutation loops of
 # tests/parser_mutations.rs over the same fixtures, time-boxed per parser.
 # Per target it prints the runs and the crashes found.
 set -eu
@@ -22,8 +24,8 @@ seed_corpus() { # target -> seed files
     mkdir -p "$d"
     case $1 in
         parse_dump) for f in fixtures/*/ibnetdiscover*.txt fixtures/opensm/*/ibnetdiscover.txt fixtures/public/*; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
-        parse_iblinkinfo) for f in fixtures/public/*iblinkinfo*; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
-        parse_subnet_lst) for f in fixtures/public/*.lst; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_iblinkinfo) for f in fixtures/public/*iblinkinfo* fixtures/tools/iblinkinfo*; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_subnet_lst) for f in fixtures/public/*.lst fixtures/tools/*.lst; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_ibsim_net) for f in fixtures/*/topology.net fixtures/opensm/*/topology.net; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_lft_dump) for f in fixtures/opensm/lsft2x2/opensm-*.dump fixtures/opensm/lsft2x2/dump_lfts-*.txt fixtures/opensm/lsft2x2/ibroute-*.txt; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_guid2lid) for f in fixtures/opensm/*/guid2lid; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
@@ -36,24 +38,31 @@ seed_corpus() { # target -> seed files
     esac
 }
 
+FUZZ=""
 if rustup toolchain list 2>/dev/null | grep -q '^nightly' || rustup toolchain install nightly --profile minimal >/dev/null 2>&1; then
     if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
         echo "installing cargo-fuzz from crates.io"
         cargo install cargo-fuzz --locked
     fi
+    FUZZ="cargo +nightly fuzz"
+elif cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz --locked >/dev/null 2>&1; then
+    echo "no nightly toolchain: the stable one with RUSTC_BOOTSTRAP=1" >&2
+    FUZZ="env RUSTC_BOOTSTRAP=1 cargo fuzz"
+fi
+if [ -n "$FUZZ" ]; then
     for t in $TARGETS; do
         seed_corpus "$t"
         log="fuzz/$t.log"
         echo "== $t: ${SECS}s"
         status=0
-        (cd fuzz && cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$SECS" -rss_limit_mb=2048 -max_len=262144) >"$log" 2>&1 || status=$?
+        (cd fuzz && $FUZZ run "$t" "corpus/$t" -- -max_total_time="$SECS" -rss_limit_mb=2048 -max_len=262144) >"$log" 2>&1 || status=$?
         execs=$(grep -o 'Done [0-9]* runs' "$log" | tail -1 | grep -o '[0-9]*' || true)
         [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || true)
         crashes=$(ls "fuzz/artifacts/$t" 2>/dev/null | wc -l)
         echo "   runs ${execs:-?}, exit $status, crash/timeout/oom artifacts in fuzz/artifacts/$t: $crashes (log $log)"
     done
 else
-    echo "no nightly toolchain and none could be installed: cargo-fuzz needs one." >&2
+    echo "cargo-fuzz could not be installed or run." >&2
     echo "running the stable fallback (tests/parser_mutations.rs mutation loops, ${SECS}s per parser)" >&2
     for t in other_readers::ibnetdiscover_dumps other_readers::iblinkinfo_outputs other_readers::subnet_lst_files other_readers::ibsim_net_files other_readers::lft_dumps \
              other_readers::guid2lid_files other_readers::schedule_files other_readers::fabric_specs; do
