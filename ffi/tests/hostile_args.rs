@@ -177,3 +177,42 @@ fn huge_block_sizes_are_refused_before_allocating() {
         ibfat_fabric_free(f);
     }
 }
+
+/// The dump and the guid2lid at one path: refused (the second would replace the first),
+/// nothing written.
+#[test]
+fn routes_written_twice_to_one_file_are_refused() {
+    let spec = CString::new("family: kary\narity: 2\nlevels: 2\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let same = CString::new(dir.path().join("out").to_str().unwrap()).unwrap();
+    let also = CString::new(format!("{}/./out", dir.path().display())).unwrap();
+    // SAFETY: every pointer passed is a live CString, a handle from this API or a local
+    unsafe {
+        let mut f = ptr::null_mut();
+        assert_eq!(
+            ibfat_fabric_build(spec.as_ptr(), &mut f),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        let mut r = ptr::null_mut();
+        assert_eq!(
+            ibfat_routes_compute(f, 0, IbfatLidSource::IbfatLidsPlan as c_int, &mut r),
+            IbfatStatus::IbfatOk,
+            "{}",
+            last()
+        );
+        for other in [&same, &also] {
+            assert_eq!(
+                ibfat_routes_write(r, same.as_ptr(), other.as_ptr()),
+                IbfatStatus::IbfatEInput,
+                "{}",
+                last()
+            );
+            assert!(last().contains("are the same file"), "{}", last());
+            assert!(!dir.path().join("out").exists(), "nothing written");
+        }
+        ibfat_routes_free(r);
+        ibfat_fabric_free(f);
+    }
+}

@@ -167,6 +167,33 @@ pub fn write_group(items: Vec<(&Path, Fill<'_>)>) -> Result<()> {
     write_group_gated(items, || Ok(true)).map(|_| ())
 }
 
+/// Two outputs of a group that are one file (the same path, or two names of it): the
+/// second rename would replace the first and one output would be lost without a word.
+fn refuse_the_same_file_twice(resolved: &[(&Path, OutPath, Fill<'_>)]) -> Result<()> {
+    let key = |o: &OutPath| match o {
+        OutPath::File(t) => {
+            let dir = fs::canonicalize(parent_of(t)).unwrap_or_else(|_| parent_of(t).to_path_buf());
+            Some(dir.join(t.file_name()?))
+        }
+        _ => None,
+    };
+    let keys: Vec<Option<PathBuf>> = resolved.iter().map(|(_, o, _)| key(o)).collect();
+    for (i, a) in keys.iter().enumerate() {
+        if let Some(j) = keys[..i].iter().position(|b| a.is_some() && b == a) {
+            return Err(Error::input(
+                "paths",
+                format!(
+                    "{} and {} are the same file: each output of a group is written once",
+                    resolved[j].0.display(),
+                    resolved[i].0.display()
+                ),
+                Some("give each output its own path".into()),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// [`write_group`] that publishes only if `gate` says so, for a check that runs while the
 /// files are written (`route` validates its tables while it streams the dump): `gate` is
 /// called once every file is complete and synced, before the first rename; when it
@@ -179,6 +206,7 @@ pub fn write_group_gated(items: Vec<(&Path, Fill<'_>)>, gate: impl FnOnce() -> R
         .into_iter()
         .map(|(p, f)| OutPath::resolve(p).map(|o| (p, o, f)))
         .collect::<Result<_>>()?;
+    refuse_the_same_file_twice(&resolved)?;
     let folders: BTreeSet<PathBuf> = resolved
         .iter()
         .filter_map(|(_, o, _)| match o {
