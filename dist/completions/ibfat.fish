@@ -65,7 +65,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh twolevel help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
@@ -94,7 +94,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l arity -d 'Arity k >= 2 (switches have 2k ports)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l levels -d 'Levels n >= 2' -r
@@ -115,7 +115,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l arity -d 'Arity n >= 2: n³ hosts, 3n² switches of 2n ports' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l wiring -d 'standard | basic (r + u·c mod n) | mols (GF(n), prime powers) | auto (best available)' -r
@@ -136,7 +136,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l down -d 'm1,..,mh: children per switch, level 1 (host slots per leaf) up to the top' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l up -d 'w1,..,wh: parents per node (w1 = 1: one port per host)' -r
@@ -160,7 +160,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l switches -d 'Switches N >= 3' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l hosts-per-switch -d 'Hosts per switch H >= 1' -r
@@ -182,7 +182,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l leaves -d 'Leaf switches L' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l hosts-per-leaf -d 'Host slots per leaf H' -r
@@ -205,7 +205,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "lsft" -d 'Latin-square fat-tree from the projective plane of order Q'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from help" -f -a "kary" -d 'Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)'
@@ -237,7 +237,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l json -d 'Print the 
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s p -l pattern -d 'Pattern to generate (list below)' -r
@@ -299,7 +299,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add th
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l rail -d 'A multi-rail fabric: work on rail K\'s plane (the plane on HCA port K+1), its own subnet' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s d -l direct-share -d 'D: how many of the ten slots use the direct route, 1..=10' -r
@@ -315,7 +315,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l json -d 'Prin
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
@@ -325,7 +325,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_su
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'
@@ -346,7 +346,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s l -l lids -d 'guid2lid file with the LIDs both dumps were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
@@ -358,7 +358,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check reachability, loops, black holes, hop counts and deadlock freedom'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from help" -f -a "diff" -d 'List the entries that changed between two LFT dumps, per switch, with totals'
@@ -391,7 +391,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -a "multipath" -d 'A full mesh\'s multipath throughput: the seed\'s patterns at direct shares D1 ... D10'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
@@ -410,7 +410,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
@@ -423,7 +423,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "multipath" -d 'A full mesh\'s multipath throughput: the seed\'s patterns at direct shares D1 ... D10'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
@@ -439,7 +439,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l json -d 'Print
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l plan -d 'Deprecated spelling of PLAN (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l discovered -d 'Deprecated spelling of DISCOVERED (one more release)' -r -F
@@ -452,7 +452,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l json -d 'Print t
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l schedule -d 'A schedule file (ibfat\'s JSON format) to find this host\'s ranks in' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
@@ -464,7 +464,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l json -d 'Print JS
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
@@ -474,7 +474,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -487,7 +487,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subc
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from help" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -504,7 +504,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l json -d 'Print wh
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l rail -d 'A multi-rail fabric: work on rail K\'s plane (the plane on HCA port K+1), its own subnet' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
@@ -528,7 +528,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l json -d 'Print t
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l node-name-map -d 'Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in every report and output' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
@@ -549,7 +549,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l io-hosts -d 'Host ro
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s v -l verbose -d 'Say on stderr what was read and recognised, and how long the command took'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
-complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s h -l help -d 'Print help'
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults predict completions man help" -f -a "build" -d 'Build a fabric and write its wiring plan (topology.net, cables.csv, fabric.yaml, picture)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand help; and not __fish_seen_subcommand_from build metrics demo schedule route plan-paths lfts check recognize cabling whoami export faults predict completions man help" -f -a "metrics" -d 'Cost and latency figures: hosts/switches/cables per family, hops per wiring'

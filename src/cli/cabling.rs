@@ -177,15 +177,7 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
             below.len()
         );
         for c in below.iter().take(20) {
-            let [a, b] = &c.ends;
-            let _ = writeln!(
-                out,
-                "  {} - {}: {} where both ends support {}",
-                a.describe(),
-                b.describe(),
-                c.rate,
-                c.supported
-            );
+            let _ = writeln!(out, "  {}", c.describe());
         }
         if below.len() > 20 {
             let _ = writeln!(out, "  ... and {} more (--json lists them all)", below.len() - 20);

@@ -80,11 +80,11 @@ struct Cli {
     node_name_map: Option<std::path::PathBuf>,
     /// Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover,
     /// ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst
-    #[arg(long, global = true, value_name = "FMT", default_value = "auto", value_parser = parse_format, help_heading = "Reading")]
+    #[arg(long, global = true, value_name = "FMT", default_value = "auto", value_parser = parse_format, help_heading = "Reading", hide_short_help = true)]
     input_format: FormatArg,
     /// Keep a dump whose cables lead outside it (a trimmed dump): those ports count as
     /// uncabled and are listed as leading outside
-    #[arg(long, global = true, help_heading = "Reading")]
+    #[arg(long, global = true, help_heading = "Reading", hide_short_help = true)]
     partial: bool,
     /// Host roles: the compute hosts, one GUID per line (OpenSM ftree's cn_guid_file);
     /// every other host is non-compute (routed, left out of the rank order)

@@ -232,22 +232,30 @@ fn too_large(path: &Path, limits: Limits) -> Error {
     .with_hint("is this the right file? a device or an endless pipe is not an input")
 }
 
+/// One read: retried when interrupted, and polled while a pipe opened without blocking
+/// has a writer that has not written yet; 0 at the end.
+fn read_some(r: &mut impl Read, buf: &mut [u8], path: &Path) -> Result<usize> {
+    loop {
+        match r.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(std::time::Duration::from_millis(2))
+            }
+            Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+        }
+    }
+}
+
 /// [`read`] from any reader; `path` names it in messages.
 pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     let (mut line, mut line_len) = (1usize, 0usize);
     loop {
-        let n = match r.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            // a pipe (opened without blocking) whose writer has not written yet
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(std::time::Duration::from_millis(2));
-                continue;
-            }
-            Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+        let n = match read_some(&mut r, &mut chunk, path)? {
+            0 => break,
+            n => n,
         };
         if out.len() as u64 + n as u64 > limits.max_bytes {
             return Err(too_large(path, limits));
@@ -323,17 +331,7 @@ pub fn lines_from(mut r: impl Read, path: &Path, limits: Limits, mut line: impl 
     loop {
         let old = buf.len();
         buf.resize(old + CHUNK, 0);
-        let n = loop {
-            match r.read(&mut buf[old..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                // a pipe (opened without blocking) whose writer has not written yet
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                    std::thread::sleep(std::time::Duration::from_millis(2))
-                }
-                Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
-            }
-        };
+        let n = read_some(&mut r, &mut buf[old..], path)?;
         buf.truncate(old + n);
         if n == 0 {
             break;

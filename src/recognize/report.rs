@@ -228,11 +228,13 @@ pub fn label_ports(fabric: &Fabric, ends: &mut [CableEnd], labels: &[(NodeId, u8
     if labels.is_empty() {
         return;
     }
+    // by the name reports give the end (its GUID text) and port: built once, not per end
+    let by_end: std::collections::HashMap<(String, u8), &str> = labels
+        .iter()
+        .map(|(n, p, l)| ((guid_str(fabric.node(*n).guid), *p), l.as_str()))
+        .collect();
     for e in ends {
-        let hit = labels
-            .iter()
-            .find(|(n, p, _)| *p == e.port && guid_str(fabric.node(*n).guid) == e.node.guid);
-        if let Some((_, _, l)) = hit {
+        if let Some(l) = by_end.get(&(e.node.guid.clone(), e.port)) {
             e.cage = Some(crate::formats::dump::cage_of_label(l));
         }
     }
@@ -248,6 +250,20 @@ pub struct BelowSupportedReport {
     pub supported: String,
     /// Its two ends.
     pub ends: [CableEnd; 2],
+}
+
+impl BelowSupportedReport {
+    /// `4xSDR where both ends support 12xQDR: a (0x…) port 1 <-> b (0x…) port 2`.
+    pub fn describe(&self) -> String {
+        let [a, b] = &self.ends;
+        format!(
+            "{} where both ends support {}: {} <-> {}",
+            self.rate,
+            self.supported,
+            a.describe(),
+            b.describe()
+        )
+    }
 }
 
 /// Every cable with a "Could be" hint at either end, once, in port order.

@@ -218,6 +218,38 @@ pub(super) struct RawPort<'a> {
     pub remote_label: Option<&'a str>,
 }
 
+impl RawPort<'_> {
+    /// A cable read by a reader that names its far end by node index (ports report,
+    /// iblinkinfo, subnet.lst): no GUIDs, LID, LMC or labels until the reader adds them.
+    pub(super) fn to_index(
+        (node, num): (usize, u32),
+        (far, far_port): (usize, u32),
+        (width, speed): (Option<Width>, Option<Speed>),
+        line: usize,
+    ) -> Self {
+        RawPort {
+            node: node as u32,
+            num,
+            guid: None,
+            remote: Remote::Index(far),
+            remote_port: far_port,
+            remote_guid: None,
+            lid: None,
+            lmc: None,
+            width,
+            speed,
+            line,
+            label: None,
+            remote_label: None,
+        }
+    }
+}
+
+/// A LID read as a wider number: `None` for 0 (unassigned) and for values no LID has.
+pub(super) fn lid16(lid: u32) -> Option<u16> {
+    u16::try_from(lid).ok().filter(|&l| l != 0)
+}
+
 /// Parsed port line (the node index and line number are filled in by the caller);
 /// `None` when the line does not follow the grammar
 /// `[3](guid)[ext 1] "remote"[7][ext 2](guid) [w=.. s=..] [# comment]`.

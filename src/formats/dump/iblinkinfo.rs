@@ -9,7 +9,7 @@
 //! `Down` is an empty port; "Could be" hints are kept for the slow-cable report.
 
 use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
-use super::grammar::{lines, shorten, truncation_hint, Cur, RawPort, Remote};
+use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort};
 use super::{CouldBe, DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -551,21 +551,8 @@ fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, entries: &[Entry<'a>], raw: &mu
                 raw.ports.push(port_record(e, me, *far, port, nodes));
                 if !own.contains_key(&(*far, port)) {
                     // the far node does not list this port: its end is this line's
-                    let back = RawPort {
-                        node: *far as u32,
-                        num: port,
-                        guid: None,
-                        remote: Remote::Index(me),
-                        remote_port: e.l.port,
-                        remote_guid: None,
-                        lid: (far_is_ca && lid != 0).then_some(lid as u16),
-                        lmc: None,
-                        width: e.l.width,
-                        speed: e.l.speed,
-                        line: e.line,
-                        label: None,
-                        remote_label: None,
-                    };
+                    let mut back = RawPort::to_index((*far, port), (me, e.l.port), (e.l.width, e.l.speed), e.line);
+                    back.lid = lid16(lid).filter(|_| far_is_ca);
                     raw.ports.push(back);
                 }
                 if e.l.could != CouldBeRate::default() {
@@ -593,21 +580,12 @@ fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, entries: &[Entry<'a>], raw: &mu
 /// The record of one port line (CA ports carry their GUID and LID).
 fn port_record<'a>(e: &Entry<'a>, me: usize, far: usize, far_port: u32, nodes: &[LNode<'_>]) -> RawPort<'a> {
     let is_ca = nodes[me].kind != Some(NodeKind::Switch);
-    RawPort {
-        node: me as u32,
-        num: e.l.port,
-        guid: if is_ca { e.l.guid } else { None },
-        remote: Remote::Index(far),
-        remote_port: far_port,
-        remote_guid: None,
-        lid: (is_ca && e.l.lid != 0).then_some(e.l.lid as u16),
-        lmc: None,
-        width: e.l.width,
-        speed: e.l.speed,
-        line: e.line,
-        label: None,
-        remote_label: None,
+    let mut port = RawPort::to_index((me, e.l.port), (far, far_port), (e.l.width, e.l.speed), e.line);
+    if is_ca {
+        port.guid = e.l.guid;
+        port.lid = lid16(e.l.lid);
     }
+    port
 }
 
 fn raw_node<'a>(i: usize, n: &LNode<'a>) -> RawNode<'a> {

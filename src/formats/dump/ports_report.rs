@@ -4,7 +4,7 @@
 //! which is what ibsim and most HCAs use).
 
 use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
-use super::grammar::{lines, shorten, truncation_hint, Cur, RawPort, Remote};
+use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort, Remote};
 use super::{ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -187,26 +187,9 @@ pub(super) fn read_ports_report<'a>(
         let a = node_of(l.local, l.desc, lineno, &mut nodes);
         if let Some(r) = l.remote {
             let b = node_of(r, l.remote_desc, lineno, &mut nodes);
-            let lid_a = if l.local.0 == NodeKind::Switch {
-                0
-            } else {
-                l.local.1 as u16
-            };
-            raw.ports.push(RawPort {
-                node: a as u32,
-                num: l.local.2,
-                guid: None,
-                remote: Remote::Index(b),
-                remote_port: r.2,
-                remote_guid: None,
-                lid: (lid_a != 0).then_some(lid_a),
-                lmc: None,
-                width: l.width,
-                speed: l.speed,
-                line: lineno,
-                label: None,
-                remote_label: None,
-            });
+            let mut port = RawPort::to_index((a, l.local.2), (b, r.2), (l.width, l.speed), lineno);
+            port.lid = lid16(l.local.1).filter(|_| l.local.0 != NodeKind::Switch);
+            raw.ports.push(port);
         } else {
             raw.notes.push(Problem {
                 line: lineno,

@@ -6,7 +6,7 @@
 //! Every link appears once from each end, so the records check both ends as usual.
 
 use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
-use super::grammar::{lines, shorten, truncation_hint, Cur, RawPort, Remote};
+use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort};
 use super::ParseOptions;
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -179,21 +179,11 @@ pub(super) fn read_subnet_lst<'a>(text: &'a str, path: &Path, opts: ParseOptions
         let me = node_of(&a);
         let far = node_of(&b);
         let is_ca = a.kind != NodeKind::Switch;
-        raw.ports.push(RawPort {
-            node: me as u32,
-            num: a.port,
-            guid: is_ca.then_some(a.port_guid),
-            remote: Remote::Index(far),
-            remote_port: b.port,
-            remote_guid: (b.kind != NodeKind::Switch).then_some(b.port_guid),
-            lid: (is_ca && a.lid != 0 && a.lid <= 0xffff).then_some(a.lid as u16),
-            lmc: None,
-            width,
-            speed,
-            line: lineno,
-            label: None,
-            remote_label: None,
-        });
+        let mut port = RawPort::to_index((me, a.port), (far, b.port), (width, speed), lineno);
+        port.guid = is_ca.then_some(a.port_guid);
+        port.remote_guid = (b.kind != NodeKind::Switch).then_some(b.port_guid);
+        port.lid = lid16(a.lid).filter(|_| is_ca);
+        raw.ports.push(port);
     }
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no subnet.lst lines found"));
