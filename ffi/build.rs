@@ -8,7 +8,7 @@
 //! and `libibfatc.so` (what `-libfatc` links against).
 
 /// The C ABI version (the SONAME's number).
-const ABI: u32 = 0;
+const ABI: u32 = 1;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

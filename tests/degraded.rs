@@ -163,22 +163,24 @@ fn cli_faults_and_recognize() {
     ]);
     assert_eq!(c, 0, "{o}{e}");
     let v: serde_json::Value = serde_json::from_str(&o).unwrap();
-    assert_eq!(v["schema"], "ibfat.route-degraded/1");
+    assert_eq!(v["schema"], "ibfat.route/2");
+    assert_eq!(v["method"], "detours", "{o}");
     // the VLs the per-VL check walked are the ones the routes declare: 2, or 3 exactly
     // when some route turns twice
-    let two = v["two_turn"].as_u64().unwrap() + v["two_turn_switch_lids"].as_u64().unwrap();
-    assert_eq!(v["vls"]["vls"].as_u64(), v["data_vls"].as_u64(), "{o}");
+    let two =
+        v["detours"]["two_turn_host_lids"].as_u64().unwrap() + v["detours"]["two_turn_switch_lids"].as_u64().unwrap();
+    assert_eq!(v["lanes"]["proof"]["vls"].as_u64(), v["data_vls"].as_u64(), "{o}");
     assert_eq!(v["data_vls"].as_u64(), Some(2 + (two > 0) as u64), "{o}");
     let data_vls = v["data_vls"].as_u64().unwrap();
     assert!(
-        v["vls"]["per_vl"]
+        v["lanes"]["proof"]["per_vl"]
             .as_array()
             .unwrap()
             .iter()
             .all(|x| x["acyclic"] == true),
         "{o}"
     );
-    assert!(v["vls"]["sl_paths"].as_u64().unwrap() > 0, "{o}");
+    assert!(v["lanes"]["proof"]["sl_paths"].as_u64().unwrap() > 0, "{o}");
     let sl2vl = std::fs::read_to_string(routes.join("sl2vl.txt")).unwrap();
     let path_sl = std::fs::read_to_string(routes.join("path-sl.txt")).unwrap();
     assert!(sl2vl.contains("# computed-for fabric 0x") && path_sl.contains("# computed-for fabric 0x"));

@@ -360,20 +360,21 @@ fn cli_faults_recognize_and_route_a_degraded_mols() {
     let (c, so, e) = harness::ibfat(&["route", n, "--lmc", "1", "--out", r, "--json"]);
     assert_eq!(c, 0, "{so}{e}");
     let v: serde_json::Value = serde_json::from_str(&so).unwrap();
-    assert_eq!(v["schema"], "ibfat.route-degraded/1");
+    assert_eq!(v["schema"], "ibfat.route/2");
+    assert_eq!(v["method"], "updown", "{so}");
     // the dead top leaves bottoms without an up*/down* path to some switch LIDs: those
     // detour through a relay on SL 1 or 2, with a second VL
-    let detours = v["switch_lid_detours"].as_u64().unwrap();
+    let detours = v["detours"]["switch_lids"].as_u64().unwrap();
     assert!(detours > 0, "{so}");
     assert_eq!(
         (
             v["valid"].as_bool(),
-            v["vls"].as_u64(),
+            v["lanes"]["proof"]["vls"].as_u64(),
             v["data_vls"].as_u64(),
             v["lmc"].as_u64(),
-            v["unrouted"].as_u64()
+            v["unrouted"].is_null()
         ),
-        (Some(true), Some(2), Some(2), Some(1), Some(0)),
+        (Some(true), Some(2), Some(2), Some(1), true),
         "{so}"
     );
     assert_eq!(v["faults"].as_u64(), Some(4));

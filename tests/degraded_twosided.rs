@@ -352,9 +352,9 @@ fn cli_two_sided_faults_recognize_route_validate() {
     ]);
     assert_eq!(c, 0, "{o}{e}");
     let v: serde_json::Value = serde_json::from_str(&o).unwrap();
-    assert_eq!(v["vls"]["vls"].as_u64(), v["data_vls"].as_u64(), "{o}");
+    assert_eq!(v["lanes"]["proof"]["vls"].as_u64(), v["data_vls"].as_u64(), "{o}");
     assert!(v["data_vls"].as_u64().is_some_and(|x| x == 2 || x == 3), "{o}");
-    assert!(v["vls"]["sl_paths"].as_u64().unwrap() > 0, "{o}");
+    assert!(v["lanes"]["proof"]["sl_paths"].as_u64().unwrap() > 0, "{o}");
     let (c, o, e) = ibfat(&[
         "lfts",
         "validate",

@@ -54,7 +54,6 @@ fn route_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, LftSet) {
 /// [`route_folder`] for a degraded fabric: its holes recognised from what loads, routed
 /// around (detours for the LSFT, up*/down* for trees).
 fn route_degraded_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, LftSet) {
-    use ibfat::topology::degraded::Holes;
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("topology.net"), net).unwrap();
     std::fs::write(dir.join("guid2lid"), g2l).unwrap();
@@ -67,23 +66,13 @@ fn route_degraded_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, Lft
     .unwrap();
     let lids = guid2lid::parse(loaded.fabric(), g2l, &dir.join("guid2lid")).unwrap();
     let d = loaded.degraded.as_ref().expect("a degraded fabric");
-    let lfts = match &d.holes {
-        Holes::Lsft(h) => {
-            ibfat::routing::degraded::route_lsft(loaded.fabric(), h, &lids)
-                .unwrap()
-                .lfts
-        }
-        Holes::Pgft(h) => {
-            ibfat::routing::degraded_pgft::route_pgft(loaded.fabric(), h, &lids)
-                .unwrap()
-                .lfts
-        }
-        Holes::Mols(h) => {
-            ibfat::routing::degraded_mols::route_mols(loaded.fabric(), h, &lids)
-                .unwrap()
-                .lfts
-        }
+    let shape = ibfat::routing::Shape::Degraded {
+        holes: &d.holes,
+        description: &d.description,
     };
+    let lfts = ibfat::routing::route_fabric(loaded.fabric(), shape, &lids, &Default::default())
+        .unwrap()
+        .lfts;
     (loaded.fabric().clone(), lids, lfts)
 }
 

@@ -356,8 +356,9 @@ fn route_writes_sl_files_that_lfts_validate_proves_per_vl() {
     let (code, text, err) = ibfat(&["route", p, "--lmc", "2", "--out", o, "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["schema"], "ibfat.route-fullmesh/1");
-    assert_eq!(v["vls"]["vls"], 2);
+    assert_eq!(v["schema"], "ibfat.route/2");
+    assert_eq!((&v["method"], &v["data_vls"]), (&"family".into(), &2.into()), "{text}");
+    assert_eq!(v["lanes"]["proof"]["vls"], 2);
     for f in ["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"] {
         assert!(out.join(f).exists(), "{f}");
     }

@@ -159,7 +159,7 @@ fn cli_route_objective_spread_validates_per_vl() {
     assert_eq!(c, 0, "{o}{e}");
     let j: serde_json::Value = serde_json::from_str(&o).unwrap();
     assert_eq!(j["objective"], "spread", "{j}");
-    assert_eq!(j["vls"]["vls"].as_u64(), j["data_vls"].as_u64(), "{j}");
+    assert_eq!(j["lanes"]["proof"]["vls"].as_u64(), j["data_vls"].as_u64(), "{j}");
     for f in ["opensm-lfts.dump", "guid2lid", "path-sl.txt", "sl2vl.txt"] {
         assert!(out.join(f).is_file(), "{f} missing");
     }

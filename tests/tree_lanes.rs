@@ -264,9 +264,13 @@ fn cli_route_writes_the_detours_lanes_and_lfts_validate_proves_them() {
     let (code, so, e) = harness::ibfat(&["route", n, "--out", r, "--json"]);
     assert_eq!(code, 0, "{so}{e}");
     let v: serde_json::Value = serde_json::from_str(&so).unwrap();
-    let detours = v["switch_lid_detours"].as_u64().unwrap();
+    let detours = v["detours"]["switch_lids"].as_u64().unwrap();
     assert!(detours > 0, "{so}");
-    assert_eq!((v["vls"].as_u64(), v["data_vls"].as_u64()), (Some(2), Some(2)), "{so}");
+    assert_eq!(
+        (v["lanes"]["proof"]["vls"].as_u64(), v["data_vls"].as_u64()),
+        (Some(2), Some(2)),
+        "{so}"
+    );
     assert_eq!(v["valid"].as_bool(), Some(true), "{so}");
     // path-sl.txt lists the detours (one line per host on a detour's leaf): SLs 1 and 2 only,
     // both used on this fabric (relay leaves and level-2 turns below a cut top cable)

@@ -8,10 +8,7 @@
 use super::env_or;
 use ibfat::check::lft_diff::{diff, DumpTables};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::degraded::route_lsft;
-use ibfat::routing::degraded_pgft::route_pgft;
-use ibfat::routing::{route, LftSet, Lids};
-use ibfat::topology::degraded::Holes;
+use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Shape};
 use ibfat::topology::faults::inject;
 use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
@@ -21,16 +18,18 @@ use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeKind, Spec, NO_PEER}
 /// The tables of `f` as `ibfat route` computes them, intact or degraded.
 fn tables(f: &Fabric, lids: &Lids, what: &str) -> LftSet {
     match recognize(f, None) {
-        Recognition::Recognised { layout, .. } => route(f, &layout, lids).expect("routes"),
-        Recognition::Unrecognised { degraded: Some(d), .. } => match &d.holes {
-            Holes::Pgft(h) => route_pgft(f, h, lids).expect("routes").lfts,
-            Holes::Lsft(h) => route_lsft(f, h, lids).expect("routes").lfts,
-            Holes::Mols(h) => {
-                ibfat::routing::degraded_mols::route_mols(f, h, lids)
-                    .expect("routes")
-                    .lfts
-            }
-        },
+        Recognition::Recognised { layout, .. } => {
+            route_fabric(f, Shape::Intact(&layout), lids, &Ask::default())
+                .expect("routes")
+                .lfts
+        }
+        Recognition::Unrecognised { degraded: Some(d), .. } => {
+            let shape = Shape::Degraded {
+                holes: &d.holes,
+                description: &d.description,
+            };
+            route_fabric(f, shape, lids, &Ask::default()).expect("routes").lfts
+        }
         Recognition::Unrecognised { reason, .. } => panic!("{what}: not recognised: {reason}"),
     }
 }

@@ -197,7 +197,7 @@ typedef struct IbfatFabric IbfatFabric;
 typedef struct IbfatPathPlan IbfatPathPlan;
 
 /**
- * LIDs and LFTs of a fabric.
+ * LIDs and LFTs of a fabric, with the lanes of routes that need more than one VL.
  */
 typedef struct IbfatRoutes IbfatRoutes;
 
@@ -243,6 +243,12 @@ typedef struct IbfatRecognition {
    * Hosts in rank order.
    */
   uint32_t hosts;
+  /**
+   * 0 for a fabric as its family is built; for a degraded one (the family with cables
+   * or switches missing, routed around them by [`ibfat_routes_compute`]) the number of
+   * faults found.
+   */
+  uint32_t faults;
 } IbfatRecognition;
 
 /**
@@ -250,7 +256,9 @@ typedef struct IbfatRecognition {
  */
 typedef struct IbfatValidation {
   /**
-   * 1 when every LID is delivered from every switch, minimal where promised, deadlock free.
+   * 1 when every promise of the routes holds: every LID delivered from every switch (a
+   * degraded tree: all but the pairs it leaves unrouted), minimal where the family
+   * promises it, deadlock free (per VL for routes with lanes).
    */
   int32_t ok;
   /**
@@ -270,7 +278,8 @@ typedef struct IbfatValidation {
    */
   uint64_t non_minimal;
   /**
-   * 1 when the channel dependency graph of all CA-sourced routes is acyclic.
+   * 1 when the channel dependency graph of all CA-sourced routes is acyclic (per VL
+   * for routes with lanes).
    */
   int32_t deadlock_free;
 } IbfatValidation;
@@ -361,7 +370,8 @@ enum IbfatStatus ibfat_fabric_counts(const struct IbfatFabric *fabric,
                                      uint32_t *cables);
 
 /**
- * The family the fabric is known to be (from a plan, or after recognition).
+ * The family the fabric is known to be (from a plan, or after recognition; a degraded
+ * fabric's intact family).
  */
 enum IbfatStatus ibfat_fabric_family(const struct IbfatFabric *fabric,
                                      enum IbfatFamily *out_family);
@@ -369,8 +379,10 @@ enum IbfatStatus ibfat_fabric_family(const struct IbfatFabric *fabric,
 /**
  * Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
  * do not matter) and remember it for routing and schedules. `hint` restricts the search
- * (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A fabric of no known family returns
- * `IBFAT_E_UNRECOGNISED` and `ibfat_last_error()` says why.
+ * (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A known family with cables or
+ * switches missing is recognised as degraded (`faults` > 0): [`ibfat_routes_compute`]
+ * routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNISED` and
+ * `ibfat_last_error()` says why.
  */
 enum IbfatStatus ibfat_fabric_recognize(struct IbfatFabric *fabric,
                                         int hint,
@@ -431,13 +443,51 @@ enum IbfatStatus ibfat_path_plan_rank_of(const struct IbfatPathPlan *plan,
 void ibfat_path_plan_free(struct IbfatPathPlan *plan);
 
 /**
- * Compute the LFTs of every switch (the fabric's family must be known: built from a spec,
- * loaded from a plan, or recognised). `lmc` is 0 or 1; `lids` an [`IbfatLidSource`].
+ * [`ibfat_routes_compute_for`] with the family objective.
  */
 enum IbfatStatus ibfat_routes_compute(const struct IbfatFabric *fabric,
                                       uint8_t lmc,
                                       int lids,
                                       struct IbfatRoutes **out_routes);
+
+/**
+ * Compute the LFTs of every switch as `ibfat route` does: the family must be known (built
+ * from a spec, loaded from a plan, or recognised — a degraded fabric is routed around its
+ * holes). `lmc`: 0 or 1, a full mesh 0..=7; `lids` an [`IbfatLidSource`]; `objective` an
+ * [`IbfatObjective`]. Routes that need more than one VL carry their SLs and SL-to-VL
+ * tables ([`ibfat_routes_data_vls`], [`ibfat_routes_path_sl`], [`ibfat_routes_sl2vl`]).
+ */
+enum IbfatStatus ibfat_routes_compute_for(const struct IbfatFabric *fabric,
+                                          uint8_t lmc,
+                                          int lids,
+                                          int objective,
+                                          struct IbfatRoutes **out_routes);
+
+/**
+ * Data VLs the routes use: 1 when they need no SL or SL-to-VL table (OpenSM's defaults
+ * stand), 2 or 3 for detours, one more when the escape lane (SL 15) carries a pair.
+ */
+enum IbfatStatus ibfat_routes_data_vls(const struct IbfatRoutes *routes, uint8_t *out_vls);
+
+/**
+ * The SL of the path from `slid` to `dlid` (what a subnet manager answers in PathRecords):
+ * 0 for routes on one VL. A LID no port of the fabric has is `IBFAT_E_NOT_FOUND`.
+ */
+enum IbfatStatus ibfat_routes_path_sl(const struct IbfatRoutes *routes,
+                                      uint16_t slid,
+                                      uint16_t dlid,
+                                      uint8_t *out_sl);
+
+/**
+ * The SL-to-VL table of the switch `switch_guid` for packets in at `in_port` and out at
+ * `out_port` (0: the switch itself): `out_vls[sl]` is the VL of each of the 16 SLs. All
+ * zero for routes on one VL; a CA port sends every SL on VL 0.
+ */
+enum IbfatStatus ibfat_routes_sl2vl(const struct IbfatRoutes *routes,
+                                    uint64_t switch_guid,
+                                    uint8_t in_port,
+                                    uint8_t out_port,
+                                    uint8_t *out_vls);
 
 /**
  * Largest LID in use (LFTs cover LIDs 0..=max).
@@ -476,6 +526,29 @@ enum IbfatStatus ibfat_routes_lid(const struct IbfatRoutes *routes,
 enum IbfatStatus ibfat_routes_write(const struct IbfatRoutes *routes,
                                     const char *dump_path,
                                     const char *guid2lid_path);
+
+/**
+ * Write the SL of every path (`path-sl.txt`) and the SL-to-VL tables (`sl2vl.txt`) of
+ * routes that need more than one VL, as `ibfat route` writes them (each naming the tables
+ * it belongs to), published together. Routes on one VL have none: `IBFAT_E_INPUT`.
+ */
+enum IbfatStatus ibfat_routes_write_lanes(const struct IbfatRoutes *routes,
+                                          const char *path_sl_path,
+                                          const char *sl2vl_path);
+
+/**
+ * Number of switches the routes have tables for.
+ */
+enum IbfatStatus ibfat_routes_switch_count(const struct IbfatRoutes *routes, uint32_t *out_count);
+
+/**
+ * Node GUID of the `index`-th switch (in GUID order) and its number of ports; an index
+ * at or beyond the count is `IBFAT_E_NOT_FOUND`.
+ */
+enum IbfatStatus ibfat_routes_switch(const struct IbfatRoutes *routes,
+                                     uint32_t index,
+                                     uint64_t *out_guid,
+                                     uint8_t *out_ports);
 
 /**
  * Validate the LFTs (reachability of every LID, loops, black holes, deadlock freedom).

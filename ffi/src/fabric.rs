@@ -2,7 +2,8 @@
 //! file, and recognise its family.
 
 use crate::status::{arg, cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::recognize::{recognize, Degraded, FamilyHint, Recognition};
+use ibfat::routing::Shape;
 use ibfat::topology::{Fabric, Layout, Model, NodeKind, Spec, Topology, Wiring};
 use std::ffi::{c_char, c_int};
 use std::path::Path;
@@ -75,11 +76,18 @@ pub struct IbfatRecognition {
     pub wiring: IbfatWiring,
     /// Hosts in rank order.
     pub hosts: u32,
+    /// 0 for a fabric as its family is built; for a degraded one (the family with cables
+    /// or switches missing, routed around them by [`ibfat_routes_compute`]) the number of
+    /// faults found.
+    pub faults: u32,
 }
 
 /// A fabric: nodes, ports, cables, and (once known) its family layout and LIDs.
 pub struct IbfatFabric {
     pub(crate) model: Model,
+    /// What recognition found when the fabric is a known family with holes (the model
+    /// then has no layout).
+    pub(crate) degraded: Option<Degraded>,
 }
 
 impl IbfatNodeKind {
@@ -132,6 +140,17 @@ impl IbfatFabric {
         self.model.fabric()
     }
 
+    /// What routing needs: the family layout, or the family with its holes.
+    pub(crate) fn shape(&self) -> Result<Shape<'_>, Fail> {
+        match &self.degraded {
+            Some(d) => Ok(Shape::Degraded {
+                holes: &d.holes,
+                description: &d.description,
+            }),
+            None => Ok(Shape::Intact(&self.known()?.layout)),
+        }
+    }
+
     /// The fabric with its family layout, which routing and schedules need.
     pub(crate) fn known(&self) -> Result<&Topology, Fail> {
         self.model.topology().ok_or_else(|| {
@@ -153,6 +172,7 @@ pub unsafe extern "C" fn ibfat_fabric_new(out_fabric: *mut *mut IbfatFabric) -> 
             o,
             IbfatFabric {
                 model: Model::Bare(Fabric::new()),
+                degraded: None,
             },
         );
         Ok(())
@@ -168,7 +188,13 @@ pub unsafe extern "C" fn ibfat_fabric_load(path: *const c_char, out_fabric: *mut
         let (path, o) = unsafe { (cstr(path, "path")?, out(out_fabric, "out_fabric")?) };
         // the library's one loader; recognition is the caller's choice (ibfat_recognize)
         let lf = ibfat::load::load(Path::new(path), Default::default(), ibfat::load::Recognise::No)?;
-        give(o, IbfatFabric { model: lf.model });
+        give(
+            o,
+            IbfatFabric {
+                model: lf.model,
+                degraded: None,
+            },
+        );
         Ok(())
     })
 }
@@ -187,6 +213,7 @@ pub unsafe extern "C" fn ibfat_fabric_build(
             o,
             IbfatFabric {
                 model: Model::Known(plan),
+                degraded: None,
             },
         );
         Ok(())
@@ -221,6 +248,7 @@ pub unsafe extern "C" fn ibfat_fabric_add_node(
             IbfatNodeKind::IbfatRouter => NodeKind::Router,
         };
         // a new node changes the cabling: the family must be recognised again
+        f.degraded = None;
         *o = f.model.fabric_mut().add_node(kind, nports, guid, name, desc)?;
         Ok(())
     })
@@ -244,6 +272,7 @@ pub unsafe extern "C" fn ibfat_fabric_connect(
                 format!("node {} does not exist", a.max(b)),
             ));
         }
+        f.degraded = None;
         f.model.fabric_mut().connect(a, port_a, b, port_b)?;
         Ok(())
     })
@@ -322,14 +351,18 @@ pub unsafe extern "C" fn ibfat_fabric_counts(
     })
 }
 
-/// The family the fabric is known to be (from a plan, or after recognition).
+/// The family the fabric is known to be (from a plan, or after recognition; a degraded
+/// fabric's intact family).
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_family: *mut IbfatFamily) -> IbfatStatus {
     guard(|| {
         // SAFETY: fabric is NULL or a live handle, out_family NULL or writable (pointer contract)
         let (f, o) = unsafe { (handle(fabric, "fabric")?, out(out_family, "out_family")?) };
         *o = match f.model.layout() {
-            None => IbfatFamily::IbfatFamilyAuto,
+            None => f
+                .degraded
+                .as_ref()
+                .map_or(IbfatFamily::IbfatFamilyAuto, |d| family_of_hint(d.family)),
             Some(Layout::Lsft(_)) => IbfatFamily::IbfatFamilyLsft,
             Some(Layout::Kary(_)) => IbfatFamily::IbfatFamilyKary,
             Some(Layout::Mols(_)) => IbfatFamily::IbfatFamilyMols,
@@ -338,6 +371,47 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
         };
         Ok(())
     })
+}
+
+/// The family of a degraded fabric, its order and its fault count.
+fn describe_degraded(d: &Degraded) -> IbfatRecognition {
+    let family = family_of_hint(d.family);
+    IbfatRecognition {
+        family,
+        order: if family == IbfatFamily::IbfatFamilyLsft {
+            d.order
+        } else {
+            0
+        },
+        sides: match &d.holes {
+            ibfat::topology::degraded::Holes::Lsft(h) => h.sides,
+            _ => 0,
+        },
+        arity: if family == IbfatFamily::IbfatFamilyKary {
+            d.order
+        } else {
+            0
+        },
+        levels: if family == IbfatFamily::IbfatFamilyPgft {
+            d.order
+        } else {
+            0
+        },
+        wiring: IbfatWiring::IbfatWiringNone,
+        hosts: 0,
+        faults: u32::try_from(d.faults.len()).unwrap_or(u32::MAX),
+    }
+}
+
+/// The C enum value of a family.
+fn family_of_hint(h: FamilyHint) -> IbfatFamily {
+    match h {
+        FamilyHint::Lsft => IbfatFamily::IbfatFamilyLsft,
+        FamilyHint::Kary => IbfatFamily::IbfatFamilyKary,
+        FamilyHint::Mols => IbfatFamily::IbfatFamilyMols,
+        FamilyHint::Pgft | FamilyHint::Twolevel => IbfatFamily::IbfatFamilyPgft,
+        FamilyHint::Fullmesh => IbfatFamily::IbfatFamilyFullmesh,
+    }
 }
 
 fn describe(layout: &Layout) -> IbfatRecognition {
@@ -349,6 +423,7 @@ fn describe(layout: &Layout) -> IbfatRecognition {
         levels: 0,
         wiring: IbfatWiring::IbfatWiringNone,
         hosts: u32::try_from(layout.hosts().len()).unwrap_or(u32::MAX),
+        faults: 0,
     };
     match layout {
         Layout::Lsft(l) => {
@@ -383,8 +458,10 @@ fn describe(layout: &Layout) -> IbfatRecognition {
 
 /// Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
 /// do not matter) and remember it for routing and schedules. `hint` restricts the search
-/// (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A fabric of no known family returns
-/// `IBFAT_E_UNRECOGNISED` and `ibfat_last_error()` says why.
+/// (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A known family with cables or
+/// switches missing is recognised as degraded (`faults` > 0): [`ibfat_routes_compute`]
+/// routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNISED` and
+/// `ibfat_last_error()` says why.
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_fabric_recognize(
     fabric: *mut IbfatFabric,
@@ -405,7 +482,13 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
         match recognize(f.fabric(), hint) {
             Recognition::Recognised { layout, .. } => {
                 *o = describe(&layout);
+                f.degraded = None;
                 f.model.set_layout(layout, "fabric");
+                Ok(())
+            }
+            Recognition::Unrecognised { degraded: Some(d), .. } => {
+                *o = describe_degraded(&d);
+                f.degraded = Some(d);
                 Ok(())
             }
             Recognition::Unrecognised { reason, .. } => Err(Fail(IbfatStatus::IbfatEUnrecognised, reason)),

@@ -219,7 +219,7 @@ pub unsafe extern "C" fn ibfat_schedule_check_routes(
     guard(|| {
         // SAFETY: schedule and routes are NULL or live handles (pointer contract)
         let (s, r) = unsafe { (handle(schedule, "schedule")?, handle(routes, "routes")?) };
-        let have = r.lfts.computed_for(&r.fabric, &r.lids);
+        let have = r.lfts().computed_for(&r.fabric, &r.lids);
         match s.computed_for.as_ref().and_then(|c| c.mismatch(&have)) {
             None => Ok(()),
             Some(why) => Err(Fail(IbfatStatus::IbfatEStale, format!("stale schedule: {why}"))),

@@ -97,7 +97,7 @@ pub unsafe extern "C" fn ibfat_selector_for_job(
         let job = Job::from_arg(job, &Hosts::of(topo))?;
         let own;
         let (lids, lfts) = match given {
-            Some(r) => (&r.lids, &r.lfts),
+            Some(r) => (&r.lids, r.lfts()),
             None => {
                 let lids = Lids::plan(&topo.fabric, topo.layout.hosts(), 0)?;
                 let lfts = route(&topo.fabric, &topo.layout, &lids)?;

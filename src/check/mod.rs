@@ -10,6 +10,7 @@ pub mod lft_diff;
 pub mod lfts;
 pub mod multipath;
 mod phase;
+pub mod prove;
 pub mod rates;
 mod routes;
 pub mod shard;
@@ -20,5 +21,6 @@ mod walk;
 
 pub use conflicts::{check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate};
 pub use lfts::{validate, LftReport};
+pub use prove::{prove, Proof};
 pub use rates::{RateWeights, RatesSummary};
 pub use shard::{merge, CheckShard};

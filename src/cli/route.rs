@@ -1,65 +1,44 @@
-//! `ibfat route`: deterministic LFTs in OpenSM's formats.
+//! `ibfat route`: deterministic LFTs in OpenSM's formats, for any fabric ibfat
+//! recognises (intact or degraded): one flow — load, recognise, pick LIDs, route through
+//! the library's one pipeline (`routing::route_fabric`), prove (`check::prove`) while the
+//! files are written, publish only proven tables, report (`ibfat.route/2`).
 
-use super::output::print_json;
+use super::route_report::{Report, Timings};
 use super::topo;
 use clap::Args;
-use ibfat::check::validate;
+use ibfat::check::{prove, Proof};
 use ibfat::formats::lftdump::DumpStyle;
-use ibfat::formats::{atomic, guid2lid, lftbin, lftdump};
-use ibfat::load::{load, Recognise};
-use ibfat::routing::{route, Lids};
-use ibfat::topology::degraded::LsftHoles;
-use ibfat::topology::Layout;
+use ibfat::formats::{atomic, guid2lid, lanes, lftbin, lftdump};
+use ibfat::load::{load, Loaded, Recognise};
+use ibfat::routing::pipeline::check_lmc;
+use ibfat::routing::{route_fabric, Ask, Lids, Routed, Shape};
+use ibfat::topology::{Fabric, Layout};
 use ibfat::{Error, Result};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
-#[command(after_help = "\
-Writes DIR/opensm-lfts.dump (OpenSM's dump format: `opensm -R file -U DIR/opensm-lfts.dump`
-programs exactly these tables) and DIR/guid2lid (seed it as $OSM_CACHE_DIR/guid2lid so OpenSM
-assigns the same LIDs), and DIR/ibfat-lfts.bin: the same tables as bytes, with the
-fingerprints of the fabric, the LIDs and the tables, which `ibfat check --lfts` (and every
-other --lfts) loads in a fraction of a second instead of parsing the dump; sharded checks
-want it. All three are written as one atomic group: OpenSM's file engine drops every LID a
-switch section omits, so a partial file would black-hole hosts.
+#[command(
+    after_help = "\
+Examples:
+  ibfat route lsft7/ --out lsft7/
+  ibfat route lsft13/ --objective spread --out spread/
+  ibfat route mesh8/ --lmc 2 --out mesh8/
+  ibfat faults lsft7/ --cut 5 --out cut/ && ibfat route cut/topology.net --out cut/",
+    after_long_help = "\
+Writes DIR/opensm-lfts.dump (`opensm -R file -U DIR/opensm-lfts.dump` programs exactly these
+tables), DIR/guid2lid (seed it as $OSM_CACHE_DIR/guid2lid so OpenSM assigns the same LIDs)
+and DIR/ibfat-lfts.bin (the same tables with the fingerprints of what they were computed
+for; every --lfts loads it in a fraction of a second). Routes that need more than one VL
+(degraded LSFTs, --objective spread, full meshes with LMC >= 1, a degraded tree's relay
+detours) also get DIR/path-sl.txt and DIR/sl2vl.txt. All files are one atomic group,
+published only when the tables are proven (loops, delivery, minimality where the family
+promises it, deadlock freedom on one VL or per VL).
 
-Routing: LSFT unique minimal paths (two-sided: spread over the q+1 spines a point's two
-copies share); k-ary n-tree d-mod-k; MOLS 3-tree base LID = bandwidth route (d-mod-k),
-base+1 = latency route (through a shared middle switch) with --lmc 1. Every switch routes
-every LID, switch LIDs included (up*/down*). The tables are validated while the dump is
-written; the files are published only if they pass. --dump-style compact drops the node
-type and description from every entry (`0x0001 005 # portguid 0x...`): OpenSM's file engine
-and ibfat read it alike, in about half the bytes (LSFT(32): 3.2 GB instead of 5.8 GB). The
-default, auto, is OpenSM's own format up to 1 GiB of dump and compact above.
-
-A degraded one-sided LSFT (cut cables, dead switches; `ibfat recognize` lists them) is
-routed too: intact pairs keep their route, broken pairs detour through one other leaf
-(or, where none serves, through a relay whose route is a detour), switch LIDs follow the
-intact up*/down* rule over the surviving cables (one cut changes only the routes that
-crossed it), on SLs 1-14 with two data VLs where a route must turn (three where one
-turns twice),
-proven deadlock-free per VL; DIR also gets path-sl.txt (the SL of
-every (SLID, DLID) pair that is not 0) and sl2vl.txt (the SL-to-VL tables). A degraded
-k-ary n-tree, PGFT or MOLS 3-tree is routed up*/down* around the faults on one VL (a MOLS
-tree with --lmc 0 or 1: both routes kept where they survive); pairs no such path joins are
-named (exit 1).
-
---objective spread (an LSFT, intact or degraded) trades the family's conflict-free lsft
-all-to-all for traffic it does not arrange: every host slot of a leaf is entered over its own
-spine and every other leaf reaches it over a different one of its up links, through one
-relay leaf (one turn, SL 1-2, two data VLs, proven per VL; DIR gets path-sl.txt and
-sl2vl.txt). Shift all-to-all on LSFT(13): 0.305 of the link rate instead of 0.137.
-
-A full mesh (`ibfat build fullmesh`) with --lmc L (1..=7) routes the base LID of every host
-direct and the other 2^L-1 offsets through one relay switch each (two hops; relay
-(t+1+(o-1) mod (N-1)) mod N for destination switch t, offset o), on SL 1 with two data VLs,
-proven per VL; DIR also gets path-sl.txt and sl2vl.txt. With LMC 0 it is routed direct.
-
-A multi-rail fabric (`ibfat build ... --rails 2`, or a dump holding both planes) is one
-subnet per rail: --rail K routes the plane on HCA port K+1 with its own LIDs, written
-like any other; give each rail its own output folder. A dump of one rail needs no --rail.
+Which router serves which fabric is decided in one place (docs/routing.md): the family's
+own routes when intact; detours through one other leaf for a degraded LSFT; up*/down*
+around the faults for a degraded k-ary n-tree, PGFT or MOLS tree (pairs no such path
+joins are named, exit 1; the tables serve every other pair).
 
 Examples:
   ibfat route lsft7/ --out lsft7/
@@ -67,71 +46,66 @@ Examples:
   ibfat route mesh8/ --lmc 2 --out mesh8/
   ibfat route dual/ --rail 1 --out dual/rail1/            rail 1 of `build ... --rails 2`
   ibfat route mols7/fabric.yaml --lmc 1 --out routes/
-  ibfat faults lsft7/ --cut 5 --out cut/ && ibfat route cut/topology.net --out cut/")]
+  ibfat faults lsft7/ --cut 5 --out cut/ && ibfat route cut/topology.net --out cut/"
+)]
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
     /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
-    /// LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on
-    /// base+1); full meshes 0..=7 (detours through relay switches on the other offsets)
+    /// LIDs per host port 2^LMC: 0 or 1 (MOLS latency routes on base+1); full meshes 0..=7
+    ///
+    /// A full mesh routes the base LID direct and the other 2^LMC-1 offsets through one
+    /// relay switch each (docs/routing.md).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
     lmc: u8,
-    /// Where the LIDs come from: `plan` (deterministic), `discovered` (the dump's), or a guid2lid file
+    /// Where the LIDs come from: `plan`, `discovered` (the dump's), or a guid2lid file
     #[arg(short = 'l', long, default_value = "auto")]
     lids: String,
     /// Output folder
     #[arg(short = 'o', long, value_name = "DIR")]
     out: PathBuf,
-    /// Skip the validation of the computed tables
+    /// Skip the proof of the computed tables
     #[arg(long)]
     no_validate: bool,
-    /// What each dump entry carries: full (OpenSM's own dump: `0x<lid> <port> # <type>
-    /// portguid 0x<guid>: '<desc>'`), compact (`0x<lid> <port> # portguid 0x<guid>`: all
-    /// OpenSM's file engine and ibfat read, in about half the bytes), or auto: full while
-    /// that dump stays within 1 GiB, compact above (LSFT(29) and larger)
+    /// What each dump entry carries: full, compact, or auto
+    ///
+    /// full is OpenSM's own dump (`0x<lid> <port> # <type> portguid 0x<guid>: '<desc>'`);
+    /// compact (`0x<lid> <port> # portguid 0x<guid>`) is all OpenSM's file engine and ibfat
+    /// read, in about half the bytes; auto is full while that dump stays within 1 GiB.
     #[arg(long, value_enum, default_value = "auto", value_name = "STYLE")]
     dump_style: StyleArg,
-    /// Same as --dump-style compact
-    #[arg(long, hide = true, conflicts_with = "dump_style")]
-    compact_dump: bool,
-    /// Do not wait for the disk before publishing the files: they are still complete
-    /// before they are renamed into place (no reader sees half a file), but a power loss
-    /// right after may leave them empty. For multi-gigabyte dumps that are regenerated in
-    /// seconds (LSFT(32): the sync alone takes longer than routing)
+    /// Do not wait for the disk before publishing the files
+    ///
+    /// They are still complete before they are renamed into place (no reader sees half a
+    /// file), but a power loss right after may leave them empty. For multi-gigabyte dumps
+    /// that are regenerated in seconds.
     #[arg(long)]
     no_sync: bool,
-    /// Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet,
-    /// LIDs and tables (one output folder per rail)
+    /// Route rail K of a multi-rail fabric (the plane on HCA port K+1)
+    ///
+    /// Its own subnet, LIDs and tables: give each rail its own output folder.
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
-    /// What the routes optimise: `family` (the family's own routes, on which its
-    /// all-to-all schedules are conflict-free) or `spread` (LSFT only: each host slot of a
-    /// leaf reached over a different up link of every other leaf, one-turn detours on two
-    /// data VLs, for traffic not arranged for the plane: shifts, permutations, random jobs)
+    /// What the routes optimise: `family` or `spread` (LSFT: one-turn detours on 2 VLs)
+    ///
+    /// `family`: the family's own routes, on which its all-to-all schedules are
+    /// conflict-free. `spread`: each host slot of a leaf reached over a different up link of
+    /// every other leaf, for traffic not arranged for the plane (shifts, random jobs).
     #[arg(long, value_enum, default_value = "family", value_name = "OBJECTIVE")]
-    objective: Objective,
+    objective: ObjectiveArg,
     /// Print the report as JSON
     #[arg(long)]
     pub(crate) json: bool,
-    /// Add the time of every stage to the report (`timings`: read_s, recognize_s, route_s,
-    /// validate_s, write_s, seconds)
+    /// Add the time of every stage to the report
     #[arg(long)]
     timings: bool,
 }
 
-/// What the text report adds after the dump's name: nothing for OpenSM's own format.
-pub(super) fn compact_note(style: DumpStyle) -> &'static str {
-    match style {
-        DumpStyle::Compact => " (compact entries: LID, port, port GUID)",
-        _ => "",
-    }
-}
-
 /// `--objective`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Objective {
+enum ObjectiveArg {
     Family,
     Spread,
 }
@@ -144,252 +118,227 @@ enum StyleArg {
     Compact,
 }
 
-/// Seconds per stage (`--timings`), named as the OpenSM plugin's stage line names them.
-/// Kept out of the report otherwise, so that two runs on the same input give
-/// byte-identical reports (docs/json.md).
-#[derive(Serialize)]
-pub(super) struct Timings {
-    /// Parsing the topology (building a spec) and reading or planning the LIDs.
-    pub(super) read_s: f64,
-    /// Recognising the family and its coordinates, and applying host roles.
-    pub(super) recognize_s: f64,
-    /// Computing every LFT entry.
-    pub(super) route_s: f64,
-    /// Validating the tables (0 with --no-validate). `route` validates while it writes
-    /// the files, so this time is part of `write_s`, not added to it.
-    pub(super) validate_s: f64,
-    /// Writing opensm-lfts.dump and guid2lid (and waiting for the validation).
-    pub(super) write_s: f64,
-    /// `read_s + recognize_s`, the one figure earlier releases gave (kept for readers of
-    /// `ibfat.route/1`).
-    pub(super) load_s: f64,
+/// What recognition found, owned by the run (the shape borrows from it).
+struct Recognised {
+    loaded: Loaded,
+    degraded: Option<ibfat::recognize::Degraded>,
 }
 
-#[derive(Serialize)]
-struct Report {
-    family: String,
-    switches: usize,
-    lids: usize,
-    lmc: u8,
-    entries: usize,
-    valid: Option<bool>,
-    out: PathBuf,
-    files: Vec<&'static str>,
-    /// The style the dump was written in (`full` or `compact`, `--dump-style`).
-    dump_style: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timings: Option<Timings>,
+impl Recognised {
+    fn shape(&self) -> Result<Shape<'_>> {
+        Ok(match &self.degraded {
+            Some(d) => Shape::Degraded {
+                holes: &d.holes,
+                description: &d.description,
+            },
+            None => Shape::Intact(self.loaded.layout()?),
+        })
+    }
+
+    fn layout(&self) -> Option<&Layout> {
+        self.degraded.is_none().then(|| self.loaded.layout().ok()).flatten()
+    }
+
+    fn faults(&self) -> usize {
+        self.degraded.as_ref().map_or(0, |d| d.faults.len())
+    }
 }
 
 pub fn run(a: RouteArgs) -> Result<i32> {
-    let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
     if a.no_sync {
-        ibfat::formats::atomic::set_durable(false);
+        atomic::set_durable(false);
     }
-    let style = match (a.compact_dump, a.dump_style) {
-        (true, _) | (_, StyleArg::Compact) => DumpStyle::Compact,
-        (_, StyleArg::Full) => DumpStyle::Full,
-        (_, StyleArg::Auto) => DumpStyle::Auto,
+    let ask = Ask {
+        objective: match a.objective {
+            ObjectiveArg::Family => ibfat::routing::Objective::Family,
+            ObjectiveArg::Spread => ibfat::routing::Objective::Spread,
+        },
+        ..Ask::default()
     };
     let t_read = Instant::now();
-    let mut loaded = load(&a.topology, super::topo::read_options(), Recognise::No)?;
+    let mut loaded = load(&a.topology, topo::read_options(), Recognise::No)?;
     if let Some(k) = a.rail {
         loaded.select_rail(k)?;
     }
-    let mut read_s = t_read.elapsed().as_secs_f64();
+    let read_s = t_read.elapsed().as_secs_f64();
     let t_rec = Instant::now();
-    loaded.recognise(hint);
-    if loaded.model.layout().is_none() {
-        if let Some(d) = loaded.degraded.clone() {
-            let loaded = super::topo::with_roles(loaded)?;
-            let stages = a.timings.then(|| (read_s, t_rec.elapsed().as_secs_f64()));
-            return super::route_degraded::run(
-                &loaded,
-                &d,
-                &a.lids,
-                a.lmc,
-                &a.out,
-                a.json,
-                !a.no_validate,
-                stages,
-                style,
-                a.objective == Objective::Spread,
-            );
-        }
-    }
-    loaded.topology()?;
-    let loaded = super::topo::with_roles(loaded)?;
+    let rec = recognise(loaded, &a.family)?;
+    let shape = rec.shape()?;
+    check_lmc(shape, ask.objective, a.lmc)?;
     let recognize_s = t_rec.elapsed().as_secs_f64();
     let t_lids = Instant::now();
-    let found_lids = &loaded.own_lids()?;
-    let layout = loaded.layout()?;
-    if a.objective == Objective::Spread && !matches!(layout, Layout::Lsft(_)) {
-        return Err(super::route_degraded::spread_is_for_lsfts(layout.family_name()));
+    let lids = pick_lids(&rec.loaded, rec.layout(), &a.lids, a.lmc)?;
+    let read_s = read_s + t_lids.elapsed().as_secs_f64();
+    let t_route = Instant::now();
+    let routed = route_fabric(rec.loaded.fabric(), shape, &lids, &ask)?;
+    let route_s = t_route.elapsed().as_secs_f64();
+    let style = match a.dump_style {
+        StyleArg::Compact => DumpStyle::Compact,
+        StyleArg::Full => DumpStyle::Full,
+        StyleArg::Auto => DumpStyle::Auto,
+    };
+    let t_write = Instant::now();
+    let fabric = rec.loaded.fabric();
+    let prove_for = (!a.no_validate).then(|| rec.layout());
+    let (files, style, proof) = match write_proven(&a.out, fabric, &lids, &routed, prove_for, style)? {
+        Written::Published { files, style, proof } => (files, style, proof),
+        Written::Refused(proof) => {
+            eprintln!(
+                "ibfat: error: the computed tables fail their proof (this is a bug): {}",
+                proof.failure()
+            );
+            return Ok(1);
+        }
+    };
+    let write_s = t_write.elapsed().as_secs_f64();
+    let timings = a.timings.then(|| Timings {
+        read_s,
+        recognize_s,
+        route_s,
+        validate_s: proof.as_ref().map_or(0.0, |p| p.1),
+        write_s,
+        load_s: read_s + recognize_s,
+    });
+    let report = Report::new(
+        &shape.describe(),
+        rec.faults(),
+        &routed,
+        &lids,
+        proof.as_ref().map(|p| &p.0),
+        (&a.out, files, style),
+        timings,
+    );
+    report.print(a.json, route_s)?;
+    Ok(i32::from(routed.unrouted > 0))
+}
+
+/// Recognise the loaded fabric (`--family`), apply host roles; an unrecognised fabric is
+/// refused with recognition's reason.
+fn recognise(mut loaded: Loaded, family: &str) -> Result<Recognised> {
+    let hint = ibfat::recognize::FamilyHint::parse_opt(family)?;
+    loaded.recognise(hint);
+    let degraded = match loaded.model.layout() {
+        Some(_) => None,
+        None => loaded.degraded.clone(),
+    };
+    if degraded.is_none() {
+        loaded.topology()?;
     }
-    if a.lmc > 1 && !matches!(layout, Layout::Fullmesh(_)) {
-        return Err(Error::input(
-            "lmc",
-            format!(
-                "LMC {} is for full meshes; a {} is routed with LMC 0 or 1",
-                a.lmc,
-                layout.family_name()
-            ),
-            Some("--lmc 0 or --lmc 1".into()),
-        ));
-    }
-    // planned LIDs at this LMC must fit the subnet: say which size of the family would
+    let loaded = topo::with_roles(loaded)?;
+    Ok(Recognised { loaded, degraded })
+}
+
+/// The LIDs to route with: `plan`, `discovered`, `auto` (the topology's own at this LMC,
+/// else planned) or a guid2lid file. Planned LIDs of an intact family must fit the subnet
+/// (the error says which size of the family would).
+fn pick_lids(loaded: &Loaded, layout: Option<&Layout>, arg: &str, lmc: u8) -> Result<Lids> {
+    let fabric = loaded.fabric();
     let plan = || -> Result<Lids> {
-        let switches = loaded.fabric().switches().count() as u64;
+        let Some(layout) = layout else {
+            return Lids::plan(fabric, &[], lmc);
+        };
         ibfat::topology::lidspace::check_layout(
             layout,
-            switches,
+            fabric.switches().count() as u64,
             (layout.hosts().len() + layout.others().len()) as u64,
-            a.lmc,
+            lmc,
         )?;
-        Lids::plan(loaded.fabric(), layout.hosts(), a.lmc)
+        Lids::plan(fabric, layout.hosts(), lmc)
     };
-    let lids = match a.lids.as_str() {
-        "plan" => plan()?,
-        "discovered" => found_lids
-            .clone()
-            .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into())))?,
-        "auto" => match &found_lids {
-            Some(l) if l.lmc == a.lmc => l.clone(),
-            _ => plan()?,
+    match arg {
+        "plan" => plan(),
+        "discovered" => loaded
+            .own_lids()?
+            .ok_or_else(|| Error::input("lids", "the topology carries no LIDs", Some("use --lids plan".into()))),
+        "auto" => match loaded.own_lids()? {
+            Some(l) if l.lmc == lmc => Ok(l),
+            _ => plan(),
         },
-        file => topo::read_guid2lid(loaded.fabric(), Path::new(file))?,
-    };
-    read_s += t_lids.elapsed().as_secs_f64();
-    if let (Objective::Spread, Layout::Lsft(l)) = (a.objective, layout) {
-        if lids.lmc != 0 {
-            return Err(Error::input(
-                "lmc",
-                "an LSFT is spread with LMC 0",
-                Some("drop --lmc".into()),
-            ));
-        }
-        let holes = LsftHoles::new(
-            loaded.fabric(),
-            l.plane.clone(),
-            l.sides,
-            l.leaves.clone(),
-            l.spines.clone(),
-        );
-        let description = layout.describe();
-        let job = super::route_degraded::LsftJob {
-            description: &description,
-            faults: 0,
-            holes: &holes,
-            lids: &lids,
-            spread: true,
-            lids_s: 0.0,
-        };
-        let stages = a.timings.then_some((read_s, recognize_s));
-        return super::route_degraded::lsft(&loaded, &job, &a.out, a.json, !a.no_validate, stages, style);
+        file => topo::read_guid2lid(fabric, Path::new(file)),
     }
-    let t0 = Instant::now();
-    let lfts = route(loaded.fabric(), layout, &lids)?;
-    let secs = t0.elapsed().as_secs_f64();
-    // a full mesh's detours (LMC offsets, or around missing cables) need two VLs
-    if let Some(l) = match layout {
-        Layout::Fullmesh(l) if lids.lmc >= 1 || !l.cut.is_empty() => Some(l),
-        _ => None,
-    } {
-        let routed = super::route_fullmesh::Routed {
-            fabric: loaded.fabric(),
-            layout: l,
-            family: layout,
-            description: layout.describe(),
-            lids: &lids,
-            lfts: &lfts,
-            route_s: secs,
-        };
-        return super::route_fullmesh::run(routed, a.no_validate, &a.out, a.json, style);
-    }
-    // the tables are validated while the dump is written (on another thread): the dump
-    // of a large fabric is gigabytes (LSFT(32): 5.8 GB) and its writing is bounded by the
-    // disk; the files are published only when the tables pass. The text is streamed into
-    // the temporary file, never held in memory; both files stay one atomic group
-    let t_write = Instant::now();
-    let fabric = loaded.fabric();
-    let style = style.resolve(fabric, &lids, &lfts);
-    let g2l = guid2lid::write(&lids, fabric).into_bytes();
-    let files: Vec<(&str, atomic::Fill<'_>)> = vec![
+}
+
+/// What [`write_proven`] did.
+enum Written {
+    /// The files are in place: their names, the dump's style, and the proof with its
+    /// seconds (none with `--no-validate`).
+    Published {
+        files: Vec<&'static str>,
+        style: DumpStyle,
+        proof: Option<(Proof, f64)>,
+    },
+    /// The proof failed: nothing was written.
+    Refused(Proof),
+}
+
+/// Write the tables (and, for routes with lanes, `path-sl.txt` and `sl2vl.txt`) as one
+/// atomic group in `out`, proving them on another thread meanwhile (`prove`: the intact
+/// layout whose promises they keep, or none for a degraded fabric; `None`: no proof). A
+/// large fabric's dump is gigabytes bounded by the disk, so the proof costs no wall time;
+/// the files are published only when it holds.
+fn write_proven(
+    out: &Path,
+    fabric: &Fabric,
+    lids: &Lids,
+    routed: &Routed,
+    prove_for: Option<Option<&Layout>>,
+    style: DumpStyle,
+) -> Result<Written> {
+    let lfts = &routed.lfts;
+    let style = style.resolve(fabric, lids, lfts);
+    let g2l = guid2lid::write(lids, fabric).into_bytes();
+    let mut files: Vec<(&'static str, atomic::Fill<'_>)> = vec![
         (
             "opensm-lfts.dump",
-            Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, &lids, &lfts, style)),
+            Box::new(|w: &mut dyn std::io::Write| lftdump::stream_opensm_as(w, fabric, lids, lfts, style)),
         ),
-        ("guid2lid", Box::new(|w: &mut dyn std::io::Write| w.write_all(&g2l))),
         (
-            lftbin::FILE_NAME,
-            Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, &lids, &lfts)),
+            "guid2lid",
+            Box::new(move |w: &mut dyn std::io::Write| w.write_all(&g2l)),
         ),
     ];
-    let mut checked = None;
+    if let Some(rules) = routed.lanes.as_deref() {
+        let cf = lfts.computed_for(fabric, lids);
+        let path_sl = lanes::write_path_sl(fabric, lids, &cf, |s, l| rules.sl(s, l)).into_bytes();
+        let sl2vl = lanes::write_sl2vl(fabric, &cf, |w, s, i, o| rules.vl(w, s, i, o)).into_bytes();
+        files.push((
+            "path-sl.txt",
+            Box::new(move |w: &mut dyn std::io::Write| w.write_all(&path_sl)),
+        ));
+        files.push((
+            "sl2vl.txt",
+            Box::new(move |w: &mut dyn std::io::Write| w.write_all(&sl2vl)),
+        ));
+    }
+    files.push((
+        lftbin::FILE_NAME,
+        Box::new(|w: &mut dyn std::io::Write| lftbin::write(w, fabric, lids, lfts)),
+    ));
+    let names: Vec<&'static str> = files.iter().map(|(name, _)| *name).collect();
+    let mut proof = None;
     let published = std::thread::scope(|s| {
-        let validation = (!a.no_validate).then(|| {
-            s.spawn(|| {
+        let proving = prove_for.map(|layout| {
+            s.spawn(move || {
                 let t = Instant::now();
-                let r = validate(fabric, &lids, &lfts, Some(layout));
-                (r, t.elapsed().as_secs_f64())
+                let p = prove(fabric, lids, routed, layout);
+                (p, t.elapsed().as_secs_f64())
             })
         });
-        atomic::write_files_gated(&a.out, files, || {
-            let Some(v) = validation else { return Ok(true) };
-            let (r, secs) = v.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            let ok = r.ok;
-            checked = Some((r, secs));
-            Ok(ok)
+        atomic::write_files_gated(out, files, || {
+            let Some(p) = proving else { return Ok(true) };
+            let (p, secs) = p.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            let sound = p.sound;
+            proof = Some((p, secs));
+            Ok(sound)
         })
     })?;
-    let write_s = t_write.elapsed().as_secs_f64();
-    let validate_s = checked.as_ref().map_or(0.0, |c| c.1);
-    if !published {
-        let first = checked.as_ref().and_then(|c| c.0.defects.first());
-        eprintln!("ibfat: error: the computed tables fail validation (this is a bug): {first:?}");
-        return Ok(1);
+    match proof {
+        Some((p, _)) if !published => return Ok(Written::Refused(p)),
+        _ => {}
     }
-    let valid = checked.map(|_| true);
-    let report = Report {
-        family: layout.describe(),
-        switches: lfts.switches.len(),
-        lids: lids.owner.iter().skip(1).filter(|&&o| o != u32::MAX).count(),
-        lmc: lids.lmc,
-        entries: lfts.routed_entries(),
-        valid,
-        out: a.out.clone(),
-        files: vec!["opensm-lfts.dump", "guid2lid", lftbin::FILE_NAME],
-        dump_style: style.name(),
-        timings: a.timings.then_some(Timings {
-            read_s,
-            recognize_s,
-            route_s: secs,
-            validate_s,
-            write_s,
-            load_s: read_s + recognize_s,
-        }),
-    };
-    if a.json {
-        print_json("route", &report)?;
-    } else {
-        outln!("{}", report.family);
-        outln!(
-            "  {} switches x {} LIDs (LMC {}): {} LFT entries in {:.3} s{}",
-            report.switches,
-            report.lids,
-            report.lmc,
-            report.entries,
-            secs,
-            if valid == Some(true) { ", validated" } else { "" }
-        );
-        outln!(
-            "  wrote {}/opensm-lfts.dump{}, {}/guid2lid and {}/{}",
-            a.out.display(),
-            compact_note(style),
-            a.out.display(),
-            a.out.display(),
-            lftbin::FILE_NAME
-        );
-    }
-    Ok(0)
+    Ok(Written::Published {
+        files: names,
+        style,
+        proof,
+    })
 }

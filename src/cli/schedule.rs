@@ -350,7 +350,6 @@ fn repaired(
     d: &ibfat::recognize::Degraded,
     start: Instant,
 ) -> Result<i32> {
-    use ibfat::topology::degraded::Holes;
     let want = repaired_pattern(d);
     let name = want.name();
     if a.pattern != PatternArg::Phases(want) || a.job.is_some() || a.job_size.is_some() || a.block.is_some() {
@@ -384,11 +383,11 @@ fn repaired(
                 Some(l) if l.lmc == 0 => l,
                 _ => ibfat::routing::Lids::plan(fabric, &[], 0)?,
             };
-            let lfts = match &d.holes {
-                Holes::Lsft(h) => ibfat::routing::degraded::route_lsft(fabric, h, &lids)?.lfts,
-                Holes::Pgft(h) => ibfat::routing::degraded_pgft::route_pgft(fabric, h, &lids)?.lfts,
-                Holes::Mols(h) => ibfat::routing::degraded_mols::route_mols(fabric, h, &lids)?.lfts,
+            let shape = ibfat::routing::Shape::Degraded {
+                holes: &d.holes,
+                description: &d.description,
             };
+            let lfts = ibfat::routing::route_fabric(fabric, shape, &lids, &Default::default())?.lfts;
             (lids, lfts, "ibfat's degraded routes".to_string())
         }
     };

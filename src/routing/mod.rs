@@ -16,12 +16,14 @@ pub mod lanes;
 pub mod lft;
 pub mod lids;
 mod pgft;
+pub mod pipeline;
 pub mod plan;
 pub mod tree_lanes;
 mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};
 pub use lids::Lids;
+pub use pipeline::{route_fabric, Ask, Method, Objective, Refusal, Routed, Shape};
 
 use crate::error::{Error, Result};
 use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};

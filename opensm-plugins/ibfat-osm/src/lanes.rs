@@ -93,6 +93,59 @@ impl ActiveLanes {
     }
 }
 
+/// What OpenSM offers for virtual lanes: QoS on (it programs SL-to-VL tables only then),
+/// its `max_op_vls`, and the lowest VLCap of any cabled port (with the port, for the log).
+#[derive(Clone, Copy, Debug)]
+pub struct VlOffer {
+    pub qos: bool,
+    pub max_op_vls: u8,
+    /// (VLCap code, node GUID, port) of the cabled port with the fewest VLs.
+    pub lowest_cap: Option<(u8, u64, u8)>,
+}
+
+impl VlOffer {
+    /// Data VLs every link can operate.
+    pub fn data_vls(&self) -> u8 {
+        let cap = self.lowest_cap.map_or(15, |(c, _, _)| data_vls_of_code(c));
+        let op = match self.max_op_vls {
+            0 => 15, // not set: OpenSM's default allows all
+            c => data_vls_of_code(c),
+        };
+        cap.min(op)
+    }
+
+    /// Data VLs the routes may use: every one offered with QoS on (OpenSM programs
+    /// SL-to-VL tables only then), else one.
+    pub fn usable(&self) -> u8 {
+        if self.qos {
+            self.data_vls()
+        } else {
+            1
+        }
+    }
+
+    /// Why `need` data VLs cannot be had, if they cannot.
+    pub fn refusal(&self, need: u8) -> Option<String> {
+        if !self.qos {
+            return Some(format!(
+                "the routes need {need} data VLs, and OpenSM programs SL-to-VL tables only with QoS on \
+                 (start it with -Q or set `qos TRUE`)"
+            ));
+        }
+        let have = self.data_vls();
+        (have < need).then(|| match self.lowest_cap {
+            Some((code, guid, port)) if data_vls_of_code(code) < need => format!(
+                "the routes need {need} data VLs; port {port} of 0x{guid:016x} offers {} (VLCap {code})",
+                data_vls_of_code(code)
+            ),
+            _ => format!(
+                "the routes need {need} data VLs; max_op_vls {} allows {have}",
+                self.max_op_vls
+            ),
+        })
+    }
+}
+
 /// Data VLs a PortInfo VLCap / OperationalVLs code stands for (1: VL0, 2: VL0–1, 3:
 /// VL0–3, 4: VL0–7, 5: VL0–14); 0 for codes outside 1..=5.
 pub fn data_vls_of_code(code: u8) -> u8 {
@@ -174,5 +227,24 @@ mod tests {
             assert_eq!(v, TwoLanes.vl(leaf, sl as u8, 1, 2));
         }
         assert_eq!(vls[KEEPALIVE_SL], KEEPALIVE_VL);
+    }
+
+    #[test]
+    fn refusals_name_the_cause() {
+        let mut o = VlOffer {
+            qos: false,
+            max_op_vls: 5,
+            lowest_cap: Some((4, 0x2c9, 3)),
+        };
+        assert!(o.refusal(2).unwrap().contains("QoS on"));
+        o.qos = true;
+        assert_eq!(o.data_vls(), 8);
+        assert!(o.refusal(2).is_none());
+        o.lowest_cap = Some((1, 0x2c9, 3));
+        let why = o.refusal(2).unwrap();
+        assert!(why.contains("port 3 of 0x00000000000002c9 offers 1"), "{why}");
+        o.lowest_cap = Some((4, 0x2c9, 3));
+        o.max_op_vls = 1;
+        assert!(o.refusal(2).unwrap().contains("max_op_vls 1 allows 1"));
     }
 }

@@ -50,24 +50,20 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-mod degraded;
 mod hops;
 mod lanes;
 mod options;
+mod passlog;
 mod schedule;
 mod stages;
 mod subnet;
 
-use degraded::VlOffer;
-use ibfat::check::validate;
-use ibfat::check::vls::check_lanes;
+use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::lanes::LaneRules;
-use ibfat::routing::{route, LftSet, Lids};
-use ibfat::topology::degraded::{Holes, LsftHoles};
+use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape};
 use ibfat::topology::{Fabric, Layout, Topology};
-use lanes::ActiveLanes;
+use lanes::{ActiveLanes, VlOffer};
 pub use options::{parse_options, Options};
 use schedule::{ensure_folder, retire_schedule, write_schedule};
 use stages::Stages;
@@ -400,6 +396,41 @@ impl Marks {
     }
 }
 
+/// What a pass found on the subnet: a family as built (host roles applied), or a family
+/// with holes.
+enum Found {
+    Intact(Topology),
+    Degraded(Fabric, ibfat::recognize::Degraded),
+}
+
+impl Found {
+    fn fabric(&self) -> &Fabric {
+        match self {
+            Found::Intact(t) => &t.fabric,
+            Found::Degraded(f, _) => f,
+        }
+    }
+
+    fn shape(&self) -> Shape<'_> {
+        match self {
+            Found::Intact(t) => Shape::Intact(&t.layout),
+            Found::Degraded(_, d) => Shape::Degraded {
+                holes: &d.holes,
+                description: &d.description,
+            },
+        }
+    }
+
+    fn layout(&self) -> Option<&Layout> {
+        match self {
+            Found::Intact(t) => Some(&t.layout),
+            Found::Degraded(..) => None,
+        }
+    }
+}
+
+/// One routing pass: read the subnet, recognise it, route it through the library's
+/// pipeline, prove, program, and write the schedule.
 fn routing_pass(plugin: &Plugin) -> Result<(), String> {
     let osm = plugin.osm;
     let options = plugin.options.clone().map_err(|e| format!("bad plugin options: {e}"))?;
@@ -409,175 +440,137 @@ fn routing_pass(plugin: &Plugin) -> Result<(), String> {
         log(osm, false, &note);
     }
     let lowest_vl_cap = subnet.lowest_vl_cap;
-    let fabric = subnet.fabric;
     let read = t0.elapsed();
-    let layout = match recognize(&fabric, options.family) {
-        Recognition::Recognised {
-            layout: Layout::Lsft(l),
-            ..
-        } if options.spread => {
-            // the spreading objective routes the intact LSFT as the degraded one, without holes
-            let holes = LsftHoles::new(&fabric, l.plane.clone(), l.sides, l.leaves.clone(), l.spines.clone());
-            let d = ibfat::recognize::Degraded {
-                family: ibfat::recognize::FamilyHint::Lsft,
-                order: l.q,
-                description: Layout::Lsft(l).describe(),
-                faults: Vec::new(),
-                holes: Holes::Lsft(holes),
-            };
-            return degraded_pass(plugin, &options, &fabric, &d, lowest_vl_cap, t0, read);
-        }
-        Recognition::Recognised { layout, .. } => layout,
-        Recognition::Unrecognised { degraded: Some(d), .. } if options.route_degraded => {
-            return degraded_pass(plugin, &options, &fabric, &d, lowest_vl_cap, t0, read);
-        }
-        Recognition::Unrecognised { degraded: Some(d), .. } => {
-            for line in degraded::fault_lines(&d) {
-                log(osm, false, &line);
-            }
-            return Err(format!(
-                "{}; degraded fabrics are left to the next engine (degraded=refuse)",
-                d.description
-            ));
-        }
-        Recognition::Unrecognised { reason, .. } => {
-            return Err(format!(
-                "not a fabric ibfat recognises ({} switches, {} CAs): {reason}",
-                fabric.switches().count(),
-                fabric.cas().count()
-            ))
-        }
-    };
-    intact_pass(plugin, &options, fabric, layout, lowest_vl_cap, t0, read)
-}
-
-fn intact_pass(
-    plugin: &Plugin,
-    options: &Options,
-    fabric: Fabric,
-    mut layout: Layout,
-    lowest_vl_cap: Option<(u8, u64, u8)>,
-    t0: Instant,
-    read: std::time::Duration,
-) -> Result<(), String> {
-    let osm = plugin.osm;
-    if !options.roles.is_empty() {
-        let roles = resolve_roles(&fabric, &options.roles, false).map_err(|e| format!("host roles: {e}"))?;
-        for w in &roles.warnings {
-            log(osm, false, &format!("host roles: {w} (skipped)"));
-        }
-        let n = layout
-            .apply_roles(&fabric, &roles)
-            .map_err(|e| format!("host roles: {e}"))?;
-        log(
-            osm,
-            false,
-            &format!(
-                "host roles: {} compute hosts ranked, {n} non-compute hosts routed at their slots",
-                layout.hosts().len()
-            ),
-        );
-    }
-    // from here on the subnet is a topology like any planned or loaded one
-    let topo = Topology::discovered(fabric, layout, "subnet");
-    let (fabric, layout) = (&topo.fabric, &topo.layout);
+    let found = recognise_subnet(osm, &options, subnet.fabric)?;
     let recognised = t0.elapsed();
+    let fabric = found.fabric();
+    let shape = found.shape();
+    let description = shape.describe();
     let lids = Lids::discovered(fabric)
         .map_err(|e| e.to_string())?
         .ok_or("OpenSM has assigned no LIDs yet")?;
     lids.require_complete(fabric).map_err(|e| e.to_string())?;
     let t_lids = t0.elapsed();
-    let lfts = route(fabric, layout, &lids).map_err(|e| e.to_string())?;
-    // a full mesh's LMC detours, and its routes around missing cables, turn at the relay:
-    // two data VLs (routing::fullmesh)
-    let rules: Option<Box<dyn LaneRules + Send + Sync>> = match layout {
-        Layout::Fullmesh(l) if lids.lmc >= 1 || !l.cut.is_empty() => {
-            Some(Box::new(ibfat::routing::fullmesh::Lanes::new(fabric, l, &lids)))
-        }
-        _ => None,
+    let offer = vl_offer(osm, lowest_vl_cap);
+    let ask = Ask {
+        objective: if options.spread {
+            Objective::Spread
+        } else {
+            Objective::Family
+        },
+        vls: offer.usable(),
     };
-    if let Some(r) = &rules {
-        if let Some(why) = vl_offer(osm, lowest_vl_cap).refusal(r.data_vls()) {
-            return Err(format!("{} with LMC {}: {why}", layout.describe(), lids.lmc));
-        }
+    let routed = route_fabric(fabric, shape, &lids, &ask).map_err(|r| passlog::refusal(&description, r, &offer))?;
+    for line in passlog::route_lines(&routed, &description, &offer) {
+        log(osm, false, &line);
     }
-    let routed = t0.elapsed();
+    let routed_at = t0.elapsed();
     if options.validate {
-        let mut v = validate(fabric, &lids, &lfts, Some(layout));
-        if let Some(r) = &rules {
-            // deadlock freedom per VL with the SLs and SL-to-VL tables OpenSM will program
-            let vr = check_lanes(fabric, &lids, &lfts, r.as_ref());
-            log(
-                osm,
-                !vr.ok(),
-                &format!(
-                    "per-VL validation: {} host paths ({} on SL 1), {} broken, {} VLs, every VL's CDG {}",
-                    vr.paths,
-                    vr.sl_paths,
-                    vr.broken,
-                    vr.vls,
-                    if vr.ok() { "acyclic" } else { "CYCLIC" }
-                ),
-            );
-            v.deadlock_free = vr.ok();
-            v.ok = v.data_path_ok && v.complete && v.deadlock_free;
+        let proof = prove(fabric, &lids, &routed, found.layout());
+        for line in passlog::proof_lines(&proof, &routed) {
+            log(osm, !proof.sound, &line);
         }
-        let found = format!(
-            "validation of {} switches x {} LIDs: data path {}, deadlock {}, completeness {} \
-             (broken host routes {}, black holes {}, loops {}, misdelivered {}, non-minimal {}; \
-             host-sourced CDG {} channels, {} dependencies)",
-            v.switches,
-            v.lids,
-            if v.data_path_ok { "ok" } else { "FAILED" },
-            if v.deadlock_free {
-                "free"
-            } else {
-                "POSSIBLE (cyclic CDG)"
-            },
-            if v.complete { "ok" } else { "gaps" },
-            v.broken_host_routes,
-            v.black_holes,
-            v.loops,
-            v.misdelivered,
-            v.non_minimal,
-            v.ca_sourced.channels,
-            v.ca_sourced.dependencies
-        );
-        log(osm, !v.ok, &found);
-        if !v.ok {
-            let first = v
-                .defects
-                .first()
-                .map(|d| {
-                    format!(
-                        "{} at {} for LID 0x{:04x} -> {}: {}",
-                        d.kind, d.switch, d.lid, d.destination, d.path
-                    )
-                })
-                .unwrap_or_default();
-            return Err(format!("the computed tables fail validation: {first}"));
+        if !proof.sound {
+            return Err(format!("{description}: the computed tables fail validation"));
         }
     }
     let validated = t0.elapsed();
-    program(osm, fabric, &lids, &lfts)?;
-    // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); a full
-    // mesh's detours do
-    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = rules.map(|r| ActiveLanes::new(fabric, &lids, r));
+    program(osm, fabric, &lids, &routed.lfts)?;
+    // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); detours do
+    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = routed.lanes.map(|r| ActiveLanes::new(fabric, &lids, r));
     let marks = Marks {
         read,
         recognised,
         lids: t_lids,
-        routed,
+        routed: routed_at,
         validated,
         done: t0.elapsed(),
     };
     let pass = plugin.passes.load(Ordering::Relaxed);
-    log(osm, false, &pass_line(pass, &layout.describe(), &lfts, &lids, &marks));
+    log(osm, false, &pass_line(pass, &description, &routed.lfts, &lids, &marks));
     log(osm, false, &marks.stages().line(pass));
     if let Some(path) = &options.schedule_out {
-        write_schedule(osm, options, &topo, &lfts, &lids, path);
+        match &found {
+            // nearly every flow of the family's all-to-all is detoured on spread tables:
+            // its repair would re-pack them all inside the routing pass (minutes at
+            // LSFT(13)), and no schedule is conflict-free there anyway
+            _ if options.spread => {
+                log(
+                    osm,
+                    false,
+                    "objective=spread: no schedule is written (the family's all-to-all is conflict-free on its own routes only)",
+                );
+                retire_schedule(osm, path);
+            }
+            Found::Intact(topo) => write_schedule(osm, &options, topo, &routed.lfts, &lids, path),
+            Found::Degraded(fabric, d) => schedule::write_repaired(osm, fabric, d, &lids, &routed.lfts, path),
+        }
     }
     Ok(())
+}
+
+/// Recognise the subnet: an intact family (host roles applied), or a degraded one when
+/// `degraded=route`; anything else is refused with recognition's reason.
+fn recognise_subnet(osm: *mut c_void, options: &Options, fabric: Fabric) -> Result<Found, String> {
+    match recognize(&fabric, options.family) {
+        Recognition::Recognised { layout, .. } => {
+            if options.spread && !options.roles.is_empty() {
+                return Err(format!(
+                    "{}: host roles do not apply to the spread objective (its rank order is the family's)",
+                    layout.describe()
+                ));
+            }
+            let layout = with_roles(osm, options, &fabric, layout)?;
+            // from here on the subnet is a topology like any planned or loaded one
+            Ok(Found::Intact(Topology::discovered(fabric, layout, "subnet")))
+        }
+        Recognition::Unrecognised { degraded: Some(d), .. } => {
+            for line in passlog::fault_lines(&d) {
+                log(osm, false, &line);
+            }
+            if !options.route_degraded {
+                return Err(format!(
+                    "{}; degraded fabrics are left to the next engine (degraded=refuse)",
+                    d.description
+                ));
+            }
+            if !options.roles.is_empty() {
+                return Err(format!(
+                    "{}: host roles do not apply to a degraded fabric (its repaired schedule keeps the family's rank order)",
+                    d.description
+                ));
+            }
+            Ok(Found::Degraded(fabric, d))
+        }
+        Recognition::Unrecognised { reason, .. } => Err(format!(
+            "not a fabric ibfat recognises ({} switches, {} CAs): {reason}",
+            fabric.switches().count(),
+            fabric.cas().count()
+        )),
+    }
+}
+
+/// Apply the host-role options to an intact family's layout.
+fn with_roles(osm: *mut c_void, options: &Options, fabric: &Fabric, mut layout: Layout) -> Result<Layout, String> {
+    if options.roles.is_empty() {
+        return Ok(layout);
+    }
+    let roles = resolve_roles(fabric, &options.roles, false).map_err(|e| format!("host roles: {e}"))?;
+    for w in &roles.warnings {
+        log(osm, false, &format!("host roles: {w} (skipped)"));
+    }
+    let n = layout
+        .apply_roles(fabric, &roles)
+        .map_err(|e| format!("host roles: {e}"))?;
+    log(
+        osm,
+        false,
+        &format!(
+            "host roles: {} compute hosts ranked, {n} non-compute hosts routed at their slots",
+            layout.hosts().len()
+        ),
+    );
+    Ok(layout)
 }
 
 /// The pass summary line the tests and operators look for.
@@ -591,71 +584,6 @@ fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks) -> St
         m.read.as_secs_f64() * 1e3,
         (m.recognised - m.read).as_secs_f64() * 1e3
     )
-}
-
-/// A degraded fabric: detour routes with their lanes (degraded.rs).
-fn degraded_pass(
-    plugin: &Plugin,
-    options: &Options,
-    fabric: &Fabric,
-    d: &ibfat::recognize::Degraded,
-    lowest_vl_cap: Option<(u8, u64, u8)>,
-    t0: Instant,
-    read: std::time::Duration,
-) -> Result<(), String> {
-    let osm = plugin.osm;
-    if !d.faults.is_empty() {
-        for line in degraded::fault_lines(d) {
-            log(osm, false, &line);
-        }
-    }
-    if !options.roles.is_empty() {
-        return Err(format!(
-            "{}: host roles do not apply to a degraded fabric or the spread objective (its repaired schedule keeps the family's rank order)",
-            d.description
-        ));
-    }
-    let recognised = t0.elapsed();
-    let lids = Lids::discovered(fabric)
-        .map_err(|e| e.to_string())?
-        .ok_or("OpenSM has assigned no LIDs yet")?;
-    lids.require_complete(fabric).map_err(|e| e.to_string())?;
-    let t_lids = t0.elapsed();
-    let offer = vl_offer(osm, lowest_vl_cap);
-    let r = degraded::route(fabric, d, &lids, &offer, options.validate, options.spread)?;
-    let validated = t0.elapsed();
-    for line in &r.report {
-        log(osm, false, line);
-    }
-    program(osm, fabric, &lids, &r.lfts)?;
-    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = r.lanes;
-    let marks = Marks {
-        read,
-        recognised,
-        lids: t_lids,
-        routed: validated - r.validate_time,
-        validated,
-        done: t0.elapsed(),
-    };
-    let pass = plugin.passes.load(Ordering::Relaxed);
-    log(osm, false, &pass_line(pass, &d.description, &r.lfts, &lids, &marks));
-    log(osm, false, &marks.stages().line(pass));
-    match &options.schedule_out {
-        // nearly every flow of the family's all-to-all is detoured on spread tables: its
-        // repair would re-pack them all inside the routing pass (minutes at LSFT(13)),
-        // and no schedule is conflict-free there anyway
-        Some(path) if options.spread => {
-            log(
-                osm,
-                false,
-                "objective=spread: no schedule is written (the family's all-to-all is conflict-free on its own routes only)",
-            );
-            retire_schedule(osm, path);
-        }
-        Some(path) => schedule::write_repaired(osm, fabric, d, &lids, &r.lfts, path),
-        None => {}
-    }
-    Ok(())
 }
 
 #[cfg(test)]
