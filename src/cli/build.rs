@@ -42,6 +42,17 @@ Examples:
   ibfat build --spec lsft7/fabric.yaml --out again/     rebuild the identical fabric
   ibfat build kary --arity 4 --levels 3 --rails 2 --out dual/   dual-rail 4-ary 3-tree";
 
+const BUILD_EXAMPLES: &str = "\
+Examples:
+  ibfat build lsft --order 7 --out lsft7/
+  ibfat build pgft --down 24,4 --up 1,2 --parallel 1,6 --out cluster/
+  ibfat build --spec lsft7/fabric.yaml --out again/     rebuild the identical fabric";
+
+const LSFT_EXAMPLES: &str = "\
+Examples:
+  ibfat build lsft --order 7 --out lsft7/                        456 hosts, 114 switches
+  ibfat build lsft --order 5 --two-sided --out lsft5x2/          372 hosts";
+
 const LSFT_AFTER: &str = "\
 q²+q+1 leaves (the points of the projective plane of order q) and as many spines (its
 lines); leaf P is cabled to spine L when P lies on L; q+1 hosts per leaf unless
@@ -54,12 +65,22 @@ Examples:
   ibfat build lsft --order 3 --shuffle 1 --out lsft3/            ports and GUIDs in any order
   ibfat build lsft --order 32 --json                              the report only (no folder)";
 
+const KARY_EXAMPLES: &str = "\
+Examples:
+  ibfat build kary --arity 4 --levels 3 --out ft/                 64 hosts, 48 switches
+  ibfat build kary --arity 18 --levels 2 --link-speed QDR --out t/";
+
 const KARY_AFTER: &str = "\
 k^n hosts and n levels of k^(n-1) switches of 2k ports, routed with d-mod-k.
 
 Examples:
   ibfat build kary --arity 4 --levels 3 --out ft/                 64 hosts, 48 switches
   ibfat build kary --arity 18 --levels 2 --link-speed QDR --out t/";
+
+const MOLS_EXAMPLES: &str = "\
+Examples:
+  ibfat build mols --arity 7 --out mols7/                         343 hosts, wiring auto
+  ibfat build mols --arity 6 --wiring basic --out mols6/";
 
 const MOLS_AFTER: &str = "\
 n³ hosts on n² bottom, n² middle and n² top switches of 2n ports; the middle stage is
@@ -71,7 +92,7 @@ Examples:
   ibfat build mols --arity 6 --wiring basic --out mols6/";
 
 #[derive(Args, Debug)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = BUILD_AFTER)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = BUILD_EXAMPLES, after_long_help = BUILD_AFTER)]
 pub struct BuildArgs {
     #[command(subcommand)]
     family: Option<Family>,
@@ -88,7 +109,7 @@ pub struct BuildArgs {
 #[derive(Subcommand, Debug)]
 enum Family {
     /// Latin-square fat-tree from the projective plane of order Q
-    #[command(after_help = LSFT_AFTER)]
+    #[command(after_help = LSFT_EXAMPLES, after_long_help = LSFT_AFTER)]
     Lsft {
         /// Order q of the projective plane: a prime power (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 ...)
         #[arg(long, value_name = "Q")]
@@ -105,7 +126,7 @@ enum Family {
         out: OutArgs,
     },
     /// Standard k-ary n-tree (k^n hosts, n levels of k^(n-1) switches)
-    #[command(after_help = KARY_AFTER)]
+    #[command(after_help = KARY_EXAMPLES, after_long_help = KARY_AFTER)]
     Kary {
         /// Arity k >= 2 (switches have 2k ports)
         #[arg(long, value_name = "K")]
@@ -119,7 +140,7 @@ enum Family {
         out: OutArgs,
     },
     /// 3-level fat-tree with the middle stage rewired by orthogonal Latin squares
-    #[command(after_help = MOLS_AFTER)]
+    #[command(after_help = MOLS_EXAMPLES, after_long_help = MOLS_AFTER)]
     Mols {
         /// Arity n >= 2: n³ hosts, 3n² switches of 2n ports
         #[arg(long, value_name = "N")]
@@ -134,9 +155,11 @@ enum Family {
     },
     /// Parallel-ports generalised fat-tree PGFT(h; m1..mh; w1..wh; p1..ph): the fat-trees
     /// sites run (parallel cables, oversubscribed, partly populated)
-    #[command(after_help = PGFT_AFTER)]
+    #[command(after_help = PGFT_EXAMPLES, after_long_help = PGFT_AFTER)]
     Pgft {
-        /// m1,..,mh: children per switch, level 1 (host slots per leaf) up to the top
+        /// m1,..,mh: children per switch of levels 1 (host slots) to h
+        ///
+        /// Level 1 is the leaves (m1: host slots per leaf), level h the top.
         #[arg(long, value_name = "M,..", value_delimiter = ',', required = true)]
         down: Vec<u32>,
         /// w1,..,wh: parents per node (w1 = 1: one port per host)
@@ -148,8 +171,10 @@ enum Family {
         /// Hosts on the first M slots of every leaf (default m1: all)
         #[arg(long, value_name = "M")]
         hosts_per_leaf: Option<u32>,
-        /// The last K hosts of every leaf are non-compute (storage, login): named IO<d>,
-        /// routed at their slots, left out of the rank order
+        /// The last K hosts of every leaf are non-compute
+        ///
+        /// Storage, login: they are named IO<d>, routed at their slots and left out of the
+        /// rank order.
         #[arg(long, value_name = "K", default_value = "0")]
         io_per_leaf: u32,
         #[command(flatten)]
@@ -158,7 +183,7 @@ enum Family {
         out: OutArgs,
     },
     /// Full mesh: N switches, every pair cabled (W parallel cables), H hosts per switch
-    #[command(after_help = FULLMESH_AFTER)]
+    #[command(after_help = FULLMESH_EXAMPLES, after_long_help = FULLMESH_AFTER)]
     Fullmesh {
         /// Switches N >= 3
         #[arg(long, value_name = "N")]
@@ -175,7 +200,7 @@ enum Family {
         out: OutArgs,
     },
     /// Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)
-    #[command(after_help = TWOLEVEL_AFTER)]
+    #[command(after_help = TWOLEVEL_EXAMPLES, after_long_help = TWOLEVEL_AFTER)]
     Twolevel {
         /// Leaf switches L
         #[arg(long, value_name = "L")]
@@ -196,6 +221,11 @@ enum Family {
     },
 }
 
+const FULLMESH_EXAMPLES: &str = "\
+Examples:
+  ibfat build fullmesh --switches 8 --hosts-per-switch 4 --out mesh8/       32 hosts, 28 cables between switches
+  ibfat build fullmesh --switches 32 --hosts-per-switch 16 --json            the report only";
+
 const FULLMESH_AFTER: &str = "\
 N switches, every pair joined by W cables (default 1), H hosts on every switch: H + W(N-1)
 ports per switch, at most 254. Routed direct on the base LID; with `ibfat route --lmc L`
@@ -206,6 +236,11 @@ Examples:
   ibfat build fullmesh --switches 8 --hosts-per-switch 4 --out mesh8/       32 hosts, 28 cables between switches
   ibfat build fullmesh --switches 6 --hosts-per-switch 2 --cables-per-pair 2 --shuffle 1 --out m6/
   ibfat build fullmesh --switches 32 --hosts-per-switch 16 --json            the report only";
+
+const TWOLEVEL_EXAMPLES: &str = "\
+Examples:
+  ibfat build twolevel --leaves 52 --hosts-per-leaf 20 --spines 2 --links-per-pair 2 --out ricc/
+  ibfat build twolevel --leaves 18 --hosts-per-leaf 18 --spines 9 --links-per-pair 2 --out t/";
 
 const TWOLEVEL_AFTER: &str = "\
 The same fabric as `build pgft --down H,L --up 1,S --parallel 1,P`: every leaf has H host
@@ -222,6 +257,11 @@ so (automatic recognition says pgft and gives the twolevel spelling as `equivale
 Examples:
   ibfat build twolevel --leaves 52 --hosts-per-leaf 20 --spines 2 --links-per-pair 2 --out ricc/
   ibfat build twolevel --leaves 18 --hosts-per-leaf 18 --spines 9 --links-per-pair 2 --out t/";
+
+const PGFT_EXAMPLES: &str = "\
+Examples:
+  ibfat build pgft --down 24,4 --up 1,2 --parallel 1,6 --out cluster/    96 hosts, 2:1 at the leaves
+  ibfat build pgft --down 4,4,4 --up 1,4,4 --parallel 1,1,1 --out ft/     the 4-ary 3-tree";
 
 const PGFT_AFTER: &str = "\
 A level-l switch has m_l children and w_(l+1) parents, p_(l+1) parallel cables to each;
@@ -243,20 +283,28 @@ fn parse_wiring(s: &str) -> std::result::Result<WiringChoice, String> {
 
 #[derive(Args, Debug, Clone)]
 struct FabricOpts {
-    /// Permute every switch's ports and draw random GUIDs from this seed (testing)
+    /// Permute every switch's ports and draw random GUIDs from SEED
+    ///
+    /// For testing.
     #[arg(long, value_name = "SEED")]
     shuffle: Option<u64>,
-    /// First GUID (hex); switches get base+0x10000000+i, hosts base+0x20000000+2i
+    /// First GUID (hex)
+    ///
+    /// Switches get base+0x10000000+i, hosts base+0x20000000+2i.
     #[arg(long, value_name = "HEX", value_parser = parse_guid_arg)]
     guid_base: Option<u64>,
     /// Width of every cable: 1x, 4x, 8x, 12x
-    #[arg(long, default_value = "4x", value_parser = parse_width)]
+    #[arg(long, value_name = "WIDTH", default_value = "4x", value_parser = parse_width)]
     link_width: Width,
-    /// Speed of every cable: SDR, DDR, QDR (what ibsim models), FDR, EDR, HDR, NDR
-    #[arg(long, default_value = "SDR", value_parser = parse_speed)]
+    /// Speed of every cable: SDR, DDR, QDR, FDR, EDR, HDR, NDR
+    ///
+    /// ibsim models SDR, DDR and QDR only.
+    #[arg(long, value_name = "SPEED", default_value = "SDR", value_parser = parse_speed)]
     link_speed: Speed,
-    /// Identical planes (1..=4): every host one HCA with a port per rail, port k+1 on
-    /// rail k; rail k's switches are named <name>-r<k> (docs/families.md)
+    /// Identical planes (1..=4), one HCA port per rail on every host
+    ///
+    /// Every host has one HCA with a port per rail: port k+1 is on rail k; rail k's
+    /// switches are named <name>-r<k> (docs/families.md).
     #[arg(long, value_name = "R", default_value = "1")]
     rails: u32,
 }
@@ -273,14 +321,17 @@ fn parse_speed(s: &str) -> std::result::Result<Speed, String> {
 
 #[derive(Args, Debug, Clone)]
 pub struct OutArgs {
-    /// Write the plan folder here (atomically); without it only the report is printed
+    /// Write the plan folder here (atomically)
+    ///
+    /// Without it only the report is printed.
     #[arg(short = 'o', long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Do not draw topology.svg
     #[arg(long)]
     no_svg: bool,
-    /// Also render topology.dot with Graphviz into topology-graphviz.svg (at most 60 s;
-    /// slow beyond a few hundred switches)
+    /// Also render topology.dot with Graphviz into topology-graphviz.svg
+    ///
+    /// At most 60 s; slow beyond a few hundred switches.
     #[arg(long)]
     graphviz: bool,
     /// Print the report as JSON

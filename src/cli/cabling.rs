@@ -40,15 +40,23 @@ Examples:
   ibfat cabling plans/lsft7/topology.net found.txt --json | jq .missing
   ibfat cabling found.txt                    no plan: slow cables and dump problems";
 
+const EXAMPLES: &str = "\
+Examples:
+  ibnetdiscover > found.txt && ibfat cabling plans/lsft7 found.txt
+  ibfat cabling plans/lsft7/topology.net found.txt --json | jq .missing
+  ibfat cabling found.txt                    no plan: slow cables and dump problems";
+
 #[derive(Args, Debug)]
-#[command(after_help = AFTER)]
+#[command(after_help = EXAMPLES, after_long_help = AFTER)]
 pub struct CablingArgs {
     /// The plan: plan folder, fabric.yaml or topology.net
     #[arg(value_name = "PLAN", required_unless_present = "plan_flag")]
     plan: Option<PathBuf>,
-    /// What was found: ibnetdiscover output (default format or -p) or an ibsim net file (`-`: stdin).
-    /// Given alone (`ibfat cabling DISCOVERED`), the cables are checked without a plan:
-    /// rates against their peers, and the dump's own problems
+    /// What was found: ibnetdiscover output or an ibsim net file (`-`: stdin)
+    ///
+    /// ibnetdiscover's default format or -p. Given alone (`ibfat cabling DISCOVERED`), the
+    /// cables are checked without a plan: rates against their peers, and the dump's own
+    /// problems.
     #[arg(value_name = "DISCOVERED")]
     discovered: Option<PathBuf>,
     /// Deprecated spelling of PLAN (one more release)
@@ -69,7 +77,9 @@ pub struct CablingArgs {
         conflicts_with = "discovered"
     )]
     discovered_flag: Option<PathBuf>,
-    /// Print the report as JSON (keys missing, extra, miswired, swapped, degraded, problems, uncompared)
+    /// Print the report as JSON
+    ///
+    /// Keys missing, extra, miswired, swapped, degraded, problems, uncompared.
     #[arg(long)]
     pub(crate) json: bool,
 }

@@ -69,11 +69,23 @@ Examples:
   ibfat check lsft17/ --lfts lsft17/ibfat-lfts.bin --pattern shift --shard 3/16 --out shard3.json
   ibfat check merge shard*.json --json";
 
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  ibfat check lsft7/ --pattern shift
+  ibfat check ibnetdiscover.txt --lfts opensm-lfts.dump --rates --heatmap rates.svg
+  ibfat check lsft17/ --lfts lsft17/ibfat-lfts.bin --pattern shift --shard 3/16 --out shard3.json";
+
 #[derive(Args, Debug)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = CHECK_AFTER)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = CHECK_EXAMPLES,
+    after_long_help = CHECK_AFTER
+)]
 pub struct CheckArgs {
-    /// A multi-rail fabric: work on rail K's plane (the plane on HCA port K+1), its own
-    /// subnet
+    /// A multi-rail fabric: work on rail K's plane
+    ///
+    /// The plane on HCA port K+1, its own subnet.
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
     #[command(subcommand)]
@@ -96,57 +108,92 @@ pub struct CheckArgs {
     /// guid2lid file with the LIDs the tables were made for
     #[arg(short = 'l', long)]
     lids: Option<PathBuf>,
-    /// A pattern (shift, kary-shift, mols-shift, lsft, lsft-partial, ring,
-    /// recursive-doubling, bruck, random, bisection) or a schedule file (JSON)
+    /// A pattern (shift, lsft ...) or a schedule file (JSON)
+    ///
+    /// The patterns: shift, kary-shift, mols-shift, lsft, lsft-partial, ring,
+    /// recursive-doubling, bruck, random, bisection.
     #[arg(short = 'p', long, default_value = "shift")]
     pattern: String,
-    /// Ranks of the job (as `ibfat schedule --job`): `ranks:0-63` or a host file
+    /// Ranks of the job: `ranks:0-63` or a host file
+    ///
+    /// As `ibfat schedule --job`.
     #[arg(short = 'j', long, value_name = "HOSTS")]
     job: Option<String>,
     /// lsft-partial: block width K (with --per-leaf M)
-    #[arg(long, value_name = "K", requires = "per_leaf")]
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "per_leaf",
+        help_heading = "Pattern lsft-partial",
+        hide_short_help = true
+    )]
     block: Option<u32>,
     /// lsft-partial: hosts per leaf M
-    #[arg(long, value_name = "M", requires = "block")]
+    #[arg(
+        long,
+        value_name = "M",
+        requires = "block",
+        help_heading = "Pattern lsft-partial",
+        hide_short_help = true
+    )]
     per_leaf: Option<u32>,
     /// lsft-partial: place a job of D hosts
-    #[arg(long, value_name = "D")]
+    #[arg(
+        long,
+        value_name = "D",
+        help_heading = "Pattern lsft-partial",
+        hide_short_help = true
+    )]
     job_size: Option<usize>,
     /// random: seed
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, help_heading = "Pattern random", hide_short_help = true)]
     seed: u64,
     /// random: number of phases
-    #[arg(long)]
+    #[arg(long, help_heading = "Pattern random", hide_short_help = true)]
     phases: Option<usize>,
-    /// Use LID base+K as destination (LMC paths; MOLS latency routes are K = 1)
-    #[arg(long, default_value_t = 0)]
+    /// Use LID base+K as destination (LMC paths)
+    ///
+    /// MOLS latency routes are K = 1.
+    #[arg(long, value_name = "K", default_value_t = 0)]
     lid_offset: u16,
-    /// Check only slice I of N of the phases (I from 0); the result is a shard file
+    /// Check only slice I of N of the phases (I from 0)
+    ///
+    /// The result is a shard file.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
-    /// Write the shard (with --shard) to FILE, atomically, for `ibfat check merge`
+    /// Write the shard (with --shard) to FILE, atomically
+    ///
+    /// For `ibfat check merge`.
     #[arg(short = 'o', long, value_name = "FILE", requires = "shard")]
     out: Option<PathBuf>,
     /// Include every link's load (`link_loads`) in the --json report
     #[arg(long)]
     links: bool,
-    /// Colour every link direction by its worst load: FILE.svg (drawn by ibfat; matrices
-    /// for large fabrics) or FILE.dot (Graphviz source)
+    /// Colour every link direction by its worst load: FILE.svg or FILE.dot
+    ///
+    /// FILE.svg is drawn by ibfat (matrices for large fabrics), FILE.dot is Graphviz
+    /// source.
     #[arg(long, value_name = "FILE")]
     heatmap: Option<PathBuf>,
-    /// Weigh each flow by link rate (reference rate / link rate), so a slow cable shows
-    /// as the bottleneck it is; needs a fabric that states rates (ibnetdiscover, ibsim)
+    /// Weigh each flow by link rate (reference rate / link rate)
+    ///
+    /// A slow cable then shows as the bottleneck it is; needs a fabric that states rates
+    /// (ibnetdiscover, ibsim).
     #[arg(long)]
     rates: bool,
     /// Print the report as JSON
     #[arg(long)]
     pub(crate) json: bool,
-    /// Check a schedule file even when it records other tables or another fabric than the
-    /// ones in hand (a warning instead of exit 2)
+    /// Check a schedule file even when it records other tables or fabric
+    ///
+    /// Other tables or another fabric than the ones in hand give a warning instead of
+    /// exit 2.
     #[arg(long)]
     allow_stale: bool,
-    /// Print the seconds of every stage on standard error (read, pattern, tables,
-    /// fingerprint and compile, phases, output); the report and shard are unchanged
+    /// Print the seconds of every stage on standard error
+    ///
+    /// The stages: read, pattern, tables, fingerprint and compile, phases, output; the
+    /// report and shard are unchanged.
     #[arg(long)]
     timings: bool,
 }
@@ -154,18 +201,10 @@ pub struct CheckArgs {
 #[derive(Subcommand, Debug)]
 enum CheckCmd {
     /// A full mesh's multipath throughput: the seed's patterns at direct shares D1 ... D10
-    #[command(after_help = MULTIPATH_AFTER)]
+    #[command(after_help = MULTIPATH_EXAMPLES, after_long_help = MULTIPATH_AFTER)]
     Multipath(super::check_multipath::MultipathArgs),
     /// Combine shard files (from `check --shard i/N --out FILE`) into one report
-    #[command(after_help = "\
-The shards must come from the same pattern, job, shard count, fabric and tables, with
-every index exactly once (else exit 2 naming the file); the report equals the unsharded
-check's. --allow-partial merges a subset and marks the report partial (exit 1).
-
-Examples:
-  ibfat check lsft7/ --pattern lsft --shard 0/4 --out s0.json     (and 1/4, 2/4, 3/4)
-  ibfat check merge s0.json s1.json s2.json s3.json --json
-  sbatch --wait --array=0-7 scripts/slurm/check-array.sbatch lsft7/ out/ --pattern shift")]
+    #[command(after_help = MERGE_EXAMPLES, after_long_help = MERGE_AFTER)]
     Merge {
         /// Shard files
         #[arg(required = true)]
@@ -181,6 +220,27 @@ Examples:
         links: bool,
     },
 }
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  ibfat check lsft7/ --pattern lsft --shard 0/4 --out s0.json     (and 1/4, 2/4, 3/4)
+  ibfat check merge s0.json s1.json s2.json s3.json --json
+  sbatch --wait --array=0-7 scripts/slurm/check-array.sbatch lsft7/ out/ --pattern shift";
+
+const MERGE_AFTER: &str = "\
+The shards must come from the same pattern, job, shard count, fabric and tables, with
+every index exactly once (else exit 2 naming the file); the report equals the unsharded
+check's. --allow-partial merges a subset and marks the report partial (exit 1).
+
+Examples:
+  ibfat check lsft7/ --pattern lsft --shard 0/4 --out s0.json     (and 1/4, 2/4, 3/4)
+  ibfat check merge s0.json s1.json s2.json s3.json --json
+  sbatch --wait --array=0-7 scripts/slurm/check-array.sbatch lsft7/ out/ --pattern shift";
+
+const MULTIPATH_EXAMPLES: &str = "\
+Examples:
+  ibfat check multipath mesh8/ --lmc 3
+  ibfat check multipath mesh8/ --pattern n-to-one --direct-share 10 --json";
 
 const MULTIPATH_AFTER: &str = "\
 Every flow is split over its path plan (`ibfat plan-paths`: slot 0 direct, D of ten slots

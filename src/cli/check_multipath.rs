@@ -23,7 +23,7 @@ pub struct MultipathArgs {
     #[arg(long, default_value_t = 3)]
     lmc: u8,
     /// One direct share D (1..=10), or `all` (D1 ... D10)
-    #[arg(short = 'd', long, default_value = "all")]
+    #[arg(short = 'd', long, value_name = "D", default_value = "all")]
     direct_share: String,
     /// point-to-point, one-to-n, n-to-one, n-to-n, or `all`
     #[arg(short = 'p', long, default_value = "all")]

@@ -17,8 +17,12 @@ use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const DEMO_EXAMPLES: &str = "\
+Examples:
+  ibfat demo                        into ./ibfat-demo/lsft7 and ./ibfat-demo/mols7-mols
+  ibfat demo --out /tmp/d --json";
+
+const DEMO_AFTER: &str = "\
 Builds LSFT(7) (57 leaves, 57 spines, 456 hosts) and the 7-ary MOLS proximity 3-tree
 (147 switches, 343 hosts) and takes each through the whole job: the wiring plan
 (topology.net, cables.csv, fabric.yaml, topology.svg and .dot), the LFTs for OpenSM
@@ -28,7 +32,10 @@ phase by phase on those tables next to plain shift. Exit 0 when every check pass
 
 Examples:
   ibfat demo                        into ./ibfat-demo/lsft7 and ./ibfat-demo/mols7-mols
-  ibfat demo --out /tmp/d --json")]
+  ibfat demo --out /tmp/d --json";
+
+#[derive(Args, Debug)]
+#[command(after_help = DEMO_EXAMPLES, after_long_help = DEMO_AFTER)]
 pub struct DemoArgs {
     /// Folder for the two plan folders
     #[arg(short = 'o', long, value_name = "DIR", default_value = "ibfat-demo")]

@@ -6,6 +6,11 @@ use ibfat::load::{load, Recognise};
 use ibfat::Result;
 use std::path::PathBuf;
 
+const EXAMPLES: &str = "\
+Examples:
+  ibnetdiscover > fabric.txt && ibfat export slurm-topology fabric.txt -o /etc/slurm/topology.conf
+  ibfat --node-name-map /etc/ib-node-names export slurm-topology fabric.txt";
+
 const AFTER: &str = "\
 slurm-topology writes Slurm's topology.conf for TopologyPlugin=topology/tree: one line per
 switch, leaves first: `SwitchName=L3 Nodes=node[01-12]` for a switch with hosts,
@@ -30,7 +35,7 @@ pub struct ExportArgs {
 #[derive(Subcommand, Debug)]
 enum Export {
     /// Slurm topology.conf (tree plugin) for the fabric
-    #[command(after_help = AFTER)]
+    #[command(after_help = EXAMPLES, after_long_help = AFTER)]
     SlurmTopology {
         /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
         #[arg(value_name = "TOPOLOGY")]

@@ -9,8 +9,12 @@ use ibfat::topology::{Fabric, NodeId};
 use ibfat::{Error, Result};
 use std::path::PathBuf;
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const FAULTS_EXAMPLES: &str = "\
+Examples:
+  ibfat faults lsft7/ --cut 3 --seed 1 --out lsft7-cut3/
+  ibfat faults fabric.txt --cut 10 --seed 42 --out drill/ && ibsim-console < drill/cut.ibsim";
+
+const FAULTS_AFTER: &str = "\
 Writes the folder OUT atomically:
   topology.net    the degraded fabric (same names, GUIDs and ports; dead switches and their
                   hosts left out), for ibsim or any TOPOLOGY argument
@@ -24,7 +28,10 @@ from --seed: the same fabric, --cut, --seed and --dead give the same faults.
 Examples:
   ibfat faults lsft7/ --cut 3 --seed 1 --out lsft7-cut3/
   ibfat faults lsft7/ --dead S4 --out lsft7-no-S4/ && ibfat recognize lsft7-no-S4/topology.net
-  ibfat faults fabric.txt --cut 10 --seed 42 --out drill/ && ibsim-console < drill/cut.ibsim")]
+  ibfat faults fabric.txt --cut 10 --seed 42 --out drill/ && ibsim-console < drill/cut.ibsim";
+
+#[derive(Args, Debug)]
+#[command(after_help = FAULTS_EXAMPLES, after_long_help = FAULTS_AFTER)]
 pub struct FaultsArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
     #[arg(value_name = "TOPOLOGY")]

@@ -10,21 +10,12 @@ use ibfat::load::load_rail;
 use ibfat::Result;
 use std::path::PathBuf;
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const VALIDATE_EXAMPLES: &str = "\
 Examples:
-  ibfat lfts validate lsft7/ --lfts /var/cache/opensm/opensm-lfts.dump
-  dump_lfts > lfts.txt && ibfat lfts validate fabric.txt --lfts lfts.txt
-  ibfat lfts diff fabric.txt before.dump after.dump")]
-pub struct LftsArgs {
-    #[command(subcommand)]
-    cmd: LftsCmd,
-}
+  ibfat lfts validate ibnetdiscover.txt --lfts dump_lfts.txt --json
+  ibfat lfts validate lsft7/ --lfts lsft7/opensm-lfts.dump --strict";
 
-#[derive(Subcommand, Debug)]
-enum LftsCmd {
-    /// Check reachability, loops, black holes, hop counts and deadlock freedom
-    #[command(after_help = "\
+const VALIDATE_AFTER: &str = "\
 LFTS may be OpenSM's opensm-lfts.dump, `dump_lfts` output or `ibroute` output.
 LIDs come from --lids (a guid2lid file), else from the topology (ibnetdiscover output taken
 after the SM swept, or a plan folder holding guid2lid), else from the dump's own
@@ -45,9 +36,27 @@ path), 2 bad input.
 
 Examples:
   ibfat lfts validate ibnetdiscover.txt --lfts dump_lfts.txt --json
-  ibfat lfts validate lsft7/ --lfts lsft7/opensm-lfts.dump --strict")]
+  ibfat lfts validate lsft7/ --lfts lsft7/opensm-lfts.dump --strict";
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  ibfat lfts validate lsft7/ --lfts /var/cache/opensm/opensm-lfts.dump
+  dump_lfts > lfts.txt && ibfat lfts validate fabric.txt --lfts lfts.txt
+  ibfat lfts diff fabric.txt before.dump after.dump")]
+pub struct LftsArgs {
+    #[command(subcommand)]
+    cmd: LftsCmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum LftsCmd {
+    /// Check reachability, loops, black holes, hop counts and deadlock freedom
+    #[command(after_help = VALIDATE_EXAMPLES, after_long_help = VALIDATE_AFTER)]
     Validate {
-        /// A multi-rail fabric: validate rail K's plane (the plane on HCA port K+1)
+        /// A multi-rail fabric: validate rail K's plane
+        ///
+        /// The plane on HCA port K+1.
         #[arg(long, value_name = "K")]
         rail: Option<u32>,
         /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
@@ -71,13 +80,15 @@ Examples:
         /// Print the report as JSON
         #[arg(long)]
         json: bool,
-        /// Fail (exit 1) on completeness gaps too: unrouted switch LIDs, or host-LID
-        /// entries no host route uses
+        /// Fail (exit 1) on completeness gaps too
+        ///
+        /// Unrouted switch LIDs, or host-LID entries no host route uses.
         #[arg(long)]
         strict: bool,
-        /// Routes on several VLs: the SL of every (SLID, DLID) pair (path-sl.txt, as `ibfat
-        /// route` writes it for a degraded fabric); with --sl2vl, deadlock freedom is
-        /// checked per VL instead of on one
+        /// Routes on several VLs: the SL of every (SLID, DLID) pair
+        ///
+        /// path-sl.txt, as `ibfat route` writes it for a degraded fabric; with --sl2vl,
+        /// deadlock freedom is checked per VL instead of on one.
         #[arg(long, value_name = "FILE", requires = "sl2vl")]
         sl: Option<PathBuf>,
         /// The SL-to-VL tables (sl2vl.txt) that go with --sl

@@ -10,8 +10,12 @@ use ibfat::load::{load, Recognise};
 use ibfat::Result;
 use std::path::PathBuf;
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  ibfat lfts diff lsft7/ before/opensm-lfts.dump after/opensm-lfts.dump
+  ibfat lfts diff ibnetdiscover.txt old-dump_lfts.txt new-dump_lfts.txt --json";
+
+const DIFF_AFTER: &str = "\
 OLD and NEW may each be OpenSM's opensm-lfts.dump, `dump_lfts` output or `ibroute` output
 of the fabric TOPOLOGY describes. Both are read with the same LIDs: --lids (a guid2lid
 file), else the topology's own (ibnetdiscover output taken after the SM swept, or a plan
@@ -28,7 +32,10 @@ cannot be read.
 
 Examples:
   ibfat lfts diff lsft7/ before/opensm-lfts.dump after/opensm-lfts.dump
-  ibfat lfts diff ibnetdiscover.txt old-dump_lfts.txt new-dump_lfts.txt --json")]
+  ibfat lfts diff ibnetdiscover.txt old-dump_lfts.txt new-dump_lfts.txt --json";
+
+#[derive(Args, Debug)]
+#[command(after_help = DIFF_EXAMPLES, after_long_help = DIFF_AFTER)]
 pub struct DiffArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output (`-`: stdin)
     #[arg(value_name = "TOPOLOGY")]

@@ -16,8 +16,12 @@ enum Which {
     All,
 }
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const METRICS_EXAMPLES: &str = "\
+Examples:
+  ibfat metrics cost --degrees 16..=20
+  ibfat metrics hops --arities 4..=8 --json";
+
+const METRICS_AFTER: &str = "\
 Cost: with switches of degree d (2d ports) a 2-level fat-tree has d² hosts and 2d switches,
 a 3-level one d³ hosts and 3d² switches, an LSFT of order q = d−1 (prime power) d(q²+q+1)
 hosts and 2(q²+q+1) switches one-sided (twice the hosts, 3(q²+q+1) switches two-sided),
@@ -27,7 +31,10 @@ a host to itself included (0 hops).
 
 Examples:
   ibfat metrics cost --degrees 16..=20
-  ibfat metrics hops --arities 4..=8 --json")]
+  ibfat metrics hops --arities 4..=8 --json";
+
+#[derive(Args, Debug)]
+#[command(after_help = METRICS_EXAMPLES, after_long_help = METRICS_AFTER)]
 pub struct MetricsArgs {
     /// Which table
     #[arg(value_enum, default_value = "all")]

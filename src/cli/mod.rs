@@ -69,11 +69,12 @@ struct Cli {
     /// No notes, warnings or progress bars on stderr (errors still print)
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
-    /// Say on stderr what was read and recognised, and how long the command took
+    /// Say on stderr what was read and recognised, and the time taken
     #[arg(short, long, global = true)]
     verbose: bool,
-    /// Name nodes as this map does (infiniband-diags format: `0xGUID "name"` per line) in
-    /// every report and output
+    /// Name nodes in every report and output as this map does
+    ///
+    /// The map is in the infiniband-diags format: `0xGUID "name"` per line.
     #[arg(long, global = true, value_name = "FILE")]
     node_name_map: Option<std::path::PathBuf>,
     /// Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover,
@@ -84,16 +85,40 @@ struct Cli {
     /// uncabled and are listed as leading outside
     #[arg(long, global = true, help_heading = "Reading", hide_short_help = true)]
     partial: bool,
-    /// Host roles: the compute hosts, one GUID per line (OpenSM ftree's cn_guid_file);
-    /// every other host is non-compute (routed, left out of the rank order)
-    #[arg(long, global = true, value_name = "FILE", help_heading = "Host roles")]
+    /// Host roles: the compute hosts, one GUID per line
+    ///
+    /// As OpenSM ftree's cn_guid_file; every other host is non-compute (routed, left out
+    /// of the rank order).
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        help_heading = "Host roles",
+        hide_short_help = true
+    )]
     compute_guids: Option<std::path::PathBuf>,
-    /// Host roles: non-compute hosts (storage, login), one GUID per line (ftree's io_guid_file)
-    #[arg(long, global = true, value_name = "FILE", help_heading = "Host roles")]
+    /// Host roles: non-compute hosts (storage, login), one GUID per line
+    ///
+    /// As ftree's io_guid_file.
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        help_heading = "Host roles",
+        hide_short_help = true
+    )]
     io_guids: Option<std::path::PathBuf>,
-    /// Host roles: non-compute hosts by name pattern (`stor*`, `login?`; node name,
-    /// description or its first word); repeatable
-    #[arg(long, global = true, value_name = "PATTERN", help_heading = "Host roles")]
+    /// Host roles: non-compute hosts by name pattern (`stor*`); repeatable
+    ///
+    /// A pattern (`stor*`, `login?`) matches the node name, its description or the
+    /// description's first word.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATTERN",
+        help_heading = "Host roles",
+        hide_short_help = true
+    )]
     io_hosts: Vec<String>,
     /// Print the report as JSON (also accepted after the subcommand)
     #[arg(long = "json", id = "json_first")]

@@ -14,8 +14,12 @@ use ibfat::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const PLAN_PATHS_EXAMPLES: &str = "\
+Examples:
+  ibfat plan-paths mesh8/ --direct-share 3 --out plan.json          D3 at LMC 2
+  ibfat plan-paths mesh8/ --direct-share 1 --lmc 3 --out plan.json  every relay, 10% direct";
+
+const PLAN_PATHS_AFTER: &str = "\
 For every ordered pair of hosts (ranks) of a full mesh: ten DLID offsets that a transport
 (MPI, UCX) uses round robin for successive messages or streams to that destination, DLID =
 the destination's base LID + offset. Slot 0 is always offset 0, the direct route; D of the
@@ -31,10 +35,14 @@ GUID, switch, base LID) and `offsets[src][dst]` (ten offsets each). The C ABI
 Examples:
   ibfat plan-paths mesh8/ --direct-share 3 --out plan.json          D3 at LMC 2
   ibfat plan-paths mesh8/ --direct-share 1 --lmc 3 --out plan.json  every relay, 10% direct
-  ibfat plan-paths mesh8/fabric.yaml --direct-share 10 --lmc 0 --out direct.json")]
+  ibfat plan-paths mesh8/fabric.yaml --direct-share 10 --lmc 0 --out direct.json";
+
+#[derive(Args, Debug)]
+#[command(after_help = PLAN_PATHS_EXAMPLES, after_long_help = PLAN_PATHS_AFTER)]
 pub struct PlanPathsArgs {
-    /// A multi-rail fabric: work on rail K's plane (the plane on HCA port K+1), its own
-    /// subnet
+    /// A multi-rail fabric: work on rail K's plane
+    ///
+    /// The plane on HCA port K+1, its own subnet.
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output of a full mesh
@@ -42,10 +50,14 @@ pub struct PlanPathsArgs {
     /// D: how many of the ten slots use the direct route, 1..=10
     #[arg(short = 'd', long, value_name = "D")]
     direct_share: u8,
-    /// The LMC the fabric is routed with (`ibfat route --lmc`): 2^LMC - 1 detour offsets
+    /// The LMC the fabric is routed with (`ibfat route --lmc`)
+    ///
+    /// 2^LMC - 1 detour offsets.
     #[arg(long, default_value_t = 2)]
     lmc: u8,
-    /// Base LIDs: `plan` (deterministic, as `ibfat route --lids plan`) or a guid2lid file
+    /// Base LIDs: `plan` (deterministic) or a guid2lid file
+    ///
+    /// `plan`: the LIDs `ibfat route --lids plan` assigns.
     #[arg(short = 'l', long, default_value = "plan")]
     lids: String,
     /// Write the plan (JSON) to this file, atomically

@@ -30,11 +30,17 @@ Examples:
         --ranks-per-node 8 --latency 1.5e-6 --bandwidth 12e9 --json
   ibfat predict lsft7/ --job ranks:0-63 --msg-size 4K --profile lab.profile --plot t.svg";
 
+const EXAMPLES: &str = "\
+Examples:
+  ibfat predict ricc/ --job ranks:0-3,20-23,40-43 --msg-size 16K,1M
+  ibfat predict lsft7/ --job ranks:0-63 --msg-size 4K --profile lab.profile --plot t.svg";
+
 #[derive(Args, Debug)]
-#[command(after_help = AFTER)]
+#[command(after_help = EXAMPLES, after_long_help = AFTER)]
 pub struct PredictArgs {
-    /// A multi-rail fabric: work on rail K's plane (the plane on HCA port K+1), its own
-    /// subnet
+    /// A multi-rail fabric: work on rail K's plane
+    ///
+    /// The plane on HCA port K+1, its own subnet.
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
@@ -46,19 +52,25 @@ pub struct PredictArgs {
     /// guid2lid file with the LIDs the tables were made for
     #[arg(short = 'l', long)]
     lids: Option<PathBuf>,
-    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel
+    /// The family the fabric must be (auto: recognise it)
+    ///
+    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel.
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
-    /// The job's nodes in rank order: `ranks:0-3,20-23` (fabric ranks) or a host file
+    /// The job's nodes in rank order: `ranks:0-3,20-23` or a host file
+    ///
+    /// `ranks:` lists fabric ranks.
     #[arg(short = 'j', long, value_name = "HOSTS")]
     job: String,
     /// Message sizes: bytes, or with K, M, G (16K,1M)
     #[arg(short = 'm', long, value_name = "SIZES", value_delimiter = ',', required = true)]
     msg_size: Vec<String>,
-    /// Ranks on every node (P_n, 1..=256; at most 65536 ranks in all); rank r is on node r / P_n
+    /// Ranks on every node (P_n, 1..=256)
+    ///
+    /// At most 65536 ranks in all; rank r is on node r / P_n.
     #[arg(long, value_name = "N", default_value_t = 1)]
     ranks_per_node: u32,
-    /// Drop algorithms predicted at this many times the best or slower
+    /// Drop algorithms predicted X times the best or slower
     #[arg(long, value_name = "X", default_value_t = 2.0, value_parser = super::positive_number)]
     prune: f64,
     /// Latency of one message, seconds
@@ -67,13 +79,17 @@ pub struct PredictArgs {
     /// Bandwidth of one link, bytes per second
     #[arg(long, value_name = "BYTES_PER_S", conflicts_with = "profile", value_parser = super::positive_number)]
     bandwidth: Option<f64>,
-    /// File with `latency: SECONDS` and `bandwidth: BYTES_PER_S` (measured once)
+    /// File with `latency: SECONDS` and `bandwidth: BYTES_PER_S`
+    ///
+    /// Measured once.
     #[arg(long, value_name = "FILE")]
     profile: Option<PathBuf>,
     /// Only these algorithms (comma-separated names)
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     algorithms: Option<Vec<String>>,
-    /// Draw predicted time against message size per algorithm (log-log SVG)
+    /// Draw predicted time against message size (log-log SVG)
+    ///
+    /// One line per algorithm.
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
     /// Print the report as JSON

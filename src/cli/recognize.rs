@@ -42,17 +42,26 @@ Examples:
 A multi-rail fabric (disconnected planes, rail k on HCA port k+1) is recognised rail by
 rail; a dump of one rail (ibnetdiscover through one HCA port) says which rail it is.";
 
+const EXAMPLES: &str = "\
+Examples:
+  ibnetdiscover > fabric.txt && ibfat recognize fabric.txt
+  ibfat recognize fabric.txt --json | jq '.leaves[] | [.description, .point]'
+  ibfat recognize plans/lsft7/              check that a plan is what it says";
+
 #[derive(Args, Debug)]
-#[command(after_help = AFTER)]
+#[command(after_help = EXAMPLES, after_long_help = AFTER)]
 pub struct RecognizeArgs {
     /// ibnetdiscover/iblinkinfo output, subnet.lst, ibsim net file, plan folder or fabric.yaml
     #[arg(value_name = "DUMP")]
     dump: PathBuf,
-    /// Family to look for: auto, lsft, kary, mols, pgft, twolevel (a 2-level pgft named so)
+    /// Family to look for: lsft, kary, mols, pgft, twolevel
+    ///
+    /// Or auto (any of them); twolevel is a 2-level pgft named so.
     #[arg(short = 'f', long, default_value = "auto", value_parser = parse_family)]
     family: FamilyArg,
-    /// Recognise rail K of a multi-rail fabric only (the plane on HCA port K+1); without
-    /// it every rail is recognised and reported
+    /// Recognise rail K of a multi-rail fabric only
+    ///
+    /// The plane on HCA port K+1; without it every rail is recognised and reported.
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
     /// Print the report as JSON (with the full leaf/spine/switch/host maps)

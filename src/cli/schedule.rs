@@ -78,37 +78,76 @@ Examples:
   ibfat schedule dual/ --pattern bcast-multilane --placement nested --plot bcast.svg
   ibfat schedule ibnetdiscover.txt --pattern lsft --lfts dump_lfts.txt --out repaired.json";
 
+const SCHEDULE_EXAMPLES: &str = "\
+Examples:
+  ibfat schedule lsft7/ --pattern lsft --out a2a.json
+  ibfat schedule lsft7/ --pattern lsft-partial --job-size 100 --json
+  ibfat schedule lsft7/ --pattern bcast-multilane --root 5 --job ranks:0-39 --out bcast.json";
+
 #[derive(Args, Debug)]
-#[command(after_help = SCHEDULE_AFTER)]
+#[command(after_help = SCHEDULE_EXAMPLES, after_long_help = SCHEDULE_AFTER)]
 pub struct ScheduleArgs {
     /// A plan folder, fabric.yaml, topology.net or ibnetdiscover output
     #[arg(value_name = "TOPOLOGY")]
     topology: PathBuf,
-    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel
+    /// The family the fabric must be (auto: recognise it)
+    ///
+    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel.
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
-    /// Pattern to generate (list below)
+    /// Pattern to generate, e.g. lsft, shift, kary-shift, bcast-multilane
+    ///
+    /// All patterns are listed below; the options of the ones that take any are under
+    /// their own headings.
     #[arg(short = 'p', long, value_name = "P", value_parser = parse_kind)]
     pattern: PatternArg,
-    /// The job's hosts: ranks:LIST or a file (see below); default every host
+    /// The job's hosts: ranks:LIST or a host file; default every host
+    ///
+    /// Both forms are described below.
     #[arg(short = 'j', long, value_name = "HOSTS")]
     job: Option<String>,
     /// lsft-partial: number K of grid columns of the block (1..=q)
-    #[arg(long, value_name = "K", requires = "per_leaf", conflicts_with = "job_size")]
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "per_leaf",
+        conflicts_with = "job_size",
+        help_heading = "Pattern lsft-partial",
+        hide_short_help = true
+    )]
     block: Option<u32>,
     /// lsft-partial: hosts per leaf M (1..=K)
-    #[arg(long, value_name = "M", requires = "block")]
+    #[arg(
+        long,
+        value_name = "M",
+        requires = "block",
+        help_heading = "Pattern lsft-partial",
+        hide_short_help = true
+    )]
     per_leaf: Option<u32>,
     /// lsft-partial: place a job of D hosts (from --job, or the whole fabric)
-    #[arg(long, value_name = "D")]
+    #[arg(
+        long,
+        value_name = "D",
+        help_heading = "Pattern lsft-partial",
+        hide_short_help = true
+    )]
     job_size: Option<usize>,
     /// Seed of the random pattern
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 0,
+        help_heading = "Pattern random",
+        hide_short_help = true
+    )]
     seed: u64,
     /// Number of phases of the random pattern (default: the number of ranks)
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", help_heading = "Pattern random", hide_short_help = true)]
     phases: Option<usize>,
-    /// Write the schedule here (atomically); without it only the report is printed
+    /// Write the schedule here (atomically)
+    ///
+    /// Without it only the report is printed.
     #[arg(short = 'o', long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// json (default, or by the --out extension) or csv
@@ -120,45 +159,70 @@ pub struct ScheduleArgs {
     /// Add the time it took to the JSON report (`seconds`)
     #[arg(long)]
     timings: bool,
-    /// Degraded LSFT: repair the lsft schedule for these tables (OpenSM dump, dump_lfts)
+    /// Degraded LSFT: repair the lsft schedule for these tables
+    ///
+    /// OpenSM's dump or `dump_lfts` output.
     #[arg(long, value_name = "LFTS")]
     lfts: Option<PathBuf>,
     /// LIDs of --lfts (guid2lid); default the topology's own
     #[arg(long, value_name = "GUID2LID", requires = "lfts")]
     lids: Option<PathBuf>,
     /// bcast-multilane: the job rank holding the message
-    #[arg(long, value_name = "R", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "R",
+        default_value_t = 0,
+        help_heading = "Pattern bcast-multilane",
+        hide_short_help = true
+    )]
     root: u32,
     /// bcast-multilane: ports per host used, = parts of the message (1..=8)
-    #[arg(long, value_name = "L", default_value_t = 2)]
+    #[arg(
+        long,
+        value_name = "L",
+        default_value_t = 2,
+        help_heading = "Pattern bcast-multilane",
+        hide_short_help = true
+    )]
     lanes: u32,
     /// bcast-multilane: chain the sites (hosts behind one leaf switch), one flow per part
     /// across every site boundary (= --placement sites)
-    #[arg(long, conflicts_with = "placement")]
+    #[arg(
+        long,
+        conflicts_with = "placement",
+        help_heading = "Pattern bcast-multilane",
+        hide_short_help = true
+    )]
     sites: bool,
     /// bcast-multilane: which hosts take which tree positions (auto: nested or rank-order,
     /// whichever is predicted faster at --message-size on the tables)
-    #[arg(long, value_enum, default_value_t = Placement::Auto)]
+    #[arg(long, value_enum, default_value_t = Placement::Auto, help_heading = "Pattern bcast-multilane", hide_short_help = true)]
     placement: Placement,
     /// bcast-multilane: segment size of the pipelines in bytes (default: the best for each
     /// algorithm)
-    #[arg(long, value_name = "BYTES", value_parser = super::positive_number)]
+    #[arg(long, value_name = "BYTES", value_parser = super::positive_number, help_heading = "Pattern bcast-multilane", hide_short_help = true)]
     segment: Option<f64>,
     /// bcast-multilane: draw predicted time against message size per algorithm (SVG)
-    #[arg(long, value_name = "SVG")]
+    #[arg(
+        long,
+        value_name = "SVG",
+        help_heading = "Pattern bcast-multilane",
+        hide_short_help = true
+    )]
     plot: Option<PathBuf>,
-    /// A multi-rail fabric: schedule on rail K's plane (bcast-multilane runs lane k on
-    /// rail k when no rail is given)
+    /// A multi-rail fabric: schedule on rail K's plane
+    ///
+    /// bcast-multilane runs lane k on rail k when no rail is given.
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
     /// bcast-multilane: message size in bytes for the predicted times
-    #[arg(long, value_name = "BYTES", default_value_t = 1048576.0, value_parser = super::positive_number)]
+    #[arg(long, value_name = "BYTES", default_value_t = 1048576.0, value_parser = super::positive_number, help_heading = "Pattern bcast-multilane", hide_short_help = true)]
     message_size: f64,
     /// bcast-multilane: latency per hop in microseconds for the predicted times
-    #[arg(long, value_name = "US", default_value_t = 1.0, value_parser = super::positive_number)]
+    #[arg(long, value_name = "US", default_value_t = 1.0, value_parser = super::positive_number, help_heading = "Pattern bcast-multilane", hide_short_help = true)]
     latency: f64,
     /// bcast-multilane: bandwidth of one port in GB/s for the predicted times
-    #[arg(long, value_name = "GBS", default_value_t = 12.5, value_parser = super::positive_number)]
+    #[arg(long, value_name = "GBS", default_value_t = 12.5, value_parser = super::positive_number, help_heading = "Pattern bcast-multilane", hide_short_help = true)]
     bandwidth: f64,
 }
 

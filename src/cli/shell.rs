@@ -30,15 +30,22 @@ pub struct CompletionsArgs {
     shell: Shell,
 }
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const MAN_EXAMPLES: &str = "\
+Examples:
+  ibfat man | man -l -
+  ibfat man --out /usr/local/share/man/man1 && mandb";
+
+const MAN_AFTER: &str = "\
 Without --out the page of `ibfat` itself goes to stdout (`ibfat man | man -l -`).
 With --out DIR every page is written there: ibfat.1 and one per subcommand
 (ibfat-build.1, ibfat-check.1, ibfat-check-merge.1 ...).
 
 Examples:
   ibfat man | man -l -
-  ibfat man --out /usr/local/share/man/man1 && mandb")]
+  ibfat man --out /usr/local/share/man/man1 && mandb";
+
+#[derive(Args, Debug)]
+#[command(after_help = MAN_EXAMPLES, after_long_help = MAN_AFTER)]
 pub struct ManArgs {
     /// Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder
     #[arg(short = 'o', long, value_name = "DIR")]

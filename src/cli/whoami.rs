@@ -8,8 +8,12 @@ use ibfat::Result;
 use serde::Serialize;
 use std::path::PathBuf;
 
-#[derive(Args, Debug)]
-#[command(after_help = "\
+const WHOAMI_EXAMPLES: &str = "\
+Examples:
+  ibfat whoami
+  ibfat whoami --schedule a2a.json --json";
+
+const WHOAMI_AFTER: &str = "\
 Lists the local HCA ports (port GUID, LID, state) from sysfs, or from libibverbs when ibfat
 is built with `--features verbs`. With --schedule, also the rank of each local port in that
 schedule file and how many phases it sends in: what an MPI launcher needs to map processes
@@ -18,7 +22,10 @@ to ranks. Exit 0 when at least one local port was found (and, with --schedule, i
 
 Examples:
   ibfat whoami
-  ibfat whoami --schedule a2a.json --json")]
+  ibfat whoami --schedule a2a.json --json";
+
+#[derive(Args, Debug)]
+#[command(after_help = WHOAMI_EXAMPLES, after_long_help = WHOAMI_AFTER)]
 pub struct WhoamiArgs {
     /// A schedule file (ibfat's JSON format) to find this host's ranks in
     #[arg(long, value_name = "FILE")]
