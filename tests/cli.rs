@@ -767,8 +767,7 @@ fn short_help_fits_a_screen_and_long_help_says_more() {
         let short = help(&with("-h"));
         let (s, l) = (short.lines().count(), long.lines().count());
         assert!(l >= s, "ibfat {name}: --help has {l} lines, -h {s}");
-        // route: rewritten in the routing-pipeline change
-        if name != "route" && s > MAX_SHORT_LINES {
+        if s > MAX_SHORT_LINES {
             too_long.push(format!("ibfat {name} -h: {s} lines"));
         }
         checked.push(name);

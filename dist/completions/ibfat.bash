@@ -2338,7 +2338,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__route)
-            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --compact-dump --no-sync --rail --objective --json --timings --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-f -l -o -q -v -h -V --family --lmc --lids --out --no-validate --dump-style --no-sync --rail --objective --json --timings --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

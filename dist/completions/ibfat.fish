@@ -276,26 +276,25 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 (one LID) or 1 (two LIDs; MOLS latency routes on base+1); full meshes 0..=7 (detours through relay switches on the other offsets)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: `plan` (deterministic), `discovered` (the dump\'s), or a guid2lid file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 or 1; full meshes 0..=7' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: plan, discovered, or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l dump-style -d 'What each dump entry carries: full (OpenSM\'s own dump: `0x<lid> <port> # <type> portguid 0x<guid>: \'<desc>\'`), compact (`0x<lid> <port> # portguid 0x<guid>`: all OpenSM\'s file engine and ibfat read, in about half the bytes), or auto: full while that dump stays within 1 GiB, compact above (LSFT(29) and larger)' -r -f -a "auto\t''
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l dump-style -d 'What each dump entry carries: full, compact, or auto' -r -f -a "auto\t''
 full\t''
 compact\t''"
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rail K of a multi-rail fabric (the plane on HCA port K+1): its own subnet, LIDs and tables (one output folder per rail)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l objective -d 'What the routes optimise: `family` (the family\'s own routes, on which its all-to-all schedules are conflict-free) or `spread` (LSFT only: each host slot of a leaf reached over a different up link of every other leaf, one-turn detours on two data VLs, for traffic not arranged for the plane: shifts, permutations, random jobs)' -r -f -a "family\t''
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rail K of a multi-rail fabric (the plane on HCA port K+1)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l objective -d 'What the routes optimise: family, or spread (LSFT: detours on 2 VLs)' -r -f -a "family\t''
 spread\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the validation of the computed tables'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compact-dump -d 'Same as --dump-style compact'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-sync -d 'Do not wait for the disk before publishing the files: they are still complete before they are renamed into place (no reader sees half a file), but a power loss right after may leave them empty. For multi-gigabyte dumps that are regenerated in seconds (LSFT(32): the sync alone takes longer than routing)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-validate -d 'Skip the proof of the computed tables'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l no-sync -d 'Do not wait for the disk before publishing the files'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l json -d 'Print the report as JSON'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the report (`timings`: read_s, recognize_s, route_s, validate_s, write_s, seconds)'
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l timings -d 'Add the time of every stage to the report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s q -l quiet -d 'No notes, warnings or progress bars on stderr (errors still print)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s v -l verbose -d 'Say on stderr what was read and recognised, and the time taken'
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'

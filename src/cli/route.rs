@@ -51,16 +51,20 @@ Examples:
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
-    /// The family the fabric must be: auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh
+    /// The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh
+    ///
+    /// auto recognises it from the cabling alone.
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
-    /// LIDs per host port 2^LMC: 0 or 1 (MOLS latency routes on base+1); full meshes 0..=7
+    /// LIDs per host port 2^LMC: 0 or 1; full meshes 0..=7
     ///
-    /// A full mesh routes the base LID direct and the other 2^LMC-1 offsets through one
+    /// A MOLS tree routes its latency routes on base+1. A full mesh routes the base LID direct and the other 2^LMC-1 offsets through one
     /// relay switch each (docs/routing.md).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
     lmc: u8,
-    /// Where the LIDs come from: `plan`, `discovered` (the dump's), or a guid2lid file
+    /// Where the LIDs come from: plan, discovered, or a guid2lid file
+    ///
+    /// auto: the topology's own LIDs (discovered: a dump's) at this LMC, else planned.
     #[arg(short = 'l', long, default_value = "auto")]
     lids: String,
     /// Output folder
@@ -88,7 +92,7 @@ pub struct RouteArgs {
     /// Its own subnet, LIDs and tables: give each rail its own output folder.
     #[arg(long, value_name = "K")]
     rail: Option<u32>,
-    /// What the routes optimise: `family` or `spread` (LSFT: one-turn detours on 2 VLs)
+    /// What the routes optimise: family, or spread (LSFT: detours on 2 VLs)
     ///
     /// `family`: the family's own routes, on which its all-to-all schedules are
     /// conflict-free. `spread`: each host slot of a leaf reached over a different up link of
