@@ -245,7 +245,7 @@ typedef struct IbfatRecognition {
   uint32_t hosts;
   /**
    * 0 for a fabric as its family is built; for a degraded one (the family with cables
-   * or switches missing, routed around them by [`ibfat_routes_compute`]) the number of
+   * or switches missing, routed around them by `ibfat_routes_compute`) the number of
    * faults found.
    */
   uint32_t faults;
@@ -380,7 +380,7 @@ enum IbfatStatus ibfat_fabric_family(const struct IbfatFabric *fabric,
  * Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
  * do not matter) and remember it for routing and schedules. `hint` restricts the search
  * (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A known family with cables or
- * switches missing is recognised as degraded (`faults` > 0): [`ibfat_routes_compute`]
+ * switches missing is recognised as degraded (`faults` > 0): `ibfat_routes_compute`
  * routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNISED` and
  * `ibfat_last_error()` says why.
  */

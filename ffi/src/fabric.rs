@@ -77,7 +77,7 @@ pub struct IbfatRecognition {
     /// Hosts in rank order.
     pub hosts: u32,
     /// 0 for a fabric as its family is built; for a degraded one (the family with cables
-    /// or switches missing, routed around them by [`ibfat_routes_compute`]) the number of
+    /// or switches missing, routed around them by `ibfat_routes_compute`) the number of
     /// faults found.
     pub faults: u32,
 }
@@ -459,7 +459,7 @@ fn describe(layout: &Layout) -> IbfatRecognition {
 /// Recognise the family of the fabric from its cabling alone (port order, GUIDs and names
 /// do not matter) and remember it for routing and schedules. `hint` restricts the search
 /// (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A known family with cables or
-/// switches missing is recognised as degraded (`faults` > 0): [`ibfat_routes_compute`]
+/// switches missing is recognised as degraded (`faults` > 0): `ibfat_routes_compute`
 /// routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNISED` and
 /// `ibfat_last_error()` says why.
 #[no_mangle]
