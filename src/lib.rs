@@ -1,31 +1,17 @@
-//! ibfat: plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
+//! ibfat: plan, route and verify InfiniBand fat-tree fabrics.
 //!
-//! The modules, from the mathematics up to the front ends (a module only uses those
-//! above it in this list):
+//! The working set, re-exported at the root: [`load()`] a TOPOLOGY (plan, spec, ibsim net
+//! file, or what `ibnetdiscover` / `iblinkinfo` / OpenSM printed) into a fabric,
+//! [`recognize()`] its family (intact, or with cables and switches missing), plan its
+//! [`Lids`], route it with [`route_fabric`] — the one place that decides how a fabric is
+//! routed — and prove the result with [`prove()`]; then build schedules ([`schedule`]) and
+//! check them for link conflicts on the tables ([`check`]).
 //!
-//! * [`error`] — the one error type: bad input (with file, line, field, hint) or a
-//!   failed environment; [`fingerprint`] — the stable hash artefacts record of what they
-//!   were computed for;
-//! * [`geometry`] — GF(q), PG(2,q), mutually orthogonal Latin squares;
-//! * [`topology`] — port-level fabrics and the family layouts: the Latin-square fat-tree,
-//!   the k-ary n-tree and the MOLS proximity 3-level tree, built from a [`topology::Spec`];
-//! * [`routing`] — LID assignment and deterministic linear forwarding tables per family;
-//! * [`formats`] — the files ibfat reads and writes for the tools around it (ibsim,
-//!   `ibnetdiscover`, OpenSM LFT dumps, CSV, Graphviz), written atomically;
-//! * [`schedule`] — all-to-all schedules, comparison patterns, jobs and schedule files;
-//! * [`metrics`] — cost and latency figures of the families;
-//! * [`recognize`] — which family a discovered fabric is, in canonical coordinates;
-//! * [`check`] — link conflicts of a pattern on real tables, and LFT validation
-//!   (reachability, loops, deadlock freedom);
-//! * [`select`] — choosing the all-to-all algorithm for a job's placement by measuring
-//!   candidates on the routing tables;
-//! * [`cabling`] — wiring plans for deployment, and the audit of a discovered fabric
-//!   against its plan;
-//! * [`load`] — the one loader that turns a TOPOLOGY argument (plan, spec, net file or
-//!   dump) into a fabric with its family layout, for the CLI, the C ABI and the plugin;
-//! * [`hca`] — the local host channel adapter's ports (sysfs, or libibverbs).
-//!
-//! The mathematics behind each family and schedule is written up in the repository's
+//! Modules, lowest layer first (a module only uses those before it): [`error`],
+//! [`fingerprint`], [`geometry`], [`topology`] (port-level fabrics and the families:
+//! Latin-square fat-tree, k-ary n-tree, PGFT and two-level tree, MOLS proximity tree, full
+//! mesh), [`routing`], [`formats`], [`schedule`], [`metrics`], [`mod@recognize`], [`check`],
+//! [`select`], [`cabling`], [`mod@load`], [`hca`]. The mathematics is in the repository's
 //! `docs/` folder.
 
 #![forbid(unsafe_code)]
@@ -47,8 +33,13 @@ pub mod schedule;
 pub mod select;
 pub mod topology;
 
+pub use check::{prove, Proof};
 pub use error::{Error, Result};
+pub use load::{load, Loaded};
+pub use recognize::{recognize, Recognition};
 /// The seeded generator behind `--shuffle` and the random patterns: the same seed gives
 /// the same fabric and pattern on every machine and release, so tests and users that
 /// need their own reproducible draws use this one.
 pub use rng::SplitMix64;
+pub use routing::{route_fabric, Ask, Lids, Objective, Refusal, Routed, Shape};
+pub use topology::{Fabric, Layout, Spec, Topology};

@@ -7,7 +7,7 @@
 //! This decision is made here and nowhere else, so planned and discovered fabrics route,
 //! schedule and check alike.
 //!
-//! This module sits above [`crate::formats`] (parsing) and [`crate::recognize`]
+//! This module sits above [`crate::formats`] (parsing) and [`mod@crate::recognize`]
 //! (recognition) and below the front ends; the model layers ([`crate::topology`],
 //! [`crate::routing`]) never call it.
 

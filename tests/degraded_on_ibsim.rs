@@ -72,7 +72,7 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
     use ibfat::check::vls::check_vls;
     use ibfat::formats::{dump, guid2lid, lftdump};
     use ibfat::recognize::{recognize, Recognition};
-    use ibfat::routing::degraded::{route_lsft, Lanes};
+    use ibfat::routing::degraded::{route_lsft, LsftLanes};
     use std::path::Path;
     let t = tempfile::tempdir().unwrap();
     let (_, cut, _) = harness::lsft_with_faults(t.path(), 5, 12, "cut", &["--cut", "8", "--seed", "5", "--dead", "S3"]);
@@ -105,7 +105,7 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
         panic!("not degraded")
     };
     let r = route_lsft(&fabric, d.lsft().unwrap(), &lids).unwrap();
-    let lanes = Lanes::new(&fabric, d.lsft().unwrap(), &r);
+    let lanes = LsftLanes::new(&fabric, d.lsft().unwrap(), &r);
     let v = check_vls(
         &fabric,
         &lids,

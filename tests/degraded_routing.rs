@@ -27,7 +27,7 @@ type Cables = BTreeSet<(String, String)>;
 #[test]
 fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
     use ibfat::check::vls::check_vls;
-    use ibfat::routing::degraded::{route_lsft, Lanes};
+    use ibfat::routing::degraded::{route_lsft, LsftLanes};
     use ibfat::routing::{route, Lids};
     for (q, cut, dead) in [
         (3u32, 1usize, false),
@@ -54,7 +54,7 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
         assert_eq!(r.unrouted, 0, "LSFT({q}) with {cut} cuts");
         // switch LIDs too: a path that turns twice takes the third VL
         assert_eq!(r.unrouted_switch_lids, 0, "LSFT({q}) with {cut} cuts");
-        let lanes = Lanes::new(&inj.fabric, d.lsft().unwrap(), &r);
+        let lanes = LsftLanes::new(&inj.fabric, d.lsft().unwrap(), &r);
         let v = check_vls(
             &inj.fabric,
             &lids,
@@ -204,7 +204,7 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
 #[test]
 fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
     use ibfat::check::vls::check_vls;
-    use ibfat::routing::degraded::{route_lsft, Lanes};
+    use ibfat::routing::degraded::{route_lsft, LsftLanes};
     use ibfat::routing::Lids;
     use ibfat::topology::faults::without;
     use ibfat::topology::{Link, NodeId, NodeKind};
@@ -294,7 +294,7 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
                 // spine cable (doc comment above): routed on the third VL
                 assert_eq!(r.unrouted, 0, "{what}");
                 three += (r.data_vls == 3) as usize;
-                let lanes = Lanes::new(&state.fabric, d.lsft().unwrap(), &r);
+                let lanes = LsftLanes::new(&state.fabric, d.lsft().unwrap(), &r);
                 let v = check_vls(
                     &state.fabric,
                     &lids,
@@ -325,7 +325,7 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
 #[test]
 fn switch_lids_that_need_two_turns_are_routed_over_a_relay_that_turns_once() {
     use ibfat::check::vls::check_lanes;
-    use ibfat::routing::degraded::{route_lsft, Lanes};
+    use ibfat::routing::degraded::{route_lsft, LsftLanes};
     use ibfat::routing::Lids;
     let t = lsft(3, 31);
     let inj = inject(&t.fabric, 12, 6, &[]).unwrap();
@@ -353,7 +353,7 @@ fn switch_lids_that_need_two_turns_are_routed_over_a_relay_that_turns_once() {
         "no pair needs two turns: the fault set no longer tests the repair"
     );
     assert_eq!(r.unrouted_switch_lids, 0);
-    let v = check_lanes(&inj.fabric, &lids, &r.lfts, &Lanes::new(&inj.fabric, h, &r));
+    let v = check_lanes(&inj.fabric, &lids, &r.lfts, &LsftLanes::new(&inj.fabric, h, &r));
     assert!(v.ok() && v.unrouted == 0 && v.vls == 3, "{v:?}");
 }
 
@@ -418,7 +418,7 @@ fn switches_connected(f: &ibfat::topology::Fabric) -> bool {
 #[test]
 fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
     use ibfat::check::vls::check_lanes;
-    use ibfat::routing::degraded::{route_lsft, Lanes, MAX_DATA_VLS};
+    use ibfat::routing::degraded::{route_lsft, LsftLanes, MAX_DATA_VLS};
     use ibfat::routing::escape::ESCAPE_SL;
     use ibfat::routing::Lids;
     let (mut routed, mut on_three, mut escaped, mut escape_sets, mut unrecognised) = (0, 0, 0, 0, 0);
@@ -445,7 +445,7 @@ fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
                 let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
                 let r = route_lsft(&inj.fabric, h, &lids).unwrap();
                 assert_eq!(r.unrouted, 0, "{what}");
-                let lanes = Lanes::new(&inj.fabric, h, &r);
+                let lanes = LsftLanes::new(&inj.fabric, h, &r);
                 let v = check_lanes(&inj.fabric, &lids, &r.lfts, &lanes);
                 assert!(v.ok() && v.unrouted == r.unrouted_switch_lids, "{what}: {v:?}");
                 let twice = r.two_turn + r.two_turn_switch_lids;

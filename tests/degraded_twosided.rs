@@ -10,7 +10,7 @@ mod harness;
 use harness::{build_shuffled, ibfat, leaf_spine};
 use ibfat::check::vls::check_lanes;
 use ibfat::recognize::{recognize, Degraded, FamilyHint, Fault, Recognition};
-use ibfat::routing::degraded::{route_lsft, DegradedRoutes, Lanes};
+use ibfat::routing::degraded::{route_lsft, DegradedRoutes, LsftLanes};
 use ibfat::routing::{route, Lids};
 use ibfat::topology::faults::inject;
 use ibfat::topology::lsft::LsftParams;
@@ -150,7 +150,7 @@ fn route_and_check(
         again.lfts.ports == r.lfts.ports && again.sl == r.sl,
         "{what}: not deterministic"
     );
-    let lanes = Lanes::new(&inj.fabric, h, &r);
+    let lanes = LsftLanes::new(&inj.fabric, h, &r);
     let v = check_lanes(&inj.fabric, &lids, &r.lfts, &lanes);
     assert!(v.ok(), "{what}: {v:?}");
     assert_eq!(v.unrouted, r.unrouted_switch_lids, "{what}: {v:?}");

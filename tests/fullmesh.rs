@@ -9,7 +9,7 @@ use ibfat::check::multipath::{throughput, MeshPattern};
 use ibfat::check::validate;
 use ibfat::check::vls::check_vls;
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::fullmesh::{relay, Lanes};
+use ibfat::routing::fullmesh::{relay, FullmeshLanes};
 use ibfat::routing::plan::PathPlan;
 use ibfat::routing::{route, Lids};
 use ibfat::topology::fullmesh::FullmeshParams;
@@ -115,7 +115,7 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
             let lfts = route(&inj.fabric, &layout, &lids).unwrap();
             let v = validate(&inj.fabric, &lids, &lfts, Some(&layout));
             assert!(v.data_path_ok && v.complete, "{what}: {:?}", v.defects.first());
-            let lanes = Lanes::new(&inj.fabric, d, &lids);
+            let lanes = FullmeshLanes::new(&inj.fabric, d, &lids);
             let vr = check_vls(
                 &inj.fabric,
                 &lids,
@@ -316,7 +316,7 @@ fn lmc_routes_are_direct_then_two_hop_detours_and_deadlock_free_on_two_vls() {
                 }
             }
         }
-        let lanes = Lanes::new(f, l, &lids);
+        let lanes = FullmeshLanes::new(f, l, &lids);
         let v = check_vls(
             f,
             &lids,

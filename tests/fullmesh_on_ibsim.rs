@@ -11,7 +11,7 @@ use harness::{ibfat, Sim};
 use ibfat::check::vls::check_vls;
 use ibfat::formats::{dump, guid2lid, lftdump};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::fullmesh::Lanes;
+use ibfat::routing::fullmesh::FullmeshLanes;
 use ibfat::topology::Layout;
 use std::path::Path;
 
@@ -103,7 +103,7 @@ fn mesh_in_ibsim(n: u32, h: u32, w: u32, lmc: u8) {
     else {
         panic!("not a full mesh")
     };
-    let lanes = Lanes::new(&fabric, &l, &lids);
+    let lanes = FullmeshLanes::new(&fabric, &l, &lids);
     let v = check_vls(
         &fabric,
         &lids,

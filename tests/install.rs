@@ -65,14 +65,15 @@ fn make_install_gives_a_usable_tool_library_and_plugin() {
 
     let version = env!("CARGO_PKG_VERSION");
     let lib = usr.join(format!("lib/libibfatc.so.{version}"));
-    assert_eq!(soname(&lib).as_deref(), Some("libibfatc.so.0"));
+    let so_abi = format!("libibfatc.so.{}", c_abi());
+    assert_eq!(soname(&lib).as_deref(), Some(so_abi.as_str()));
     assert_eq!(
-        std::fs::read_link(usr.join("lib/libibfatc.so.0")).unwrap(),
+        std::fs::read_link(usr.join(format!("lib/{so_abi}"))).unwrap(),
         Path::new(&format!("libibfatc.so.{version}"))
     );
     assert_eq!(
         std::fs::read_link(usr.join("lib/libibfatc.so")).unwrap(),
-        Path::new("libibfatc.so.0")
+        Path::new(&so_abi)
     );
     for f in [
         "bin/ibfat",
@@ -111,7 +112,10 @@ fn make_install_gives_a_usable_tool_library_and_plugin() {
         "readelf",
         &Command::new("readelf").arg("-d").arg(&exe).output().unwrap(),
     );
-    assert!(needed.contains("Shared library: [libibfatc.so.0]"), "{needed}");
+    assert!(
+        needed.contains(&format!("Shared library: [libibfatc.so.{}]", c_abi())),
+        "{needed}"
+    );
     let plan = t.path().join("plan");
     harness::build_plan(&["build", "lsft", "--order", "3"], &plan);
     let run = Command::new(&exe)
@@ -174,4 +178,13 @@ fn make_install_gives_a_usable_tool_library_and_plugin() {
         }
     }
     assert_eq!(left, vec!["lib/other.so".to_string()]);
+}
+
+/// The C ABI version ffi/build.rs gives the SONAME (`const ABI: u32 = N;`).
+fn c_abi() -> u32 {
+    let build = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ffi/build.rs")).unwrap();
+    build
+        .lines()
+        .find_map(|l| l.strip_prefix("const ABI: u32 = ")?.strip_suffix(';')?.parse().ok())
+        .expect("ffi/build.rs states `const ABI: u32 = N;`")
 }

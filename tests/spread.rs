@@ -10,7 +10,7 @@ use harness::ibfat;
 use ibfat::check::vls::check_lanes;
 use ibfat::check::{check, validate, CheckReport, CompiledRoutes};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::degraded::{route_lsft, route_lsft_spread, DegradedRoutes, Lanes};
+use ibfat::routing::degraded::{route_lsft, route_lsft_spread, DegradedRoutes, LsftLanes};
 use ibfat::routing::Lids;
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::Pattern;
@@ -63,7 +63,7 @@ fn spread_and_check(f: &Fabric, what: &str) -> (f64, f64) {
         again.lfts.ports == r.lfts.ports && again.sl == r.sl,
         "{what}: not deterministic"
     );
-    let lanes = Lanes::new(f, &h, &r);
+    let lanes = LsftLanes::new(f, &h, &r);
     let v = check_lanes(f, &lids, &r.lfts, &lanes);
     // host routes turn at most once; a switch-LID route turning twice takes the third VL
     assert!(v.ok() && v.vls == r.data_vls && r.two_turn == 0, "{what}: {v:?}");

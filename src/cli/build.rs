@@ -95,7 +95,7 @@ Examples:
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = BUILD_EXAMPLES, after_long_help = BUILD_AFTER)]
 pub struct BuildArgs {
     #[command(subcommand)]
-    family: Option<Family>,
+    family: Option<BuildFamily>,
     /// Rebuild the fabric described by a fabric.yaml
     #[arg(long, value_name = "FILE", required = true)]
     spec: Option<PathBuf>,
@@ -107,7 +107,7 @@ pub struct BuildArgs {
 }
 
 #[derive(Subcommand, Debug)]
-enum Family {
+enum BuildFamily {
     /// Latin-square fat-tree from the projective plane of order Q
     #[command(after_help = LSFT_EXAMPLES, after_long_help = LSFT_AFTER)]
     Lsft {
@@ -473,9 +473,9 @@ pub fn print_report(r: &BuildReport) {
 
 pub fn run(a: BuildArgs) -> Result<i32> {
     let json_first = a.json_first;
-    let rails = a.family.as_ref().map(Family::rails);
+    let rails = a.family.as_ref().map(BuildFamily::rails);
     let (spec, out) = match a.family {
-        Some(Family::Lsft {
+        Some(BuildFamily::Lsft {
             order,
             two_sided,
             hosts_per_leaf,
@@ -492,7 +492,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             },
             out,
         ),
-        Some(Family::Kary {
+        Some(BuildFamily::Kary {
             arity,
             levels,
             opts,
@@ -504,7 +504,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             },
             out,
         ),
-        Some(Family::Mols {
+        Some(BuildFamily::Mols {
             arity,
             wiring,
             opts,
@@ -516,7 +516,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             },
             out,
         ),
-        Some(Family::Pgft {
+        Some(BuildFamily::Pgft {
             down,
             up,
             parallel,
@@ -533,7 +533,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             },
             out,
         ),
-        Some(Family::Twolevel {
+        Some(BuildFamily::Twolevel {
             leaves,
             hosts_per_leaf,
             spines,
@@ -555,7 +555,7 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             },
             out,
         ),
-        Some(Family::Fullmesh {
+        Some(BuildFamily::Fullmesh {
             switches,
             hosts_per_switch,
             cables_per_pair,
@@ -583,16 +583,16 @@ pub fn run(a: BuildArgs) -> Result<i32> {
     finish(&spec, rails.unwrap_or(1), out, json_first)
 }
 
-impl Family {
+impl BuildFamily {
     /// `--rails` of whichever family was given.
     fn rails(&self) -> u32 {
         match self {
-            Family::Lsft { opts, .. }
-            | Family::Kary { opts, .. }
-            | Family::Mols { opts, .. }
-            | Family::Pgft { opts, .. }
-            | Family::Fullmesh { opts, .. }
-            | Family::Twolevel { opts, .. } => opts.rails,
+            BuildFamily::Lsft { opts, .. }
+            | BuildFamily::Kary { opts, .. }
+            | BuildFamily::Mols { opts, .. }
+            | BuildFamily::Pgft { opts, .. }
+            | BuildFamily::Fullmesh { opts, .. }
+            | BuildFamily::Twolevel { opts, .. } => opts.rails,
         }
     }
 }

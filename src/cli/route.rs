@@ -201,7 +201,6 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         route_s,
         validate_s: proof.as_ref().map_or(0.0, |p| p.1),
         write_s,
-        load_s: read_s + recognize_s,
     });
     let report = Report::new(
         &shape.describe(),

@@ -30,8 +30,6 @@ pub(super) struct Timings {
     pub(super) validate_s: f64,
     /// Writing the files (and waiting for the proof).
     pub(super) write_s: f64,
-    /// `read_s + recognize_s`.
-    pub(super) load_s: f64,
 }
 
 /// The lanes of routes that need more than one VL.

@@ -43,7 +43,7 @@
 //! degraded mesh before its tables are used (`ibfat route`, the plugin with `validate=1`).
 //! Pairs with their cables keep their routes (see [`next_switch`]).
 //!
-//! **Virtual lanes ([`Lanes`]).** A detour runs s → m → t → host. Paths on SL 1 are the
+//! **Virtual lanes ([`FullmeshLanes`]).** A detour runs s → m → t → host. Paths on SL 1 are the
 //! detours (source switch neither t nor the relay, offset ≥ 1), everything else SL 0. The
 //! SL-to-VL rule at any switch: SL 1 arriving from a switch port → VL 1, everything else
 //! VL 0. So a detour's first hop is on VL 0 and its second and last on VL 1; direct routes
@@ -210,7 +210,7 @@ pub fn route_switch_lids(fabric: &Fabric, l: &FullmeshLayout, lids: &Lids, lfts:
 /// `ibfat route` writes into path-sl.txt and sl2vl.txt, what the per-VL check walks, and
 /// what a subnet manager plugin answers for PathRecords (`sl`) and programs into the
 /// switches' SL-to-VL tables (`vl`).
-pub struct Lanes {
+pub struct FullmeshLanes {
     n: u32,
     h: u32,
     index: Vec<u32>,
@@ -229,10 +229,10 @@ pub struct Lanes {
     lid_switch: Vec<u32>,
 }
 
-impl Lanes {
+impl FullmeshLanes {
     /// The rule for `l` routed with `lids` (any LMC; at LMC 0 every path is SL 0). It owns
     /// what it needs, so a subnet manager can keep it to answer queries after routing.
-    pub fn new(fabric: &Fabric, l: &FullmeshLayout, lids: &Lids) -> Lanes {
+    pub fn new(fabric: &Fabric, l: &FullmeshLayout, lids: &Lids) -> FullmeshLanes {
         let mut pos_of_port = vec![u32::MAX; fabric.ports.len()];
         for (ep, &d) in l.hosts.iter().zip(&l.host_pos).chain(l.others.iter().zip(&l.other_pos)) {
             pos_of_port[fabric.port_index(ep.node, ep.port) as usize] = d;
@@ -247,7 +247,7 @@ impl Lanes {
                         .is_some_and(|(n, _)| fabric.node(n).kind == NodeKind::Switch)
             })
             .collect();
-        Lanes {
+        FullmeshLanes {
             n: l.n,
             h: l.h,
             index: switch_index(fabric, l),
@@ -319,12 +319,12 @@ impl Lanes {
     }
 }
 
-impl super::lanes::LaneRules for Lanes {
+impl super::lanes::LaneRules for FullmeshLanes {
     fn sl(&self, src: NodeId, dlid: usize) -> u8 {
-        Lanes::sl(self, src, dlid)
+        FullmeshLanes::sl(self, src, dlid)
     }
     fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
-        Lanes::vl(self, switch, sl, in_port, out_port)
+        FullmeshLanes::vl(self, switch, sl, in_port, out_port)
     }
     fn data_vls(&self) -> u8 {
         DATA_VLS

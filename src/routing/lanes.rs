@@ -12,7 +12,7 @@
 //! [`LaneRules`] is that pair of functions for any family that needs it: the per-VL
 //! check (`check::vls`) walks every path with them, the formats write them next to the
 //! dump (`path-sl.txt`, `sl2vl.txt`) and the OpenSM plugin answers OpenSM's callbacks
-//! with them. [`Lanes`] is the rule of a degraded LSFT
+//! with them. [`LsftLanes`] is the rule of a degraded LSFT
 //! (docs/routing.md §2.4, [`super::degraded`]), stated with 7 bipartitions of the leaves:
 //! partition j < J = min(7, bits of the largest leaf index) ([`partitions`]) splits them
 //! by bit j of the leaf index (side·n + point).
@@ -92,13 +92,6 @@ pub fn pattern(j: u32, parts: u32) -> u32 {
 /// The side (0 or 1) of leaf index `x` in partition j of a rule with J = `parts`.
 fn side(x: u32, j: u32, parts: u32) -> u32 {
     (x & pattern(j, parts)).count_ones() & 1
-}
-
-/// The colour of a leaf: the parity of its leaf index — its side of partition 0. A route
-/// turning once at a leaf m of the other colour than d gets SL 1 + colour(d) from
-/// [`relay_sl`] (partition 0 is the lowest that separates them).
-pub fn colour(p: u32) -> u8 {
-    (p & 1) as u8
 }
 
 /// The SL of a route that turns once, at leaf `m`, towards leaf `d`: the lowest partition
@@ -219,7 +212,7 @@ const FAR_SPINE: u32 = u32::MAX - 1;
 /// (leaf, LID) pair and what is behind every port), so a subnet manager can keep it to
 /// answer PathRecord and SL-to-VL queries long after routing.
 #[derive(Clone, Debug)]
-pub struct Lanes {
+pub struct LsftLanes {
     /// Leaf index (side·n + point) of every leaf node, `u32::MAX` for other nodes.
     point_of: Vec<u32>,
     /// Per port: what is at its far end (a leaf index, FAR_HOST, FAR_SPINE).
@@ -235,10 +228,10 @@ pub struct Lanes {
     escape_vl: Option<u8>,
 }
 
-impl Lanes {
+impl LsftLanes {
     /// The rules of `routes`, computed for `h` on `fabric` (the SL table is copied).
-    pub fn new(fabric: &Fabric, h: &LsftHoles, routes: &DegradedRoutes) -> Lanes {
-        Lanes::with_sl(
+    pub fn new(fabric: &Fabric, h: &LsftHoles, routes: &DegradedRoutes) -> LsftLanes {
+        LsftLanes::with_sl(
             fabric,
             h,
             routes.sl.clone(),
@@ -247,7 +240,7 @@ impl Lanes {
         )
     }
 
-    /// As [`Lanes::new`], taking the SL table (`sl[p * stride + lid]`), the data VLs
+    /// As [`LsftLanes::new`], taking the SL table (`sl[p * stride + lid]`), the data VLs
     /// ([`DegradedRoutes::data_vls`]) of the routes and whether the escape lane carries a
     /// pair (its VL is then the last of them).
     pub fn with_sl(
@@ -256,7 +249,7 @@ impl Lanes {
         sl: Vec<u8>,
         stride: usize,
         (data_vls, escape): (u8, bool),
-    ) -> Lanes {
+    ) -> LsftLanes {
         let mut point_of = vec![u32::MAX; fabric.len()];
         for (p, &a) in h.leaves.iter().enumerate() {
             if a != DEAD {
@@ -268,7 +261,7 @@ impl Lanes {
             p => p,
         });
         let rule_vls = data_vls.saturating_sub(escape as u8).clamp(DATA_VLS, MAX_DATA_VLS);
-        Lanes {
+        LsftLanes {
             point_of,
             far,
             sl,
@@ -323,18 +316,18 @@ impl Lanes {
     }
 }
 
-impl LaneRules for Lanes {
+impl LaneRules for LsftLanes {
     fn sl(&self, src: NodeId, dlid: usize) -> u8 {
-        Lanes::sl(self, src, dlid)
+        LsftLanes::sl(self, src, dlid)
     }
     fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
-        Lanes::vl(self, switch, sl, in_port, out_port)
+        LsftLanes::vl(self, switch, sl, in_port, out_port)
     }
     fn data_vls(&self) -> u8 {
-        Lanes::data_vls(self)
+        LsftLanes::data_vls(self)
     }
     fn rule_sls(&self) -> u8 {
-        Lanes::rule_sls(self)
+        LsftLanes::rule_sls(self)
     }
 }
 

@@ -30,15 +30,6 @@ use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};
 use families::HostRouter;
 use rayon::prelude::*;
 
-/// LIDs and LFTs of a fabric.
-#[derive(Clone, Debug)]
-pub struct Routes {
-    /// Which LIDs every CA/router port and every switch (port 0) answers to.
-    pub lids: Lids,
-    /// The forwarding table of every switch, indexed by those LIDs.
-    pub lfts: LftSet,
-}
-
 /// Compute the LFTs of every switch for the given LIDs.
 pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     lids.require_complete(fabric)?;

@@ -12,7 +12,7 @@ use super::degraded_mols::route_mols;
 use super::degraded_pgft::route_pgft;
 use super::degraded_tree::TreeRoutes;
 use super::escape::Escape;
-use super::lanes::{LaneRules, Lanes as LsftLanes};
+use super::lanes::{LaneRules, LsftLanes};
 use super::{LftSet, Lids};
 use crate::error::Error;
 use crate::topology::degraded::{Holes, LsftHoles};
@@ -304,7 +304,7 @@ fn intact(fabric: &Fabric, layout: &Layout, lids: &Lids, ask: &Ask) -> Result<Ro
     let lfts = super::route(fabric, layout, lids)?;
     let lanes: Option<LaneBox> = match layout {
         Layout::Fullmesh(l) if lids.lmc >= 1 || !l.cut.is_empty() => {
-            Some(Box::new(super::fullmesh::Lanes::new(fabric, l, lids)))
+            Some(Box::new(super::fullmesh::FullmeshLanes::new(fabric, l, lids)))
         }
         _ => None,
     };

@@ -68,7 +68,7 @@ impl FullmeshParams {
         }
         super::lidspace::check(
             "switches",
-            super::lidspace::Family::Fullmesh { hosts_per_switch: h },
+            super::lidspace::SizedFamily::Fullmesh { hosts_per_switch: h },
             n as u64,
             n as u64 * h as u64,
             0,

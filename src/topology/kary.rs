@@ -54,7 +54,7 @@ impl KaryParams {
         };
         super::lidspace::check(
             "levels",
-            super::lidspace::Family::Kary { k, levels: n },
+            super::lidspace::SizedFamily::Kary { k, levels: n },
             n as u64 * hosts / k as u64,
             hosts,
             0,

@@ -13,7 +13,7 @@ pub const MAX_UNICAST_LIDS: u64 = 0xBFFF;
 
 /// Which family, with the parameters that stay fixed while the size is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
+pub enum SizedFamily {
     /// LSFT with `hosts_per_leaf` fixed (`None`: q+1, every host port used).
     Lsft {
         /// Hosts per leaf, when not q+1.
@@ -106,11 +106,11 @@ pub fn largest_fullmesh(h: u32, per_host: u64) -> Option<u32> {
 }
 
 /// The sentence naming the largest members of `family` that fit at LMC `lmc`.
-pub fn largest_hint(family: Family, lmc: u8) -> String {
+pub fn largest_hint(family: SizedFamily, lmc: u8) -> String {
     let per_host = 1u64 << lmc;
     let show = |x: Option<u32>| x.map_or("none".to_string(), |x| x.to_string());
     match family {
-        Family::Lsft { hosts_per_leaf } => {
+        SizedFamily::Lsft { hosts_per_leaf } => {
             let m = hosts_per_leaf.map_or(String::new(), |m| format!(" with {m} hosts per leaf"));
             format!(
                 "the largest LSFT one subnet holds at LMC {lmc}{m}: order {} one-sided, order {} two-sided",
@@ -118,21 +118,21 @@ pub fn largest_hint(family: Family, lmc: u8) -> String {
                 show(largest_lsft(true, hosts_per_leaf, per_host))
             )
         }
-        Family::Kary { k, levels } => format!(
+        SizedFamily::Kary { k, levels } => format!(
             "the largest k-ary n-tree one subnet holds at LMC {lmc}: arity {} with {levels} levels, {} levels with arity {k}",
             show(largest_kary_arity(levels, per_host)),
             show(largest_kary_levels(k, per_host))
         ),
-        Family::Mols => format!(
+        SizedFamily::Mols => format!(
             "the largest MOLS 3-tree one subnet holds at LMC {lmc}: arity {}",
             show(largest_mols(per_host))
         ),
-        Family::Pgft { params } => format!(
+        SizedFamily::Pgft { params } => format!(
             "with the lower levels as given, one subnet holds at LMC {lmc} a top level of at most m{} = {}",
             params.levels,
             show(largest_pgft_top(&params, per_host))
         ),
-        Family::Fullmesh { hosts_per_switch } => format!(
+        SizedFamily::Fullmesh { hosts_per_switch } => format!(
             "the largest full mesh one subnet holds at LMC {lmc} with {hosts_per_switch} hosts per switch: {} switches",
             show(largest_fullmesh(hosts_per_switch, per_host))
         ),
@@ -141,7 +141,7 @@ pub fn largest_hint(family: Family, lmc: u8) -> String {
 
 /// Refuse a fabric of `switches` and `hosts` beyond the LID space at LMC `lmc`; `field`
 /// names the parameter to lower.
-pub fn check(field: &str, family: Family, switches: u64, hosts: u64, lmc: u8) -> Result<()> {
+pub fn check(field: &str, family: SizedFamily, switches: u64, hosts: u64, lmc: u8) -> Result<()> {
     let lids = switches + (hosts << lmc);
     if lids <= MAX_UNICAST_LIDS {
         return Ok(());
@@ -161,20 +161,20 @@ pub fn check_layout(layout: &Layout, switches: u64, hosts: u64, lmc: u8) -> Resu
     let (field, family) = match layout {
         Layout::Lsft(l) => (
             "order",
-            Family::Lsft {
+            SizedFamily::Lsft {
                 hosts_per_leaf: (l.hosts_per_leaf != l.q + 1).then_some(l.hosts_per_leaf),
             },
         ),
         Layout::Kary(l) => (
             "levels",
-            Family::Kary {
+            SizedFamily::Kary {
                 k: l.k,
                 levels: l.levels,
             },
         ),
-        Layout::Mols(_) => ("arity", Family::Mols),
-        Layout::Pgft(l) => ("down", Family::Pgft { params: l.params }),
-        Layout::Fullmesh(l) => ("switches", Family::Fullmesh { hosts_per_switch: l.h }),
+        Layout::Mols(_) => ("arity", SizedFamily::Mols),
+        Layout::Pgft(l) => ("down", SizedFamily::Pgft { params: l.params }),
+        Layout::Fullmesh(l) => ("switches", SizedFamily::Fullmesh { hosts_per_switch: l.h }),
     };
     check(field, family, switches, hosts, lmc)
 }
@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(largest_kary_levels(2, 1), Some(12));
         assert_eq!(largest_mols(2), Some(28));
         assert_eq!(largest_lsft(true, None, 2), Some(19));
-        let h = largest_hint(Family::Lsft { hosts_per_leaf: None }, 1);
+        let h = largest_hint(SizedFamily::Lsft { hosts_per_leaf: None }, 1);
         assert!(h.contains("LMC 1") && h.contains("order 27 one-sided"), "{h}");
     }
 }

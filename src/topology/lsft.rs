@@ -73,7 +73,7 @@ impl LsftParams {
         let m = self.hosts_per_leaf.unwrap_or(q + 1) as u64;
         super::lidspace::check(
             "order",
-            super::lidspace::Family::Lsft {
+            super::lidspace::SizedFamily::Lsft {
                 hosts_per_leaf: self.hosts_per_leaf.filter(|&h| h != q + 1),
             },
             n * (sides + 1),

@@ -111,7 +111,7 @@ impl MolsParams {
         }
         super::lidspace::check(
             "arity",
-            super::lidspace::Family::Mols,
+            super::lidspace::SizedFamily::Mols,
             3 * (n as u64).pow(2),
             (n as u64).pow(3),
             0,

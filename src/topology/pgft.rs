@@ -222,7 +222,7 @@ impl PgftParams {
         let hosts = self.slots() / self.m(1) as u64 * self.hosts_per_leaf.unwrap_or(self.m(1)) as u64;
         super::lidspace::check(
             "down",
-            super::lidspace::Family::Pgft { params: *self },
+            super::lidspace::SizedFamily::Pgft { params: *self },
             switches,
             hosts,
             0,

@@ -50,6 +50,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod aside;
 mod hops;
 mod lanes;
 mod options;
@@ -58,6 +59,7 @@ mod schedule;
 mod stages;
 mod subnet;
 
+use aside::StepAside;
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
@@ -431,11 +433,11 @@ impl Found {
 
 /// One routing pass: read the subnet, recognise it, route it through the library's
 /// pipeline, prove, program, and write the schedule.
-fn routing_pass(plugin: &Plugin) -> Result<(), String> {
+fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let osm = plugin.osm;
-    let options = plugin.options.clone().map_err(|e| format!("bad plugin options: {e}"))?;
+    let options = plugin.options.clone().map_err(|e| StepAside::Options(e.to_string()))?;
     let t0 = Instant::now();
-    let subnet = read_subnet(osm)?;
+    let subnet = read_subnet(osm).map_err(StepAside::Subnet)?;
     if let Some(note) = subnet.unknown_rate_note() {
         log(osm, false, &note);
     }
@@ -447,9 +449,10 @@ fn routing_pass(plugin: &Plugin) -> Result<(), String> {
     let shape = found.shape();
     let description = shape.describe();
     let lids = Lids::discovered(fabric)
-        .map_err(|e| e.to_string())?
-        .ok_or("OpenSM has assigned no LIDs yet")?;
-    lids.require_complete(fabric).map_err(|e| e.to_string())?;
+        .map_err(|e| StepAside::Lids(e.to_string()))?
+        .ok_or_else(|| StepAside::Lids("OpenSM has assigned no LIDs yet".into()))?;
+    lids.require_complete(fabric)
+        .map_err(|e| StepAside::Lids(e.to_string()))?;
     let t_lids = t0.elapsed();
     let offer = vl_offer(osm, lowest_vl_cap);
     let ask = Ask {
@@ -460,7 +463,8 @@ fn routing_pass(plugin: &Plugin) -> Result<(), String> {
         },
         vls: offer.usable(),
     };
-    let routed = route_fabric(fabric, shape, &lids, &ask).map_err(|r| passlog::refusal(&description, r, &offer))?;
+    let routed = route_fabric(fabric, shape, &lids, &ask)
+        .map_err(|r| StepAside::route(&description, r, |n| offer.refusal(n)))?;
     for line in passlog::route_lines(&routed, &description, &offer) {
         log(osm, false, &line);
     }
@@ -471,11 +475,11 @@ fn routing_pass(plugin: &Plugin) -> Result<(), String> {
             log(osm, !proof.sound, &line);
         }
         if !proof.sound {
-            return Err(format!("{description}: the computed tables fail validation"));
+            return Err(StepAside::Unproven(description));
         }
     }
     let validated = t0.elapsed();
-    program(osm, fabric, &lids, &routed.lfts)?;
+    program(osm, fabric, &lids, &routed.lfts).map_err(StepAside::Program)?;
     // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); detours do
     *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = routed.lanes.map(|r| ActiveLanes::new(fabric, &lids, r));
     let marks = Marks {
@@ -511,16 +515,16 @@ fn routing_pass(plugin: &Plugin) -> Result<(), String> {
 
 /// Recognise the subnet: an intact family (host roles applied), or a degraded one when
 /// `degraded=route`; anything else is refused with recognition's reason.
-fn recognise_subnet(osm: *mut c_void, options: &Options, fabric: Fabric) -> Result<Found, String> {
+fn recognise_subnet(osm: *mut c_void, options: &Options, fabric: Fabric) -> Result<Found, StepAside> {
     match recognize(&fabric, options.family) {
         Recognition::Recognised { layout, .. } => {
             if options.spread && !options.roles.is_empty() {
-                return Err(format!(
+                return Err(StepAside::Roles(format!(
                     "{}: host roles do not apply to the spread objective (its rank order is the family's)",
                     layout.describe()
-                ));
+                )));
             }
-            let layout = with_roles(osm, options, &fabric, layout)?;
+            let layout = with_roles(osm, options, &fabric, layout).map_err(StepAside::Roles)?;
             // from here on the subnet is a topology like any planned or loaded one
             Ok(Found::Intact(Topology::discovered(fabric, layout, "subnet")))
         }
@@ -529,24 +533,21 @@ fn recognise_subnet(osm: *mut c_void, options: &Options, fabric: Fabric) -> Resu
                 log(osm, false, &line);
             }
             if !options.route_degraded {
-                return Err(format!(
-                    "{}; degraded fabrics are left to the next engine (degraded=refuse)",
-                    d.description
-                ));
+                return Err(StepAside::DegradedRefused(d.description));
             }
             if !options.roles.is_empty() {
-                return Err(format!(
+                return Err(StepAside::Roles(format!(
                     "{}: host roles do not apply to a degraded fabric (its repaired schedule keeps the family's rank order)",
                     d.description
-                ));
+                )));
             }
             Ok(Found::Degraded(fabric, d))
         }
-        Recognition::Unrecognised { reason, .. } => Err(format!(
-            "not a fabric ibfat recognises ({} switches, {} CAs): {reason}",
-            fabric.switches().count(),
-            fabric.cas().count()
-        )),
+        Recognition::Unrecognised { reason, .. } => Err(StepAside::Unrecognised {
+            switches: fabric.switches().count(),
+            cas: fabric.cas().count(),
+            reason,
+        }),
     }
 }
 

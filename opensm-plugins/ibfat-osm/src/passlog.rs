@@ -6,7 +6,7 @@ use crate::lanes::VlOffer;
 use ibfat::check::vls::VlReport;
 use ibfat::check::Proof;
 use ibfat::recognize::Degraded;
-use ibfat::routing::{Method, Refusal, Routed};
+use ibfat::routing::{Method, Routed};
 
 /// The log lines naming a degraded fabric and its faults (the first 20).
 pub fn fault_lines(d: &Degraded) -> Vec<String> {
@@ -19,19 +19,6 @@ pub fn fault_lines(d: &Degraded) -> Vec<String> {
         v.push(format!("  ... and {} more faults", d.faults.len() - SHOWN));
     }
     v
-}
-
-/// Why the pipeline refused `what`, in OpenSM's terms (QoS, `max_op_vls`, a port's VLCap).
-pub fn refusal(what: &str, r: Refusal, offer: &VlOffer) -> String {
-    match r {
-        Refusal::Vls { need, .. } => {
-            let why = offer
-                .refusal(need)
-                .unwrap_or_else(|| format!("the routes need {need} data VLs"));
-            format!("{what}: {why}")
-        }
-        Refusal::Input(e) => e.to_string(),
-    }
 }
 
 /// What the routes look like, before their proof.

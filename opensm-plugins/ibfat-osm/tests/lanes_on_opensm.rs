@@ -14,7 +14,7 @@ use harness::{OsmConfig, Sim};
 use ibfat::check::vls::{check_lanes, check_vls};
 use ibfat::recognize::{recognize, Degraded, Recognition};
 use ibfat::routing::degraded::route_lsft;
-use ibfat::routing::lanes::{Lanes, MAX_DATA_VLS};
+use ibfat::routing::lanes::{LsftLanes as Lanes, MAX_DATA_VLS};
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::topology::{Fabric, NodeId, NodeKind};
 
@@ -400,7 +400,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
 }
 
 fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
-    use ibfat::routing::fullmesh::Lanes as MeshLanes;
+    use ibfat::routing::fullmesh::FullmeshLanes as MeshLanes;
     use ibfat::topology::Layout;
     let what = format!("mesh N={n} H={h} LMC {lmc}");
     let t = tempfile::tempdir().unwrap();
