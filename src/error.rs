@@ -50,8 +50,9 @@ impl fmt::Display for InputError {
             }
         }
         // input text quoted in a message may hold newlines or escape sequences: shown
-        // escaped, never acting on the terminal or forging lines in a log
-        use escape_controls as esc;
+        // escaped, never acting on the terminal or forging lines in a log; and it may be
+        // huge (a 120 KB pattern): shown elided, so an error stays a line
+        let esc = |s: &str| elide(&escape_controls(s), MAX_QUOTED).into_owned();
         if let Some(field) = &self.field {
             write!(f, "{}: ", esc(field))?;
         }
@@ -71,7 +72,7 @@ pub enum Error {
     #[error("{0}")]
     Input(Box<InputError>),
     /// I/O or environment failure (exit 3).
-    #[error("{context}: {source}")]
+    #[error("{}: {source}", elide(&escape_controls(.context), MAX_QUOTED))]
     Io {
         /// What ibfat was doing (`cannot write lsft7/guid2lid`).
         context: String,
@@ -80,7 +81,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// An external program failed or is missing (exit 3).
-    #[error("{}", escape_controls(.0))]
+    #[error("{}", elide(&escape_controls(.0), MAX_QUOTED))]
     Tool(String),
 }
 
@@ -166,6 +167,33 @@ pub fn escape_controls(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// The longest a message, field or hint of an error is shown (bytes): longer ones keep
+/// their head and tail around a note of what was left out.
+pub const MAX_QUOTED: usize = 2048;
+
+/// `s` when it is at most `max` bytes; otherwise its first two thirds and last third of
+/// `max` (on character boundaries) around `… (N bytes elided) …`.
+pub fn elide(s: &str, max: usize) -> Cow<'_, str> {
+    if s.len() <= max {
+        return Cow::Borrowed(s);
+    }
+    let boundary = |mut i: usize| {
+        while !s.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let head = boundary(max * 2 / 3);
+    let tail = boundary(s.len() - max / 3);
+    let tail = if tail < head { head } else { tail };
+    Cow::Owned(format!(
+        "{} … ({} bytes elided) … {}",
+        &s[..head],
+        tail - head,
+        &s[tail..]
+    ))
 }
 
 /// The message of a caught panic (for the C ABI and the OpenSM plugin, which turn panics

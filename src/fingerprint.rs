@@ -46,11 +46,8 @@ impl Fnv1a {
 /// The number a fingerprint as artefacts record it (`0x` and hex digits) stands for, for
 /// binary files that store it in 8 bytes; `None` when `hex` is not one.
 pub fn value_of(hex: &str) -> Option<u64> {
-    let digits = hex.strip_prefix("0x")?;
-    if digits.is_empty() || digits.len() > 16 {
-        return None;
-    }
-    u64::from_str_radix(digits, 16).ok()
+    hex.strip_prefix("0x")?;
+    crate::guid::hex(hex)
 }
 
 /// [`value_of`]'s inverse: `0x` and 16 hex digits.

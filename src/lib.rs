@@ -7,7 +7,7 @@
 //! routed — and prove the result with [`prove()`]; then build schedules ([`schedule`]) and
 //! check them for link conflicts on the tables ([`check`]).
 //!
-//! Modules, lowest layer first (a module only uses those before it): [`error`],
+//! Modules, lowest layer first (a module only uses those before it): [`error`], [`guid`],
 //! [`fingerprint`], [`geometry`], [`topology`] (port-level fabrics and the families:
 //! Latin-square fat-tree, k-ary n-tree, PGFT and two-level tree, MOLS proximity tree, full
 //! mesh), [`routing`], [`formats`], [`schedule`], [`metrics`], [`mod@recognize`], [`check`],
@@ -23,6 +23,7 @@ pub mod error;
 pub mod fingerprint;
 pub mod formats;
 pub mod geometry;
+pub mod guid;
 pub mod hca;
 pub mod load;
 pub mod metrics;

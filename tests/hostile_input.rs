@@ -455,3 +455,105 @@ fn fifos_never_block_and_role_files_must_be_regular() {
     }
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "nothing waited");
 }
+
+/// One GUID grammar in every reader: `0x+…` (which Rust's hex parser alone takes as a sign)
+/// and other near-GUIDs are refused with the file and line by the node-name map, guid2lid
+/// and role-file readers alike; the same GUIDs written properly are read.
+#[test]
+fn every_reader_refuses_the_same_malformed_guids() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("lsft2");
+    let p = plan.to_str().unwrap();
+    let (code, _, err) = ibfat(&["build", "lsft", "--order", "2", "--out", p]);
+    assert_eq!(code, 0, "{err}");
+    let net = plan.join("topology.net");
+    let topo = Spec::from_yaml(&std::fs::read_to_string(plan.join("fabric.yaml")).unwrap(), &plan)
+        .unwrap()
+        .build()
+        .unwrap();
+    let host = topo.fabric.cas().next().unwrap();
+    let guid = topo.fabric.node(host).guid;
+    let port_guid = topo.fabric.ports[topo.fabric.port_index(host, 1) as usize].guid;
+    let lids = Lids::plan(&topo.fabric, topo.layout.hosts(), 0).unwrap();
+    let g2l = ibfat::formats::guid2lid::write(&lids, &topo.fabric);
+    for bad in [
+        format!("0x+{guid:x}"),
+        format!("0x-{guid:x}"),
+        format!("0x{guid:x}_0"),
+        format!("+{guid}"),
+    ] {
+        let map = t.path().join("names.map");
+        std::fs::write(&map, format!("# names\n{bad} \"h1\"\n")).unwrap();
+        let (code, _, err) = ibfat(&[
+            "recognize",
+            net.to_str().unwrap(),
+            "--node-name-map",
+            map.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("names.map:2"), "{bad}: {err}");
+        let roles = t.path().join("io.guids");
+        std::fs::write(&roles, format!("{bad}\n")).unwrap();
+        let (code, _, err) = ibfat(&["recognize", p, "--io-guids", roles.to_str().unwrap()]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("io.guids:1"), "{bad}: {err}");
+        let file = t.path().join("guid2lid");
+        let first = g2l.lines().find(|l| !l.starts_with('#')).unwrap();
+        let forged = first.replacen("0x", "0x+", 1);
+        std::fs::write(&file, g2l.replacen(first, &forged, 1)).unwrap();
+        let out = t.path().join("routes");
+        let (code, _, err) = ibfat(&[
+            "route",
+            p,
+            "--lids",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{forged}: {err}");
+        assert!(err.contains("guid2lid:"), "{forged}: {err}");
+    }
+    // written as the tools write them, the same GUIDs are read
+    let map = t.path().join("names.map");
+    std::fs::write(&map, format!("0x{guid:016x} \"h1\"\n")).unwrap();
+    let (code, _, err) = ibfat(&[
+        "recognize",
+        net.to_str().unwrap(),
+        "--node-name-map",
+        map.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let roles = t.path().join("io.guids");
+    std::fs::write(&roles, format!("0x{port_guid:016x}\n")).unwrap();
+    let (_, _, err) = ibfat(&["recognize", p, "--io-guids", roles.to_str().unwrap()]);
+    // read and resolved to its host (which an LSFT then refuses as non-compute)
+    assert!(err.contains("H0_0 HCA-1 is non-compute"), "{err}");
+}
+
+/// A huge argument is never echoed whole: clap's usage errors, input errors and I/O errors
+/// keep a quoted value's head and tail around `(N bytes elided)`, so an error stays a line
+/// a terminal or a log can hold (a 120 KB pattern was printed twice, 240 KB).
+#[test]
+fn huge_arguments_are_elided_in_errors() {
+    let t = tempfile::tempdir().unwrap();
+    let plan = t.path().join("lsft2");
+    let p = plan.to_str().unwrap();
+    let (code, _, err) = ibfat(&["build", "lsft", "--order", "2", "--out", p]);
+    assert_eq!(code, 0, "{err}");
+    let huge = "x".repeat(120_000);
+    let out = t.path().join("o");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["schedule", p, "--pattern", &huge],
+        vec!["check", p, "--pattern", &huge],
+        vec!["recognize", p, "--family", &huge],
+        vec!["recognize", p, "--io-hosts", &huge],
+        vec!["route", p, "--out", o, "--lids", &huge],
+        vec!["schedule", p, "--pattern", "lsft", "--job", &huge],
+    ] {
+        let (code, _, err) = ibfat(&args);
+        assert!(code == 2 || code == 3, "{:?}: exit {code}", &args[..3]);
+        assert!(err.len() < 4096, "{:?}: {} bytes of error", &args[..3], err.len());
+        assert!(err.contains("bytes elided"), "{:?}: {err}", &args[..3]);
+    }
+}

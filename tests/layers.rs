@@ -6,7 +6,8 @@ use std::path::Path;
 
 /// The layers, lowest first; modules in one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
-    &["error", "rng", "fingerprint"],
+    &["error", "rng", "guid"],
+    &["fingerprint"],
     &["geometry"],
     &["topology"],
     &["routing"],

@@ -205,9 +205,29 @@ fn parse_format(s: &str) -> std::result::Result<FormatArg, String> {
     ibfat::formats::dump::DumpFormat::parse_name(s).map(FormatArg)
 }
 
+/// Print clap's verdict on the command line and exit with its code (2 for a usage error,
+/// 0 for help and version), every line of it at most [`ibfat::error::MAX_QUOTED`] bytes:
+/// clap quotes the offending value, which may be a 120 KB argument.
+fn exit_usage(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) || !e.use_stderr() {
+        e.exit()
+    }
+    let text = e.render().to_string();
+    let shown: Vec<String> = text
+        .lines()
+        .map(|l| ibfat::error::elide(l, ibfat::error::MAX_QUOTED).into_owned())
+        .collect();
+    eprintln!("{}", shown.join("\n"));
+    std::process::exit(e.exit_code())
+}
+
 /// Parse the command line, run, and turn errors into messages and exit codes.
 pub fn main() -> i32 {
-    let mut cli = Cli::parse();
+    let mut cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => exit_usage(e),
+    };
     signals::install();
     output::set_verbosity(cli.quiet, cli.verbose);
     if let Some(path) = &cli.node_name_map {

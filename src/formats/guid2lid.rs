@@ -42,11 +42,7 @@ pub fn parse(fabric: &Fabric, text: &str, path: &Path) -> Result<Lids> {
             continue;
         }
         let f: Vec<&str> = line.split_whitespace().collect();
-        let num = |s: &str| -> Option<u64> {
-            s.strip_prefix("0x")
-                .map(|h| u64::from_str_radix(h, 16).ok())
-                .unwrap_or_else(|| s.parse().ok())
-        };
+        let num = crate::guid::hex_or_decimal;
         let (Some(g), Some(lo), Some(hi)) = (
             f.first().and_then(|s| num(s)),
             f.get(1).and_then(|s| num(s)),

@@ -129,11 +129,9 @@ fn data_lines(text: &str) -> (Option<ComputedFor>, Vec<(usize, &str)>) {
 }
 
 fn hex_lid(tok: &str, path: &std::path::Path, ln: usize) -> crate::Result<u16> {
-    tok.strip_prefix("0x")
-        .and_then(|h| u16::from_str_radix(h, 16).ok())
-        .ok_or_else(|| {
-            crate::Error::at(path, ln, format!("`{tok}` is not a LID")).with_hint("LIDs are written 0x0001 … 0xbfff")
-        })
+    crate::guid::hex_u16(tok).ok_or_else(|| {
+        crate::Error::at(path, ln, format!("`{tok}` is not a LID")).with_hint("LIDs are written 0x0001 … 0xbfff")
+    })
 }
 
 /// Read `path-sl.txt` (format in the module documentation); errors name file and line.

@@ -32,11 +32,7 @@ pub fn parse(text: &str, path: &Path) -> Result<NodeNameMap> {
             continue;
         }
         let (guid_text, rest) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
-        let hex = guid_text
-            .strip_prefix("0x")
-            .or_else(|| guid_text.strip_prefix("0X"))
-            .unwrap_or(guid_text);
-        let guid = u64::from_str_radix(hex, 16).map_err(|_| {
+        let guid = crate::guid::hex_or_decimal(guid_text).ok_or_else(|| {
             Error::at(path, line, format!("`{guid_text}` is not a node GUID"))
                 .with_hint("write `0x<16 hex digits> \"name\"` per line, as ibnetdiscover --node-name-map reads")
         })?;

@@ -7,7 +7,7 @@ pub fn prime_power(q: u32) -> Option<(u32, u32)> {
         return None;
     }
     let mut p = 2;
-    while p * p <= q {
+    while p <= q / p {
         if q % p == 0 {
             break;
         }

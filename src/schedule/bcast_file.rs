@@ -58,8 +58,8 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<(Bcast, Vec<u64>)> {
     let mut guids = Vec::with_capacity(raw.hosts.len());
     for (r, h) in raw.hosts.iter().enumerate() {
         let g = h
-            .strip_prefix("0x")
-            .and_then(|d| (!d.is_empty() && d.len() <= 16).then(|| u64::from_str_radix(d, 16).ok()))
+            .starts_with("0x")
+            .then(|| crate::guid::hex(h))
             .flatten()
             .ok_or_else(|| {
                 bad(format!(

@@ -439,9 +439,9 @@ impl<'de> Visitor<'de> for HostSeed<'_, '_, '_> {
         let st = self.0;
         let i = st.guids.len();
         let g = s
-            .strip_prefix("0x")
-            .filter(|h| !h.is_empty() && h.len() <= 16)
-            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .starts_with("0x")
+            .then(|| crate::guid::hex(s))
+            .flatten()
             .ok_or_else(|| E::custom(format!("hosts[{i}]: `{s}` is not a port GUID (0x and 16 hex digits)")))?;
         if let Some(j) = st.first.insert(g, i) {
             return Err(E::custom(format!(

@@ -44,13 +44,13 @@ impl LsftParams {
                 Some(prime_power_hint(q)),
             ));
         }
-        // 2(q+1) ports must fit in a switch
-        if 2 * (q + 1) > super::fabric::MAX_PORTS {
+        // 2(q+1) ports must fit in a switch (counted wide: q may be any u32)
+        let ports = 2 * (u64::from(q) + 1);
+        if ports > u64::from(super::fabric::MAX_PORTS) {
             return Err(Error::input(
                 "order",
                 format!(
-                    "order {q} needs {}-port switches; at most {} ports exist",
-                    2 * (q + 1),
+                    "order {q} needs {ports}-port switches; at most {} ports exist",
                     super::fabric::MAX_PORTS
                 ),
                 Some("orders up to 125".into()),

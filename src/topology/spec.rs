@@ -154,11 +154,7 @@ fn check_yaml_shape(text: &str, path: &Path) -> Result<()> {
 
 /// Parse a GUID written as hex (`0x...`) or decimal.
 pub fn parse_guid(s: &str) -> Option<u64> {
-    let s = s.trim();
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => s.parse().ok(),
-    }
+    crate::guid::hex_or_decimal(s.trim())
 }
 
 impl Spec {

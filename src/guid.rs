@@ -1,0 +1,68 @@
+//! One grammar for the GUIDs and hex numbers of every text ibfat reads (node-name maps,
+//! guid2lid, role files, SL files, schedules, specs, fingerprints): `0x` and 1 to 16 hex
+//! digits, nothing else. Rust's `from_str_radix` alone also takes a sign (`0x+1f`), so
+//! readers that used it accepted what others refused; every reader goes through here.
+
+/// `0x` (or `0X`) and 1..=16 hex digits.
+pub fn hex(s: &str) -> Option<u64> {
+    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
+    digits_value(digits, 16)
+}
+
+/// [`hex`], or decimal digits alone (a GUID as `strtoull(s, 0)` reads it, which is what
+/// infiniband-diags' readers of node-name maps and OpenSM's guid files do).
+pub fn hex_or_decimal(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(digits) => digits_value(digits, 16),
+        None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
+        None => None,
+    }
+}
+
+/// `0x` and 1..=4 hex digits: a LID.
+pub fn hex_u16(s: &str) -> Option<u16> {
+    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
+    if digits.len() > 4 {
+        return None;
+    }
+    digits_value(digits, 4).map(|v| v as u16)
+}
+
+/// The value of 1..=`max` hex digits (and nothing else).
+fn digits_value(digits: &str, max: usize) -> Option<u64> {
+    if digits.is_empty() || digits.len() > max || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_grammar() {
+        assert_eq!(hex("0x0002c90300a1b2c3"), Some(0x0002_c903_00a1_b2c3));
+        assert_eq!(hex("0XfF"), Some(255));
+        for bad in [
+            "0x+1f",
+            "0x-1",
+            "0x",
+            "1f",
+            "0x1_0",
+            "0x12345678901234567",
+            " 0x1",
+            "0x1 ",
+        ] {
+            assert_eq!(hex(bad), None, "{bad}");
+        }
+        assert_eq!(hex_or_decimal("42"), Some(42));
+        assert_eq!(hex_or_decimal("0x2a"), Some(42));
+        for bad in ["+42", "-1", "", "4a", "0x+2a"] {
+            assert_eq!(hex_or_decimal(bad), None, "{bad}");
+        }
+        assert_eq!(hex_u16("0xbfff"), Some(0xbfff));
+        assert_eq!(hex_u16("0x1ffff"), None);
+        assert_eq!(hex_u16("0x+1"), None);
+    }
+}
