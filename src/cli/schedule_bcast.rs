@@ -182,99 +182,23 @@ fn steady_state(
 pub fn run(planes: &[Topology], job: &Job, a: &BcastArgs) -> Result<i32> {
     let plan = &planes[0];
     let fabric = &plan.fabric;
-    if planes.len() > 1 && a.lanes as usize > planes.len() {
-        return Err(Error::input(
-            "--lanes",
-            format!(
-                "{} lanes on a fabric of {} rails: a host has one port per rail",
-                a.lanes,
-                planes.len()
-            ),
-            Some(format!("--lanes 1..={}", planes.len())),
-        ));
-    }
-    if let Some(s) = a.segment {
-        if !(s >= 1.0 && s.is_finite()) {
-            return Err(Error::input(
-                "--segment",
-                format!("{s}: a segment is at least one byte"),
-                None,
-            ));
-        }
-    }
+    check_args(planes, a)?;
     let hosts = hosts_per_rail(planes, job)?;
     let routes = routes_per_rail(planes, &hosts)?;
     let levels = subtree_levels(fabric, job.hosts());
     let ranks = job.len() as u32;
-    let nested = Bcast::build_nested(ranks, a.root, a.lanes, &levels)?;
-    let rank_order = Bcast::build(ranks, a.root, a.lanes, None)?;
     let site_of: Option<Vec<u32>> = (a.placement == Placement::Sites).then(|| levels[0].clone());
-    let mut cmp = Comparer::new(routes.iter().map(StepMeter::new).collect());
-    let (l, bw) = (a.latency_us * 1e-6, a.bandwidth_gbs * 1e9);
-    let seg = a.segment.map_or(Segmenting::Auto, Segmenting::Bytes);
-    let mut measured = vec![
-        cmp.multilane("multilane-nested", &nested)?,
-        cmp.multilane("multilane-rank-order", &rank_order)?,
-    ];
-    let sites = match &site_of {
-        Some(s) => {
-            let b = Bcast::build(ranks, a.root, a.lanes, Some(s))?;
-            measured.push(cmp.multilane("multilane-sites", &b)?);
-            Some(b)
-        }
-        None => None,
-    };
-    measured.extend(cmp.classic(ranks, a.root)?);
-    let placement = match a.placement {
-        Placement::Auto => {
-            let t = |i: usize| measured[i].time(a.message, l, bw, seg).0;
-            if t(0) <= t(1) {
-                Placement::Nested
-            } else {
-                Placement::RankOrder
-            }
-        }
-        p => p,
-    };
-    let (b, chosen) = match placement {
-        Placement::RankOrder => (rank_order, 1),
-        Placement::Sites => (sites.expect("built above"), 2),
-        _ => (nested, 0),
-    };
-    let share = measured[chosen].bandwidth_share;
-    let comparison: Vec<Priced> = measured
-        .iter()
-        .map(|m| {
-            let (t, s) = m.time(a.message, l, bw, seg);
-            Priced {
-                measured: m.clone(),
-                predicted_seconds: t,
-                segment_bytes: s,
-                plan_bandwidth_ratio: share / m.bandwidth_share,
-            }
-        })
-        .collect();
+    let cost = Cost::of(a);
+    let (trees, measured) = build_and_measure(&routes, ranks, a, &levels, site_of.as_deref())?;
+    let placement = resolve_placement(a.placement, &measured, cost);
+    let (b, chosen) = trees.take(placement);
+    let comparison = price(&measured, chosen, cost);
     let steady = steady_state(planes, &hosts, &routes, &b)?;
-    let one_per_port = (0..b.lanes).all(|k| {
-        let mut seen = vec![(false, false); b.ranks as usize];
-        b.flows.iter().filter(|f| f.lane == k).all(|f| {
-            let s = !std::mem::replace(&mut seen[f.from as usize].0, true);
-            let r = !std::mem::replace(&mut seen[f.to as usize].1, true);
-            s && r
-        })
-    });
+    let one_per_port = one_flow_per_lane_port(&b);
     if let Some(path) = &a.out {
         b.write(path, &job.port_guids(fabric))?;
     }
     if let Some(path) = &a.plot {
-        let sizes: Vec<f64> = (0..9).map(|i| 1024.0 * 4f64.powi(i)).collect();
-        let series: Vec<ibfat::formats::chart::Series> = measured
-            .iter()
-            .map(|m| ibfat::formats::chart::Series {
-                name: m.algorithm.clone(),
-                points: sizes.iter().map(|&x| (x, m.time(x, l, bw, seg).0 * 1e6)).collect(),
-            })
-            .collect();
         let title = format!(
             "broadcast on {}: {} ranks, {} lanes, {} rail(s)",
             plan.name,
@@ -282,8 +206,7 @@ pub fn run(planes: &[Topology], job: &Job, a: &BcastArgs) -> Result<i32> {
             a.lanes,
             planes.len()
         );
-        let svg = ibfat::formats::chart::loglog_svg(&title, "message size (bytes)", "predicted time (us)", &series);
-        ibfat::formats::atomic::write_file(path, svg.as_bytes())?;
+        plot(path, &title, &measured, cost)?;
     }
     let report = Report {
         topology: plan.name.clone(),
@@ -314,6 +237,174 @@ pub fn run(planes: &[Topology], job: &Job, a: &BcastArgs) -> Result<i32> {
         print_json("schedule-bcast", &report)?;
         return Ok(0);
     }
+    print_report(&report, a.plot.as_deref());
+    Ok(0)
+}
+
+/// Refuse more lanes than a multi-rail fabric has rails (a host has one port per rail)
+/// and a segment under one byte.
+fn check_args(planes: &[Topology], a: &BcastArgs) -> Result<()> {
+    if planes.len() > 1 && a.lanes as usize > planes.len() {
+        return Err(Error::input(
+            "--lanes",
+            format!(
+                "{} lanes on a fabric of {} rails: a host has one port per rail",
+                a.lanes,
+                planes.len()
+            ),
+            Some(format!("--lanes 1..={}", planes.len())),
+        ));
+    }
+    if let Some(s) = a.segment {
+        if !(s >= 1.0 && s.is_finite()) {
+            return Err(Error::input(
+                "--segment",
+                format!("{s}: a segment is at least one byte"),
+                None,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The cost model's inputs: message size, latency per hop (s), port bandwidth (B/s) and
+/// segmenting.
+#[derive(Clone, Copy)]
+struct Cost {
+    message: f64,
+    l: f64,
+    bw: f64,
+    seg: Segmenting,
+}
+
+impl Cost {
+    fn of(a: &BcastArgs) -> Cost {
+        Cost {
+            message: a.message,
+            l: a.latency_us * 1e-6,
+            bw: a.bandwidth_gbs * 1e9,
+            seg: a.segment.map_or(Segmenting::Auto, Segmenting::Bytes),
+        }
+    }
+}
+
+/// The multi-lane trees a placement can choose.
+struct Trees {
+    nested: Bcast,
+    rank_order: Bcast,
+    /// Sites chained, when `--placement sites`.
+    sites: Option<Bcast>,
+}
+
+impl Trees {
+    /// The tree of `placement` (not `auto`: resolved) and its index in the comparison.
+    fn take(self, placement: Placement) -> (Bcast, usize) {
+        match placement {
+            Placement::RankOrder => (self.rank_order, 1),
+            Placement::Sites => (self.sites.expect("built above"), 2),
+            _ => (self.nested, 0),
+        }
+    }
+}
+
+/// Build the multi-lane trees (nested, rank order, and sites chained when `site_of` is
+/// given) and measure them and the classic algorithms on the tables, in that order.
+fn build_and_measure(
+    routes: &[CompiledRoutes],
+    ranks: u32,
+    a: &BcastArgs,
+    levels: &[Vec<u32>],
+    site_of: Option<&[u32]>,
+) -> Result<(Trees, Vec<Compared>)> {
+    let nested = Bcast::build_nested(ranks, a.root, a.lanes, levels)?;
+    let rank_order = Bcast::build(ranks, a.root, a.lanes, None)?;
+    let mut cmp = Comparer::new(routes.iter().map(StepMeter::new).collect());
+    let mut measured = vec![
+        cmp.multilane("multilane-nested", &nested)?,
+        cmp.multilane("multilane-rank-order", &rank_order)?,
+    ];
+    let sites = match site_of {
+        Some(s) => {
+            let b = Bcast::build(ranks, a.root, a.lanes, Some(s))?;
+            measured.push(cmp.multilane("multilane-sites", &b)?);
+            Some(b)
+        }
+        None => None,
+    };
+    measured.extend(cmp.classic(ranks, a.root)?);
+    let trees = Trees {
+        nested,
+        rank_order,
+        sites,
+    };
+    Ok((trees, measured))
+}
+
+/// `auto`: nested or rank order, whichever the cost model predicts faster.
+fn resolve_placement(placement: Placement, measured: &[Compared], c: Cost) -> Placement {
+    match placement {
+        Placement::Auto => {
+            let t = |i: usize| measured[i].time(c.message, c.l, c.bw, c.seg).0;
+            if t(0) <= t(1) {
+                Placement::Nested
+            } else {
+                Placement::RankOrder
+            }
+        }
+        p => p,
+    }
+}
+
+/// Every algorithm priced at the message size, against the chosen one's bandwidth.
+fn price(measured: &[Compared], chosen: usize, c: Cost) -> Vec<Priced> {
+    let share = measured[chosen].bandwidth_share;
+    measured
+        .iter()
+        .map(|m| {
+            let (t, s) = m.time(c.message, c.l, c.bw, c.seg);
+            Priced {
+                measured: m.clone(),
+                predicted_seconds: t,
+                segment_bytes: s,
+                plan_bandwidth_ratio: share / m.bandwidth_share,
+            }
+        })
+        .collect()
+}
+
+/// Whether every lane is a partial permutation: no rank sends, or receives, twice in it.
+fn one_flow_per_lane_port(b: &Bcast) -> bool {
+    (0..b.lanes).all(|k| {
+        let mut seen = vec![(false, false); b.ranks as usize];
+        b.flows.iter().filter(|f| f.lane == k).all(|f| {
+            let s = !std::mem::replace(&mut seen[f.from as usize].0, true);
+            let r = !std::mem::replace(&mut seen[f.to as usize].1, true);
+            s && r
+        })
+    })
+}
+
+/// Write the predicted time against message size (1 KiB to 64 MiB) of every algorithm
+/// as an SVG chart.
+fn plot(path: &std::path::Path, title: &str, measured: &[Compared], c: Cost) -> Result<()> {
+    let sizes: Vec<f64> = (0..9).map(|i| 1024.0 * 4f64.powi(i)).collect();
+    let series: Vec<ibfat::formats::chart::Series> = measured
+        .iter()
+        .map(|m| ibfat::formats::chart::Series {
+            name: m.algorithm.clone(),
+            points: sizes
+                .iter()
+                .map(|&x| (x, m.time(x, c.l, c.bw, c.seg).0 * 1e6))
+                .collect(),
+        })
+        .collect();
+    let svg = ibfat::formats::chart::loglog_svg(title, "message size (bytes)", "predicted time (us)", &series);
+    ibfat::formats::atomic::write_file(path, svg.as_bytes())?;
+    Ok(())
+}
+
+/// The report as text.
+fn print_report(report: &Report, plot: Option<&std::path::Path>) {
     outln!(
         "bcast-multilane on {}: {} ranks, root {}, {} lanes, depth per part {:?}{}",
         report.topology,
@@ -369,8 +460,7 @@ pub fn run(planes: &[Topology], job: &Job, a: &BcastArgs) -> Result<i32> {
     if let Some(o) = &report.out {
         outln!("  wrote {}", o.display());
     }
-    if let Some(o) = &a.plot {
+    if let Some(o) = plot {
         outln!("  wrote {}", o.display());
     }
-    Ok(0)
 }

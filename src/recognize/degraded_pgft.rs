@@ -42,6 +42,7 @@
 
 use super::degraded::{Degraded, Fault};
 use super::graph::SwitchGraph;
+use super::pgft::{Levels, Neighbours};
 use super::{Fail, FamilyHint};
 use crate::topology::degraded::{Holes, PgftHoles, DEAD};
 use crate::topology::pgft::{PgftLayout, PgftParams, MAX_LEVELS};
@@ -109,7 +110,17 @@ fn empty_leaves(g: &SwitchGraph<'_>, leaves: &[u32]) -> Vec<u32> {
 /// Recognise a degraded PGFT (module doc). `family`: the family asked for (k-ary or
 /// two-level names the fabric so; `None` names a k-ary n-tree `kary`, others `pgft`).
 pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<Degraded, Fail> {
-    let f = g.fabric;
+    let lv = levels(g)?;
+    let (params, compressed) = parameters(g, &lv)?;
+    let sub = subtree_digits(&lv, &params)?;
+    let copy = copy_digits(g, &lv, &params)?;
+    layout(g, &params, &lv.level, &sub, &copy, compressed, family)
+}
+
+/// Step 1: leaves (with hosts, or empty racks) at level 1, every other switch one above
+/// its hop distance from them; refuses an unreachable switch, a tree of one level or more
+/// than a PGFT has, and a cable that does not join neighbouring levels.
+fn levels(g: &SwitchGraph<'_>) -> Result<Levels, Fail> {
     let n = g.len();
     let mut leaves0: Vec<u32> = (0..n as u32).filter(|&s| !g.hosts_of(s).is_empty()).collect();
     if leaves0.is_empty() {
@@ -117,7 +128,6 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
     }
     leaves0.extend(empty_leaves(g, &leaves0));
     leaves0.sort_unstable();
-    // 1. levels
     let dist = g.distances(&leaves0);
     let mut level = vec![0u32; n];
     for s in 0..n {
@@ -137,29 +147,45 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
     }
     super::pgft::check_adjacent_levels(g, &level)?;
     let (parents, children) = super::pgft::parents_and_children(g, &level);
-    let at = |l: u32| -> Vec<u32> { (0..n as u32).filter(|&s| level[s as usize] == l).collect() };
-    // 2. parameters: the most any switch of a level has
+    Ok(Levels {
+        level,
+        h,
+        parents,
+        children,
+    })
+}
+
+/// Step 2: the most children, parents and parallel cables any switch of a level has (a
+/// fault only removes some), m₁ from the leaves' ports; every level holds at most the
+/// family's switches and at least half of them. Also whether hosts are compressed into
+/// slots 0, 1, … per leaf.
+fn parameters(g: &SwitchGraph<'_>, lv: &Levels) -> Result<(PgftParams, bool), Fail> {
+    let f = g.fabric;
+    let (h, parents, children) = (lv.h, &lv.parents, &lv.children);
     let (mut m, mut w, mut p) = ([0u32; MAX_LEVELS], [1u32; MAX_LEVELS], [1u32; MAX_LEVELS]);
     for l in 2..=h {
         let i = l as usize - 1;
-        m[i] = at(l)
+        m[i] = lv
+            .at(l)
             .iter()
             .map(|&s| children[s as usize].len() as u32)
             .max()
             .unwrap_or(0);
-        w[i] = at(l - 1)
+        w[i] = lv
+            .at(l - 1)
             .iter()
             .map(|&s| parents[s as usize].len() as u32)
             .max()
             .unwrap_or(1);
-        p[i] = at(l - 1)
+        p[i] = lv
+            .at(l - 1)
             .iter()
             .flat_map(|&s| parents[s as usize].iter().map(|x| x.1))
             .max()
             .unwrap_or(1);
     }
     let uplinks = w[1] * p[1];
-    let leaves = at(1);
+    let leaves = lv.at(1);
     let nports = f.node(g.switches[leaves[0] as usize]).nports as u32;
     if let Some(&s) = leaves
         .iter()
@@ -186,7 +212,7 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
     let params = PgftParams::from_lists(&m[..h as usize], &w[..h as usize], &p[..h as usize], None)
         .map_err(|e| Fail::counts(format!("not a valid PGFT: {e}")))?;
     for l in 1..=h {
-        let (found, want) = (at(l).len() as u64, params.switches_at(l));
+        let (found, want) = (lv.at(l).len() as u64, params.switches_at(l));
         if found > want || 2 * found < want {
             return Err(Fail::counts(format!(
                 "level {l} has {found} switches; {} has {want}",
@@ -194,15 +220,34 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
             )));
         }
     }
-    // 3. subtrees: leaves below every switch (surviving down paths), bottom-up
-    let nl = leaves.len();
-    let below = super::pgft::leaf_descendants(&level, h, &children);
-    // comp[l][leaf]: the level-l subtree of each leaf (its smallest leaf number)
+    Ok((params, compressed))
+}
+
+/// Step 3, the a digits (A of each switch): the subtree each switch's surviving down paths
+/// reach, numbered as the intact recogniser numbers it.
+fn subtree_digits(lv: &Levels, params: &PgftParams) -> Result<Vec<u32>, Fail> {
+    let below = super::pgft::leaf_descendants(&lv.level, lv.h, &lv.children);
+    let comp = subtree_components(lv, &below)?;
+    let a_of = number_subtrees(lv.h, params, &comp)?;
+    Ok((0..lv.level.len())
+        .map(|s| {
+            let l = lv.level[s] as usize;
+            let first = ones(&below[s]).next().unwrap_or(0);
+            a_of[l][comp[l][first as usize] as usize]
+        })
+        .collect())
+}
+
+/// `comp[l][leaf]`: the level-l subtree of each leaf, named by its smallest leaf number —
+/// leaves joined by one level-l switch's down paths are one subtree. Refuses a top level
+/// that does not join them all.
+fn subtree_components(lv: &Levels, below: &[Vec<u64>]) -> Result<Vec<Vec<u32>>, Fail> {
+    let (h, nl) = (lv.h, lv.at(1).len());
     let mut comp = vec![vec![0u32; nl]; h as usize + 1];
     comp[1] = (0..nl as u32).collect();
     for l in 2..=h {
         let mut dsu = Dsu::new(nl);
-        for s in at(l) {
+        for s in lv.at(l) {
             let mut it = ones(&below[s as usize]);
             if let Some(first) = it.next() {
                 it.for_each(|x| dsu.union(first, x));
@@ -215,7 +260,14 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
             "the top level does not join every leaf: not one fat-tree".into(),
         ));
     }
-    // a_of[l][root]: the A of each level-l subtree, top-down, numbered by first leaf
+    Ok(comp)
+}
+
+/// `a_of[l][root]`: the A of each level-l subtree, top-down, the subtrees inside one
+/// level-(l+1) subtree numbered by their first leaf (a level-2 subtree may miss leaves,
+/// none above).
+fn number_subtrees(h: u32, params: &PgftParams, comp: &[Vec<u32>]) -> Result<Vec<Vec<u32>>, Fail> {
+    let nl = comp[1].len();
     let mut a_of = vec![vec![NONE; nl]; h as usize + 1];
     a_of[h as usize][0] = 0;
     for l in (1..h).rev() {
@@ -243,80 +295,104 @@ pub(crate) fn pgft(g: &SwitchGraph<'_>, family: Option<FamilyHint>) -> Result<De
             k += group;
         }
     }
-    let sub: Vec<u32> = (0..n)
-        .map(|s| {
-            let l = level[s] as usize;
-            let first = ones(&below[s]).next().unwrap_or(0);
-            a_of[l][comp[l][first as usize] as usize]
-        })
-        .collect();
-    // 4. copies: top-level ancestors, top-down; classes by shared ancestors, bottom-up
-    let tops = at(h);
-    let above = super::pgft::top_ancestors(&level, h, &parents);
-    let mut copy = vec![NONE; n];
-    for &s in &leaves {
+    Ok(a_of)
+}
+
+/// Step 4, the b digits (B of each switch), bottom-up: per level the copy classes, then
+/// their numbers above each child class.
+fn copy_digits(g: &SwitchGraph<'_>, lv: &Levels, params: &PgftParams) -> Result<Vec<u32>, Fail> {
+    let h = lv.h;
+    let ntops = lv.at(h).len();
+    let above = super::pgft::top_ancestors(&lv.level, h, &lv.parents);
+    let mut copy = vec![NONE; lv.level.len()];
+    for s in lv.at(1) {
         copy[s as usize] = 0;
     }
     let mut w_below = 1u32; // W_{l−1}
     for l in 2..=h {
-        let sw = at(l);
-        let mut dsu = Dsu::new(sw.len());
-        let mut first_with = vec![NONE; tops.len()];
-        for (i, &s) in sw.iter().enumerate() {
-            for t in ones(&above[s as usize]) {
-                match first_with[t as usize] {
-                    NONE => first_with[t as usize] = i as u32,
-                    j => dsu.union(j, i as u32),
-                }
-            }
-        }
-        // (child B, first switch, root) per class
-        let mut classes: Vec<(u32, u32, u32)> = Vec::new();
-        for (i, &s) in sw.iter().enumerate() {
-            let cb = copy[children[s as usize][0].0 as usize];
-            if children[s as usize].iter().any(|&(c, _)| copy[c as usize] != cb) {
-                return Err(Fail::structure(format!(
-                    "the children of {} are of different copies; not a PGFT with faults",
-                    g.name(s)
-                )));
-            }
-            let root = dsu.find(i as u32);
-            match classes.iter_mut().find(|c| c.2 == root) {
-                Some(c) if c.0 != cb => {
-                    return Err(Fail::structure(format!(
-                        "{} shares top switches with a switch above other children; not a PGFT with faults",
-                        g.name(s)
-                    )))
-                }
-                Some(_) => {}
-                None => classes.push((cb, s, root)),
-            }
-        }
-        classes.sort_unstable();
+        let sw = lv.at(l);
+        let (mut dsu, classes) = copy_classes(g, &lv.children, &sw, &above, ntops, &copy)?;
         let wl = params.w(l);
-        let mut b_of = vec![NONE; sw.len()];
-        let mut k = 0;
-        while k < classes.len() {
-            let cb = classes[k].0;
-            let group = classes[k..].iter().take_while(|x| x.0 == cb).count();
-            if group as u32 > wl {
-                return Err(Fail::structure(format!(
-                    "level {l}: {group} copy classes above one class of level {}; {} has {wl}",
-                    l - 1,
-                    params.describe()
-                )));
-            }
-            for (b, c) in classes[k..k + group].iter().enumerate() {
-                b_of[c.2 as usize] = cb + b as u32 * w_below;
-            }
-            k += group;
-        }
+        let b_of = number_classes(params, l, &classes, sw.len(), w_below)?;
         for (i, &s) in sw.iter().enumerate() {
             copy[s as usize] = b_of[dsu.find(i as u32) as usize];
         }
         w_below *= wl;
     }
-    layout(g, &params, &level, &sub, &copy, compressed, family)
+    Ok(copy)
+}
+
+/// A copy class: (child B, first switch, root in the union-find over one level).
+type Class = (u32, u32, u32);
+
+/// The copy classes of one level's switches `sw`: those sharing any surviving top
+/// ancestor are one (union-find over the indices into `sw`), as (child B, first switch,
+/// root) sorted; refuses a switch whose children, or whose class's children, differ in B.
+fn copy_classes(
+    g: &SwitchGraph<'_>,
+    children: &Neighbours,
+    sw: &[u32],
+    above: &[Vec<u64>],
+    ntops: usize,
+    copy: &[u32],
+) -> Result<(Dsu, Vec<Class>), Fail> {
+    let mut dsu = Dsu::new(sw.len());
+    let mut first_with = vec![NONE; ntops];
+    for (i, &s) in sw.iter().enumerate() {
+        for t in ones(&above[s as usize]) {
+            match first_with[t as usize] {
+                NONE => first_with[t as usize] = i as u32,
+                j => dsu.union(j, i as u32),
+            }
+        }
+    }
+    let mut classes: Vec<Class> = Vec::new();
+    for (i, &s) in sw.iter().enumerate() {
+        let cb = copy[children[s as usize][0].0 as usize];
+        if children[s as usize].iter().any(|&(c, _)| copy[c as usize] != cb) {
+            return Err(Fail::structure(format!(
+                "the children of {} are of different copies; not a PGFT with faults",
+                g.name(s)
+            )));
+        }
+        let root = dsu.find(i as u32);
+        match classes.iter_mut().find(|c| c.2 == root) {
+            Some(c) if c.0 != cb => {
+                return Err(Fail::structure(format!(
+                    "{} shares top switches with a switch above other children; not a PGFT with faults",
+                    g.name(s)
+                )))
+            }
+            Some(_) => {}
+            None => classes.push((cb, s, root)),
+        }
+    }
+    classes.sort_unstable();
+    Ok((dsu, classes))
+}
+
+/// The B of each class root of level `l`: its child class's B plus b·W_{l−1}, b counting
+/// the classes above one child class in order (missing classes take the highest b).
+fn number_classes(params: &PgftParams, l: u32, classes: &[Class], nsw: usize, w_below: u32) -> Result<Vec<u32>, Fail> {
+    let wl = params.w(l);
+    let mut b_of = vec![NONE; nsw];
+    let mut k = 0;
+    while k < classes.len() {
+        let cb = classes[k].0;
+        let group = classes[k..].iter().take_while(|x| x.0 == cb).count();
+        if group as u32 > wl {
+            return Err(Fail::structure(format!(
+                "level {l}: {group} copy classes above one class of level {}; {} has {wl}",
+                l - 1,
+                params.describe()
+            )));
+        }
+        for (b, c) in classes[k..k + group].iter().enumerate() {
+            b_of[c.2 as usize] = cb + b as u32 * w_below;
+        }
+        k += group;
+    }
+    Ok(b_of)
 }
 
 /// Slots, ports, hosts and faults from the labels (module doc, last paragraph).

@@ -35,7 +35,7 @@
 use super::graph::SwitchGraph;
 use super::Fail;
 use crate::topology::pgft::{PgftLayout, PgftParams, MAX_LEVELS};
-use crate::topology::{Endpoint, Layout, NodeKind};
+use crate::topology::{Endpoint, Layout, NodeId, NodeKind};
 
 const NONE: u32 = u32::MAX;
 
@@ -110,90 +110,170 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
     Err(first.expect("at least one attempt"))
 }
 
+/// Recognise the PGFT whose leaves are `leaves` (the module doc's four steps, then the
+/// canonical port numbering).
 fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
-    let f = g.fabric;
-    let n = g.len();
-    // 1. levels
-    let mut level = vec![0u32; n];
-    let mut frontier = leaves;
-    frontier.iter().for_each(|&s| level[s as usize] = 1);
-    let mut h = 1;
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for &s in &frontier {
-            for &t in g.neighbours(s) {
-                if level[t as usize] == 0 {
-                    level[t as usize] = level[s as usize] + 1;
-                    next.push(t);
-                }
-            }
-        }
-        if !next.is_empty() {
-            h += 1;
-        }
-        frontier = next;
-    }
-    if let Some(s) = (0..n as u32).find(|&s| level[s as usize] == 0) {
-        return Err(Fail::structure(format!(
-            "switch {} is not connected to the hosts' switches",
-            g.name(s)
-        )));
-    }
-    if h as usize > MAX_LEVELS {
-        return Err(Fail::counts(format!(
-            "{h} switch levels; a PGFT here has at most {MAX_LEVELS}"
-        )));
-    }
-    check_adjacent_levels(g, &level)?;
-    let (parents, children) = parents_and_children(g, &level);
-    let at = |l: u32| -> Vec<u32> { (0..n as u32).filter(|&s| level[s as usize] == l).collect() };
-    // 2. parameters
-    let (mut m, mut w, mut p) = ([0u32; MAX_LEVELS], [1u32; MAX_LEVELS], [1u32; MAX_LEVELS]);
-    let uniform = |what: &str, l: u32, vals: &mut dyn Iterator<Item = (u32, u32)>| -> Result<u32, Fail> {
-        let mut first: Option<(u32, u32)> = None;
-        for (s, v) in vals {
-            match first {
-                None => first = Some((s, v)),
-                Some((s0, v0)) if v0 != v => {
-                    return Err(Fail::structure(format!(
-                        "level {l}: {} has {v0} {what} but {} has {v}; a PGFT has the same number everywhere",
-                        g.name(s0),
-                        g.name(s)
-                    )))
-                }
-                _ => {}
-            }
-        }
-        Ok(first.map_or(0, |x| x.1))
+    let lv = Levels::from_leaves(g, leaves)?;
+    let (params, compressed) = parameters(g, &lv)?;
+    let sub = subtree_digits(&lv, &params)?;
+    let copy = copy_digits(g, &lv, &params)?;
+    let labelled = Labelled::place(g, &lv, &params, sub, copy, compressed)?;
+    let PortTables {
+        up_off,
+        down_off,
+        up,
+        down,
+        mut hosts,
+    } = labelled.port_tables()?;
+    let (switches, offset) = (labelled.switches, labelled.offset);
+    hosts.sort_by_key(|x| x.0);
+    let params = PgftParams {
+        hosts_per_leaf: None,
+        ..params
     };
+    Ok(Layout::Pgft(PgftLayout {
+        params,
+        switches,
+        offset,
+        up,
+        up_off,
+        down,
+        down_off,
+        host_pos: hosts.iter().map(|x| x.0).collect(),
+        hosts: hosts.into_iter().map(|x| x.1).collect(),
+        others: Vec::new(),
+        other_pos: Vec::new(),
+        twolevel: false,
+    }))
+}
+
+/// The switch levels of a candidate tree (step 1) with every switch's distinct parents and
+/// children.
+pub(super) struct Levels {
+    /// Level of each switch, 1 = leaf.
+    pub(super) level: Vec<u32>,
+    /// The number of levels.
+    pub(super) h: u32,
+    pub(super) parents: Neighbours,
+    pub(super) children: Neighbours,
+}
+
+impl Levels {
+    /// Level every switch breadth-first from `leaves`; refuses a switch out of reach, more
+    /// levels than a PGFT has, or a cable that skips or stays within a level.
+    fn from_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Levels, Fail> {
+        let n = g.len();
+        let mut level = vec![0u32; n];
+        let mut frontier = leaves;
+        frontier.iter().for_each(|&s| level[s as usize] = 1);
+        let mut h = 1;
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &s in &frontier {
+                for &t in g.neighbours(s) {
+                    if level[t as usize] == 0 {
+                        level[t as usize] = level[s as usize] + 1;
+                        next.push(t);
+                    }
+                }
+            }
+            if !next.is_empty() {
+                h += 1;
+            }
+            frontier = next;
+        }
+        if let Some(s) = (0..n as u32).find(|&s| level[s as usize] == 0) {
+            return Err(Fail::structure(format!(
+                "switch {} is not connected to the hosts' switches",
+                g.name(s)
+            )));
+        }
+        if h as usize > MAX_LEVELS {
+            return Err(Fail::counts(format!(
+                "{h} switch levels; a PGFT here has at most {MAX_LEVELS}"
+            )));
+        }
+        check_adjacent_levels(g, &level)?;
+        let (parents, children) = parents_and_children(g, &level);
+        Ok(Levels {
+            level,
+            h,
+            parents,
+            children,
+        })
+    }
+
+    /// The switches of level `l`, in index (GUID) order.
+    pub(super) fn at(&self, l: u32) -> Vec<u32> {
+        (0..self.level.len() as u32)
+            .filter(|&s| self.level[s as usize] == l)
+            .collect()
+    }
+}
+
+/// The one value every `(switch, value)` of `vals` shares (0 when empty); else the first
+/// two switches that differ, named.
+fn uniform(g: &SwitchGraph<'_>, what: &str, l: u32, vals: impl Iterator<Item = (u32, u32)>) -> Result<u32, Fail> {
+    let mut first: Option<(u32, u32)> = None;
+    for (s, v) in vals {
+        match first {
+            None => first = Some((s, v)),
+            Some((s0, v0)) if v0 != v => {
+                return Err(Fail::structure(format!(
+                    "level {l}: {} has {v0} {what} but {} has {v}; a PGFT has the same number everywhere",
+                    g.name(s0),
+                    g.name(s)
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(first.map_or(0, |x| x.1))
+}
+
+/// Step 2: m, w and p of every level, each the same on every switch, and m₁ from the host
+/// slots; checked against the switch count of every level. Also whether the leaves'
+/// hosts are compressed into slots 0, 1, … (switches with more ports than any leaf uses).
+fn parameters(g: &SwitchGraph<'_>, lv: &Levels) -> Result<(PgftParams, bool), Fail> {
+    let (h, parents, children) = (lv.h, &lv.parents, &lv.children);
+    let (mut m, mut w, mut p) = ([0u32; MAX_LEVELS], [1u32; MAX_LEVELS], [1u32; MAX_LEVELS]);
     for l in 2..=h {
         m[l as usize - 1] = uniform(
+            g,
             "children",
             l,
-            &mut at(l).into_iter().map(|s| (s, children[s as usize].len() as u32)),
+            lv.at(l).into_iter().map(|s| (s, children[s as usize].len() as u32)),
         )?;
         w[l as usize - 1] = uniform(
+            g,
             "parents",
             l - 1,
-            &mut at(l - 1).into_iter().map(|s| (s, parents[s as usize].len() as u32)),
+            lv.at(l - 1).into_iter().map(|s| (s, parents[s as usize].len() as u32)),
         )?;
-        let mut pairs = at(l - 1)
+        let pairs = lv
+            .at(l - 1)
             .into_iter()
             .flat_map(|s| parents[s as usize].iter().map(move |&(_, c)| (s, c)));
-        p[l as usize - 1] = uniform("cables to each parent", l - 1, &mut pairs)?;
+        p[l as usize - 1] = uniform(g, "cables to each parent", l - 1, pairs)?;
     }
     let uplinks = if h >= 2 { w[1] * p[1] } else { 0 };
     let ports = uniform(
+        g,
         "ports without uplinks",
         1,
-        &mut at(1)
+        lv.at(1)
             .into_iter()
-            .map(|s| (s, f.node(g.switches[s as usize]).nports as u32 - uplinks)),
+            .map(|s| (s, g.fabric.node(g.switches[s as usize]).nports as u32 - uplinks)),
     )?;
     // host slots: every non-uplink port when the fullest leaf fills them (a missing host
     // keeps its slot); on switches with more ports than any leaf uses, the hosts of each
     // leaf in port order
-    let fullest = at(1).into_iter().map(|s| g.hosts_of(s).len() as u32).max().unwrap_or(0);
+    let fullest = lv
+        .at(1)
+        .into_iter()
+        .map(|s| g.hosts_of(s).len() as u32)
+        .max()
+        .unwrap_or(0);
     let compressed = fullest < ports;
     // a compressed leaf still spans at least as many slots as it has uplinks (within its
     // ports): d-mod-k sends slot j up uplink j mod (w2·p2) only when leaves are aligned to
@@ -206,7 +286,7 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
     let params = PgftParams::from_lists(&m[..h as usize], &w[..h as usize], &p[..h as usize], None)
         .map_err(|e| Fail::counts(format!("not a valid PGFT: {e}")))?;
     for l in 1..=h {
-        let found = at(l).len() as u64;
+        let found = lv.at(l).len() as u64;
         if found != params.switches_at(l) {
             return Err(Fail::counts(format!(
                 "level {l} has {found} switches; {} has {}",
@@ -215,21 +295,21 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
             )));
         }
     }
-    // 3. subtrees: leaves below every switch, bottom-up
-    let leaves: Vec<u32> = at(1);
-    let below = leaf_descendants(&level, h, &children);
-    // 4. copies: top-level ancestors of every switch, top-down
-    let tops: Vec<u32> = at(h);
-    let above = top_ancestors(&level, h, &parents);
-    // a digits, top-down: subtree ids per level
-    let mut sub = vec![NONE; n]; // A of each switch
-    for &s in &tops {
+    Ok((params, compressed))
+}
+
+/// Step 3, the a digits (A of each switch), top-down: the level-l subtrees (leaf sets)
+/// inside each level-(l+1) subtree, numbered by their first leaf.
+fn subtree_digits(lv: &Levels, params: &PgftParams) -> Result<Vec<u32>, Fail> {
+    let (h, parents) = (lv.h, &lv.parents);
+    let below = leaf_descendants(&lv.level, h, &lv.children);
+    let mut sub = vec![NONE; lv.level.len()];
+    for s in lv.at(h) {
         sub[s as usize] = 0;
     }
     for l in (1..h).rev() {
-        // the level-l subtrees inside each level-(l+1) subtree, numbered by their first leaf
         let mut keyed: Vec<(u32, u32, Vec<u64>)> = Vec::new(); // (parent A, first leaf, set)
-        for s in at(l) {
+        for s in lv.at(l) {
             let parent_a = sub[parents[s as usize][0].0 as usize];
             let first = first_bit(&below[s as usize]);
             keyed.push((parent_a, first, below[s as usize].clone()));
@@ -255,20 +335,28 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
             }
             k += group.len();
         }
-        for s in at(l) {
+        for s in lv.at(l) {
             sub[s as usize] = a_of[&below[s as usize]];
         }
     }
-    // b digits, bottom-up: copy classes by top-ancestor set
-    let mut copy = vec![NONE; n]; // B of each switch
-    for &s in &leaves {
+    Ok(sub)
+}
+
+/// Step 4, the b digits (B of each switch), bottom-up: switches with the same top-level
+/// ancestors are one copy class; the classes above one child class numbered by their first
+/// switch.
+fn copy_digits(g: &SwitchGraph<'_>, lv: &Levels, params: &PgftParams) -> Result<Vec<u32>, Fail> {
+    let (h, children) = (lv.h, &lv.children);
+    let above = top_ancestors(&lv.level, h, &lv.parents);
+    let mut copy = vec![NONE; lv.level.len()];
+    for s in lv.at(1) {
         copy[s as usize] = 0;
     }
     let mut wl_below = 1u32; // W_{l−1}
     for l in 2..=h {
         // class key: top-ancestor set; class's child B: the B of its children
         let mut classes: Vec<(u32, u32, Vec<u64>)> = Vec::new(); // (child B, first switch, key)
-        for s in at(l) {
+        for s in lv.at(l) {
             let cb = copy[children[s as usize][0].0 as usize];
             if children[s as usize].iter().any(|&(c, _)| copy[c as usize] != cb) {
                 return Err(Fail::structure(format!(
@@ -307,38 +395,102 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
             }
             k += group.len();
         }
-        for s in at(l) {
+        for s in lv.at(l) {
             copy[s as usize] = b_of[&above[s as usize]];
         }
         wl_below *= wl;
     }
-    // layout: switches by (level, A·W_l + B), checked against every cable
-    let mut offset = vec![0u32];
-    for l in 1..=h {
-        offset.push(offset[l as usize - 1] + params.switches_at(l) as u32);
-    }
-    let mut w_prod = vec![1u32; h as usize + 1]; // W_l
-    for l in 1..=h {
-        w_prod[l as usize] = w_prod[l as usize - 1] * params.w(l);
-    }
-    let mut slot_of = vec![NONE; n]; // global layout index of each switch
-    let mut switches = vec![0; offset[h as usize] as usize];
-    for s in 0..n as u32 {
-        let l = level[s as usize];
-        let i = sub[s as usize] * w_prod[l as usize] + copy[s as usize];
-        let gi = offset[l as usize - 1] + i;
-        if i >= params.switches_at(l) as u32 || switches[gi as usize] != 0 {
-            return Err(Fail::geometry(format!("{} gets a label another switch has", g.name(s))));
+    Ok(copy)
+}
+
+/// The switches labelled (A, B) and placed in the layout's order (level, A·W_l + B).
+struct Labelled<'a, 'g> {
+    g: &'a SwitchGraph<'g>,
+    level: &'a [u32],
+    params: &'a PgftParams,
+    /// A and B of each switch.
+    sub: Vec<u32>,
+    copy: Vec<u32>,
+    /// W_l for l in 0..=h.
+    w_prod: Vec<u32>,
+    /// Global layout index of each switch.
+    slot_of: Vec<u32>,
+    /// Hosts in slots 0, 1, … per leaf instead of by port ([`parameters`]).
+    compressed: bool,
+    /// The layout's switches and level offsets ([`PgftLayout`]).
+    switches: Vec<NodeId>,
+    offset: Vec<u32>,
+}
+
+impl<'a, 'g> Labelled<'a, 'g> {
+    /// Place every switch at its label's slot; refuses two switches with one label.
+    fn place(
+        g: &'a SwitchGraph<'g>,
+        lv: &'a Levels,
+        params: &'a PgftParams,
+        sub: Vec<u32>,
+        copy: Vec<u32>,
+        compressed: bool,
+    ) -> Result<Self, Fail> {
+        let (h, level) = (lv.h, &lv.level);
+        let mut offset = vec![0u32];
+        for l in 1..=h {
+            offset.push(offset[l as usize - 1] + params.switches_at(l) as u32);
         }
-        switches[gi as usize] = g.switches[s as usize];
-        slot_of[s as usize] = gi;
+        let mut w_prod = vec![1u32; h as usize + 1]; // W_l
+        for l in 1..=h {
+            w_prod[l as usize] = w_prod[l as usize - 1] * params.w(l);
+        }
+        let n = g.len();
+        let mut slot_of = vec![NONE; n]; // global layout index of each switch
+        let mut switches = vec![0; offset[h as usize] as usize];
+        for s in 0..n as u32 {
+            let l = level[s as usize];
+            let i = sub[s as usize] * w_prod[l as usize] + copy[s as usize];
+            let gi = offset[l as usize - 1] + i;
+            if i >= params.switches_at(l) as u32 || switches[gi as usize] != 0 {
+                return Err(Fail::geometry(format!("{} gets a label another switch has", g.name(s))));
+            }
+            switches[gi as usize] = g.switches[s as usize];
+            slot_of[s as usize] = gi;
+        }
+        Ok(Labelled {
+            g,
+            level,
+            params,
+            sub,
+            copy,
+            w_prod,
+            slot_of,
+            compressed,
+            switches,
+            offset,
+        })
     }
-    let (up_off, down_off, mut up, mut down) = params.port_tables();
-    let mut hosts: Vec<(u32, Endpoint)> = Vec::new();
-    for s in 0..n as u32 {
-        let l = level[s as usize];
+
+    /// The canonical port tables and the hosts, every cable checked against the labels.
+    fn port_tables(&self) -> Result<PortTables, Fail> {
+        let (up_off, down_off, up, down) = self.params.port_tables();
+        let mut t = PortTables {
+            up_off,
+            down_off,
+            up,
+            down,
+            hosts: Vec::new(),
+        };
+        for s in 0..self.g.len() as u32 {
+            self.switch_ports(s, &mut t)?;
+        }
+        Ok(t)
+    }
+
+    /// Number the ports of switch `s` in port order: each cable to a parent (parallel
+    /// cables by their order here) and, on a leaf, each host slot.
+    fn switch_ports(&self, s: u32, t: &mut PortTables) -> Result<(), Fail> {
+        let (g, f) = (self.g, self.g.fabric);
+        let l = self.level[s as usize];
         let node = g.switches[s as usize];
-        let gi = slot_of[s as usize] as usize;
+        let gi = self.slot_of[s as usize] as usize;
         // cable index per parent, in this switch's port order
         let mut seen: Vec<(u32, u32)> = Vec::new();
         let mut slot = 0;
@@ -346,7 +498,7 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
             let peer = f.peer(node, port);
             let parent = peer.and_then(|(t, _)| {
                 let ti = g.sw_of[t as usize];
-                (ti != NONE && level[ti as usize] == l + 1).then_some((t, ti))
+                (ti != NONE && self.level[ti as usize] == l + 1).then_some((t, ti))
             });
             match parent {
                 Some((_, ti)) => {
@@ -360,55 +512,57 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
                             0
                         }
                     };
-                    let (lu, pu) = (l + 1, peer.expect("parent").1);
-                    let tgi = slot_of[ti as usize];
-                    let (pa, pb) = (sub[ti as usize], copy[ti as usize]);
-                    if pa != sub[s as usize] / params.m(lu) || pb % w_prod[l as usize] != copy[s as usize] {
-                        return Err(Fail::geometry(format!(
-                            "{} is cabled to {}, which its labels do not allow",
-                            g.name(s),
-                            g.name(ti)
-                        )));
-                    }
-                    let b = pb / w_prod[l as usize];
-                    let u = b + params.w(lu) * c;
-                    up[(up_off[gi] + u) as usize] = port;
-                    let k = (sub[s as usize] % params.m(lu)) * params.p(lu) + c;
-                    down[(down_off[tgi as usize] + k) as usize] = pu;
+                    self.uplink(s, port, (ti, peer.expect("parent").1), c, t)?;
                 }
                 None if l == 1 => {
                     if let Some((ca, cp)) = peer.filter(|(t, _)| f.node(*t).kind != NodeKind::Switch) {
-                        let d = sub[s as usize] * params.m(1) + slot;
-                        hosts.push((d, Endpoint { node: ca, port: cp }));
-                        down[(down_off[gi] + slot) as usize] = port;
+                        let d = self.sub[s as usize] * self.params.m(1) + slot;
+                        t.hosts.push((d, Endpoint { node: ca, port: cp }));
+                        t.down[(t.down_off[gi] + slot) as usize] = port;
                         slot += 1;
-                    } else if !compressed {
+                    } else if !self.compressed {
                         slot += 1;
                     }
                 }
                 None => {}
             }
         }
+        Ok(())
     }
-    hosts.sort_by_key(|x| x.0);
-    let params = PgftParams {
-        hosts_per_leaf: None,
-        ..params
-    };
-    Ok(Layout::Pgft(PgftLayout {
-        params,
-        switches,
-        offset,
-        up,
-        up_off,
-        down,
-        down_off,
-        host_pos: hosts.iter().map(|x| x.0).collect(),
-        hosts: hosts.into_iter().map(|x| x.1).collect(),
-        others: Vec::new(),
-        other_pos: Vec::new(),
-        twolevel: false,
-    }))
+
+    /// Cable `c` from `port` of switch `s` to port `pu` of its parent `ti`: checked against
+    /// both labels, then entered as an up port of `s` and a down port of `ti`.
+    fn uplink(&self, s: u32, port: u8, (ti, pu): (u32, u8), c: u32, t: &mut PortTables) -> Result<(), Fail> {
+        let (params, sub, copy) = (self.params, &self.sub, &self.copy);
+        let l = self.level[s as usize];
+        let lu = l + 1;
+        let gi = self.slot_of[s as usize] as usize;
+        let tgi = self.slot_of[ti as usize];
+        let (pa, pb) = (sub[ti as usize], copy[ti as usize]);
+        if pa != sub[s as usize] / params.m(lu) || pb % self.w_prod[l as usize] != copy[s as usize] {
+            return Err(Fail::geometry(format!(
+                "{} is cabled to {}, which its labels do not allow",
+                self.g.name(s),
+                self.g.name(ti)
+            )));
+        }
+        let b = pb / self.w_prod[l as usize];
+        let u = b + params.w(lu) * c;
+        t.up[(t.up_off[gi] + u) as usize] = port;
+        let k = (sub[s as usize] % params.m(lu)) * params.p(lu) + c;
+        t.down[(t.down_off[tgi as usize] + k) as usize] = pu;
+        Ok(())
+    }
+}
+
+/// A PGFT layout's canonical port tables ([`PgftLayout`]) and its hosts with their tree
+/// positions, in the order the cabling shows them.
+struct PortTables {
+    up_off: Vec<u32>,
+    down_off: Vec<u32>,
+    up: Vec<u8>,
+    down: Vec<u8>,
+    hosts: Vec<(u32, Endpoint)>,
 }
 
 fn first_bit(v: &[u64]) -> u32 {

@@ -41,7 +41,7 @@ use crate::schedule::partial::{BlockPos, BlockShape, LsftPartial};
 use crate::schedule::placement::{fabric_slots, lsft_layout, Placement};
 use crate::schedule::shift::Shift;
 use crate::schedule::{Compact, Job, Pattern};
-use crate::topology::Topology;
+use crate::topology::{LsftLayout, Topology};
 use serde::Serialize;
 
 /// One way of running the all-to-all of D hosts, as the chooser compares them.
@@ -147,63 +147,118 @@ pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceRe
             Some(format!("1..={}", pool.len())),
         ));
     }
-    let q = layout.q;
     let slots = fabric_slots(layout);
-    // pool ranks on each grid leaf, by (side, x, y), in slot order
-    let mut on_leaf: Vec<Vec<(u32, u32)>> = vec![Vec::new(); (layout.sides * q * q) as usize];
-    let cell = |side: u32, x: u32, y: u32| ((side * q + x) * q + y) as usize;
-    for (jr, &fr) in pool.fabric_ranks().iter().enumerate() {
-        let (leaf, slot) = slots[fr as usize];
-        let (side, point) = (leaf / layout.npts(), leaf % layout.npts());
-        if let Point::Grid(x, y) = layout.plane.point(point) {
-            on_leaf[cell(side, x, y)].push((slot, jr as u32));
-        }
+    let grid = PoolGrid::new(layout, &slots, pool);
+    let block = grid.best_block(d).map(|pick| grid.place(&pick, pool, d));
+    let exact = block.as_ref().is_some_and(|b| b.phases() == d);
+    let mut c = Candidates {
+        checker: Checker { plan, tables: None },
+        layout,
+        d,
+        candidates: Vec::new(),
+        choices: Vec::new(),
+    };
+    if let Some(b) = &block {
+        c.block(b, exact)?;
     }
-    on_leaf.iter_mut().for_each(|v| v.sort_unstable());
+    if !exact && layout.sides == 2 {
+        c.one_sided(pool, &slots)?;
+    }
+    let first: Vec<u32> = (0..d as u32).collect();
+    let sub = pool.select(&first);
+    if !exact {
+        c.whole_fabric(&sub)?;
+    }
+    c.shift(sub)?;
+    Ok(c.pick(pool.len(), exact))
+}
 
-    let mut best: Option<(u32, u32, BlockPick)> = None; // (phases, leaves, pick)
-    for side in 0..layout.sides {
-        for m in 1..=q {
-            let mut caps: Vec<(u32, u32)> = (0..q)
-                .map(|x| {
-                    let c: u32 = (0..q).map(|y| (on_leaf[cell(side, x, y)].len() as u32).min(m)).sum();
-                    (c, x)
-                })
-                .collect();
-            caps.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            let mut cap = 0usize;
-            for k in 1..=q {
-                cap += caps[k as usize - 1].0 as usize;
-                if k < m || cap < d {
-                    continue;
-                }
-                let key = (q * k * m, q * k);
-                let better = match &best {
-                    None => true,
-                    Some(b) => key < (b.0, b.1),
-                };
-                if better {
-                    let mut columns: Vec<u32> = caps[..k as usize].iter().map(|c| c.1).collect();
-                    columns.sort_unstable();
-                    best = Some((key.0, key.1, BlockPick { side, m, columns }));
-                }
-                break;
+/// The pool's hosts on the grid leaves of an LSFT: job ranks per leaf by (side, x, y),
+/// in slot order, as (slot, job rank).
+struct PoolGrid {
+    q: u32,
+    sides: u32,
+    on_leaf: Vec<Vec<(u32, u32)>>,
+}
+
+impl PoolGrid {
+    fn new(layout: &LsftLayout, slots: &[(u32, u32)], pool: &Job) -> PoolGrid {
+        let q = layout.q;
+        let mut g = PoolGrid {
+            q,
+            sides: layout.sides,
+            on_leaf: vec![Vec::new(); (layout.sides * q * q) as usize],
+        };
+        for (jr, &fr) in pool.fabric_ranks().iter().enumerate() {
+            let (leaf, slot) = slots[fr as usize];
+            let (side, point) = (leaf / layout.npts(), leaf % layout.npts());
+            if let Point::Grid(x, y) = layout.plane.point(point) {
+                let i = g.cell(side, x, y);
+                g.on_leaf[i].push((slot, jr as u32));
             }
         }
+        g.on_leaf.iter_mut().for_each(|v| v.sort_unstable());
+        g
     }
 
-    let mut candidates = Vec::new();
-    let mut choices = Vec::new();
-    let block = best.map(|(_, _, pick)| {
+    fn cell(&self, side: u32, x: u32, y: u32) -> usize {
+        ((side * self.q + x) * self.q + y) as usize
+    }
+
+    /// The block of capacity ≥ d with the fewest phases (then fewer leaves, then side 0,
+    /// then fewer hosts per leaf), on its fullest columns.
+    fn best_block(&self, d: usize) -> Option<BlockPick> {
+        let q = self.q;
+        let mut best: Option<(u32, u32, BlockPick)> = None; // (phases, leaves, pick)
+        for side in 0..self.sides {
+            for m in 1..=q {
+                let mut caps: Vec<(u32, u32)> = (0..q)
+                    .map(|x| {
+                        let c: u32 = (0..q)
+                            .map(|y| (self.on_leaf[self.cell(side, x, y)].len() as u32).min(m))
+                            .sum();
+                        (c, x)
+                    })
+                    .collect();
+                caps.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                let mut cap = 0usize;
+                for k in 1..=q {
+                    cap += caps[k as usize - 1].0 as usize;
+                    if k < m || cap < d {
+                        continue;
+                    }
+                    let key = (q * k * m, q * k);
+                    let better = match &best {
+                        None => true,
+                        Some(b) => key < (b.0, b.1),
+                    };
+                    if better {
+                        let mut columns: Vec<u32> = caps[..k as usize].iter().map(|c| c.1).collect();
+                        columns.sort_unstable();
+                        best = Some((key.0, key.1, BlockPick { side, m, columns }));
+                    }
+                    break;
+                }
+            }
+        }
+        best.map(|(_, _, pick)| pick)
+    }
+
+    /// The first `d` pool hosts of the block, column by column, at most m per leaf.
+    fn place(&self, pick: &BlockPick, pool: &Job, d: usize) -> Placement {
         let shape = BlockShape {
-            q,
+            q: self.q,
             columns: pick.columns.clone(),
             m: pick.m,
         };
         let mut placed: Vec<(u32, BlockPos)> = Vec::with_capacity(d);
         'fill: for (ci, &x) in pick.columns.iter().enumerate() {
-            for y in 0..q {
-                for (i, &(_, jr)) in on_leaf[cell(pick.side, x, y)].iter().take(pick.m as usize).enumerate() {
+            for y in 0..self.q {
+                for (i, &(_, jr)) in self.on_leaf[self.cell(pick.side, x, y)]
+                    .iter()
+                    .take(pick.m as usize)
+                    .enumerate()
+                {
                     if placed.len() == d {
                         break 'fill;
                     }
@@ -226,22 +281,38 @@ pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceRe
             job: pool.select(&job_ranks),
             positions: placed.iter().map(|p| p.1).collect(),
         }
-    });
-    let exact = block.as_ref().is_some_and(|b| b.phases() == d);
-    let mut checker = Checker { plan, tables: None };
-    let measured_note = |m: &Option<f64>| {
-        m.is_none()
-            .then(|| format!("not measured: more than {MEASURE_LIMIT} flows for the chooser"))
-    };
-    if let Some(b) = &block {
-        let measured = checker.ratio(&b.job, &LsftPartial::new(b.shape.clone(), b.positions.clone())?)?;
+    }
+}
+
+/// Why a candidate's ratio is a guess, when it is.
+fn measured_note(m: &Option<f64>) -> Option<String> {
+    m.is_none()
+        .then(|| format!("not measured: more than {MEASURE_LIMIT} flows for the chooser"))
+}
+
+/// The candidates measured so far, in the order compared, with what each would run.
+struct Candidates<'a> {
+    checker: Checker<'a>,
+    layout: &'a LsftLayout,
+    d: usize,
+    candidates: Vec<Candidate>,
+    choices: Vec<Choice>,
+}
+
+impl Candidates<'_> {
+    /// Candidate 1: the block.
+    fn block(&mut self, b: &Placement, exact: bool) -> Result<()> {
+        let (q, d) = (self.layout.q, self.d);
+        let measured = self
+            .checker
+            .ratio(&b.job, &LsftPartial::new(b.shape.clone(), b.positions.clone())?)?;
         let idle = (!exact).then(|| format!("{} of {} block positions idle", b.phases() - d, b.phases()));
-        candidates.push(Candidate {
+        self.candidates.push(Candidate {
             pattern: "lsft-partial".into(),
             description: format!(
                 "{q}x{} block{} columns {:?}, {} hosts per leaf",
                 b.shape.k(),
-                if layout.sides == 2 {
+                if self.layout.sides == 2 {
                     format!(" on side {},", b.side)
                 } else {
                     ",".into()
@@ -256,10 +327,14 @@ pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceRe
             measured: measured.is_some(),
             note: idle.or_else(|| measured_note(&measured)),
         });
-        choices.push(Choice::Block(b.clone()));
+        self.choices.push(Choice::Block(b.clone()));
+        Ok(())
     }
-    if !exact && layout.sides == 2 {
-        // the one-sided schedule on the hosts of one side (docs/schedules.md §2.5, item 2)
+
+    /// Candidate 2: the one-sided schedule on the hosts of each side that has d of them
+    /// (docs/schedules.md §2.5, item 2).
+    fn one_sided(&mut self, pool: &Job, slots: &[(u32, u32)]) -> Result<()> {
+        let (layout, d) = (self.layout, self.d);
         for side in 0..layout.sides {
             let on_side: Vec<u32> = (0..pool.len() as u32)
                 .filter(|&jr| slots[pool.fabric_ranks()[jr as usize] as usize].0 / layout.npts() == side)
@@ -270,8 +345,8 @@ pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceRe
             }
             let sub = pool.select(&on_side);
             let pattern = Compact::new(LsftAllToAll::on_side(layout, &sub, side)?);
-            let measured = checker.ratio(&sub, &pattern)?;
-            candidates.push(Candidate {
+            let measured = self.checker.ratio(&sub, &pattern)?;
+            self.candidates.push(Candidate {
                 pattern: "lsft".into(),
                 description: format!(
                     "one-sided schedule on side {side}, over the first {d} hosts of that side, empty phases dropped"
@@ -283,15 +358,17 @@ pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceRe
                 measured: measured.is_some(),
                 note: measured_note(&measured),
             });
-            choices.push(Choice::Side(side, sub, pattern));
+            self.choices.push(Choice::Side(side, sub, pattern));
         }
+        Ok(())
     }
-    let first: Vec<u32> = (0..d as u32).collect();
-    let sub = pool.select(&first);
-    if !exact {
-        let full = Compact::new(LsftAllToAll::new(layout, &sub));
-        let measured = checker.ratio(&sub, &full)?;
-        candidates.push(Candidate {
+
+    /// Candidate 3: the whole-fabric schedule restricted to the first d hosts `sub`.
+    fn whole_fabric(&mut self, sub: &Job) -> Result<()> {
+        let d = self.d;
+        let full = Compact::new(LsftAllToAll::new(self.layout, sub));
+        let measured = self.checker.ratio(sub, &full)?;
+        self.candidates.push(Candidate {
             pattern: "lsft".into(),
             description: format!("whole-fabric schedule restricted to the first {d} hosts, empty phases dropped"),
             phases: full.phases(),
@@ -301,38 +378,48 @@ pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceRe
             measured: measured.is_some(),
             note: measured_note(&measured),
         });
-        choices.push(Choice::Full(sub.clone(), full));
+        self.choices.push(Choice::Full(sub.clone(), full));
+        Ok(())
     }
-    let measured = checker.ratio(&sub, &Shift::new(d))?;
-    candidates.push(Candidate {
-        pattern: "shift".into(),
-        description: format!("shift over the first {d} hosts"),
-        phases: d,
-        idle_fraction: 0.0,
-        conflict_free: false,
-        ratio: measured,
-        measured: measured.is_some(),
-        note: measured
-            .is_none()
-            .then(|| format!("ratio not measured (more than {MEASURE_LIMIT} flows); not chosen")),
-    });
-    choices.push(Choice::Shift(sub));
 
-    // estimated duration in conflict-free phase times; the first of equal ones wins
-    let cost = |c: &Candidate| c.ratio.filter(|&r| r > 0.0).map(|r| c.phases as f64 / r);
-    let chosen = (0..candidates.len())
-        .filter_map(|i| cost(&candidates[i]).map(|c| (i, c)))
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(i, _)| i)
-        .expect("a conflict-free candidate always has a ratio");
-    let report = ChoiceReport {
-        job_size: d,
-        pool: pool.len(),
-        chosen,
-        exact,
-        candidates,
-    };
-    Ok((choices.swap_remove(chosen), report))
+    /// Candidate 4: shift over the first d hosts `sub`.
+    fn shift(&mut self, sub: Job) -> Result<()> {
+        let d = self.d;
+        let measured = self.checker.ratio(&sub, &Shift::new(d))?;
+        self.candidates.push(Candidate {
+            pattern: "shift".into(),
+            description: format!("shift over the first {d} hosts"),
+            phases: d,
+            idle_fraction: 0.0,
+            conflict_free: false,
+            ratio: measured,
+            measured: measured.is_some(),
+            note: measured
+                .is_none()
+                .then(|| format!("ratio not measured (more than {MEASURE_LIMIT} flows); not chosen")),
+        });
+        self.choices.push(Choice::Shift(sub));
+        Ok(())
+    }
+
+    /// The candidate with the lowest estimated duration (in conflict-free phase times;
+    /// the first of equal ones wins) and the report of the comparison.
+    fn pick(mut self, pool: usize, exact: bool) -> (Choice, ChoiceReport) {
+        let cost = |c: &Candidate| c.ratio.filter(|&r| r > 0.0).map(|r| c.phases as f64 / r);
+        let chosen = (0..self.candidates.len())
+            .filter_map(|i| cost(&self.candidates[i]).map(|c| (i, c)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
+            .expect("a conflict-free candidate always has a ratio");
+        let report = ChoiceReport {
+            job_size: self.d,
+            pool,
+            chosen,
+            exact,
+            candidates: self.candidates,
+        };
+        (self.choices.swap_remove(chosen), report)
+    }
 }
 
 #[cfg(test)]

@@ -5,12 +5,15 @@
 use super::fullmesh::FullmeshParams;
 use super::kary::KaryParams;
 use super::lsft::LsftParams;
-use super::mols::{MolsParams, WiringChoice};
+use super::mols::MolsParams;
 use super::pgft::PgftParams;
-use super::{BuildOptions, Layout, Speed, Topology, Width, DEFAULT_GUID_BASE};
+use super::{BuildOptions, Layout, Speed, Topology, Width};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+mod keys;
+use keys::SpecKeys;
 
 /// The family and its parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,273 +340,16 @@ impl Spec {
             Error::at(path, line, format!("malformed fabric spec: {e}"))
                 .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, leaves, spines, links_per_pair, switches, hosts_per_switch, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect, rails")
         })?;
-        let line_of = |key: &str| {
-            text.lines()
-                .position(|l| l.trim_start().starts_with(&format!("{key}:")))
-                .map(|i| i + 1)
-                .unwrap_or(0)
+        let keys = SpecKeys {
+            file: &file,
+            text,
+            path,
         };
-        let field_err = |key: &str, e: Error| match e {
-            Error::Input(mut ie) => {
-                ie.location = Some(crate::error::Location {
-                    file: path.to_path_buf(),
-                    line: line_of(key),
-                });
-                ie.field = Some(key.to_string());
-                Error::Input(ie)
-            }
-            other => other,
-        };
-        let forbid = |key: &str, present: bool, family: &str| -> Result<()> {
-            if present {
-                Err(Error::at(
-                    path,
-                    line_of(key),
-                    format!("{key}: does not apply to family {family}"),
-                ))
-            } else {
-                Ok(())
-            }
-        };
-        let need = |key: &str, v: Option<u32>| -> Result<u32> {
-            v.ok_or_else(|| Error::at(path, 0, format!("{key}: missing; family {} needs it", file.family)))
-        };
-        if file.family != "fullmesh" {
-            let mesh_keys = [
-                ("switches", file.switches.is_some()),
-                ("hosts_per_switch", file.hosts_per_switch.is_some()),
-                ("cables_per_pair", file.cables_per_pair.is_some()),
-            ];
-            for (key, present) in mesh_keys {
-                forbid(key, present, &file.family)?;
-            }
-        }
-        if file.family != "twolevel" {
-            forbid("leaves", file.leaves.is_some(), &file.family)?;
-            forbid("spines", file.spines.is_some(), &file.family)?;
-            forbid("links_per_pair", file.links_per_pair.is_some(), &file.family)?;
-        }
-        let family = match file.family.as_str() {
-            "fullmesh" => {
-                let keys = [
-                    ("order", file.order.is_some()),
-                    ("two_sided", file.two_sided.is_some()),
-                    ("hosts_per_leaf", file.hosts_per_leaf.is_some()),
-                    ("io_per_leaf", file.io_per_leaf.is_some()),
-                    ("arity", file.arity.is_some()),
-                    ("levels", file.levels.is_some()),
-                    ("wiring", file.wiring.is_some()),
-                    ("down", file.down.is_some()),
-                    ("up", file.up.is_some()),
-                    ("parallel", file.parallel.is_some()),
-                ];
-                for (key, present) in keys {
-                    forbid(key, present, "fullmesh")?;
-                }
-                let p = FullmeshParams {
-                    switches: need("switches", file.switches)?,
-                    hosts_per_switch: need("hosts_per_switch", file.hosts_per_switch)?,
-                    cables_per_pair: file.cables_per_pair.unwrap_or(1),
-                };
-                p.validate().map_err(|e| {
-                    let key = ["hosts_per_switch", "cables_per_pair"]
-                        .into_iter()
-                        .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                        .unwrap_or("switches");
-                    field_err(key, e)
-                })?;
-                FamilySpec::Fullmesh(p)
-            }
-            "lsft" => {
-                forbid("down", file.down.is_some(), "lsft")?;
-                forbid("up", file.up.is_some(), "lsft")?;
-                forbid("parallel", file.parallel.is_some(), "lsft")?;
-                forbid("arity", file.arity.is_some(), "lsft")?;
-                forbid("levels", file.levels.is_some(), "lsft")?;
-                forbid("wiring", file.wiring.is_some(), "lsft")?;
-                forbid("io_per_leaf", file.io_per_leaf.is_some(), "lsft")?;
-                let p = LsftParams {
-                    order: need("order", file.order)?,
-                    two_sided: file.two_sided.unwrap_or(false),
-                    hosts_per_leaf: file.hosts_per_leaf,
-                };
-                p.validate().map_err(|e| {
-                    let key = if e.to_string().starts_with("hosts_per_leaf") {
-                        "hosts_per_leaf"
-                    } else {
-                        "order"
-                    };
-                    field_err(key, e)
-                })?;
-                FamilySpec::Lsft(p)
-            }
-            "kary" => {
-                forbid("down", file.down.is_some(), "kary")?;
-                forbid("up", file.up.is_some(), "kary")?;
-                forbid("parallel", file.parallel.is_some(), "kary")?;
-                forbid("order", file.order.is_some(), "kary")?;
-                forbid("two_sided", file.two_sided.is_some(), "kary")?;
-                forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "kary")?;
-                forbid("wiring", file.wiring.is_some(), "kary")?;
-                forbid("io_per_leaf", file.io_per_leaf.is_some(), "kary")?;
-                let p = KaryParams {
-                    arity: need("arity", file.arity)?,
-                    levels: need("levels", file.levels)?,
-                };
-                p.validate().map_err(|e| {
-                    let key = if e.to_string().starts_with("levels") {
-                        "levels"
-                    } else {
-                        "arity"
-                    };
-                    field_err(key, e)
-                })?;
-                FamilySpec::Kary(p)
-            }
-            "mols" => {
-                forbid("down", file.down.is_some(), "mols")?;
-                forbid("up", file.up.is_some(), "mols")?;
-                forbid("parallel", file.parallel.is_some(), "mols")?;
-                forbid("order", file.order.is_some(), "mols")?;
-                forbid("two_sided", file.two_sided.is_some(), "mols")?;
-                forbid("hosts_per_leaf", file.hosts_per_leaf.is_some(), "mols")?;
-                forbid("levels", file.levels.is_some(), "mols")?;
-                forbid("io_per_leaf", file.io_per_leaf.is_some(), "mols")?;
-                let wiring: WiringChoice = match &file.wiring {
-                    Some(w) => w.parse().map_err(|e| field_err("wiring", e))?,
-                    None => WiringChoice::Auto,
-                };
-                let p = MolsParams {
-                    arity: need("arity", file.arity)?,
-                    wiring,
-                };
-                p.resolve_wiring().map_err(|e| {
-                    let key = if e.to_string().starts_with("wiring") {
-                        "wiring"
-                    } else {
-                        "arity"
-                    };
-                    field_err(key, e)
-                })?;
-                FamilySpec::Mols(p)
-            }
-            "pgft" => {
-                for key in ["order", "two_sided", "arity", "levels", "wiring"] {
-                    let present = match key {
-                        "order" => file.order.is_some(),
-                        "two_sided" => file.two_sided.is_some(),
-                        "arity" => file.arity.is_some(),
-                        "levels" => file.levels.is_some(),
-                        _ => file.wiring.is_some(),
-                    };
-                    forbid(key, present, "pgft")?;
-                }
-                let list = |key: &str, v: &Option<Vec<u32>>| -> Result<Vec<u32>> {
-                    v.clone().ok_or_else(|| {
-                        Error::at(
-                            path,
-                            0,
-                            format!("{key}: missing; family pgft needs it (one value per level)"),
-                        )
-                    })
-                };
-                let (down, up, parallel) = (
-                    list("down", &file.down)?,
-                    list("up", &file.up)?,
-                    list("parallel", &file.parallel)?,
-                );
-                let p = PgftParams::from_lists(&down, &up, &parallel, file.hosts_per_leaf)
-                    .and_then(|p| p.with_io_per_leaf(file.io_per_leaf.unwrap_or(0)))
-                    .map_err(|e| {
-                        let key = ["up", "parallel", "hosts_per_leaf", "io_per_leaf", "levels"]
-                            .into_iter()
-                            .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                            .unwrap_or("down");
-                        field_err(key, e)
-                    })?;
-                FamilySpec::Pgft(p)
-            }
-            "twolevel" => {
-                // the 2-level PGFT spelled in the seed's terms (topology::twolevel); it
-                // builds, and is written back as, family pgft
-                for (key, present) in [
-                    ("order", file.order.is_some()),
-                    ("two_sided", file.two_sided.is_some()),
-                    ("arity", file.arity.is_some()),
-                    ("levels", file.levels.is_some()),
-                    ("wiring", file.wiring.is_some()),
-                    ("down", file.down.is_some()),
-                    ("up", file.up.is_some()),
-                    ("parallel", file.parallel.is_some()),
-                    ("io_per_leaf", file.io_per_leaf.is_some()),
-                ] {
-                    forbid(key, present, "twolevel")?;
-                }
-                let t = super::twolevel::TwolevelParams {
-                    leaves: need("leaves", file.leaves)?,
-                    hosts_per_leaf: need("hosts_per_leaf", file.hosts_per_leaf)?,
-                    spines: need("spines", file.spines)?,
-                    links_per_pair: file.links_per_pair.unwrap_or(1),
-                };
-                let p = t.pgft().map_err(|e| {
-                    let key = ["hosts_per_leaf", "spines", "links_per_pair"]
-                        .into_iter()
-                        .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                        .unwrap_or("leaves");
-                    field_err(key, e)
-                })?;
-                FamilySpec::Pgft(p)
-            }
-            other => {
-                return Err(
-                    Error::at(path, line_of("family"), format!("family: unknown family `{other}`"))
-                        .with_hint("one of lsft, kary, mols, pgft, twolevel, fullmesh"),
-                )
-            }
-        };
-        let guid_base = match &file.guid_base {
-            None => DEFAULT_GUID_BASE,
-            Some(s) => parse_guid(s).ok_or_else(|| {
-                Error::at(path, line_of("guid_base"), format!("guid_base: `{s}` is not a GUID"))
-                    .with_hint("write it as 0x followed by 16 hex digits")
-            })?,
-        };
-        if guid_base > super::MAX_GUID_BASE {
-            return Err(Error::at(
-                path,
-                line_of("guid_base"),
-                format!(
-                    "guid_base: 0x{guid_base:016x} is out of range: the plan's GUIDs would wrap past 0xffffffffffffffff; valid 0x0..=0x{:016x}",
-                    super::MAX_GUID_BASE
-                ),
-            ));
-        }
-        let options = BuildOptions {
-            guid_base,
-            shuffle: file.shuffle,
-            width: file.link_width.unwrap_or_default(),
-            speed: file.link_speed.unwrap_or_default(),
-        };
+        keys.forbid_foreign_keys()?;
+        let family = keys.family()?;
+        let options = keys.options()?;
         let spec = Spec { family, options };
-        if let Some(expect) = file.expect {
-            let plan = spec.build()?;
-            let got = Expect {
-                switches: plan.fabric.switches().count(),
-                hosts: plan.layout.hosts().len(),
-                cables: plan.fabric.link_count(),
-            };
-            if got != expect {
-                return Err(Error::at(
-                    path,
-                    line_of("expect"),
-                    format!(
-                        "expect: the spec builds {} switches, {} hosts, {} cables but pins {} switches, {} hosts, {} cables",
-                        got.switches, got.hosts, got.cables, expect.switches, expect.hosts, expect.cables
-                    ),
-                )
-                .with_hint("the parameters and the pinned counts disagree; fix one of them"));
-            }
-        }
+        keys.check_expect(&spec)?;
         Ok(spec)
     }
 }
@@ -611,6 +357,7 @@ impl Spec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::mols::WiringChoice;
 
     fn parse(s: &str) -> Result<Spec> {
         Spec::from_yaml(s, Path::new("fabric.yaml"))

@@ -170,122 +170,169 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: b
         mut nodes,
         ports,
         notes,
-        mut problems,
+        problems,
         suspect: raw_suspect,
     } = raw;
-    let mut notes = notes;
-    let mut outside: Vec<(NodeId, u8, usize)> = Vec::new();
-    let mut port_labels: Vec<(NodeId, u8, String)> = Vec::new();
-    let mut fabric = Fabric {
-        nodes: Vec::with_capacity(nodes.len()),
-        ports: Vec::with_capacity(nodes.iter().map(|n| n.nports as usize + 1).sum()),
-    };
     let descs: Vec<String> = nodes.iter_mut().map(|n| std::mem::take(&mut n.desc)).collect();
-    let mut by_id: FxMap<&str, NodeId> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
-    let mut by_guid: FxMap<u64, usize> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
-    let mut node_lines = Vec::with_capacity(nodes.len());
-    for ((i, n), desc) in nodes.iter().enumerate().zip(descs) {
-        if let Some(&j) = by_guid.get(&n.guid) {
-            problems.push(Problem {
-                line: n.line,
-                message: format!(
-                    "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
-                    n.guid, n.id, nodes[j].id, nodes[j].line
-                ),
-            });
-        } else {
-            by_guid.insert(n.guid, i);
-        }
-        let id = fabric
-            .add_node(n.kind, n.nports, n.guid, n.id.to_string(), desc)
-            .map_err(|e| Error::at(path, n.line, e.to_string()))?;
-        if by_id.insert(n.id.as_ref(), id).is_some() {
-            problems.push(Problem {
-                line: n.line,
-                message: format!("node id \"{}\" appears twice", n.id),
-            });
-        }
-        node_lines.push(n.line);
-        if let Some(lid) = n.lid {
-            let p0 = fabric.port_index(id, 0) as usize;
-            fabric.ports[p0].lid = lid;
-            fabric.ports[p0].lmc = n.lmc.unwrap_or(0);
+    let mut a = Assembly::new(&nodes, notes, problems, format, partial);
+    a.add_nodes(descs, path)?;
+    a.keep_suspect_ports(&raw_suspect);
+    a.claim_ports(&ports);
+    a.join_ends();
+    Ok(a.finish())
+}
+
+/// What each end claims, indexed by global port number.
+const UNCLAIMED: Claim = Claim {
+    node: NodeId::MAX,
+    port: 0,
+    line: 0,
+    width: None,
+    speed: None,
+};
+
+/// The fabric being assembled from the node records `nodes`, with what the records say
+/// about its ports so far and everything found wrong on the way.
+struct Assembly<'r, 'a> {
+    nodes: &'r [RawNode<'a>],
+    format: DumpFormat,
+    partial: bool,
+    fabric: Fabric,
+    by_id: FxMap<&'r str, NodeId>,
+    node_lines: Vec<usize>,
+    /// What each port's own line claims about its cable, by global port number.
+    claims: Vec<Claim>,
+    rate_known: Vec<bool>,
+    notes: Vec<Problem>,
+    problems: Vec<Problem>,
+    suspect: Vec<(NodeId, u8, usize)>,
+    outside: Vec<(NodeId, u8, usize)>,
+    port_labels: Vec<(NodeId, u8, String)>,
+}
+
+impl<'r, 'a> Assembly<'r, 'a> {
+    /// An empty fabric sized for `nodes`, keeping the notes and problems the readers found.
+    fn new(
+        nodes: &'r [RawNode<'a>],
+        notes: Vec<Problem>,
+        problems: Vec<Problem>,
+        format: DumpFormat,
+        partial: bool,
+    ) -> Self {
+        Assembly {
+            nodes,
+            format,
+            partial,
+            fabric: Fabric {
+                nodes: Vec::with_capacity(nodes.len()),
+                ports: Vec::with_capacity(nodes.iter().map(|n| n.nports as usize + 1).sum()),
+            },
+            by_id: FxMap::with_capacity_and_hasher(nodes.len(), Default::default()),
+            node_lines: Vec::with_capacity(nodes.len()),
+            claims: Vec::new(),
+            rate_known: Vec::new(),
+            notes,
+            problems,
+            suspect: Vec::new(),
+            outside: Vec::new(),
+            port_labels: Vec::new(),
         }
     }
-    let mut suspect: Vec<(NodeId, u8, usize)> = raw_suspect
-        .iter()
-        .filter(|&&(n, p, _)| p >= 1 && p <= nodes[n].nports)
-        .map(|&(n, p, l)| (n as NodeId, p as u8, l))
-        .collect();
-    // what each end claims, indexed by global port number
-    const UNCLAIMED: Claim = Claim {
-        node: NodeId::MAX,
-        port: 0,
-        line: 0,
-        width: None,
-        speed: None,
-    };
-    let mut claims: Vec<Claim> = vec![UNCLAIMED; fabric.ports.len()];
-    for p in &ports {
+
+    /// Every node in record order with its description, LID and LMC; a GUID or id seen
+    /// twice is a problem (the node is still added, the first keeps the name).
+    fn add_nodes(&mut self, descs: Vec<String>, path: &Path) -> Result<()> {
+        let nodes = self.nodes;
+        let mut by_guid: FxMap<u64, usize> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
+        for ((i, n), desc) in nodes.iter().enumerate().zip(descs) {
+            if let Some(&j) = by_guid.get(&n.guid) {
+                self.problems.push(Problem {
+                    line: n.line,
+                    message: format!(
+                        "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
+                        n.guid, n.id, nodes[j].id, nodes[j].line
+                    ),
+                });
+            } else {
+                by_guid.insert(n.guid, i);
+            }
+            let id = self
+                .fabric
+                .add_node(n.kind, n.nports, n.guid, n.id.to_string(), desc)
+                .map_err(|e| Error::at(path, n.line, e.to_string()))?;
+            if self.by_id.insert(n.id.as_ref(), id).is_some() {
+                self.problems.push(Problem {
+                    line: n.line,
+                    message: format!("node id \"{}\" appears twice", n.id),
+                });
+            }
+            self.node_lines.push(n.line);
+            if let Some(lid) = n.lid {
+                let p0 = self.fabric.port_index(id, 0) as usize;
+                self.fabric.ports[p0].lid = lid;
+                self.fabric.ports[p0].lmc = n.lmc.unwrap_or(0);
+            }
+        }
+        Ok(())
+    }
+
+    /// The ports the readers found doubtful, where they exist.
+    fn keep_suspect_ports(&mut self, raw_suspect: &[(usize, u32, usize)]) {
+        let nodes = self.nodes;
+        self.suspect = raw_suspect
+            .iter()
+            .filter(|&&(n, p, _)| p >= 1 && p <= nodes[n].nports)
+            .map(|&(n, p, l)| (n as NodeId, p as u8, l))
+            .collect();
+    }
+
+    /// Record what every port line claims about its cable, with the port's own GUID, LID
+    /// and labels.
+    fn claim_ports(&mut self, ports: &[RawPort<'_>]) {
+        self.claims = vec![UNCLAIMED; self.fabric.ports.len()];
+        for p in ports {
+            self.claim_port(p);
+        }
+    }
+
+    /// One port line: a port out of range, a far end unknown or out of range, or a port
+    /// listed twice is a problem (outside a `--partial` dump, a note); else its claim.
+    fn claim_port(&mut self, p: &RawPort<'_>) {
+        let nodes = self.nodes;
         let me = p.node;
         let n = &nodes[me as usize];
         if p.num == 0 || p.num > n.nports {
-            problems.push(Problem {
+            self.problems.push(Problem {
                 line: p.line,
                 message: format!(
                     "port {} is beyond node \"{}\" which has ports 1..={}",
                     p.num, n.id, n.nports
                 ),
             });
-            continue;
+            return;
         }
-        let other = match p.remote {
-            Remote::Index(i) => i as NodeId,
-            Remote::Id(id) => match by_id.get(id) {
-                Some(&o) => o,
-                None if partial => {
-                    notes.push(Problem {
-                        line: p.line,
-                        message: format!(
-                            "port {} of \"{}\" leads outside the dump (to \"{}\"): uncabled here (--partial)",
-                            p.num, n.id, id
-                        ),
-                    });
-                    outside.push((me, p.num as u8, p.line));
-                    continue;
-                }
-                None => {
-                    problems.push(Problem {
-                        line: p.line,
-                        message: format!(
-                            "port {} of \"{}\" leads to unknown node \"{}\" (no record of it in the dump: \
-                             the dump looks trimmed; --partial reads what is there)",
-                            p.num, n.id, id
-                        ),
-                    });
-                    suspect.push((me, p.num as u8, p.line));
-                    continue;
-                }
-            },
+        let Some(other) = self.far_node(p) else {
+            return;
         };
         let on = &nodes[other as usize];
         if p.remote_port == 0 || p.remote_port > on.nports {
-            problems.push(Problem {
+            self.problems.push(Problem {
                 line: p.line,
                 message: format!(
                     "port {} of \"{}\" leads to port {} of \"{}\", which has ports 1..={}",
                     p.num, n.id, p.remote_port, on.id, on.nports
                 ),
             });
-            suspect.push((me, p.num as u8, p.line));
-            continue;
+            self.suspect.push((me, p.num as u8, p.line));
+            return;
         }
+        let fabric = &mut self.fabric;
         let idx = fabric.port_index(me, p.num as u8) as usize;
         if let Some(l) = p.label {
-            port_labels.push((me, p.num as u8, l.to_string()));
+            self.port_labels.push((me, p.num as u8, l.to_string()));
         }
         if let Some(l) = p.remote_label {
-            port_labels.push((other, p.remote_port as u8, l.to_string()));
+            self.port_labels.push((other, p.remote_port as u8, l.to_string()));
         }
         if let Some(g) = p.guid {
             fabric.ports[idx].guid = g;
@@ -300,19 +347,19 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: b
                 fabric.ports[ridx].guid = g;
             }
         }
-        let prev = claims[idx];
+        let prev = self.claims[idx];
         if prev.line != 0 {
-            problems.push(Problem {
+            self.problems.push(Problem {
                 line: p.line,
                 message: format!(
                     "port {} of \"{}\" is listed twice (also line {})",
                     p.num, n.id, prev.line
                 ),
             });
-            suspect.push((me, p.num as u8, p.line));
-            continue;
+            self.suspect.push((me, p.num as u8, p.line));
+            return;
         }
-        claims[idx] = Claim {
+        self.claims[idx] = Claim {
             node: other,
             port: p.remote_port,
             line: p.line,
@@ -320,84 +367,108 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: b
             speed: p.speed,
         };
     }
-    let mut rate_known = vec![false; fabric.ports.len()];
-    for ia in 0..claims.len() {
-        let ca = claims[ia];
-        if ca.line == 0 {
-            continue;
+
+    /// The node a port line's far end names; `None` (noted as outside a `--partial` dump,
+    /// else a problem) when no record has that id.
+    fn far_node(&mut self, p: &RawPort<'_>) -> Option<NodeId> {
+        let (me, n) = (p.node, &self.nodes[p.node as usize]);
+        match p.remote {
+            Remote::Index(i) => Some(i as NodeId),
+            Remote::Id(id) => match self.by_id.get(id) {
+                Some(&o) => Some(o),
+                None if self.partial => {
+                    self.notes.push(Problem {
+                        line: p.line,
+                        message: format!(
+                            "port {} of \"{}\" leads outside the dump (to \"{}\"): uncabled here (--partial)",
+                            p.num, n.id, id
+                        ),
+                    });
+                    self.outside.push((me, p.num as u8, p.line));
+                    None
+                }
+                None => {
+                    self.problems.push(Problem {
+                        line: p.line,
+                        message: format!(
+                            "port {} of \"{}\" leads to unknown node \"{}\" (no record of it in the dump: \
+                             the dump looks trimmed; --partial reads what is there)",
+                            p.num, n.id, id
+                        ),
+                    });
+                    self.suspect.push((me, p.num as u8, p.line));
+                    None
+                }
+            },
         }
-        let a = fabric.ports[ia].node;
-        let pa = fabric.ports[ia].num;
-        let ib = fabric.port_index(ca.node, ca.port as u8) as usize;
-        let cb = claims[ib];
+    }
+
+    /// Cable every port whose claim the far end returns (or, in a `--partial` dump, whose
+    /// far end lists nothing); every other claim is a problem and both ends suspect.
+    fn join_ends(&mut self) {
+        self.rate_known = vec![false; self.fabric.ports.len()];
+        for ia in 0..self.claims.len() {
+            let ca = self.claims[ia];
+            if ca.line != 0 {
+                self.join_end(ia, ca);
+            }
+        }
+    }
+
+    /// The claim `ca` of global port `ia` against the far end's own claim.
+    fn join_end(&mut self, ia: usize, ca: Claim) {
+        let nodes = self.nodes;
+        let a = self.fabric.ports[ia].node;
+        let pa = self.fabric.ports[ia].num;
+        let ib = self.fabric.port_index(ca.node, ca.port as u8) as usize;
+        let cb = self.claims[ib];
         if ia == ib {
-            problems.push(Problem {
+            self.problems.push(Problem {
                 line: ca.line,
                 message: format!(
                     "port {pa} of \"{}\" is listed as cabled to itself",
                     nodes[a as usize].id
                 ),
             });
-            suspect.push((a, pa, ca.line));
-            continue;
+            self.suspect.push((a, pa, ca.line));
+            return;
         }
         if cb.line != 0 && cb.node == a && cb.port == pa as u32 {
             if ia < ib {
-                let (pia, pib) = (ia as PortIdx, ib as PortIdx);
-                fabric.ports[ia].peer = pib;
-                fabric.ports[ib].peer = pia;
                 // one end may carry width/speed only (ibsim options): take what is known,
                 // the lower value when both ends say something
-                let w = merge(ca.width, cb.width);
-                let s = merge(ca.speed, cb.speed);
-                for k in [ia, ib] {
-                    if let Some(w) = w {
-                        fabric.ports[k].width = w;
-                    }
-                    if let Some(s) = s {
-                        fabric.ports[k].speed = s;
-                    }
-                    // an ibsim net file without w=/s= means ibsim's default 4xSDR
-                    rate_known[k] = format == DumpFormat::IbsimNet || (w.is_some() && s.is_some());
-                }
+                let (w, s) = (merge(ca.width, cb.width), merge(ca.speed, cb.speed));
+                // an ibsim net file without w=/s= means ibsim's default 4xSDR
+                let known = self.format == DumpFormat::IbsimNet || (w.is_some() && s.is_some());
+                self.cable(ia, ib, (w, s), known);
             }
-            continue;
+            return;
         }
         let (na, nb) = (&nodes[a as usize].id, &nodes[ca.node as usize].id);
         let pb = ca.port;
         if cb.line != 0 {
-            problems.push(Problem {
+            self.problems.push(Problem {
                 line: ca.line,
                 message: format!(
                     "ends disagree: \"{na}\"[{pa}] lists \"{nb}\"[{pb}], but \"{nb}\"[{pb}] lists \"{}\"[{}] (line {})",
                     nodes[cb.node as usize].id, cb.port, cb.line
                 ),
             });
-        } else if partial && fabric.ports[ib].peer == crate::topology::NO_PEER {
+        } else if self.partial && self.fabric.ports[ib].peer == crate::topology::NO_PEER {
             // the far end's line is outside a trimmed dump: both ends are known
-            let (pia, pib) = (ia as PortIdx, ib as PortIdx);
-            fabric.ports[ia].peer = pib;
-            fabric.ports[ib].peer = pia;
-            for k in [ia, ib] {
-                if let Some(w) = ca.width {
-                    fabric.ports[k].width = w;
-                }
-                if let Some(s) = ca.speed {
-                    fabric.ports[k].speed = s;
-                }
-                rate_known[k] = ca.width.is_some() && ca.speed.is_some();
-            }
-            notes.push(Problem {
+            let known = ca.width.is_some() && ca.speed.is_some();
+            self.cable(ia, ib, (ca.width, ca.speed), known);
+            self.notes.push(Problem {
                 line: ca.line,
                 message: format!(
                     "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}]: taken as cabled (--partial)"
                 ),
             });
-            continue;
+            return;
         } else {
             // ibnetdiscover lists both ends of every link it found; a missing end means
             // a truncated or hand-edited dump
-            problems.push(Problem {
+            self.problems.push(Problem {
                 line: ca.line,
                 message: format!(
                     "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}] (the record of \"{nb}\" does not list port {pb}; \
@@ -405,26 +476,47 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: b
                 ),
             });
         }
-        suspect.push((a, pa, ca.line));
-        suspect.push((ca.node, pb as u8, ca.line));
+        self.suspect.push((a, pa, ca.line));
+        self.suspect.push((ca.node, pb as u8, ca.line));
     }
-    suspect.sort_unstable();
-    suspect.dedup_by_key(|s| (s.0, s.1));
-    port_labels.sort_unstable();
-    port_labels.dedup_by_key(|l| (l.0, l.1));
-    Ok(Discovered {
-        fabric,
-        format,
-        node_lines,
-        notes,
-        problems,
-        suspect,
-        truncated: false,
-        rate_known,
-        outside,
-        could_be: Vec::new(),
-        port_labels,
-    })
+
+    /// Join global ports `ia` and `ib` with the rate known of the cable, if any.
+    fn cable(&mut self, ia: usize, ib: usize, (w, s): (Option<Width>, Option<Speed>), known: bool) {
+        let ports = &mut self.fabric.ports;
+        ports[ia].peer = ib as PortIdx;
+        ports[ib].peer = ia as PortIdx;
+        for k in [ia, ib] {
+            if let Some(w) = w {
+                ports[k].width = w;
+            }
+            if let Some(s) = s {
+                ports[k].speed = s;
+            }
+            self.rate_known[k] = known;
+        }
+    }
+
+    /// The discovered fabric, its suspect ports and port labels sorted and deduplicated.
+    fn finish(self) -> Discovered {
+        let (mut suspect, mut port_labels) = (self.suspect, self.port_labels);
+        suspect.sort_unstable();
+        suspect.dedup_by_key(|s| (s.0, s.1));
+        port_labels.sort_unstable();
+        port_labels.dedup_by_key(|l| (l.0, l.1));
+        Discovered {
+            fabric: self.fabric,
+            format: self.format,
+            node_lines: self.node_lines,
+            notes: self.notes,
+            problems: self.problems,
+            suspect,
+            truncated: false,
+            rate_known: self.rate_known,
+            outside: self.outside,
+            could_be: Vec::new(),
+            port_labels,
+        }
+    }
 }
 
 fn merge<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {

@@ -307,37 +307,67 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
     if lids.lmc != 0 {
         return Err(Error::input("lmc", "a degraded LSFT is routed with LMC 0", None));
     }
-    let n = h.plane.size();
     let nl = h.leaf_count();
     let mut lfts = LftSet::new(fabric, lids.max_lid());
     let stride = lfts.stride;
-    let Columns {
-        point_of,
-        line_of,
-        dest,
-        host_slot,
-        count,
-    } = Columns::new(fabric, h, lids, stride)?;
+    let cols = Columns::new(fabric, h, lids, stride)?;
     let r = Router {
         h,
         near: Near::new(h),
         parts: partitions(nl),
     };
-    // spine entries (spine l, host slot j of point d) some detour goes through: these
-    // follow the VL rule; the others keep the intact tables' hand-over (a bit per entry)
-    let dd = h.plane.degree() as usize;
-    let bit = |l: u32, d: u32, j: u32| ((l * nl + d) as usize) * dd + (j as usize).min(dd - 1);
-    let mut needed = vec![0u64; ((n * nl) as usize * dd).div_ceil(64)];
-    // one bit per (spine l, point d): some slot of d is needed (a spine row's bits are
-    // 132 bytes at LSFT(32), where the per-slot bits are 4 KB: the hot loop reads these)
-    let mut any_needed = vec![0u64; ((n * nl) as usize).div_ceil(64)];
-    let near = &r.near;
-    // every broken pair's choice, made once here and used again for its entries below
-    let touched_points: Vec<u32> = (0..nl).filter(|&p| near.point[p as usize]).collect();
-    // (source point, destination point, slot, choice) of every broken pair, sources in
-    // parallel (rayon), each source's pairs in order
     // the hosts each leaf's family routes reach over each of its lines, for the load picks
-    let family = balance::Family::new(&r, &count);
+    let family = balance::Family::new(&r, &cols.count);
+    let mut slots = broken_pair_choices(&r, &cols.count, &family);
+    // the spines' relays by load ([`balance`]): the choices' relays and SLs follow
+    let relays = balance::relays(&r, &mut slots, &cols.count, &family);
+    let mut needed = Needed::new(h);
+    let mut choices = record_choices(slots, &mut needed);
+    // the slots no one-turn detour serves: two turns where the fabric allows
+    // (`two_turn`); their first spines' entries are set here, not by the one-turn rule
+    let (second, host_two_turn) = two_turn::route(&r, &mut choices);
+    for &((l, d, j), _) in &second {
+        needed.mark(l, d, j);
+    }
+    let second: std::collections::HashMap<(u32, u32, u32), u8> = second.into_iter().collect();
+    let mut sl = vec![0u8; nl as usize * stride];
+    let host_columns = HostColumns {
+        r: &r,
+        cols: &cols,
+        choices: &choices,
+        relays: &relays,
+        second: &second,
+        needed: &needed,
+    };
+    let unrouted = host_columns.fill(&mut lfts, &mut sl);
+    complete_spine_entries(&mut lfts, h, &cols.line_of, &cols.dest);
+    let switches = switch_lids::route(
+        fabric,
+        h,
+        lids,
+        &mut lfts,
+        (&cols.point_of, &cols.line_of),
+        &mut sl,
+        stride,
+    );
+    let left = unrouted + switches.0;
+    let escape = escape_the_rest(fabric, h, (lids, left), &mut lfts, (&mut sl, stride), &cols.point_of);
+    Ok(DegradedRoutes::assemble(
+        lfts,
+        (sl, stride),
+        (unrouted, host_two_turn),
+        switches,
+        escape,
+    ))
+}
+
+/// Every broken pair's choice for every host slot, made once here and used again for its
+/// entries: (source point, destination point, slot, choice), sources in parallel (rayon),
+/// each source's pairs in order.
+fn broken_pair_choices(r: &Router<'_>, count: &[u32], family: &balance::Family) -> Vec<SlotChoice> {
+    let (h, near) = (r.h, &r.near);
+    let nl = h.leaf_count();
+    let touched_points: Vec<u32> = (0..nl).filter(|&p| near.point[p as usize]).collect();
     let per_source: Vec<Vec<SlotChoice>> = (0..nl)
         .into_par_iter()
         .map(|s| {
@@ -354,7 +384,7 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
                 &touched_points
             };
             // the detours' first spines by load on s's up links ([`balance::UpLinks`])
-            let mut up = balance::UpLinks::new(&r, s, &family);
+            let mut up = balance::UpLinks::new(r, s, family);
             for &d in ds.iter().filter(|&&d| d != s && !h.intact(s, d)) {
                 let slots = r.leaf_choices_by(s, d, count[d as usize].max(1), &mut |j, cands| up.pick(s, d, j, cands));
                 out.extend(slots.into_iter().enumerate().map(|(j, c)| (s, d, j as u32, c)));
@@ -362,151 +392,205 @@ pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<Degrade
             out
         })
         .collect();
-    // the spines' relays by load ([`balance`]): the choices' relays and SLs follow
-    let mut slots: Vec<SlotChoice> = per_source.into_iter().flatten().collect();
-    let relays = balance::relays(&r, &mut slots, &count, &family);
+    per_source.into_iter().flatten().collect()
+}
+
+/// The choices by (source, destination, slot), each detour's first spine entry marked
+/// needed.
+fn record_choices(slots: Vec<SlotChoice>, needed: &mut Needed) -> Choices {
     let mut choices: Choices = std::collections::HashMap::new();
     for (s, d, j, choice) in slots {
         if let Some((_, _, l, _)) = choice {
-            let b = bit(l, d, j);
-            needed[b / 64] |= 1 << (b % 64);
-            let a = (l * nl + d) as usize;
-            any_needed[a / 64] |= 1 << (a % 64);
+            needed.mark(l, d, j);
         }
         choices.insert((s, d, j), choice);
     }
-    // the slots no one-turn detour serves: two turns where the fabric allows
-    // (`two_turn`); their first spines' entries are set here, not by the one-turn rule
-    let (second, host_two_turn) = two_turn::route(&r, &mut choices);
-    for &((l, d, j), _) in &second {
-        let b = bit(l, d, j);
-        needed[b / 64] |= 1 << (b % 64);
-        let a = (l * nl + d) as usize;
-        any_needed[a / 64] |= 1 << (a % 64);
+    choices
+}
+
+/// Spine entries (spine l, host slot j of point d) some detour goes through: these follow
+/// the VL rule; the others keep the intact tables' hand-over (a bit per entry).
+struct Needed {
+    nl: u32,
+    /// Host slots per point (slots beyond share the last bit).
+    dd: usize,
+    needed: Vec<u64>,
+    /// One bit per (spine l, point d): some slot of d is needed (a spine row's bits are
+    /// 132 bytes at LSFT(32), where the per-slot bits are 4 KB: the hot loop reads these).
+    any_needed: Vec<u64>,
+}
+
+impl Needed {
+    fn new(h: &LsftHoles) -> Needed {
+        let (n, nl, dd) = (h.plane.size(), h.leaf_count(), h.plane.degree() as usize);
+        Needed {
+            nl,
+            dd,
+            needed: vec![0u64; ((n * nl) as usize * dd).div_ceil(64)],
+            any_needed: vec![0u64; ((n * nl) as usize).div_ceil(64)],
+        }
     }
-    let second: std::collections::HashMap<(u32, u32, u32), u8> = second.into_iter().collect();
-    let is_needed = |l: u32, d: u32, j: u32| {
-        let a = (l * nl + d) as usize;
-        if any_needed[a / 64] >> (a % 64) & 1 == 0 {
+
+    #[inline]
+    fn bit(&self, l: u32, d: u32, j: u32) -> usize {
+        ((l * self.nl + d) as usize) * self.dd + (j as usize).min(self.dd - 1)
+    }
+
+    fn mark(&mut self, l: u32, d: u32, j: u32) {
+        let b = self.bit(l, d, j);
+        self.needed[b / 64] |= 1 << (b % 64);
+        let a = (l * self.nl + d) as usize;
+        self.any_needed[a / 64] |= 1 << (a % 64);
+    }
+
+    #[inline]
+    fn is_needed(&self, l: u32, d: u32, j: u32) -> bool {
+        let a = (l * self.nl + d) as usize;
+        if self.any_needed[a / 64] >> (a % 64) & 1 == 0 {
             return false;
         }
-        let b = bit(l, d, j);
-        needed[b / 64] >> (b % 64) & 1 == 1
-    };
-    let mut sl = vec![0u8; nl as usize * stride];
-    // every row on its own (rayon): a leaf row writes its own SL row, counts its own misses
-    let sl_rows = sl_rows(&mut sl, &lfts, h);
-    let switches = lfts.switches.clone();
-    let missed: Vec<u64> = lfts
-        .ports
-        .par_chunks_mut(stride)
-        .zip(sl_rows.into_par_iter())
-        .zip(switches.par_iter())
-        .map_init(
-            || vec![0u8; nl as usize],
-            |to_point, ((ports, sl_row), &sw)| {
-                let mut unrouted = 0u64;
-                let (p, l) = (point_of[sw as usize], line_of[sw as usize]);
-                // the family's port towards every point from this switch (0: not intact / not here)
-                to_point.fill(0);
-                let sd = h.sides as usize * dd;
-                if p != u32::MAX {
-                    let pp = h.point(p);
-                    for (k, &line) in h.plane.lines_through(pp).iter().enumerate() {
-                        let up = h.leaf_up[p as usize * dd + k];
-                        for side in 0..h.sides {
-                            for (kk, &d) in h.plane.points_on(line).iter().enumerate() {
-                                let down = h.spine_down[line as usize * sd + side as usize * dd + kk];
-                                if d != pp && up != 0 && down != 0 {
-                                    to_point[(side * n + d) as usize] = up;
-                                }
-                            }
-                        }
-                    }
-                } else {
-                    for side in 0..h.sides {
-                        for (kk, &d) in h.plane.points_on(l).iter().enumerate() {
-                            to_point[(side * n + d) as usize] = h.spine_down[l as usize * sd + side as usize * dd + kk];
-                        }
-                    }
+        let b = self.bit(l, d, j);
+        self.needed[b / 64] >> (b % 64) & 1 == 1
+    }
+}
+
+/// What filling the host-LID columns reads: the LIDs, the detours chosen, the spines'
+/// relays and second turns.
+struct HostColumns<'a> {
+    r: &'a Router<'a>,
+    cols: &'a Columns,
+    choices: &'a Choices,
+    relays: &'a balance::Relays,
+    second: &'a std::collections::HashMap<(u32, u32, u32), u8>,
+    needed: &'a Needed,
+}
+
+impl HostColumns<'_> {
+    /// Every host-LID entry of every switch, every row on its own (rayon): a leaf row
+    /// writes its own SL row and counts its own misses. Returns the (leaf, host LID) pairs
+    /// without a route.
+    fn fill(&self, lfts: &mut LftSet, sl: &mut [u8]) -> u64 {
+        let h = self.r.h;
+        let (stride, nl) = (lfts.stride, h.leaf_count());
+        let sl_rows = sl_rows(sl, lfts, h);
+        let switches = lfts.switches.clone();
+        let missed: Vec<u64> = lfts
+            .ports
+            .par_chunks_mut(stride)
+            .zip(sl_rows.into_par_iter())
+            .zip(switches.par_iter())
+            .map_init(
+                || vec![0u8; nl as usize],
+                |to_point, ((ports, sl_row), &sw)| self.fill_row(sw, ports, sl_row, to_point),
+            )
+            .collect();
+        missed.iter().sum()
+    }
+
+    /// Switch `sw`'s host-LID entries (`ports`), with `to_point` as scratch; on a leaf its
+    /// SLs into `sl_row`. Returns its entries without a route.
+    fn fill_row(&self, sw: NodeId, ports: &mut [u8], sl_row: &mut [u8], to_point: &mut [u8]) -> u64 {
+        let (h, r, cols) = (self.r.h, self.r, self.cols);
+        let host_slot = &cols.host_slot;
+        let mut unrouted = 0u64;
+        let (p, l) = (cols.point_of[sw as usize], cols.line_of[sw as usize]);
+        family_ports(h, (p, l), to_point);
+        // the intact tables' hand-over at a spine that does not reach d: the point where it
+        // meets the root line 0 (on line 0 itself, its j-th point) — kept where its cable
+        // survives, so a fault changes only the entries detours need
+        let via = (p == u32::MAX && l != 0).then(|| h.plane.meet(l, 0));
+        for (lid, &d) in cols.dest.iter().enumerate() {
+            let port = match (d, p != u32::MAX) {
+                // switch LIDs: up*/down* below ([`switch_lids`])
+                (Dest::None | Dest::Switch, _) => continue,
+                // at a leaf
+                (Dest::Host(dp, hp), true) if dp == p => hp,
+                // the other leaf of the point (two-sided): the slot's family spine while
+                // both its cables survive
+                (Dest::Host(dp, _), true) if h.point(dp) == h.point(p) && h.intact_slot(p, dp, host_slot[lid]) => {
+                    h.up(p, h.family_line(p, dp, host_slot[lid]))
                 }
-                // the intact tables' hand-over at a spine that does not reach d: the point where it
-                // meets the root line 0 (on line 0 itself, its j-th point) — kept where its cable
-                // survives, so a fault changes only the entries detours need
-                let via = (p == u32::MAX && l != 0).then(|| h.plane.meet(l, 0));
-                for (lid, &d) in dest.iter().enumerate() {
-                    let port = match (d, p != u32::MAX) {
-                        // switch LIDs: up*/down* below ([`switch_lids`])
-                        (Dest::None | Dest::Switch, _) => continue,
-                        // at a leaf
-                        (Dest::Host(dp, hp), true) if dp == p => hp,
-                        // the other leaf of the point (two-sided): the slot's family spine while
-                        // both its cables survive
-                        (Dest::Host(dp, _), true)
-                            if h.point(dp) == h.point(p) && h.intact_slot(p, dp, host_slot[lid]) =>
-                        {
-                            h.up(p, h.family_line(p, dp, host_slot[lid]))
-                        }
-                        (Dest::Host(dp, _), true) if to_point[dp as usize] != 0 => to_point[dp as usize],
-                        (Dest::Host(dp, _), true) => leaf_hop(
-                            match choices.get(&(p, dp, host_slot[lid])) {
-                                Some(&c) => c.map(|(port, sl, _, _)| (port, sl)),
-                                None => r.leaf_to_point(p, dp, host_slot[lid]),
-                            },
-                            &mut sl_row[lid],
-                            &mut unrouted,
-                        ),
-                        // at a spine
-                        (Dest::Host(dp, _), false) if to_point[dp as usize] != 0 => to_point[dp as usize],
-                        (Dest::Host(dp, _), false) => {
-                            let j = host_slot[lid];
-                            // the intact tables' hand-over, where its cable survives
-                            let handover = || {
-                                let via = via.unwrap_or_else(|| {
-                                    let pts = h.plane.points_on(0);
-                                    pts[j as usize % pts.len()]
-                                });
-                                Some(to_point[via as usize]).filter(|&port| port != 0 && via != dp)
-                            };
-                            let rule = || {
-                                relays
-                                    .get(l, dp, j)
-                                    .map(|m| (h.down(l, m), m))
-                                    .or_else(|| r.spine_to_point(l, dp, j))
-                                    .map(|x| x.0)
-                                    .or_else(|| r.spine_fallback(l, dp, j))
-                            };
-                            match is_needed(l, dp, j) {
-                                false => handover().or_else(rule),
-                                // the first spine of a route that turns twice; else the
-                                // one-turn rule (a slot sharing the needed bit without a
-                                // route through here: the hand-over)
-                                true => match (!second.is_empty()).then(|| second.get(&(l, dp, j))).flatten() {
-                                    Some(&port) => Some(port),
-                                    None => rule().or_else(handover),
-                                },
-                            }
-                            .unwrap_or(NO_ROUTE)
-                        }
-                    };
-                    ports[lid] = port;
-                }
-                unrouted
+                (Dest::Host(dp, _), true) if to_point[dp as usize] != 0 => to_point[dp as usize],
+                (Dest::Host(dp, _), true) => leaf_hop(
+                    match self.choices.get(&(p, dp, host_slot[lid])) {
+                        Some(&c) => c.map(|(port, sl, _, _)| (port, sl)),
+                        None => r.leaf_to_point(p, dp, host_slot[lid]),
+                    },
+                    &mut sl_row[lid],
+                    &mut unrouted,
+                ),
+                // at a spine
+                (Dest::Host(dp, _), false) if to_point[dp as usize] != 0 => to_point[dp as usize],
+                (Dest::Host(dp, _), false) => self.spine_entry((l, via), dp, host_slot[lid], to_point),
+            };
+            ports[lid] = port;
+        }
+        unrouted
+    }
+
+    /// Spine `l`'s entry towards slot `j` of point `dp` where its family cable does not
+    /// reach it: the detour rule where a detour needs the entry, else the intact tables'
+    /// hand-over (at `via`) where its cable survives.
+    fn spine_entry(&self, (l, via): (u32, Option<u32>), dp: u32, j: u32, to_point: &[u8]) -> u8 {
+        let (h, r) = (self.r.h, self.r);
+        // the intact tables' hand-over, where its cable survives
+        let handover = || {
+            let via = via.unwrap_or_else(|| {
+                let pts = h.plane.points_on(0);
+                pts[j as usize % pts.len()]
+            });
+            Some(to_point[via as usize]).filter(|&port| port != 0 && via != dp)
+        };
+        let rule = || {
+            self.relays
+                .get(l, dp, j)
+                .map(|m| (h.down(l, m), m))
+                .or_else(|| r.spine_to_point(l, dp, j))
+                .map(|x| x.0)
+                .or_else(|| r.spine_fallback(l, dp, j))
+        };
+        match self.needed.is_needed(l, dp, j) {
+            false => handover().or_else(rule),
+            // the first spine of a route that turns twice; else the one-turn rule (a slot
+            // sharing the needed bit without a route through here: the hand-over)
+            true => match (!self.second.is_empty())
+                .then(|| self.second.get(&(l, dp, j)))
+                .flatten()
+            {
+                Some(&port) => Some(port),
+                None => rule().or_else(handover),
             },
-        )
-        .collect();
-    let unrouted = missed.iter().sum();
-    complete_spine_entries(&mut lfts, h, &line_of, &dest);
-    let switches = switch_lids::route(fabric, h, lids, &mut lfts, (&point_of, &line_of), &mut sl, stride);
-    let left = unrouted + switches.0;
-    let escape = escape_the_rest(fabric, h, (lids, left), &mut lfts, (&mut sl, stride), &point_of);
-    Ok(DegradedRoutes::assemble(
-        lfts,
-        (sl, stride),
-        (unrouted, host_two_turn),
-        switches,
-        escape,
-    ))
+        }
+        .unwrap_or(NO_ROUTE)
+    }
+}
+
+/// The family's port towards every point (leaf index) from the switch at leaf `p` or
+/// spine `l` (0: not intact, or not from here), into `to_point`.
+fn family_ports(h: &LsftHoles, (p, l): (u32, u32), to_point: &mut [u8]) {
+    let (n, dd) = (h.plane.size(), h.plane.degree() as usize);
+    to_point.fill(0);
+    let sd = h.sides as usize * dd;
+    if p != u32::MAX {
+        let pp = h.point(p);
+        for (k, &line) in h.plane.lines_through(pp).iter().enumerate() {
+            let up = h.leaf_up[p as usize * dd + k];
+            for side in 0..h.sides {
+                for (kk, &d) in h.plane.points_on(line).iter().enumerate() {
+                    let down = h.spine_down[line as usize * sd + side as usize * dd + kk];
+                    if d != pp && up != 0 && down != 0 {
+                        to_point[(side * n + d) as usize] = up;
+                    }
+                }
+            }
+        }
+    } else {
+        for side in 0..h.sides {
+            for (kk, &d) in h.plane.points_on(l).iter().enumerate() {
+                to_point[(side * n + d) as usize] = h.spine_down[l as usize * sd + side as usize * dd + kk];
+            }
+        }
+    }
 }
 
 /// For the tables' completeness only: a spine's host-LID entry that is still empty (no

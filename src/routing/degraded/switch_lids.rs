@@ -212,191 +212,293 @@ pub(super) fn route(
     sl: &mut [u8],
     stride: usize,
 ) -> (u64, u64) {
-    let parts = partitions(h.leaf_count());
-    let rank_of: Vec<u32> = (0..fabric.len()).map(|n| rank(h, point_of[n], line_of[n])).collect();
-    let rank: Vec<u32> = lfts.switches.iter().map(|&s| rank_of[s as usize]).collect();
-    let graph = updown::SwitchGraph::new(fabric, lfts, &rank);
-    let switch_lid: Vec<u16> = lfts
-        .switches
-        .iter()
-        .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
-        .collect();
-    // only a switch without a legal route steps sideways; every other switch's path is
-    // rank-legal all the way (SL 0, nothing to repair or remove), so only the former are
-    // walked: after a few faults none, after 100 cuts of LSFT(32) about one per column
-    let stepped = updown::fill_marking(&graph, lfts, &switch_lid);
-    // (switch LID, its switch, the switches that stepped sideways towards it)
-    let walked: Vec<(u16, NodeId, Vec<NodeId>)> = switch_lid
+    let cols = Columns::new(fabric, h, point_of, line_of);
+    let (switch_lid, stepped) = cols.fill_updown(lids, lfts);
+    let walked = stepped_sideways(lfts, &switch_lid, &stepped);
+    let spine_fix = cols.spine_fixes(lfts, &walked);
+    set_entries(lfts, &spine_fix);
+    let leaf_fix = cols.leaf_fixes(lfts, &walked);
+    set_entries(lfts, &leaf_fix);
+    let (kept, dropped) = cols.remove_unkept(lfts, (sl, stride), &walked);
+    #[cfg(debug_assertions)]
+    cols.assert_rank_legal(lfts, &switch_lid, &stepped);
+    let mut twice = 0;
+    for &(leaf, lid, (s, turns)) in &kept {
+        let p = point_of[leaf as usize] as usize;
+        sl[p * stride + lid as usize] = s;
+        twice += (turns == 2) as u64;
+    }
+    (dropped, twice)
+}
+
+/// A switch-LID column whose up*/down* routes stepped sideways somewhere: (switch LID,
+/// its switch, the switches that stepped sideways towards it).
+type Walked = (u16, NodeId, Vec<NodeId>);
+
+/// A leaf's path kept: (leaf, LID, (SL, turns)).
+type Kept = (NodeId, u16, (u8, u32));
+
+/// A new table entry: (switch, LID, port).
+type Entry = (NodeId, u16, u8);
+
+/// The columns that need walking: those where some switch stepped sideways (only a
+/// switch without a legal route does; every other path is rank-legal all the way — SL 0,
+/// nothing to repair or remove). After a few faults none, after 100 cuts of LSFT(32)
+/// about one per column.
+fn stepped_sideways(lfts: &LftSet, switch_lid: &[u16], stepped: &[Vec<u32>]) -> Vec<Walked> {
+    switch_lid
         .iter()
         .zip(&lfts.switches)
-        .zip(&stepped)
+        .zip(stepped)
         .filter(|&(_, rows)| !rows.is_empty())
         .map(|((&lid, &sw), rows)| (lid, sw, rows.iter().map(|&r| lfts.switches[r as usize]).collect()))
-        .collect();
-    let nl = h.leaves.len() as u32;
-    // an order-free index per switch (leaf index, or leaf count + line) to spread by
-    let canon = |n: NodeId| match point_of[n as usize] {
-        u32::MAX => nl + line_of[n as usize],
-        p => p,
-    };
-    // 1. a spine without a rank-legal route to a switch hands it to a leaf m next to it
-    //    (a leaf d: m → spine → d, m able to relay for d; a spine t: m → t), so that the
-    //    paths through it turn once, at m, with an SL the VL rule can follow (every path
-    //    through that spine is off the rank order already: no rank-legal path changes)
-    let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
-    let spine_fix: Vec<(NodeId, u16, u8)> = walked
-        .par_iter()
-        .flat_map_iter(|(lid, d, stepped)| {
-            let (lid, d, w) = (*lid as usize, *d, &w);
-            let dp = point_of[d as usize];
-            // towards a spine any leaf relays (some partition has it off the side the SL
-            // names); towards a leaf, one the partitions tell apart from it
-            let relay = move |m: NodeId| dp == u32::MAX || relay_sl(point_of[m as usize], dp, parts).is_some();
-            // a relay's own path: to a leaf over one spine, to a spine its cable
-            let hops = if dp == u32::MAX { 2 } else { 3 };
-            // physical turns of a path: the leaves inside it
-            let turns = move |p: &[NodeId]| p[1..p.len() - 1].iter().filter(|&&x| w.is_leaf(x)).count();
-            stepped
-                .iter()
-                .copied()
-                .filter(|&l| line_of[l as usize] != u32::MAX)
-                .filter_map(move |l| {
-                    let now = match w.path(l, None, d, lid) {
-                        Some((p, len)) => {
-                            let p = &p[..len];
-                            let turns_once_right = len == hops + 1 && w.is_leaf(p[1]) && relay(p[1]);
-                            if w.legal(p) || turns_once_right {
-                                return None;
-                            }
-                            turns(p)
-                        }
-                        None => usize::MAX,
-                    };
-                    // the relays whose own path reaches it directly (one turn through
-                    // the spine, at the relay), else over one more turn
-                    let mut cands: Vec<(usize, u8)> = (1..=fabric.node(l).nports)
-                        .filter_map(|port| {
-                            let (m, _) = fabric.peer(l, port)?;
-                            if m == d || !w.is_leaf(m) || !relay(m) {
-                                return None;
-                            }
-                            let (p, k) = w.path(m, None, d, lid)?;
-                            match k {
-                                _ if k == hops => Some((1, port)),
-                                _ if k == hops + 2 && w.is_leaf(p[2]) => Some((2, port)),
-                                _ => None,
-                            }
-                        })
-                        .collect();
-                    let best = cands.iter().map(|c| c.0).min()?;
-                    // a spine whose path turns once at a leaf that cannot relay is
-                    // mended even by a path turning once elsewhere; else only fewer turns
-                    if best >= now && now != 1 {
-                        return None;
-                    }
-                    cands.retain(|c| c.0 == best);
-                    let k = (canon(l) + canon(d)) as usize % cands.len();
-                    Some((l, lid as u16, cands[k].1))
-                })
-        })
-        .collect();
-    for &(l, lid, port) in &spine_fix {
-        lfts.ports[lfts.row_of[l as usize] as usize * lfts.stride + lid as usize] = port;
+        .collect()
+}
+
+/// Write the entries into the tables.
+fn set_entries(lfts: &mut LftSet, entries: &[Entry]) {
+    for &(n, lid, port) in entries {
+        lfts.ports[lfts.row_of[n as usize] as usize * lfts.stride + lid as usize] = port;
     }
-    // 2. a leaf whose path is still not kept, or turns twice, tries its other up ports: the
-    //    fewest turns, then the shortest kept path, spread by the pair (only leaves that
-    //    stepped sideways: the others' paths are rank-legal and pass no switch whose entry
-    //    pass 1 changed)
-    let leaves_of = |stepped: &[NodeId], target: NodeId| -> Vec<NodeId> {
+}
+
+/// What the steps of [`route`] share: the fabric, its canonical coordinates and ranks.
+struct Columns<'a> {
+    fabric: &'a Fabric,
+    h: &'a LsftHoles,
+    point_of: &'a [u32],
+    line_of: &'a [u32],
+    /// Family rank per node ([`rank`]).
+    rank_of: Vec<u32>,
+    /// J, the leaf bipartitions the SLs name.
+    parts: u32,
+}
+
+impl<'a> Columns<'a> {
+    fn new(fabric: &'a Fabric, h: &'a LsftHoles, point_of: &'a [u32], line_of: &'a [u32]) -> Self {
+        Columns {
+            fabric,
+            h,
+            point_of,
+            line_of,
+            rank_of: (0..fabric.len()).map(|n| rank(h, point_of[n], line_of[n])).collect(),
+            parts: partitions(h.leaf_count()),
+        }
+    }
+
+    /// A walker on the tables as they are now.
+    fn walker<'w>(&'w self, lfts: &'w LftSet) -> Walker<'w> {
+        Walker::new(self.fabric, lfts, self.point_of, &self.rank_of, self.parts)
+    }
+
+    /// An order-free index per switch to spread by: leaf index, or leaf count + line.
+    fn canon(&self, n: NodeId) -> u32 {
+        match self.point_of[n as usize] {
+            u32::MAX => self.h.leaves.len() as u32 + self.line_of[n as usize],
+            p => p,
+        }
+    }
+
+    /// Fill every switch-LID column by up*/down* under the family ranking; returns the
+    /// switch LIDs by table row and, per column, the rows that stepped sideways.
+    fn fill_updown(&self, lids: &Lids, lfts: &mut LftSet) -> (Vec<u16>, Vec<Vec<u32>>) {
+        let fabric = self.fabric;
+        let rank: Vec<u32> = lfts.switches.iter().map(|&s| self.rank_of[s as usize]).collect();
+        let graph = updown::SwitchGraph::new(fabric, lfts, &rank);
+        let switch_lid: Vec<u16> = lfts
+            .switches
+            .iter()
+            .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
+            .collect();
+        let stepped = updown::fill_marking(&graph, lfts, &switch_lid);
+        (switch_lid, stepped)
+    }
+
+    /// Repair 1: a spine without a rank-legal route to a switch hands it to a leaf m next
+    /// to it (a leaf d: m → spine → d, m able to relay for d; a spine t: m → t), so that
+    /// the paths through it turn once, at m, with an SL the VL rule can follow (every path
+    /// through that spine is off the rank order already: no rank-legal path changes).
+    fn spine_fixes(&self, lfts: &LftSet, walked: &[Walked]) -> Vec<Entry> {
+        let w = self.walker(lfts);
+        walked
+            .par_iter()
+            .flat_map_iter(|(lid, d, stepped)| {
+                let (lid, d, w) = (*lid as usize, *d, &w);
+                stepped
+                    .iter()
+                    .copied()
+                    .filter(|&l| self.line_of[l as usize] != u32::MAX)
+                    .filter_map(move |l| self.spine_fix(w, l, d, lid))
+            })
+            .collect()
+    }
+
+    /// Towards a spine any leaf `m` relays (some partition has it off the side the SL
+    /// names); towards a leaf (point `dp`), one the partitions tell apart from it.
+    fn relays(&self, m: NodeId, dp: u32) -> bool {
+        dp == u32::MAX || relay_sl(self.point_of[m as usize], dp, self.parts).is_some()
+    }
+
+    /// The new entry of spine `l` towards switch `d` (LID `lid`), when a neighbouring
+    /// relay leaf gives a path with fewer turns than `l`'s own.
+    fn spine_fix(&self, w: &Walker<'_>, l: NodeId, d: NodeId, lid: usize) -> Option<Entry> {
+        let fabric = self.fabric;
+        let dp = self.point_of[d as usize];
+        // a relay's own path: to a leaf over one spine, to a spine its cable
+        let hops = if dp == u32::MAX { 2 } else { 3 };
+        let now = match w.path(l, None, d, lid) {
+            Some((p, len)) => {
+                let p = &p[..len];
+                let turns_once_right = len == hops + 1 && w.is_leaf(p[1]) && self.relays(p[1], dp);
+                if w.legal(p) || turns_once_right {
+                    return None;
+                }
+                // physical turns of a path: the leaves inside it
+                p[1..p.len() - 1].iter().filter(|&&x| w.is_leaf(x)).count()
+            }
+            None => usize::MAX,
+        };
+        // the relays whose own path reaches it directly (one turn through the spine, at
+        // the relay), else over one more turn
+        let mut cands: Vec<(usize, u8)> = (1..=fabric.node(l).nports)
+            .filter_map(|port| {
+                let (m, _) = fabric.peer(l, port)?;
+                if m == d || !w.is_leaf(m) || !self.relays(m, dp) {
+                    return None;
+                }
+                let (p, k) = w.path(m, None, d, lid)?;
+                match k {
+                    _ if k == hops => Some((1, port)),
+                    _ if k == hops + 2 && w.is_leaf(p[2]) => Some((2, port)),
+                    _ => None,
+                }
+            })
+            .collect();
+        let best = cands.iter().map(|c| c.0).min()?;
+        // a spine whose path turns once at a leaf that cannot relay is mended even by a
+        // path turning once elsewhere; else only fewer turns
+        if best >= now && now != 1 {
+            return None;
+        }
+        cands.retain(|c| c.0 == best);
+        let k = (self.canon(l) + self.canon(d)) as usize % cands.len();
+        Some((l, lid as u16, cands[k].1))
+    }
+
+    /// The leaves of a column that stepped sideways, in node order, but the target.
+    fn leaves_of(&self, stepped: &[NodeId], target: NodeId) -> Vec<NodeId> {
         let mut v: Vec<NodeId> = stepped
             .iter()
             .copied()
-            .filter(|&n| point_of[n as usize] != u32::MAX && n != target)
+            .filter(|&n| self.point_of[n as usize] != u32::MAX && n != target)
             .collect();
         v.sort_unstable();
         v
-    };
-    let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
-    let leaf_fix: Vec<(NodeId, u16, u8)> = walked
-        .par_iter()
-        .flat_map_iter(|(lid, target, stepped)| {
-            let (lid, target, w) = (*lid as usize, *target, &w);
-            leaves_of(stepped, target).into_iter().filter_map(move |leaf| {
-                let now = w.classify(leaf, target, lid).map_or(u32::MAX, |(_, turns)| turns);
-                if now <= 1 {
-                    return None;
-                }
-                let mut cands: Vec<((u32, usize), u8)> = (1..=fabric.node(leaf).nports)
-                    .filter(|&port| {
-                        fabric
-                            .peer(leaf, port)
-                            .is_some_and(|(x, _)| line_of[x as usize] != u32::MAX)
-                    })
-                    .filter_map(|port| {
-                        let (p, len) = w.path(leaf, Some(port), target, lid)?;
-                        w.sl(&p[..len]).map(|(_, turns)| ((turns, len), port))
-                    })
-                    .collect();
-                let best = cands.iter().map(|c| c.0).min()?;
-                if best.0 >= now {
-                    return None; // turns twice either way: the entry stays
-                }
-                cands.retain(|c| c.0 == best);
-                let k = (canon(leaf) + canon(target)) as usize % cands.len();
-                Some((leaf, lid as u16, cands[k].1))
-            })
-        })
-        .collect();
-    for &(leaf, lid, port) in &leaf_fix {
-        lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = port;
     }
-    // 3. every such leaf's path on the final tables: its SL, or the entry removed; then
-    //    the kept paths again until none runs into a removed entry (module documentation)
-    let mut todo: Vec<(NodeId, u16, NodeId)> = walked
-        .iter()
-        .flat_map(|(lid, target, stepped)| {
-            leaves_of(stepped, *target)
-                .into_iter()
-                .map(move |leaf| (leaf, *lid, *target))
-        })
-        .collect();
-    let mut kept: Vec<(NodeId, u16, (u8, u32))> = Vec::with_capacity(todo.len());
-    let mut dropped = 0;
-    while !todo.is_empty() {
-        let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
-        let classified: Vec<Classified> = todo
+
+    /// Repair 2: a leaf whose path is still not kept, or turns twice, tries its other up
+    /// ports (only leaves that stepped sideways: the others' paths are rank-legal and pass
+    /// no switch whose entry repair 1 changed).
+    fn leaf_fixes(&self, lfts: &LftSet, walked: &[Walked]) -> Vec<Entry> {
+        let w = self.walker(lfts);
+        walked
             .par_iter()
-            .map(|&(leaf, lid, target)| (leaf, lid, target, w.classify(leaf, target, lid as usize)))
-            .collect();
-        let removed: Vec<(NodeId, u16)> = classified
-            .iter()
-            .filter(|c| c.3.is_none())
-            .map(|c| (c.0, c.1))
-            .collect();
-        kept.clear();
-        kept.extend(classified.iter().filter_map(|c| c.3.map(|k| (c.0, c.1, k))));
-        if removed.is_empty() {
-            break;
-        }
-        for &(leaf, lid) in &removed {
-            let p = point_of[leaf as usize] as usize;
-            sl[p * stride + lid as usize] = 0;
-            lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = NO_ROUTE;
-            dropped += 1;
-        }
-        todo = classified
-            .into_iter()
-            .filter(|c| c.3.is_some())
-            .map(|c| (c.0, c.1, c.2))
-            .collect();
+            .flat_map_iter(|(lid, target, stepped)| {
+                let (lid, target, w) = (*lid as usize, *target, &w);
+                self.leaves_of(stepped, target)
+                    .into_iter()
+                    .filter_map(move |leaf| self.leaf_fix(w, leaf, target, lid))
+            })
+            .collect()
     }
-    // the paths of the switches that found a legal route are rank-legal (SL 0, as `sl`
-    // holds): proven here in test and debug builds
+
+    /// The up port of `leaf` towards `target` (LID `lid`) with the fewest turns, then the
+    /// shortest kept path, spread by the pair; none when it turns no less than now.
+    fn leaf_fix(&self, w: &Walker<'_>, leaf: NodeId, target: NodeId, lid: usize) -> Option<Entry> {
+        let fabric = self.fabric;
+        let now = w.classify(leaf, target, lid).map_or(u32::MAX, |(_, turns)| turns);
+        if now <= 1 {
+            return None;
+        }
+        let mut cands: Vec<((u32, usize), u8)> = (1..=fabric.node(leaf).nports)
+            .filter(|&port| {
+                fabric
+                    .peer(leaf, port)
+                    .is_some_and(|(x, _)| self.line_of[x as usize] != u32::MAX)
+            })
+            .filter_map(|port| {
+                let (p, len) = w.path(leaf, Some(port), target, lid)?;
+                w.sl(&p[..len]).map(|(_, turns)| ((turns, len), port))
+            })
+            .collect();
+        let best = cands.iter().map(|c| c.0).min()?;
+        if best.0 >= now {
+            return None; // turns twice either way: the entry stays
+        }
+        cands.retain(|c| c.0 == best);
+        let k = (self.canon(leaf) + self.canon(target)) as usize % cands.len();
+        Some((leaf, lid as u16, cands[k].1))
+    }
+
+    /// Walk every such leaf's path on the final tables: its SL, or the entry removed (and
+    /// its SL zeroed in `sl`); then the kept paths again until none runs into a removed
+    /// entry (module documentation). Returns the kept (leaf, LID, (SL, turns)) and how
+    /// many entries were removed.
+    fn remove_unkept(
+        &self,
+        lfts: &mut LftSet,
+        (sl, stride): (&mut [u8], usize),
+        walked: &[Walked],
+    ) -> (Vec<Kept>, u64) {
+        let mut todo: Vec<(NodeId, u16, NodeId)> = walked
+            .iter()
+            .flat_map(|(lid, target, stepped)| {
+                self.leaves_of(stepped, *target)
+                    .into_iter()
+                    .map(move |leaf| (leaf, *lid, *target))
+            })
+            .collect();
+        let mut kept: Vec<Kept> = Vec::with_capacity(todo.len());
+        let mut dropped = 0;
+        while !todo.is_empty() {
+            let w = self.walker(lfts);
+            let classified: Vec<Classified> = todo
+                .par_iter()
+                .map(|&(leaf, lid, target)| (leaf, lid, target, w.classify(leaf, target, lid as usize)))
+                .collect();
+            let removed: Vec<(NodeId, u16)> = classified
+                .iter()
+                .filter(|c| c.3.is_none())
+                .map(|c| (c.0, c.1))
+                .collect();
+            kept.clear();
+            kept.extend(classified.iter().filter_map(|c| c.3.map(|k| (c.0, c.1, k))));
+            if removed.is_empty() {
+                break;
+            }
+            for &(leaf, lid) in &removed {
+                let p = self.point_of[leaf as usize] as usize;
+                sl[p * stride + lid as usize] = 0;
+                lfts.ports[lfts.row_of[leaf as usize] as usize * lfts.stride + lid as usize] = NO_ROUTE;
+                dropped += 1;
+            }
+            todo = classified
+                .into_iter()
+                .filter(|c| c.3.is_some())
+                .map(|c| (c.0, c.1, c.2))
+                .collect();
+        }
+        (kept, dropped)
+    }
+
+    /// The paths of the switches that found a legal route are rank-legal (SL 0, as `sl`
+    /// holds): proven in test and debug builds.
     #[cfg(debug_assertions)]
-    {
-        let w = Walker::new(fabric, lfts, point_of, &rank_of, parts);
-        for ((&lid, &target), rows) in switch_lid.iter().zip(&w.lfts.switches).zip(&stepped) {
-            for &leaf in h
+    fn assert_rank_legal(&self, lfts: &LftSet, switch_lid: &[u16], stepped: &[Vec<u32>]) {
+        let w = self.walker(lfts);
+        for ((&lid, &target), rows) in switch_lid.iter().zip(&w.lfts.switches).zip(stepped) {
+            for &leaf in self
+                .h
                 .leaves
                 .iter()
                 .filter(|&&l| l != crate::topology::degraded::DEAD && l != target)
@@ -411,11 +513,4 @@ pub(super) fn route(
             }
         }
     }
-    let mut twice = 0;
-    for &(leaf, lid, (s, turns)) in &kept {
-        let p = point_of[leaf as usize] as usize;
-        sl[p * stride + lid as usize] = s;
-        twice += (turns == 2) as u64;
-    }
-    (dropped, twice)
 }
