@@ -48,6 +48,7 @@ fn params(l: &Layout) -> String {
         Layout::Mols(l) => format!("mols n={} {}", l.n, l.wiring),
         Layout::Pgft(l) => format!("pgft {}", l.params.describe()),
         Layout::Fullmesh(l) => format!("fullmesh n={} h={} w={}", l.n, l.h, l.w),
+        Layout::Tree(l) => format!("tree levels={}", l.levels()),
     }
 }
 

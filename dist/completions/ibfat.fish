@@ -276,7 +276,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh, tree' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 or 1; full meshes 0..=7' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: plan, discovered, or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
@@ -427,7 +427,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "multipath" -d 'A full mesh\'s multipath throughput: the seed\'s patterns at direct shares D1 ... D10'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: lsft, kary, mols, pgft, twolevel' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: lsft, kary, mols, pgft, twolevel, fullmesh, tree' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l rail -d 'Recognise rail K of a multi-rail fabric only' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r

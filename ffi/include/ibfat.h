@@ -118,6 +118,11 @@ typedef enum IbfatFamily {
    * result only: as a hint, IBFAT_FAMILY_AUTO finds full meshes.
    */
   IBFAT_FAMILY_FULLMESH = 5,
+  /**
+   * A fat-tree as it is found (switches in levels, any irregularity; `levels` set). A
+   * hint, it skips the families; IBFAT_FAMILY_AUTO finds it when no other family fits.
+   */
+  IBFAT_FAMILY_TREE = 6,
 } IbfatFamily;
 
 /**

@@ -40,6 +40,9 @@ pub enum IbfatFamily {
     /// Full mesh of switches (every pair of switches cabled, hosts on every switch). A
     /// result only: as a hint, IBFAT_FAMILY_AUTO finds full meshes.
     IbfatFamilyFullmesh = 5,
+    /// A fat-tree as it is found (switches in levels, any irregularity; `levels` set). A
+    /// hint, it skips the families; IBFAT_FAMILY_AUTO finds it when no other family fits.
+    IbfatFamilyTree = 6,
 }
 
 /// Wiring of a MOLS 3-level tree (see `ibfat build mols --help`).
@@ -113,8 +116,9 @@ impl IbfatFamily {
             2 => Ok(IbfatFamily::IbfatFamilyKary),
             3 => Ok(IbfatFamily::IbfatFamilyMols),
             4 => Ok(IbfatFamily::IbfatFamilyPgft),
+            6 => Ok(IbfatFamily::IbfatFamilyTree),
             _ => Err(arg(&format!(
-                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3), IBFAT_FAMILY_PGFT (4)"
+                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3), IBFAT_FAMILY_PGFT (4), IBFAT_FAMILY_TREE (6)"
             ))),
         }
     }
@@ -368,6 +372,7 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
             Some(Layout::Mols(_)) => IbfatFamily::IbfatFamilyMols,
             Some(Layout::Pgft(_)) => IbfatFamily::IbfatFamilyPgft,
             Some(Layout::Fullmesh(_)) => IbfatFamily::IbfatFamilyFullmesh,
+            Some(Layout::Tree(_)) => IbfatFamily::IbfatFamilyTree,
         };
         Ok(())
     })
@@ -411,6 +416,7 @@ fn family_of_hint(h: FamilyHint) -> IbfatFamily {
         FamilyHint::Mols => IbfatFamily::IbfatFamilyMols,
         FamilyHint::Pgft | FamilyHint::Twolevel => IbfatFamily::IbfatFamilyPgft,
         FamilyHint::Fullmesh => IbfatFamily::IbfatFamilyFullmesh,
+        FamilyHint::Tree => IbfatFamily::IbfatFamilyTree,
     }
 }
 
@@ -452,6 +458,10 @@ fn describe(layout: &Layout) -> IbfatRecognition {
             r.levels = l.params.levels;
         }
         Layout::Fullmesh(_) => r.family = IbfatFamily::IbfatFamilyFullmesh,
+        Layout::Tree(l) => {
+            r.family = IbfatFamily::IbfatFamilyTree;
+            r.levels = l.levels();
+        }
     }
     r
 }
@@ -478,6 +488,7 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
             IbfatFamily::IbfatFamilyMols => Some(FamilyHint::Mols),
             IbfatFamily::IbfatFamilyPgft => Some(FamilyHint::Pgft),
             IbfatFamily::IbfatFamilyFullmesh => Some(FamilyHint::Fullmesh),
+            IbfatFamily::IbfatFamilyTree => Some(FamilyHint::Tree),
         };
         match recognize(f.fabric(), hint) {
             Recognition::Recognised { layout, .. } => {

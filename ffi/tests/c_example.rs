@@ -148,12 +148,24 @@ fn c_routes_degraded_fabrics_with_their_lanes() {
             "2",
         ),
     ];
+    // and a tree as found: the published lab cluster with one more cable cut
+    let lab = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/public/loginoff-sx6036-fdr10-2014.ibnetdiscover");
+    let cases = cases
+        .into_iter()
+        .chain([("tree", &[][..], &["--cut", "1", "--seed", "2"][..], "0")]);
     for (name, build, cut, lmc) in cases {
-        let plan = tmp.path().join(name);
-        let mut args = build.to_vec();
-        args.extend(["--out", plan.to_str().unwrap(), "--no-svg"]);
-        let (c, _, e) = harness::ibfat(&args);
-        assert_eq!(c, 0, "{name}: {e}");
+        let plan = if build.is_empty() {
+            lab.clone()
+        } else {
+            tmp.path().join(name)
+        };
+        if !build.is_empty() {
+            let mut args = build.to_vec();
+            args.extend(["--out", plan.to_str().unwrap(), "--no-svg"]);
+            let (c, _, e) = harness::ibfat(&args);
+            assert_eq!(c, 0, "{name}: {e}");
+        }
         let net = if cut.is_empty() {
             plan.join("topology.net")
         } else {
@@ -190,7 +202,9 @@ fn c_routes_degraded_fabrics_with_their_lanes() {
             String::from_utf8_lossy(&run.stderr)
         );
         let faults = field(&text, "faults");
-        assert_eq!(faults > 0, name != "mesh", "{name}: {text}");
+        assert_eq!(faults > 0, name != "mesh" && name != "tree", "{name}: {text}");
+        // IBFAT_FAMILY_TREE
+        assert_eq!(field(&text, "family") == 6, name == "tree", "{name}: {text}");
         assert!(
             text.contains("validation ok=1 deadlock_free=1 loops=0"),
             "{name}: {text}"

@@ -54,7 +54,7 @@ pub struct PredictArgs {
     lids: Option<PathBuf>,
     /// The family the fabric must be (auto: recognise it)
     ///
-    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel.
+    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh, tree.
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
     /// The job's nodes in rank order: `ranks:0-3,20-23` or a host file

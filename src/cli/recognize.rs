@@ -54,7 +54,7 @@ pub struct RecognizeArgs {
     /// ibnetdiscover/iblinkinfo output, subnet.lst, ibsim net file, plan folder or fabric.yaml
     #[arg(value_name = "DUMP")]
     dump: PathBuf,
-    /// Family to look for: lsft, kary, mols, pgft, twolevel
+    /// Family to look for: lsft, kary, mols, pgft, twolevel, fullmesh, tree
     ///
     /// Or auto (any of them); twolevel is a 2-level pgft named so.
     #[arg(short = 'f', long, default_value = "auto", value_parser = parse_family)]

@@ -51,7 +51,7 @@ Examples:
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
-    /// The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh
+    /// The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh, tree
     ///
     /// auto recognises it from the cabling alone.
     #[arg(short = 'f', long, default_value = "auto")]

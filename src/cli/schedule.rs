@@ -92,7 +92,7 @@ pub struct ScheduleArgs {
     topology: PathBuf,
     /// The family the fabric must be (auto: recognise it)
     ///
-    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel.
+    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh, tree.
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
     /// Pattern to generate, e.g. lsft, shift, kary-shift, bcast-multilane

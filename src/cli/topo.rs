@@ -51,6 +51,9 @@ pub fn apply_roles(fabric: &Fabric, layout: &mut ibfat::topology::Layout) -> Res
     };
     let roles = ibfat::formats::roles::resolve(fabric, src, true)?;
     let n = layout.apply_roles(fabric, &roles)?;
+    for w in layout.role_warnings() {
+        super::output::note("warning", format_args!("{w}"));
+    }
     super::output::detail(format_args!(
         "{n} non-compute hosts by the role options (routed, not ranked); {} compute hosts",
         layout.hosts().len()

@@ -29,6 +29,8 @@ mod mols;
 mod pgft;
 mod plane_iso;
 pub mod report;
+pub mod report_tree;
+mod tree;
 
 pub use graph::label;
 pub use report::{report, RecognitionReport};
@@ -58,6 +60,10 @@ pub enum FamilyHint {
     /// Two-level fat-tree (`twolevel`): a 2-level PGFT named in leaves, hosts per leaf,
     /// spines and links per pair (only when asked for; automatic mode says `pgft`).
     Twolevel,
+    /// A fat-tree as it is found (`tree`): switches in levels by distance from the hosts,
+    /// any irregularity; what automatic mode says when no family fits, with or without
+    /// faults.
+    Tree,
 }
 
 impl fmt::Display for FamilyHint {
@@ -69,6 +75,7 @@ impl fmt::Display for FamilyHint {
             FamilyHint::Pgft => "pgft",
             FamilyHint::Fullmesh => "fullmesh",
             FamilyHint::Twolevel => "twolevel",
+            FamilyHint::Tree => "tree",
         })
     }
 }
@@ -83,17 +90,18 @@ impl FromStr for FamilyHint {
             "pgft" => Ok(FamilyHint::Pgft),
             "fullmesh" => Ok(FamilyHint::Fullmesh),
             "twolevel" => Ok(FamilyHint::Twolevel),
+            "tree" => Ok(FamilyHint::Tree),
             other => Err(Error::input(
                 "family",
                 format!("unknown family `{other}`"),
-                Some("one of lsft, kary, mols, pgft, twolevel, fullmesh (or auto)".into()),
+                Some("one of lsft, kary, mols, pgft, twolevel, fullmesh, tree (or auto)".into()),
             )),
         }
     }
 }
 
 impl FamilyHint {
-    /// Parse `auto|lsft|kary|mols|pgft|twolevel|fullmesh`; `auto` is `None`.
+    /// Parse `auto|lsft|kary|mols|pgft|twolevel|fullmesh|tree`; `auto` is `None`.
     pub fn parse_opt(s: &str) -> Result<Option<FamilyHint>> {
         if s == "auto" {
             Ok(None)
@@ -111,6 +119,7 @@ impl FamilyHint {
             Layout::Pgft(l) if l.twolevel => FamilyHint::Twolevel,
             Layout::Pgft(_) => FamilyHint::Pgft,
             Layout::Fullmesh(_) => FamilyHint::Fullmesh,
+            Layout::Tree(_) => FamilyHint::Tree,
         }
     }
 
@@ -122,6 +131,7 @@ impl FamilyHint {
             FamilyHint::Pgft => "parallel-ports generalised fat-tree",
             FamilyHint::Fullmesh => "full mesh of switches",
             FamilyHint::Twolevel => "two-level fat-tree",
+            FamilyHint::Tree => "fat-tree as found",
         }
     }
 }
@@ -271,6 +281,7 @@ fn run(family: FamilyHint, g: &SwitchGraph<'_>) -> std::result::Result<Layout, F
             crate::topology::twolevel::mark(&mut layout).map_err(Fail::layout)?;
             Ok(layout)
         }
+        FamilyHint::Tree => tree::recognize(g),
     }
 }
 
@@ -307,14 +318,6 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
             Err(fail) => fails.push((family, fail)),
         }
     }
-    // the furthest stage wins; ties go to the earlier family
-    let best = fails
-        .iter()
-        .enumerate()
-        .max_by_key(|(i, (_, f))| (f.stage, std::cmp::Reverse(*i)))
-        .map(|(i, _)| i)
-        .unwrap_or(0);
-    let (family, fail) = &fails[best];
     // not intact: maybe a family with faults
     let tried = |x: FamilyHint| fails.iter().any(|(f, _)| *f == x);
     let mut degraded = tried(FamilyHint::Lsft).then(|| degraded::lsft(&g).ok()).flatten();
@@ -324,6 +327,26 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
     if degraded.is_none() && tried(FamilyHint::Mols) {
         degraded = degraded_mols::mols(&g).ok();
     }
+    // no family, with or without faults: a tree as it is found, if it is one
+    if degraded.is_none() && hint.is_none() {
+        match tree::recognize(&g) {
+            Ok(layout) => {
+                return Recognition::Recognised {
+                    layout,
+                    equivalent: None,
+                }
+            }
+            Err(fail) => fails.push((FamilyHint::Tree, fail)),
+        }
+    }
+    // the furthest stage wins; ties go to the earlier family
+    let best = fails
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, (_, f))| (f.stage, std::cmp::Reverse(*i)))
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    let (family, fail) = &fails[best];
     Recognition::Unrecognised {
         degraded,
         reason: fail.reason.clone(),

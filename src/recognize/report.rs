@@ -92,7 +92,7 @@ pub struct AttemptReport {
 #[derive(Clone, Debug, Serialize)]
 #[non_exhaustive]
 pub struct RecognitionReport {
-    /// `lsft`, `kary`, `mols`, `pgft`, `twolevel`, `fullmesh` or `unrecognised`.
+    /// `lsft`, `kary`, `mols`, `pgft`, `twolevel`, `fullmesh`, `tree` or `unrecognised`.
     pub family: String,
     /// One-line description of the recognised family and parameters
     /// (`Latin-square fat-tree LSFT(3) one-sided, 4 hosts per leaf`); absent when unrecognised.
@@ -110,7 +110,7 @@ pub struct RecognitionReport {
     /// k-ary tree: k; MOLS tree: n.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arity: Option<u32>,
-    /// k-ary tree: number of switch levels n.
+    /// k-ary tree, PGFT, tree as found: number of switch levels n.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub levels: Option<u32>,
     /// MOLS tree: `standard`, `basic`, `mols` or `custom`.
@@ -192,6 +192,12 @@ pub struct RecognitionReport {
     /// "Could be"); filled by whoever has the dump ([`below_supported_reports`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub below_supported: Vec<BelowSupportedReport>,
+    /// Tree as found: each level's counts and parallel-cable groups.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tree_levels: Vec<super::report_tree::LevelReport>,
+    /// Tree as found: every irregularity, switch by switch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub irregularities: Vec<super::report_tree::IrregularityReport>,
 }
 
 /// One end of a cable in a report.
@@ -351,7 +357,7 @@ pub fn guid_str(g: u64) -> String {
     format!("0x{g:016x}")
 }
 
-fn node_ref(f: &Fabric, n: NodeId) -> NodeRef {
+pub(super) fn node_ref(f: &Fabric, n: NodeId) -> NodeRef {
     let node = f.node(n);
     NodeRef {
         guid: guid_str(node.guid),
@@ -360,7 +366,7 @@ fn node_ref(f: &Fabric, n: NodeId) -> NodeRef {
     }
 }
 
-fn host_map(f: &Fabric, hosts: &[Endpoint], slot: impl Fn(usize) -> u32) -> Vec<HostMap> {
+pub(super) fn host_map(f: &Fabric, hosts: &[Endpoint], slot: impl Fn(usize) -> u32) -> Vec<HostMap> {
     hosts
         .iter()
         .enumerate()
@@ -509,6 +515,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         Layout::Mols(l) => mols_maps(&mut r, fabric, l),
         Layout::Pgft(l) => pgft_maps(&mut r, fabric, l),
         Layout::Fullmesh(l) => fullmesh_maps(&mut r, fabric, l),
+        Layout::Tree(l) => super::report_tree::tree_maps(&mut r, fabric, l),
     }
     r
 }
@@ -550,6 +557,8 @@ fn blank_report(fabric: &Fabric) -> RecognitionReport {
         faults: Vec::new(),
         slow_cables: slow_cable_reports(fabric),
         below_supported: Vec::new(),
+        tree_levels: Vec::new(),
+        irregularities: Vec::new(),
     }
 }
 

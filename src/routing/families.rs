@@ -300,14 +300,17 @@ impl<'a> MolsRouter<'a> {
 }
 
 impl<'a> HostRouter<'a> {
-    pub fn new(fabric: &Fabric, layout: &'a Layout) -> HostRouter<'a> {
-        match layout {
+    /// The family's entry-by-entry router; `None` for a tree as found, which is routed
+    /// destination by destination ([`super::tree`]).
+    pub fn new(fabric: &Fabric, layout: &'a Layout) -> Option<HostRouter<'a>> {
+        Some(match layout {
             Layout::Lsft(l) => HostRouter::Lsft(LsftRouter::new(fabric, l)),
             Layout::Kary(l) => HostRouter::Kary(KaryRouter::new(fabric, l)),
             Layout::Mols(l) => HostRouter::Mols(MolsRouter::new(fabric, l)),
             Layout::Pgft(l) => HostRouter::Pgft(super::pgft::PgftRouter::new(fabric, l)),
             Layout::Fullmesh(l) => HostRouter::Fullmesh(super::fullmesh::FullmeshRouter::new(fabric, l)),
-        }
+            Layout::Tree(_) => return None,
+        })
     }
 
     /// Out port at switch `node` towards host `rank`; `offset` is the LID offset (LMC path).

@@ -18,6 +18,7 @@ pub mod lids;
 mod pgft;
 pub mod pipeline;
 pub mod plan;
+pub mod tree;
 pub mod tree_lanes;
 mod updown;
 
@@ -30,10 +31,18 @@ use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};
 use families::HostRouter;
 use rayon::prelude::*;
 
-/// Compute the LFTs of every switch for the given LIDs.
+/// Compute the LFTs of every switch for the given LIDs (on one VL: a tree's relay
+/// detours, which need a second, are left out; [`route_fabric`] keeps them).
 pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     lids.require_complete(fabric)?;
-    let router = HostRouter::new(fabric, layout);
+    let Some(router) = HostRouter::new(fabric, layout) else {
+        let Layout::Tree(t) = layout else {
+            unreachable!("every family but the tree has an entry router")
+        };
+        let mut r = tree::route_tree(fabric, t, lids)?;
+        r.drop_detours(fabric, lids);
+        return Ok(r.lfts);
+    };
     let mut lfts = LftSet::new(fabric, lids.max_lid());
     // rank of each host port (by global port index)
     let mut rank_of_port = vec![u32::MAX; fabric.ports.len()];

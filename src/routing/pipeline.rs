@@ -13,6 +13,7 @@ use super::degraded_pgft::route_pgft;
 use super::degraded_tree::TreeRoutes;
 use super::escape::Escape;
 use super::lanes::{LaneRules, LsftLanes};
+use super::tree::route_tree;
 use super::{LftSet, Lids};
 use crate::error::Error;
 use crate::topology::degraded::{Holes, LsftHoles};
@@ -101,7 +102,8 @@ pub enum Method {
     Detours,
     /// An LSFT spread over its spines (`Objective::Spread`), intact or degraded.
     Spread,
-    /// A degraded tree: up*/down* around the holes (relay detours for switch LIDs).
+    /// A degraded tree or a tree as found: up*/down* around the holes (relay detours for
+    /// switch LIDs).
     UpDown,
 }
 
@@ -226,6 +228,7 @@ pub fn check_lmc(shape: Shape<'_>, objective: Objective, lmc: u8) -> Result<(), 
     let (max, what) = match (shape, objective) {
         (_, Objective::Spread) => (0, "an LSFT is spread with LMC 0".to_string()),
         (Shape::Intact(Layout::Fullmesh(_)), _) => (7, "a full mesh is routed with LMC 0..=7".to_string()),
+        (Shape::Intact(Layout::Tree(_)), _) => (0, "a tree as found is routed with LMC 0".to_string()),
         (Shape::Intact(l), _) => (
             1,
             format!(
@@ -264,6 +267,9 @@ pub fn route_fabric(fabric: &Fabric, shape: Shape<'_>, lids: &Lids, ask: &Ask) -
             // the spreading objective routes the intact LSFT as a degraded one without holes
             let holes = LsftHoles::new(fabric, l.plane.clone(), l.sides, l.leaves.clone(), l.spines.clone());
             lsft_lanes(fabric, &holes, lids, ask, &shape.describe())
+        }
+        (Shape::Intact(Layout::Tree(t)), Objective::Family) => {
+            Ok(tree(fabric, route_tree(fabric, t, lids)?, lids, ask))
         }
         (Shape::Intact(layout), Objective::Family) => intact(fabric, layout, lids, ask),
         (

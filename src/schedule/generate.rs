@@ -320,7 +320,7 @@ pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
                     Layout::Kary(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
                     Layout::Mols(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
                     Layout::Pgft(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
-                    Layout::Lsft(_) | Layout::Fullmesh(_) => unreachable!(),
+                    Layout::Lsft(_) | Layout::Fullmesh(_) | Layout::Tree(_) => unreachable!(),
                 };
                 if positions.windows(2).all(|w| w[0] < w[1]) && t.conflict_free_by_construction() {
                     g.conflict_free = Some(format!(

@@ -155,6 +155,7 @@ impl TreeShift {
                     Layout::Mols(_) => "use mols-shift".into(),
                     Layout::Lsft(_) => "on an LSFT use lsft (conflict-free) or shift".into(),
                     Layout::Fullmesh(_) => "on a full mesh use shift".into(),
+                    Layout::Tree(_) => "on a tree as found use shift (its rank order is the routes' order)".into(),
                 }),
             )),
         }
@@ -249,7 +250,7 @@ mod tests {
             let pos = match &plan.layout {
                 Layout::Kary(l) => l.host_pos.clone(),
                 Layout::Mols(l) => l.host_pos.clone(),
-                Layout::Lsft(_) | Layout::Pgft(_) | Layout::Fullmesh(_) => unreachable!(),
+                Layout::Lsft(_) | Layout::Pgft(_) | Layout::Fullmesh(_) | Layout::Tree(_) => unreachable!(),
             };
             assert!(pos.iter().enumerate().all(|(r, &p)| p as usize == r));
             let job = Job::whole(plan.layout.hosts());

@@ -38,6 +38,8 @@ pub enum SizedFamily {
         /// Hosts per switch H.
         hosts_per_switch: u32,
     },
+    /// A tree as found: nothing to vary, the fabric is what it is.
+    Found,
 }
 
 fn lsft_lids(q: u64, sides: u64, m: Option<u32>, per_host: u64) -> u64 {
@@ -136,6 +138,9 @@ pub fn largest_hint(family: SizedFamily, lmc: u8) -> String {
             "the largest full mesh one subnet holds at LMC {lmc} with {hosts_per_switch} hosts per switch: {} switches",
             show(largest_fullmesh(hosts_per_switch, per_host))
         ),
+        SizedFamily::Found => format!(
+            "a discovered fabric is what it is: one subnet holds {MAX_UNICAST_LIDS} unicast LIDs (switches plus hosts × {per_host} at LMC {lmc}); split the fabric into subnets"
+        ),
     }
 }
 
@@ -175,6 +180,7 @@ pub fn check_layout(layout: &Layout, switches: u64, hosts: u64, lmc: u8) -> Resu
         Layout::Mols(_) => ("arity", SizedFamily::Mols),
         Layout::Pgft(l) => ("down", SizedFamily::Pgft { params: l.params }),
         Layout::Fullmesh(l) => ("switches", SizedFamily::Fullmesh { hosts_per_switch: l.h }),
+        Layout::Tree(_) => ("topology", SizedFamily::Found),
     };
     check(field, family, switches, hosts, lmc)
 }

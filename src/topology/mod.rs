@@ -22,6 +22,7 @@ pub mod rails;
 pub mod rate;
 pub mod roles;
 pub mod spec;
+pub mod tree;
 pub mod twolevel;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
@@ -31,6 +32,7 @@ pub use lsft::LsftLayout;
 pub use mols::{MolsLayout, Wiring};
 pub use pgft::PgftLayout;
 pub use spec::{FamilySpec, Spec};
+pub use tree::TreeLayout;
 
 use crate::error::{Error, Result};
 use crate::rng::SplitMix64;
@@ -77,6 +79,8 @@ pub enum Layout {
     Pgft(PgftLayout),
     /// A full mesh of switches: switch index, W cables per pair.
     Fullmesh(FullmeshLayout),
+    /// A fat-tree as it is found, no family exactly: switches by level.
+    Tree(TreeLayout),
 }
 
 impl Layout {
@@ -88,6 +92,7 @@ impl Layout {
             Layout::Mols(l) => &l.hosts,
             Layout::Pgft(l) => &l.hosts,
             Layout::Fullmesh(l) => &l.hosts,
+            Layout::Tree(l) => &l.hosts,
         }
     }
     /// Non-compute hosts the family routes at a tree position but leaves out of the rank
@@ -99,6 +104,7 @@ impl Layout {
             Layout::Mols(l) => &l.others,
             Layout::Pgft(l) => &l.others,
             Layout::Fullmesh(l) => &l.others,
+            Layout::Tree(l) => &l.others,
         }
     }
 
@@ -139,6 +145,16 @@ impl Layout {
                 let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
                 roles::assign(fabric, roles, lists, l.h, &mut l.down, |d| d as usize)
             }
+            Layout::Tree(l) => l.apply_roles(fabric, roles),
+        }
+    }
+
+    /// What giving the hosts their roles found odd but accepted (a compute host above a
+    /// tree's leaves), for the front end to show.
+    pub fn role_warnings(&self) -> &[String] {
+        match self {
+            Layout::Tree(l) => &l.role_warnings,
+            _ => &[],
         }
     }
 
@@ -146,10 +162,11 @@ impl Layout {
     /// routed beside the family (through their switch) instead of refused: PGFTs, whose
     /// recognition leaves such hosts out of the rank order.
     pub fn hosts_beside_allowed(&self) -> bool {
-        matches!(self, Layout::Pgft(_))
+        matches!(self, Layout::Pgft(_) | Layout::Tree(_))
     }
 
-    /// `lsft`, `kary`, `mols`, `pgft`, `twolevel` (a 2-level PGFT named so) or `fullmesh`.
+    /// `lsft`, `kary`, `mols`, `pgft`, `twolevel` (a 2-level PGFT named so), `fullmesh` or
+    /// `tree`.
     pub fn family_name(&self) -> &'static str {
         match self {
             Layout::Lsft(_) => "lsft",
@@ -158,6 +175,7 @@ impl Layout {
             Layout::Pgft(l) if l.twolevel => "twolevel",
             Layout::Pgft(_) => "pgft",
             Layout::Fullmesh(_) => "fullmesh",
+            Layout::Tree(_) => "tree",
         }
     }
     /// Switch level of every node (0 for hosts and anything outside the family):
@@ -186,6 +204,7 @@ impl Layout {
                 }
             }
             Layout::Fullmesh(l) => l.switches.iter().for_each(|&n| v[n as usize] = 1),
+            Layout::Tree(l) => v.copy_from_slice(&l.level),
         }
         v
     }
@@ -235,6 +254,7 @@ impl Layout {
                     k => format!(", degraded: {k} missing cables"),
                 }
             ),
+            Layout::Tree(l) => l.describe(),
         }
     }
 }

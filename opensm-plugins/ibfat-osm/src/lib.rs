@@ -563,6 +563,9 @@ fn with_roles(osm: *mut c_void, options: &Options, fabric: &Fabric, mut layout: 
     let n = layout
         .apply_roles(fabric, &roles)
         .map_err(|e| format!("host roles: {e}"))?;
+    for w in layout.role_warnings() {
+        log(osm, false, &format!("host roles: {w}"));
+    }
     log(
         osm,
         false,

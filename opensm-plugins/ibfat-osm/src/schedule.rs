@@ -84,7 +84,7 @@ pub fn write_schedule(osm: *mut c_void, options: &Options, topo: &Topology, lfts
         Layout::Lsft(_) => PatternKind::Lsft,
         Layout::Kary(_) | Layout::Pgft(_) => PatternKind::KaryShift,
         Layout::Mols(_) => PatternKind::MolsShift,
-        Layout::Fullmesh(_) => PatternKind::Shift,
+        Layout::Fullmesh(_) | Layout::Tree(_) => PatternKind::Shift,
     });
     let computed_for = lfts.computed_for(fabric, lids);
     // the path was a file when the options were read; it may have been replaced since

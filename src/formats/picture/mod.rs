@@ -236,6 +236,16 @@ fn family_rows(layout: &Layout) -> Vec<Row> {
             ]
         }
         Layout::Fullmesh(l) => vec![row("switches (full mesh)".into(), &l.switches, &|i| format!("s{i}"))],
+        Layout::Tree(l) => (1..=l.levels())
+            .map(|lv| {
+                let title = if lv == 1 {
+                    "leaves (level 1)".into()
+                } else {
+                    format!("level {lv}")
+                };
+                row(title, l.at(lv), &|i| format!("#{i}"))
+            })
+            .collect(),
     }
 }
 

@@ -1,0 +1,361 @@
+//! Trees as they are found (issue 39): the published dumps of production clusters that no
+//! family fits are recognised as trees of their own, reported level by level, routed
+//! up*/down* with a proof, independently of the order the dump lists the nodes in; and
+//! what is not a tree is named as such.
+
+use ibfat::formats::dump::ParseOptions;
+use ibfat::formats::ibsim;
+use ibfat::load::{load, Recognise};
+use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::routing::{route_fabric, Ask, Lids, Method, Shape};
+use ibfat::topology::tree::TreeLayout;
+use ibfat::topology::{Fabric, Layout, NodeKind};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn fixture(name: &str) -> Fabric {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/public").join(name);
+    load(&path, ParseOptions::default(), Recognise::No)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .fabric()
+        .clone()
+}
+
+fn tree_of(f: &Fabric) -> TreeLayout {
+    match recognize(f, None) {
+        Recognition::Recognised {
+            layout: Layout::Tree(t),
+            ..
+        } => t,
+        Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
+        Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+    }
+}
+
+/// Switch neighbours of `n` with the cable count to each.
+fn cables_to(f: &Fabric, n: u32) -> BTreeMap<u32, usize> {
+    let mut m = BTreeMap::new();
+    for p in 1..=f.node(n).nports {
+        if let Some((peer, _)) = f.peer(n, p) {
+            if f.node(peer).kind == NodeKind::Switch {
+                *m.entry(peer).or_default() += 1;
+            }
+        }
+    }
+    m
+}
+
+fn hosts_on(f: &Fabric, n: u32) -> usize {
+    (1..=f.node(n).nports)
+        .filter(|&p| f.peer(n, p).is_some_and(|(x, _)| f.node(x).kind != NodeKind::Switch))
+        .count()
+}
+
+/// Route with the dump's LIDs through the one pipeline and prove the result.
+fn route_and_prove(f: &Fabric, t: &TreeLayout) -> ibfat::Routed {
+    let lids = Lids::discovered(f).unwrap().expect("the dump's LIDs");
+    let layout = Layout::Tree(t.clone());
+    let routed = route_fabric(f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();
+    let proof = ibfat::prove(f, &lids, &routed, Some(&layout));
+    assert!(proof.sound, "{}", proof.failure());
+    routed
+}
+
+/// The 145-host FDR10 cluster (fixtures/README.md): 6 leaves and 2 spines of 36 ports, 4
+/// cables per leaf-spine pair but one, the storage hosts on a spine.
+#[test]
+fn a_lab_cluster_with_hosts_on_a_spine_and_a_missing_cable_is_a_tree() {
+    let f = fixture("loginoff-sx6036-fdr10-2014.ibnetdiscover");
+    let t = tree_of(&f);
+    assert_eq!(t.levels(), 2);
+    let (leaves, spines) = (t.at(1), t.at(2));
+    assert_eq!((leaves.len(), spines.len()), (6, 2));
+    // what the dump says: every leaf-spine pair by its cables
+    let mut pairs: BTreeMap<usize, usize> = BTreeMap::new();
+    for &l in leaves {
+        assert!((22..=24).contains(&hosts_on(&f, l)), "{}", f.node(l).desc);
+        let c = cables_to(&f, l);
+        assert!(c.keys().all(|s| spines.contains(s)), "a leaf cabled to a leaf");
+        c.values().for_each(|&k| *pairs.entry(k).or_default() += 1);
+    }
+    assert_eq!(pairs, BTreeMap::from([(3, 1), (4, 11)]));
+    // the hosts on a spine are routed, not ranked
+    assert_eq!(t.others.len(), spines.iter().map(|&s| hosts_on(&f, s)).sum::<usize>());
+    assert!(!t.others.is_empty() && t.others.iter().all(|&ep| t.above_leaves(&f, ep)));
+    assert_eq!(t.hosts.len() + t.others.len(), f.endpoints().len());
+    // the leaf with 3 cables to a spine is named, and nothing else is called uneven
+    let short: Vec<u32> = leaves
+        .iter()
+        .copied()
+        .filter(|&l| cables_to(&f, l).values().any(|&k| k == 3))
+        .collect();
+    let named: Vec<u32> = t
+        .irregular
+        .iter()
+        .filter(|i| i.kind == "uneven-parallel-cables")
+        .map(|i| i.switch)
+        .collect();
+    assert_eq!(named, short);
+    assert!(t.irregular.iter().any(|i| i.kind == "hosts-above-leaves"));
+    let r = route_and_prove(&f, &t);
+    assert_eq!((r.method, r.unrouted, r.unrouted_switch_lids), (Method::UpDown, 0, 0));
+}
+
+/// CU Boulder's Janus (fixtures/README.md): edge switches cabled unevenly to three
+/// IS5600 director chassis whose leaf (`/Lnn/`) and spine (`/Snn/`) chips appear as
+/// switches. The chips' own descriptions say which level they are on.
+#[test]
+fn edge_switches_under_director_chassis_are_a_three_level_tree() {
+    let f = fixture("janus-qdr-2014.ibnetdiscover");
+    let t = tree_of(&f);
+    assert_eq!(t.levels(), 3);
+    assert_eq!(t.hosts.len(), f.endpoints().len());
+    for &n in t.at(1) {
+        assert!(!f.node(n).desc.contains("IS5600"), "{}", f.node(n).desc);
+    }
+    for (lv, chip) in [(2, "/L"), (3, "/S")] {
+        for &n in t.at(lv) {
+            assert!(f.node(n).desc.contains(chip), "level {lv}: {}", f.node(n).desc);
+        }
+    }
+    // a leaf chip without edge switches has nothing below it: named, on level 2
+    for i in t.irregular.iter().filter(|i| i.kind == "no-down-cables") {
+        assert!(f.node(i.switch).desc.contains("/L"), "{}", i.detail);
+    }
+    let r = route_and_prove(&f, &t);
+    assert_eq!((r.unrouted, r.unrouted_switch_lids), (0, 0));
+}
+
+/// The node sections of a net file, and what precedes them.
+fn sections(net: &str) -> (String, Vec<String>) {
+    let mut body: Vec<String> = net
+        .split("\n\n")
+        .map(str::to_owned)
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    let head = if body.first().is_some_and(|s| s.starts_with('#')) {
+        body.remove(0)
+    } else {
+        String::new()
+    };
+    (head, body)
+}
+
+/// The same cluster listed in reverse node order routes to the same tables, switch by
+/// switch and LID by LID (switch LIDs too).
+#[test]
+fn tree_routes_do_not_depend_on_the_dump_order() {
+    let f = fixture("janus-qdr-2014.ibnetdiscover");
+    let lids_of = |f: &Fabric| {
+        let mut m = BTreeMap::new();
+        for p in &f.ports {
+            if p.lid != 0 {
+                m.insert((f.node(p.node).guid, p.num), p.lid);
+            }
+        }
+        m
+    };
+    let (head, mut body) = sections(&ibsim::write_net(&f, &[]));
+    body.reverse();
+    let text = format!("{head}\n\n{}\n", body.join("\n\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("reversed.net");
+    std::fs::write(&path, text).unwrap();
+    let mut g = load(&path, ParseOptions::default(), Recognise::No)
+        .unwrap()
+        .fabric()
+        .clone();
+    // the net file carries no LIDs: give every port the dump's
+    let want = lids_of(&f);
+    for i in 0..g.ports.len() {
+        let key = (g.node(g.ports[i].node).guid, g.ports[i].num);
+        if let Some(&lid) = want.get(&key) {
+            g.ports[i].lid = lid;
+        }
+    }
+    assert_eq!(lids_of(&g), want);
+    assert_ne!(f.node(0).guid, g.node(0).guid, "the order did change");
+    let (a, b) = (route_and_prove(&f, &tree_of(&f)), route_and_prove(&g, &tree_of(&g)));
+    let mut differ = 0;
+    for (ra, &sa) in a.lfts.switches.iter().enumerate() {
+        let sb = g.guid_index()[&f.node(sa).guid];
+        let rb = b.lfts.row_of[sb as usize] as usize;
+        let (x, y) = (
+            &a.lfts.ports[ra * a.lfts.stride..(ra + 1) * a.lfts.stride],
+            &b.lfts.ports[rb * b.lfts.stride..(rb + 1) * b.lfts.stride],
+        );
+        differ += x.iter().zip(y).filter(|(p, q)| p != q).count();
+    }
+    assert_eq!(differ, 0, "entries differ between the two orders");
+}
+
+/// `n` switches of 8 ports in a ring, with `hosts[i]` hosts on switch i.
+fn ring(hosts: &[u32]) -> Fabric {
+    let n = hosts.len() as u32;
+    let mut f = Fabric::new();
+    let sw: Vec<u32> = (0..n)
+        .map(|i| {
+            f.add_node(
+                NodeKind::Switch,
+                8,
+                0x100 + i as u64,
+                format!("S{i}"),
+                format!("ring switch {i}"),
+            )
+            .unwrap()
+        })
+        .collect();
+    for i in 0..n {
+        f.connect(sw[i as usize], 1, sw[((i + 1) % n) as usize], 2).unwrap();
+    }
+    let mut guid = 0x1000;
+    for (i, &h) in hosts.iter().enumerate() {
+        for k in 0..h {
+            let ca = f
+                .add_node(NodeKind::Ca, 1, guid, format!("H{i}-{k}"), format!("host{i}-{k} HCA-1"))
+                .unwrap();
+            guid += 2;
+            f.connect(ca, 1, sw[i], 3 + k).unwrap();
+        }
+    }
+    f
+}
+
+fn tree_reason(f: &Fabric) -> String {
+    match recognize(f, None) {
+        Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
+        Recognition::Unrecognised { attempts, .. } => attempts
+            .iter()
+            .find(|a| a.family == FamilyHint::Tree)
+            .map(|a| a.reason.clone())
+            .expect("the tree was tried"),
+    }
+}
+
+#[test]
+fn rings_are_not_trees_and_the_cable_is_named() {
+    // hosts everywhere: no way to tell leaves from spines
+    let why = tree_reason(&ring(&[2, 2, 2, 2, 2, 2]));
+    assert!(why.contains("cabled together") && why.contains("ring switch"), "{why}");
+    // an odd ring: two switches of one level are cabled together
+    let why = tree_reason(&ring(&[2, 0, 2, 0, 0]));
+    assert!(
+        why.contains("joins two switches of level 2") && why.contains("port"),
+        "{why}"
+    );
+}
+
+/// A role file that calls a spine's host compute is accepted with a warning naming it.
+#[test]
+fn a_compute_host_on_a_spine_is_ranked_with_a_warning() {
+    let f = fixture("loginoff-sx6036-fdr10-2014.ibnetdiscover");
+    let mut t = tree_of(&f);
+    let upper = t.others[0];
+    let mut non_compute = vec![false; f.ports.len()];
+    // every other host of the spines stays non-compute
+    for &ep in &t.others[1..] {
+        non_compute[f.port_index(ep.node, ep.port) as usize] = true;
+    }
+    let roles = ibfat::topology::roles::Roles::new(non_compute, Vec::new());
+    let n = t.apply_roles(&f, &roles).unwrap();
+    assert_eq!(n, 2);
+    assert!(t.hosts.contains(&upper));
+    assert_eq!(t.role_warnings.len(), 1);
+    assert!(
+        t.role_warnings[0].contains(&f.node(upper.node).desc),
+        "{:?}",
+        t.role_warnings
+    );
+    route_and_prove(&f, &t);
+}
+
+#[path = "harness/found.rs"]
+mod found;
+
+/// Every generated shape of the field (issue 39 item 6) is a tree with the levels and
+/// irregularities its construction gives, and routes with a proof.
+#[test]
+fn generated_field_shapes_are_trees_with_their_irregularities() {
+    for seed in 1..=3 {
+        // the grown lab: 7 leaves (one empty), 4 spines
+        let f = found::grown_lab(seed);
+        let t = tree_of(&f);
+        assert_eq!((t.levels(), t.at(1).len(), t.at(2).len()), (2, 7, 4), "seed {seed}");
+        let empty: Vec<u32> = t.at(1).iter().copied().filter(|&l| hosts_on(&f, l) == 0).collect();
+        assert_eq!(empty.len(), 1);
+        let named: Vec<u32> = t
+            .irregular
+            .iter()
+            .filter(|i| i.kind == "empty-leaf")
+            .map(|i| i.switch)
+            .collect();
+        assert_eq!(named, empty);
+        assert!(t.irregular.iter().any(|i| i.kind == "partial-parents"));
+        assert_eq!(t.hosts.len(), 24 + 24 + 21 + 9 + 6 + 5);
+        let r = route_and_prove_planned(&f, &t);
+        assert_eq!((r.unrouted, r.unrouted_switch_lids), (0, 0));
+
+        // storage on a spine, one pair short of a cable
+        let f = found::storage_on_spine(seed);
+        let t = tree_of(&f);
+        assert_eq!((t.levels(), t.at(1).len(), t.at(2).len(), t.others.len()), (2, 6, 2, 3));
+        let short: Vec<_> = t
+            .irregular
+            .iter()
+            .filter(|i| i.kind == "uneven-parallel-cables")
+            .collect();
+        assert_eq!(short.len(), 1, "{short:?}");
+        route_and_prove_planned(&f, &t);
+
+        // the irregular 3-level tree of the scale bench, small: 4 pods of 18 leaves (so
+        // small it is a PGFT with faults in automatic mode: asked for as a tree)
+        let f = found::big_irregular(seed, 4);
+        let t = match recognize(&f, Some(FamilyHint::Tree)) {
+            Recognition::Recognised {
+                layout: Layout::Tree(t),
+                ..
+            } => t,
+            _ => panic!("seed {seed}: not a tree"),
+        };
+        assert_eq!(
+            (t.levels(), t.at(1).len(), t.at(2).len(), t.at(3).len()),
+            (3, 72, 72, 36)
+        );
+        route_and_prove_planned(&f, &t);
+
+        // edge switches under 3 directors: the chips on levels 2 and 3 by their names
+        let f = found::under_directors(seed, 30, 3, 12);
+        let t = tree_of(&f);
+        assert_eq!(t.levels(), 3);
+        for (lv, chip) in [(2, "/L/"), (3, "/S/")] {
+            assert!(t.at(lv).iter().all(|&n| f.node(n).desc.contains(chip)), "level {lv}");
+        }
+        route_and_prove_planned(&f, &t);
+    }
+}
+
+/// A SuperPOD-shaped fabric is a PGFT exactly (its family keeps precedence).
+#[test]
+fn superpod_shapes_stay_pgfts() {
+    for sus in [1, 2, 4] {
+        let f = found::superpod(1, sus);
+        match recognize(&f, None) {
+            Recognition::Recognised {
+                layout: Layout::Pgft(_),
+                ..
+            } => {}
+            Recognition::Recognised { layout, .. } => panic!("{sus} units: {}", layout.describe()),
+            Recognition::Unrecognised { reason, .. } => panic!("{sus} units: {reason}"),
+        }
+    }
+}
+
+/// Route a generated fabric (LIDs planned) and prove the result.
+fn route_and_prove_planned(f: &Fabric, t: &TreeLayout) -> ibfat::Routed {
+    let lids = Lids::plan(f, &[], 0).unwrap();
+    let layout = Layout::Tree(t.clone());
+    let routed = route_fabric(f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();
+    let proof = ibfat::prove(f, &lids, &routed, Some(&layout));
+    assert!(proof.sound, "{}", proof.failure());
+    routed
+}
