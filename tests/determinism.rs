@@ -15,30 +15,10 @@ use ibfat::SplitMix64;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The node sections of a net file, in the file's order, and what precedes them.
-fn sections(net: &str) -> (String, Vec<String>) {
-    let mut body: Vec<String> = net
-        .split("\n\n")
-        .map(str::to_owned)
-        .filter(|s| !s.trim().is_empty())
-        .collect();
-    let head = if body.first().is_some_and(|s| s.starts_with('#')) {
-        body.remove(0)
-    } else {
-        String::new()
-    };
-    (head, body)
-}
+#[path = "harness/net_sections.rs"]
+mod net_sections;
 
-fn join(head: &str, body: &[String]) -> String {
-    let mut out = String::from(head);
-    out.push_str("\n\n");
-    for s in body {
-        out.push_str(s);
-        out.push_str("\n\n");
-    }
-    out
-}
+use net_sections::{join, sections};
 
 /// Write `net` and `g2l` as a plan-like folder and route what loads from it.
 fn route_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, LftSet) {

@@ -126,20 +126,8 @@ fn edge_switches_under_director_chassis_are_a_three_level_tree() {
     assert_eq!((r.unrouted, r.unrouted_switch_lids), (0, 0));
 }
 
-/// The node sections of a net file, and what precedes them.
-fn sections(net: &str) -> (String, Vec<String>) {
-    let mut body: Vec<String> = net
-        .split("\n\n")
-        .map(str::to_owned)
-        .filter(|s| !s.trim().is_empty())
-        .collect();
-    let head = if body.first().is_some_and(|s| s.starts_with('#')) {
-        body.remove(0)
-    } else {
-        String::new()
-    };
-    (head, body)
-}
+#[path = "harness/net_sections.rs"]
+mod net_sections;
 
 /// The same cluster listed in reverse node order routes to the same tables, switch by
 /// switch and LID by LID (switch LIDs too).
@@ -155,9 +143,9 @@ fn tree_routes_do_not_depend_on_the_dump_order() {
         }
         m
     };
-    let (head, mut body) = sections(&ibsim::write_net(&f, &[]));
+    let (head, mut body) = net_sections::sections(&ibsim::write_net(&f, &[]));
     body.reverse();
-    let text = format!("{head}\n\n{}\n", body.join("\n\n"));
+    let text = net_sections::join(&head, &body);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("reversed.net");
     std::fs::write(&path, text).unwrap();

@@ -30,7 +30,7 @@ use super::degraded_tree::{name_pairs, route_switch_lids, TreeRoutes};
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
 use crate::error::{Error, Result};
-use crate::topology::tree::{cables, LeafReach, TreeLayout};
+use crate::topology::tree::{cables, or_row, LeafReach, TreeLayout};
 use crate::topology::{Endpoint, Fabric, NodeId};
 use rayon::prelude::*;
 
@@ -59,6 +59,11 @@ struct Rows {
     /// `to_top[top_off[r·T + t]..top_off[r·T + t + 1]]` (T tops).
     top_off: Vec<u32>,
     to_top: Vec<u32>,
+    /// T: how many tops.
+    ntops: usize,
+    /// Per row, how many parents it has when their cable counts differ by at most one
+    /// (they are then the first entries of its interleaved up-cables), else 0.
+    even_parents: Vec<u32>,
 }
 
 impl Rows {
@@ -99,6 +104,8 @@ impl Rows {
             by_parent: Vec::new(),
             top_off: Vec::new(),
             to_top: Vec::new(),
+            ntops: 0,
+            even_parents: Vec::new(),
         };
         rows.tops_above();
         rows.index_ups();
@@ -114,10 +121,15 @@ impl Rows {
         let mut by_parent = Vec::with_capacity(self.up.len());
         let mut top_off = Vec::with_capacity(n * tops + 1);
         let mut to_top = Vec::new();
+        let mut even_parents = Vec::with_capacity(n);
         for r in 0..n {
             let lo = self.up_off[r] as usize;
             let mut mine: Vec<(u32, u32)> = self.ups(r).iter().enumerate().map(|(k, c)| (c.1, k as u32)).collect();
             mine.sort_unstable();
+            let per: Vec<usize> = mine.chunk_by(|a, b| a.0 == b.0).map(<[_]>::len).collect();
+            let (most, fewest) = (per.iter().max().copied(), per.iter().min().copied());
+            let even = most.zip(fewest).is_some_and(|(a, b)| a - b <= 1);
+            even_parents.push(if even { per.len() as u32 } else { 0 });
             by_parent.extend(mine);
             for t in 0..tops as u32 {
                 top_off.push(to_top.len() as u32);
@@ -132,6 +144,8 @@ impl Rows {
         self.by_parent = by_parent;
         self.top_off = top_off;
         self.to_top = to_top;
+        self.ntops = tops;
+        self.even_parents = even_parents;
     }
 
     /// The up-cable indices of row `r` to parent `p` (none when `p` is not a parent).
@@ -146,8 +160,7 @@ impl Rows {
 
     /// The up-cable indices of row `r` whose parent reaches top `t` going up.
     fn cables_climbing(&self, r: usize, t: u32) -> impl Iterator<Item = usize> + '_ {
-        let tops = (self.top_off.len() - 1) / self.level.len().max(1);
-        let i = r * tops + t as usize;
+        let i = r * self.ntops + t as usize;
         self.to_top[self.top_off[i] as usize..self.top_off[i + 1] as usize]
             .iter()
             .map(|&k| k as usize)
@@ -180,10 +193,7 @@ impl Rows {
                 tops[r * words + self.top_of[r] as usize / 64] |= 1 << (self.top_of[r] % 64);
             }
             for i in self.up_off[r] as usize..self.up_off[r + 1] as usize {
-                let p = self.up[i].1 as usize;
-                for w in 0..words {
-                    tops[r * words + w] |= tops[p * words + w];
-                }
+                or_row(&mut tops, words, r, self.up[i].1 as usize);
             }
         }
         self.tops = tops;
@@ -215,15 +225,6 @@ fn interleaved(up: &[(u8, NodeId, u8)]) -> impl Iterator<Item = &(u8, NodeId, u8
     let mut order: Vec<usize> = (0..up.len()).collect();
     order.sort_by_key(|&k| key[k]);
     order.into_iter().map(move |k| &up[k])
-}
-
-/// How many parents interleaved up-cables lead to (the first cables of the list).
-fn distinct_parents(up: &[(u8, u32, u8)]) -> usize {
-    let mut n = 0;
-    while n < up.len() && !up[..n].iter().any(|c| c.1 == up[n].1) {
-        n += 1;
-    }
-    n.max(1)
 }
 
 /// A destination host port on a leaf: its LID, leaf row and chain.
@@ -261,13 +262,8 @@ fn chains(fabric: &Fabric, rows: &Rows, lfts: &LftSet, lids: &Lids, hosts: &[End
                 break;
             }
             let d = dests.len();
-            let parents = distinct_parents(&rows.up[lo..hi]);
-            let even = {
-                let count = |q: u32| rows.up[lo..hi].iter().filter(|c| c.1 == q).count();
-                let per: Vec<usize> = rows.up[lo..lo + parents].iter().map(|c| count(c.1)).collect();
-                per.iter().max().unwrap_or(&0) - per.iter().min().unwrap_or(&0) <= 1
-            };
-            let best = if at == leaf as usize && even {
+            let parents = rows.even_parents[at] as usize;
+            let best = if at == leaf as usize && parents > 0 {
                 // parents with (nearly) as many cables each: the parent d-mod-k takes
                 // (d mod parents), then its least-used cable
                 let want = rows.up[lo + d % parents].1;
@@ -480,11 +476,12 @@ fn unrouted_host_pairs(
             .map(|ep| lids.base[fabric.port_index(ep.node, ep.port) as usize] as u32),
     );
     host_lids.sort_unstable();
+    let mut has_hosts = vec![false; lfts.switches.len()];
+    dests.iter().for_each(|d| has_hosts[d.leaf as usize] = true);
     let mut out = Vec::new();
     for &r in leaf_rows {
         let sw = lfts.switches[r as usize];
-        let has_hosts = dests.iter().any(|d| d.leaf == r);
-        if !has_hosts {
+        if !has_hosts[r as usize] {
             continue;
         }
         for &lid in &host_lids {

@@ -270,7 +270,7 @@ impl LeafReach {
 }
 
 /// `bits[to] |= bits[from]`, rows of `words`.
-fn or_row(bits: &mut [u64], words: usize, to: usize, from: usize) {
+pub(crate) fn or_row(bits: &mut [u64], words: usize, to: usize, from: usize) {
     if to == from {
         return;
     }
