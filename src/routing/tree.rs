@@ -302,6 +302,23 @@ struct Load {
     leaf: u32,
     /// Up-cables of the best of tiers 2 and 3 towards that leaf.
     fallback: Vec<usize>,
+    /// The leaf the `below` cables were worked out for.
+    below_leaf: u32,
+    /// Down-cables to children with that leaf below, in port order.
+    below: Vec<usize>,
+}
+
+impl Load {
+    fn new(rows: &Rows, r: usize) -> Load {
+        Load {
+            up: vec![0; rows.ups(r).len()],
+            down: vec![0; rows.downs(r).len()],
+            leaf: u32::MAX,
+            fallback: Vec::new(),
+            below_leaf: u32::MAX,
+            below: Vec::new(),
+        }
+    }
 }
 
 /// The least-used of the `cands` indices (ties: the first), counted once more.
@@ -375,13 +392,21 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
 /// as what climbs only meets switches that climb or the chain; the proof would name it).
 fn down_entry(rows: &Rows, r: usize, d: &Dest, chain_below: Option<u32>, load: &mut Load) -> u8 {
     let downs = rows.downs(r);
-    let below = |k: usize| rows.reach.down(downs[k].1 as usize, d.leaf_index);
-    if let Some(k) = (0..downs.len()).find(|&k| Some(downs[k].1) == chain_below) {
+    // the children with the leaf below depend on the leaf alone (and destinations come
+    // leaf by leaf): listed once per leaf; the chain's switch below is one of them
+    if load.below_leaf != d.leaf_index {
+        load.below_leaf = d.leaf_index;
+        load.below.clear();
+        let below = |k: usize| rows.reach.down(downs[k].1 as usize, d.leaf_index);
+        load.below.extend((0..downs.len()).filter(|&k| below(k)));
+    }
+    let Load { down, below, .. } = load;
+    if let Some(&k) = below.iter().find(|&&k| Some(downs[k].1) == chain_below) {
         return downs[k].0;
     }
-    let goes_down = |k: usize| below(k) && !rows.reaches_top(downs[k].1 as usize, d.top);
-    least(&mut load.down, (0..downs.len()).filter(|&k| goes_down(k)))
-        .or_else(|| least(&mut load.down, (0..downs.len()).filter(|&k| below(k))))
+    let goes_down = |k: usize| !rows.reaches_top(downs[k].1 as usize, d.top);
+    least(down, below.iter().copied().filter(|&k| goes_down(k)))
+        .or_else(|| least(down, below.iter().copied()))
         .map_or(NO_ROUTE, |k| downs[k].0)
 }
 
@@ -405,12 +430,7 @@ pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRo
     let (dests, chain) = chains(fabric, &rows, &lfts, lids, &on_leaves);
     let stride = lfts.stride;
     lfts.ports.par_chunks_mut(stride).enumerate().for_each(|(r, row)| {
-        let mut load = Load {
-            up: vec![0; rows.ups(r).len()],
-            down: vec![0; rows.downs(r).len()],
-            leaf: u32::MAX,
-            fallback: Vec::new(),
-        };
+        let mut load = Load::new(&rows, r);
         for d in &dests {
             let on_chain = &chain[d.start as usize..d.end as usize];
             row[d.lid as usize] = entry(&rows, r, d, on_chain, &mut load);
