@@ -26,7 +26,7 @@
 //! switch that does (management only); a leaf that reaches it by none leaves the pair
 //! unrouted, counted and named.
 
-use super::degraded_tree::{name_pairs, route_switch_lids, TreeRoutes};
+use super::degraded_tree::{name_pairs, route_switch_lids_from, TreeRoutes};
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
 use crate::error::{Error, Result};
@@ -437,7 +437,15 @@ pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRo
         }
     });
     let rank: Vec<u32> = rows.level.iter().map(|&l| t.levels() - l).collect();
-    let (unrouted_switch_lids, mut detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
+    // the switches hosts hang off: the only sources of data traffic
+    let mut hosted = vec![false; lfts.switches.len()];
+    dests.iter().for_each(|d| hosted[d.leaf as usize] = true);
+    for ep in &above {
+        if let Some((sw, _)) = fabric.peer(ep.node, ep.port) {
+            hosted[lfts.row_of[sw as usize] as usize] = true;
+        }
+    }
+    let (unrouted_switch_lids, mut detours) = route_switch_lids_from(fabric, &mut lfts, lids, &rank, &hosted);
     hosts_above(fabric, lids, &mut lfts, &above, &mut detours);
     let leaf_rows: Vec<u32> = t.leaves().iter().map(|&n| lfts.row_of[n as usize]).collect();
     let missing = unrouted_host_pairs(fabric, lids, &lfts, &leaf_rows, &dests, &above);
@@ -450,7 +458,13 @@ pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRo
         rank,
         escape: Default::default(),
     };
-    routes.escape_the_rest(fabric, lids);
+    let sources: Vec<NodeId> = leaf_rows
+        .iter()
+        .filter(|&&r| hosted[r as usize])
+        .map(|&r| routes.lfts.switches[r as usize])
+        .collect();
+    routes.escape_from(fabric, lids, &sources);
+    super::mgmt_fill::fill(fabric, lids, &mut routes.lfts, &hosted);
     Ok(routes)
 }
 

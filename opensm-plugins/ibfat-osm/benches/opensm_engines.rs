@@ -345,8 +345,8 @@ fn found_fabric(seed: u64) -> Option<(Fabric, String)> {
     let fabric = match name.as_str() {
         "grown-lab" => found::grown_lab(seed),
         "storage-on-spine" => found::storage_on_spine(seed),
-        // Janus's shape: ~100 edge switches under 3 directors of 12 leaf chips
-        "directors" => found::under_directors(seed, 100, 3, 12),
+        // Janus's shape: ~100 edge switches under 3 directors of 36 leaf chips (648 ports)
+        "directors" => found::under_directors(seed, 100, 3, 36),
         "superpod1" => found::superpod(seed, 1),
         "superpod2" => found::superpod(seed, 2),
         "superpod4" => found::superpod(seed, 4),
