@@ -61,7 +61,7 @@ impl TreeRoutes {
     /// [`TreeRoutes::escape_the_rest`] for the pairs of `leaves` only (a tree as found:
     /// the leaves with hosts; a leaf without any originates management traffic only).
     pub(crate) fn escape_from(&mut self, fabric: &Fabric, lids: &Lids, leaves: &[NodeId]) {
-        self.escape = escape::route(fabric, lids, &mut self.lfts, &leaves);
+        self.escape = escape::route(fabric, lids, &mut self.lfts, leaves);
         if self.escape.used() {
             self.unrouted = self.unrouted.saturating_sub(self.escape.host_pairs);
             self.unrouted_switch_lids = self.unrouted_switch_lids.saturating_sub(self.escape.switch_pairs);

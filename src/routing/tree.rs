@@ -328,6 +328,15 @@ fn least(counts: &mut [u32], cands: impl Iterator<Item = usize>) -> Option<usize
     Some(pick)
 }
 
+/// [`least`] over every index: the smallest count, then the first cable with it (two
+/// passes the compiler vectorises; most fallbacks are every up-cable).
+fn least_of_all(counts: &mut [u32]) -> Option<usize> {
+    let fewest = *counts.iter().min()?;
+    let pick = counts.iter().position(|&c| c == fewest)?;
+    counts[pick] += 1;
+    Some(pick)
+}
+
 /// The entry of row `r` for destination `d` (module doc); `chain[k]` is the chain's
 /// switch on level k + 1, so the chain's switch beside any row is found at once.
 fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) -> u8 {
@@ -339,20 +348,23 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
         }
     }
     let leaf = d.leaf_index;
-    let climbs = |row: usize| rows.reaches_top(row, d.top);
-    if !climbs(r) && rows.reach.down(r, leaf) {
+    let climbs = rows.reaches_top(r, d.top);
+    if !climbs && rows.reach.down(r, leaf) {
         return down_entry(rows, r, d, chain_at(lv - 1), load);
     }
     // up: the best tier of parent, then the least-used cable of that tier; the first two
-    // tiers (the chain's switch above; parents climbing to its top) by lookup
+    // tiers (the chain's switch above; parents climbing to its top) by lookup — neither
+    // has a member when this switch does not reach the chain's top going up
     let ups = rows.ups(r);
-    if let Some(p) = chain_at(lv + 1) {
-        if let Some(k) = least(&mut load.up, rows.cables_to(r, p)) {
+    if climbs {
+        if let Some(p) = chain_at(lv + 1) {
+            if let Some(k) = least(&mut load.up, rows.cables_to(r, p)) {
+                return ups[k].0;
+            }
+        }
+        if let Some(k) = least(&mut load.up, rows.cables_climbing(r, d.top)) {
             return ups[k].0;
         }
-    }
-    if let Some(k) = least(&mut load.up, rows.cables_climbing(r, d.top)) {
-        return ups[k].0;
     }
     // tiers 2 (a parent with the leaf below) and 3 (one that reaches it) depend on the
     // leaf alone, and destinations come leaf by leaf: worked out once per leaf
@@ -374,7 +386,12 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
         }
     }
     let Load { up, fallback, .. } = load;
-    if let Some(k) = least(up, fallback.iter().copied()) {
+    let pick = if fallback.len() == up.len() {
+        least_of_all(up)
+    } else {
+        least(up, fallback.iter().copied())
+    };
+    if let Some(k) = pick {
         return ups[k].0;
     }
     // no up*/down* path from here (management only): down towards one that has
@@ -448,7 +465,7 @@ pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRo
     let (unrouted_switch_lids, mut detours) = route_switch_lids_from(fabric, &mut lfts, lids, &rank, &hosted);
     hosts_above(fabric, lids, &mut lfts, &above, &mut detours);
     let leaf_rows: Vec<u32> = t.leaves().iter().map(|&n| lfts.row_of[n as usize]).collect();
-    let missing = unrouted_host_pairs(fabric, lids, &lfts, &leaf_rows, &dests, &above);
+    let missing = unrouted_host_pairs(fabric, lids, &lfts, &leaf_rows, &dests, &above, &hosted);
     let mut routes = TreeRoutes {
         unrouted: missing.len() as u64,
         unrouted_named: name_pairs(fabric, lids, missing.iter()),
@@ -494,7 +511,7 @@ fn hosts_above(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, above: &[Endpoin
     detours.sort_unstable();
 }
 
-/// (Leaf with hosts, host LID) pairs whose entry is empty, in leaf then LID order.
+/// (Leaf with hosts (`hosted`), host LID) pairs whose entry is empty, in leaf then LID order.
 fn unrouted_host_pairs(
     fabric: &Fabric,
     lids: &Lids,
@@ -502,6 +519,7 @@ fn unrouted_host_pairs(
     leaf_rows: &[u32],
     dests: &[Dest],
     above: &[Endpoint],
+    hosted: &[bool],
 ) -> Vec<(NodeId, u32)> {
     let mut host_lids: Vec<u32> = dests.iter().map(|d| d.lid as u32).collect();
     host_lids.extend(
@@ -510,12 +528,10 @@ fn unrouted_host_pairs(
             .map(|ep| lids.base[fabric.port_index(ep.node, ep.port) as usize] as u32),
     );
     host_lids.sort_unstable();
-    let mut has_hosts = vec![false; lfts.switches.len()];
-    dests.iter().for_each(|d| has_hosts[d.leaf as usize] = true);
     let mut out = Vec::new();
     for &r in leaf_rows {
         let sw = lfts.switches[r as usize];
-        if !has_hosts[r as usize] {
+        if !hosted[r as usize] {
             continue;
         }
         for &lid in &host_lids {
