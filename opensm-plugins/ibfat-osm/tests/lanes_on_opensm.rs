@@ -119,6 +119,22 @@ fn play_and_resweep(sim: &Sim, osm: &mut harness::OpenSm, dir: &std::path::Path,
     let before = done(osm);
     osm.sighup();
     osm.routed_by_ibfat(before + 1, what);
+    // a sweep that a late trap started after the settle: let it end too, so that the log
+    // and the tables read next are one finished pass's
+    let finished = harness::wait_until(std::time::Duration::from_secs(60), || {
+        let log = osm.log();
+        let (pass, table, up) = (
+            log.rfind("ibfat: pass "),
+            log.rfind("tables configured on all switches"),
+            log.rfind("SUBNET UP"),
+        );
+        table > pass && up > table
+    });
+    assert!(
+        finished,
+        "{what}: a pass did not finish\n{}",
+        harness::tail(&osm.log(), 30)
+    );
 }
 
 /// What a degraded LSFT pass left in the switches, read back: the tables equal the
