@@ -147,6 +147,16 @@ fn damaged_foreign_and_stale_files_are_refused_with_the_reason() {
     // another format version
     let f = damaged(&bin, "v3.bin", |b| b[8] = 3);
     refused(&plan, &f, &[], &["byte offset 8", "format version 3", regenerate]);
+    // the reserved header bytes are zero (the checksum would catch them too, later)
+    for i in [13usize, 15, 52, 55] {
+        let f = damaged(&bin, &format!("reserved{i}.bin"), |b| b[i] = 0x5a);
+        refused(
+            &plan,
+            &f,
+            &[],
+            &[&format!("byte offset {i}"), "reserved byte 0x5a", regenerate],
+        );
+    }
     // a header that announces impossible sizes
     let f = damaged(&bin, "wide.bin", |b| b[48..52].copy_from_slice(&u32::MAX.to_le_bytes()));
     refused(&plan, &f, &[], &["byte offset 48", "entries per table"]);

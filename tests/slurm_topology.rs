@@ -62,7 +62,12 @@ fn round_trip(build: &[&str], levels: usize) {
     let t = tempfile::tempdir().unwrap();
     let plan = t.path().join("plan");
     build_plan(build, &plan);
-    let (code, conf, err) = ibfat(&["export", "slurm-topology", plan.to_str().unwrap()]);
+    round_trip_of(plan.to_str().unwrap(), levels);
+}
+
+/// Export `topology`, load it into slurmctld, compare; the hosts it lists.
+fn round_trip_of(topology: &str, levels: usize) -> BTreeSet<String> {
+    let (code, conf, err) = ibfat(&["export", "slurm-topology", topology]);
     assert_eq!(code, 0, "{err}");
     let ours = records(&conf);
     let hosts: BTreeSet<String> = ours
@@ -99,12 +104,28 @@ fn round_trip(build: &[&str], levels: usize) {
         }
     }
     assert_eq!(seen_levels.len(), levels, "{shown}");
+    hosts
 }
 
 #[test]
 fn a_tree_and_an_lsft_load_into_slurmctld_as_exported() {
     round_trip(&["build", "kary", "--arity", "2", "--levels", "3", "--shuffle", "3"], 3);
     round_trip(&["build", "lsft", "--order", "2"], 2);
+}
+
+/// A tree as found (the 145-host lab cluster, issue 39 item 5): its 142 compute hosts on
+/// their 6 leaves, the 2 spines above; the storage hosts on a spine (tank1 with both ports, tank2) are no Slurm nodes.
+#[test]
+fn a_tree_as_found_loads_into_slurmctld_without_its_storage_hosts() {
+    let lab = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/public/loginoff-sx6036-fdr10-2014.ibnetdiscover"
+    );
+    let hosts = round_trip_of(lab, 2);
+    assert_eq!(hosts.len(), 142, "{hosts:?}");
+    for storage in ["tank1", "tank2"] {
+        assert!(!hosts.contains(storage), "{storage}");
+    }
 }
 
 /// Two hosts Slurm would know by one name: exit 2 naming both GUIDs, nothing written.

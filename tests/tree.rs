@@ -339,11 +339,99 @@ fn superpod_shapes_stay_pgfts() {
 }
 
 /// Route a generated fabric (LIDs planned) and prove the result.
+/// With every VL offered and with one (detours and escape lane dropped, as the plugin
+/// without QoS does), no host LID has a defective entry anywhere: switches without hosts
+/// included (their holes filled, management only).
 fn route_and_prove_planned(f: &Fabric, t: &TreeLayout) -> ibfat::Routed {
     let lids = Lids::plan(f, &[], 0).unwrap();
     let layout = Layout::Tree(t.clone());
-    let routed = route_fabric(f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();
-    let proof = ibfat::prove(f, &lids, &routed, Some(&layout));
-    assert!(proof.sound, "{}", proof.failure());
-    routed
+    let one_vl = Ask {
+        vls: 1,
+        ..Ask::default()
+    };
+    for ask in [one_vl, Ask::default()] {
+        let routed = route_fabric(f, Shape::Intact(&layout), &lids, &ask).unwrap();
+        let proof = ibfat::prove(f, &lids, &routed, Some(&layout));
+        assert!(proof.sound, "{}", proof.failure());
+        let v = ibfat::check::validate(f, &lids, &routed.lfts, Some(&layout));
+        assert_eq!(v.defective_host_lid_entries, 0, "{} VLs: {:?}", ask.vls, v.defects);
+        assert_eq!(v.broken_host_routes, 0, "{} VLs", ask.vls);
+        if ask.vls == 15 {
+            return routed;
+        }
+    }
+    unreachable!()
+}
+
+mod harness;
+
+/// The ratio and max congestion of an `ibfat check --json` run that must measure (exit 1:
+/// conflicts, as any all-to-all on an irregular tree has).
+fn checked(args: &[&str]) -> (f64, u64) {
+    let (code, out, err) = harness::ibfat(args);
+    assert_eq!(code, 1, "{args:?}: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    (
+        v["throughput_ratio"].as_f64().unwrap(),
+        v["max_congestion"].as_u64().unwrap(),
+    )
+}
+
+/// Everything downstream works on a tree as found (issue 39 item 5), through the CLI on
+/// the lab cluster: tables written and validated, the shift, random and bisection
+/// schedules written and checked on those tables (the same figures as the pattern checked
+/// directly), the layered heat map, Slurm's topology.conf by level, and a degraded copy (`faults`) that is still a
+/// tree and routes with a proof.
+#[test]
+fn schedules_checks_exports_and_faults_work_on_a_tree() {
+    let lab = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/public/loginoff-sx6036-fdr10-2014.ibnetdiscover");
+    let lab = lab.to_str().unwrap();
+    let t = tempfile::tempdir().unwrap();
+    let dir = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    let (code, out, err) = harness::ibfat(&["route", lab, "-o", &dir("lfts")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("validated: loop-free"), "{out}");
+    let dump = format!("{}/opensm-lfts.dump", dir("lfts"));
+    let (code, out, err) = harness::ibfat(&["lfts", "validate", lab, "--lfts", &dump]);
+    assert_eq!((code, out.trim_end().lines().last()), (0, Some("valid")), "{out}{err}");
+    for pattern in ["shift", "random", "bisection"] {
+        let file = dir(&format!("{pattern}.json"));
+        let (code, _, err) = harness::ibfat(&["schedule", lab, "--pattern", pattern, "-o", &file]);
+        assert_eq!(code, 0, "{pattern}: {err}");
+        let from_file = checked(&["check", lab, "--lfts", &dump, "-p", &file, "--json", "-q"]);
+        assert!(from_file.0 > 0.25 && from_file.0 <= 1.0, "{pattern}: {from_file:?}");
+        if pattern != "random" {
+            // the schedule is the pattern: the same figures as checking the pattern itself
+            let direct = checked(&["check", lab, "--lfts", &dump, "-p", pattern, "--json", "-q"]);
+            assert_eq!(from_file, direct, "{pattern}");
+        }
+    }
+    let (code, _, err) = harness::ibfat(&["check", lab, "--heatmap", &dir("heat.svg"), "-q"]);
+    assert_eq!(code, 1, "{err}");
+    let svg = std::fs::read_to_string(dir("heat.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..80.min(svg.len())]
+    );
+
+    let (code, conf, err) = harness::ibfat(&["export", "slurm-topology", lab]);
+    assert_eq!(code, 0, "{err}");
+    // one line per switch, the 6 leaves with their hosts, the 2 spines with the leaves below
+    // (loaded into a real slurmctld: tests/slurm_topology.rs)
+    let lines: Vec<&str> = conf.lines().filter(|l| l.starts_with("SwitchName=")).collect();
+    assert_eq!(lines.len(), 8, "{conf}");
+    assert_eq!(lines.iter().filter(|l| l.contains(" Nodes=")).count(), 6, "{conf}");
+    assert_eq!(lines.iter().filter(|l| l.contains(" Switches=")).count(), 2, "{conf}");
+
+    let (code, _, err) = harness::ibfat(&["faults", lab, "--cut", "3", "--seed", "5", "--out", &dir("cut")]);
+    assert_eq!(code, 0, "{err}");
+    let net = format!("{}/topology.net", dir("cut"));
+    let (code, out, err) = harness::ibfat(&["recognize", &net, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["family"], "tree", "{out}");
+    let (code, out, err) = harness::ibfat(&["route", &net, "-o", &dir("cut-lfts")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("validated: loop-free"), "{out}");
 }

@@ -277,7 +277,7 @@ fn recognize_one(
             out,
             "{}",
             if tree {
-                "  routing: `ibfat route` (up*/down* around the faults on one VL); the OpenSM plugin"
+                "  routing: `ibfat route` (up*/down* on one VL); the OpenSM plugin"
             } else {
                 "  routing: `ibfat route` (detours on 2 data VLs, 3 where a route turns twice, with SL files); the OpenSM plugin with QoS on"
             }

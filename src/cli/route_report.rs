@@ -232,7 +232,7 @@ impl<'a> Report<'a> {
         match (self.method, self.data_vls) {
             ("family", 1) => "the family's routes".to_string(),
             ("family", v) => format!("the family's routes with relay detours on {v} data VLs"),
-            ("updown", 1) => "up*/down* around the faults on one VL".to_string(),
+            ("updown", 1) => "up*/down* on one VL".to_string(),
             ("updown", v) => format!(
                 "up*/down* on VL 0, {} (leaf, switch LID) detours through a relay on SL 1-2 ({v} data VLs)",
                 self.detours.as_ref().map_or(0, |d| d.switch_lids)

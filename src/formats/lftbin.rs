@@ -192,6 +192,10 @@ fn header(path: &Path, b: &[u8; HEADER_V1]) -> Result<Header> {
     if h.lmc > crate::routing::lids::MAX_LMC {
         return Err(at(path, 12, format!("LMC {}; expected 0..=7", h.lmc)).with_hint(REGENERATE));
     }
+    // the zero fields are part of the format: a writer that puts anything there is another
+    if let Some(i) = (13..16).chain(52..56).find(|&i| b[i] != 0) {
+        return Err(at(path, i, format!("reserved byte {:#04x}; expected 0", b[i])).with_hint(REGENERATE));
+    }
     let max_stride = crate::routing::lids::MAX_UNICAST_LID as usize + 1;
     if h.stride == 0 || h.stride > max_stride {
         return Err(at(

@@ -9,7 +9,8 @@
 //! * `reach[s]`: the leaves s reaches by up*/down* — `down[s]` or `reach` of any parent a
 //!   surviving cable leads to (the top level: `down`).
 //!
-//! **Entry of switch s (level l) for a host at tree position d on leaf λ:**
+//! **Entry of switch s (level l) for a host at balance index d on leaf λ** ([`super::pgft`];
+//! its slot for the leaf's own down port):
 //! * s is λ: the host's port;
 //! * s reaches λ going down: the intact d-mod-k cable towards child a_l(d) (the only child
 //!   whose subtree holds λ) when it survives, else the surviving cables to that child,
@@ -185,6 +186,8 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
         }
     }
     dests.sort_unstable();
+    // the closed forms take a host's balance index (its leaf's first slot plus its count
+    // among that leaf's hosts: [`super::pgft`]), the leaf's own down port its slot
     let m1 = p.m(1);
     // per leaf: its range in `dests`
     let nl = p.switches_at(1) as usize;
@@ -248,12 +251,12 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                     let k = (lam / mbelow[lv as usize]) % m;
                     cands.clear();
                     cands.extend((0..pp).filter(|&c| h.down(s, k * pp + c) != 0));
-                    for &(d, lid) in range {
-                        let c = by_wl.div(by_wpp.rem(by_wb.div(d)));
+                    for (b, &(_, lid)) in (lam * m1..).zip(range) {
+                        let c = by_wl.div(by_wpp.rem(by_wb.div(b)));
                         let port = h.down(s, k * pp + c);
                         row[lid as usize] = match port {
                             0 if cands.is_empty() => NO_ROUTE,
-                            0 => h.down(s, k * pp + cands[(d % cands.len() as u32) as usize]),
+                            0 => h.down(s, k * pp + cands[(b % cands.len() as u32) as usize]),
                             port => port,
                         };
                     }
@@ -267,10 +270,10 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                         (0..m * pp)
                             .filter(|&k| h.down(s, k) != 0 && reach.any(h.slot(lv - 1, a * m + k / pp, b % wb), lam)),
                     );
-                    for &(d, lid) in range {
+                    for (b, &(_, lid)) in (lam * m1..).zip(range) {
                         row[lid as usize] = match cands.len() {
                             0 => NO_ROUTE,
-                            n => h.down(s, cands[(d % n as u32) as usize]),
+                            n => h.down(s, cands[(b % n as u32) as usize]),
                         };
                     }
                 } else {
@@ -288,8 +291,8 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                             cands.push(u as u32);
                         }
                     }
-                    for &(d, lid) in range {
-                        let u = by_ups.rem(by_w.div(d)) as usize;
+                    for (b, &(_, lid)) in (lam * m1..).zip(range) {
+                        let u = by_ups.rem(by_w.div(b)) as usize;
                         row[lid as usize] = if cands.is_empty() {
                             if lv == 1 {
                                 missing.0 += 1;
@@ -301,7 +304,7 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
                         } else if okv[u] {
                             up_port[u]
                         } else {
-                            up_port[cands[(d % cands.len() as u32) as usize] as usize]
+                            up_port[cands[(b % cands.len() as u32) as usize] as usize]
                         };
                     }
                 }

@@ -55,11 +55,17 @@ impl TreeRoutes {
     /// surviving cables connect it (the routers' last step).
     pub(crate) fn escape_the_rest(&mut self, fabric: &Fabric, lids: &Lids) {
         let leaves = self.leaves();
-        self.escape = escape::route(fabric, lids, &mut self.lfts, &leaves);
+        self.escape_from(fabric, lids, &leaves);
+    }
+
+    /// [`TreeRoutes::escape_the_rest`] for the pairs of `leaves` only (a tree as found:
+    /// the leaves with hosts; a leaf without any originates management traffic only).
+    pub(crate) fn escape_from(&mut self, fabric: &Fabric, lids: &Lids, leaves: &[NodeId]) {
+        self.escape = escape::route(fabric, lids, &mut self.lfts, leaves);
         if self.escape.used() {
             self.unrouted = self.unrouted.saturating_sub(self.escape.host_pairs);
             self.unrouted_switch_lids = self.unrouted_switch_lids.saturating_sub(self.escape.switch_pairs);
-            self.name_unrouted(fabric, lids, &leaves);
+            self.name_unrouted(fabric, lids, leaves);
         }
     }
 
@@ -186,6 +192,18 @@ pub(crate) fn route_switch_lids(
     lids: &Lids,
     rank: &[u32],
 ) -> (u64, Vec<(u32, u16, u8)>) {
+    route_switch_lids_from(fabric, lfts, lids, rank, &vec![true; rank.len()])
+}
+
+/// [`route_switch_lids`] where only the leaf rows `source` holds originate host traffic:
+/// the turning routes of the other leaves (no hosts: management only) are kept as they are.
+pub(crate) fn route_switch_lids_from(
+    fabric: &Fabric,
+    lfts: &mut LftSet,
+    lids: &Lids,
+    rank: &[u32],
+    source: &[bool],
+) -> (u64, Vec<(u32, u16, u8)>) {
     let graph = super::updown::SwitchGraph::new(fabric, lfts, rank);
     let switch_lid: Vec<u16> = lfts
         .switches
@@ -193,7 +211,9 @@ pub(crate) fn route_switch_lids(
         .map(|&n| lids.base[fabric.port_index(n, 0) as usize])
         .collect();
     super::updown::fill(&graph, lfts, &switch_lid);
-    settle_turning_switch_routes(fabric, lfts, rank, &switch_lid)
+    let top = leaf_rank(rank);
+    let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top && source[r]).collect();
+    settle_turning_switch_routes(fabric, lfts, rank, &switch_lid, &rows)
 }
 
 /// The first [`NAMED`] unrouted (switch, host LID) pairs as (switch name, host port).
@@ -228,6 +248,7 @@ pub(crate) fn settle_turning_switch_routes(
     lfts: &mut LftSet,
     rank: &[u32],
     switch_lid: &[u16],
+    rows: &[usize],
 ) -> (u64, Vec<(u32, u16, u8)>) {
     let top = leaf_rank(rank);
     let stride = lfts.stride;
@@ -245,7 +266,6 @@ pub(crate) fn settle_turning_switch_routes(
         u32::MAX => Level::Host,
         r => Level::of_rank(rank[r as usize], top),
     };
-    let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top).collect();
     let table = &*lfts;
     // (row, lid, the SL of a kept detour)
     let turning: Vec<(usize, u16, Option<u8>)> = rows

@@ -15,6 +15,7 @@ pub mod fullmesh;
 pub mod lanes;
 pub mod lft;
 pub mod lids;
+mod mgmt_fill;
 mod pgft;
 pub mod pipeline;
 pub mod plan;

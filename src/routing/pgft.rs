@@ -5,8 +5,10 @@
 //! parents only, not the parallel cables: a level-(l−1) switch is reached by p_l cables
 //! from below, and the flows on them must leave it on different up ports (dividing by
 //! w_j·p_j instead measured throughput ratio 0.77 for shift on the full-bisection
-//! PGFT(3; 4,4,2; 1,2,4; 1,2,2), against 1.0 with this rule). d is the host's tree position (its slot, not its rank: a missing
-//! host does not shift the others' up ports). Going
+//! PGFT(3; 4,4,2; 1,2,4; 1,2,2), against 1.0 with this rule). d is the host's balance
+//! index: its leaf's first slot plus its count among that leaf's hosts, empty ports left
+//! out (docs/tree.md §rank order: on SuperPOD-shaped fabrics with an empty port per leaf,
+//! the slot itself gave shift 0.9943 against OpenSM ftree's 0.9970). Going
 //! up from level l−1 to level l a flow to d takes canonical up port u_l(d): parent
 //! b = u_l mod w_l, cable c = u_l div w_l. A switch whose subtree holds d goes down to
 //! child a_l(d) on cable u_l(d) div w_l — the cable d's own up path uses, so all flows to d
@@ -49,6 +51,7 @@ impl<'a> PgftRouter<'a> {
         }
         let hosts = l.hosts.len() + l.others.len();
         let (mut sub, mut child, mut u) = (vec![0; h * hosts], vec![0; h * hosts], vec![0; h * hosts]);
+        let bal = balance_index(l);
         for (r, &d) in l.host_pos.iter().chain(&l.other_pos).enumerate() {
             // mixed radix m for the subtree digits; the up choices divide by Π w
             let (mut below, mut pw) = (1u64, 1u64);
@@ -60,7 +63,7 @@ impl<'a> PgftRouter<'a> {
                 sub[i] = (d as u64 / below) as u32;
                 if lv >= 2 {
                     let deg = (p.w(lv) * p.p(lv)) as u64;
-                    u[i] = ((d as u64 / pw) % deg) as u32;
+                    u[i] = ((bal[r] / pw) % deg) as u32;
                     pw *= p.w(lv) as u64;
                 }
             }
@@ -105,6 +108,27 @@ impl<'a> PgftRouter<'a> {
             s => self.l.params.levels - self.at[s as usize].0,
         }
     }
+}
+
+/// The balance index of every host (compute hosts, then the others): its leaf's first
+/// slot plus how many hosts of that leaf sit on lower slots. A leaf's hosts are numbered
+/// without its empty ports, so that a run of consecutive ranks (a shift phase) never takes
+/// one up port twice; a host leaving renumbers only the hosts after it on its leaf.
+fn balance_index(l: &PgftLayout) -> Vec<u64> {
+    let pos: Vec<u32> = l.host_pos.iter().chain(&l.other_pos).copied().collect();
+    let m1 = l.params.m(1);
+    let mut order: Vec<usize> = (0..pos.len()).collect();
+    order.sort_unstable_by_key(|&i| pos[i]);
+    let mut bal = vec![0u64; pos.len()];
+    let (mut leaf, mut k) = (u32::MAX, 0u64);
+    for i in order {
+        if pos[i] / m1 != leaf {
+            (leaf, k) = (pos[i] / m1, 0);
+        }
+        bal[i] = u64::from(leaf) * u64::from(m1) + k;
+        k += 1;
+    }
+    bal
 }
 
 #[cfg(test)]

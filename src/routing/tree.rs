@@ -26,7 +26,7 @@
 //! switch that does (management only); a leaf that reaches it by none leaves the pair
 //! unrouted, counted and named.
 
-use super::degraded_tree::{name_pairs, route_switch_lids, TreeRoutes};
+use super::degraded_tree::{name_pairs, route_switch_lids_from, TreeRoutes};
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
 use crate::error::{Error, Result};
@@ -302,11 +302,37 @@ struct Load {
     leaf: u32,
     /// Up-cables of the best of tiers 2 and 3 towards that leaf.
     fallback: Vec<usize>,
+    /// The leaf the `below` cables were worked out for.
+    below_leaf: u32,
+    /// Down-cables to children with that leaf below, in port order.
+    below: Vec<usize>,
+}
+
+impl Load {
+    fn new(rows: &Rows, r: usize) -> Load {
+        Load {
+            up: vec![0; rows.ups(r).len()],
+            down: vec![0; rows.downs(r).len()],
+            leaf: u32::MAX,
+            fallback: Vec::new(),
+            below_leaf: u32::MAX,
+            below: Vec::new(),
+        }
+    }
 }
 
 /// The least-used of the `cands` indices (ties: the first), counted once more.
 fn least(counts: &mut [u32], cands: impl Iterator<Item = usize>) -> Option<usize> {
     let pick = cands.min_by_key(|&k| (counts[k], k))?;
+    counts[pick] += 1;
+    Some(pick)
+}
+
+/// [`least`] over every index: the smallest count, then the first cable with it (two
+/// passes the compiler vectorises; most fallbacks are every up-cable).
+fn least_of_all(counts: &mut [u32]) -> Option<usize> {
+    let fewest = *counts.iter().min()?;
+    let pick = counts.iter().position(|&c| c == fewest)?;
     counts[pick] += 1;
     Some(pick)
 }
@@ -322,20 +348,23 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
         }
     }
     let leaf = d.leaf_index;
-    let climbs = |row: usize| rows.reaches_top(row, d.top);
-    if !climbs(r) && rows.reach.down(r, leaf) {
+    let climbs = rows.reaches_top(r, d.top);
+    if !climbs && rows.reach.down(r, leaf) {
         return down_entry(rows, r, d, chain_at(lv - 1), load);
     }
     // up: the best tier of parent, then the least-used cable of that tier; the first two
-    // tiers (the chain's switch above; parents climbing to its top) by lookup
+    // tiers (the chain's switch above; parents climbing to its top) by lookup — neither
+    // has a member when this switch does not reach the chain's top going up
     let ups = rows.ups(r);
-    if let Some(p) = chain_at(lv + 1) {
-        if let Some(k) = least(&mut load.up, rows.cables_to(r, p)) {
+    if climbs {
+        if let Some(p) = chain_at(lv + 1) {
+            if let Some(k) = least(&mut load.up, rows.cables_to(r, p)) {
+                return ups[k].0;
+            }
+        }
+        if let Some(k) = least(&mut load.up, rows.cables_climbing(r, d.top)) {
             return ups[k].0;
         }
-    }
-    if let Some(k) = least(&mut load.up, rows.cables_climbing(r, d.top)) {
-        return ups[k].0;
     }
     // tiers 2 (a parent with the leaf below) and 3 (one that reaches it) depend on the
     // leaf alone, and destinations come leaf by leaf: worked out once per leaf
@@ -357,7 +386,12 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
         }
     }
     let Load { up, fallback, .. } = load;
-    if let Some(k) = least(up, fallback.iter().copied()) {
+    let pick = if fallback.len() == up.len() {
+        least_of_all(up)
+    } else {
+        least(up, fallback.iter().copied())
+    };
+    if let Some(k) = pick {
         return ups[k].0;
     }
     // no up*/down* path from here (management only): down towards one that has
@@ -375,13 +409,21 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
 /// as what climbs only meets switches that climb or the chain; the proof would name it).
 fn down_entry(rows: &Rows, r: usize, d: &Dest, chain_below: Option<u32>, load: &mut Load) -> u8 {
     let downs = rows.downs(r);
-    let below = |k: usize| rows.reach.down(downs[k].1 as usize, d.leaf_index);
-    if let Some(k) = (0..downs.len()).find(|&k| Some(downs[k].1) == chain_below) {
+    // the children with the leaf below depend on the leaf alone (and destinations come
+    // leaf by leaf): listed once per leaf; the chain's switch below is one of them
+    if load.below_leaf != d.leaf_index {
+        load.below_leaf = d.leaf_index;
+        load.below.clear();
+        let below = |k: usize| rows.reach.down(downs[k].1 as usize, d.leaf_index);
+        load.below.extend((0..downs.len()).filter(|&k| below(k)));
+    }
+    let Load { down, below, .. } = load;
+    if let Some(&k) = below.iter().find(|&&k| Some(downs[k].1) == chain_below) {
         return downs[k].0;
     }
-    let goes_down = |k: usize| below(k) && !rows.reaches_top(downs[k].1 as usize, d.top);
-    least(&mut load.down, (0..downs.len()).filter(|&k| goes_down(k)))
-        .or_else(|| least(&mut load.down, (0..downs.len()).filter(|&k| below(k))))
+    let goes_down = |k: usize| !rows.reaches_top(downs[k].1 as usize, d.top);
+    least(down, below.iter().copied().filter(|&k| goes_down(k)))
+        .or_else(|| least(down, below.iter().copied()))
         .map_or(NO_ROUTE, |k| downs[k].0)
 }
 
@@ -405,22 +447,25 @@ pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRo
     let (dests, chain) = chains(fabric, &rows, &lfts, lids, &on_leaves);
     let stride = lfts.stride;
     lfts.ports.par_chunks_mut(stride).enumerate().for_each(|(r, row)| {
-        let mut load = Load {
-            up: vec![0; rows.ups(r).len()],
-            down: vec![0; rows.downs(r).len()],
-            leaf: u32::MAX,
-            fallback: Vec::new(),
-        };
+        let mut load = Load::new(&rows, r);
         for d in &dests {
             let on_chain = &chain[d.start as usize..d.end as usize];
             row[d.lid as usize] = entry(&rows, r, d, on_chain, &mut load);
         }
     });
     let rank: Vec<u32> = rows.level.iter().map(|&l| t.levels() - l).collect();
-    let (unrouted_switch_lids, mut detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
+    // the switches hosts hang off: the only sources of data traffic
+    let mut hosted = vec![false; lfts.switches.len()];
+    dests.iter().for_each(|d| hosted[d.leaf as usize] = true);
+    for ep in &above {
+        if let Some((sw, _)) = fabric.peer(ep.node, ep.port) {
+            hosted[lfts.row_of[sw as usize] as usize] = true;
+        }
+    }
+    let (unrouted_switch_lids, mut detours) = route_switch_lids_from(fabric, &mut lfts, lids, &rank, &hosted);
     hosts_above(fabric, lids, &mut lfts, &above, &mut detours);
     let leaf_rows: Vec<u32> = t.leaves().iter().map(|&n| lfts.row_of[n as usize]).collect();
-    let missing = unrouted_host_pairs(fabric, lids, &lfts, &leaf_rows, &dests, &above);
+    let missing = unrouted_host_pairs(fabric, lids, &lfts, &leaf_rows, &dests, &above, &hosted);
     let mut routes = TreeRoutes {
         unrouted: missing.len() as u64,
         unrouted_named: name_pairs(fabric, lids, missing.iter()),
@@ -430,7 +475,13 @@ pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRo
         rank,
         escape: Default::default(),
     };
-    routes.escape_the_rest(fabric, lids);
+    let sources: Vec<NodeId> = leaf_rows
+        .iter()
+        .filter(|&&r| hosted[r as usize])
+        .map(|&r| routes.lfts.switches[r as usize])
+        .collect();
+    routes.escape_from(fabric, lids, &sources);
+    super::mgmt_fill::fill(fabric, lids, &mut routes.lfts, &hosted);
     Ok(routes)
 }
 
@@ -460,7 +511,7 @@ fn hosts_above(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, above: &[Endpoin
     detours.sort_unstable();
 }
 
-/// (Leaf with hosts, host LID) pairs whose entry is empty, in leaf then LID order.
+/// (Leaf with hosts (`hosted`), host LID) pairs whose entry is empty, in leaf then LID order.
 fn unrouted_host_pairs(
     fabric: &Fabric,
     lids: &Lids,
@@ -468,6 +519,7 @@ fn unrouted_host_pairs(
     leaf_rows: &[u32],
     dests: &[Dest],
     above: &[Endpoint],
+    hosted: &[bool],
 ) -> Vec<(NodeId, u32)> {
     let mut host_lids: Vec<u32> = dests.iter().map(|d| d.lid as u32).collect();
     host_lids.extend(
@@ -476,12 +528,10 @@ fn unrouted_host_pairs(
             .map(|ep| lids.base[fabric.port_index(ep.node, ep.port) as usize] as u32),
     );
     host_lids.sort_unstable();
-    let mut has_hosts = vec![false; lfts.switches.len()];
-    dests.iter().for_each(|d| has_hosts[d.leaf as usize] = true);
     let mut out = Vec::new();
     for &r in leaf_rows {
         let sw = lfts.switches[r as usize];
-        if !has_hosts[r as usize] {
+        if !hosted[r as usize] {
             continue;
         }
         for &lid in &host_lids {

@@ -144,7 +144,9 @@ pub fn storage_on_spine(seed: u64) -> Fabric {
 /// `chassis` directors of `chips` leaf chips and 18 spine chips each (a leaf chip: 18
 /// cables up, one to every spine chip of its chassis); every edge switch carries 5 to 18
 /// hosts and 15 to 18 uplinks, in groups of 1 to 6 parallel cables to random leaf chips
-/// of any chassis with free ports.
+/// with free ports, the groups dealt over the chassis in turn (as Janus's edges reach all
+/// three directors; an edge on one chassis alone would reach the others' edges by no
+/// up*/down* path).
 pub fn under_directors(seed: u64, edges: usize, chassis: usize, chips: usize) -> Fabric {
     let mut g = Gen::new(seed);
     let mut leaf_chips: Vec<(NodeId, u32)> = Vec::new();
@@ -162,11 +164,18 @@ pub fn under_directors(seed: u64, edges: usize, chassis: usize, chips: usize) ->
         let hosts = 5 + g.below(14) as u32;
         let edge = leaf_with(&mut g, hosts, "node", &mut next);
         let mut up = 15 + g.below(4) as u32;
+        let mut turn = g.below(chassis as u64) as usize;
         while up > 0 {
-            let open: Vec<usize> = (0..leaf_chips.len()).filter(|&i| leaf_chips[i].1 > 0).collect();
+            let free = |i: usize| leaf_chips[i].1 > 0;
+            let mine = |i: usize| i / chips == turn % chassis;
+            let mut open: Vec<usize> = (0..leaf_chips.len()).filter(|&i| free(i) && mine(i)).collect();
+            if open.is_empty() {
+                open = (0..leaf_chips.len()).filter(|&i| free(i)).collect();
+            }
             if open.is_empty() {
                 break;
             }
+            turn += 1;
             let i = open[g.below(open.len() as u64) as usize];
             let k = (1 + g.below(6) as u32).min(up).min(leaf_chips[i].1);
             g.cables(edge, leaf_chips[i].0, k as usize);

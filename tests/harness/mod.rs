@@ -341,7 +341,17 @@ impl Sim {
 
     /// [`Sim::tool`] attached to ibsim node `host` when given ([`Sim::try_tool_on`]).
     pub fn tool_on(&self, host: Option<&str>, program: &str, args: &[&str]) -> String {
-        let out = self.try_tool_on(host, program, args, Duration::from_secs(120));
+        let mut out = self.try_tool_on(host, program, args, Duration::from_secs(120));
+        // the SA does not answer while OpenSM sweeps (a trap can start one at any time):
+        // a query that timed out is asked again, as an operator would, a few times
+        for _ in 0..3 {
+            let timed_out = String::from_utf8_lossy(&out.stderr).contains("timed out");
+            if out.status.success() || program != "saquery" || !timed_out {
+                break;
+            }
+            std::thread::sleep(Duration::from_secs(2));
+            out = self.try_tool_on(host, program, args, Duration::from_secs(120));
+        }
         assert!(
             out.status.success(),
             "{program} {args:?} failed ({}):\n{}",

@@ -26,8 +26,16 @@
 //! the plugin then repairs for its own tables), the same schedule on every engine's tables.
 //! `IBFAT_BENCH_SPEC=fabric.yaml` benchmarks that fabric instead of LSFT(q) (any family
 //! ibfat builds: a k-ary tree or PGFT for the degraded-tree comparison; the `lsft` column
-//! is then left out).
+//! is then left out). Fabrics as found (issue 39): `IBFAT_BENCH_FABRIC=FILE` (an
+//! ibnetdiscover output or ibsim net file, e.g. fixtures/public/janus-qdr-2014.ibnetdiscover)
+//! or `IBFAT_BENCH_FOUND=NAME` (a generator of tests/harness/found.rs: `grown-lab`,
+//! `storage-on-spine`, `directors`, `superpod1`, `superpod2`, `superpod4`, `big`; seeded by
+//! `IBFAT_BENCH_SEED`). Every row also measures bisection and random permutations in
+//! ibfat's rank order and counts the (switch, LID) entries left unrouted.
 
+#[path = "../../../tests/harness/found.rs"]
+#[allow(dead_code)]
+mod found;
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
 
@@ -35,12 +43,13 @@ use harness::osmlog::{last_value, routing_passes, unfinished_pass, RoutingPass};
 use harness::{OsmConfig, Sim, Waited};
 use ibfat::check::{check, validate, CompiledRoutes};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::schedule::compare::{Bisection, RandomPermutations};
 use ibfat::schedule::lsft::LsftAllToAll;
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Job, Pattern};
 use ibfat::topology::faults::inject;
 use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::{FamilySpec, Layout, NodeKind, Spec};
+use ibfat::topology::{Fabric, FamilySpec, Layout, NodeKind, Spec};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -90,6 +99,10 @@ fn env_or<T: FromStr>(name: &str, default: T) -> T {
 /// the `lsft` all-to-all, and what the validator finds.
 struct Quality {
     shift: (f64, u32),
+    bisection: (f64, u32),
+    random: (f64, u32),
+    /// Defective (switch, LID) entries (no route, loop, misdelivery): host LIDs, switch LIDs.
+    unrouted: (u64, u64),
     lsft: Option<(f64, u32)>,
     /// Degraded LSFT: the family's all-to-all repaired for these tables (what the plugin
     /// writes for its own) against the intact fabric's schedule — time as the schedule
@@ -160,6 +173,8 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
         (r.throughput_ratio, r.max_congestion)
     };
     let shift = run(&Shift::new(job.len()));
+    let bisection = run(&Bisection::new(job.len()));
+    let random = run(&RandomPermutations::new(job.len(), job.len(), 1));
     let lsft = match (&layout, &degraded_lsft) {
         (Some(Layout::Lsft(l)), _) => Some(run(&LsftAllToAll::new(l, &job))),
         (None, Some(l)) => {
@@ -175,6 +190,9 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
 
     Quality {
         shift,
+        bisection,
+        random,
+        unrouted: (v.defective_host_lid_entries, v.defective_switch_lid_entries),
         lsft,
         lsft_repaired: repaired,
         host_routes: v.broken_host_routes == 0,
@@ -310,6 +328,36 @@ fn run_engine(
     }
 }
 
+/// The fabric of `IBFAT_BENCH_FABRIC` (a file) or `IBFAT_BENCH_FOUND` (a generator of
+/// field shapes), with its name; none when neither is set.
+fn found_fabric(seed: u64) -> Option<(Fabric, String)> {
+    use ibfat::formats::dump::ParseOptions;
+    use ibfat::load::{load, Recognise};
+    if let Ok(path) = std::env::var("IBFAT_BENCH_FABRIC") {
+        let loaded = load(std::path::Path::new(&path), ParseOptions::default(), Recognise::No)
+            .unwrap_or_else(|e| panic!("IBFAT_BENCH_FABRIC: {e}"));
+        let name = std::path::Path::new(&path)
+            .file_name()
+            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+        return Some((loaded.fabric().clone(), name));
+    }
+    let name = std::env::var("IBFAT_BENCH_FOUND").ok()?;
+    let fabric = match name.as_str() {
+        "grown-lab" => found::grown_lab(seed),
+        "storage-on-spine" => found::storage_on_spine(seed),
+        // Janus's shape: ~100 edge switches under 3 directors of 36 leaf chips (648 ports)
+        "directors" => found::under_directors(seed, 100, 3, 36),
+        "superpod1" => found::superpod(seed, 1),
+        "superpod2" => found::superpod(seed, 2),
+        "superpod4" => found::superpod(seed, 4),
+        "big" => found::big_irregular(seed, 40),
+        other => panic!(
+            "IBFAT_BENCH_FOUND={other}: one of grown-lab, storage-on-spine, directors, superpod1, superpod2, superpod4, big"
+        ),
+    };
+    Some((fabric, format!("{name} (seed {seed})")))
+}
+
 /// A fault level of `IBFAT_BENCH_CUTS`: a cable count or a percentage of the
 /// switch-to-switch cables.
 fn cut_count(level: &str, cables: usize) -> usize {
@@ -334,33 +382,33 @@ fn main() {
     let limit = Duration::from_secs(env_or("IBFAT_BENCH_TIMEOUT", 1800));
     let levels: String = env_or("IBFAT_BENCH_CUTS", "0".to_string());
     let seed: u64 = env_or("IBFAT_BENCH_SEED", 1);
-    let (plan, name, hint) = match std::env::var("IBFAT_BENCH_SPEC") {
-        Ok(path) => {
+    let (base, name, hint) = match (found_fabric(seed), std::env::var("IBFAT_BENCH_SPEC")) {
+        (Some((fabric, name)), _) => (fabric, name, None),
+        (None, Ok(path)) => {
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
             let spec = Spec::from_yaml(&text, std::path::Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
             let plan = spec.build().unwrap_or_else(|e| panic!("{path}: {e}"));
             let name = plan.layout.describe();
-            (plan, name, None)
+            (plan.fabric, name, None)
         }
-        Err(_) => {
+        (None, Err(_)) => {
             let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false)))
                 .build()
                 .unwrap_or_else(|e| panic!("LSFT({q}): {e}"));
-            (plan, format!("LSFT({q})"), Some(FamilyHint::Lsft))
+            (plan.fabric, format!("LSFT({q})"), Some(FamilyHint::Lsft))
         }
     };
-    let cables = plan
-        .fabric
+    let cables = base
         .links()
-        .filter(|l| plan.fabric.node(l.a).kind == NodeKind::Switch && plan.fabric.node(l.b).kind == NodeKind::Switch)
+        .filter(|l| base.node(l.a).kind == NodeKind::Switch && base.node(l.b).kind == NodeKind::Switch)
         .count();
     let mut summary: Vec<(String, usize, Vec<Row>)> = Vec::new();
     for level in levels.split(',').map(str::trim).filter(|l| !l.is_empty()) {
         let cut = cut_count(level, cables);
         let fabric = if cut == 0 {
-            plan.fabric.clone()
+            base.clone()
         } else {
-            inject(&plan.fabric, cut, seed, &[])
+            inject(&base, cut, seed, &[])
                 .unwrap_or_else(|e| panic!("{level}: {e}"))
                 .fabric
         };
@@ -465,9 +513,9 @@ fn print_table(what: &str, rows: &[Row]) {
     println!();
     println!("{what}");
     println!(
-        "| engine | routed by | passes | median ms | best ms | VLs | OpenSM peak RSS | shift ratio (max cong.) | lsft ratio (max cong.) | host routes | every LID | non-minimal | 1-VL CDG acyclic |"
+        "| engine | routed by | passes | median ms | best ms | VLs | OpenSM peak RSS | shift ratio (max cong.) | bisection | random | lsft ratio (max cong.) | unrouted host / switch LID entries | host routes | every LID | non-minimal | 1-VL CDG acyclic |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let yes = |b: bool| if b { "yes" } else { "no" };
     let mut ibfat_median = None;
     let mut medians = Vec::new();
@@ -504,7 +552,7 @@ fn print_table(what: &str, rows: &[Row]) {
         let q = r.quality.as_ref();
         let pair = |x: Option<(f64, u32)>| x.map_or("-".into(), |(ratio, c)| format!("{ratio:.4} ({c})"));
         println!(
-            "| {} | {by} | {}{} | {median} | {best} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {by} | {}{} | {median} | {best} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.entry,
             r.passes.len(),
             if r.missing > 0 {
@@ -515,6 +563,8 @@ fn print_table(what: &str, rows: &[Row]) {
             r.vls,
             r.rss_mib.map_or("-".into(), |m| format!("{m} MiB")),
             pair(q.map(|q| q.shift)),
+            pair(q.map(|q| q.bisection)),
+            pair(q.map(|q| q.random)),
             match q.and_then(|q| q.lsft_repaired) {
                 Some((a, r, 0)) => format!("{}; time {a:.4} → repaired {r:.4}", pair(q.and_then(|q| q.lsft))),
                 Some((a, r, u)) => format!(
@@ -523,6 +573,7 @@ fn print_table(what: &str, rows: &[Row]) {
                 ),
                 None => pair(q.and_then(|q| q.lsft)),
             },
+            q.map_or("-".into(), |q| format!("{} / {}", q.unrouted.0, q.unrouted.1)),
             q.map_or("-", |q| yes(q.host_routes)),
             q.map_or("-", |q| yes(q.every_lid)),
             q.map_or("-".into(), |q| q.non_minimal.to_string()),

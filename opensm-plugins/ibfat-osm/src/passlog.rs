@@ -64,15 +64,15 @@ pub fn route_lines(routed: &Routed, description: &str, offer: &VlOffer) -> Vec<S
 fn updown_lines(routed: &Routed, offer: &VlOffer, v: &mut Vec<String>) {
     match (&routed.lanes, routed.dropped) {
         (_, Some(d)) => v.push(format!(
-            "up*/down* around the faults on one VL; detours dropped and left unrouted: {} (leaf, switch LID) \
+            "up*/down* on one VL; detours dropped and left unrouted: {} (leaf, switch LID) \
              detours, {} escape-lane pairs ({})",
             d.detours,
             d.escape_pairs,
             offer.refusal(d.need).unwrap_or_default()
         )),
-        (None, None) => v.push("up*/down* around the faults on one VL (no SL-to-VL tables needed)".to_string()),
+        (None, None) => v.push("up*/down* on one VL (no SL-to-VL tables needed)".to_string()),
         (Some(_), None) => v.push(format!(
-            "up*/down* around the faults on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2, VL 1 from \
+            "up*/down* on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2, VL 1 from \
              their turn; {} (leaf, host LID) and {} (leaf, switch LID) pairs on the escape lane (SL 15, VL {}); SLs \
              by path_sl, SL-to-VL tables by update_sl2vl",
             routed.switch_lid_detours,

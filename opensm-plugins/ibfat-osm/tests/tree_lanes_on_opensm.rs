@@ -132,7 +132,7 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
     assert!(!want.detours.is_empty(), "the cuts leave no switch-LID detour");
     assert!(
         pass.contains(&format!(
-            "ibfat: up*/down* around the faults on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2",
+            "ibfat: up*/down* on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2",
             want.detours.len()
         )) && pass.contains("ibfat: per-VL validation:")
             && pass.contains("CDG of host routes acyclic per VL"),
