@@ -92,13 +92,13 @@ fn missing_with(lfts: &LftSet, sources: &[NodeId], target: &[NodeId]) -> Vec<(No
 
 /// The surviving switch-to-switch cables of every row: (own port, neighbour row,
 /// neighbour's port), in port order.
-struct Links {
+pub(crate) struct Links {
     start: Vec<u32>,
     link: Vec<(u8, u32, u8)>,
 }
 
 impl Links {
-    fn new(fabric: &Fabric, lfts: &LftSet) -> Links {
+    pub(crate) fn new(fabric: &Fabric, lfts: &LftSet) -> Links {
         let mut start = vec![0u32];
         let mut link = Vec::new();
         for &sw in &lfts.switches {
@@ -115,12 +115,12 @@ impl Links {
         Links { start, link }
     }
 
-    fn of(&self, row: u32) -> &[(u8, u32, u8)] {
+    pub(crate) fn of(&self, row: u32) -> &[(u8, u32, u8)] {
         &self.link[self.start[row as usize] as usize..self.start[row as usize + 1] as usize]
     }
 
     /// The row behind `port` of `row`, if a switch.
-    fn next(&self, row: u32, port: u8) -> Option<u32> {
+    pub(crate) fn next(&self, row: u32, port: u8) -> Option<u32> {
         let l = self.of(row);
         l.binary_search_by_key(&port, |x| x.0).ok().map(|i| l[i].1)
     }

@@ -11,9 +11,10 @@
 //! come from the family's rule, not from here. No host route changes: a walk that arrived
 //! before never met a hole.
 
+use super::escape::Links;
 use super::lft::{LftSet, NO_ROUTE};
 use super::lids::Lids;
-use crate::topology::{Fabric, NodeKind, NO_PEER};
+use crate::topology::{Fabric, NO_PEER};
 
 /// Walk states per row for one LID.
 const UNKNOWN: u8 = 0;
@@ -36,7 +37,7 @@ pub(crate) fn fill(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, hosted: &[bo
     if !gap.iter().any(|&g| g) {
         return 0;
     }
-    let links = neighbours(fabric, lfts);
+    let links = Links::new(fabric, lfts);
     let mut written = 0;
     let mut state = vec![UNKNOWN; n];
     let mut pointed = vec![false; n];
@@ -57,11 +58,11 @@ pub(crate) fn fill(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, hosted: &[bo
         while head < queue.len() {
             let v = queue[head];
             head += 1;
-            for &(_, u) in &links[v as usize] {
+            for &(_, u, _) in links.of(v) {
                 let ui = u as usize;
                 let hole = lfts.ports[ui * stride + lid] == NO_ROUTE;
                 if state[ui] == FAILS && hole && !hosted[ui] && !pointed[ui] {
-                    let back = links[ui].iter().find(|&&(_, w)| w == v).map(|&(p, _)| p);
+                    let back = links.of(u).iter().find(|l| l.1 == v).map(|l| l.0);
                     if let Some(p) = back {
                         lfts.ports[ui * stride + lid] = p;
                         state[ui] = ARRIVES;
@@ -75,25 +76,9 @@ pub(crate) fn fill(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, hosted: &[bo
     written
 }
 
-/// The switch-to-switch cables of every row: (own port, neighbour row), in port order.
-fn neighbours(fabric: &Fabric, lfts: &LftSet) -> Vec<Vec<(u8, u32)>> {
-    lfts.switches
-        .iter()
-        .map(|&sw| {
-            (1..=fabric.node(sw).nports)
-                .filter_map(|p| {
-                    let (n, _) = fabric.peer(sw, p)?;
-                    let r = *lfts.row_of.get(n as usize)?;
-                    (r != u32::MAX && fabric.node(n).kind == NodeKind::Switch).then_some((p, r))
-                })
-                .collect()
-        })
-        .collect()
-}
-
 /// Mark the holes that a walk from a row with hosts runs into (`pointed`): filling one
 /// would complete a route a host sources.
-fn mark_host_holes(lfts: &LftSet, links: &[Vec<(u8, u32)>], lid: usize, hosted: &[bool], pointed: &mut [bool]) {
+fn mark_host_holes(lfts: &LftSet, links: &Links, lid: usize, hosted: &[bool], pointed: &mut [bool]) {
     let mut seen = vec![false; hosted.len()];
     for r in (0..hosted.len()).filter(|&r| hosted[r]) {
         let mut at = r;
@@ -104,9 +89,9 @@ fn mark_host_holes(lfts: &LftSet, links: &[Vec<(u8, u32)>], lid: usize, hosted: 
                 pointed[at] = true;
                 break;
             }
-            match links[at].binary_search_by_key(&port, |&(p, _)| p) {
-                Ok(i) => at = links[at][i].1 as usize,
-                Err(_) => break, // delivered here, or to a host
+            match links.next(at as u32, port) {
+                Some(next) => at = next as usize,
+                None => break, // delivered here, or to a host
             }
         }
     }
@@ -118,7 +103,7 @@ fn mark_host_holes(lfts: &LftSet, links: &[Vec<(u8, u32)>], lid: usize, hosted: 
 fn walk(
     fabric: &Fabric,
     lfts: &LftSet,
-    links: &[Vec<(u8, u32)>],
+    links: &Links,
     lid: usize,
     owner: u32,
     r: usize,
@@ -147,9 +132,9 @@ fn walk(
                 FAILS
             };
         }
-        match links[at].binary_search_by_key(&port, |&(p, _)| p) {
-            Ok(i) => at = links[at][i].1 as usize,
-            Err(_) => {
+        match links.next(at as u32, port) {
+            Some(next) => at = next as usize,
+            None => {
                 // a host (or nothing) behind the port: arrives when it is the LID's own
                 let to_owner = fabric
                     .peer(sw, port)

@@ -162,6 +162,40 @@ impl OpenSm {
         assert!(!log.contains("falling back"), "{what}: {}", tail(&log, 40));
     }
 
+    /// Play ibsim console `commands` (a `cut.ibsim`, `restore.ibsim` of `ibfat faults`),
+    /// re-sweep, and require the pass to be ibfat's ([`OpenSm::routed_by_ibfat`]). A trap
+    /// from the first command can start a sweep that sees only some of the changes, and a
+    /// late one can start after the settle: both are let end, so that the log and the
+    /// tables read next are one finished pass's that saw every change.
+    pub fn resweep_after(&mut self, sim: &super::Sim, commands: &str, what: &str) {
+        const DONE: &str = "tables configured on all switches";
+        for cmd in commands.lines() {
+            sim.console(cmd);
+        }
+        let start = Instant::now();
+        loop {
+            let seen = self.log().matches(DONE).count();
+            std::thread::sleep(Duration::from_secs(2));
+            if self.log().matches(DONE).count() == seen || start.elapsed() > Duration::from_secs(30) {
+                break;
+            }
+        }
+        let before = self.log().matches(DONE).count();
+        self.sighup();
+        self.routed_by_ibfat(before + 1, what);
+        let finished = super::wait_until(Duration::from_secs(60), || {
+            let log = self.log();
+            // a degraded pass logs its fabric first, its summary line last
+            let (pass, table, up) = (
+                log.rfind("ibfat: pass ").max(log.rfind("ibfat: degraded fabric:")),
+                log.rfind(DONE),
+                log.rfind("SUBNET UP"),
+            );
+            table > pass && up > table
+        });
+        assert!(finished, "{what}: a pass did not finish\n{}", tail(&self.log(), 30));
+    }
+
     pub fn stop(mut self) {
         stop_child(&mut self.child, Duration::from_secs(15));
     }

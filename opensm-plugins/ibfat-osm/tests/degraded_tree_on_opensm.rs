@@ -85,12 +85,7 @@ fn degraded_tree(
         a.extend(["--out", drill.to_str().unwrap()]);
         let (code, out, err) = harness::ibfat(&a);
         assert_eq!(code, 0, "{name}: {out}{err}");
-        for cmd in std::fs::read_to_string(drill.join("cut.ibsim")).unwrap().lines() {
-            sim.console(cmd);
-        }
-        let before = osm.log().matches("tables configured on all switches").count();
-        osm.sighup();
-        osm.routed_by_ibfat(before + 1, &name);
+        osm.resweep_after(&sim, &std::fs::read_to_string(drill.join("cut.ibsim")).unwrap(), &name);
         let log = osm.log();
         let pass = &log[log
             .rfind("ibfat: degraded fabric:")

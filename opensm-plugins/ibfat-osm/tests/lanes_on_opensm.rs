@@ -102,40 +102,7 @@ fn host_lids(fabric: &Fabric, lids: &Lids) -> Vec<(u16, NodeId)> {
 /// Play `file` (`cut.ibsim`, `restore.ibsim`) of an `ibfat faults` folder on the running
 /// ibsim and re-sweep: the pass must be ibfat's.
 fn play_and_resweep(sim: &Sim, osm: &mut harness::OpenSm, dir: &std::path::Path, file: &str, what: &str) {
-    for cmd in std::fs::read_to_string(dir.join(file)).unwrap().lines() {
-        sim.console(cmd);
-    }
-    // a trap from the first command can start a sweep that sees only some of the changes:
-    // let such sweeps end before counting, so that the pass waited for is the re-sweep's
-    let done = |osm: &harness::OpenSm| osm.log().matches("tables configured on all switches").count();
-    let start = std::time::Instant::now();
-    loop {
-        let seen = done(osm);
-        std::thread::sleep(std::time::Duration::from_secs(2));
-        if done(osm) == seen || start.elapsed() > std::time::Duration::from_secs(30) {
-            break;
-        }
-    }
-    let before = done(osm);
-    osm.sighup();
-    osm.routed_by_ibfat(before + 1, what);
-    // a sweep that a late trap started after the settle: let it end too, so that the log
-    // and the tables read next are one finished pass's
-    let finished = harness::wait_until(std::time::Duration::from_secs(60), || {
-        let log = osm.log();
-        // a degraded pass logs its fabric first, its summary line last
-        let (pass, table, up) = (
-            log.rfind("ibfat: pass ").max(log.rfind("ibfat: degraded fabric:")),
-            log.rfind("tables configured on all switches"),
-            log.rfind("SUBNET UP"),
-        );
-        table > pass && up > table
-    });
-    assert!(
-        finished,
-        "{what}: a pass did not finish\n{}",
-        harness::tail(&osm.log(), 30)
-    );
+    osm.resweep_after(sim, &std::fs::read_to_string(dir.join(file)).unwrap(), what);
 }
 
 /// What a degraded LSFT pass left in the switches, read back: the tables equal the

@@ -175,12 +175,11 @@ fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
             drill.to_str().unwrap(),
         ]);
         assert_eq!(code, 0, "{out}{err}");
-        for cmd in std::fs::read_to_string(drill.join("cut.ibsim")).unwrap().lines() {
-            sim.console(cmd);
-        }
-        let before = osm.log().matches("tables configured on all switches").count();
-        osm.sighup();
-        osm.routed_by_ibfat(before + 1, &format!("cut {seed}"));
+        osm.resweep_after(
+            &sim,
+            &std::fs::read_to_string(drill.join("cut.ibsim")).unwrap(),
+            &format!("cut {seed}"),
+        );
         let (fabric, lids, programmed) = sim.programmed();
         let library = ibfat::routing::route(&fabric, &tree(&fabric), &lids).unwrap();
         harness::assert_same_tables(&fabric, &library, &programmed, &format!("cut {seed}"));
