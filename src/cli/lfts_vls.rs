@@ -23,8 +23,8 @@ pub fn check(
     vl_path: &Path,
 ) -> Result<(VlReport, LeafSls)> {
     let have = tables.computed_for(fabric, lids);
-    let sl = read_path_sl(&read_text(sl_path, input::GUID2LID)?, sl_path)?;
-    let vl = read_sl2vl(&read_text(vl_path, input::GUID2LID)?, vl_path)?;
+    let sl = read_path_sl(&read_text(sl_path, input::GUID2LID)?, sl_path, lids)?;
+    let vl = read_sl2vl(&read_text(vl_path, input::GUID2LID)?, vl_path, fabric)?;
     for (path, cf) in [(sl_path, &sl.computed_for), (vl_path, &vl.computed_for)] {
         let cf = cf.as_ref().ok_or_else(|| {
             Error::at(
@@ -42,15 +42,14 @@ pub fn check(
     // the SL of a leaf's hosts towards each DLID (hosts of one leaf must agree: the walk
     // starts at the leaf)
     let mut by_leaf: HashMap<(u32, u16), u8> = HashMap::new();
-    for (&(slid, dlid), &s) in &sl.sl {
-        let owner = lids.owner.get(slid as usize).copied().unwrap_or(NO_PEER);
-        if owner == NO_PEER {
-            return Err(Error::at(
-                sl_path,
-                0,
-                format!("SLID 0x{slid:04x} is not a LID of the fabric"),
-            ));
-        }
+    // file order, so that the first disagreement named is the first in the file
+    let mut listed: Vec<(usize, u16, u16, u8)> = sl.sl.iter().map(|(&(a, b), &(s, ln))| (ln, a, b, s)).collect();
+    listed.sort_unstable();
+    for (ln, slid, dlid, s) in listed {
+        // the reader took only LIDs of this fabric
+        let Some(&owner) = lids.owner.get(slid as usize).filter(|&&o| o != NO_PEER) else {
+            continue;
+        };
         let p = &fabric.ports[owner as usize];
         if fabric.node(p.node).kind == NodeKind::Switch {
             continue;
@@ -62,7 +61,7 @@ pub fn check(
             if old != s {
                 return Err(Error::at(
                     sl_path,
-                    0,
+                    ln,
                     format!(
                         "hosts on switch {} use SLs {old} and {s} towards 0x{dlid:04x}",
                         fabric.node(leaf).desc

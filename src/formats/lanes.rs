@@ -14,7 +14,7 @@
 
 use crate::fingerprint::ComputedFor;
 use crate::routing::Lids;
-use crate::topology::{Fabric, NodeId};
+use crate::topology::{Fabric, NodeId, NO_PEER};
 use std::fmt::Write;
 
 fn header(what: &str, rest: &str, cf: &ComputedFor) -> String {
@@ -94,8 +94,8 @@ pub fn write_sl2vl(fabric: &Fabric, cf: &ComputedFor, vl: impl Fn(NodeId, u8, u8
 pub struct PathSl {
     /// What the file says it was computed for.
     pub computed_for: Option<ComputedFor>,
-    /// (SLID, DLID) → SL, for the listed pairs (every other pair: SL 0).
-    pub sl: std::collections::HashMap<(u16, u16), u8>,
+    /// (SLID, DLID) → (SL, line of the file), for the listed pairs (every other pair: SL 0).
+    pub sl: std::collections::HashMap<(u16, u16), (u8, usize)>,
 }
 
 /// `sl2vl.txt` as read back.
@@ -128,14 +128,36 @@ fn data_lines(text: &str) -> (Option<ComputedFor>, Vec<(usize, &str)>) {
     (cf, lines)
 }
 
-fn hex_lid(tok: &str, path: &std::path::Path, ln: usize) -> crate::Result<u16> {
-    crate::guid::hex_u16(tok).ok_or_else(|| {
-        crate::Error::at(path, ln, format!("`{tok}` is not a LID")).with_hint("LIDs are written 0x0001 … 0xbfff")
-    })
+/// A LID of `path-sl.txt`: hex, unicast, and one the fabric's ports hold (a file for
+/// another fabric or LID assignment must not be walked as if it were this one's).
+fn fabric_lid(tok: &str, what: &str, lids: &Lids, path: &std::path::Path, ln: usize) -> crate::Result<u16> {
+    let lid = crate::guid::hex_u16(tok).ok_or_else(|| {
+        crate::Error::at(path, ln, format!("{what} `{tok}` is not a LID")).with_hint("LIDs are written 0x0001 … 0xbfff")
+    })?;
+    if !(1..=0xbfff).contains(&lid) {
+        return Err(crate::Error::at(
+            path,
+            ln,
+            format!("{what} {tok} is not a unicast LID (valid 0x0001..=0xbfff)"),
+        ));
+    }
+    if !matches!(lids.owner.get(lid as usize), Some(&o) if o != NO_PEER) {
+        let top = lids.max_lid();
+        return Err(crate::Error::at(
+            path,
+            ln,
+            format!("{what} {tok} is no LID of this fabric (its LIDs are within 0x0001..=0x{top:04x})"),
+        )
+        .with_hint(
+            "the file belongs to another fabric or LID assignment: use the one ibfat route wrote with these tables",
+        ));
+    }
+    Ok(lid)
 }
 
-/// Read `path-sl.txt` (format in the module documentation); errors name file and line.
-pub fn read_path_sl(text: &str, path: &std::path::Path) -> crate::Result<PathSl> {
+/// Read `path-sl.txt` (format in the module documentation) for the fabric with `lids`:
+/// every LID must be one of its unicast LIDs; errors name file and line.
+pub fn read_path_sl(text: &str, path: &std::path::Path, lids: &Lids) -> crate::Result<PathSl> {
     let (computed_for, lines) = data_lines(text);
     let mut out = PathSl {
         computed_for,
@@ -152,16 +174,22 @@ pub fn read_path_sl(text: &str, path: &std::path::Path) -> crate::Result<PathSl>
             .ok()
             .filter(|&x: &u8| x < 16)
             .ok_or_else(|| crate::Error::at(path, ln, format!("SL `{s}` is not 0..15")))?;
-        let key = (hex_lid(a, path, ln)?, hex_lid(b, path, ln)?);
-        if out.sl.insert(key, sl).is_some() {
+        let key = (
+            fabric_lid(a, "SLID", lids, path, ln)?,
+            fabric_lid(b, "DLID", lids, path, ln)?,
+        );
+        if out.sl.insert(key, (sl, ln)).is_some() {
             return Err(crate::Error::at(path, ln, format!("the pair {a} {b} is listed twice")));
         }
     }
     Ok(out)
 }
 
-/// Read `sl2vl.txt` (format in the module documentation); errors name file and line.
-pub fn read_sl2vl(text: &str, path: &std::path::Path) -> crate::Result<Sl2Vl> {
+/// Read `sl2vl.txt` (format in the module documentation) for `fabric`: every GUID must be
+/// one of its switches and the ports that switch's; errors name file and line.
+pub fn read_sl2vl(text: &str, path: &std::path::Path, fabric: &Fabric) -> crate::Result<Sl2Vl> {
+    let switches: std::collections::HashMap<u64, NodeId> =
+        fabric.switches().map(|s| (fabric.node(s).guid, s)).collect();
     let (computed_for, lines) = data_lines(text);
     let mut out = Sl2Vl {
         computed_for,
@@ -178,6 +206,22 @@ pub fn read_sl2vl(text: &str, path: &std::path::Path) -> crate::Result<Sl2Vl> {
         }
         let guid = crate::topology::spec::parse_guid(t[0]).ok_or_else(bad)?;
         let (pi, po): (u8, u8) = (t[1].parse().map_err(|_| bad())?, t[2].parse().map_err(|_| bad())?);
+        let sw = *switches.get(&guid).ok_or_else(|| {
+            crate::Error::at(path, ln, format!("{} is no switch of this fabric", t[0]))
+                .with_hint("the file belongs to another fabric: use the one ibfat route wrote with these tables")
+        })?;
+        let nports = fabric.node(sw).nports;
+        if pi > nports || !(1..=nports).contains(&po) || pi == po {
+            return Err(crate::Error::at(
+                path,
+                ln,
+                format!(
+                    "{} {pi} {po}: switch {} has ports 1..={nports}; IN is 0 (the switch itself) or one of them, OUT another",
+                    t[0],
+                    fabric.node(sw).desc
+                ),
+            ));
+        }
         let mut v = [0u8; 16];
         for (k, tok) in t[3..].iter().enumerate() {
             v[k] = tok.parse().ok().filter(|&x: &u8| x < 15).ok_or_else(bad)?;
@@ -196,28 +240,78 @@ pub fn read_sl2vl(text: &str, path: &std::path::Path) -> crate::Result<Sl2Vl> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::lsft::LsftParams;
+    use crate::topology::{FamilySpec, Spec};
     use std::path::Path;
+
+    /// An LSFT(2) with its LIDs: the fabric the files below are read for.
+    fn lsft2() -> (Fabric, Lids) {
+        let t = Spec::new(FamilySpec::Lsft(LsftParams::new(2, false))).build().unwrap();
+        let lids = Lids::plan(&t.fabric, t.layout.hosts(), 0).unwrap();
+        (t.fabric, lids)
+    }
+
+    fn err(r: crate::Result<impl std::fmt::Debug>) -> String {
+        r.unwrap_err().to_string()
+    }
 
     #[test]
     fn files_read_back_and_bad_lines_are_named() {
+        let (f, lids) = lsft2();
         let cf = ComputedFor {
             fabric: "0xab".into(),
             lfts: Some("0xcd".into()),
         };
         let text = format!("{}0x0001 0x0002 1\n", header("path SLs (path-sl/1)", "x", &cf));
-        let r = read_path_sl(&text, Path::new("p")).unwrap();
+        let r = read_path_sl(&text, Path::new("p"), &lids).unwrap();
         assert_eq!(r.computed_for, Some(cf.clone()));
-        assert_eq!(r.sl.get(&(1, 2)), Some(&1));
-        let e = read_path_sl("0x0001 0x0002\n", Path::new("p")).unwrap_err().to_string();
+        assert_eq!(r.sl.get(&(1, 2)), Some(&(1, 1 + 3)));
+        let e = err(read_path_sl("0x0001 0x0002\n", Path::new("p"), &lids));
         assert!(e.contains("p:1") && e.contains("SLID DLID SL"), "{e}");
-        let e = read_path_sl("0x0001 0x0002 1\n0x0001 0x0002 2\n", Path::new("p"))
-            .unwrap_err()
-            .to_string();
+        let e = err(read_path_sl(
+            "0x0001 0x0002 1\n0x0001 0x0002 2\n",
+            Path::new("p"),
+            &lids,
+        ));
         assert!(e.contains("p:2") && e.contains("twice"), "{e}");
-        let line = "0x0000000000000001 1 2 0 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
-        let s = read_sl2vl(line, Path::new("v")).unwrap();
-        assert_eq!(s.vl[&(1, 1, 2)][1], 1);
-        let e = read_sl2vl("0x1 1 2 0\n", Path::new("v")).unwrap_err().to_string();
+        let s0 = f.switches().next().unwrap();
+        let (g, p1, p2) = (f.node(s0).guid, 1, 2);
+        let line = format!("0x{g:016x} {p1} {p2} 0 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+        let s = read_sl2vl(&line, Path::new("v"), &f).unwrap();
+        assert_eq!(s.vl[&(g, 1, 2)][1], 1);
+        let e = err(read_sl2vl("0x1 1 2 0\n", Path::new("v"), &f));
         assert!(e.contains("v:1"), "{e}");
+    }
+
+    /// LIDs outside the fabric's unicast LIDs, GUIDs of no switch and ports a switch does
+    /// not have are refused with the line, not walked as routes of another fabric.
+    #[test]
+    fn lids_guids_and_ports_of_another_fabric_are_refused_by_line() {
+        let (f, lids) = lsft2();
+        let top = lids.max_lid();
+        for (bad, why) in [
+            ("0x0000", "not a unicast LID"),
+            ("0xffff", "not a unicast LID"),
+            ("0xc001", "not a unicast LID"),
+            (&*format!("0x{:04x}", top + 1), "no LID of this fabric"),
+        ] {
+            for text in [format!("\n0x0001 {bad} 1\n"), format!("\n{bad} 0x0001 1\n")] {
+                let e = err(read_path_sl(&text, Path::new("p"), &lids));
+                assert!(e.contains("p:2") && e.contains(why), "{bad}: {e}");
+            }
+        }
+        let s0 = f.switches().next().unwrap();
+        let (g, n) = (f.node(s0).guid, f.node(s0).nports);
+        let vls = "0 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0";
+        for (head, why) in [
+            (format!("0x{:016x} 1 2", g ^ 0xdead), "no switch of this fabric"),
+            (format!("0x{g:016x} 1 {}", n + 1), "has ports 1..="),
+            (format!("0x{g:016x} {} 1", n + 1), "has ports 1..="),
+            (format!("0x{g:016x} 1 0"), "has ports 1..="),
+            (format!("0x{g:016x} 2 2"), "has ports 1..="),
+        ] {
+            let e = err(read_sl2vl(&format!("# c\n{head} {vls}\n"), Path::new("v"), &f));
+            assert!(e.contains("v:2") && e.contains(why), "{head}: {e}");
+        }
     }
 }

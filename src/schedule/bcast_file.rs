@@ -8,7 +8,8 @@
 use super::bcast::{Bcast, Flow, FILE_FORMAT, MAX_LANES};
 use crate::error::{Error, Result};
 use crate::formats::input::{self, ReadError};
-use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use std::fmt;
 use std::path::Path;
 
 const HINT: &str =
@@ -16,12 +17,180 @@ const HINT: &str =
                     \"root\": R, \"lanes\": [[null or [to_rank, part] for each rank], ...]}, as `ibfat schedule \
                     --pattern bcast-multilane --out FILE` writes it";
 
-/// The keys a reader needs; other keys are allowed (the contract may grow).
-#[derive(Deserialize)]
+/// The keys a reader needs, read as they stand (other keys are skipped: the contract may
+/// grow). The file is never built as a JSON tree: a wrong format or version is refused
+/// where its key stands, the lanes are capped at [`MAX_LANES`] and each lane at the host
+/// count, so memory stays within a small multiple of the file (docs/schedules.md §6.2).
 struct Raw {
-    hosts: Vec<String>,
+    hosts: Vec<u64>,
     root: u32,
     lanes: Vec<Vec<Option<(u32, u32)>>>,
+}
+
+struct FileSeed;
+
+impl<'de> DeserializeSeed<'de> for FileSeed {
+    type Value = Raw;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Raw, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FileSeed {
+    type Value = Raw;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a broadcast object {\"format\": \"ibfat-bcast\", \"version\": 1, ...}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Raw, A::Error> {
+        let (mut format, mut version) = (false, false);
+        let (mut hosts, mut root, mut lanes) = (None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "format" => {
+                    let f: String = map.next_value()?;
+                    if f != FILE_FORMAT.0 {
+                        return Err(de::Error::custom(format!(
+                            "format {f:?}: this reader takes format \"{}\" version {}",
+                            FILE_FORMAT.0, FILE_FORMAT.1
+                        )));
+                    }
+                    format = true;
+                }
+                "version" => {
+                    let v: serde_json::Number = map.next_value()?;
+                    if v.as_u64() != Some(u64::from(FILE_FORMAT.1)) {
+                        return Err(de::Error::custom(format!(
+                            "format \"{}\" version {v}: this reader takes version {}",
+                            FILE_FORMAT.0, FILE_FORMAT.1
+                        )));
+                    }
+                    version = true;
+                }
+                "hosts" if hosts.is_none() => hosts = Some(map.next_value_seed(HostsSeed)?),
+                "root" if root.is_none() => root = Some(map.next_value::<u32>()?),
+                "lanes" if lanes.is_none() => {
+                    let n = hosts.as_ref().map(Vec::len);
+                    lanes = Some(map.next_value_seed(LanesSeed { n })?);
+                }
+                "hosts" | "root" | "lanes" => return Err(de::Error::custom(format!("`{key}` is given twice"))),
+                _ => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        if !(format && version) {
+            return Err(de::Error::custom(format!(
+                "no `format` and `version`: this reader takes format \"{}\" version {}",
+                FILE_FORMAT.0, FILE_FORMAT.1
+            )));
+        }
+        Ok(Raw {
+            hosts: hosts.ok_or_else(|| de::Error::missing_field("hosts"))?,
+            root: root.ok_or_else(|| de::Error::missing_field("root"))?,
+            lanes: lanes.ok_or_else(|| de::Error::missing_field("lanes"))?,
+        })
+    }
+}
+
+/// The hosts: port GUIDs, each parsed where it stands (no string kept).
+struct HostsSeed;
+
+impl<'de> DeserializeSeed<'de> for HostsSeed {
+    type Value = Vec<u64>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Vec<u64>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HostsSeed {
+    type Value = Vec<u64>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of port GUIDs \"0x<hex digits>\"")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<u64>, A::Error> {
+        let mut guids = Vec::new();
+        while let Some(h) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
+            let g = h
+                .starts_with("0x")
+                .then(|| crate::guid::hex(&h))
+                .flatten()
+                .ok_or_else(|| {
+                    de::Error::custom(format!(
+                        "hosts[{}] = {h:?} is not a port GUID (0x and up to 16 hex digits)",
+                        guids.len()
+                    ))
+                })?;
+            guids.push(g);
+        }
+        Ok(guids)
+    }
+}
+
+/// The lanes: at most [`MAX_LANES`], each at most `n` entries when the hosts came first.
+struct LanesSeed {
+    n: Option<usize>,
+}
+
+impl<'de> DeserializeSeed<'de> for LanesSeed {
+    type Value = Vec<Vec<Option<(u32, u32)>>>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LanesSeed {
+    type Value = Vec<Vec<Option<(u32, u32)>>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of lanes")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut lanes = Vec::new();
+        while let Some(lane) = seq.next_element_seed(LaneSeed {
+            index: lanes.len(),
+            n: self.n,
+        })? {
+            if lanes.len() == MAX_LANES as usize {
+                return Err(de::Error::custom(format!(
+                    "more than {MAX_LANES} lanes: a broadcast uses 1..={MAX_LANES}"
+                )));
+            }
+            lanes.push(lane);
+        }
+        Ok(lanes)
+    }
+}
+
+/// One lane: `null` or `[to, part]` per rank.
+struct LaneSeed {
+    index: usize,
+    n: Option<usize>,
+}
+
+impl<'de> DeserializeSeed<'de> for LaneSeed {
+    type Value = Vec<Option<(u32, u32)>>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LaneSeed {
+    type Value = Vec<Option<(u32, u32)>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "lanes[{}]: null or [to_rank, part] per rank", self.index)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut lane = Vec::with_capacity(self.n.unwrap_or(0));
+        while let Some(e) = seq.next_element::<Option<(u32, u32)>>()? {
+            if let Some(n) = self.n.filter(|&n| lane.len() == n) {
+                return Err(de::Error::custom(format!(
+                    "lanes[{}] has more than {n} entries for {n} hosts",
+                    self.index
+                )));
+            }
+            lane.push(e);
+        }
+        Ok(lane)
+    }
 }
 
 /// Read the broadcast file at `path`: the plan and the port GUID of every rank.
@@ -40,34 +209,13 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<(Bcast, Vec<u64>)> {
         let msg = text.rfind(" at line ").map_or(&text[..], |i| &text[..i]).to_string();
         Error::at(path, e.line(), format!("{msg} (column {})", e.column())).with_hint(HINT)
     };
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(json_err)?;
-    let (format, version) = (&value["format"], &value["version"]);
-    if format != FILE_FORMAT.0 || version != FILE_FORMAT.1 {
-        return Err(Error::at(
-            path,
-            0,
-            format!(
-                "format {format} version {version}: this reader takes format \"{}\" version {}",
-                FILE_FORMAT.0, FILE_FORMAT.1
-            ),
-        )
-        .with_hint(HINT));
-    }
-    let raw: Raw = serde_json::from_value(value).map_err(|e| Error::at(path, 0, e.to_string()).with_hint(HINT))?;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let raw = FileSeed
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|_| v))
+        .map_err(json_err)?;
     let bad = |msg: String| Error::at(path, 0, msg).with_hint(HINT);
-    let mut guids = Vec::with_capacity(raw.hosts.len());
-    for (r, h) in raw.hosts.iter().enumerate() {
-        let g = h
-            .starts_with("0x")
-            .then(|| crate::guid::hex(h))
-            .flatten()
-            .ok_or_else(|| {
-                bad(format!(
-                    "hosts[{r}] = {h:?} is not a port GUID (0x and up to 16 hex digits)"
-                ))
-            })?;
-        guids.push(g);
-    }
+    let guids = raw.hosts;
     let mut seen = std::collections::HashMap::new();
     for (r, g) in guids.iter().enumerate() {
         if let Some(first) = seen.insert(*g, r) {

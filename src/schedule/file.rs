@@ -456,6 +456,15 @@ impl<'de> Visitor<'de> for HostSeed<'_, '_, '_> {
     }
 }
 
+/// Most phases a schedule of `n` ranks may hold: every ordered pair in a phase of its own
+/// (n(n−1)) or as many as a random pattern may have, whichever is more; with the host
+/// count not yet known, the latter. The cap keeps a file of millions of tiny phases from
+/// costing more memory than a small multiple of its size.
+fn max_phases(n: Option<usize>) -> usize {
+    let pairs = n.map_or(0, |n| n.saturating_mul(n.saturating_sub(1)));
+    pairs.max(super::generate::MAX_RANDOM_PHASES)
+}
+
 /// The phase list; each phase checked as it is read when the host count is known.
 struct PhasesSeed {
     n: Option<usize>,
@@ -476,11 +485,23 @@ impl<'de> Visitor<'de> for PhasesSeed {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
         let mut phases = Vec::new();
         let mut check = self.n.map(PermutationCheck::new);
+        let most = max_phases(self.n);
         while let Some(ph) = seq.next_element_seed(PhaseSeed {
             index: phases.len(),
             n: self.n,
             check: check.as_mut(),
         })? {
+            if phases.len() == most {
+                return Err(de::Error::custom(match self.n {
+                    Some(n) => format!(
+                        "more than {most} phases: a schedule of {n} ranks has at most max(n(n-1), {}) (every ordered pair in a phase of its own)",
+                        super::generate::MAX_RANDOM_PHASES
+                    ),
+                    None => format!(
+                        "more than {most} phases before the host list: write \"hosts\" before \"phases\", as ibfat does"
+                    ),
+                }));
+            }
             phases.push(ph);
         }
         Ok(phases)

@@ -30,7 +30,7 @@ impl KaryParams {
     /// Check the parameters; errors name the field and the valid range.
     pub fn validate(&self) -> Result<()> {
         let (k, n) = (self.arity, self.levels);
-        if k < 2 || 2 * k > super::fabric::MAX_PORTS {
+        if !(2..=super::fabric::MAX_PORTS / 2).contains(&k) {
             return Err(Error::input(
                 "arity",
                 format!("{k} is out of range: a k-ary tree needs k >= 2 and 2k-port switches"),

@@ -102,7 +102,7 @@ impl MolsParams {
     /// Check the parameters and resolve `auto`.
     pub fn resolve_wiring(&self) -> Result<Wiring> {
         let n = self.arity;
-        if n < 2 || 2 * n > super::fabric::MAX_PORTS {
+        if !(2..=super::fabric::MAX_PORTS / 2).contains(&n) {
             return Err(Error::input(
                 "arity",
                 format!("{n} is out of range: the 3-level tree needs n >= 2 and 2n-port switches"),

@@ -18,6 +18,7 @@
 
 mod degraded;
 mod lanes;
+pub mod mcast;
 mod opensm;
 pub mod osmlog;
 pub mod slurm;

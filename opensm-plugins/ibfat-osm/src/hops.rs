@@ -13,6 +13,14 @@
 //! port its table uses and the hops along its route — as OpenSM's dfsssp engine records
 //! its own routes. Multicast trees then follow ibfat's routes towards the root switch: the
 //! union of one destination's routes is a tree, so they stay loop-free.
+//!
+//! One exception: parallel cables. ibfat spreads the routes to different LIDs over the
+//! parallel cables to one neighbour, but the multicast manager must send a group to that
+//! neighbour over one cable only: it takes the first port with the least hops, which keeps
+//! "more than one multicast path to the same remote switch" (a loop: the copy on the second
+//! cable comes back up the first) out only when every port to that neighbour shows the
+//! count. So the count of a route is recorded on all the parallel cables of its port, and
+//! the manager uses the lowest-numbered of them. Unicast tables are not touched.
 
 use ibfat::routing::{LftSet, Lids, NO_ROUTE};
 use ibfat::topology::{Fabric, NodeId, NodeKind, NO_PEER};
@@ -21,8 +29,8 @@ use ibfat::topology::{Fabric, NodeId, NodeKind, NO_PEER};
 const NO_PATH: u8 = 0xff;
 
 /// Every switch's (switch LID, port its table uses, hops along the route) for every other
-/// switch LID its route reaches, indexed like `lfts.switches`. A switch's own LID is port
-/// 0 at 0 hops. Routes that loop, fall off the fabric or exceed 254 hops are left out
+/// switch LID its route reaches, and the same count on every other parallel cable of that
+/// port, indexed like `lfts.switches`. A switch's own LID is port 0 at 0 hops. Routes that loop, fall off the fabric or exceed 254 hops are left out
 /// (OpenSM then has no hop count for them, as for an unreachable LID).
 pub(crate) fn switch_lid_hops(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Vec<Vec<(u16, u8, u8)>> {
     let rows = lfts.switches.len();
@@ -41,6 +49,7 @@ pub(crate) fn switch_lid_hops(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Ve
     let mut hops = vec![NO_PATH; rows];
     let mut done = vec![false; rows];
     let mut path: Vec<usize> = Vec::new();
+    let parallel = parallel_ports(fabric, lfts);
     for &(lid, t_row) in &targets {
         hops.fill(NO_PATH);
         done.fill(false);
@@ -77,10 +86,41 @@ pub(crate) fn switch_lid_hops(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Ve
             if h != NO_PATH {
                 let port = if row == t_row { 0 } else { lfts.row(row)[lid as usize] };
                 out[row].push((lid, port, h));
+                for &twin in parallel[row].iter().find(|g| g.contains(&port)).into_iter().flatten() {
+                    if twin != port {
+                        out[row].push((lid, twin, h));
+                    }
+                }
             }
         }
     }
     out
+}
+
+/// Per row of `lfts`, the groups of ports cabled to one neighbour switch by two cables
+/// or more (usually none).
+fn parallel_ports(fabric: &Fabric, lfts: &LftSet) -> Vec<Vec<Vec<u8>>> {
+    lfts.switches
+        .iter()
+        .map(|&sw| {
+            let mut by_peer: Vec<(NodeId, Vec<u8>)> = Vec::new();
+            for p in 1..=fabric.node(sw).nports {
+                let Some((peer, _)) = fabric.peer(sw, p) else { continue };
+                if fabric.node(peer).kind != NodeKind::Switch {
+                    continue;
+                }
+                match by_peer.iter_mut().find(|(n, _)| *n == peer) {
+                    Some((_, ports)) => ports.push(p),
+                    None => by_peer.push((peer, vec![p])),
+                }
+            }
+            by_peer
+                .into_iter()
+                .map(|(_, ports)| ports)
+                .filter(|g| g.len() > 1)
+                .collect()
+        })
+        .collect()
 }
 
 /// The switch that `sw`'s entry for `lid` leads to, if it leads to one.
@@ -132,5 +172,57 @@ mod tests {
                 assert!(h <= 4);
             }
         }
+    }
+    /// On a PGFT with parallel cables ibfat's routes to one neighbour's subtree use both
+    /// cables, but every switch LID shows its count on all the parallel cables of the
+    /// table's port (the multicast manager then keeps to the lowest-numbered one), and on
+    /// no other port.
+    #[test]
+    fn counts_cover_parallel_cables() {
+        use ibfat::topology::pgft::PgftParams;
+        let pg = PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap();
+        let mut spec = Spec::new(FamilySpec::Pgft(pg));
+        spec.options = BuildOptions {
+            shuffle: Some(3),
+            ..Default::default()
+        };
+        let topo = spec.build().unwrap();
+        let f = &topo.fabric;
+        let lids = Lids::plan(f, topo.layout.hosts(), 0).unwrap();
+        let lfts = route(f, &topo.layout, &lids).unwrap();
+        let rows = switch_lid_hops(f, &lids, &lfts);
+        let mut parallel_seen = 0;
+        for (row, entries) in rows.iter().enumerate() {
+            let sw = lfts.switches[row];
+            let mut by_lid: std::collections::BTreeMap<u16, Vec<(u8, u8)>> = Default::default();
+            for &(lid, port, h) in entries {
+                by_lid.entry(lid).or_default().push((port, h));
+            }
+            assert_eq!(
+                by_lid.len(),
+                lfts.switches.len(),
+                "every switch LID reached from row {row}"
+            );
+            for (lid, got) in by_lid {
+                let (port, h) = got[0];
+                assert!(got.iter().all(|&(_, g)| g == h), "one count per LID: {got:?}");
+                let want: Vec<u8> = if port == 0 {
+                    vec![0]
+                } else {
+                    let peer = f.peer(sw, port).unwrap().0;
+                    (1..=f.node(sw).nports)
+                        .filter(|&p| f.peer(sw, p).is_some_and(|(n, _)| n == peer))
+                        .collect()
+                };
+                let mut ports: Vec<u8> = got.iter().map(|&(p, _)| p).collect();
+                ports.sort_unstable();
+                assert_eq!(
+                    ports, want,
+                    "row {row} LID {lid}: the table's port {port} and its parallel cables"
+                );
+                parallel_seen += (want.len() > 1) as usize;
+            }
+        }
+        assert!(parallel_seen > 0, "the PGFT has parallel cables on some route");
     }
 }

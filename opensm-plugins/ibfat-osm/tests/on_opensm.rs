@@ -99,8 +99,10 @@ fn stage_line(name: &str, log: &str) {
 
 /// OpenSM's hop matrices (`opensm-lid-matrix.dump`, written with the ROUTING log bit) after
 /// an ibfat pass: the engine skips OpenSM's min-hop propagation and records its own routes,
-/// so every switch has, for every switch LID, exactly one port with a hop count — the port
-/// its table (read back from the switches) uses — and the count is the length of that route.
+/// so every switch has, for every switch LID, a hop count on exactly the port its table
+/// (read back from the switches) uses and that port's parallel cables to the same
+/// neighbour (the multicast manager then keeps a group on one of them: src/hops.rs), one
+/// count on all of them, and the count is the length of that route.
 fn hop_matrices_follow_the_tables(
     name: &str,
     dump_dir: &Path,
@@ -139,11 +141,11 @@ fn hop_matrices_follow_the_tables(
             .skip(1)
             .filter(|&(_, h)| h != 0xff)
             .collect();
-        let (port, hops) = match with[..] {
-            [] => (0, counts[0]),
-            [one] => one,
-            _ => panic!("{name}: more than one port counted: {line}"),
-        };
+        let hops = with.first().map_or(counts[0], |&(_, h)| h);
+        assert!(
+            with.iter().all(|&(_, h)| h == hops),
+            "{name}: more than one count: {line}"
+        );
         assert_eq!(counts[0], hops, "{name}: least count: {line}");
         // walk the programmed tables from `at` to the switch that owns `lid`
         let (mut x, mut steps) = (at, 0u8);
@@ -157,7 +159,18 @@ fn hop_matrices_follow_the_tables(
         } else {
             tables.get(at, lid).unwrap() as usize
         };
-        assert_eq!((port, hops), (want_port, steps), "{name}: {line}");
+        // the counted ports: the table's port and every other cable to its neighbour
+        let want: Vec<usize> = if want_port == 0 {
+            vec![]
+        } else {
+            let next = fabric.peer(at, want_port as u8).unwrap().0;
+            (1..=fabric.node(at).nports as usize)
+                .filter(|&p| fabric.peer(at, p as u8).is_some_and(|(n, _)| n == next))
+                .collect()
+        };
+        let got: Vec<usize> = with.iter().map(|&(p, _)| p).collect();
+        assert_eq!(got, want, "{name}: counted ports: {line}");
+        assert_eq!(hops, steps, "{name}: hops: {line}");
         *seen.entry(at).or_default() += 1;
     }
     for s in fabric.switches() {

@@ -387,14 +387,24 @@ impl Bcast {
                 )
             })
             .collect();
-        let v = serde_json::json!({
-            "format": FILE_FORMAT.0,
-            "version": FILE_FORMAT.1,
-            "hosts": port_guids.iter().map(|g| format!("0x{g:016x}")).collect::<Vec<_>>(),
-            "root": self.root,
-            "lanes": lanes,
-            "depth": self.depths(),
-        });
+        // format and version first: a reader refuses another format before reading on
+        #[derive(serde::Serialize)]
+        struct File<'a> {
+            format: &'a str,
+            version: u32,
+            hosts: Vec<String>,
+            root: u32,
+            lanes: Vec<serde_json::Value>,
+            depth: Vec<u32>,
+        }
+        let v = File {
+            format: FILE_FORMAT.0,
+            version: FILE_FORMAT.1,
+            hosts: port_guids.iter().map(|g| format!("0x{g:016x}")).collect(),
+            root: self.root,
+            lanes,
+            depth: self.depths(),
+        };
         let mut s = serde_json::to_string(&v).expect("a plan always serialises");
         s.push('\n');
         s
