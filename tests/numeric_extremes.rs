@@ -58,6 +58,7 @@ const MAX_CPU: Duration = Duration::from_secs(1);
 /// One finished run: exit code (None: killed by a signal), stderr, CPU time.
 struct Run {
     code: Option<i32>,
+    signal: Option<i32>,
     stderr: String,
     cpu: Duration,
 }
@@ -87,6 +88,7 @@ fn measured(args: &[String], scratch: &Path) -> Run {
     let r = reap(cmd.spawn().unwrap().id(), &format!("ibfat {}", args.join(" ")));
     Run {
         code: r.code,
+        signal: r.signal,
         stderr: std::fs::read_to_string(&err_path).unwrap_or_default(),
         cpu: r.cpu,
     }
@@ -152,7 +154,12 @@ fn bases(t: &Path) -> Vec<(Vec<&'static str>, Vec<String>)> {
     // words of a command line, the sample paths put in
     let words = |line: &str| -> Vec<String> {
         line.split_whitespace()
-            .map(|w| paths.iter().find(|(k, _)| *k == w).map_or(w.to_string(), |(_, p)| p.display().to_string()))
+            .map(|w| {
+                paths
+                    .iter()
+                    .find(|(k, _)| *k == w)
+                    .map_or(w.to_string(), |(_, p)| p.display().to_string())
+            })
             .collect()
     };
     const FULLMESH: &str = "build fullmesh --switches 3 --hosts-per-switch 2 --out";
@@ -161,7 +168,10 @@ fn bases(t: &Path) -> Vec<(Vec<&'static str>, Vec<String>)> {
     ok(&words(&format!("{FULLMESH} FM")));
     let mut out: Vec<(Vec<&'static str>, Vec<String>)> = [
         (vec!["build", "lsft"], "build lsft --order 2 --out OUT".to_string()),
-        (vec!["build", "kary"], "build kary --arity 2 --levels 2 --out OUT".into()),
+        (
+            vec!["build", "kary"],
+            "build kary --arity 2 --levels 2 --out OUT".into(),
+        ),
         (vec!["build", "mols"], "build mols --arity 3 --out OUT".into()),
         (
             vec!["build", "pgft"],
@@ -187,7 +197,10 @@ fn bases(t: &Path) -> Vec<(Vec<&'static str>, Vec<String>)> {
     .map(|(path, line)| (path, words(&line)))
     .collect();
     for pattern in ["lsft", "lsft-partial", "random", "shift", "bcast-multilane"] {
-        out.push((vec!["schedule"], words(&format!("schedule L2 --pattern {pattern} --out OUT"))));
+        out.push((
+            vec!["schedule"],
+            words(&format!("schedule L2 --pattern {pattern} --out OUT")),
+        ));
     }
     for pattern in ["shift", "random", "lsft-partial", "bisection"] {
         out.push((vec!["check"], words(&format!("check L2 --pattern {pattern}"))));
@@ -242,7 +255,7 @@ fn every_numeric_option_at_its_extremes_is_answered_or_refused_within_bounds() {
                             failures.push(format!("{what}: exit 2 without the option or value: {}", r.stderr));
                         }
                     }
-                    code => failures.push(format!("{what}: exit {code:?}: {}", r.stderr)),
+                    code => failures.push(format!("{what}: exit {code:?}, signal {:?}: {}", r.signal, r.stderr)),
                 }
                 if r.cpu > MAX_CPU {
                     failures.push(format!("{what}: {:?} CPU", r.cpu));

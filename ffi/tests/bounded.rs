@@ -314,6 +314,7 @@ struct Run {
     message: String,
     rss_kib: u64,
     cpu: Duration,
+    exit: Option<i32>,
     signal: Option<i32>,
 }
 
@@ -345,6 +346,7 @@ fn measured(case: &str, v: &str) -> Run {
         message: message.to_string(),
         rss_kib: hwm.unwrap_or(u64::MAX),
         cpu: r.cpu,
+        exit: r.code,
         signal: r.signal,
     }
 }
@@ -377,8 +379,8 @@ fn every_size_and_float_argument_at_its_extremes_is_bounded() {
                     }
                 }
                 other => failures.push(format!(
-                    "{what}: status {other:?}, signal {:?}: {}",
-                    r.signal, r.message
+                    "{what}: status {other:?}, exit {:?}, signal {:?}: {}",
+                    r.exit, r.signal, r.message
                 )),
             }
             if r.rss_kib > MAX_RSS_KIB {
