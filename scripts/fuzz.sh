@@ -1,8 +1,10 @@
 #!/bin/sh
-# Fuzz every input parser for SECONDS each (default 600): ibnetdiscover dumps, ibsim net
-# files, LFT dumps, guid2lid, schedule JSON and fabric.yaml.
+# Fuzz every input parser for SECONDS each (default 600): ibnetdiscover dumps (every
+# variant), iblinkinfo, subnet.lst, ibsim net files, LFT dumps, guid2lid, schedule JSON,
+# fabric.yaml, the binary table file, host-role lists, path-sl/sl2vl, node name maps and
+# broadcast plans.
 #
-#   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh [SECONDS]          (FUZZ_TARGETS="a b" to run only those)
 #
 # It runs the cargo-fuzz targets of fuzz/ (installing cargo-fuzz from crates.io when
 # missing), each seeded with the repository's fixtures; crashes land in
@@ -17,7 +19,8 @@ cd "$(dirname "$0")/.."
 SECS=${1:-600}
 case $SECS in ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2;; esac
 ROOT=$(pwd)
-TARGETS="parse_dump parse_iblinkinfo parse_subnet_lst parse_ibsim_net parse_lft_dump parse_guid2lid parse_schedule_json parse_fabric_yaml"
+TARGETS=${FUZZ_TARGETS:-"parse_dump parse_iblinkinfo parse_subnet_lst parse_ibsim_net parse_lft_dump parse_guid2lid parse_schedule_json parse_fabric_yaml parse_lft_bin parse_roles parse_lanes parse_node_name_map parse_bcast_json"}
+G2L=fixtures/opensm/lsft2x2/guid2lid
 
 seed_corpus() { # target -> seed files
     d="fuzz/corpus/$1"
@@ -30,6 +33,24 @@ seed_corpus() { # target -> seed files
         parse_lft_dump) for f in fixtures/opensm/lsft2x2/opensm-*.dump fixtures/opensm/lsft2x2/dump_lfts-*.txt fixtures/opensm/lsft2x2/ibroute-*.txt; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_guid2lid) for f in fixtures/opensm/*/guid2lid; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
         parse_fabric_yaml) for f in fixtures/*/fabric.yaml fixtures/opensm/*/fabric.yaml; do cp "$f" "$d/$(echo "$f" | tr / _)"; done ;;
+        parse_lft_bin)
+            tmp=$(mktemp -d)
+            cargo run --quiet -- route fixtures/opensm/lsft2x2 --out "$tmp" >/dev/null
+            cp "$tmp/ibfat-lfts.bin" "$d/"; rm -rf "$tmp" ;;
+        parse_roles)
+            awk 'NF { print $1 }' "$G2L" > "$d/guids.txt"
+            awk 'NF { print $1, "host" NR }' "$G2L" | head -5 > "$d/named.txt" ;;
+        parse_lanes)
+            awk 'NF { l[n++] = $2 } END { for (i = 1; i < n; i++) print l[0], l[i], i % 2 }' "$G2L" > "$d/path-sl.txt"
+            awk 'NF { print $1, 1, 2, "0 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0" }' "$G2L" > "$d/sl2vl.txt" ;;
+        parse_node_name_map)
+            awk 'NF { printf "%s \"node %d rack %d\"\n", $1, NR, NR % 4 }' "$G2L" > "$d/names.map" ;;
+        parse_bcast_json)
+            tmp=$(mktemp -d)
+            for l in 1 2 3; do
+                cargo run --quiet -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern bcast-multilane --lanes $l --out "$tmp/bcast$l.json" >/dev/null
+            done
+            cp "$tmp"/*.json "$d/"; rm -rf "$tmp" ;;
         parse_schedule_json)
             tmp=$(mktemp -d)
             cargo run --quiet -- schedule fixtures/opensm/lsft2x2/fabric.yaml --pattern lsft --out "$tmp/lsft.json" >/dev/null

@@ -10,19 +10,12 @@
 use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const VALUES: [&str; 9] = [
-    "0",
-    "1",
-    "2147483648",
-    "4294967295",
-    "18446744073709551615",
-    "-1",
-    "NaN",
-    "inf",
-    "1e308",
-];
+#[path = "harness/extremes.rs"]
+mod extremes;
+
+use extremes::{reap, EXTREMES};
 
 /// Value names of options that take numbers (or lists of them).
 const NUMERIC: [&str; 28] = [
@@ -65,6 +58,7 @@ const MAX_CPU: Duration = Duration::from_secs(1);
 /// One finished run: exit code (None: killed by a signal), stderr, CPU time.
 struct Run {
     code: Option<i32>,
+    signal: Option<i32>,
     stderr: String,
     cpu: Duration,
 }
@@ -91,33 +85,16 @@ fn measured(args: &[String], scratch: &Path) -> Run {
             Ok(())
         })
     };
-    // reaped below by wait4, which also gives its CPU time
-    let pid = cmd.spawn().unwrap().id() as libc::pid_t;
-    let start = Instant::now();
-    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
-    loop {
-        // SAFETY: status and usage are valid for writes; pid is our child
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            break;
-        }
-        assert!(r == 0, "wait4: {}", std::io::Error::last_os_error());
-        if start.elapsed() > Duration::from_secs(60) {
-            // SAFETY: pid is our unreaped child
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            panic!("ibfat {args:?} ran over a minute");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let r = reap(cmd.spawn().unwrap().id(), &format!("ibfat {}", args.join(" ")));
     Run {
-        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        code: r.code,
+        signal: r.signal,
         stderr: std::fs::read_to_string(&err_path).unwrap_or_default(),
-        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
+        cpu: r.cpu,
     }
 }
 
-fn ok(args: &[&str]) {
+fn ok(args: &[String]) {
     let out = Command::new(env!("CARGO_BIN_EXE_ibfat")).args(args).output().unwrap();
     assert!(
         out.status.success(),
@@ -153,7 +130,7 @@ fn numeric_options(path: &[&str]) -> Vec<(String, String)> {
 /// The values to give an option: its extremes, and for `I/N` each side in turn.
 fn values_for(value_name: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for v in VALUES {
+    for v in EXTREMES {
         if value_name == "I/N" {
             out.push(format!("{v}/2"));
             out.push(format!("0/{v}"));
@@ -167,108 +144,66 @@ fn values_for(value_name: &str) -> Vec<String> {
 /// Sample fabrics and the commands whose options are swept: (help path, base arguments
 /// with `OUT` for a fresh output path).
 fn bases(t: &Path) -> Vec<(Vec<&'static str>, Vec<String>)> {
-    let l2 = t.join("l2");
-    let fm = t.join("fm");
-    let s = |p: &Path| p.to_str().unwrap().to_string();
-    ok(&["build", "lsft", "--order", "2", "--out", &s(&l2)]);
-    ok(&["route", &s(&l2), "--out", &s(&l2)]);
-    ok(&[
-        "build",
-        "fullmesh",
-        "--switches",
-        "3",
-        "--hosts-per-switch",
-        "2",
-        "--out",
-        &s(&fm),
-    ]);
-    let dump = s(&l2.join("opensm-lfts.dump"));
-    let net = s(&l2.join("topology.net"));
-    let v = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-    let mut out: Vec<(Vec<&'static str>, Vec<String>)> = vec![
-        (
-            vec!["build", "lsft"],
-            v(&["build", "lsft", "--order", "2", "--out", "OUT"]),
-        ),
+    let (l2, fm) = (t.join("l2"), t.join("fm"));
+    let paths = [
+        ("L2", l2.clone()),
+        ("FM", fm.clone()),
+        ("DUMP", l2.join("opensm-lfts.dump")),
+        ("NET", l2.join("topology.net")),
+    ];
+    // words of a command line, the sample paths put in
+    let words = |line: &str| -> Vec<String> {
+        line.split_whitespace()
+            .map(|w| {
+                paths
+                    .iter()
+                    .find(|(k, _)| *k == w)
+                    .map_or(w.to_string(), |(_, p)| p.display().to_string())
+            })
+            .collect()
+    };
+    const FULLMESH: &str = "build fullmesh --switches 3 --hosts-per-switch 2 --out";
+    ok(&words("build lsft --order 2 --out L2"));
+    ok(&words("route L2 --out L2"));
+    ok(&words(&format!("{FULLMESH} FM")));
+    let mut out: Vec<(Vec<&'static str>, Vec<String>)> = [
+        (vec!["build", "lsft"], "build lsft --order 2 --out OUT".to_string()),
         (
             vec!["build", "kary"],
-            v(&["build", "kary", "--arity", "2", "--levels", "2", "--out", "OUT"]),
+            "build kary --arity 2 --levels 2 --out OUT".into(),
         ),
-        (
-            vec!["build", "mols"],
-            v(&["build", "mols", "--arity", "3", "--out", "OUT"]),
-        ),
+        (vec!["build", "mols"], "build mols --arity 3 --out OUT".into()),
         (
             vec!["build", "pgft"],
-            v(&[
-                "build",
-                "pgft",
-                "--down",
-                "2,2",
-                "--up",
-                "1,2",
-                "--parallel",
-                "1,1",
-                "--out",
-                "OUT",
-            ]),
+            "build pgft --down 2,2 --up 1,2 --parallel 1,1 --out OUT".into(),
         ),
-        (
-            vec!["build", "fullmesh"],
-            v(&[
-                "build",
-                "fullmesh",
-                "--switches",
-                "3",
-                "--hosts-per-switch",
-                "2",
-                "--out",
-                "OUT",
-            ]),
-        ),
+        (vec!["build", "fullmesh"], format!("{FULLMESH} OUT")),
         (
             vec!["build", "twolevel"],
-            v(&[
-                "build",
-                "twolevel",
-                "--leaves",
-                "2",
-                "--hosts-per-leaf",
-                "2",
-                "--spines",
-                "2",
-                "--out",
-                "OUT",
-            ]),
+            "build twolevel --leaves 2 --hosts-per-leaf 2 --spines 2 --out OUT".into(),
         ),
-        (vec!["metrics"], v(&["metrics", "cost"])),
-        (vec!["metrics"], v(&["metrics", "hops"])),
-        (vec!["route"], v(&["route", &s(&l2), "--out", "OUT"])),
-        (
-            vec!["plan-paths"],
-            v(&["plan-paths", &s(&fm), "--direct-share", "1", "--out", "OUT"]),
-        ),
-        (
-            vec!["lfts", "validate"],
-            v(&["lfts", "validate", &s(&l2), "--lfts", &dump]),
-        ),
-        (vec!["lfts", "diff"], v(&["lfts", "diff", &s(&l2), &dump, &dump])),
-        (vec!["check", "multipath"], v(&["check", "multipath", &s(&fm)])),
-        (vec!["recognize"], v(&["recognize", &net])),
-        (vec!["faults"], v(&["faults", &s(&l2), "--cut", "1", "--out", "OUT"])),
-        (
-            vec!["predict"],
-            v(&["predict", &s(&l2), "--job", "ranks:0-3", "--msg-size", "1K"]),
-        ),
-    ];
+        (vec!["metrics"], "metrics cost".into()),
+        (vec!["metrics"], "metrics hops".into()),
+        (vec!["route"], "route L2 --out OUT".into()),
+        (vec!["plan-paths"], "plan-paths FM --direct-share 1 --out OUT".into()),
+        (vec!["lfts", "validate"], "lfts validate L2 --lfts DUMP".into()),
+        (vec!["lfts", "diff"], "lfts diff L2 DUMP DUMP".into()),
+        (vec!["check", "multipath"], "check multipath FM".into()),
+        (vec!["recognize"], "recognize NET".into()),
+        (vec!["faults"], "faults L2 --cut 1 --out OUT".into()),
+        (vec!["predict"], "predict L2 --job ranks:0-3 --msg-size 1K".into()),
+    ]
+    .into_iter()
+    .map(|(path, line)| (path, words(&line)))
+    .collect();
     for pattern in ["lsft", "lsft-partial", "random", "shift", "bcast-multilane"] {
         out.push((
             vec!["schedule"],
-            v(&["schedule", &s(&l2), "--pattern", pattern, "--out", "OUT"]),
+            words(&format!("schedule L2 --pattern {pattern} --out OUT")),
         ));
     }
     for pattern in ["shift", "random", "lsft-partial", "bisection"] {
-        out.push((vec!["check"], v(&["check", &s(&l2), "--pattern", pattern])));
+        out.push((vec!["check"], words(&format!("check L2 --pattern {pattern}"))));
     }
     out
 }
@@ -320,7 +255,7 @@ fn every_numeric_option_at_its_extremes_is_answered_or_refused_within_bounds() {
                             failures.push(format!("{what}: exit 2 without the option or value: {}", r.stderr));
                         }
                     }
-                    code => failures.push(format!("{what}: exit {code:?}: {}", r.stderr)),
+                    code => failures.push(format!("{what}: exit {code:?}, signal {:?}: {}", r.signal, r.stderr)),
                 }
                 if r.cpu > MAX_CPU {
                     failures.push(format!("{what}: {:?} CPU", r.cpu));

@@ -6,11 +6,14 @@
 //! `IBFAT_E_ARG` or `IBFAT_E_NOT_FOUND` with a message; never an abort, never more than
 //! 64 MiB or a second of CPU (issue 41 items 1 and 3).
 
+#[path = "../../tests/harness/extremes.rs"]
+mod extremes;
+
 use ibfatc::*;
 use std::ffi::{c_int, CStr, CString};
 use std::process::{Command, Stdio};
 use std::ptr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const CASE_ENV: &str = "IBFAT_BOUNDED_CASE";
 const MAX_RSS_KIB: u64 = 64 * 1024;
@@ -23,17 +26,7 @@ const U32S: &[&str] = &["0", "1", "2147483648", "4294967295"];
 const U64S: &[&str] = &["0", "1", "2147483648", "4294967295", "18446744073709551615"];
 const F64S: &[&str] = &["0", "1", "-1", "NaN", "inf", "-inf", "1e308", "5e-324"];
 /// Numbers inside option strings and spec files: anything a caller can write.
-const TEXT: &[&str] = &[
-    "0",
-    "1",
-    "2147483648",
-    "4294967295",
-    "18446744073709551615",
-    "-1",
-    "NaN",
-    "inf",
-    "1e308",
-];
+const TEXT: &[&str] = &extremes::EXTREMES;
 
 /// (case name, the values it is called with).
 const CASES: &[(&str, &[&str])] = &[
@@ -321,6 +314,7 @@ struct Run {
     message: String,
     rss_kib: u64,
     cpu: Duration,
+    exit: Option<i32>,
     signal: Option<i32>,
 }
 
@@ -337,30 +331,12 @@ fn measured(case: &str, v: &str) -> Run {
         .stderr(Stdio::null())
         .spawn()
         .unwrap()
-        .id() as libc::pid_t; // reaped below by wait4, which also gives its CPU time
-    let start = Instant::now();
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value to be overwritten
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: status and usage are locals valid for writes; pid is our child
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            break;
-        }
-        assert_eq!(r, 0, "wait4: {}", std::io::Error::last_os_error());
-        if start.elapsed() > Duration::from_secs(60) {
-            // SAFETY: pid is our child, not yet reaped
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            panic!("{case} {v}: ran over a minute");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
+        .id(); // reaped below by wait4, which also gives its CPU time
+    let r = extremes::reap(pid, &format!("{case} {v}"));
     let text = std::fs::read_to_string(&out_path).unwrap_or_default();
     let _ = std::fs::remove_file(&out_path);
     let line = text.lines().find_map(|l| l.strip_prefix("STATUS ")).unwrap_or("");
     let (code, message) = line.split_once(' ').unwrap_or((line, ""));
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     let hwm = text
         .lines()
         .find_map(|l| l.strip_prefix("HWM "))
@@ -369,8 +345,9 @@ fn measured(case: &str, v: &str) -> Run {
         status: code.parse().ok(),
         message: message.to_string(),
         rss_kib: hwm.unwrap_or(u64::MAX),
-        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
-        signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+        cpu: r.cpu,
+        exit: r.code,
+        signal: r.signal,
     }
 }
 
@@ -402,8 +379,8 @@ fn every_size_and_float_argument_at_its_extremes_is_bounded() {
                     }
                 }
                 other => failures.push(format!(
-                    "{what}: status {other:?}, signal {:?}: {}",
-                    r.signal, r.message
+                    "{what}: status {other:?}, exit {:?}, signal {:?}: {}",
+                    r.exit, r.signal, r.message
                 )),
             }
             if r.rss_kib > MAX_RSS_KIB {

@@ -78,3 +78,11 @@ pub fn fabric() -> &'static (Fabric, Layout, Vec<Endpoint>, Lids) {
         (plan.fabric, plan.layout, eps, lids)
     })
 }
+
+/// `data` written to a file of this process under the temp folder (readers that take a
+/// path: table files, role lists), rewritten on every run.
+pub fn scratch_file(name: &str, data: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("{}-{name}", std::process::id()));
+    std::fs::write(&path, data).unwrap();
+    path
+}
