@@ -30,8 +30,9 @@ const NO_PATH: u8 = 0xff;
 
 /// Every switch's (switch LID, port its table uses, hops along the route) for every other
 /// switch LID its route reaches, and the same count on every other parallel cable of that
-/// port, indexed like `lfts.switches`. A switch's own LID is port 0 at 0 hops. Routes that loop, fall off the fabric or exceed 254 hops are left out
-/// (OpenSM then has no hop count for them, as for an unreachable LID).
+/// port, indexed like `lfts.switches`. A switch's own LID is port 0 at 0 hops. Routes that
+/// loop, fall off the fabric or exceed 254 hops are left out (OpenSM then has no hop
+/// count for them, as for an unreachable LID).
 pub(crate) fn switch_lid_hops(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Vec<Vec<(u16, u8, u8)>> {
     let rows = lfts.switches.len();
     let mut out = vec![Vec::new(); rows];

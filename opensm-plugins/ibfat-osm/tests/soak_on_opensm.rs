@@ -11,7 +11,7 @@
 //! memory (VmRSS, VmHWM), open files and threads are measured after a warm-up and after
 //! the last sweep, on the intact fabric both times, and must stay flat.
 //!
-//! Not run by CI (about 20 minutes):
+//! CI runs 10 sweeps; the full 200 (about 15 minutes) run on purpose:
 //! `cargo test -p ibfat-osm --test soak_on_opensm -- --ignored --nocapture`.
 
 #[path = "../../../tests/harness/mod.rs"]
@@ -188,13 +188,27 @@ fn mean_max(v: &[f64]) -> (f64, f64) {
     (v.iter().fold(0.0, |a, x| a + x) / v.len().max(1) as f64, max)
 }
 
+/// The full soak (figures in the closing note of issue 41): run on purpose, not in CI.
 #[test]
-#[ignore = "soak: about 20 minutes; run with --ignored"]
+#[ignore = "soak: about 15 minutes; run with --ignored"]
 fn two_hundred_resweeps_with_random_cuts_and_restores_keep_opensm_flat() {
-    harness::require_tools();
     let sweeps: usize = std::env::var("IBFAT_SOAK_SWEEPS")
         .map(|s| s.parse().expect("IBFAT_SOAK_SWEEPS: a count"))
         .unwrap_or(200);
+    soak(sweeps);
+}
+
+/// The same soak, short enough for every CI run: 10 re-sweeps with cuts and restores,
+/// every pass ibfat's, tables validated, OpenSM's files and threads unchanged.
+#[test]
+fn ten_resweeps_with_random_cuts_and_restores_keep_opensm_flat() {
+    soak(10);
+}
+
+/// Warm up, then `sweeps` re-sweeps after seeded random cuts and restores; measure and
+/// assert as the module documentation says.
+fn soak(sweeps: usize) {
+    harness::require_tools();
     let t0 = Instant::now();
     let t = tempfile::tempdir().unwrap();
     let plan_dir = t.path().join("plan");
