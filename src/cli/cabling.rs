@@ -6,6 +6,9 @@ use ibfat::cabling::audit::{audit, CableRef, CablingReport, DumpProblem};
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise, Source};
 use ibfat::recognize::report::{slow_cable_reports, SlowCableReport};
+use ibfat::recognize::report_rails::RailsReport;
+use ibfat::topology::railopt::check::{check, Finding, Severity};
+use ibfat::topology::railopt::RailFabric;
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -100,6 +103,12 @@ struct Output<'a> {
     /// without a plan: the dump's problems (with a plan they are in the report)
     #[serde(skip_serializing_if = "Option::is_none")]
     problems: Option<&'a [DumpProblem]>,
+    /// without a plan, a rail-optimised fabric: its servers, rails and units
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rail_optimised: Option<RailsReport>,
+    /// ... and every rail finding (errors are faults, warnings are not)
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    rail_findings: &'a [Finding],
 }
 
 fn slow_line(c: &SlowCableReport) -> String {
@@ -148,7 +157,11 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
             message: p.message.clone(),
         })
         .collect();
-    let faults = slow.len() + problems.len();
+    let rf = RailFabric::of(&discovered.fabric);
+    let rail_findings = rf.as_ref().map_or_else(Vec::new, |rf| check(&discovered.fabric, rf));
+    let rails = rf.map(|rf| RailsReport::new(&discovered.fabric, &rf, &rail_findings));
+    let rail_errors = rails.as_ref().map_or(0, |r| r.errors);
+    let faults = slow.len() + problems.len() + rail_errors;
     let code = if faults == 0 { 0 } else { 1 };
     if json {
         print_json(
@@ -162,6 +175,8 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
                 below_supported: &below,
                 report: None,
                 problems: Some(&problems),
+                rail_optimised: rails,
+                rail_findings: &rail_findings,
             },
         )?;
         return Ok(code);
@@ -193,6 +208,20 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
             let _ = writeln!(out, "  ... and {} more (--json lists them all)", below.len() - 20);
         }
     }
+    if let Some(r) = &rails {
+        r.lines().iter().for_each(|l| {
+            let _ = writeln!(out, "{l}");
+        });
+    }
+    for (title, severity) in [("RAILS", Severity::Error), ("RAIL WARNINGS", Severity::Warning)] {
+        let of: Vec<&Finding> = rail_findings.iter().filter(|f| f.severity == severity).collect();
+        if !of.is_empty() {
+            let _ = writeln!(out, "{title} ({})", of.len());
+            for f in of {
+                let _ = writeln!(out, "  {}: {}", f.message, f.fix);
+            }
+        }
+    }
     if !discovered.problems.is_empty() {
         let _ = writeln!(out, "DUMP PROBLEMS ({})", discovered.problems.len());
         for p in &discovered.problems {
@@ -200,7 +229,15 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
         }
     }
     if faults == 0 {
-        let _ = writeln!(out, "OK: every cable runs at its peers' rate and the dump is whole");
+        let _ = writeln!(
+            out,
+            "OK: every cable runs at its peers' rate{} and the dump is whole",
+            if rails.is_some() {
+                ", every HCA is on its rail's leaf"
+            } else {
+                ""
+            }
+        );
     } else {
         let _ = writeln!(out, "FOUND: {faults} finding(s)");
     }
@@ -264,6 +301,8 @@ pub fn run(a: CablingArgs) -> Result<i32> {
                 below_supported: &[],
                 report: Some(&r),
                 problems: None,
+                rail_optimised: None,
+                rail_findings: &[],
             },
         )?;
         return Ok(code);

@@ -47,12 +47,24 @@ pub fn hostlist(names: &[String]) -> String {
     // (prefix, digits width when zero-padded else 0) -> numbers
     let mut groups: Vec<((String, usize), Vec<u64>)> = Vec::new();
     let mut plain: Vec<(usize, String)> = Vec::new();
-    for (i, name) in names.iter().enumerate() {
+    let split = |name: &str| -> (usize, bool) {
         let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        (digits, digits > 1 && name.as_bytes()[name.len() - digits] == b'0')
+    };
+    // zero-padded widths per prefix: `dgx100` joins `dgx094` in `dgx[094-100]`
+    let padded: std::collections::HashSet<(&str, usize)> = names
+        .iter()
+        .filter_map(|n| match split(n) {
+            (d @ 1..=18, true) => Some((&n[..n.len() - d], d)),
+            _ => None,
+        })
+        .collect();
+    for (i, name) in names.iter().enumerate() {
+        let (digits, zero) = split(name);
         let (prefix, num) = name.split_at(name.len() - digits);
         match (digits, num.parse::<u64>()) {
             (1..=18, Ok(v)) => {
-                let width = if num.len() > 1 && num.starts_with('0') {
+                let width = if zero || padded.contains(&(prefix, digits)) {
                     num.len()
                 } else {
                     0
@@ -195,6 +207,8 @@ mod tests {
     fn host_lists_compress_like_slurm() {
         assert_eq!(hostlist(&s(&["node1", "node2", "node3", "node7"])), "node[1-3,7]");
         assert_eq!(hostlist(&s(&["n001", "n002", "n010"])), "n[001-002,010]");
+        assert_eq!(hostlist(&s(&["dgx099", "dgx100", "dgx101"])), "dgx[099-101]");
+        assert_eq!(hostlist(&s(&["node9", "node10", "n100"])), "node[9-10],n100");
         assert_eq!(hostlist(&s(&["H0_0", "H0_1", "H1_0"])), "H0_[0-1],H1_0");
         assert_eq!(hostlist(&s(&["login", "node5"])), "login,node5");
         assert_eq!(hostlist(&s(&["S3"])), "S3");

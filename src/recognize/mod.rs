@@ -29,6 +29,7 @@ mod mols;
 mod pgft;
 mod plane_iso;
 pub mod report;
+pub mod report_rails;
 pub mod report_tree;
 mod tree;
 
