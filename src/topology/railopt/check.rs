@@ -208,11 +208,14 @@ fn count_findings(rf: &RailFabric, s: &Server, out: &mut Vec<Finding>) {
             fix: "give every server its own host name (hostname, then restart rdma-ndd) or map names with --node-name-map"
                 .into(),
         });
-    } else if s.hcas.len() != rf.rails_n() {
-        let missing: Vec<&str> = (0..rf.rails_n())
-            .filter(|&r| per_rail[r] == 0)
-            .map(|r| rf.rails[r].as_str())
-            .collect();
+        return;
+    }
+    let missing: Vec<&str> = (0..rf.rails_n())
+        .filter(|&r| per_rail[r] == 0)
+        .map(|r| rf.rails[r].as_str())
+        .collect();
+    // an HCA of no rail is its own finding; a count is wrong when a rail has none
+    if !missing.is_empty() || (unknown.is_empty() && s.hcas.len() != rf.rails_n()) {
         out.push(Finding {
             severity: Severity::Error,
             kind: "hca-count",
