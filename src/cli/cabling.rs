@@ -35,13 +35,26 @@ SLOW (JSON `slow_cables`, as in `recognize`). With a plan this is for informatio
 plan comparison lists it as degraded when the plan says so); without a plan
 (`ibfat cabling DISCOVERED`) slow cables and the dump's problems are the findings.
 
+A rail-optimised fabric (servers of several HCAs named `<host> mlx5_<r>`, HCA r of each
+server of a scalable unit on that unit's rail-r leaf) is rail-checked without a plan:
+  wrong-rail        an HCA on the leaf of another rail     exchange the cables at ...
+  wrong-unit        an HCA on a leaf of another unit       (or: move the cable at ...)
+  hca-count         a server with an HCA missing
+  duplicate-device  one device twice: two servers under one name
+  unknown-device    an HCA that is no rail's device
+  mixed-leaf / shared-rail / missing-rail-leaf   a leaf serving several rails, a rail
+                    served by two leaves of a unit, or by none
+  port-convention   (warning) a server on different leaf ports on different rails
+
 Exit codes: 0 the fabric matches the plan (without a plan: no slow cable, no dump
-problem), 1 it does not (or could not be fully compared), 2 bad input, 3 I/O.
+problem, no rail error), 1 it does not (or could not be fully compared), 2 bad input,
+3 I/O.
 
 Examples:
   ibnetdiscover > found.txt && ibfat cabling plans/lsft7 found.txt
   ibfat cabling plans/lsft7/topology.net found.txt --json | jq .missing
-  ibfat cabling found.txt                    no plan: slow cables and dump problems";
+  ibfat cabling found.txt                    no plan: slow cables and dump problems
+  ibfat cabling superpod.txt --json | jq '.rail_findings[] | .fix'";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -82,7 +95,8 @@ pub struct CablingArgs {
     discovered_flag: Option<PathBuf>,
     /// Print the report as JSON
     ///
-    /// Keys missing, extra, miswired, swapped, degraded, problems, uncompared.
+    /// Keys missing, extra, miswired, swapped, degraded, problems, uncompared;
+    /// without a plan rail_optimised and rail_findings.
     #[arg(long)]
     pub(crate) json: bool,
 }

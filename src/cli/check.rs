@@ -114,7 +114,7 @@ pub struct CheckArgs {
     /// recursive-doubling, bruck, random, bisection.
     #[arg(short = 'p', long, default_value = "shift")]
     pattern: String,
-    /// Ranks of the job: `ranks:0-63` or a host file
+    /// Ranks of the job: `ranks:0-63`, host names `dgx[001-031]` or a host file
     ///
     /// As `ibfat schedule --job`.
     #[arg(short = 'j', long, value_name = "HOSTS")]

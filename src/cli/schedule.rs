@@ -49,8 +49,11 @@ Patterns (phase = one round in which every rank sends to at most one rank):
 Ranks are the hosts of the job: by default every host in the topology's rank order
 (LSFT: side, point, slot; trees: tree order). --job picks a subset, in your order:
   --job ranks:0-63,128-191   fabric ranks (inclusive ranges)
+  --job 'dgx[001-031],n7'    host or server names as a Slurm host list (no such file):
+                             a server is all its HCAs in device order (server, rail)
   --job FILE                 one host per line: a port GUID (0x...), a fabric rank or
-                             range (17, 17-31), a node name (H3_1) or description; # comments
+                             range (17, 17-31), a node name (H3_1) or description, a
+                             server or host list; # comments
 With lsft-partial, --job is the pool --job-size places the job in (default: its size).
 
 Output (--out FILE, written atomically): JSON
@@ -101,7 +104,7 @@ pub struct ScheduleArgs {
     /// their own headings.
     #[arg(short = 'p', long, value_name = "P", value_parser = parse_kind)]
     pattern: PatternArg,
-    /// The job's hosts: ranks:LIST or a host file; default every host
+    /// The job's hosts: ranks:LIST, host names dgx[001-031] or a host file; default all
     ///
     /// Both forms are described below.
     #[arg(short = 'j', long, value_name = "HOSTS")]

@@ -265,7 +265,13 @@ impl RailFabric {
             unit.leaves.sort_by_key(|&l| fabric.node(l).guid);
             for (k, &leaf) in unit.leaves.iter().enumerate() {
                 let rail = match self.source {
-                    RailSource::Leaves => (k < r).then_some(k as u32).unwrap_or(NONE),
+                    RailSource::Leaves => {
+                        if k < r {
+                            k as u32
+                        } else {
+                            NONE
+                        }
+                    }
                     RailSource::Devices => {
                         count.iter_mut().for_each(|c| *c = 0);
                         for &x in on_leaf.get(&leaf).map_or(&[][..], Vec::as_slice) {
