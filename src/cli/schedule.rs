@@ -30,6 +30,9 @@ Patterns (phase = one round in which every rank sends to at most one rank):
   bruck               phase i sends r -> r + 2^i
   random              a random permutation per phase (--seed S, --phases P; default N phases)
   bisection           cross-half pairs, both directions at once; N/2 phases
+  rail-alltoall       rail-optimised fabrics: an all-to-all per rail, all rails at once
+                      (NCCL's PXN); a rail's members in the order the job names servers
+  rail-ring           rail-optimised fabrics: a ring per rail, all rails at once
   bcast-multilane     broadcast of a message in L parts (--lanes L, default 2) from --root R
                       (a job rank, default 0) along L trees, every rank sending and receiving
                       at most one flow per lane (port); depth O(log N) for L >= 2 (L = 1 is
