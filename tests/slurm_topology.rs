@@ -156,3 +156,83 @@ fn hosts_sharing_a_name_are_refused() {
     );
     assert!(!out.exists());
 }
+
+/// A rail-optimised fabric (issue 40 item 5): one Slurm node per server, one switch per
+/// scalable unit listing its servers, the spines above listing the units; slurmctld
+/// loads it, and a job asking for one switch is placed inside one unit.
+#[test]
+fn a_rail_optimised_fabric_is_one_slurm_node_per_server_and_one_switch_per_unit() {
+    #[path = "harness/found.rs"]
+    #[allow(dead_code)]
+    mod found;
+    let (f, _) = found::superpod_by_convention(5, 4);
+    let t = tempfile::tempdir().unwrap();
+    let net = t.path().join("superpod.net");
+    std::fs::write(&net, ibfat::formats::ibsim::write_net(&f, &[])).unwrap();
+    let (code, conf, err) = ibfat(&["export", "slurm-topology", net.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let ours = records(&conf);
+    let units: Vec<(&String, &String)> = ours
+        .iter()
+        .filter_map(|(name, r)| r.get("Nodes").map(|n| (name, n)))
+        .collect();
+    assert_eq!(
+        units,
+        [
+            (&"su1".to_string(), &"dgx[001-031]".to_string()),
+            (&"su2".to_string(), &"dgx[032-062]".to_string()),
+            (&"su3".to_string(), &"dgx[063-093]".to_string()),
+            (&"su4".to_string(), &"dgx[094-124]".to_string())
+        ],
+        "{conf}"
+    );
+    let spines: Vec<&String> = ours.values().filter_map(|r| r.get("Switches")).collect();
+    assert_eq!(spines.len(), 16, "{conf}");
+    assert!(spines.iter().all(|s| *s == "su[1-4]"), "{conf}");
+    let slurm = Slurm::start_with(Options {
+        slurmd: false,
+        extra_conf: "TopologyPlugin=topology/tree\nNodeName=dgx[001-124] NodeAddr=127.0.0.1 CPUs=1 State=IDLE\n\
+                     PartitionName=gpu Nodes=dgx[001-124] MaxTime=10 State=UP\n"
+            .into(),
+        files: vec![("topology.conf".into(), conf.clone())],
+    });
+    let shown = run_ok(slurm.client("scontrol").args(["show", "topology"]));
+    let theirs = records(&shown);
+    assert_eq!(theirs.len(), ours.len(), "{shown}");
+    for u in 1..=4 {
+        let r = &theirs[&format!("su{u}")];
+        assert_eq!(r["Level"], "0", "{shown}");
+        assert_eq!(expand(&r["Nodes"]).len(), 31, "{shown}");
+    }
+    // with dgx[001-020] drained, the first 20 free nodes would span SU 1 and SU 2; one
+    // switch means one unit
+    run_ok(
+        slurm
+            .client("scontrol")
+            .args(["update", "nodename=dgx[001-020]", "state=drain", "reason=test"]),
+    );
+    for n in ["20", "31"] {
+        let out = slurm
+            .client("sbatch")
+            .args(["--test-only", "-p", "gpu", "-N", n, "--switches=1", "--wrap", "true"])
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let nodes = said
+            .split(" on nodes ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no placement in: {said}"));
+        let placed = expand(nodes);
+        assert_eq!(placed.len(), n.parse::<usize>().unwrap(), "{said}");
+        let unit = (2..=4).find(|u| placed.is_subset(&expand(&theirs[&format!("su{u}")]["Nodes"])));
+        assert!(
+            unit.is_some(),
+            "-N {n} --switches=1 placed on {nodes}, not inside one unit: {said}"
+        );
+    }
+}

@@ -258,6 +258,7 @@ fn a_compute_host_on_a_spine_is_ranked_with_a_warning() {
 }
 
 #[path = "harness/found.rs"]
+#[allow(dead_code)]
 mod found;
 
 /// Every generated shape of the field (issue 39 item 6) is a tree with the levels and

@@ -1344,7 +1344,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__export__subcmd__slurm__subcmd__topology)
-            opts="-o -q -v -h -V --out --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
+            opts="-o -q -v -h -V --out --form --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1356,6 +1356,10 @@ _ibfat() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --form)
+                    COMPREPLY=($(compgen -W "tree block" -- "${cur}"))
                     return 0
                     ;;
                 --node-name-map)

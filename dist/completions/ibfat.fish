@@ -241,7 +241,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be (auto: recognise it)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s p -l pattern -d 'Pattern to generate, e.g. lsft, shift, kary-shift, bcast-multilane' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s j -l job -d 'The job\'s hosts: ranks:LIST or a host file; default every host' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s j -l job -d 'The job\'s hosts: ranks:LIST, host names dgx[001-031] or a host file; default all' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l block -d 'lsft-partial: number K of grid columns of the block (1..=q)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l per-leaf -d 'lsft-partial: hosts per leaf M (1..=K)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l job-size -d 'lsft-partial: place a job of D hosts (from --job, or the whole fabric)' -r
@@ -367,7 +367,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s p -l pattern -d 'A pattern (shift, lsft ...) or a schedule file (JSON)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s j -l job -d 'Ranks of the job: `ranks:0-63` or a host file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s j -l job -d 'Ranks of the job: `ranks:0-63`, host names `dgx[001-031]` or a host file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l block -d 'lsft-partial: block width K (with --per-leaf M)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l per-leaf -d 'lsft-partial: hosts per leaf M' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l job-size -d 'lsft-partial: place a job of D hosts' -r
@@ -478,6 +478,8 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -f -a "slurm-topology" -d 'Slurm topology.conf (tree plugin) for the fabric'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -s o -l out -d 'Write here (atomically; `-` or nothing: stdout)' -r -F
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l form -d 'Slurm plugin: tree, or block (rail-optimised fabrics: one block per unit)' -r -f -a "tree\t''
+block\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
@@ -509,7 +511,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l rail -d 'A multi
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s f -l family -d 'The family the fabric must be (auto: recognise it)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s j -l job -d 'The job\'s nodes in rank order: `ranks:0-3,20-23` or a host file' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s j -l job -d 'The job\'s nodes in rank order: `ranks:0-3,20-23`, names `dgx[001-004]` or a file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s m -l msg-size -d 'Message sizes: bytes, or with K, M, G (16K,1M)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l ranks-per-node -d 'Ranks on every node (P_n, 1..=256)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l prune -d 'Drop algorithms predicted X times the best or slower' -r

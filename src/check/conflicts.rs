@@ -223,6 +223,24 @@ pub struct CheckReport {
     /// worst phases and links), against this reference. Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rates: Option<RatesSummary>,
+    /// Rail patterns (`rail-alltoall`, `rail-ring`): the figures of every rail run alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_rail: Vec<RailFigures>,
+}
+
+/// One rail's traffic checked alone (a rail pattern's `per_rail`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RailFigures {
+    /// Rail index.
+    pub rail: usize,
+    /// Its HCAs' device (`mlx5_3`).
+    pub device: String,
+    /// Flows of this rail.
+    pub flows: u64,
+    /// Its throughput ratio alone.
+    pub throughput_ratio: f64,
+    /// Its largest congestion alone.
+    pub max_congestion: u32,
 }
 
 impl CheckReport {
@@ -274,6 +292,7 @@ impl CheckReport {
             sum_throughput: sum,
             link_loads,
             rates: None,
+            per_rail: Vec::new(),
         };
         trim_histogram(&mut r);
         r

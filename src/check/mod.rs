@@ -19,7 +19,9 @@ pub mod steps;
 pub mod vls;
 mod walk;
 
-pub use conflicts::{check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate};
+pub use conflicts::{
+    check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate, RailFigures,
+};
 pub use lfts::{validate, LftReport};
 pub use prove::{prove, Proof};
 pub use rates::{RateWeights, RatesSummary};

@@ -6,6 +6,9 @@ use ibfat::cabling::audit::{audit, CableRef, CablingReport, DumpProblem};
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognise, Source};
 use ibfat::recognize::report::{slow_cable_reports, SlowCableReport};
+use ibfat::recognize::report_rails::RailsReport;
+use ibfat::topology::railopt::check::{check, Finding, Severity};
+use ibfat::topology::railopt::RailFabric;
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -32,13 +35,26 @@ SLOW (JSON `slow_cables`, as in `recognize`). With a plan this is for informatio
 plan comparison lists it as degraded when the plan says so); without a plan
 (`ibfat cabling DISCOVERED`) slow cables and the dump's problems are the findings.
 
+A rail-optimised fabric (servers of several HCAs named `<host> mlx5_<r>`, HCA r of each
+server of a scalable unit on that unit's rail-r leaf) is rail-checked without a plan:
+  wrong-rail        an HCA on the leaf of another rail     exchange the cables at ...
+  wrong-unit        an HCA on a leaf of another unit       (or: move the cable at ...)
+  hca-count         a server with an HCA missing
+  duplicate-device  one device twice: two servers under one name
+  unknown-device    an HCA that is no rail's device
+  mixed-leaf / shared-rail / missing-rail-leaf   a leaf serving several rails, a rail
+                    served by two leaves of a unit, or by none
+  port-convention   (warning) a server on different leaf ports on different rails
+
 Exit codes: 0 the fabric matches the plan (without a plan: no slow cable, no dump
-problem), 1 it does not (or could not be fully compared), 2 bad input, 3 I/O.
+problem, no rail error), 1 it does not (or could not be fully compared), 2 bad input,
+3 I/O.
 
 Examples:
   ibnetdiscover > found.txt && ibfat cabling plans/lsft7 found.txt
   ibfat cabling plans/lsft7/topology.net found.txt --json | jq .missing
-  ibfat cabling found.txt                    no plan: slow cables and dump problems";
+  ibfat cabling found.txt                    no plan: slow cables and dump problems
+  ibfat cabling superpod.txt --json | jq '.rail_findings[] | .fix'";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -79,7 +95,8 @@ pub struct CablingArgs {
     discovered_flag: Option<PathBuf>,
     /// Print the report as JSON
     ///
-    /// Keys missing, extra, miswired, swapped, degraded, problems, uncompared.
+    /// Keys missing, extra, miswired, swapped, degraded, problems, uncompared;
+    /// without a plan rail_optimised and rail_findings.
     #[arg(long)]
     pub(crate) json: bool,
 }
@@ -100,6 +117,12 @@ struct Output<'a> {
     /// without a plan: the dump's problems (with a plan they are in the report)
     #[serde(skip_serializing_if = "Option::is_none")]
     problems: Option<&'a [DumpProblem]>,
+    /// without a plan, a rail-optimised fabric: its servers, rails and units
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rail_optimised: Option<RailsReport>,
+    /// ... and every rail finding (errors are faults, warnings are not)
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    rail_findings: &'a [Finding],
 }
 
 fn slow_line(c: &SlowCableReport) -> String {
@@ -148,7 +171,11 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
             message: p.message.clone(),
         })
         .collect();
-    let faults = slow.len() + problems.len();
+    let rf = RailFabric::of(&discovered.fabric);
+    let rail_findings = rf.as_ref().map_or_else(Vec::new, |rf| check(&discovered.fabric, rf));
+    let rails = rf.map(|rf| RailsReport::new(&discovered.fabric, &rf, &rail_findings));
+    let rail_errors = rails.as_ref().map_or(0, |r| r.errors);
+    let faults = slow.len() + problems.len() + rail_errors;
     let code = if faults == 0 { 0 } else { 1 };
     if json {
         print_json(
@@ -162,6 +189,8 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
                 below_supported: &below,
                 report: None,
                 problems: Some(&problems),
+                rail_optimised: rails,
+                rail_findings: &rail_findings,
             },
         )?;
         return Ok(code);
@@ -193,6 +222,20 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
             let _ = writeln!(out, "  ... and {} more (--json lists them all)", below.len() - 20);
         }
     }
+    if let Some(r) = &rails {
+        r.lines().iter().for_each(|l| {
+            let _ = writeln!(out, "{l}");
+        });
+    }
+    for (title, severity) in [("RAILS", Severity::Error), ("RAIL WARNINGS", Severity::Warning)] {
+        let of: Vec<&Finding> = rail_findings.iter().filter(|f| f.severity == severity).collect();
+        if !of.is_empty() {
+            let _ = writeln!(out, "{title} ({})", of.len());
+            for f in of {
+                let _ = writeln!(out, "  {}: {}", f.message, f.fix);
+            }
+        }
+    }
     if !discovered.problems.is_empty() {
         let _ = writeln!(out, "DUMP PROBLEMS ({})", discovered.problems.len());
         for p in &discovered.problems {
@@ -200,7 +243,15 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
         }
     }
     if faults == 0 {
-        let _ = writeln!(out, "OK: every cable runs at its peers' rate and the dump is whole");
+        let _ = writeln!(
+            out,
+            "OK: every cable runs at its peers' rate{} and the dump is whole",
+            if rails.is_some() {
+                ", every HCA is on its rail's leaf"
+            } else {
+                ""
+            }
+        );
     } else {
         let _ = writeln!(out, "FOUND: {faults} finding(s)");
     }
@@ -264,6 +315,8 @@ pub fn run(a: CablingArgs) -> Result<i32> {
                 below_supported: &[],
                 report: Some(&r),
                 problems: None,
+                rail_optimised: None,
+                rail_findings: &[],
             },
         )?;
         return Ok(code);

@@ -1,5 +1,6 @@
 //! `ibfat check`: route every flow of every phase on the LFTs and count link conflicts.
 
+use super::check_report::{number, per_rail, print_report};
 use super::output::{print_json, print_json_version, print_raw_json, progress};
 use super::topo;
 use clap::{Args, Subcommand};
@@ -10,6 +11,7 @@ use ibfat::formats::{atomic, dot, lftbin, picture};
 use ibfat::load::{load_rail, Loaded};
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::schedule::job::Hosts;
+use ibfat::schedule::rail_traffic::RailTraffic;
 use ibfat::schedule::{file, Job, Pattern, PatternKind, Request};
 use ibfat::select::generate;
 use ibfat::topology::Endpoint;
@@ -111,10 +113,11 @@ pub struct CheckArgs {
     /// A pattern (shift, lsft ...) or a schedule file (JSON)
     ///
     /// The patterns: shift, kary-shift, mols-shift, lsft, lsft-partial, ring,
-    /// recursive-doubling, bruck, random, bisection.
+    /// recursive-doubling, bruck, random, bisection, rail-alltoall and rail-ring (with
+    /// every rail's figures).
     #[arg(short = 'p', long, default_value = "shift")]
     pattern: String,
-    /// Ranks of the job: `ranks:0-63` or a host file
+    /// Ranks of the job: `ranks:0-63`, host names `dgx[001-031]` or a host file
     ///
     /// As `ibfat schedule --job`.
     #[arg(short = 'j', long, value_name = "HOSTS")]
@@ -280,14 +283,25 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<Resolved> {
         let (sched, job) = file::read_json(path, Some(&hosts_view))?;
         let job = job.ok_or_else(|| Error::at(path, 0, "the schedule's hosts could not be matched to the topology"))?;
         let computed_for = sched.computed_for.clone();
-        return Ok((Box::new(sched), job.hosts().to_vec(), computed_for));
+        return Ok((Box::new(sched), job.hosts().to_vec(), computed_for, None));
     }
     let kind: PatternKind = a.pattern.parse()?;
     let job = a.job.as_deref().map(|j| Job::from_arg(j, &hosts_view)).transpose()?;
+    if let Some(collective) = kind.rail_collective() {
+        // no family needed: the rails come from the fabric
+        let job = job.unwrap_or_else(|| Job::whole(&all));
+        let t = RailTraffic::new(loaded.fabric(), &job, collective)?;
+        return Ok((Box::new(t.clone()), job.hosts().to_vec(), None, Some(t)));
+    }
     if kind == PatternKind::Shift && a.block.is_none() && a.job_size.is_none() {
         // plain shift needs no family
         let ranks = job.as_ref().map(|j| j.hosts().to_vec()).unwrap_or(all);
-        return Ok((Box::new(ibfat::schedule::shift::Shift::new(ranks.len())), ranks, None));
+        return Ok((
+            Box::new(ibfat::schedule::shift::Shift::new(ranks.len())),
+            ranks,
+            None,
+            None,
+        ));
     }
     let topo = loaded.topology()?;
     let req = Request {
@@ -299,11 +313,17 @@ fn resolve_pattern(a: &CheckArgs, loaded: &Loaded) -> Result<Resolved> {
         phases: a.phases,
     };
     let (g, _) = generate(topo, &req)?;
-    Ok((g.pattern, g.job.hosts().to_vec(), None))
+    Ok((g.pattern, g.job.hosts().to_vec(), None, None))
 }
 
-/// The pattern, its ranks' ports, and what a schedule file says it was computed for.
-type Resolved = (Box<dyn Pattern>, Vec<Endpoint>, Option<ComputedFor>);
+/// The pattern, its ranks' ports, what a schedule file says it was computed for, and a
+/// rail pattern's rails (for per-rail figures).
+type Resolved = (
+    Box<dyn Pattern>,
+    Vec<Endpoint>,
+    Option<ComputedFor>,
+    Option<RailTraffic>,
+);
 
 /// Refuse (or, with `--allow-stale`, warn about) a schedule file computed for another
 /// fabric or other tables than the ones in hand: its conflict-freedom was a property of
@@ -321,89 +341,6 @@ fn refuse_stale(a: &CheckArgs, recorded: &ComputedFor, have: &ComputedFor) -> Re
         "regenerate it for these tables (the OpenSM plugin's schedule_out, or `ibfat schedule`), \
          or pass --allow-stale to check it anyway",
     ))
-}
-
-pub fn print_report(r: &CheckReport) {
-    outln!(
-        "{}: {} ranks, phases {}..{} of {} ({} checked), {} flows",
-        r.pattern,
-        r.ranks,
-        r.phase_range.0,
-        r.phase_range.1,
-        r.phases,
-        r.phases_checked,
-        r.flows
-    );
-    outln!(
-        "  throughput ratio {:.4}, max congestion {}, unrouted flows {}",
-        r.throughput_ratio,
-        r.max_congestion,
-        r.unrouted_flows
-    );
-    if let Some(x) = &r.rates {
-        let host = x
-            .host_reference
-            .as_ref()
-            .map_or(String::new(), |h| format!(", host cables against {h}"));
-        outln!(
-            "  rate-weighted: one flow on a {} cable ({} Gb/s, {} of {} switch-to-switch cables) counts 1{host}; \
-             max weighted congestion {}",
-            x.reference,
-            number(x.reference_gbps),
-            x.reference_cables,
-            x.cables,
-            number(x.max_congestion)
-        );
-    }
-    let hist: Vec<String> = r
-        .histogram
-        .iter()
-        .enumerate()
-        .skip(1)
-        .filter(|(_, &n)| n > 0)
-        .map(|(c, n)| format!("{c}:{n}"))
-        .collect();
-    outln!("  congestion histogram (c:flows) {}", hist.join(" "));
-    for p in r.worst_phases.iter().take(5) {
-        outln!(
-            "  worst phase {}: ratio {:.4}, max congestion {}",
-            p.phase,
-            p.throughput_ratio,
-            p.max_congestion
-        );
-    }
-    for l in r.worst_links.iter().take(5) {
-        let rate = l.rate.as_ref().map_or(String::new(), |x| {
-            format!(
-                " ({}, weight {}, weighted load {})",
-                x.rate.as_deref().unwrap_or("rate unknown"),
-                number(x.weight),
-                number(x.weighted_max)
-            )
-        });
-        outln!(
-            "  busiest link {} (max {} flows in a phase, {} in all){rate}",
-            l.link,
-            l.max_flows,
-            l.total_flows
-        );
-    }
-    for u in &r.unrouted_examples {
-        outln!(
-            "  unrouted: phase {} {} -> {}: {:?} (route starts at {})",
-            u.phase,
-            u.source,
-            u.destination,
-            u.fault,
-            u.at_switch
-        );
-    }
-}
-
-/// A weight or load for the text report: `5`, `1.786`.
-fn number(x: f64) -> String {
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The rate weights of `--rates` (None without it): refused when it cannot be honoured,
@@ -530,7 +467,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     );
     let (loaded, given) = loaded?;
     stages.mark("read");
-    let (pattern, hosts, recorded) = resolve_pattern(&a, &loaded)?;
+    let (pattern, hosts, recorded, rails) = resolve_pattern(&a, &loaded)?;
     stages.mark("pattern");
     // fingerprinting reads every table entry once (one sequential pass): only when a
     // schedule file is compared with the tables or a shard records them, and on the
@@ -640,6 +577,9 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         stages.mark("output");
         stages.print();
         return Ok(code(&report));
+    }
+    if let Some(t) = &rails {
+        report.per_rail = per_rail(loaded.fabric(), &hosts, &routes, t, weights.as_ref())?;
     }
     if a.links {
         report.link_loads = name_links(loaded.fabric(), &links);

@@ -7,6 +7,7 @@ mod build;
 mod cabling;
 mod check;
 mod check_multipath;
+mod check_report;
 mod demo;
 mod export;
 mod faults;

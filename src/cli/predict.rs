@@ -57,7 +57,7 @@ pub struct PredictArgs {
     /// One of auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh, tree.
     #[arg(short = 'f', long, default_value = "auto")]
     family: String,
-    /// The job's nodes in rank order: `ranks:0-3,20-23` or a host file
+    /// The job's nodes in rank order: `ranks:0-3,20-23`, names `dgx[001-004]` or a file
     ///
     /// `ranks:` lists fabric ranks.
     #[arg(short = 'j', long, value_name = "HOSTS")]

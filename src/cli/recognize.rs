@@ -226,6 +226,9 @@ fn recognize_one(
         );
     }
     below_supported_lines(&mut out, &r.below_supported);
+    for line in r.rail_optimised.iter().flat_map(|x| x.lines()) {
+        let _ = writeln!(out, "  {line}");
+    }
     if !r.faults.is_empty() {
         let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
         let _ = writeln!(out, "  {} faults:", r.faults.len());

@@ -30,6 +30,9 @@ Patterns (phase = one round in which every rank sends to at most one rank):
   bruck               phase i sends r -> r + 2^i
   random              a random permutation per phase (--seed S, --phases P; default N phases)
   bisection           cross-half pairs, both directions at once; N/2 phases
+  rail-alltoall       rail-optimised fabrics: an all-to-all per rail, all rails at once
+                      (NCCL's PXN); a rail's members in the order the job names servers
+  rail-ring           rail-optimised fabrics: a ring per rail, all rails at once
   bcast-multilane     broadcast of a message in L parts (--lanes L, default 2) from --root R
                       (a job rank, default 0) along L trees, every rank sending and receiving
                       at most one flow per lane (port); depth O(log N) for L >= 2 (L = 1 is
@@ -49,8 +52,11 @@ Patterns (phase = one round in which every rank sends to at most one rank):
 Ranks are the hosts of the job: by default every host in the topology's rank order
 (LSFT: side, point, slot; trees: tree order). --job picks a subset, in your order:
   --job ranks:0-63,128-191   fabric ranks (inclusive ranges)
+  --job 'dgx[001-031],n7'    host or server names as a Slurm host list (no such file):
+                             a server is all its HCAs in device order (server, rail)
   --job FILE                 one host per line: a port GUID (0x...), a fabric rank or
-                             range (17, 17-31), a node name (H3_1) or description; # comments
+                             range (17, 17-31), a node name (H3_1) or description, a
+                             server or host list; # comments
 With lsft-partial, --job is the pool --job-size places the job in (default: its size).
 
 Output (--out FILE, written atomically): JSON
@@ -101,7 +107,7 @@ pub struct ScheduleArgs {
     /// their own headings.
     #[arg(short = 'p', long, value_name = "P", value_parser = parse_kind)]
     pattern: PatternArg,
-    /// The job's hosts: ranks:LIST or a host file; default every host
+    /// The job's hosts: ranks:LIST, host names dgx[001-031] or a host file; default all
     ///
     /// Both forms are described below.
     #[arg(short = 'j', long, value_name = "HOSTS")]

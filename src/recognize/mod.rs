@@ -28,7 +28,9 @@ mod lsft;
 mod mols;
 mod pgft;
 mod plane_iso;
+mod rail_slots;
 pub mod report;
+pub mod report_rails;
 pub mod report_tree;
 mod tree;
 

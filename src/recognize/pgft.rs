@@ -25,7 +25,8 @@
 //! hosts take slots 0, 1, … in port order and m₁ is the most hosts on a leaf, raised to
 //! the leaf's uplink count w₂·p₂ where the ports allow (so that d-mod-k's uplink choice
 //! stays aligned with the leaves: slot j leaves on uplink j). Parallel
-//! cables are numbered by the lower switch's port order on both ends.
+//! cables are numbered by the lower switch's port order on both ends. A rail-optimised
+//! fabric's leaves number their hosts by server instead ([`super::rail_slots`]).
 //!
 //! A leaf without any host (an empty rack) is found by its cabling: it has the same
 //! parents as the leaves of its subtree. A subtree whose leaves all lack hosts is not
@@ -131,7 +132,7 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
         hosts_per_leaf: None,
         ..params
     };
-    Ok(Layout::Pgft(PgftLayout {
+    let mut layout = PgftLayout {
         params,
         switches,
         offset,
@@ -144,7 +145,9 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
         others: Vec::new(),
         other_pos: Vec::new(),
         twolevel: false,
-    }))
+    };
+    super::rail_slots::server_order(g.fabric, &mut layout);
+    Ok(Layout::Pgft(layout))
 }
 
 /// The switch levels of a candidate tree (step 1) with every switch's distinct parents and

@@ -198,6 +198,9 @@ pub struct RecognitionReport {
     /// Tree as found: every irregularity, switch by switch.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub irregularities: Vec<super::report_tree::IrregularityReport>,
+    /// A rail-optimised fabric: servers, rails and scalable units, recognised or not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rail_optimised: Option<super::report_rails::RailsReport>,
 }
 
 /// One end of a cable in a report.
@@ -559,6 +562,7 @@ fn blank_report(fabric: &Fabric) -> RecognitionReport {
         below_supported: Vec::new(),
         tree_levels: Vec::new(),
         irregularities: Vec::new(),
+        rail_optimised: super::report_rails::RailsReport::of(fabric),
     }
 }
 

@@ -210,10 +210,10 @@ pub(crate) fn route_switch_lids_from(
         .iter()
         .map(|&n| lids.base[fabric.port_index(n, 0) as usize])
         .collect();
-    super::updown::fill(&graph, lfts, &switch_lid);
+    let cols = super::updown::fill_columns(&graph, lfts, &switch_lid);
     let top = leaf_rank(rank);
     let rows: Vec<usize> = (0..rank.len()).filter(|&r| rank[r] == top && source[r]).collect();
-    settle_turning_switch_routes(fabric, lfts, rank, &switch_lid, &rows)
+    settle_turning_switch_routes(fabric, lfts, rank, &switch_lid, &cols, &rows)
 }
 
 /// The first [`NAMED`] unrouted (switch, host LID) pairs as (switch name, host port).
@@ -241,46 +241,60 @@ pub(crate) fn name_pairs<'a>(
 /// (one turn, at a relay leaf reached through a level-2 switch or at a level-2 switch
 /// right below the destination, up*/down* after it) is returned as a detour with its SL,
 /// every other one is removed and counted. Longer detours (turning above level 2, or
-/// reaching the relay leaf over level 3) are removed. The walks read the table as `updown` filled it:
-/// a kept detour's relay has no turn of its own, so no removal breaks a kept path.
+/// reaching the relay leaf over level 3) are removed. The walks read the entries as
+/// `updown` filled them (`cols`, [`super::updown::fill_columns`]: one destination's
+/// entries side by side, so a destination's walks from every leaf stay in cache): a kept
+/// detour's relay has no turn of its own, so no removal breaks a kept path.
 pub(crate) fn settle_turning_switch_routes(
     fabric: &Fabric,
     lfts: &mut LftSet,
     rank: &[u32],
     switch_lid: &[u16],
+    cols: &[u8],
     rows: &[usize],
 ) -> (u64, Vec<(u32, u16, u8)>) {
     let top = leaf_rank(rank);
     let stride = lfts.stride;
-    // the row behind every port of every row (u32::MAX: none), so that walks are lookups
-    let width = 256usize;
-    let mut next_row = vec![u32::MAX; lfts.switches.len() * width];
-    for (r, &sw) in lfts.switches.iter().enumerate() {
+    let n = switch_lid.len();
+    // the row behind every port of every row (u32::MAX: none), `next_row[off[r] + port]`,
+    // so that walks are lookups
+    let mut off = Vec::with_capacity(n + 1);
+    let mut next_row = Vec::new();
+    for &sw in &lfts.switches {
+        off.push(next_row.len());
+        next_row.push(u32::MAX); // port 0: the switch itself
         for port in 1..=fabric.node(sw).nports {
-            if let Some((n, _)) = fabric.peer(sw, port) {
-                next_row[r * width + port as usize] = lfts.row_of[n as usize];
-            }
+            next_row.push(fabric.peer(sw, port).map_or(u32::MAX, |(q, _)| lfts.row_of[q as usize]));
         }
     }
+    off.push(next_row.len());
+    let hop = |at: usize, port: u8| {
+        let i = off[at] + port as usize;
+        if i < off[at + 1] {
+            next_row[i]
+        } else {
+            u32::MAX
+        }
+    };
     let level = |r: u32| match r {
         u32::MAX => Level::Host,
         r => Level::of_rank(rank[r as usize], top),
     };
-    let table = &*lfts;
-    // (row, lid, the SL of a kept detour)
-    let turning: Vec<(usize, u16, Option<u8>)> = rows
+    // (row, lid, the SL of a kept detour), destination by destination
+    let turning: Vec<(usize, u16, Option<u8>)> = switch_lid
         .par_iter()
-        .flat_map_iter(|&r| {
-            let next_row = &next_row;
+        .enumerate()
+        .flat_map_iter(|(x, &lid)| {
+            let col = &cols[x * n..(x + 1) * n];
             let mut hops: Vec<(Level, Level, Level)> = Vec::new();
-            switch_lid.iter().filter_map(move |&lid| {
+            rows.iter().filter_map(move |&r| {
                 let (mut at, mut from, mut looped) = (r, u32::MAX, false);
                 // down → up turns by the tree's own ranks (the rule's levels merge every
                 // level above 2, so a second turn up there is counted here)
                 let (mut turns, mut last_down) = (0, false);
                 hops.clear();
                 let arrived = loop {
-                    let port = table.ports[at * stride + lid as usize];
+                    let port = col[at];
                     if port == 0 {
                         break true;
                     }
@@ -291,7 +305,7 @@ pub(crate) fn settle_turning_switch_routes(
                     if port == NO_ROUTE {
                         break false;
                     }
-                    let next = next_row[at * width + port as usize];
+                    let next = hop(at, port);
                     if next == u32::MAX {
                         break false;
                     }

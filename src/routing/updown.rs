@@ -30,12 +30,12 @@ pub struct SwitchGraph {
     start: Vec<u32>,
     /// (neighbour row, local port)
     adj: Vec<(u32, u8)>,
-    /// The neighbours closer to the root, in port order (compressed rows like `adj`):
-    /// what a route going up chooses from, split off once so that the columns do not
-    /// compare positions per cable.
+    /// The neighbours closer to the root, in port order (compressed rows like `adj`, by
+    /// position in `order`): what a route going up chooses from, split off once so that
+    /// the columns do not compare positions per cable.
     up_start: Vec<u32>,
     up_adj: Vec<(u32, u8)>,
-    /// The neighbours farther from the root, in port order.
+    /// The neighbours farther from the root, in port order (by position likewise).
     down_start: Vec<u32>,
     down_adj: Vec<(u32, u8)>,
     /// Position of each row in root-first order: smaller is closer to the root.
@@ -88,9 +88,12 @@ impl SwitchGraph {
         for (i, &r) in order.iter().enumerate() {
             pos[r as usize] = i as u32;
         }
+        // stored in root-first order (indexed by position): [`SwitchGraph::column`]'s pass
+        // then reads them front to back
         let split = |keep: &dyn Fn(u32, u32) -> bool| {
             let (mut st, mut out) = (Vec::with_capacity(rank.len() + 1), Vec::new());
-            for r in 0..rank.len() {
+            for &r in &order {
+                let r = r as usize;
                 st.push(out.len() as u32);
                 let nbrs = &adj[start[r] as usize..start[r + 1] as usize];
                 out.extend(nbrs.iter().filter(|&&(u, _)| keep(pos[r], pos[u as usize])));
@@ -120,13 +123,19 @@ impl SwitchGraph {
     /// The neighbours of row r closer to the root (a step from r to them goes up).
     #[inline]
     fn ups(&self, r: usize) -> &[(u32, u8)] {
-        &self.up_adj[self.up_start[r] as usize..self.up_start[r + 1] as usize]
+        self.ups_at(self.pos[r] as usize)
     }
 
-    /// The neighbours of row r farther from the root.
+    /// [`SwitchGraph::ups`] of the row at position i of `order`.
     #[inline]
-    fn downs(&self, r: usize) -> &[(u32, u8)] {
-        &self.down_adj[self.down_start[r] as usize..self.down_start[r + 1] as usize]
+    fn ups_at(&self, i: usize) -> &[(u32, u8)] {
+        &self.up_adj[self.up_start[i] as usize..self.up_start[i + 1] as usize]
+    }
+
+    /// The neighbours farther from the root of the row at position i of `order`.
+    #[inline]
+    fn downs_at(&self, i: usize) -> &[(u32, u8)] {
+        &self.down_adj[self.down_start[i] as usize..self.down_start[i + 1] as usize]
     }
 
     /// Breadth-first distances from the rows already in `queue` (at distance 0 in `dist`)
@@ -166,7 +175,7 @@ impl SwitchGraph {
         let cands = &mut sc.cands;
         let spread = self.canon[x] as usize;
         sc.orphans.clear();
-        for &y in &self.order {
+        for (i, &y) in self.order.iter().enumerate() {
             let y = y as usize;
             if y == x {
                 col[y] = 0;
@@ -176,7 +185,7 @@ impl SwitchGraph {
             let dy = sc.dl[y];
             if dy != INF {
                 // on a down-only path: keep going down
-                for &(v, p) in self.downs(y) {
+                for &(v, p) in self.downs_at(i) {
                     let dv = sc.dl[v as usize];
                     if dv != INF && dv + 1 == dy {
                         cands.push(p);
@@ -184,7 +193,7 @@ impl SwitchGraph {
                 }
             } else {
                 let mut best = INF;
-                for &(u, p) in self.ups(y) {
+                for &(u, p) in self.ups_at(i) {
                     let lu = sc.legal[u as usize];
                     if lu < best {
                         best = lu;
@@ -218,24 +227,24 @@ impl SwitchGraph {
         sc.queue.clear();
         for &y in &sc.orphans {
             let y = y as usize;
-            let best = self
-                .nbrs(y)
-                .iter()
-                .map(|&(u, _)| legal[u as usize])
-                .min()
-                .unwrap_or(INF);
+            // the neighbours with the shortest legal route, in one pass
+            let mut best = INF;
+            cands.clear();
+            for &(u, p) in self.nbrs(y) {
+                let lu = legal[u as usize];
+                if lu < best {
+                    best = lu;
+                    cands.clear();
+                }
+                if lu == best && lu != INF {
+                    cands.push(p);
+                }
+            }
             if best == INF {
                 continue;
             }
             fb[y] = 1;
             sc.queue.push(y as u32);
-            cands.clear();
-            cands.extend(
-                self.nbrs(y)
-                    .iter()
-                    .filter(|&&(u, _)| legal[u as usize] == best)
-                    .map(|&(_, p)| p),
-            );
             col[y] = cands[spread % cands.len()];
         }
         Self::bfs(fb, &mut sc.queue, |v| self.nbrs(v));
@@ -266,7 +275,22 @@ pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
 /// up*/down*-legal all the way (a switch with a legal route steps to one with a legal
 /// route), so callers that assign VLs per path walk only from these.
 pub fn fill_marking(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) -> Vec<Vec<u32>> {
-    let n = switch_lid.len();
+    let (cols, stepped) = columns(graph, switch_lid.len());
+    write(lfts, &cols, switch_lid);
+    stepped
+}
+
+/// [`fill`], returning the entries also as columns: `cols[x·n + y]` is row y's port
+/// towards switch x (n rows). Walks along one destination's routes read 1 byte per row
+/// there, where the tables space rows a stride of every LID apart.
+pub fn fill_columns(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) -> Vec<u8> {
+    let (cols, _) = columns(graph, switch_lid.len());
+    write(lfts, &cols, switch_lid);
+    cols
+}
+
+/// Every column of the `n` switch rows, and the rows that stepped sideways in each.
+fn columns(graph: &SwitchGraph, n: usize) -> (Vec<u8>, Vec<Vec<u32>>) {
     let mut cols = vec![0u8; n * n];
     let mut stepped = vec![Vec::new(); n];
     cols.par_chunks_mut(n.max(1))
@@ -276,7 +300,12 @@ pub fn fill_marking(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) 
             graph.column(x, col, sc);
             rows.extend_from_slice(&sc.orphans);
         });
-    // row by row (each row's writes stay in its own cache lines)
+    (cols, stepped)
+}
+
+/// The columns into the tables, row by row (each row's writes stay in its own cache lines).
+fn write(lfts: &mut LftSet, cols: &[u8], switch_lid: &[u16]) {
+    let n = switch_lid.len();
     let stride = lfts.stride;
     lfts.ports
         .par_chunks_mut(stride.max(1))
@@ -287,7 +316,6 @@ pub fn fill_marking(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) 
                 row[lid as usize] = cols[x * n + y];
             }
         });
-    stepped
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use super::compare::{Bisection, Bruck, RandomPermutations, RecursiveDoubling, Ri
 use super::lsft::LsftAllToAll;
 use super::partial::LsftPartial;
 use super::placement::{self, Placement};
+use super::rail_traffic::{RailCollective, RailTraffic};
 use super::shift::{Shift, TreeShift};
 use super::{Compact, Job, Pattern};
 use crate::error::{Error, Result};
@@ -40,11 +41,16 @@ pub enum PatternKind {
     Random,
     /// `bisection`: every cross-half pair in both directions, ⌊N/2⌋ phases.
     Bisection,
+    /// `rail-alltoall`: an all-to-all per rail of a rail-optimised fabric, all rails at
+    /// once (NCCL's PXN all-to-all).
+    RailAlltoall,
+    /// `rail-ring`: a ring per rail, all rails at once (NCCL's ring all-reduce).
+    RailRing,
 }
 
 impl PatternKind {
     /// Every pattern, in the order `--help` and error hints list them.
-    pub const ALL: [PatternKind; 10] = [
+    pub const ALL: [PatternKind; 12] = [
         PatternKind::Shift,
         PatternKind::KaryShift,
         PatternKind::MolsShift,
@@ -55,6 +61,8 @@ impl PatternKind {
         PatternKind::Bruck,
         PatternKind::Random,
         PatternKind::Bisection,
+        PatternKind::RailAlltoall,
+        PatternKind::RailRing,
     ];
 
     /// The name used on the command line and in reports.
@@ -70,6 +78,8 @@ impl PatternKind {
             PatternKind::Bruck => "bruck",
             PatternKind::Random => "random",
             PatternKind::Bisection => "bisection",
+            PatternKind::RailAlltoall => "rail-alltoall",
+            PatternKind::RailRing => "rail-ring",
         }
     }
 
@@ -88,6 +98,17 @@ impl PatternKind {
             PatternKind::Bruck => "Bruck steps: phase i sends r -> r + 2^i",
             PatternKind::Random => "a random permutation per phase (--seed, --phases)",
             PatternKind::Bisection => "cross-half pairs, both directions: N/2 phases",
+            PatternKind::RailAlltoall => "an all-to-all per rail, all rails at once (rail-optimised fabrics)",
+            PatternKind::RailRing => "a ring per rail, all rails at once (rail-optimised fabrics)",
+        }
+    }
+
+    /// The collective of a rail pattern; `None` for the others.
+    pub fn rail_collective(self) -> Option<RailCollective> {
+        match self {
+            PatternKind::RailAlltoall => Some(RailCollective::AllToAll),
+            PatternKind::RailRing => Some(RailCollective::Ring),
+            _ => None,
         }
     }
 }
@@ -416,6 +437,17 @@ pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
             Generated::new(Box::new(RandomPermutations::new(n, phases, req.seed)), job, false)
         }
         PatternKind::Bisection => Generated::new(Box::new(Bisection::new(n)), job, false),
+        PatternKind::RailAlltoall | PatternKind::RailRing => {
+            let collective = kind.rail_collective().unwrap_or(RailCollective::AllToAll);
+            let t = RailTraffic::new(&plan.fabric, &job, collective)?;
+            let mut g = Generated::new(Box::new(t), job, false);
+            g.notes.push(
+                "one collective per rail, all rails at once (inter-server traffic stays on the sender's rail); \
+                 `ibfat check` gives each rail's figures"
+                    .into(),
+            );
+            g
+        }
     };
     Ok(g.note_if_empty(kind))
 }

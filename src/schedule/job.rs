@@ -5,18 +5,24 @@
 //!
 //! * `--job ranks:0-63,128-191` — fabric ranks (positions in the topology's rank order,
 //!   inclusive ranges), in the order written;
+//! * `--job 'dgx[001-031],login1'` — a Slurm host list of host or server names (when no
+//!   file has that name): a server is every HCA whose description starts with its name,
+//!   in device order (`mlx5_0` … `mlx5_7`), so ranks are GPU-ordered (server, rail);
 //! * `--job FILE` — one host per line, in job-rank order; `#` starts a comment, blank
 //!   lines are skipped. A line is one of
 //!   - `0x0002c90020000001`: the port GUID of a host port;
 //!   - `17` or `17-31`: a fabric rank or an inclusive range of them;
 //!   - anything else: a node name (`H3_1`), a node description (`H3_1 HCA-1`) or its
 //!     first word — the bare host name `scontrol show hostnames` prints — of a host
-//!     with one port in the topology (a multi-port host needs its port GUIDs).
+//!     with one port in the topology (a multi-port host needs its port GUIDs), or of a
+//!     server of several HCAs (all of them, in device order); or a host list of such
+//!     names (`dgx[001-004]`).
 //!
 //! Every host may appear once; errors name the file, the line and the host.
 
 use crate::error::{Error, Result};
 use crate::formats::input::ReadError;
+use crate::topology::railopt::{host_words, natural_cmp};
 use crate::topology::spec::parse_guid;
 use crate::topology::{Endpoint, Fabric, NodeKind, Topology};
 use std::collections::HashMap;
@@ -159,21 +165,47 @@ impl Job {
             return Job::from_fabric_ranks(topo.ports, ranks);
         }
         let path = Path::new(arg);
-        let text = match crate::formats::input::read(path, crate::formats::input::JOB) {
-            Ok(bytes) => {
-                String::from_utf8(bytes).map_err(|_| Error::at(path, 0, "not UTF-8 text: a job file is text"))?
-            }
-            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::input(
+        let text =
+            match crate::formats::input::read(path, crate::formats::input::JOB) {
+                Ok(bytes) => {
+                    String::from_utf8(bytes).map_err(|_| Error::at(path, 0, "not UTF-8 text: a job file is text"))?
+                }
+                Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound && !arg.contains('/') => {
+                    return Job::from_hostlist(arg, topo).map_err(|m| {
+                        Error::input("job", format!("`{arg}` is no job file, and as a host list: {m}"), None).with_hint(
+                        "give a file of hosts (port GUIDs, node names, ranks), ranks:0-63, or host names dgx[001-031]",
+                    )
+                    })
+                }
+                Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::input(
                     "job",
                     format!("{arg}: no such job file"),
-                    Some("give a file of hosts (port GUIDs, node names, ranks) or ranks:0-63".into()),
-                ))
-            }
-            Err(ReadError::Io(e)) => return Err(Error::io(format!("cannot read {arg}"), e)),
-            Err(e) => return Err(e.into_error(path)),
-        };
+                    Some(
+                        "give a file of hosts (port GUIDs, node names, ranks), ranks:0-63, or host names dgx[001-031]"
+                            .into(),
+                    ),
+                )),
+                Err(ReadError::Io(e)) => return Err(Error::io(format!("cannot read {arg}"), e)),
+                Err(e) => return Err(e.into_error(path)),
+            };
         Job::parse(&text, path, topo)
+    }
+
+    /// The hosts and servers of a Slurm host list (`dgx[001-031],login1`), each server's
+    /// HCAs in device order; the message names the first name that is no host.
+    pub fn from_hostlist(list: &str, topo: &Hosts) -> std::result::Result<Job, String> {
+        let lookup = HostLookup::new(topo);
+        let mut ranks = Vec::new();
+        let mut seen = vec![false; topo.ports.len()];
+        for name in crate::formats::slurm::expand_hostlist(list)? {
+            for r in lookup.find(&name)? {
+                if std::mem::replace(&mut seen[r as usize], true) {
+                    return Err(format!("{} is listed twice (`{name}`)", lookup.describe(r)));
+                }
+                ranks.push(r);
+            }
+        }
+        Job::from_fabric_ranks(topo.ports, ranks).map_err(|e| e.to_string())
     }
 
     /// Parse a job file's text (see the module documentation); `path` is for messages.
@@ -191,8 +223,14 @@ impl Job {
             let found: Vec<u32> = if let Some((a, b)) = parse_range(item) {
                 check_range(a, b, n).map_err(|m| Error::at(path, line, m))?;
                 (a..=b).collect()
+            } else if item.contains('[') {
+                let mut v = Vec::new();
+                for name in crate::formats::slurm::expand_hostlist(item).map_err(|m| Error::at(path, line, m))? {
+                    v.extend(lookup.find(&name).map_err(|m| Error::at(path, line, m))?);
+                }
+                v
             } else {
-                vec![lookup.find(item).map_err(|m| Error::at(path, line, m))?]
+                lookup.find(item).map_err(|m| Error::at(path, line, m))?
             };
             for r in found {
                 if line_of[r as usize] != 0 {
@@ -327,10 +365,12 @@ impl<'a> HostLookup<'a> {
         ))
     }
 
-    fn find(&self, item: &str) -> std::result::Result<u32, String> {
+    /// The fabric ranks `item` names: one host port, or every HCA of a server in device
+    /// order.
+    fn find(&self, item: &str) -> std::result::Result<Vec<u32>, String> {
         if item.starts_with("0x") || item.starts_with("0X") {
             let g = parse_guid(item).ok_or_else(|| format!("`{item}` is not a GUID (0x and up to 16 hex digits)"))?;
-            return self.by_guid(g);
+            return self.by_guid(g).map(|r| vec![r]);
         }
         let f = &self.fabric;
         let by_name: Vec<usize> = f
@@ -357,10 +397,14 @@ impl<'a> HostLookup<'a> {
             // word of the node description (`H3_1` of "H3_1 HCA-1"), among hosts only
             ids = matching(&|n| n.kind != NodeKind::Switch && n.desc.split_whitespace().next() == Some(item));
         }
+        let server = ids.len() > 1 && ids.iter().all(|&i| host_words(f, i as u32).0 == item);
+        if server {
+            return self.server_ranks(item, &ids);
+        }
         match ids.as_slice() {
             [] => Err(format!("no host is named or described `{item}` in {}", self.name)),
             [id] => match self.node_ranks.get(&(*id as u32)).map(Vec::as_slice) {
-                Some([r]) => Ok(*r),
+                Some([r]) => Ok(vec![*r]),
                 Some(rs) => Err(format!(
                     "`{item}` has {} host ports; list them by port GUID ({})",
                     rs.len(),
@@ -383,6 +427,23 @@ impl<'a> HostLookup<'a> {
                 many.len()
             )),
         }
+    }
+
+    /// A server's ranks: its HCAs' host ports in device order (`mlx5_0` … `mlx5_7`: the
+    /// rails), then port.
+    fn server_ranks(&self, item: &str, ids: &[usize]) -> std::result::Result<Vec<u32>, String> {
+        let f = self.fabric;
+        let mut hcas: Vec<(&str, u8, u32)> = Vec::new();
+        for &id in ids {
+            for &r in self.node_ranks.get(&(id as u32)).map_or(&[][..], Vec::as_slice) {
+                hcas.push((host_words(f, id as u32).1, self.ports[r as usize].port, r));
+            }
+        }
+        if hcas.is_empty() {
+            return Err(format!("server `{item}` has no ranked host port in {}", self.name));
+        }
+        hcas.sort_by(|a, b| natural_cmp(a.0, b.0).then(a.1.cmp(&b.1)));
+        Ok(hcas.into_iter().map(|h| h.2).collect())
     }
 }
 

@@ -28,6 +28,7 @@ pub mod job;
 pub mod lsft;
 pub mod partial;
 pub mod placement;
+pub mod rail_traffic;
 pub mod shift;
 
 pub use file::Format;

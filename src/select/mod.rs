@@ -102,7 +102,13 @@ mod tests {
                     );
                 }
                 Err(e) => assert!(
-                    matches!(kind, PatternKind::KaryShift | PatternKind::MolsShift),
+                    matches!(
+                        kind,
+                        PatternKind::KaryShift
+                            | PatternKind::MolsShift
+                            | PatternKind::RailAlltoall
+                            | PatternKind::RailRing
+                    ),
                     "{kind}: {e}"
                 ),
             }

@@ -18,6 +18,7 @@ pub mod lidspace;
 pub mod lsft;
 pub mod mols;
 pub mod pgft;
+pub mod railopt;
 pub mod rails;
 pub mod rate;
 pub mod roles;

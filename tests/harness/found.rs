@@ -216,6 +216,42 @@ pub fn superpod(seed: u64, sus: usize) -> Fabric {
     g.f
 }
 
+/// [`superpod`] cabled by the convention sites follow: server `s` of a unit on port `s + 1`
+/// of each of its unit's leaves (the management host on port 32 of the first), uplinks
+/// on ports 33..64; GUIDs random. Returns the fabric and, per unit, its 8 leaves.
+pub fn superpod_by_convention(seed: u64, sus: usize) -> (Fabric, Vec<Vec<NodeId>>) {
+    let mut g = Gen::new(seed);
+    let spines_n = 16.min(4 * sus.max(1));
+    let per_pair = 32 / spines_n;
+    let spines: Vec<NodeId> = (0..spines_n).map(|_| g.switch(64, "MF0;spine:MQM9700/U1")).collect();
+    let mut units = Vec::new();
+    for su in 0..sus {
+        let leaves: Vec<NodeId> = (0..8).map(|_| g.switch(64, "MF0;leaf:MQM9700/U1")).collect();
+        for s in 0..31u32 {
+            let hcas = g.server(&format!("dgx{:03}", su * 31 + s as usize + 1), 8);
+            for (r, &h) in hcas.iter().enumerate() {
+                g.f.connect(h, 1, leaves[r], s + 1).unwrap();
+            }
+        }
+        if su == 0 {
+            let m = g.server("mgmt0", 1)[0];
+            g.f.connect(m, 1, leaves[0], 32).unwrap();
+        }
+        for &l in &leaves {
+            let mut up = 33;
+            for &s in &spines {
+                for _ in 0..per_pair {
+                    let ps = g.free[s as usize].pop().expect("a free spine port");
+                    g.f.connect(l, up, s, ps as u32).unwrap();
+                    up += 1;
+                }
+            }
+        }
+        units.push(leaves);
+    }
+    (g.f, units)
+}
+
 /// A large irregular three-level tree: `pods` pods of 18 leaves (36 ports: 10 to 18 hosts,
 /// 18 up, a few cut) and 18 middle switches, each middle switch with 18 up-cables to the
 /// `18` top switches of its plane; about 14 · 18 · pods hosts.

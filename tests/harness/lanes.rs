@@ -75,7 +75,16 @@ impl Sim {
     pub fn path_record_sl(&self, slid: u16, dlid: u16) -> u8 {
         let text = self.tool(
             "saquery",
-            &["-p", "--slid", &slid.to_string(), "--dlid", &dlid.to_string()],
+            // 5 s per query (the tools' default is 1 s): a loaded machine delays OpenSM's SA
+            &[
+                "-t",
+                "5000",
+                "-p",
+                "--slid",
+                &slid.to_string(),
+                "--dlid",
+                &dlid.to_string(),
+            ],
         );
         let v = text
             .lines()
