@@ -40,15 +40,22 @@ fn discover(sim: &Sim, dir: &std::path::Path, name: &str) -> String {
     path.display().to_string()
 }
 
-#[test]
-fn a_superpod_unit_is_servers_on_rails_and_a_swap_between_rails_is_found() {
-    let (mut f, units) = found::superpod_by_convention(7, 1);
-    let sim = Sim::start_text(&ibfat::formats::ibsim::write_net(&f, &[]));
+/// `f` running in ibsim, discovered into a lab folder and recognised: the simulator, the
+/// folder, the dump's path and `recognize --json` of it.
+fn start_and_recognize(f: &Fabric) -> (Sim, tempfile::TempDir, String, Value) {
+    let sim = Sim::start_text(&ibfat::formats::ibsim::write_net(f, &[]));
     let t = tempfile::tempdir().unwrap();
     let healthy = discover(&sim, t.path(), "healthy.ibnd");
     let (code, out, err) = ibfat(&["recognize", &healthy, "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
+    (sim, t, healthy, v)
+}
+
+#[test]
+fn a_superpod_unit_is_servers_on_rails_and_a_swap_between_rails_is_found() {
+    let (mut f, units) = found::superpod_by_convention(7, 1);
+    let (sim, t, healthy, v) = start_and_recognize(&f);
     let r = &v["rail_optimised"];
     assert_eq!(r["servers"], 31, "{r}");
     assert_eq!(r["rails"].as_array().unwrap().len(), 8);
@@ -122,12 +129,7 @@ fn a_superpod_unit_is_servers_on_rails_and_a_swap_between_rails_is_found() {
 #[test]
 fn four_units_a_swap_between_units_and_a_server_short_of_an_hca() {
     let (mut f, units) = found::superpod_by_convention(11, 4);
-    let sim = Sim::start_text(&ibfat::formats::ibsim::write_net(&f, &[]));
-    let t = tempfile::tempdir().unwrap();
-    let healthy = discover(&sim, t.path(), "healthy.ibnd");
-    let (code, out, err) = ibfat(&["recognize", &healthy, "--json"]);
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let (sim, t, _, v) = start_and_recognize(&f);
     let r = &v["rail_optimised"];
     assert_eq!(r["servers"], 124);
     let names: Vec<&str> = r["units"]
