@@ -14,7 +14,7 @@
 
 use super::picture::Scene;
 use crate::error::{Error, Result};
-use crate::topology::railopt::{RailFabric, NONE};
+use crate::topology::railopt::{host_words, RailFabric, NONE};
 use crate::topology::{Fabric, Layout, NodeId, NodeKind};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -26,7 +26,7 @@ fn slurm_name(fabric: &Fabric, n: NodeId) -> Result<String> {
     let node = fabric.node(n);
     let name = match node.kind {
         NodeKind::Switch => node.name.as_str(),
-        _ => node.desc.split_whitespace().next().unwrap_or(node.name.as_str()),
+        _ => host_words(fabric, n).0,
     };
     checked_name(name, node.guid)
 }

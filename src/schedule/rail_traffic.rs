@@ -50,19 +50,18 @@ impl RailTraffic {
                 Some("`ibfat recognize` shows whether servers and rails were found; use shift or random here".into()),
             )
         })?;
-        let mut rail_of = HashMap::new();
-        let mut server_of = HashMap::new();
+        // every HCA's (server, rail)
+        let mut hca = HashMap::new();
         for (si, s) in rf.servers.iter().enumerate() {
             for h in &s.hcas {
-                rail_of.insert(h.endpoint, h.rail);
-                server_of.insert(h.endpoint, si);
+                hca.insert(h.endpoint, (si, h.rail));
             }
         }
         // servers in the order the job first names them; a rail's members in that order
         let mut server_rank: HashMap<usize, usize> = HashMap::new();
         let mut on_rail: Vec<Vec<(usize, u32)>> = vec![Vec::new(); rf.rails_n()];
         for (r, e) in job.hosts().iter().enumerate() {
-            let (Some(&rail), Some(&s)) = (rail_of.get(e), server_of.get(e)) else {
+            let Some(&(s, rail)) = hca.get(e) else {
                 continue;
             };
             if rail == NONE {
