@@ -16,6 +16,7 @@
 //! * **a leaf's rail**: the rail most of its HCAs are on.
 
 pub mod check;
+pub mod plan;
 
 use super::{Endpoint, Fabric, NodeId, NodeKind};
 use std::collections::HashMap;
