@@ -304,3 +304,40 @@ fn a_railopt_plan_is_checked_rail_by_rail_against_the_running_fabric() {
     let (code, out, _) = ibfat(&["cabling", &plan, &healed]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// Issue 40 item 1: HCAs that keep the firmware's default description (no rdma-ndd) are
+/// grouped into servers by the system image GUID the real `ibnetdiscover` reports.
+#[test]
+fn servers_by_system_image_when_descriptions_name_no_host() {
+    let (mut f, _) = found::superpod_by_convention(5, 1);
+    let mut images: Vec<String> = Vec::new();
+    for n in 0..f.len() as NodeId {
+        if f.node(n).kind != ibfat::topology::NodeKind::Ca {
+            continue;
+        }
+        let host = f.node(n).desc.split_whitespace().next().unwrap().to_string();
+        let k = images.iter().position(|h| *h == host).unwrap_or_else(|| {
+            images.push(host);
+            images.len() - 1
+        });
+        f.nodes[n as usize].desc = "MT4129 ConnectX7 Mellanox Technologies".into();
+        f.set_sysimg(n, 0x5000 + k as u64);
+    }
+    let (_sim, _t, dump, v) = start_and_recognize(&f);
+    let text = std::fs::read_to_string(&dump).unwrap();
+    assert!(
+        text.contains("sysimgguid=0x5001"),
+        "ibnetdiscover reports the system images"
+    );
+    let r = &v["rail_optimised"];
+    assert_eq!(r["servers"], 31, "{r}");
+    assert_eq!(r["rails_from"], "leaves", "{r}");
+    assert_eq!(r["units"].as_array().unwrap().len(), 1, "{r}");
+    assert_eq!(
+        r["other_hosts"].as_array().unwrap().len(),
+        1,
+        "the management host: {r}"
+    );
+    let (code, out, err) = ibfat(&["cabling", &dump]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -19,6 +19,7 @@ pub mod check;
 pub mod plan;
 
 use super::{Endpoint, Fabric, NodeId, NodeKind};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// No rail, unit or leaf.
@@ -94,13 +95,29 @@ pub struct RailFabric {
 }
 
 /// The host name and device words of a host node's description (its name when empty).
-pub fn host_words(fabric: &Fabric, n: NodeId) -> (&str, &str) {
+///
+/// A description that names no host (a vendor's default such as `MT4129 ConnectX7
+/// Mellanox Technologies`, which HCAs keep when rdma-ndd does not run, or ibsim's node
+/// id) gives way to the system image GUID where the node has one: HCAs of one system
+/// image are one server, `sysimg-<hex>`, with no device word.
+pub fn host_words(fabric: &Fabric, n: NodeId) -> (Cow<'_, str>, &str) {
     let node = fabric.node(n);
     let mut words = node.desc.split_whitespace();
-    match words.next() {
-        Some(host) => (host, words.next().unwrap_or("")),
-        None => (node.name.as_str(), ""),
+    let host = words.next();
+    let generic = host.is_none_or(|h| vendor_default(h) || node.desc == node.name);
+    if generic && node.sysimg != 0 {
+        return (Cow::Owned(format!("sysimg-{:x}", node.sysimg)), "");
     }
+    match host {
+        Some(host) => (Cow::Borrowed(host), words.next().unwrap_or("")),
+        None => (Cow::Borrowed(node.name.as_str()), ""),
+    }
+}
+
+/// `MT4129`, `MT27800`: the part number Mellanox/NVIDIA firmware puts first in a default
+/// NodeDescription.
+fn vendor_default(word: &str) -> bool {
+    word.len() > 2 && word.starts_with("MT") && word[2..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Orders names as people number servers: `dgx2` before `dgx10`, digits compared as
@@ -310,7 +327,7 @@ impl RailFabric {
 /// Host ports grouped by host name, servers in name order; host ports cabled to no switch
 /// are returned apart.
 fn group_servers(fabric: &Fabric) -> (Vec<Server>, Vec<Endpoint>) {
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    let mut by_name: HashMap<Cow<'_, str>, usize> = HashMap::new();
     let mut servers: Vec<Server> = Vec::new();
     let mut loose = Vec::new();
     for n in fabric.cas() {
@@ -331,7 +348,7 @@ fn group_servers(fabric: &Fabric) -> (Vec<Server>, Vec<Endpoint>) {
             } else {
                 device.to_string()
             };
-            let i = *by_name.entry(host).or_insert_with(|| {
+            let i = *by_name.entry(host.clone()).or_insert_with(|| {
                 servers.push(Server {
                     name: host.to_string(),
                     hcas: Vec::new(),
