@@ -9,7 +9,7 @@
 
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route_fabric, Ask, Lids, Shape};
-use ibfat::topology::railopt::check::check;
+use ibfat::topology::railopt::check::{check, Severity};
 use ibfat::topology::railopt::plan::RailoptParams;
 use ibfat::topology::railopt::RailFabric;
 use ibfat::topology::{FamilySpec, Spec};
@@ -58,7 +58,9 @@ fn main() {
         let recognised = t.elapsed().as_secs_f64();
         let rf = RailFabric::of(&f).expect("rail-optimised");
         let findings = check(&f, &rf);
-        assert!(findings.is_empty(), "{:?}", &findings[..findings.len().min(3)]);
+        // shuffled ports break the one-port-per-server convention: one warning, no error
+        let errors: Vec<_> = findings.iter().filter(|f| f.severity == Severity::Error).collect();
+        assert!(errors.is_empty(), "{:?}", &errors[..errors.len().min(3)]);
         assert_eq!(rf.servers.len() as u32, sus * 32);
         let checked = t.elapsed().as_secs_f64();
         let routed = route_fabric(&f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();
