@@ -35,9 +35,9 @@ pub struct SwitchGraph {
     /// the columns do not compare positions per cable.
     up_start: Vec<u32>,
     up_adj: Vec<(u32, u8)>,
-    /// The neighbours farther from the root, in port order (by position likewise).
-    down_start: Vec<u32>,
-    down_adj: Vec<(u32, u8)>,
+    /// The port at the far (upper) end of each `up_adj` cable: the cable a route to the
+    /// lower switch leaves the upper one by.
+    up_far: Vec<u8>,
     /// Position of each row in root-first order: smaller is closer to the root.
     pos: Vec<u32>,
     /// Rows in root-first order.
@@ -45,29 +45,54 @@ pub struct SwitchGraph {
     /// Position of each row among the switches sorted by GUID: the order-free index that
     /// spreads destinations over equal candidates.
     canon: Vec<u32>,
+    /// Class of the row at each position of `order`: rows with the same set of upward
+    /// neighbours (a tree's leaves under one group of spines) share one, so a column
+    /// compares their neighbours' distances once per class, not once per row.
+    up_class: Vec<u32>,
+    /// The distinct upward neighbours of each class (compressed rows).
+    class_start: Vec<u32>,
+    class_nbrs: Vec<u32>,
+    /// Rows with the same set of neighbours (by row), for the switches that have no
+    /// up*/down* route and step to the neighbour with the shortest one.
+    nbr_class: Vec<u32>,
+    nbr_class_start: Vec<u32>,
+    nbr_class_nbrs: Vec<u32>,
 }
 
 /// Per-thread buffers of [`SwitchGraph::column`].
 #[derive(Default)]
 pub struct Scratch {
+    /// Per class: the column that computed `class_best`, +1 (0: none yet).
+    class_seen: Vec<u32>,
+    /// Per class: the shortest legal distance among its neighbours, and whether all of
+    /// them have it (then every up cable of a member is a candidate).
+    class_best: Vec<(u32, bool)>,
+    /// The same per neighbour class ([`SwitchGraph::nbr_class`]).
+    nbr_seen: Vec<u32>,
+    nbr_best: Vec<(u32, bool)>,
     dl: Vec<u32>,
     legal: Vec<u32>,
     queue: Vec<u32>,
     cands: Vec<u8>,
     orphans: Vec<u32>,
+    /// (switch above x, its port one down-only step closer to x), sorted.
+    down_cands: Vec<(u32, u8)>,
+    /// Per switch above x: where its cables start in `down_cands`, and how many.
+    down_at: Vec<(u32, u32)>,
 }
 
 impl SwitchGraph {
     /// Build from the fabric; `rank[row]` ranks the switches (0 = root level).
     pub fn new(fabric: &Fabric, lfts: &LftSet, rank: &[u32]) -> SwitchGraph {
         let mut start = Vec::with_capacity(lfts.switches.len() + 1);
-        let mut adj = Vec::new();
+        let (mut adj, mut far) = (Vec::new(), Vec::new());
         for &sw in &lfts.switches {
             start.push(adj.len() as u32);
             for p in 1..=fabric.node(sw).nports {
-                if let Some((peer, _)) = fabric.peer(sw, p) {
+                if let Some((peer, pp)) = fabric.peer(sw, p) {
                     if fabric.node(peer).kind == NodeKind::Switch {
                         adj.push((lfts.row_of[peer as usize], p));
+                        far.push(pp);
                     }
                 }
             }
@@ -91,68 +116,126 @@ impl SwitchGraph {
         // stored in root-first order (indexed by position): [`SwitchGraph::column`]'s pass
         // then reads them front to back
         let split = |keep: &dyn Fn(u32, u32) -> bool| {
-            let (mut st, mut out) = (Vec::with_capacity(rank.len() + 1), Vec::new());
+            let (mut st, mut out, mut out_far) = (Vec::with_capacity(rank.len() + 1), Vec::new(), Vec::new());
             for &r in &order {
                 let r = r as usize;
                 st.push(out.len() as u32);
-                let nbrs = &adj[start[r] as usize..start[r + 1] as usize];
-                out.extend(nbrs.iter().filter(|&&(u, _)| keep(pos[r], pos[u as usize])));
+                for k in start[r] as usize..start[r + 1] as usize {
+                    if keep(pos[r], pos[adj[k].0 as usize]) {
+                        out.push(adj[k]);
+                        out_far.push(far[k]);
+                    }
+                }
             }
             st.push(out.len() as u32);
-            (st, out)
+            (st, out, out_far)
         };
-        let (up_start, up_adj) = split(&|me, them| them < me);
-        let (down_start, down_adj) = split(&|me, them| them > me);
+        let (up_start, up_adj, up_far) = split(&|me, them| them < me);
+        let (up_class, class_start, class_nbrs) = up_classes(&up_start, &up_adj);
+        let (nbr_class, nbr_class_start, nbr_class_nbrs) = up_classes(&start, &adj);
         SwitchGraph {
             start,
             adj,
             up_start,
             up_adj,
-            down_start,
-            down_adj,
+            up_far,
             pos,
             order,
             canon,
+            up_class,
+            class_start,
+            class_nbrs,
+            nbr_class,
+            nbr_class_start,
+            nbr_class_nbrs,
         }
     }
 
+    /// The shortest legal distance among the upward neighbours of class `c` and whether
+    /// they all have it, computed once per column `x` (the neighbours come earlier in
+    /// root-first order than any member, so their distances are final).
+    fn class_best(&self, c: usize, x: usize, legal: &[u32], seen: &mut [u32], best: &mut [(u32, bool)]) -> (u32, bool) {
+        best_of_class((&self.class_start, &self.class_nbrs), c, x, legal, (seen, best))
+    }
+}
+
+/// [`SwitchGraph::class_best`] for the classes `(start, nbrs)`, cached in `(seen, best)`.
+fn best_of_class(
+    (start, class_nbrs): (&[u32], &[u32]),
+    c: usize,
+    x: usize,
+    legal: &[u32],
+    (seen, best): (&mut [u32], &mut [(u32, bool)]),
+) -> (u32, bool) {
+    {
+        if seen[c] != x as u32 + 1 {
+            let nbrs = &class_nbrs[start[c] as usize..start[c + 1] as usize];
+            let first = nbrs.first().map_or(INF, |&u| legal[u as usize]);
+            let mut b = (first, true);
+            for &u in nbrs {
+                let l = legal[u as usize];
+                b = (b.0.min(l), b.1 && l == first);
+            }
+            seen[c] = x as u32 + 1;
+            best[c] = b;
+        }
+        best[c]
+    }
+}
+
+impl SwitchGraph {
     fn nbrs(&self, r: usize) -> &[(u32, u8)] {
         &self.adj[self.start[r] as usize..self.start[r + 1] as usize]
     }
 
-    /// The neighbours of row r closer to the root (a step from r to them goes up).
-    #[inline]
-    fn ups(&self, r: usize) -> &[(u32, u8)] {
-        self.ups_at(self.pos[r] as usize)
-    }
-
-    /// [`SwitchGraph::ups`] of the row at position i of `order`.
+    /// The neighbours closer to the root of the row at position i of `order` (a step to
+    /// them goes up).
     #[inline]
     fn ups_at(&self, i: usize) -> &[(u32, u8)] {
         &self.up_adj[self.up_start[i] as usize..self.up_start[i + 1] as usize]
     }
 
-    /// The neighbours farther from the root of the row at position i of `order`.
-    #[inline]
-    fn downs_at(&self, i: usize) -> &[(u32, u8)] {
-        &self.down_adj[self.down_start[i] as usize..self.down_start[i + 1] as usize]
-    }
-
-    /// Breadth-first distances from the rows already in `queue` (at distance 0 in `dist`)
-    /// over the cables `nbrs` gives for each row.
-    fn bfs<'a>(dist: &mut [u32], queue: &mut Vec<u32>, nbrs: impl Fn(usize) -> &'a [(u32, u8)]) {
+    /// Down-only distances to `x` (`sc.dl`: x and the switches above it), and for each
+    /// switch above x its cables one step closer, in port order (`sc.down_cands`,
+    /// `sc.down_at`): found while climbing from x, so a column reads the cables of x's
+    /// ancestors only, not every down cable of every switch.
+    fn down_only(&self, x: usize, sc: &mut Scratch) {
+        let n = self.pos.len();
+        debug_assert!(x < n);
+        sc.dl.clear();
+        sc.dl.resize(n, INF);
+        sc.down_at.resize(n, (0, 0));
+        sc.dl[x] = 0;
+        sc.queue.clear();
+        sc.queue.push(x as u32);
+        sc.down_cands.clear();
         let mut head = 0;
-        while head < queue.len() {
-            let v = queue[head] as usize;
+        while head < sc.queue.len() {
+            let v = sc.queue[head] as usize;
             head += 1;
-            let next = dist[v] + 1;
-            for &(u, _) in nbrs(v) {
-                if dist[u as usize] == INF {
-                    dist[u as usize] = next;
-                    queue.push(u);
+            let next = sc.dl[v] + 1;
+            let i = self.pos[v] as usize;
+            let (lo, hi) = (self.up_start[i] as usize, self.up_start[i + 1] as usize);
+            for (&(u, _), &pu) in self.up_adj[lo..hi].iter().zip(&self.up_far[lo..hi]) {
+                let du = &mut sc.dl[u as usize];
+                if *du == INF {
+                    *du = next;
+                    sc.queue.push(u);
+                }
+                if *du == next {
+                    sc.down_cands.push((u, pu));
                 }
             }
         }
+        sc.down_cands.sort_unstable();
+        let mut k = 0;
+        while k < sc.down_cands.len() {
+            let u = sc.down_cands[k].0;
+            let end = k + sc.down_cands[k..].iter().take_while(|c| c.0 == u).count();
+            sc.down_at[u as usize] = (k as u32, (end - k) as u32);
+            k = end;
+        }
+        // every switch above x was reached by a cable one step closer, so each has an entry
     }
 
     /// Out port of every switch row towards switch row `x` (0 at x itself), into `col`.
@@ -162,19 +245,23 @@ impl SwitchGraph {
     /// breadth-first search from the legal region outwards, so they step towards the
     /// nearest switch with a legal route (strictly decreasing distance: no loops).
     pub fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
-        let n = self.pos.len();
         // down-only distance to x (x and the switches above it): climb from x
-        sc.dl.clear();
-        sc.dl.resize(n, INF);
-        sc.dl[x] = 0;
-        sc.queue.clear();
-        sc.queue.push(x as u32);
-        Self::bfs(&mut sc.dl, &mut sc.queue, |v| self.ups(v));
+        self.down_only(x, sc);
         sc.legal.clear();
         sc.legal.extend_from_slice(&sc.dl);
         let cands = &mut sc.cands;
         let spread = self.canon[x] as usize;
         sc.orphans.clear();
+        let classes = self.class_start.len() - 1;
+        if sc.class_seen.len() != classes {
+            sc.class_seen = vec![0; classes];
+            sc.class_best = vec![(INF, false); classes];
+        }
+        let classes = self.nbr_class_start.len() - 1;
+        if sc.nbr_seen.len() != classes {
+            sc.nbr_seen = vec![0; classes];
+            sc.nbr_best = vec![(INF, false); classes];
+        }
         for (i, &y) in self.order.iter().enumerate() {
             let y = y as usize;
             if y == x {
@@ -184,14 +271,28 @@ impl SwitchGraph {
             cands.clear();
             let dy = sc.dl[y];
             if dy != INF {
-                // on a down-only path: keep going down
-                for &(v, p) in self.downs_at(i) {
-                    let dv = sc.dl[v as usize];
-                    if dv != INF && dv + 1 == dy {
-                        cands.push(p);
-                    }
-                }
+                // on a down-only path: keep going down, by the cables found climbing from x
+                let (at, len) = sc.down_at[y];
+                col[y] = match len {
+                    0 => NO_ROUTE,
+                    len => sc.down_cands[at as usize + spread % len as usize].1,
+                };
+                continue;
             } else {
+                let c = self.up_class[i] as usize;
+                let (b, uniform) = self.class_best(c, x, &sc.legal, &mut sc.class_seen, &mut sc.class_best);
+                if uniform {
+                    // every up cable is a candidate, in port order
+                    let ups = self.ups_at(i);
+                    if b == INF || ups.is_empty() {
+                        sc.orphans.push(y as u32);
+                        col[y] = NO_ROUTE;
+                    } else {
+                        sc.legal[y] = b + 1;
+                        col[y] = ups[spread % ups.len()].1;
+                    }
+                    continue;
+                }
                 let mut best = INF;
                 for &(u, p) in self.ups_at(i) {
                     let lu = sc.legal[u as usize];
@@ -225,8 +326,24 @@ impl SwitchGraph {
             *f = if l == INF { INF } else { 0 };
         }
         sc.queue.clear();
+        let mut farther = false;
         for &y in &sc.orphans {
             let y = y as usize;
+            let c = self.nbr_class[y] as usize;
+            let classes = (&self.nbr_class_start[..], &self.nbr_class_nbrs[..]);
+            let (b, uniform) = best_of_class(classes, c, x, legal, (&mut sc.nbr_seen, &mut sc.nbr_best));
+            if uniform {
+                // every neighbour has the shortest legal route: every cable is a candidate
+                let nbrs = self.nbrs(y);
+                if b == INF || nbrs.is_empty() {
+                    farther = true;
+                    continue;
+                }
+                fb[y] = 1;
+                sc.queue.push(y as u32);
+                col[y] = nbrs[spread % nbrs.len()].1;
+                continue;
+            }
             // the neighbours with the shortest legal route, in one pass
             let mut best = INF;
             cands.clear();
@@ -241,28 +358,72 @@ impl SwitchGraph {
                 }
             }
             if best == INF {
+                farther = true;
                 continue;
             }
             fb[y] = 1;
             sc.queue.push(y as u32);
             col[y] = cands[spread % cands.len()];
         }
-        Self::bfs(fb, &mut sc.queue, |v| self.nbrs(v));
-        for &y in &sc.orphans {
-            let y = y as usize;
-            if fb[y] <= 1 || fb[y] == INF {
-                continue;
+        if !farther {
+            return; // every orphan is next to the legal region
+        }
+        // the rest, ring by ring: an orphan at distance k+1 has a neighbour at k (the
+        // orphans already placed stay in `queue`, the others are rescanned per ring)
+        let mut rest: Vec<u32> = sc.orphans.iter().copied().filter(|&y| fb[y as usize] == INF).collect();
+        let mut ring = 1;
+        while !rest.is_empty() {
+            let before = rest.len();
+            let mut placed = Vec::new();
+            rest.retain(|&y| {
+                let y = y as usize;
+                cands.clear();
+                cands.extend(
+                    self.nbrs(y)
+                        .iter()
+                        .filter(|&&(u, _)| fb[u as usize] == ring)
+                        .map(|&(_, p)| p),
+                );
+                if cands.is_empty() {
+                    return true;
+                }
+                placed.push((y, cands[spread % cands.len()]));
+                false
+            });
+            for (y, p) in placed {
+                fb[y] = ring + 1;
+                col[y] = p;
             }
-            cands.clear();
-            cands.extend(
-                self.nbrs(y)
-                    .iter()
-                    .filter(|&&(u, _)| fb[u as usize] != INF && fb[u as usize] + 1 == fb[y])
-                    .map(|&(_, p)| p),
-            );
-            col[y] = cands.get(spread % cands.len().max(1)).copied().unwrap_or(NO_ROUTE);
+            if rest.len() == before {
+                break; // cut off from every switch with a route: left unrouted
+            }
+            ring += 1;
         }
     }
+}
+
+/// Rows (by position) grouped by their set of upward neighbours: (class of each
+/// position, start of each class's neighbours, the distinct neighbours).
+fn up_classes(up_start: &[u32], up_adj: &[(u32, u8)]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let n = up_start.len() - 1;
+    let mut of: std::collections::HashMap<Vec<u32>, u32> = std::collections::HashMap::new();
+    let (mut class, mut start, mut nbrs) = (Vec::with_capacity(n), vec![0u32], Vec::new());
+    for i in 0..n {
+        let mut set: Vec<u32> = up_adj[up_start[i] as usize..up_start[i + 1] as usize]
+            .iter()
+            .map(|&(u, _)| u)
+            .collect();
+        set.sort_unstable();
+        set.dedup();
+        let next = start.len() as u32 - 1;
+        let c = *of.entry(set).or_insert_with_key(|set| {
+            nbrs.extend_from_slice(set);
+            start.push(nbrs.len() as u32);
+            next
+        });
+        class.push(c);
+    }
+    (class, start, nbrs)
 }
 
 /// Fill the entries of every switch LID (`switch_lid[row]`) in all rows.
