@@ -19,8 +19,11 @@
 //! the destination's GUID order, never a node or row index. Candidates themselves come in
 //! port-number order.
 
+mod classes;
+
 use super::lft::{LftSet, NO_ROUTE};
 use crate::topology::{Fabric, NodeKind};
+use classes::{ClassCache, Classes};
 use rayon::prelude::*;
 
 const INF: u32 = u32::MAX;
@@ -45,31 +48,23 @@ pub struct SwitchGraph {
     /// Position of each row among the switches sorted by GUID: the order-free index that
     /// spreads destinations over equal candidates.
     canon: Vec<u32>,
-    /// Class of the row at each position of `order`: rows with the same set of upward
-    /// neighbours (a tree's leaves under one group of spines) share one, so a column
-    /// compares their neighbours' distances once per class, not once per row.
-    up_class: Vec<u32>,
-    /// The distinct upward neighbours of each class (compressed rows).
-    class_start: Vec<u32>,
-    class_nbrs: Vec<u32>,
-    /// Rows with the same set of neighbours (by row), for the switches that have no
-    /// up*/down* route and step to the neighbour with the shortest one.
-    nbr_class: Vec<u32>,
-    nbr_class_start: Vec<u32>,
-    nbr_class_nbrs: Vec<u32>,
+    /// The neighbours farther from the root, in port order (by position likewise).
+    down_start: Vec<u32>,
+    down_adj: Vec<(u32, u8)>,
+    /// Positions grouped by their upward, and by their downward, neighbours
+    /// ([`classes`]): a column decides a class's members alike.
+    up_classes: Classes,
+    down_classes: Classes,
 }
 
 /// Per-thread buffers of [`SwitchGraph::column`].
 #[derive(Default)]
 pub struct Scratch {
-    /// Per class: the column that computed `class_best`, +1 (0: none yet).
-    class_seen: Vec<u32>,
-    /// Per class: the shortest legal distance among its neighbours, and whether all of
-    /// them have it (then every up cable of a member is a candidate).
-    class_best: Vec<(u32, bool)>,
-    /// The same per neighbour class ([`SwitchGraph::nbr_class`]).
-    nbr_seen: Vec<u32>,
-    nbr_best: Vec<(u32, bool)>,
+    /// Per up and per down class: the shortest distance among its neighbours and
+    /// whether all have it, for the current stamp (a column, or a ring of its fallback).
+    up_cache: ClassCache,
+    down_cache: ClassCache,
+    stamp: u32,
     dl: Vec<u32>,
     legal: Vec<u32>,
     queue: Vec<u32>,
@@ -131,8 +126,9 @@ impl SwitchGraph {
             (st, out, out_far)
         };
         let (up_start, up_adj, up_far) = split(&|me, them| them < me);
-        let (up_class, class_start, class_nbrs) = up_classes(&up_start, &up_adj);
-        let (nbr_class, nbr_class_start, nbr_class_nbrs) = up_classes(&start, &adj);
+        let (down_start, down_adj, _) = split(&|me, them| them > me);
+        let up_classes = Classes::new(&up_start, &up_adj);
+        let down_classes = Classes::new(&down_start, &down_adj);
         SwitchGraph {
             start,
             adj,
@@ -142,44 +138,11 @@ impl SwitchGraph {
             pos,
             order,
             canon,
-            up_class,
-            class_start,
-            class_nbrs,
-            nbr_class,
-            nbr_class_start,
-            nbr_class_nbrs,
+            down_start,
+            down_adj,
+            up_classes,
+            down_classes,
         }
-    }
-
-    /// The shortest legal distance among the upward neighbours of class `c` and whether
-    /// they all have it, computed once per column `x` (the neighbours come earlier in
-    /// root-first order than any member, so their distances are final).
-    fn class_best(&self, c: usize, x: usize, legal: &[u32], seen: &mut [u32], best: &mut [(u32, bool)]) -> (u32, bool) {
-        best_of_class((&self.class_start, &self.class_nbrs), c, x, legal, (seen, best))
-    }
-}
-
-/// [`SwitchGraph::class_best`] for the classes `(start, nbrs)`, cached in `(seen, best)`.
-fn best_of_class(
-    (start, class_nbrs): (&[u32], &[u32]),
-    c: usize,
-    x: usize,
-    legal: &[u32],
-    (seen, best): (&mut [u32], &mut [(u32, bool)]),
-) -> (u32, bool) {
-    {
-        if seen[c] != x as u32 + 1 {
-            let nbrs = &class_nbrs[start[c] as usize..start[c + 1] as usize];
-            let first = nbrs.first().map_or(INF, |&u| legal[u as usize]);
-            let mut b = (first, true);
-            for &u in nbrs {
-                let l = legal[u as usize];
-                b = (b.0.min(l), b.1 && l == first);
-            }
-            seen[c] = x as u32 + 1;
-            best[c] = b;
-        }
-        best[c]
     }
 }
 
@@ -193,6 +156,36 @@ impl SwitchGraph {
     #[inline]
     fn ups_at(&self, i: usize) -> &[(u32, u8)] {
         &self.up_adj[self.up_start[i] as usize..self.up_start[i + 1] as usize]
+    }
+
+    /// The neighbours farther from the root of the row at position i of `order`.
+    #[inline]
+    fn downs_at(&self, i: usize) -> &[(u32, u8)] {
+        &self.down_adj[self.down_start[i] as usize..self.down_start[i + 1] as usize]
+    }
+
+    /// The cables of the row at position i towards the neighbours with the least of
+    /// `vals`, when the classes tell without reading the cables: every up cable (all up
+    /// neighbours have the least, no down neighbour has it) or every down cable; `None`
+    /// when the cables must be read. Also returns that least value.
+    fn by_class(
+        &self,
+        i: usize,
+        stamp: u32,
+        vals: &[u32],
+        sc_up: &mut ClassCache,
+        sc_down: &mut ClassCache,
+    ) -> (u32, Option<&[(u32, u8)]>) {
+        let (bu, uu) = sc_up.get(&self.up_classes, i, stamp, vals);
+        let (bd, ud) = sc_down.get(&self.down_classes, i, stamp, vals);
+        let best = bu.min(bd);
+        let half = match (bu.cmp(&bd), uu, ud) {
+            _ if best == INF => None,
+            (std::cmp::Ordering::Less, true, _) => Some(self.ups_at(i)),
+            (std::cmp::Ordering::Greater, _, true) => Some(self.downs_at(i)),
+            _ => None,
+        };
+        (best, half)
     }
 
     /// Down-only distances to `x` (`sc.dl`: x and the switches above it), and for each
@@ -252,16 +245,8 @@ impl SwitchGraph {
         let cands = &mut sc.cands;
         let spread = self.canon[x] as usize;
         sc.orphans.clear();
-        let classes = self.class_start.len() - 1;
-        if sc.class_seen.len() != classes {
-            sc.class_seen = vec![0; classes];
-            sc.class_best = vec![(INF, false); classes];
-        }
-        let classes = self.nbr_class_start.len() - 1;
-        if sc.nbr_seen.len() != classes {
-            sc.nbr_seen = vec![0; classes];
-            sc.nbr_best = vec![(INF, false); classes];
-        }
+        sc.stamp = sc.stamp.wrapping_add(1).max(1);
+        let stamp = sc.stamp;
         for (i, &y) in self.order.iter().enumerate() {
             let y = y as usize;
             if y == x {
@@ -279,8 +264,7 @@ impl SwitchGraph {
                 };
                 continue;
             } else {
-                let c = self.up_class[i] as usize;
-                let (b, uniform) = self.class_best(c, x, &sc.legal, &mut sc.class_seen, &mut sc.class_best);
+                let (b, uniform) = sc.up_cache.get(&self.up_classes, i, stamp, &sc.legal);
                 if uniform {
                     // every up cable is a candidate, in port order
                     let ups = self.ups_at(i);
@@ -293,17 +277,8 @@ impl SwitchGraph {
                     }
                     continue;
                 }
-                let mut best = INF;
-                for &(u, p) in self.ups_at(i) {
-                    let lu = sc.legal[u as usize];
-                    if lu < best {
-                        best = lu;
-                        cands.clear();
-                    }
-                    if lu == best && lu != INF {
-                        cands.push(p);
-                    }
-                }
+                // the up cables to the neighbours with the shortest legal route
+                let best = sc.up_cache.least_cables(&self.up_classes, i, stamp, &sc.legal, cands);
                 if best == INF {
                     sc.orphans.push(y as u32);
                     col[y] = NO_ROUTE;
@@ -329,19 +304,16 @@ impl SwitchGraph {
         let mut farther = false;
         for &y in &sc.orphans {
             let y = y as usize;
-            let c = self.nbr_class[y] as usize;
-            let classes = (&self.nbr_class_start[..], &self.nbr_class_nbrs[..]);
-            let (b, uniform) = best_of_class(classes, c, x, legal, (&mut sc.nbr_seen, &mut sc.nbr_best));
-            if uniform {
-                // every neighbour has the shortest legal route: every cable is a candidate
-                let nbrs = self.nbrs(y);
-                if b == INF || nbrs.is_empty() {
-                    farther = true;
-                    continue;
-                }
+            let (b, half) = self.by_class(self.pos[y] as usize, stamp, legal, &mut sc.up_cache, &mut sc.down_cache);
+            if b == INF {
+                farther = true;
+                continue;
+            }
+            if let Some(cables) = half {
+                // every cable of one direction leads to the shortest legal route
                 fb[y] = 1;
                 sc.queue.push(y as u32);
-                col[y] = nbrs[spread % nbrs.len()].1;
+                col[y] = cables[spread % cables.len()].1;
                 continue;
             }
             // the neighbours with the shortest legal route, in one pass
@@ -375,8 +347,19 @@ impl SwitchGraph {
         while !rest.is_empty() {
             let before = rest.len();
             let mut placed = Vec::new();
+            sc.stamp = sc.stamp.wrapping_add(1).max(1);
+            let stamp = sc.stamp;
+            let (up_cache, down_cache) = (&mut sc.up_cache, &mut sc.down_cache);
             rest.retain(|&y| {
                 let y = y as usize;
+                let (best, half) = self.by_class(self.pos[y] as usize, stamp, fb, up_cache, down_cache);
+                if best != ring {
+                    return true;
+                }
+                if let Some(cables) = half {
+                    placed.push((y, cables[spread % cables.len()].1));
+                    return false;
+                }
                 cands.clear();
                 cands.extend(
                     self.nbrs(y)
@@ -400,30 +383,6 @@ impl SwitchGraph {
             ring += 1;
         }
     }
-}
-
-/// Rows (by position) grouped by their set of upward neighbours: (class of each
-/// position, start of each class's neighbours, the distinct neighbours).
-fn up_classes(up_start: &[u32], up_adj: &[(u32, u8)]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let n = up_start.len() - 1;
-    let mut of: std::collections::HashMap<Vec<u32>, u32> = std::collections::HashMap::new();
-    let (mut class, mut start, mut nbrs) = (Vec::with_capacity(n), vec![0u32], Vec::new());
-    for i in 0..n {
-        let mut set: Vec<u32> = up_adj[up_start[i] as usize..up_start[i + 1] as usize]
-            .iter()
-            .map(|&(u, _)| u)
-            .collect();
-        set.sort_unstable();
-        set.dedup();
-        let next = start.len() as u32 - 1;
-        let c = *of.entry(set).or_insert_with_key(|set| {
-            nbrs.extend_from_slice(set);
-            start.push(nbrs.len() as u32);
-            next
-        });
-        class.push(c);
-    }
-    (class, start, nbrs)
 }
 
 /// Fill the entries of every switch LID (`switch_lid[row]`) in all rows.
