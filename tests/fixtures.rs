@@ -174,6 +174,7 @@ fn public_outputs_of_real_clusters_are_read() {
         "ufm-selene-compute-hdr.ibnetdiscover",
         "ufm-director-putty-crlf.ibnetdiscover",
         "ufm-small-hdr-fdr.ibnetdiscover",
+        "topograph-dgx-ndr-2025.ibnetdiscover",
         "janus-qdr-2014.ibnetdiscover",
         "loginoff-sx6036-fdr10-2014.ibnetdiscover",
         "ibtopotool-test1.ibnetdiscover",

@@ -274,3 +274,73 @@ fn rail_patterns_are_conflict_free_on_ibfats_tables() {
         }
     }
 }
+
+/// A real rail-optimised NDR DGX cluster (fixtures/README.md: NVIDIA/topograph's
+/// ibnetdiscover example, 40 Quantum-2 switches, 582 CAs): servers, rails and units are
+/// found through what the field does to descriptions (one unit names its devices
+/// `mlx5_*` where the rest say `HCA-*`, HCAs with the firmware's description, SHARP
+/// aggregation nodes, hosts called `ubuntu`), and the check names what is really wrong:
+/// a unit's HCA-5 leaf absent from the dump, two HCAs of one server on each other's rail
+/// leaves, servers whose devices are no rail's.
+#[test]
+fn a_real_ndr_dgx_cluster_is_servers_on_rails_with_its_faults_named() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/public/topograph-dgx-ndr-2025.ibnetdiscover");
+    let dump = path.display().to_string();
+    let (code, out, err) = ibfat(&["recognize", &dump, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let r = &v["rail_optimised"];
+    assert_eq!(
+        r["rails"],
+        serde_json::json!(["HCA-1", "HCA-2", "HCA-5", "HCA-6"]),
+        "{r}"
+    );
+    assert_eq!(r["units"].as_array().unwrap().len(), 8, "{r}");
+    assert_eq!(r["servers"], 122, "{r}");
+    // 69 HCAs with the firmware's description and 40 aggregation nodes: each its own host
+    assert_eq!(r["other_hosts"].as_array().unwrap().len(), 109, "{r}");
+    let (code, out, err) = ibfat(&["cabling", &dump, "--json"]);
+    assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let found: Vec<(&str, &str)> = v["rail_findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .map(|f| (f["kind"].as_str().unwrap(), f["server"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("missing-rail-leaf", ""),
+            ("unknown-device", "B11-P1-CUFM-02"),
+            ("hca-count", "B11-P1-CUFM-02"),
+            ("wrong-rail", "b08-p1-dgx-08-c01"),
+            ("wrong-rail", "b08-p1-dgx-08-c01"),
+            ("unknown-device", "ubuntu"),
+            ("hca-count", "ubuntu"),
+        ],
+        "{out}"
+    );
+    let all = v["rail_findings"].as_array().unwrap();
+    let swap = all.iter().find(|f| f["kind"] == "wrong-rail").unwrap();
+    assert!(
+        swap["fix"]
+            .as_str()
+            .unwrap()
+            .starts_with("exchange the cables at leaf MF0;B09-P1-IBLEAF-04-08:MQM9701/U1 port 1"),
+        "{swap}"
+    );
+    let renamed = all
+        .iter()
+        .find(|f| f["kind"] == "device-names")
+        .expect("the unit named otherwise");
+    assert!(
+        renamed["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("mlx5_0 = HCA-1, mlx5_1 = HCA-2, mlx5_4 = HCA-5, mlx5_5 = HCA-6"),
+        "{renamed}"
+    );
+}

@@ -173,3 +173,171 @@ fn four_units_a_swap_between_units_and_a_server_short_of_an_hca() {
     );
     assert_eq!(v["rail_optimised"]["errors"], 3);
 }
+
+/// Issue 40 items 2 and 3: a plan from `ibfat build railopt` running in ibsim is checked
+/// against itself rail by rail: a swap between rails, a move between units and a lost
+/// HCA are named by server and HCA with the plan's leaf and port, and `cables.csv` labels
+/// every host cable by server, HCA, unit and rail.
+#[test]
+fn a_railopt_plan_is_checked_rail_by_rail_against_the_running_fabric() {
+    use ibfat::topology::railopt::plan::RailoptParams;
+    use ibfat::topology::{FamilySpec, Spec};
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("plan");
+    let args = [
+        "build",
+        "railopt",
+        "--sus",
+        "2",
+        "--servers-per-su",
+        "8",
+        "--rails",
+        "4",
+        "--radix",
+        "16",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    let (code, out, err) = ibfat(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    let csv = std::fs::read_to_string(dir.join("cables.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",server,hca,unit,rail"), "{csv}");
+    let row = csv
+        .lines()
+        .find(|l| l.contains(",dgx010/mlx5_3,"))
+        .expect("dgx010's rail 3 cable");
+    assert!(
+        row.contains(",su2_r3:2-dgx010/mlx5_3:1,") && row.ends_with(",dgx010,mlx5_3,su2,3"),
+        "{row}"
+    );
+    // the same plan in the library (builds are deterministic) names the nodes for ibsim
+    let spec = Spec::new(FamilySpec::Railopt(RailoptParams {
+        sus: 2,
+        servers_per_su: 8,
+        rails: 4,
+        levels: 2,
+        spines: None,
+        radix: 16,
+    }));
+    let mut f = spec.build().unwrap().fabric;
+    let sim = Sim::start(&dir.join("topology.net"));
+    let healthy = discover(&sim, t.path(), "healthy.ibnd");
+    let plan = dir.display().to_string();
+    let (code, out, err) = ibfat(&["cabling", &plan, &healthy]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("RAILS"), "{out}");
+
+    // dgx002 mlx5_1 <-> dgx004 mlx5_2 (rails of SU 1), dgx003 mlx5_0 <-> dgx011 mlx5_0
+    // (units), dgx016 loses mlx5_3
+    let (a, b) = (hca(&f, "dgx002", 1), hca(&f, "dgx004", 2));
+    swap_in_sim(&sim, &mut f, a, b);
+    let (c, d) = (hca(&f, "dgx003", 0), hca(&f, "dgx011", 0));
+    swap_in_sim(&sim, &mut f, c, d);
+    sim.console(&format!("Unlink \"{}\"[1]", f.node(hca(&f, "dgx016", 3)).name));
+    let broken = discover(&sim, t.path(), "broken.ibnd");
+    let (code, out, err) = ibfat(&["cabling", &plan, &broken, "--json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let found: Vec<(&str, &str, &str, &str)> = v["rail_findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["kind"].as_str().unwrap(),
+                x["server"].as_str().unwrap(),
+                x["message"].as_str().unwrap(),
+                x["fix"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "wrong-rail",
+                "dgx002",
+                "dgx002 mlx5_1 is on su1_r2 port 4; the plan puts it on su1_r1 port 2",
+                "exchange the cables at su1_r2 port 4 and at su1_r1 port 2 (dgx004 mlx5_2)"
+            ),
+            (
+                "wrong-unit",
+                "dgx003",
+                "dgx003 mlx5_0 is on su2_r0 port 3; the plan puts it on su1_r0 port 3",
+                "exchange the cables at su2_r0 port 3 and at su1_r0 port 3 (dgx011 mlx5_0)"
+            ),
+            (
+                "wrong-rail",
+                "dgx004",
+                "dgx004 mlx5_2 is on su1_r1 port 2; the plan puts it on su1_r2 port 4",
+                "exchange the cables at su1_r1 port 2 and at su1_r2 port 4 (dgx002 mlx5_1)"
+            ),
+            (
+                "wrong-unit",
+                "dgx011",
+                "dgx011 mlx5_0 is on su1_r0 port 3; the plan puts it on su2_r0 port 3",
+                "exchange the cables at su1_r0 port 3 and at su2_r0 port 3 (dgx003 mlx5_0)"
+            ),
+            (
+                "hca-count",
+                "dgx016",
+                "dgx016 mlx5_3 is not cabled in the dump; the plan puts it on su2_r3 port 8",
+                "cable dgx016 mlx5_3 to su2_r3 port 8"
+            ),
+        ],
+        "{out}"
+    );
+    let (_, text, _) = ibfat(&["cabling", &plan, &broken]);
+    assert!(text.contains("RAILS (against the plan) (5)"), "{text}");
+    // undone as the fixes say (the lost HCA cabled again), the fabric matches its plan
+    swap_in_sim(&sim, &mut f, a, b);
+    swap_in_sim(&sim, &mut f, c, d);
+    let lost = hca(&f, "dgx016", 3);
+    let (leaf, port) = f.peer(lost, 1).unwrap();
+    let reply = sim.console(&format!(
+        "Link \"{}\"[1] \"{}\"[{port}]",
+        f.node(lost).name,
+        f.node(leaf).name
+    ));
+    assert!(!reply.to_lowercase().contains("fail"), "ibsim Link: {reply}");
+    let healed = discover(&sim, t.path(), "healed.ibnd");
+    let (code, out, _) = ibfat(&["cabling", &plan, &healed]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Issue 40 item 1: HCAs that keep the firmware's default description (no rdma-ndd) are
+/// grouped into servers by the system image GUID the real `ibnetdiscover` reports.
+#[test]
+fn servers_by_system_image_when_descriptions_name_no_host() {
+    let (mut f, _) = found::superpod_by_convention(5, 1);
+    let mut images: Vec<String> = Vec::new();
+    for n in 0..f.len() as NodeId {
+        if f.node(n).kind != ibfat::topology::NodeKind::Ca {
+            continue;
+        }
+        let host = f.node(n).desc.split_whitespace().next().unwrap().to_string();
+        let k = images.iter().position(|h| *h == host).unwrap_or_else(|| {
+            images.push(host);
+            images.len() - 1
+        });
+        f.nodes[n as usize].desc = "MT4129 ConnectX7 Mellanox Technologies".into();
+        f.set_sysimg(n, 0x5000 + k as u64);
+    }
+    let (_sim, _t, dump, v) = start_and_recognize(&f);
+    let text = std::fs::read_to_string(&dump).unwrap();
+    assert!(
+        text.contains("sysimgguid=0x5001"),
+        "ibnetdiscover reports the system images"
+    );
+    let r = &v["rail_optimised"];
+    assert_eq!(r["servers"], 31, "{r}");
+    assert_eq!(r["rails_from"], "leaves", "{r}");
+    assert_eq!(r["units"].as_array().unwrap().len(), 1, "{r}");
+    assert_eq!(
+        r["other_hosts"].as_array().unwrap().len(),
+        1,
+        "the management host: {r}"
+    );
+    let (code, out, err) = ibfat(&["cabling", &dump]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -85,6 +85,9 @@ _ibfat() {
             ibfat__subcmd__build,pgft)
                 cmd="ibfat__subcmd__build__subcmd__pgft"
                 ;;
+            ibfat__subcmd__build,railopt)
+                cmd="ibfat__subcmd__build__subcmd__railopt"
+                ;;
             ibfat__subcmd__build,twolevel)
                 cmd="ibfat__subcmd__build__subcmd__twolevel"
                 ;;
@@ -105,6 +108,9 @@ _ibfat() {
                 ;;
             ibfat__subcmd__build__subcmd__help,pgft)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__pgft"
+                ;;
+            ibfat__subcmd__build__subcmd__help,railopt)
+                cmd="ibfat__subcmd__build__subcmd__help__subcmd__railopt"
                 ;;
             ibfat__subcmd__build__subcmd__help,twolevel)
                 cmd="ibfat__subcmd__build__subcmd__help__subcmd__twolevel"
@@ -205,6 +211,9 @@ _ibfat() {
             ibfat__subcmd__help__subcmd__build,pgft)
                 cmd="ibfat__subcmd__help__subcmd__build__subcmd__pgft"
                 ;;
+            ibfat__subcmd__help__subcmd__build,railopt)
+                cmd="ibfat__subcmd__help__subcmd__build__subcmd__railopt"
+                ;;
             ibfat__subcmd__help__subcmd__build,twolevel)
                 cmd="ibfat__subcmd__help__subcmd__build__subcmd__twolevel"
                 ;;
@@ -282,7 +291,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh railopt twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -402,7 +411,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__help)
-            opts="lsft kary mols pgft fullmesh twolevel help"
+            opts="lsft kary mols pgft fullmesh railopt twolevel help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -486,6 +495,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__help__subcmd__pgft)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__help__subcmd__railopt)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -767,6 +790,88 @@ _ibfat() {
                     return 0
                     ;;
                 --rails)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-name-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input-format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compute-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-guids)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --io-hosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__build__subcmd__railopt)
+            opts="-o -q -v -h -V --sus --servers-per-su --rails --spines --levels --radix --shuffle --guid-base --link-width --link-speed --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --sus)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --servers-per-su)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rails)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --spines)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --levels)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --radix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shuffle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --guid-base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-speed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1458,7 +1563,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build)
-            opts="lsft kary mols pgft fullmesh twolevel"
+            opts="lsft kary mols pgft fullmesh railopt twolevel"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1528,6 +1633,20 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build__subcmd__pgft)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ibfat__subcmd__help__subcmd__build__subcmd__railopt)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -8,6 +8,7 @@ use ibfat::topology::kary::KaryParams;
 use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::pgft::PgftParams;
+use ibfat::topology::railopt::plan::RailoptParams;
 use ibfat::topology::spec::parse_guid;
 use ibfat::topology::twolevel::TwolevelParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Spec, Speed, Topology, Width};
@@ -199,6 +200,32 @@ enum BuildFamily {
         #[command(flatten)]
         out: OutArgs,
     },
+    /// Rail-optimised GPU cluster: units of servers with one HCA per rail, a leaf per rail
+    #[command(after_help = RAILOPT_EXAMPLES, after_long_help = RAILOPT_AFTER)]
+    Railopt {
+        /// Scalable units S (2 levels: up to radix/R; 3 levels: up to the LID space)
+        #[arg(long, value_name = "S")]
+        sus: u32,
+        /// Servers per unit N, 1..=radix/2 (a leaf's down ports; as many go up)
+        #[arg(long, value_name = "N", default_value = "32")]
+        servers_per_su: u32,
+        /// HCAs per server R, one per rail (mlx5_0 … mlx5_<R-1>), 2..=16
+        #[arg(long, value_name = "R", default_value = "8")]
+        rails: u32,
+        /// Spines of a two-level plan: a divisor of N (default: the fewest that fit)
+        #[arg(long, value_name = "K")]
+        spines: Option<u32>,
+        /// 2 (leaves, spines) or 3 (rail spine groups and a core)
+        #[arg(long, value_name = "L", default_value = "2")]
+        levels: u32,
+        /// Ports of the switch model
+        #[arg(long, value_name = "P", default_value = "64")]
+        radix: u32,
+        #[command(flatten)]
+        opts: BaseOpts,
+        #[command(flatten)]
+        out: OutArgs,
+    },
     /// Two-level fat-tree (leaves and spines): a spelling of PGFT(2; H,L; 1,S; 1,P)
     #[command(after_help = TWOLEVEL_EXAMPLES, after_long_help = TWOLEVEL_AFTER)]
     Twolevel {
@@ -236,6 +263,29 @@ Examples:
   ibfat build fullmesh --switches 8 --hosts-per-switch 4 --out mesh8/       32 hosts, 28 cables between switches
   ibfat build fullmesh --switches 6 --hosts-per-switch 2 --cables-per-pair 2 --shuffle 1 --out m6/
   ibfat build fullmesh --switches 32 --hosts-per-switch 16 --json            the report only";
+
+const RAILOPT_EXAMPLES: &str = "\
+Examples:
+  ibfat build railopt --sus 4 --out superpod/           4 x 32 DGX servers, 1,024 HCAs
+  ibfat build railopt --sus 16 --levels 3 --out big/    16 units, rail spine groups and a core";
+
+const RAILOPT_AFTER: &str = "\
+Servers dgx001 ... with HCAs mlx5_0 ... (descriptions `dgx001 mlx5_3`, as rdma-ndd writes
+them); unit u's rail-r leaf is su<u>_r<r>, and server s of the unit is on port s+1 of each
+of its unit's leaves, up-cables on the ports above. Two levels: every leaf has N uplinks
+over K spines (spine01 ...), N/K cables per pair (the DGX SuperPOD: 4 units, 16 spines, 2
+cables per pair). Three levels: the rail-r leaves of a pod of units share a rail spine
+group (p<pod>_r<r>_s<k>), cores (core001 ...) join the groups; only cross-rail traffic
+reaches the core. Built and routed as the PGFT it is; cables.csv adds server, hca, unit
+and rail columns; `ibfat cabling PLAN DUMP` checks the rails against the plan
+(docs/railopt.md §6). The largest plan one subnet holds, 32 servers x 8 rails per unit
+on 64 ports: --sus 175 --levels 3 (44,800 HCAs, 3,992 switches).
+
+Examples:
+  ibfat build railopt --sus 4 --out superpod/           4 x 32 DGX, 1,024 HCAs
+  ibfat build railopt --sus 1 --spines 8 --out su1/     1 unit, 8 spines, 4 cables per pair
+  ibfat build railopt --sus 16 --levels 3 --out big/    16 units, rail spine groups and a core
+  ibfat build railopt --sus 2 --servers-per-su 16 --rails 4 --radix 32 --out small/";
 
 const TWOLEVEL_EXAMPLES: &str = "\
 Examples:
@@ -283,6 +333,19 @@ fn parse_wiring(s: &str) -> std::result::Result<WiringChoice, String> {
 
 #[derive(Args, Debug, Clone)]
 struct FabricOpts {
+    #[command(flatten)]
+    base: BaseOpts,
+    /// Identical planes (1..=4), one HCA port per rail on every host
+    ///
+    /// Every host has one HCA with a port per rail: port k+1 is on rail k; rail k's
+    /// switches are named <name>-r<k> (docs/families.md).
+    #[arg(long, value_name = "R", default_value = "1")]
+    rails: u32,
+}
+
+/// The options that make a rebuild identical: GUIDs, shuffle, cable width and speed.
+#[derive(Args, Debug, Clone)]
+struct BaseOpts {
     /// Permute every switch's ports and draw random GUIDs from SEED
     ///
     /// For testing.
@@ -301,12 +364,6 @@ struct FabricOpts {
     /// ibsim models SDR, DDR and QDR only.
     #[arg(long, value_name = "SPEED", default_value = "SDR", value_parser = parse_speed)]
     link_speed: Speed,
-    /// Identical planes (1..=4), one HCA port per rail on every host
-    ///
-    /// Every host has one HCA with a port per rail: port k+1 is on rail k; rail k's
-    /// switches are named <name>-r<k> (docs/families.md).
-    #[arg(long, value_name = "R", default_value = "1")]
-    rails: u32,
 }
 
 fn parse_guid_arg(s: &str) -> std::result::Result<u64, String> {
@@ -371,6 +428,12 @@ fn is_one(n: &u32) -> bool {
 
 impl FabricOpts {
     fn options(&self) -> BuildOptions {
+        self.base.options()
+    }
+}
+
+impl BaseOpts {
+    fn options(&self) -> BuildOptions {
         let d = BuildOptions::default();
         BuildOptions {
             guid_base: self.guid_base.unwrap_or(d.guid_base),
@@ -401,9 +464,15 @@ pub fn build_and_write_rails(
     let plan = spec.build()?;
     let all = ibfat::topology::rails::multi_rail(&plan.fabric, rails)?;
     let mut report = BuildReport {
-        family: plan.layout.family_name().into(),
+        family: match &spec.family {
+            FamilySpec::Railopt(_) => "railopt".into(),
+            _ => plan.layout.family_name().into(),
+        },
         name: plan.name.clone(),
-        description: plan.layout.describe(),
+        description: match &spec.family {
+            FamilySpec::Railopt(p) => format!("{} ({})", p.describe(), plan.layout.describe()),
+            _ => plan.layout.describe(),
+        },
         switches: all.switches().count(),
         hosts: plan.layout.hosts().len(),
         cables: all.link_count(),
@@ -555,6 +624,29 @@ pub fn run(a: BuildArgs) -> Result<i32> {
             },
             out,
         ),
+        Some(BuildFamily::Railopt {
+            sus,
+            servers_per_su,
+            rails,
+            spines,
+            levels,
+            radix,
+            opts,
+            out,
+        }) => (
+            Spec {
+                family: FamilySpec::Railopt(RailoptParams {
+                    sus,
+                    servers_per_su,
+                    rails,
+                    levels,
+                    spines,
+                    radix,
+                }),
+                options: opts.options(),
+            },
+            out,
+        ),
         Some(BuildFamily::Fullmesh {
             switches,
             hosts_per_switch,
@@ -593,6 +685,7 @@ impl BuildFamily {
             | BuildFamily::Pgft { opts, .. }
             | BuildFamily::Fullmesh { opts, .. }
             | BuildFamily::Twolevel { opts, .. } => opts.rails,
+            BuildFamily::Railopt { .. } => 1,
         }
     }
 }

@@ -45,6 +45,9 @@ server of a scalable unit on that unit's rail-r leaf) is rail-checked without a 
   mixed-leaf / shared-rail / missing-rail-leaf   a leaf serving several rails, a rail
                     served by two leaves of a unit, or by none
   port-convention   (warning) a server on different leaf ports on different rails
+With a rail-optimised plan (`ibfat build railopt`), RAILS (against the plan) names every
+HCA off its planned leaf port by server and HCA (wrong-rail, wrong-unit, wrong-port,
+hca-count, unknown-device), two HCAs on each other's ports as one exchange.
 
 Exit codes: 0 the fabric matches the plan (without a plan: no slow cable, no dump
 problem, no rail error), 1 it does not (or could not be fully compared), 2 bad input,
@@ -316,7 +319,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
                 report: Some(&r),
                 problems: None,
                 rail_optimised: None,
-                rail_findings: &[],
+                rail_findings: &r.rail_findings,
             },
         )?;
         return Ok(code);
@@ -414,6 +417,14 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         &mut out,
         "SLOW (vs. their peers, for information)",
         slow.iter().map(slow_line).collect(),
+    );
+    section(
+        &mut out,
+        "RAILS (against the plan)",
+        r.rail_findings
+            .iter()
+            .map(|f| format!("{}: {}", f.message, f.fix))
+            .collect(),
     );
     section(&mut out, "NOT COMPARED", r.uncompared.clone());
     section(&mut out, "NOTES", r.notes.clone());

@@ -41,6 +41,9 @@ Families:
          `ibfat metrics hops`), shift all-to-all still conflict-free.
   fullmesh  N switches all cabled to each other, hosts on every switch; with LMC
          the other LID offsets detour through one relay switch (2 data VLs).
+  pgft, twolevel  the fat-trees sites run: parallel cables, oversubscription.
+  railopt  rail-optimised GPU clusters: servers of one HCA per rail (a PGFT).
+  tree   (recognised only) any fat-tree as found: uneven, grown, hosts anywhere.
 
 Exit codes: 0 success (or the check passed), 1 a check found defects,
 2 bad input (the message names the field and the valid range), 3 I/O or tool failure.";

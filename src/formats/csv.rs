@@ -1,5 +1,6 @@
 //! `cables.csv`: the installers' cable list, one row per cable with both ends.
 
+use crate::topology::railopt::{RailFabric, NONE};
 use crate::topology::{Fabric, NodeKind};
 use std::fmt::Write;
 
@@ -18,8 +19,35 @@ pub fn field(s: &str) -> String {
 /// Header of `cables.csv`.
 pub const HEADER: &str = "cable,label,a_node,a_guid,a_port,a_desc,b_node,b_guid,b_port,b_desc,width,speed";
 
+/// Columns a rail-optimised fabric adds: which server, HCA, unit and rail a host cable
+/// serves (empty on switch cables), so installers label cables in those terms.
+pub const RAIL_COLUMNS: &str = "server,hca,unit,rail";
+
+/// Per node: the (server, HCA device, unit, rail) columns of its host cable, when the
+/// fabric is rail-optimised ([`crate::topology::railopt`]).
+fn rail_columns(fabric: &Fabric) -> Option<Vec<Option<String>>> {
+    let rf = RailFabric::of(fabric)?;
+    let mut cols = vec![None; fabric.len()];
+    for s in &rf.servers {
+        let unit = match s.unit {
+            NONE => String::new(),
+            u => format!("su{}", u + 1),
+        };
+        for h in &s.hcas {
+            let rail = if h.rail == NONE {
+                String::new()
+            } else {
+                h.rail.to_string()
+            };
+            cols[h.endpoint.node as usize] = Some(format!("{},{},{unit},{rail}", field(&s.name), field(&h.device)));
+        }
+    }
+    Some(cols)
+}
+
 /// Render the cable list. End `a` is the switch of a host cable and the lower (leaf-side)
-/// switch of a switch cable, so rows group by the switch an installer stands at.
+/// switch of a switch cable, so rows group by the switch an installer stands at. A
+/// rail-optimised fabric gets the [`RAIL_COLUMNS`] too.
 pub fn write_cables(fabric: &Fabric) -> String {
     let mut rows: Vec<(u32, u8, u32, u8)> = fabric
         .links()
@@ -37,12 +65,17 @@ pub fn write_cables(fabric: &Fabric) -> String {
     // switch cables first (by switch, port), then host cables (by switch, port)
     rows.sort_by_key(|&(a, pa, b, _)| (fabric.node(b).kind != NodeKind::Switch, a, pa));
     let mut out = String::with_capacity(rows.len() * 120);
+    let rails = rail_columns(fabric);
     out.push_str(HEADER);
+    if rails.is_some() {
+        out.push(',');
+        out.push_str(RAIL_COLUMNS);
+    }
     out.push('\n');
     for (i, &(a, pa, b, pb)) in rows.iter().enumerate() {
         let (na, nb) = (fabric.node(a), fabric.node(b));
         let port = fabric.port(a, pa);
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{},{},{},0x{:016x},{},{},{},0x{:016x},{},{},{},{}",
             i + 1,
@@ -58,6 +91,11 @@ pub fn write_cables(fabric: &Fabric) -> String {
             port.width,
             port.speed
         );
+        if let Some(cols) = &rails {
+            out.push(',');
+            out.push_str(cols[b as usize].as_deref().unwrap_or(",,,"));
+        }
+        out.push('\n');
     }
     out
 }

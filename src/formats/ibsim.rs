@@ -32,6 +32,9 @@ pub fn write_net(fabric: &Fabric, title: &[String]) -> String {
             NodeKind::Ca => ("caguid", "Hca"),
             NodeKind::Router => ("rtguid", "Rt"),
         };
+        if node.sysimg != 0 {
+            let _ = writeln!(out, "sysimgguid=0x{:016x}", node.sysimg);
+        }
         let _ = writeln!(out, "{guid_key}=0x{:016x}", node.guid);
         let _ = writeln!(
             out,

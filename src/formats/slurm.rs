@@ -25,10 +25,10 @@ use std::fmt::Write;
 fn slurm_name(fabric: &Fabric, n: NodeId) -> Result<String> {
     let node = fabric.node(n);
     let name = match node.kind {
-        NodeKind::Switch => node.name.as_str(),
+        NodeKind::Switch => std::borrow::Cow::Borrowed(node.name.as_str()),
         _ => host_words(fabric, n).0,
     };
-    checked_name(name, node.guid)
+    checked_name(&name, node.guid)
 }
 
 /// `name` when Slurm's parser can read it (see [`slurm_name`]); `guid` is for the message.

@@ -325,6 +325,17 @@ impl<'a> HostRouter<'a> {
         }
     }
 
+    /// The entries of switch `node` for every (LID, rank, LID offset) of `targets`, into
+    /// its table row: one call per row, so a router can hoist what the row shares.
+    pub fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
+        if let HostRouter::Pgft(r) = self {
+            return r.fill_row(node, targets, row);
+        }
+        for &(lid, rank, off) in targets {
+            row[lid as usize] = self.port(node, rank, off);
+        }
+    }
+
     /// The up*/down* rank of a switch (0 = root level).
     pub fn rank(&self, node: NodeId) -> u32 {
         match self {

@@ -96,16 +96,18 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     }
     let stride = lfts.stride;
     let switches = lfts.switches.clone();
+    let targets: Vec<(u32, u32, u16)> = dest
+        .iter()
+        .enumerate()
+        .filter_map(|(lid, d)| match *d {
+            Dest::Host(r, off) => Some((lid as u32, r, off)),
+            _ => None,
+        })
+        .collect();
     lfts.ports
         .par_chunks_mut(stride)
         .zip(switches.par_iter())
-        .for_each(|(row, &sw)| {
-            for (lid, d) in dest.iter().enumerate() {
-                if let Dest::Host(r, off) = *d {
-                    row[lid] = router.port(sw, r, off);
-                }
-            }
-        });
+        .for_each(|(row, &sw)| router.fill_row(sw, &targets, row));
     let rank: Vec<u32> = switches.iter().map(|&s| router.rank(s)).collect();
     let graph = updown::SwitchGraph::new(fabric, &lfts, &rank);
     let switch_lid: Vec<u16> = switches

@@ -19,8 +19,11 @@
 //! the destination's GUID order, never a node or row index. Candidates themselves come in
 //! port-number order.
 
+mod classes;
+
 use super::lft::{LftSet, NO_ROUTE};
 use crate::topology::{Fabric, NodeKind};
+use classes::{ClassCache, Classes};
 use rayon::prelude::*;
 
 const INF: u32 = u32::MAX;
@@ -35,9 +38,9 @@ pub struct SwitchGraph {
     /// the columns do not compare positions per cable.
     up_start: Vec<u32>,
     up_adj: Vec<(u32, u8)>,
-    /// The neighbours farther from the root, in port order (by position likewise).
-    down_start: Vec<u32>,
-    down_adj: Vec<(u32, u8)>,
+    /// The port at the far (upper) end of each `up_adj` cable: the cable a route to the
+    /// lower switch leaves the upper one by.
+    up_far: Vec<u8>,
     /// Position of each row in root-first order: smaller is closer to the root.
     pos: Vec<u32>,
     /// Rows in root-first order.
@@ -45,29 +48,46 @@ pub struct SwitchGraph {
     /// Position of each row among the switches sorted by GUID: the order-free index that
     /// spreads destinations over equal candidates.
     canon: Vec<u32>,
+    /// The neighbours farther from the root, in port order (by position likewise).
+    down_start: Vec<u32>,
+    down_adj: Vec<(u32, u8)>,
+    /// Positions grouped by their upward, and by their downward, neighbours
+    /// ([`classes`]): a column decides a class's members alike.
+    up_classes: Classes,
+    down_classes: Classes,
 }
 
 /// Per-thread buffers of [`SwitchGraph::column`].
 #[derive(Default)]
 pub struct Scratch {
+    /// Per up and per down class: the shortest distance among its neighbours and
+    /// whether all have it, for the current stamp (a column, or a ring of its fallback).
+    up_cache: ClassCache,
+    down_cache: ClassCache,
+    stamp: u32,
     dl: Vec<u32>,
     legal: Vec<u32>,
     queue: Vec<u32>,
     cands: Vec<u8>,
     orphans: Vec<u32>,
+    /// (switch above x, its port one down-only step closer to x), sorted.
+    down_cands: Vec<(u32, u8)>,
+    /// Per switch above x: where its cables start in `down_cands`, and how many.
+    down_at: Vec<(u32, u32)>,
 }
 
 impl SwitchGraph {
     /// Build from the fabric; `rank[row]` ranks the switches (0 = root level).
     pub fn new(fabric: &Fabric, lfts: &LftSet, rank: &[u32]) -> SwitchGraph {
         let mut start = Vec::with_capacity(lfts.switches.len() + 1);
-        let mut adj = Vec::new();
+        let (mut adj, mut far) = (Vec::new(), Vec::new());
         for &sw in &lfts.switches {
             start.push(adj.len() as u32);
             for p in 1..=fabric.node(sw).nports {
-                if let Some((peer, _)) = fabric.peer(sw, p) {
+                if let Some((peer, pp)) = fabric.peer(sw, p) {
                     if fabric.node(peer).kind == NodeKind::Switch {
                         adj.push((lfts.row_of[peer as usize], p));
+                        far.push(pp);
                     }
                 }
             }
@@ -91,42 +111,48 @@ impl SwitchGraph {
         // stored in root-first order (indexed by position): [`SwitchGraph::column`]'s pass
         // then reads them front to back
         let split = |keep: &dyn Fn(u32, u32) -> bool| {
-            let (mut st, mut out) = (Vec::with_capacity(rank.len() + 1), Vec::new());
+            let (mut st, mut out, mut out_far) = (Vec::with_capacity(rank.len() + 1), Vec::new(), Vec::new());
             for &r in &order {
                 let r = r as usize;
                 st.push(out.len() as u32);
-                let nbrs = &adj[start[r] as usize..start[r + 1] as usize];
-                out.extend(nbrs.iter().filter(|&&(u, _)| keep(pos[r], pos[u as usize])));
+                for k in start[r] as usize..start[r + 1] as usize {
+                    if keep(pos[r], pos[adj[k].0 as usize]) {
+                        out.push(adj[k]);
+                        out_far.push(far[k]);
+                    }
+                }
             }
             st.push(out.len() as u32);
-            (st, out)
+            (st, out, out_far)
         };
-        let (up_start, up_adj) = split(&|me, them| them < me);
-        let (down_start, down_adj) = split(&|me, them| them > me);
+        let (up_start, up_adj, up_far) = split(&|me, them| them < me);
+        let (down_start, down_adj, _) = split(&|me, them| them > me);
+        let up_classes = Classes::new(&up_start, &up_adj);
+        let down_classes = Classes::new(&down_start, &down_adj);
         SwitchGraph {
             start,
             adj,
             up_start,
             up_adj,
-            down_start,
-            down_adj,
+            up_far,
             pos,
             order,
             canon,
+            down_start,
+            down_adj,
+            up_classes,
+            down_classes,
         }
     }
+}
 
+impl SwitchGraph {
     fn nbrs(&self, r: usize) -> &[(u32, u8)] {
         &self.adj[self.start[r] as usize..self.start[r + 1] as usize]
     }
 
-    /// The neighbours of row r closer to the root (a step from r to them goes up).
-    #[inline]
-    fn ups(&self, r: usize) -> &[(u32, u8)] {
-        self.ups_at(self.pos[r] as usize)
-    }
-
-    /// [`SwitchGraph::ups`] of the row at position i of `order`.
+    /// The neighbours closer to the root of the row at position i of `order` (a step to
+    /// them goes up).
     #[inline]
     fn ups_at(&self, i: usize) -> &[(u32, u8)] {
         &self.up_adj[self.up_start[i] as usize..self.up_start[i + 1] as usize]
@@ -138,21 +164,71 @@ impl SwitchGraph {
         &self.down_adj[self.down_start[i] as usize..self.down_start[i + 1] as usize]
     }
 
-    /// Breadth-first distances from the rows already in `queue` (at distance 0 in `dist`)
-    /// over the cables `nbrs` gives for each row.
-    fn bfs<'a>(dist: &mut [u32], queue: &mut Vec<u32>, nbrs: impl Fn(usize) -> &'a [(u32, u8)]) {
+    /// The cables of the row at position i towards the neighbours with the least of
+    /// `vals`, when the classes tell without reading the cables: every up cable (all up
+    /// neighbours have the least, no down neighbour has it) or every down cable; `None`
+    /// when the cables must be read. Also returns that least value.
+    fn by_class(
+        &self,
+        i: usize,
+        stamp: u32,
+        vals: &[u32],
+        sc_up: &mut ClassCache,
+        sc_down: &mut ClassCache,
+    ) -> (u32, Option<&[(u32, u8)]>) {
+        let (bu, uu) = sc_up.get(&self.up_classes, i, stamp, vals);
+        let (bd, ud) = sc_down.get(&self.down_classes, i, stamp, vals);
+        let best = bu.min(bd);
+        let half = match (bu.cmp(&bd), uu, ud) {
+            _ if best == INF => None,
+            (std::cmp::Ordering::Less, true, _) => Some(self.ups_at(i)),
+            (std::cmp::Ordering::Greater, _, true) => Some(self.downs_at(i)),
+            _ => None,
+        };
+        (best, half)
+    }
+
+    /// Down-only distances to `x` (`sc.dl`: x and the switches above it), and for each
+    /// switch above x its cables one step closer, in port order (`sc.down_cands`,
+    /// `sc.down_at`): found while climbing from x, so a column reads the cables of x's
+    /// ancestors only, not every down cable of every switch.
+    fn down_only(&self, x: usize, sc: &mut Scratch) {
+        let n = self.pos.len();
+        debug_assert!(x < n);
+        sc.dl.clear();
+        sc.dl.resize(n, INF);
+        sc.down_at.resize(n, (0, 0));
+        sc.dl[x] = 0;
+        sc.queue.clear();
+        sc.queue.push(x as u32);
+        sc.down_cands.clear();
         let mut head = 0;
-        while head < queue.len() {
-            let v = queue[head] as usize;
+        while head < sc.queue.len() {
+            let v = sc.queue[head] as usize;
             head += 1;
-            let next = dist[v] + 1;
-            for &(u, _) in nbrs(v) {
-                if dist[u as usize] == INF {
-                    dist[u as usize] = next;
-                    queue.push(u);
+            let next = sc.dl[v] + 1;
+            let i = self.pos[v] as usize;
+            let (lo, hi) = (self.up_start[i] as usize, self.up_start[i + 1] as usize);
+            for (&(u, _), &pu) in self.up_adj[lo..hi].iter().zip(&self.up_far[lo..hi]) {
+                let du = &mut sc.dl[u as usize];
+                if *du == INF {
+                    *du = next;
+                    sc.queue.push(u);
+                }
+                if *du == next {
+                    sc.down_cands.push((u, pu));
                 }
             }
         }
+        sc.down_cands.sort_unstable();
+        let mut k = 0;
+        while k < sc.down_cands.len() {
+            let u = sc.down_cands[k].0;
+            let end = k + sc.down_cands[k..].iter().take_while(|c| c.0 == u).count();
+            sc.down_at[u as usize] = (k as u32, (end - k) as u32);
+            k = end;
+        }
+        // every switch above x was reached by a cable one step closer, so each has an entry
     }
 
     /// Out port of every switch row towards switch row `x` (0 at x itself), into `col`.
@@ -162,19 +238,15 @@ impl SwitchGraph {
     /// breadth-first search from the legal region outwards, so they step towards the
     /// nearest switch with a legal route (strictly decreasing distance: no loops).
     pub fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
-        let n = self.pos.len();
         // down-only distance to x (x and the switches above it): climb from x
-        sc.dl.clear();
-        sc.dl.resize(n, INF);
-        sc.dl[x] = 0;
-        sc.queue.clear();
-        sc.queue.push(x as u32);
-        Self::bfs(&mut sc.dl, &mut sc.queue, |v| self.ups(v));
+        self.down_only(x, sc);
         sc.legal.clear();
         sc.legal.extend_from_slice(&sc.dl);
         let cands = &mut sc.cands;
         let spread = self.canon[x] as usize;
         sc.orphans.clear();
+        sc.stamp = sc.stamp.wrapping_add(1).max(1);
+        let stamp = sc.stamp;
         for (i, &y) in self.order.iter().enumerate() {
             let y = y as usize;
             if y == x {
@@ -184,25 +256,29 @@ impl SwitchGraph {
             cands.clear();
             let dy = sc.dl[y];
             if dy != INF {
-                // on a down-only path: keep going down
-                for &(v, p) in self.downs_at(i) {
-                    let dv = sc.dl[v as usize];
-                    if dv != INF && dv + 1 == dy {
-                        cands.push(p);
-                    }
-                }
+                // on a down-only path: keep going down, by the cables found climbing from x
+                let (at, len) = sc.down_at[y];
+                col[y] = match len {
+                    0 => NO_ROUTE,
+                    len => sc.down_cands[at as usize + spread % len as usize].1,
+                };
+                continue;
             } else {
-                let mut best = INF;
-                for &(u, p) in self.ups_at(i) {
-                    let lu = sc.legal[u as usize];
-                    if lu < best {
-                        best = lu;
-                        cands.clear();
+                let (b, uniform) = sc.up_cache.get(&self.up_classes, i, stamp, &sc.legal);
+                if uniform {
+                    // every up cable is a candidate, in port order
+                    let ups = self.ups_at(i);
+                    if b == INF || ups.is_empty() {
+                        sc.orphans.push(y as u32);
+                        col[y] = NO_ROUTE;
+                    } else {
+                        sc.legal[y] = b + 1;
+                        col[y] = ups[spread % ups.len()].1;
                     }
-                    if lu == best && lu != INF {
-                        cands.push(p);
-                    }
+                    continue;
                 }
+                // the up cables to the neighbours with the shortest legal route
+                let best = sc.up_cache.least_cables(&self.up_classes, i, stamp, &sc.legal, cands);
                 if best == INF {
                     sc.orphans.push(y as u32);
                     col[y] = NO_ROUTE;
@@ -225,8 +301,21 @@ impl SwitchGraph {
             *f = if l == INF { INF } else { 0 };
         }
         sc.queue.clear();
+        let mut farther = false;
         for &y in &sc.orphans {
             let y = y as usize;
+            let (b, half) = self.by_class(self.pos[y] as usize, stamp, legal, &mut sc.up_cache, &mut sc.down_cache);
+            if b == INF {
+                farther = true;
+                continue;
+            }
+            if let Some(cables) = half {
+                // every cable of one direction leads to the shortest legal route
+                fb[y] = 1;
+                sc.queue.push(y as u32);
+                col[y] = cables[spread % cables.len()].1;
+                continue;
+            }
             // the neighbours with the shortest legal route, in one pass
             let mut best = INF;
             cands.clear();
@@ -241,26 +330,57 @@ impl SwitchGraph {
                 }
             }
             if best == INF {
+                farther = true;
                 continue;
             }
             fb[y] = 1;
             sc.queue.push(y as u32);
             col[y] = cands[spread % cands.len()];
         }
-        Self::bfs(fb, &mut sc.queue, |v| self.nbrs(v));
-        for &y in &sc.orphans {
-            let y = y as usize;
-            if fb[y] <= 1 || fb[y] == INF {
-                continue;
+        if !farther {
+            return; // every orphan is next to the legal region
+        }
+        // the rest, ring by ring: an orphan at distance k+1 has a neighbour at k (the
+        // orphans already placed stay in `queue`, the others are rescanned per ring)
+        let mut rest: Vec<u32> = sc.orphans.iter().copied().filter(|&y| fb[y as usize] == INF).collect();
+        let mut ring = 1;
+        while !rest.is_empty() {
+            let before = rest.len();
+            let mut placed = Vec::new();
+            sc.stamp = sc.stamp.wrapping_add(1).max(1);
+            let stamp = sc.stamp;
+            let (up_cache, down_cache) = (&mut sc.up_cache, &mut sc.down_cache);
+            rest.retain(|&y| {
+                let y = y as usize;
+                let (best, half) = self.by_class(self.pos[y] as usize, stamp, fb, up_cache, down_cache);
+                if best != ring {
+                    return true;
+                }
+                if let Some(cables) = half {
+                    placed.push((y, cables[spread % cables.len()].1));
+                    return false;
+                }
+                cands.clear();
+                cands.extend(
+                    self.nbrs(y)
+                        .iter()
+                        .filter(|&&(u, _)| fb[u as usize] == ring)
+                        .map(|&(_, p)| p),
+                );
+                if cands.is_empty() {
+                    return true;
+                }
+                placed.push((y, cands[spread % cands.len()]));
+                false
+            });
+            for (y, p) in placed {
+                fb[y] = ring + 1;
+                col[y] = p;
             }
-            cands.clear();
-            cands.extend(
-                self.nbrs(y)
-                    .iter()
-                    .filter(|&&(u, _)| fb[u as usize] != INF && fb[u as usize] + 1 == fb[y])
-                    .map(|&(_, p)| p),
-            );
-            col[y] = cands.get(spread % cands.len().max(1)).copied().unwrap_or(NO_ROUTE);
+            if rest.len() == before {
+                break; // cut off from every switch with a route: left unrouted
+            }
+            ring += 1;
         }
     }
 }

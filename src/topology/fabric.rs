@@ -206,6 +206,9 @@ pub struct Node {
     pub name: String,
     /// NodeDescription as the SMA reports it (at most 64 bytes in IB).
     pub desc: String,
+    /// System image GUID, shared by the devices of one system where the vendor sets it
+    /// so (0: not known). Groups HCAs into servers when descriptions do not name hosts.
+    pub sysimg: u64,
 }
 
 /// A port and, when cabled, its peer.
@@ -342,8 +345,14 @@ impl Fabric {
             guid,
             name,
             desc,
+            sysimg: 0,
         });
         Ok(id)
+    }
+
+    /// Record node `n`'s system image GUID (dumps carry it as `sysimgguid=`).
+    pub fn set_sysimg(&mut self, n: NodeId, sysimg: u64) {
+        self.nodes[n as usize].sysimg = sysimg;
     }
 
     /// Global index of port `p` of node `n` (panics when out of range: use [`Fabric::try_port_index`]).

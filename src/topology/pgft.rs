@@ -304,6 +304,36 @@ impl PgftLayout {
 
 /// Build a PGFT as a port-level fabric.
 pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout)> {
+    build_named(params, opts, &PgftNames)
+}
+
+/// Names and descriptions of a PGFT's nodes: other families built as a PGFT (the
+/// rail-optimised plans) name servers and switches in their own terms.
+pub(crate) trait Naming {
+    /// Name and description of the host at tree position `d` (`io`: non-compute).
+    fn host(&self, d: u32, io: bool) -> (String, String);
+    /// Name and description of switch `i` of level `l`.
+    fn switch(&self, l: u32, i: u32) -> (String, String);
+}
+
+/// The PGFT's own names: `H<d>`, `IO<d>`, `S<l>_<i>`.
+struct PgftNames;
+
+impl Naming for PgftNames {
+    fn host(&self, d: u32, io: bool) -> (String, String) {
+        let name = format!("{}{d}", if io { "IO" } else { "H" });
+        let desc = format!("{name} HCA-1");
+        (name, desc)
+    }
+    fn switch(&self, l: u32, i: u32) -> (String, String) {
+        let name = format!("S{l}_{i}");
+        let desc = format!("{name} pgft level {l}");
+        (name, desc)
+    }
+}
+
+/// [`build`] with the node names of `names`.
+pub(crate) fn build_named(params: &PgftParams, opts: &BuildOptions, names: &dyn Naming) -> Result<(Fabric, Layout)> {
     params.validate()?;
     let p = params;
     let h = p.levels;
@@ -322,8 +352,7 @@ pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
             continue;
         }
         let io = d % m1 >= per_leaf - p.io_per_leaf;
-        let name = format!("{}{d}", if io { "IO" } else { "H" });
-        let desc = format!("{name} HCA-1");
+        let (name, desc) = names.host(d, io);
         let id = fabric.add_node(NodeKind::Ca, 1, guids.ca(ca, 1), name, desc)?;
         ca += 1;
         let (list, pos) = if io {
@@ -338,8 +367,7 @@ pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout
     let mut offset = vec![0u32];
     for l in 1..=h {
         for i in 0..p.switches_at(l) as u32 {
-            let name = format!("S{l}_{i}");
-            let desc = format!("{name} pgft level {l}");
+            let (name, desc) = names.switch(l, i);
             let idx = switches.len() as u32;
             switches.push(fabric.add_node(NodeKind::Switch, radix, guids.switch(idx), name, desc)?);
         }

@@ -7,6 +7,7 @@ use super::kary::KaryParams;
 use super::lsft::LsftParams;
 use super::mols::MolsParams;
 use super::pgft::PgftParams;
+use super::railopt::plan::RailoptParams;
 use super::{BuildOptions, Layout, Speed, Topology, Width};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,8 @@ pub enum FamilySpec {
     Pgft(PgftParams),
     /// Full mesh of switches (`family: fullmesh`).
     Fullmesh(FullmeshParams),
+    /// Rail-optimised GPU cluster, built as a PGFT (`family: railopt`).
+    Railopt(RailoptParams),
 }
 
 /// A complete, validated fabric spec.
@@ -89,6 +92,12 @@ struct SpecFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     links_per_pair: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    sus: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    servers_per_su: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    radix: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     guid_base: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     shuffle: Option<u64>,
@@ -98,7 +107,8 @@ struct SpecFile {
     link_speed: Option<Speed>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expect: Option<Expect>,
-    /// Planes of a multi-rail plan ([`super::rails`]); absent = 1. `expect` counts one rail.
+    /// Planes of a multi-rail plan ([`super::rails`]); absent = 1. `expect` counts one
+    /// rail. In `family: railopt` it is the HCAs per server instead (one plane).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rails: Option<u32>,
 }
@@ -177,6 +187,7 @@ impl Spec {
             FamilySpec::Mols(p) => super::mols::build(p, &self.options)?,
             FamilySpec::Pgft(p) => super::pgft::build(p, &self.options)?,
             FamilySpec::Fullmesh(p) => super::fullmesh::build(p, &self.options)?,
+            FamilySpec::Railopt(p) => super::railopt::plan::build(p, &self.options)?,
         };
         // record what `auto` resolved to, so the spec file rebuilds exactly this fabric
         let mut spec = self.clone();
@@ -223,6 +234,7 @@ impl Spec {
                 };
                 format!("fullmesh{}x{}{w}", p.switches, p.hosts_per_switch)
             }
+            FamilySpec::Railopt(p) => p.short_name(),
         }
     }
 
@@ -246,6 +258,9 @@ impl Spec {
             leaves: None,
             spines: None,
             links_per_pair: None,
+            sus: None,
+            servers_per_su: None,
+            radix: None,
             guid_base: Some(format!("0x{:016x}", self.options.guid_base)),
             shuffle: self.options.shuffle,
             link_width: Some(self.options.width),
@@ -289,6 +304,15 @@ impl Spec {
                 f.hosts_per_switch = Some(p.hosts_per_switch);
                 f.cables_per_pair = Some(p.cables_per_pair);
             }
+            FamilySpec::Railopt(p) => {
+                f.family = "railopt".into();
+                f.sus = Some(p.sus);
+                f.servers_per_su = Some(p.servers_per_su);
+                f.rails = Some(p.rails);
+                f.levels = Some(p.levels);
+                f.spines = p.spines;
+                f.radix = Some(p.radix);
+            }
         }
         let body = serde_yaml::to_string(&f).expect("a spec always serialises");
         format!(
@@ -310,6 +334,9 @@ impl Spec {
                 format!("malformed fabric spec: {e}"),
             )
         })?;
+        if file.family == "railopt" {
+            return Ok(1); // its `rails` are HCAs per server, in one plane
+        }
         let rails = file.rails.unwrap_or(1);
         if !(1..=super::rails::MAX_RAILS).contains(&rails) {
             let line = text
@@ -338,7 +365,7 @@ impl Spec {
         let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
             Error::at(path, line, format!("malformed fabric spec: {e}"))
-                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, leaves, spines, links_per_pair, switches, hosts_per_switch, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect, rails")
+                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, leaves, spines, links_per_pair, switches, hosts_per_switch, sus, servers_per_su, radix, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect, rails")
         })?;
         let keys = SpecKeys {
             file: &file,
@@ -381,6 +408,22 @@ mod tests {
                 switches: 5,
                 hosts_per_switch: 3,
                 cables_per_pair: 2,
+            }),
+            FamilySpec::Railopt(RailoptParams {
+                sus: 2,
+                servers_per_su: 4,
+                rails: 4,
+                levels: 2,
+                spines: Some(2),
+                radix: 16,
+            }),
+            FamilySpec::Railopt(RailoptParams {
+                sus: 4,
+                servers_per_su: 4,
+                rails: 2,
+                levels: 3,
+                spines: None,
+                radix: 8,
             }),
         ] {
             let mut spec = Spec::new(fam);

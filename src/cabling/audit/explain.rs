@@ -61,6 +61,7 @@ fn rate((w, s): (Width, Speed)) -> String {
 /// on how nodes were matched and on dump-only nodes without cables.
 pub(super) fn report(t: &Terms<'_>, matched: &Matched, cmp: Comparison, found: &Discovered) -> CablingReport {
     CablingReport {
+        rail_findings: super::rails::check_against_plan(t.plan, t.found, &matched.nodes),
         matched_by: matched.by,
         planned_cables: t.plan.link_count(),
         found_cables: t.found.link_count(),

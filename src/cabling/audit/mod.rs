@@ -10,6 +10,7 @@
 mod compare;
 mod explain;
 mod matching;
+mod rails;
 
 use crate::formats::dump::Discovered;
 use crate::topology::{Fabric, Layout};
@@ -157,6 +158,12 @@ pub struct CablingReport {
     pub uncompared: Vec<String>,
     /// Remarks (nodes matched by description though their GUID differs, ...).
     pub notes: Vec<String>,
+    /// A rail-optimised plan: the misplaced HCAs in its terms (server, HCA, rail, unit),
+    /// swaps paired (`rails::check_against_plan`). Every one is also a cable finding
+    /// above, so they do not add to [`CablingReport::faults`]. JSON writers put them
+    /// under `rail_findings`, as without a plan.
+    #[serde(skip)]
+    pub rail_findings: Vec<crate::topology::railopt::check::Finding>,
 }
 
 impl CablingReport {

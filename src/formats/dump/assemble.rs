@@ -66,6 +66,8 @@ pub(super) struct RawNode<'a> {
     pub lid: Option<u16>,
     pub lmc: Option<u8>,
     pub line: usize,
+    /// `sysimgguid=` of the record (0 when it had none).
+    pub sysimg: u64,
 }
 
 /// What the line-level parsers produce before the fabric is assembled.
@@ -98,6 +100,7 @@ impl<'a> RawNode<'a> {
                 .then(|| u16::try_from(switch_lid).ok())
                 .flatten(),
             lmc: Some(0),
+            sysimg: 0,
             line,
         }
     }
@@ -260,6 +263,9 @@ impl<'r, 'a> Assembly<'r, 'a> {
                 .fabric
                 .add_node(n.kind, n.nports, n.guid, n.id.to_string(), desc)
                 .map_err(|e| Error::at(path, n.line, e.to_string()))?;
+            if n.sysimg != 0 {
+                self.fabric.set_sysimg(id, n.sysimg);
+            }
             if self.by_id.insert(n.id.as_ref(), id).is_some() {
                 self.problems.push(Problem {
                     line: n.line,

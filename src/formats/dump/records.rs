@@ -146,6 +146,7 @@ pub(super) fn read_records<'a>(
         NodeKind::Router => 2,
     };
     let mut explicit_guid: Option<(NodeKind, u64)> = None;
+    let mut sysimg: Option<u64> = None;
     let mut in_record = false;
     // ibnetdiscover's comments carry LIDs (an ibsim net file has none); ibdiagnet labels
     // the ports of NDR/XDR switches
@@ -257,6 +258,7 @@ pub(super) fn read_records<'a>(
                         message: msg,
                     });
                     explicit_guid = None;
+                    sysimg = None;
                     continue;
                 }
                 Err(msg) => return Err(Error::at(path, lineno, msg)),
@@ -277,6 +279,7 @@ pub(super) fn read_records<'a>(
                 lid,
                 lmc,
                 line: lineno,
+                sysimg: sysimg.take().unwrap_or(0),
             });
             in_record = true;
             continue;
@@ -285,6 +288,15 @@ pub(super) fn read_records<'a>(
             let g = if rel { next_guid[slot(kind)].wrapping_add(g) } else { g };
             next_guid[slot(kind)] = g;
             explicit_guid = Some((kind, g));
+            continue;
+        }
+        if let Some(v) = t.strip_prefix("sysimgguid=") {
+            // the system image of the record that follows (servers where descriptions
+            // do not name hosts)
+            sysimg = v
+                .split(|c: char| c.is_whitespace() || c == '#')
+                .next()
+                .and_then(crate::guid::hex_or_decimal);
             continue;
         }
         if KNOWN.iter().any(|p| t.starts_with(p)) {

@@ -89,10 +89,11 @@ impl Scene {
     /// The scene of a fabric: rows from its family's layout, or levels by distance from
     /// the hosts when the family is unknown.
     pub fn new(fabric: &Fabric, layout: Option<&Layout>) -> Scene {
-        let rows = match layout {
+        let mut rows = match layout {
             Some(l) => family_rows(l),
             None => distance_rows(fabric),
         };
+        label_rails(fabric, &mut rows);
         let mut at = vec![(usize::MAX, 0usize); fabric.len()];
         for (r, row) in rows.iter().enumerate() {
             for (i, &n) in row.nodes.iter().enumerate() {
@@ -170,6 +171,34 @@ impl Scene {
             worst(&mut b.ports.iter().map(|&(pl, _)| heat(lower, pl))),
             worst(&mut b.ports.iter().map(|&(_, pu)| heat(upper, pu))),
         )
+    }
+}
+
+/// On a rail-optimised fabric, a leaf's coordinate is its unit and rail (`SU2 mlx5_3`)
+/// and the leaves' row says how many of each: the terms the site wires in.
+fn label_rails(fabric: &Fabric, rows: &mut [Row]) {
+    let Some(rf) = crate::topology::railopt::RailFabric::of(fabric) else {
+        return;
+    };
+    use crate::topology::railopt::NONE;
+    for row in rows.iter_mut() {
+        let mut any = false;
+        for (i, &n) in row.nodes.iter().enumerate() {
+            let (u, r) = (rf.leaf_unit[n as usize], rf.leaf_rail[n as usize]);
+            if u != NONE && r != NONE {
+                row.coords[i] = format!("SU{} {}", u + 1, rf.rails[r as usize]);
+                any = true;
+            }
+        }
+        if any {
+            row.title = format!(
+                "{}: {} units x {} rails, {} servers",
+                row.title,
+                rf.units.len(),
+                rf.rails.len(),
+                rf.servers.len()
+            );
+        }
     }
 }
 

@@ -73,6 +73,24 @@ pub fn check(fabric: &Fabric, rf: &RailFabric) -> Vec<Finding> {
         }];
     }
     out.extend(odd_ports);
+    for (u, map) in &rf.local_names {
+        let names: Vec<String> = map
+            .iter()
+            .map(|(d, r)| format!("{d} = {}", rf.rails[*r as usize]))
+            .collect();
+        out.push(Finding {
+            severity: Severity::Warning,
+            kind: "device-names",
+            server: String::new(),
+            message: format!(
+                "the servers of {} name their devices otherwise than the other units; their leaves give the rails: {}",
+                su(*u),
+                names.join(", ")
+            ),
+            fix: "name the devices alike on every server (rdma-ndd, udev rules) so that a rail is one name everywhere"
+                .into(),
+        });
+    }
     // errors before warnings, a unit's leaves before servers, servers in name order
     out.sort_by(|a, b| {
         (a.severity == Severity::Warning)
@@ -80,6 +98,17 @@ pub fn check(fabric: &Fabric, rf: &RailFabric) -> Vec<Finding> {
             .then_with(|| super::natural_cmp(&a.server, &b.server))
     });
     out
+}
+
+/// True when no server of unit `u` has an HCA on rail `r` (its leaf is gone as a whole).
+fn rail_absent(rf: &RailFabric, u: u32, r: u32) -> bool {
+    rf.units.get(u as usize).is_some_and(|unit| {
+        unit.rail_leaf[r as usize] == NONE
+            && unit
+                .servers
+                .iter()
+                .all(|&si| rf.servers[si as usize].hcas.iter().all(|h| h.rail != r))
+    })
 }
 
 /// The leaf HCA `h` of server `s` belongs on: its unit's leaf for its rail.
@@ -150,15 +179,29 @@ fn leaf_findings(rf: &RailFabric, leaf: &dyn Fn(NodeId) -> String, out: &mut Vec
         }
         for (r, &l) in unit.rail_leaf.iter().enumerate() {
             if l == NONE {
+                let name = rail_name(rf, r as u32);
+                let (message, fix) = if rail_absent(rf, u as u32, r as u32) {
+                    (
+                        format!(
+                            "no leaf of {} serves {}, and none of its {} servers has an HCA on that rail",
+                            su(u as u32),
+                            name,
+                            unit.servers.len()
+                        ),
+                        format!("the unit's {name} leaf is down or missing from the dump: check its power, its cables to the spines, then the servers' {name} cables"),
+                    )
+                } else {
+                    (
+                        format!("no leaf of {} serves {name}", su(u as u32)),
+                        format!("cable the {name} HCAs of the unit's servers to one leaf"),
+                    )
+                };
                 out.push(Finding {
                     severity: Severity::Error,
                     kind: "missing-rail-leaf",
                     server: String::new(),
-                    message: format!("no leaf of {} serves {}", su(u as u32), rail_name(rf, r as u32)),
-                    fix: format!(
-                        "cable the {} HCAs of the unit's servers to one leaf",
-                        rail_name(rf, r as u32)
-                    ),
+                    message,
+                    fix,
                 });
             }
         }
@@ -210,12 +253,14 @@ fn count_findings(rf: &RailFabric, s: &Server, out: &mut Vec<Finding>) {
         });
         return;
     }
+    // a rail no server of the unit has is one finding of the unit (missing-rail-leaf)
     let missing: Vec<&str> = (0..rf.rails_n())
-        .filter(|&r| per_rail[r] == 0)
+        .filter(|&r| per_rail[r] == 0 && !rail_absent(rf, s.unit, r as u32))
         .map(|r| rf.rails[r].as_str())
         .collect();
     // an HCA of no rail is its own finding; a count is wrong when a rail has none
-    if !missing.is_empty() || (unknown.is_empty() && s.hcas.len() != rf.rails_n()) {
+    let absent = (0..rf.rails_n() as u32).filter(|&r| rail_absent(rf, s.unit, r)).count();
+    if !missing.is_empty() || (unknown.is_empty() && s.hcas.len() + absent != rf.rails_n()) {
         out.push(Finding {
             severity: Severity::Error,
             kind: "hca-count",

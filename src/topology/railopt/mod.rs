@@ -16,8 +16,10 @@
 //! * **a leaf's rail**: the rail most of its HCAs are on.
 
 pub mod check;
+pub mod plan;
 
 use super::{Endpoint, Fabric, NodeId, NodeKind};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// No rail, unit or leaf.
@@ -90,16 +92,41 @@ pub struct RailFabric {
     /// Host ports that are not part of a server (a management or storage host with one
     /// HCA), in fabric order.
     pub others: Vec<Endpoint>,
+    /// Units whose servers name their devices otherwise (`mlx5_0` where the rest say
+    /// `HCA-1`): per unit, each local name and the rail its leaf gave it
+    /// ([`RailFabric::adopt_local_names`]).
+    pub local_names: Vec<(u32, Vec<(String, u32)>)>,
 }
 
 /// The host name and device words of a host node's description (its name when empty).
-pub fn host_words(fabric: &Fabric, n: NodeId) -> (&str, &str) {
+///
+/// A description that names no host (a vendor's default such as `MT4129 ConnectX7
+/// Mellanox Technologies`, which HCAs keep when rdma-ndd does not run, a switch's SHARP
+/// `Mellanox Technologies Aggregation Node`, or ibsim's node id) gives way to the system
+/// image GUID where the node has one: HCAs of one system image are one server,
+/// `sysimg-<hex>`, with no device word. Without one such a node is a host of its own,
+/// named by its node name.
+pub fn host_words(fabric: &Fabric, n: NodeId) -> (Cow<'_, str>, &str) {
     let node = fabric.node(n);
     let mut words = node.desc.split_whitespace();
-    match words.next() {
-        Some(host) => (host, words.next().unwrap_or("")),
-        None => (node.name.as_str(), ""),
+    let host = words.next();
+    let generic = match host {
+        Some(h) => vendor_default(h) || node.desc == node.name,
+        None => true,
+    };
+    match host {
+        _ if generic && node.sysimg != 0 => (Cow::Owned(format!("sysimg-{:x}", node.sysimg)), ""),
+        Some(host) if !generic => (Cow::Borrowed(host), words.next().unwrap_or("")),
+        _ => (Cow::Borrowed(node.name.as_str()), ""),
     }
+}
+
+/// `MT4129`, `MT27800` (the part number Mellanox/NVIDIA firmware puts first in a default
+/// NodeDescription), `Mellanox`, `NVIDIA`: a description written by firmware, not by the
+/// host.
+fn vendor_default(word: &str) -> bool {
+    let part = word.len() > 2 && word.starts_with("MT") && word[2..].bytes().all(|b| b.is_ascii_digit());
+    part || word == "Mellanox" || word == "NVIDIA"
 }
 
 /// Orders names as people number servers: `dgx2` before `dgx10`, digits compared as
@@ -159,9 +186,13 @@ impl RailFabric {
             leaf_rail: vec![NONE; fabric.len()],
             leaf_unit: vec![NONE; fabric.len()],
             others,
+            local_names: Vec::new(),
         };
         rf.find_units(fabric);
         rf.find_leaf_rails(fabric);
+        if rf.source == RailSource::Devices {
+            rf.adopt_local_names(fabric);
+        }
         Some(rf)
     }
 
@@ -306,10 +337,75 @@ impl RailFabric {
     }
 }
 
+impl RailFabric {
+    /// A unit whose servers name their devices otherwise than the rest of the fabric (a
+    /// site that set descriptions per delivery: one unit `mlx5_0 mlx5_1 …`, the others
+    /// `HCA-1 HCA-2 …`) has leaves that serve no rail, each carrying one local name.
+    /// When there are as many such leaves as the unit lacks rails, the local names take
+    /// the missing rails in name order, unit by unit; an HCA then has the rail of its
+    /// name, wherever it is cabled, so a swap among them is still seen. The check reports
+    /// one warning per such unit instead of every HCA as unknown.
+    fn adopt_local_names(&mut self, fabric: &Fabric) {
+        for u in 0..self.units.len() {
+            let missing: Vec<u32> = (0..self.rails.len() as u32)
+                .filter(|&r| self.units[u].rail_leaf[r as usize] == NONE)
+                .collect();
+            let mut local: Vec<(String, NodeId)> = Vec::new();
+            for &leaf in &self.units[u].leaves {
+                if self.leaf_rail[leaf as usize] != NONE {
+                    continue;
+                }
+                let mut names: Vec<&str> = Vec::new();
+                for &si in &self.units[u].servers {
+                    let s = &self.servers[si as usize];
+                    names.extend(
+                        s.hcas
+                            .iter()
+                            .filter(|h| h.leaf == leaf && h.rail == NONE)
+                            .map(|h| h.device.as_str()),
+                    );
+                }
+                names.sort_unstable();
+                let top = names
+                    .chunk_by(|a, b| a == b)
+                    .max_by_key(|run| run.len())
+                    .filter(|run| run.len() * 3 >= names.len() * 2 && !run[0].is_empty());
+                if let Some(run) = top {
+                    local.push((run[0].to_string(), leaf));
+                }
+            }
+            local.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+            local.dedup_by(|a, b| a.0 == b.0);
+            if local.is_empty() || local.len() != missing.len() {
+                continue;
+            }
+            let map: Vec<(String, u32)> = local.iter().zip(&missing).map(|((d, _), &r)| (d.clone(), r)).collect();
+            for ((_, leaf), &r) in local.iter().zip(&missing) {
+                self.leaf_rail[*leaf as usize] = r;
+                self.units[u].rail_leaf[r as usize] = *leaf;
+            }
+            for &si in &self.units[u].servers {
+                let s = &mut self.servers[si as usize];
+                for h in s.hcas.iter_mut().filter(|h| h.rail == NONE) {
+                    if let Some((_, r)) = map.iter().find(|(d, _)| *d == h.device) {
+                        h.rail = *r;
+                    }
+                }
+                s.hcas.sort_by_key(|h| h.rail);
+            }
+            let leaf_rail = &self.leaf_rail;
+            self.units[u]
+                .leaves
+                .sort_by_key(|&l| (leaf_rail[l as usize], fabric.node(l).guid));
+            self.local_names.push((u as u32, map));
+        }
+    }
+}
+
 /// Host ports grouped by host name, servers in name order; host ports cabled to no switch
 /// are returned apart.
 fn group_servers(fabric: &Fabric) -> (Vec<Server>, Vec<Endpoint>) {
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    let mut by_name: HashMap<Cow<'_, str>, usize> = HashMap::new();
     let mut servers: Vec<Server> = Vec::new();
     let mut loose = Vec::new();
     for n in fabric.cas() {
@@ -330,7 +426,7 @@ fn group_servers(fabric: &Fabric) -> (Vec<Server>, Vec<Endpoint>) {
             } else {
                 device.to_string()
             };
-            let i = *by_name.entry(host).or_insert_with(|| {
+            let i = *by_name.entry(host.clone()).or_insert_with(|| {
                 servers.push(Server {
                     name: host.to_string(),
                     hcas: Vec::new(),

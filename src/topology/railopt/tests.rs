@@ -216,3 +216,32 @@ fn without_device_names_rails_are_the_leaves() {
     assert!(rf.servers.iter().all(|s| s.hcas.iter().map(|h| h.rail).eq(0..3)));
     assert_eq!(check(&r.f, &rf), []);
 }
+
+#[test]
+fn vendor_default_descriptions_group_by_system_image() {
+    // no rdma-ndd: every HCA keeps the firmware's description; each server's HCAs share
+    // a system image GUID, so they are still one server (rails then come from leaves)
+    let mut r = rig(2, 4, 4);
+    for (s, hcas) in r.hcas.iter().enumerate() {
+        for &h in hcas {
+            r.f.nodes[h as usize].desc = "MT4129 ConnectX7 Mellanox Technologies".into();
+            r.f.set_sysimg(h, 0xabc000 + s as u64);
+        }
+    }
+    let rf = RailFabric::of(&r.f).expect("rail-optimised by system image");
+    assert_eq!(rf.servers.len(), 8);
+    assert_eq!(rf.servers[0].name, "sysimg-abc000");
+    assert_eq!(rf.source, RailSource::Leaves);
+    assert_eq!(rf.units.len(), 2);
+    assert!(check(&r.f, &rf).is_empty());
+    // a description that names its host wins over the system image
+    r.f.nodes[r.hcas[0][0] as usize].desc = "gpu17 mlx5_0".into();
+    assert_eq!(host_words(&r.f, r.hcas[0][0]).0, "gpu17");
+    // without a system image, vendor defaults name no server: not rail-optimised
+    for hcas in &r.hcas {
+        for &h in hcas {
+            r.f.set_sysimg(h, 0);
+        }
+    }
+    assert!(RailFabric::of(&r.f).is_none());
+}

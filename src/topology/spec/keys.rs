@@ -9,6 +9,7 @@ use crate::topology::kary::KaryParams;
 use crate::topology::lsft::LsftParams;
 use crate::topology::mols::{MolsParams, WiringChoice};
 use crate::topology::pgft::PgftParams;
+use crate::topology::railopt::plan::RailoptParams;
 use crate::topology::{BuildOptions, DEFAULT_GUID_BASE};
 use std::path::Path;
 
@@ -85,8 +86,15 @@ impl SpecKeys<'_> {
         }
         if file.family != "twolevel" {
             self.forbid("leaves", file.leaves.is_some(), &file.family)?;
-            self.forbid("spines", file.spines.is_some(), &file.family)?;
             self.forbid("links_per_pair", file.links_per_pair.is_some(), &file.family)?;
+        }
+        if file.family != "twolevel" && file.family != "railopt" {
+            self.forbid("spines", file.spines.is_some(), &file.family)?;
+        }
+        if file.family != "railopt" {
+            self.forbid("sus", file.sus.is_some(), &file.family)?;
+            self.forbid("servers_per_su", file.servers_per_su.is_some(), &file.family)?;
+            self.forbid("radix", file.radix.is_some(), &file.family)?;
         }
         Ok(())
     }
@@ -100,12 +108,13 @@ impl SpecKeys<'_> {
             "mols" => self.mols(),
             "pgft" => self.pgft(),
             "twolevel" => self.twolevel(),
+            "railopt" => self.railopt(),
             other => Err(Error::at(
                 self.path,
                 self.line_of("family"),
                 format!("family: unknown family `{other}`"),
             )
-            .with_hint("one of lsft, kary, mols, pgft, twolevel, fullmesh")),
+            .with_hint("one of lsft, kary, mols, pgft, twolevel, fullmesh, railopt")),
         }
     }
 
@@ -294,6 +303,42 @@ impl SpecKeys<'_> {
             self.field_err(key, e)
         })?;
         Ok(FamilySpec::Pgft(p))
+    }
+
+    /// `family: railopt`: a rail-optimised GPU cluster (topology::railopt::plan), built
+    /// and routed as the PGFT it is.
+    fn railopt(&self) -> Result<FamilySpec> {
+        let file = self.file;
+        for (key, present) in [
+            ("order", file.order.is_some()),
+            ("two_sided", file.two_sided.is_some()),
+            ("hosts_per_leaf", file.hosts_per_leaf.is_some()),
+            ("io_per_leaf", file.io_per_leaf.is_some()),
+            ("arity", file.arity.is_some()),
+            ("wiring", file.wiring.is_some()),
+            ("down", file.down.is_some()),
+            ("up", file.up.is_some()),
+            ("parallel", file.parallel.is_some()),
+        ] {
+            self.forbid(key, present, "railopt")?;
+        }
+        let d = RailoptParams::default();
+        let p = RailoptParams {
+            sus: self.need("sus", file.sus)?,
+            servers_per_su: file.servers_per_su.unwrap_or(d.servers_per_su),
+            rails: file.rails.unwrap_or(d.rails),
+            levels: file.levels.unwrap_or(d.levels),
+            spines: file.spines,
+            radix: file.radix.unwrap_or(d.radix),
+        };
+        p.validate().map_err(|e| {
+            let key = ["servers_per_su", "rails", "levels", "spines", "radix"]
+                .into_iter()
+                .find(|k| e.to_string().starts_with(&format!("{k}:")))
+                .unwrap_or("sus");
+            self.field_err(key, e)
+        })?;
+        Ok(FamilySpec::Railopt(p))
     }
 
     /// The build options: GUID base (checked to leave room for the plan's GUIDs),
