@@ -7,6 +7,8 @@
 //!
 //!     cargo bench --bench railopt          # IBFAT_BENCH_SUS=n for another size
 
+#[path = "support/measure.rs"]
+mod measure;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route_fabric, Ask, Lids, Shape};
 use ibfat::topology::railopt::check::{check, Severity};
@@ -14,18 +16,6 @@ use ibfat::topology::railopt::plan::RailoptParams;
 use ibfat::topology::railopt::RailFabric;
 use ibfat::topology::{FamilySpec, Spec};
 use std::time::Instant;
-
-/// Peak resident set of this process (kB), from /proc.
-fn peak_rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
 
 fn main() {
     let sus: u32 = std::env::var("IBFAT_BENCH_SUS")
@@ -46,7 +36,7 @@ fn main() {
         f.link_count()
     );
     let lids = Lids::plan(&f, &[], 0).unwrap();
-    let rss0 = peak_rss_kib();
+    let rss0 = measure::peak_rss_kib();
     let mut best = [f64::MAX; 4];
     let mut digest = 0u64;
     for _ in 0..3 {
@@ -66,7 +56,7 @@ fn main() {
         let routed = route_fabric(&f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();
         let total = t.elapsed().as_secs_f64();
         assert_eq!(routed.unrouted, 0);
-        digest = fnv(&routed.lfts.ports);
+        digest = measure::fnv(&routed.lfts.ports);
         for (b, v) in best
             .iter_mut()
             .zip([recognised, checked - recognised, total - checked, total])
@@ -80,14 +70,8 @@ fn main() {
         best[1],
         best[2],
         best[3],
-        peak_rss_kib() / 1024,
+        measure::peak_rss_kib() / 1024,
         rss0 / 1024
     );
     println!("tables: FNV-1a {digest:016x}");
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
 }

@@ -9,23 +9,13 @@
 #[path = "../tests/harness/found.rs"]
 #[allow(dead_code)]
 mod found;
+#[path = "support/measure.rs"]
+mod measure;
 
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route_fabric, Ask, Lids, Shape};
 use ibfat::topology::Layout;
 use std::time::Instant;
-
-/// Peak resident set of this process (kB), from /proc.
-fn peak_rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
 
 fn main() {
     let pods: usize = std::env::var("IBFAT_BENCH_PODS")
@@ -39,7 +29,7 @@ fn main() {
         f.link_count()
     );
     let lids = Lids::plan(&f, &[], 0).unwrap();
-    let rss0 = peak_rss_kib();
+    let rss0 = measure::peak_rss_kib();
     let mut best = (f64::MAX, f64::MAX);
     let mut digest = 0u64;
     for _ in 0..5 {
@@ -56,22 +46,16 @@ fn main() {
         let routed = route_fabric(&f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();
         let total = t.elapsed().as_secs_f64();
         assert_eq!(routed.unrouted, 0);
-        digest = fnv(&routed.lfts.ports);
+        digest = measure::fnv(&routed.lfts.ports);
         best = (best.0.min(recognised), best.1.min(total));
     }
     println!(
         "recognise {:.3} s, recognise + route {:.3} s (best of 5); peak RSS {} MiB (fabric built: {} MiB)",
         best.0,
         best.1,
-        peak_rss_kib() / 1024,
+        measure::peak_rss_kib() / 1024,
         rss0 / 1024
     );
     // a speed-up that changes the tables shows here (FNV-1a of every entry)
     println!("tables: FNV-1a {digest:016x}");
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
 }

@@ -344,3 +344,45 @@ fn a_real_ndr_dgx_cluster_is_servers_on_rails_with_its_faults_named() {
         "{renamed}"
     );
 }
+
+/// Issue 40 item 1: where descriptions name no host (the firmware's default on every HCA,
+/// no system image shared), a `--node-name-map` (GUID -> `dgx001 mlx5_0`) is the host
+/// list: with it the servers, rails and units are found as from rdma-ndd's descriptions.
+#[test]
+fn a_node_name_map_names_the_servers_when_descriptions_do_not() {
+    let (mut f, _) = found::superpod_by_convention(9, 2);
+    let t = tempfile::tempdir().unwrap();
+    let mut map = String::from("# GUID -> host and device, as a site keeps them\n");
+    for n in 0..f.len() as NodeId {
+        if f.node(n).kind != ibfat::topology::NodeKind::Ca {
+            continue;
+        }
+        map.push_str(&format!("0x{:016x} \"{}\"\n", f.node(n).guid, f.node(n).desc));
+        f.nodes[n as usize].desc = "MT4129 ConnectX7   Mellanox Technologies".into();
+    }
+    let net = write(t.path(), "default-descriptions.net", &f);
+    let map_path = t.path().join("node-name-map");
+    std::fs::write(&map_path, map).unwrap();
+    let (code, out, err) = ibfat(&["recognize", &net, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["rail_optimised"].is_null(),
+        "no host names, no servers: {}",
+        v["rail_optimised"]
+    );
+    let (code, out, err) = ibfat(&[
+        "recognize",
+        &net,
+        "--json",
+        "--node-name-map",
+        map_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let r = &v["rail_optimised"];
+    assert_eq!(r["servers"], 62, "{r}");
+    assert_eq!(r["rails"][7], "mlx5_7", "{r}");
+    assert_eq!(r["units"].as_array().unwrap().len(), 2, "{r}");
+    assert_eq!(r["errors"], 0, "{r}");
+}
