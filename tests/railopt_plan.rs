@@ -115,6 +115,37 @@ fn plans_are_servers_on_rails_and_every_gpu_pattern_is_conflict_free() {
     }
 }
 
+/// The SuperPOD as sold: 31 DGX per unit on leaves of 32 slots (the last for a management
+/// host), still 32 uplinks per leaf; the GPU patterns stay conflict-free.
+#[test]
+fn thirty_one_servers_per_unit_keep_the_uplinks_and_the_gpu_patterns() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("superpod");
+    let r = build(&dir, &["--sus", "4", "--servers-per-su", "31"]);
+    assert_eq!(r["switches"], 48, "{r}");
+    assert_eq!(r["hosts"], 4 * 31 * 8, "{r}");
+    assert!(
+        r["description"].as_str().unwrap().contains("PGFT(2; 32,32; 1,16; 1,2)"),
+        "{r}"
+    );
+    let net = dir.join("topology.net").display().to_string();
+    let (code, out, err) = ibfat(&["recognize", &net, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rail_optimised"]["servers"], 124, "{}", v["rail_optimised"]);
+    assert_eq!(v["rail_optimised"]["units"][1]["servers"], "dgx[032-062]");
+    let plan = dir.display().to_string();
+    for topology in [&plan, &net] {
+        for (pattern, job) in [
+            ("rail-alltoall", None),
+            ("rail-ring", None),
+            ("shift", Some("dgx[001-124]")),
+        ] {
+            assert_eq!(congestion(topology, pattern, job), 1, "{topology} {pattern} {job:?}");
+        }
+    }
+}
+
 #[test]
 fn the_picture_shows_units_and_rails() {
     let t = tempfile::tempdir().unwrap();

@@ -186,9 +186,9 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l sus -d 'Scalable units S (2 levels: up to radix/R; 3 levels: up to the LID space)' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l servers-per-su -d 'Servers per unit N, 1..=radix/2 (a leaf\'s down ports; as many go up)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l servers-per-su -d 'Servers per unit N, 1..=radix/2 (on the first N of a leaf\'s radix/2 down ports)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l rails -d 'HCAs per server R, one per rail (mlx5_0 … mlx5_<R-1>), 2..=16' -r
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l spines -d 'Spines of a two-level plan: a divisor of N (default: the fewest that fit)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l spines -d 'Spines of a two-level plan: a divisor of radix/2 (default: the fewest that fit)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l levels -d '2 (leaves, spines) or 3 (rail spine groups and a core)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l radix -d 'Ports of the switch model' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l shuffle -d 'Permute every switch\'s ports and draw random GUIDs from SEED' -r

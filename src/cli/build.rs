@@ -206,13 +206,13 @@ enum BuildFamily {
         /// Scalable units S (2 levels: up to radix/R; 3 levels: up to the LID space)
         #[arg(long, value_name = "S")]
         sus: u32,
-        /// Servers per unit N, 1..=radix/2 (a leaf's down ports; as many go up)
+        /// Servers per unit N, 1..=radix/2 (on the first N of a leaf's radix/2 down ports)
         #[arg(long, value_name = "N", default_value = "32")]
         servers_per_su: u32,
         /// HCAs per server R, one per rail (mlx5_0 … mlx5_<R-1>), 2..=16
         #[arg(long, value_name = "R", default_value = "8")]
         rails: u32,
-        /// Spines of a two-level plan: a divisor of N (default: the fewest that fit)
+        /// Spines of a two-level plan: a divisor of radix/2 (default: the fewest that fit)
         #[arg(long, value_name = "K")]
         spines: Option<u32>,
         /// 2 (leaves, spines) or 3 (rail spine groups and a core)
@@ -272,8 +272,9 @@ Examples:
 const RAILOPT_AFTER: &str = "\
 Servers dgx001 ... with HCAs mlx5_0 ... (descriptions `dgx001 mlx5_3`, as rdma-ndd writes
 them); unit u's rail-r leaf is su<u>_r<r>, and server s of the unit is on port s+1 of each
-of its unit's leaves, up-cables on the ports above. Two levels: every leaf has N uplinks
-over K spines (spine01 ...), N/K cables per pair (the DGX SuperPOD: 4 units, 16 spines, 2
+of its unit's leaves (P/2 slots: N < P/2 leaves slots free, e.g. 31 DGX and a management
+host), up-cables on the P/2 ports above. Two levels: every leaf has P/2 uplinks
+over K spines (spine01 ...), P/2K cables per pair (the DGX SuperPOD: 4 units, 16 spines, 2
 cables per pair). Three levels: the rail-r leaves of a pod of units share a rail spine
 group (p<pod>_r<r>_s<k>), cores (core001 ...) join the groups; only cross-rail traffic
 reaches the core. Built and routed as the PGFT it is; cables.csv adds server, hca, unit

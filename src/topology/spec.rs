@@ -411,10 +411,10 @@ mod tests {
             }),
             FamilySpec::Railopt(RailoptParams {
                 sus: 2,
-                servers_per_su: 4,
+                servers_per_su: 5,
                 rails: 4,
                 levels: 2,
-                spines: Some(2),
+                spines: Some(4),
                 radix: 16,
             }),
             FamilySpec::Railopt(RailoptParams {

@@ -5,8 +5,8 @@
 //! rail-r leaf) and whose slot s of every leaf is the unit's server s, so the PGFT
 //! router, recognition and every check apply unchanged, and traffic between the same
 //! rail of two servers is a slot shift (docs/railopt.md §5, §6):
-//! * **two levels** (the DGX SuperPOD design up to 4 units): every leaf has N uplinks
-//!   spread over K spines, N/K parallel cables to each;
+//! * **two levels** (the DGX SuperPOD design up to 4 units): every leaf has radix/2
+//!   server slots (the first N used) and radix/2 uplinks spread over K spines;
 //! * **three levels**: the leaves of one rail of a *pod* (G units) share a rail spine
 //!   group, and core switches join the groups. Cross-rail traffic alone reaches the core.
 
@@ -24,7 +24,7 @@ pub const MAX_RAILS: u32 = 16;
 pub struct RailoptParams {
     /// Scalable units S.
     pub sus: u32,
-    /// Servers per unit N (the leaves' down ports; as many go up).
+    /// Servers per unit N, on the first N of a leaf's radix/2 server slots.
     pub servers_per_su: u32,
     /// HCAs per server, one per rail: R.
     pub rails: u32,
@@ -56,19 +56,24 @@ fn range_err(field: &str, msg: String, hint: Option<String>) -> Error {
 
 /// The PGFT of these lists, not yet validated: [`RailoptParams::validate`] checks the
 /// LID space first, so that its error names the units rather than a PGFT list.
-fn raw(down: &[u32], up: &[u32], parallel: &[u32]) -> PgftParams {
+fn raw(down: &[u32], up: &[u32], parallel: &[u32], hosts_per_leaf: Option<u32>) -> PgftParams {
     let mut p = PgftParams {
         levels: down.len() as u32,
         down: [0; MAX_LEVELS],
         up: [0; MAX_LEVELS],
         parallel: [0; MAX_LEVELS],
-        hosts_per_leaf: None,
+        hosts_per_leaf,
         io_per_leaf: 0,
     };
     p.down[..down.len()].copy_from_slice(down);
     p.up[..up.len()].copy_from_slice(up);
     p.parallel[..parallel.len()].copy_from_slice(parallel);
     p
+}
+
+/// The HCAs of the plan's PGFT: its populated slots.
+fn hcas(g: &PgftParams) -> u64 {
+    g.slots() / u64::from(g.m(1)) * u64::from(g.hosts_per_leaf.unwrap_or(g.m(1)))
 }
 
 /// The largest divisor of `n` that is at most `cap` (1 when none is larger).
@@ -91,7 +96,7 @@ impl RailoptParams {
             return Err(range_err(
                 "servers_per_su",
                 format!(
-                    "{} is out of range; valid: 1..={half} (a leaf of {} ports has as many uplinks as servers)",
+                    "{} is out of range; valid: 1..={half} (a leaf of {} ports: half to servers, half up)",
                     self.servers_per_su, self.radix
                 ),
                 Some("--radix sets the switch's ports".into()),
@@ -123,7 +128,7 @@ impl RailoptParams {
         }
         let p = self.pgft()?;
         let switches: u64 = (1..=p.levels).map(|l| p.switches_at(l)).sum();
-        let lids = switches + p.slots();
+        let lids = switches + hcas(&p);
         if lids > MAX_UNICAST_LIDS {
             let largest = largest_sus(self);
             return Err(range_err(
@@ -131,7 +136,7 @@ impl RailoptParams {
                 format!(
                     "{} units need {} HCAs and {switches} switches, {lids} LIDs, more than the {MAX_UNICAST_LIDS} unicast LIDs of one subnet; valid: 1..={largest} units of this design",
                     self.sus,
-                    p.slots()
+                    hcas(&p)
                 ),
                 None,
             ));
@@ -141,7 +146,11 @@ impl RailoptParams {
 
     /// The PGFT this plan is (see the module text); errors name the option that does not fit.
     pub fn pgft(&self) -> Result<PgftParams> {
-        let (s, n, r, k) = (self.sus, self.servers_per_su, self.rails, self.radix);
+        // a leaf has k/2 server slots and as many uplinks; N servers take the first N
+        // slots (the DGX SuperPOD: 31 DGX and a management host on 32 slots)
+        let (s, r, k) = (self.sus, self.rails, self.radix);
+        let n = k / 2;
+        let hosts = (self.servers_per_su < n).then_some(self.servers_per_su);
         let leaves = s * r;
         if self.levels == 2 {
             let spines = match self.spines {
@@ -168,7 +177,7 @@ impl RailoptParams {
                     )
                 })?,
             };
-            return Ok(raw(&[n, leaves], &[1, spines], &[1, n / spines]));
+            return Ok(raw(&[n, leaves], &[1, spines], &[1, n / spines], hosts));
         }
         let g = divisor_at_most(s, k / 2);
         let groups = r * (s / g);
@@ -185,7 +194,7 @@ impl RailoptParams {
         let p2 = divisor_at_most(n, k / 2 / g);
         let spine_up = g * p2;
         let p3 = divisor_at_most(spine_up, k / groups);
-        Ok(raw(&[n, g, groups], &[1, n / p2, spine_up / p3], &[1, p2, p3]))
+        Ok(raw(&[n, g, groups], &[1, n / p2, spine_up / p3], &[1, p2, p3], hosts))
     }
 
     /// `railopt 4 SU x 32 servers x 8 rails`.
@@ -210,7 +219,7 @@ pub fn largest_sus(p: &RailoptParams) -> u32 {
         let q = RailoptParams { sus: s, ..*p };
         q.pgft().is_ok_and(|g| {
             let switches: u64 = (1..=g.levels).map(|l| g.switches_at(l)).sum();
-            switches + g.slots() <= MAX_UNICAST_LIDS
+            switches + hcas(&g) <= MAX_UNICAST_LIDS
         })
     };
     let cap = (MAX_UNICAST_LIDS / (p.servers_per_su as u64 * p.rails as u64).max(1)) as u32;
@@ -227,8 +236,8 @@ struct RailNames {
 
 impl Naming for RailNames {
     fn host(&self, d: u32, _io: bool) -> (String, String) {
-        let (n, s) = (self.p.servers_per_su, self.p.sus);
-        let (leaf, slot) = (d / n, d % n);
+        let (m, n, s) = (self.g.m(1), self.p.servers_per_su, self.p.sus);
+        let (leaf, slot) = (d / m, d % m);
         let (rail, unit) = (leaf / s, leaf % s);
         let server = format!("dgx{:0w$}", unit * n + slot + 1, w = self.digits);
         (format!("{server}/mlx5_{rail}"), format!("{server} mlx5_{rail}"))
@@ -301,6 +310,26 @@ mod tests {
         let g = params(8, 3).pgft().unwrap();
         assert_eq!(g.describe(), "PGFT(3; 32,8,8; 1,8,4; 1,4,8)");
         assert!(g.validate().is_ok());
+    }
+
+    #[test]
+    fn fewer_servers_leave_slots_free_and_keep_the_uplinks() {
+        // the SuperPOD's 31 DGX per unit: still 32 uplinks per leaf, slot 32 free
+        let p = RailoptParams {
+            servers_per_su: 31,
+            ..params(2, 2)
+        };
+        let g = p.pgft().unwrap();
+        assert_eq!(
+            (g.describe(), g.hosts_per_leaf),
+            ("PGFT(2; 32,16; 1,8; 1,4)".into(), Some(31))
+        );
+        let (f, _) = build(&p, &BuildOptions::default()).unwrap();
+        let rf = RailFabric::of(&f).unwrap();
+        assert_eq!((rf.servers.len(), rf.units.len()), (62, 2));
+        assert_eq!(rf.servers[31].name, "dgx032");
+        assert_eq!(f.node(rf.servers[31].hcas[0].leaf).name, "su2_r0");
+        assert!(crate::topology::railopt::check::check(&f, &rf).is_empty());
     }
 
     #[test]
