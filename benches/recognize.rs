@@ -100,7 +100,7 @@ fn ibnetdiscover_text(f: &Fabric, labels: bool) -> String {
     }
     let label = |n: u32, p: u8| {
         if labels && f.node(n).kind == NodeKind::Switch {
-            format!("(1/{}/{})", (p + 1) / 2, 2 - p % 2)
+            format!("(1/{}/{})", p.div_ceil(2), 2 - p % 2)
         } else {
             String::new()
         }
