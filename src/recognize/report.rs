@@ -3,6 +3,7 @@
 //! the tree positions of switches and hosts). `ibfat recognize --json` prints it.
 
 use super::{Degraded, FamilyHint, Recognition};
+use crate::formats::dump::PortLabel;
 use crate::topology::{
     Endpoint, Fabric, FullmeshLayout, KaryLayout, Layout, LsftLayout, MolsLayout, NodeId, PgftLayout,
 };
@@ -235,18 +236,18 @@ impl CableEnd {
 
 /// Name the labelled ports of `ends` by their cage (labels by node and port, as
 /// [`crate::formats::dump::Discovered::port_labels`] has them).
-pub fn label_ports(fabric: &Fabric, ends: &mut [CableEnd], labels: &[(NodeId, u8, String)]) {
+pub fn label_ports(fabric: &Fabric, ends: &mut [CableEnd], labels: &[(NodeId, u8, PortLabel)]) {
     if labels.is_empty() {
         return;
     }
     // by the name reports give the end (its GUID text) and port: built once, not per end
-    let by_end: std::collections::HashMap<(String, u8), &str> = labels
+    let by_end: std::collections::HashMap<(String, u8), &PortLabel> = labels
         .iter()
-        .map(|(n, p, l)| ((guid_str(fabric.node(*n).guid), *p), l.as_str()))
+        .map(|(n, p, l)| ((guid_str(fabric.node(*n).guid), *p), l))
         .collect();
     for e in ends {
         if let Some(l) = by_end.get(&(e.node.guid.clone(), e.port)) {
-            e.cage = Some(crate::formats::dump::cage_of_label(l));
+            e.cage = Some(l.cage());
         }
     }
 }

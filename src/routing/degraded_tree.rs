@@ -69,6 +69,24 @@ impl TreeRoutes {
         }
     }
 
+    /// On one VL, after [`TreeRoutes::drop_detours`]: route again on VL 0 the pairs a turn
+    /// serves without closing a cycle in that VL's channel dependency graph
+    /// ([`escape::route_shared`]; on the grown lab, a leaf cabled to 2 of 4 spines reaches
+    /// the other two and the hostless switch through a turn at another leaf). Returns the
+    /// pairs it routed.
+    pub fn turn_on_one_vl(&mut self, fabric: &Fabric, lids: &Lids) -> u64 {
+        debug_assert!(self.detours.is_empty() && !self.escape.used());
+        let leaves = self.leaves();
+        let shared = escape::route_shared(fabric, lids, &mut self.lfts, &leaves);
+        if !shared.used() {
+            return 0;
+        }
+        self.unrouted = self.unrouted.saturating_sub(shared.host_pairs);
+        self.unrouted_switch_lids = self.unrouted_switch_lids.saturating_sub(shared.switch_pairs);
+        self.name_unrouted(fabric, lids, &leaves);
+        shared.host_pairs + shared.switch_pairs
+    }
+
     /// The leaf switches (the rows at the leaves' rank): the sources whose pairs are counted.
     fn leaves(&self) -> Vec<NodeId> {
         let top = leaf_rank(&self.rank);

@@ -160,6 +160,47 @@ impl Cdg {
         }
     }
 
+    /// The CDG of the routes traffic takes on the tables: the walks from every switch a
+    /// host hangs off towards every LID (a walk that does not arrive counts as far as it
+    /// goes). Walks that start at switches alone (management traffic from a hostless
+    /// switch: [`super::mgmt_fill`]) are left out, as the proof leaves them out.
+    fn of_walks(fabric: &Fabric, lfts: &LftSet, links: &Links) -> Cdg {
+        let mut cdg = Cdg::new(fabric.ports.len());
+        let (stride, rows) = (lfts.stride, lfts.switches.len());
+        let hosted = lfts.switches.iter().map(|&sw| {
+            (1..=fabric.node(sw).nports).any(|p| {
+                fabric
+                    .peer(sw, p)
+                    .is_some_and(|(n, _)| fabric.node(n).kind != NodeKind::Switch)
+            })
+        });
+        for r in hosted.enumerate().filter(|h| h.1).map(|h| h.0 as u32) {
+            for lid in 1..stride {
+                let (mut at, mut prev) = (r, None::<u32>);
+                for _ in 0..rows {
+                    let p = lfts.ports[at as usize * stride + lid];
+                    if p == 0 || p == NO_ROUTE {
+                        break;
+                    }
+                    let ch = fabric.port_index(lfts.switches[at as usize], p);
+                    if let Some(x) = prev {
+                        cdg.next[x as usize].push(ch);
+                    }
+                    prev = Some(ch);
+                    match links.next(at, p) {
+                        Some(n) => at = n,
+                        None => break,
+                    }
+                }
+            }
+        }
+        for v in &mut cdg.next {
+            v.sort_unstable();
+            v.dedup();
+        }
+        cdg
+    }
+
     /// Add the dependencies `deps`, or none of them when one would close a cycle.
     fn try_add(&mut self, deps: &[(u32, u32)]) -> bool {
         let mut added: Vec<(u32, u32)> = Vec::new();
@@ -206,6 +247,26 @@ impl Cdg {
 /// entries into `lfts` (module documentation). `sources` are the switches whose paths the
 /// family counts (its leaves).
 pub fn route(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]) -> Escape {
+    route_with(fabric, lids, lfts, sources, Lane::Own)
+}
+
+/// Route the empty entries of `sources` on the one VL every route shares, where a subnet
+/// offers no VL for the escape lane: the same search, but the CDG starts with the
+/// dependencies of every route hosts' traffic takes, and a written entry adds those of the
+/// routes that ran into it (they now go on). A taken path turns where up*/down* would
+/// not, and the whole VL stays acyclic (docs/tree.md §2.3).
+pub fn route_shared(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]) -> Escape {
+    route_with(fabric, lids, lfts, sources, Lane::Shared)
+}
+
+/// Which VL escape paths take: their own, or the one all routes share.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Own,
+    Shared,
+}
+
+fn route_with(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId], lane: Lane) -> Escape {
     let target = lids.switch_of_each(fabric);
     let mut by_lid = missing_with(lfts, sources, &target);
     if by_lid.is_empty() {
@@ -225,14 +286,17 @@ pub fn route(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]
         .par_iter()
         .map(|g| column(fabric, table, &links, target[g[0].1 as usize], g))
         .collect();
-    let mut cdg = Cdg::new(fabric.ports.len());
+    let mut cdg = match lane {
+        Lane::Own => Cdg::new(fabric.ports.len()),
+        Lane::Shared => Cdg::of_walks(fabric, lfts, &links),
+    };
     let mut out = Escape::default();
     for col in columns.into_iter().flatten() {
         let to_switch = {
             let owner = lids.owner[col.lid as usize];
             fabric.node(fabric.ports[owner as usize].node).kind == NodeKind::Switch
         };
-        let (served, refused) = settle(fabric, lfts, &links, &col, &is_source, &mut cdg, &mut out);
+        let (served, refused) = settle(fabric, lfts, (&links, lane), &col, &is_source, &mut cdg, &mut out);
         out.refused += refused;
         if to_switch {
             out.switch_pairs += served;
@@ -254,7 +318,7 @@ pub fn route(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]
 fn settle(
     fabric: &Fabric,
     lfts: &mut LftSet,
-    links: &Links,
+    (links, lane): (&Links, Lane),
     col: &Column,
     is_source: &[bool],
     cdg: &mut Cdg,
@@ -286,7 +350,13 @@ fn settle(
         firsts[1..].sort_unstable();
         let taken = firsts.iter().any(|&(_, first)| {
             port_of[s as usize] = first;
-            walk.run((fabric, lfts, links), col, &port_of, &state, s) && cdg.try_add(&walk.deps)
+            if !walk.run((fabric, lfts, links), col, &port_of, &state, s) {
+                return false;
+            }
+            if lane == Lane::Shared {
+                walk.inflow((fabric, lfts, links), col.lid, &port_of);
+            }
+            cdg.try_add(&walk.deps)
         });
         if !taken {
             state[s as usize] = REFUSED;
@@ -323,6 +393,21 @@ struct Walk {
 }
 
 impl Walk {
+    /// Add the dependencies of the routes that run into the rows this walk writes: a
+    /// switch whose entry for `lid` leads into such a row now goes on through it.
+    fn inflow(&mut self, (fabric, lfts, links): (&Fabric, &LftSet, &Links), lid: u32, port_of: &[u8]) {
+        let stride = lfts.stride;
+        for &r in &self.rows {
+            let out = fabric.port_index(lfts.switches[r as usize], port_of[r as usize]);
+            for &(_, u, uport) in links.of(r) {
+                if lfts.ports[u as usize * stride + lid as usize] == uport {
+                    self.deps
+                        .push((fabric.port_index(lfts.switches[u as usize], uport), out));
+                }
+            }
+        }
+    }
+
     /// Walk from row `s`: a row that arrives follows its entry, any other the port in
     /// `port_of`. False when the walk runs into a refused row, repeats a row, or does not
     /// arrive.
@@ -412,14 +497,16 @@ fn column(fabric: &Fabric, lfts: &LftSet, links: &Links, target: NodeId, gaps: &
             dist[r as usize] = if end == BAD { BAD } else { end + 1 + k as u32 };
         }
     }
-    // the nearest good switch for every other row: fewest hops to the LID in all
+    // the nearest good switch for every other row: fewest hops to the LID in all; ties go
+    // to the lower GUID, never to the order the switches were discovered in
+    let guid = |r: u32| fabric.node(lfts.switches[r as usize]).guid;
     let mut best: Vec<u32> = dist.iter().map(|&d| if d == BAD { u32::MAX } else { d }).collect();
     let mut via = vec![0u8; rows];
-    let mut heap: BinaryHeap<Reverse<(u32, u32)>> = (0..rows as u32)
+    let mut heap: BinaryHeap<Reverse<(u32, u64, u32)>> = (0..rows as u32)
         .filter(|&r| dist[r as usize] != BAD)
-        .map(|r| Reverse((best[r as usize], r)))
+        .map(|r| Reverse((best[r as usize], guid(r), r)))
         .collect();
-    while let Some(Reverse((d, u))) = heap.pop() {
+    while let Some(Reverse((d, _, u))) = heap.pop() {
         if d > best[u as usize] {
             continue;
         }
@@ -427,7 +514,7 @@ fn column(fabric: &Fabric, lfts: &LftSet, links: &Links, target: NodeId, gaps: &
             if dist[v as usize] == BAD && d + 1 < best[v as usize] {
                 best[v as usize] = d + 1;
                 via[v as usize] = vport;
-                heap.push(Reverse((d + 1, v)));
+                heap.push(Reverse((d + 1, guid(v), v)));
             }
         }
     }
@@ -439,7 +526,7 @@ fn column(fabric: &Fabric, lfts: &LftSet, links: &Links, target: NodeId, gaps: &
     if sources.is_empty() {
         return None;
     }
-    sources.sort_unstable_by_key(|&r| (best[r as usize], r));
+    sources.sort_unstable_by_key(|&r| (best[r as usize], guid(r)));
     Some(Column {
         lid,
         target: t,

@@ -54,6 +54,9 @@ pub(crate) fn fill(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, hosted: &[bo
         // breadth-first from the arriving rows through the holes that nothing leads into
         queue.clear();
         queue.extend((0..n as u32).filter(|&r| state[r as usize] == ARRIVES));
+        // by GUID, so that a hole two arriving switches reach takes the same one whatever
+        // order the switches were discovered in (later rounds follow cables in port order)
+        queue.sort_unstable_by_key(|&r| fabric.node(lfts.switches[r as usize]).guid);
         let mut head = 0;
         while head < queue.len() {
             let v = queue[head];

@@ -33,7 +33,8 @@ use families::HostRouter;
 use rayon::prelude::*;
 
 /// Compute the LFTs of every switch for the given LIDs (on one VL: a tree's relay
-/// detours, which need a second, are left out; [`route_fabric`] keeps them).
+/// detours, which need a second, are left out, and what a turn serves with that VL's
+/// CDG acyclic is routed again, as [`route_fabric`] does when one VL is offered).
 pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     lids.require_complete(fabric)?;
     let Some(router) = HostRouter::new(fabric, layout) else {
@@ -42,6 +43,7 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
         };
         let mut r = tree::route_tree(fabric, t, lids)?;
         r.drop_detours(fabric, lids);
+        r.turn_on_one_vl(fabric, lids);
         return Ok(r.lfts);
     };
     let mut lfts = LftSet::new(fabric, lids.max_lid());

@@ -131,6 +131,9 @@ pub struct Dropped {
     pub escape_pairs: usize,
     /// Data VLs they needed.
     pub need: u8,
+    /// Of the pairs they served, those routed again on the one VL through a turn that
+    /// keeps its channel dependency graph acyclic.
+    pub turned: u64,
 }
 
 /// The routes of a fabric and what comes with them.
@@ -359,12 +362,14 @@ fn lsft_lanes(fabric: &Fabric, h: &LsftHoles, lids: &Lids, ask: &Ask, descriptio
 fn tree(fabric: &Fabric, mut r: TreeRoutes, lids: &Lids, ask: &Ask) -> Routed {
     let need = r.data_vls();
     let dropped = (need > ask.vls).then(|| {
-        let d = Dropped {
+        let mut d = Dropped {
             detours: r.detours.len(),
             escape_pairs: r.escape.pairs.len(),
             need,
+            turned: 0,
         };
         r.drop_detours(fabric, lids);
+        d.turned = r.turn_on_one_vl(fabric, lids);
         d
     });
     let lanes: Option<LaneBox> = (r.data_vls() > 1).then(|| Box::new(r.lanes(fabric)) as LaneBox);

@@ -64,11 +64,13 @@ pub fn route_lines(routed: &Routed, description: &str, offer: &VlOffer) -> Vec<S
 fn updown_lines(routed: &Routed, offer: &VlOffer, v: &mut Vec<String>) {
     match (&routed.lanes, routed.dropped) {
         (_, Some(d)) => v.push(format!(
-            "up*/down* on one VL; detours dropped and left unrouted: {} (leaf, switch LID) \
-             detours, {} escape-lane pairs ({})",
+            "up*/down* on one VL; detours dropped: {} (leaf, switch LID) detours, {} escape-lane \
+             pairs ({}); {} pairs routed again on VL 0 through a turn its CDG allows, the rest \
+             left unrouted",
             d.detours,
             d.escape_pairs,
-            offer.refusal(d.need).unwrap_or_default()
+            offer.refusal(d.need).unwrap_or_default(),
+            d.turned
         )),
         (None, None) => v.push("up*/down* on one VL (no SL-to-VL tables needed)".to_string()),
         (Some(_), None) => v.push(format!(

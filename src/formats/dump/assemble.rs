@@ -6,8 +6,8 @@
 //! from the text, link claims live in a flat table indexed by global port number, and
 //! only node ids are hashed, once per port line.
 
-use super::grammar::{RawPort, Remote};
-use super::{Discovered, DumpFormat, Problem};
+use super::grammar::{Labels, RawPort, Remote};
+use super::{Discovered, DumpFormat, PortLabel, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{Fabric, NodeId, NodeKind, PortIdx, Speed, Width};
 use std::borrow::Cow;
@@ -74,6 +74,8 @@ pub(super) struct RawNode<'a> {
 pub(super) struct Raw<'a> {
     pub nodes: Vec<RawNode<'a>>,
     pub ports: Vec<RawPort<'a>>,
+    /// The labels of the port lines that have some, by index in `ports` (ascending).
+    pub labels: Vec<(u32, Labels)>,
     pub notes: Vec<Problem>,
     pub problems: Vec<Problem>,
     /// (node, port, line) made doubtful by a malformed line (lenient mode).
@@ -112,6 +114,7 @@ impl Raw<'_> {
         Raw {
             nodes: Vec::new(),
             ports: Vec::new(),
+            labels: Vec::new(),
             notes: Vec::new(),
             problems: Vec::new(),
             suspect: Vec::new(),
@@ -172,6 +175,7 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: b
     let Raw {
         mut nodes,
         ports,
+        labels,
         notes,
         problems,
         suspect: raw_suspect,
@@ -180,7 +184,7 @@ pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: b
     let mut a = Assembly::new(&nodes, notes, problems, format, partial);
     a.add_nodes(descs, path)?;
     a.keep_suspect_ports(&raw_suspect);
-    a.claim_ports(&ports);
+    a.claim_ports(&ports, &labels);
     a.join_ends();
     Ok(a.finish())
 }
@@ -210,7 +214,9 @@ struct Assembly<'r, 'a> {
     problems: Vec<Problem>,
     suspect: Vec<(NodeId, u8, usize)>,
     outside: Vec<(NodeId, u8, usize)>,
-    port_labels: Vec<(NodeId, u8, String)>,
+    /// Labels by global port number (empty until a dump has one); the least where two
+    /// lines disagree.
+    labels: Vec<Option<PortLabel>>,
 }
 
 impl<'r, 'a> Assembly<'r, 'a> {
@@ -238,7 +244,7 @@ impl<'r, 'a> Assembly<'r, 'a> {
             problems,
             suspect: Vec::new(),
             outside: Vec::new(),
-            port_labels: Vec::new(),
+            labels: Vec::new(),
         }
     }
 
@@ -294,16 +300,18 @@ impl<'r, 'a> Assembly<'r, 'a> {
 
     /// Record what every port line claims about its cable, with the port's own GUID, LID
     /// and labels.
-    fn claim_ports(&mut self, ports: &[RawPort<'_>]) {
+    fn claim_ports(&mut self, ports: &[RawPort<'_>], labels: &[(u32, Labels)]) {
         self.claims = vec![UNCLAIMED; self.fabric.ports.len()];
-        for p in ports {
-            self.claim_port(p);
+        let mut labels = labels.iter().peekable();
+        for (i, p) in ports.iter().enumerate() {
+            let l = labels.next_if(|l| l.0 as usize == i).map_or([None, None], |l| l.1);
+            self.claim_port(p, l);
         }
     }
 
     /// One port line: a port out of range, a far end unknown or out of range, or a port
     /// listed twice is a problem (outside a `--partial` dump, a note); else its claim.
-    fn claim_port(&mut self, p: &RawPort<'_>) {
+    fn claim_port(&mut self, p: &RawPort<'_>, [label, remote_label]: Labels) {
         let nodes = self.nodes;
         let me = p.node;
         let n = &nodes[me as usize];
@@ -332,14 +340,15 @@ impl<'r, 'a> Assembly<'r, 'a> {
             self.suspect.push((me, p.num as u8, p.line));
             return;
         }
+        let idx = self.fabric.port_index(me, p.num as u8) as usize;
+        if let Some(l) = label {
+            self.label(idx, l);
+        }
+        if let Some(l) = remote_label {
+            let ridx = self.fabric.port_index(other, p.remote_port as u8) as usize;
+            self.label(ridx, l);
+        }
         let fabric = &mut self.fabric;
-        let idx = fabric.port_index(me, p.num as u8) as usize;
-        if let Some(l) = p.label {
-            self.port_labels.push((me, p.num as u8, l.to_string()));
-        }
-        if let Some(l) = p.remote_label {
-            self.port_labels.push((other, p.remote_port as u8, l.to_string()));
-        }
         if let Some(g) = p.guid {
             fabric.ports[idx].guid = g;
         }
@@ -372,6 +381,15 @@ impl<'r, 'a> Assembly<'r, 'a> {
             width: p.width,
             speed: p.speed,
         };
+    }
+
+    /// Keep a port's label (the least, where lines disagree).
+    fn label(&mut self, port: usize, l: PortLabel) {
+        if self.labels.is_empty() {
+            self.labels = vec![None; self.fabric.ports.len()];
+        }
+        let slot = &mut self.labels[port];
+        *slot = Some(slot.map_or(l, |s| s.min(l)));
     }
 
     /// The node a port line's far end names; `None` (noted as outside a `--partial` dump,
@@ -504,11 +522,15 @@ impl<'r, 'a> Assembly<'r, 'a> {
 
     /// The discovered fabric, its suspect ports and port labels sorted and deduplicated.
     fn finish(self) -> Discovered {
-        let (mut suspect, mut port_labels) = (self.suspect, self.port_labels);
+        let mut suspect = self.suspect;
         suspect.sort_unstable();
         suspect.dedup_by_key(|s| (s.0, s.1));
-        port_labels.sort_unstable();
-        port_labels.dedup_by_key(|l| (l.0, l.1));
+        let fabric = &self.fabric;
+        let port_labels = (0..fabric.len() as NodeId)
+            .filter(|_| !self.labels.is_empty())
+            .flat_map(|n| (1..=fabric.node(n).nports).map(move |p| (n, p)))
+            .filter_map(|(n, p)| Some((n, p, self.labels[fabric.port_index(n, p) as usize]?)))
+            .collect();
         Discovered {
             fabric: self.fabric,
             format: self.format,

@@ -8,6 +8,7 @@
 //! ~1,000 instructions, which capped the parse of an ibsim net file at about 60 MB/s.
 //! Every token read is ASCII, so the text after a scanned part starts on a char boundary.
 
+use super::PortLabel;
 use crate::topology::rate::rate_from_token;
 use crate::topology::{NodeKind, Speed, Width};
 
@@ -122,21 +123,17 @@ impl<'a> Cur<'a> {
         })
     }
     /// `(1/32/1)` or `(1/32/1/2)`: the cage/port/split label ibdiagnet writes for the
-    /// ports of NDR/XDR switches; the text inside the parentheses.
-    pub(super) fn cage_label(&mut self, line: &'a str) -> Option<&'a str> {
+    /// ports of NDR/XDR switches (2 to 4 numbers).
+    pub(super) fn cage_label(&mut self, line: &'a str) -> Option<PortLabel> {
+        if self.b.get(self.i) != Some(&b'(') {
+            return None;
+        }
         self.opt(|c| {
-            if !c.eat(b'(') {
-                return None;
-            }
+            c.eat(b'(');
             let start = c.i;
-            c.dec_u32()?;
-            let mut parts = 1;
-            while c.eat(b'/') {
-                c.dec_u32()?;
-                parts += 1;
-            }
-            let end = c.i;
-            (parts >= 2 && c.eat(b')')).then(|| line.get(start..end)).flatten()
+            let len = c.b[start..].iter().position(|&b| b == b')')?;
+            c.i = start + len + 1;
+            PortLabel::parse(line.get(start..start + len)?)
         })
     }
     /// `[ext 5]`: the front-panel number of a chassis port (`-g`).
@@ -213,10 +210,11 @@ pub(super) struct RawPort<'a> {
     pub width: Option<Width>,
     pub speed: Option<Speed>,
     pub line: usize,
-    /// ibdiagnet's cage/port/split label of this port and of the far one (`1/32/1`).
-    pub label: Option<&'a str>,
-    pub remote_label: Option<&'a str>,
 }
+
+/// ibdiagnet's cage/port/split labels of a port line's own port and of the far one
+/// (`1/32/1`): kept beside the ports, as only an NDR/XDR dump has them.
+pub(super) type Labels = [Option<PortLabel>; 2];
 
 impl RawPort<'_> {
     /// A cable read by a reader that names its far end by node index (ports report,
@@ -239,8 +237,6 @@ impl RawPort<'_> {
             width,
             speed,
             line,
-            label: None,
-            remote_label: None,
         }
     }
 }
@@ -253,7 +249,7 @@ pub(super) fn lid16(lid: u32) -> Option<u16> {
 /// Parsed port line (the node index and line number are filled in by the caller);
 /// `None` when the line does not follow the grammar
 /// `[3](guid)[ext 1] "remote"[7][ext 2](guid) [w=.. s=..] [# comment]`.
-pub(super) fn port_line(line: &str) -> Option<RawPort<'_>> {
+pub(super) fn port_line(line: &str) -> Option<(RawPort<'_>, Labels)> {
     let mut c = Cur::new(line);
     let num = c.bracket_num()?;
     // a port GUID and an ibdiagnet cage label, in either order
@@ -286,8 +282,6 @@ pub(super) fn port_line(line: &str) -> Option<RawPort<'_>> {
         width: None,
         speed: None,
         line: 0,
-        label,
-        remote_label,
     };
     // the rest: ibsim options (w=, s=) and/or an ibnetdiscover comment
     match find_byte(rest.as_bytes(), b'#') {
@@ -303,7 +297,7 @@ pub(super) fn port_line(line: &str) -> Option<RawPort<'_>> {
             }
         }
     }
-    Some(p)
+    Some((p, [label, remote_label]))
 }
 
 /// ibsim link options `w=<mask> s=<mask> e=<mask>` (PortInfo codes); false when
@@ -473,6 +467,22 @@ pub(super) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
     chunks.remainder().iter().position(|&b| b == needle).map(|p| base + p)
 }
 
+/// The first occurrence of `pat` (not empty) in `hay`: its first byte found word-wise,
+/// the rest compared. `str::find` builds a two-way searcher per call, which cost more
+/// than the search on short port lines.
+pub(super) fn find_seq(hay: &str, pat: &str) -> Option<usize> {
+    let (h, p) = (hay.as_bytes(), pat.as_bytes());
+    let mut from = 0;
+    while let Some(i) = find_byte(&h[from..], p[0]) {
+        let at = from + i;
+        if h[at..].starts_with(p) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// Lines without their `\n` / `\r\n` ends.
 pub(super) fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
@@ -584,8 +594,23 @@ mod tests {
     }
 
     #[test]
+    fn substring_search() {
+        for (hay, pat) in [
+            ("a ==( b )==> c", "==>"),
+            ("==>", "==>"),
+            ("= == =", "=="),
+            ("abc", "x"),
+            ("", "a"),
+            ("aab", "ab"),
+        ] {
+            assert_eq!(find_seq(hay, pat), hay.find(pat), "{hay} / {pat}");
+        }
+    }
+
+    #[test]
     fn port_lines() {
-        let p = port_line("[3](2c9)[ext 1] \"S-1\"[7][ext 2](0x5) # lid 4 lmc 1 \"d\" lid 9 4xEDR").unwrap();
+        let (p, labels) = port_line("[3](2c9)[ext 1] \"S-1\"[7][ext 2](0x5) # lid 4 lmc 1 \"d\" lid 9 4xEDR").unwrap();
+        assert_eq!(labels, [None, None]);
         assert_eq!(
             (p.num, p.guid, p.remote_port, p.remote_guid),
             (3, Some(0x2c9), 7, Some(5))
@@ -595,7 +620,7 @@ mod tests {
             (p.lid, p.lmc, p.width, p.speed),
             (Some(4), Some(1), Some(Width::X4), Some(Speed::Edr))
         );
-        let p = port_line("[1] \"B\" w=16 s=2 e=1").unwrap();
+        let (p, _) = port_line("[1] \"B\" w=16 s=2 e=1").unwrap();
         assert_eq!(
             (p.remote_port, p.width, p.speed),
             (1, Some(Width::X2), Some(Speed::Ddr))

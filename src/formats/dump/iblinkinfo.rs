@@ -9,7 +9,7 @@
 //! `Down` is an empty port; "Could be" hints are kept for the slow-cable report.
 
 use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
-use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort};
+use super::grammar::{find_seq, lid16, lines, shorten, truncation_hint, Cur, RawPort};
 use super::{CouldBe, DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -122,7 +122,7 @@ fn link_field(s: &str) -> Option<(Option<Width>, Option<Speed>, bool)> {
 fn could_be(s: &str) -> CouldBeRate {
     let mut out = CouldBeRate::default();
     let mut rest = s;
-    while let Some(at) = rest.find("Could be ") {
+    while let Some(at) = find_seq(rest, "Could be ") {
         rest = &rest[at + 9..];
         let mut toks = rest.split_whitespace();
         let Some(t) = toks.next() else { break };
@@ -199,7 +199,7 @@ fn link_line(line: &str) -> Option<LinkLine<'_>> {
     c.spaces();
     c.eat_str(b"==").then_some(())?;
     let rest = &line[c.i..];
-    let arrow = rest.find("==>")?;
+    let arrow = find_seq(rest, "==>")?;
     let (width, speed, up) = link_field(&rest[..arrow])?;
     let (far, could) = far_end(&rest[arrow + 3..])?;
     if !up && far != Far::Down {
@@ -328,7 +328,7 @@ pub(super) fn read_iblinkinfo<'a>(
             continue;
         }
         let Some(l) = link_line(t) else {
-            if t.contains("==(") || t.contains(")==>") {
+            if find_seq(t, "==(").is_some() || find_seq(t, ")==>").is_some() {
                 let msg = format!(
                     "malformed iblinkinfo port line `{}`: expected `[0x<guid> [\"desc\"]] <lid> <port>[ ] ==( <width> <speed> Gbps <state>/ <phys>)==> <lid> <port>[ ] \"<desc>\" ( )`{}",
                     shorten(t.trim()),

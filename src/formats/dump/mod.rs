@@ -134,14 +134,48 @@ pub struct CouldBe {
     pub speed: Option<crate::topology::Speed>,
 }
 
-/// The cage part of an ibdiagnet port label: `1/32/1` -> `32/1`, `1/32/1/2` -> `32/1/2`
-/// (the first number names the ASIC, always 1 on a one-ASIC switch), `32/1` as it is.
-pub fn cage_of_label(label: &str) -> String {
-    let parts: Vec<&str> = label.split('/').collect();
-    if parts.len() >= 3 {
-        parts[1..].join("/")
-    } else {
-        label.to_string()
+/// An ibdiagnet port label, `asic/cage/split[/sub]` (`1/32/1` for port 63 of an NDR
+/// switch) or `cage/split`, kept as its numbers (a dump labels every switch port, twice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PortLabel {
+    parts: [u16; 4],
+    len: u8,
+}
+
+impl PortLabel {
+    /// `1/32/1` -> the label; `None` unless 2 to 4 decimal numbers below 65,536 joined by
+    /// `/`.
+    pub fn parse(s: &str) -> Option<PortLabel> {
+        let mut l = PortLabel { parts: [0; 4], len: 0 };
+        for part in s.split('/') {
+            let slot = l.parts.get_mut(usize::from(l.len))?;
+            if part.is_empty() {
+                return None;
+            }
+            for b in part.bytes() {
+                let d = b.checked_sub(b'0').filter(|&d| d < 10)?;
+                *slot = slot.checked_mul(10)?.checked_add(u16::from(d))?;
+            }
+            l.len += 1;
+        }
+        (l.len >= 2).then_some(l)
+    }
+
+    /// The cage part, what reports print: `1/32/1` -> `32/1`, `1/32/1/2` -> `32/1/2` (the
+    /// first number names the ASIC, always 1 on a one-ASIC switch), `32/1` as it is.
+    pub fn cage(&self) -> String {
+        let from = if self.len >= 3 { 1 } else { 0 };
+        join(&self.parts[from..usize::from(self.len)])
+    }
+}
+
+fn join(parts: &[u16]) -> String {
+    parts.iter().map(u16::to_string).collect::<Vec<_>>().join("/")
+}
+
+impl std::fmt::Display for PortLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&join(&self.parts[..usize::from(self.len)]))
     }
 }
 
@@ -198,7 +232,7 @@ pub struct Discovered {
     pub could_be: Vec<CouldBe>,
     /// ibdiagnet's cage/port/split labels of the ports of NDR/XDR switches (`1/32/1` for
     /// port 63), by (node, port number as the LFTs use it), in dump order.
-    pub port_labels: Vec<(NodeId, u8, String)>,
+    pub port_labels: Vec<(NodeId, u8, PortLabel)>,
 }
 
 impl Discovered {

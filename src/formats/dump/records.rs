@@ -124,6 +124,19 @@ fn outside_record(
     Ok(())
 }
 
+/// An upper bound on the port lines of a text that is not far off (each has a `[port]`
+/// and mostly a `[remote port]`): sizing the ports once keeps the peak memory near what
+/// the dump needs, where growing by doubling would hold up to three times it.
+fn port_lines_at_most(text: &str) -> usize {
+    // byte sums over short blocks: the compiler turns them into vector compares
+    let brackets: usize = text
+        .as_bytes()
+        .chunks(128)
+        .map(|c| usize::from(c.iter().map(|&b| u8::from(b == b'[')).sum::<u8>()))
+        .sum();
+    brackets / 2 + 64
+}
+
 /// Read the records of an ibnetdiscover dump or ibsim net file, and say which it was.
 pub(super) fn read_records<'a>(
     text: &'a str,
@@ -132,11 +145,9 @@ pub(super) fn read_records<'a>(
     truncated: bool,
 ) -> Result<(Raw<'a>, DumpFormat)> {
     let mut raw = Raw {
-        nodes: Vec::with_capacity(text.len() / 400),
-        ports: Vec::with_capacity(text.len() / 40),
-        notes: Vec::new(),
-        problems: Vec::new(),
-        suspect: Vec::new(),
+        nodes: Vec::new(),
+        ports: Vec::with_capacity(port_lines_at_most(text)),
+        ..Raw::new()
     };
     // ibsim's rule for GUID lines that give only a base: the next node of a kind takes it
     let mut next_guid: [u64; 3] = [0x100000, 0x200000, 0x300000];
@@ -171,17 +182,20 @@ pub(super) fn read_records<'a>(
             }
             let node = raw.nodes.len() - 1;
             let parsed = port_line(body);
-            if let Some(l) = parsed.as_ref().and_then(|p| p.lmc).filter(|&l| l > MAX_LMC) {
+            if let Some(l) = parsed.as_ref().and_then(|p| p.0.lmc).filter(|&l| l > MAX_LMC) {
                 let msg = format!("lmc: {l} is out of range: valid 0..={MAX_LMC}");
                 doubtful_port(&mut raw, opts, path, (lineno, node), body, msg)?;
                 continue;
             }
             match parsed {
-                Some(mut p) => {
+                Some((mut p, labels)) => {
                     p.line = lineno;
                     p.node = node as u32;
                     saw_ibnd_marks |= p.lid.is_some();
-                    saw_labels |= p.label.is_some() || p.remote_label.is_some();
+                    if labels != [None, None] {
+                        saw_labels = true;
+                        raw.labels.push((raw.ports.len() as u32, labels));
+                    }
                     raw.ports.push(p);
                 }
                 None => {
@@ -466,15 +480,23 @@ Ca\t1 \"H-946dae0300630bf0\"\t\t# \"node1 mlx5_0\"\n\
         assert_eq!(f.peer(leaf, 63), Some((2, 1)));
         assert_eq!(f.port(leaf, 63).speed, Speed::Ndr);
         assert_eq!(
-            d.port_labels,
+            d.port_labels
+                .iter()
+                .map(|(n, p, l)| (*n, *p, l.to_string()))
+                .collect::<Vec<_>>(),
             vec![
                 (leaf, 1, "1/1/1".to_string()),
                 (leaf, 63, "1/32/1".to_string()),
                 (spine, 63, "1/32/1".to_string())
             ]
         );
-        assert_eq!(super::super::cage_of_label("1/32/1"), "32/1");
-        assert_eq!(super::super::cage_of_label("1/32/1/2"), "32/1/2");
+        let cage = |s: &str| super::super::PortLabel::parse(s).unwrap().cage();
+        assert_eq!(
+            (cage("1/32/1"), cage("1/32/1/2"), cage("32/1")),
+            ("32/1".into(), "32/1/2".into(), "32/1".into())
+        );
+        assert_eq!(super::super::PortLabel::parse("1/32/1").unwrap().to_string(), "1/32/1");
+        assert!(super::super::PortLabel::parse("1").is_none() && super::super::PortLabel::parse("1/2/3/4/5").is_none());
     }
 
     #[test]
