@@ -310,6 +310,10 @@ fn run_engine(
         .filter(|l| l.contains("recognised"))
         .filter_map(|l| l.split(" routed in ").nth(1)?.split(" ms").next()?.parse().ok())
         .collect();
+    // where the plugin's time goes: its stage line of each pass
+    for l in log.lines().filter(|l| l.contains(" stages: read_s=")) {
+        eprintln!("{entry}: {}", l.split("ibfat: ").nth(1).unwrap_or(l));
+    }
     // the tables the switches hold are the last pass's: measured only when it was the engine's
     let own_last = passes.last().is_some_and(|p| !p.fell_back_from(engine));
     let quality = (measure_tables && own_last).then(|| measure(sim, hint));
