@@ -33,7 +33,7 @@ impl LeafCut {
     }
 
     /// The bound of two disjoint sets of phases together (`None` when the counts overflow).
-    pub fn add(self, other: LeafCut) -> Option<LeafCut> {
+    pub fn join(self, other: LeafCut) -> Option<LeafCut> {
         Some(LeafCut::new(
             self.sum.checked_add(other.sum)?,
             self.flows.checked_add(other.flows)?,
@@ -178,6 +178,6 @@ mod tests {
             leaf_cut(&f, &hosts, &Shift::new(8), 0..3),
             leaf_cut(&f, &hosts, &Shift::new(8), 3..8),
         );
-        assert_eq!(x.add(y), Some(leaf_cut(&f, &hosts, &Shift::new(8), 0..8)));
+        assert_eq!(x.join(y), Some(leaf_cut(&f, &hosts, &Shift::new(8), 0..8)));
     }
 }

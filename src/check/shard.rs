@@ -436,7 +436,7 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
     report.partial = !missing.is_empty();
     report.leaf_cut = shards
         .iter()
-        .try_fold(super::LeafCut::default(), |acc, (_, s)| acc.add(s.leaf_cut?));
+        .try_fold(super::LeafCut::default(), |acc, (_, s)| acc.join(s.leaf_cut?));
     Ok(report)
 }
 
