@@ -161,17 +161,22 @@ fn ibnetdiscover_text(f: &Fabric, labels: bool) -> String {
     out
 }
 
+/// How the per-port formats name an end: kind, port GUID (a switch's is its node GUID) and
+/// LID (switch n: n + 1; hosts after the switches, 4 per node).
+fn port_end(f: &Fabric, n: u32, p: u8) -> (&'static str, u64, u32) {
+    if f.node(n).kind == NodeKind::Switch {
+        ("SW", f.node(n).guid, n + 1)
+    } else {
+        ("CA", f.port(n, p).guid, f.len() as u32 + 4 * n + u32::from(p))
+    }
+}
+
 /// Render a fabric as the `ibnetdiscover -p` ports report (one line per cabled port, both
 /// ends, the descriptions; a switch's port GUID is its node GUID).
 fn ports_report_text(f: &Fabric) -> String {
     let mut out = String::with_capacity(f.ports.len() * 130);
     let end = |n: u32, p: u8| {
-        let node = f.node(n);
-        let (kind, guid, lid) = if node.kind == NodeKind::Switch {
-            ("SW", node.guid, n + 1)
-        } else {
-            ("CA", f.port(n, p).guid, f.len() as u32 + 4 * n + u32::from(p))
-        };
+        let (kind, guid, lid) = port_end(f, n, p);
         format!("{kind} {lid:>5} {p:>3} 0x{guid:016x}")
     };
     for n in 0..f.len() as u32 {
@@ -254,11 +259,7 @@ fn subnet_lst_text(f: &Fabric) -> String {
     let mut out = String::with_capacity(f.ports.len() * 400);
     let end = |n: u32, p: u8| {
         let node = f.node(n);
-        let (kind, guid, lid) = if node.kind == NodeKind::Switch {
-            ("SW", node.guid, n + 1)
-        } else {
-            ("CA", f.port(n, p).guid, f.len() as u32 + 4 * n + u32::from(p))
-        };
+        let (kind, guid, lid) = port_end(f, n, p);
         format!(
             "{{ {kind} Ports:{:02X} SystemGUID:{:016x} NodeGUID:{:016x} PortGUID:{guid:016x} VenID:0002C9 DevID:C738 Rev:000000A1 {{{}}} LID:{lid:04X} PN:{p:02X} }}",
             node.nports, node.guid, node.guid, node.desc

@@ -316,6 +316,16 @@ fn shard_indices_and_sums_never_wrap() {
         v["histogram"] = serde_json::json!(h);
         v["flows"] = serde_json::json!(u64::MAX);
         v["unrouted_flows"] = serde_json::json!(0);
+        // a leaf-cut bound of other flows than the shard's is refused, naming it
+        std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+        let (code, _, err) = ibfat(&["check", "merge", p.to_str().unwrap()]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("leaf_cut: sum") && err.contains("expected the shard's"),
+            "{err}"
+        );
+        // consistent with the forged flows, it lets the merge reach the sums
+        v["leaf_cut"] = serde_json::json!({"sum": 0, "flows": u64::MAX, "bound": 0.0});
         std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
         files.push(p.to_str().unwrap().to_string());
     }

@@ -226,6 +226,11 @@ pub struct CheckReport {
     /// Rail patterns (`rail-alltoall`, `rail-ring`): the figures of every rail run alone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub per_rail: Vec<RailFigures>,
+    /// What no routing of the fabric can exceed for these phases ([`super::bound`]): the
+    /// ratio reads against it. Set by `ibfat check` for an unweighted check, and by a
+    /// merge of shards that all have it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaf_cut: Option<super::LeafCut>,
 }
 
 /// One rail's traffic checked alone (a rail pattern's `per_rail`).
@@ -293,6 +298,7 @@ impl CheckReport {
             link_loads,
             rates: None,
             per_rail: Vec::new(),
+            leaf_cut: None,
         };
         trim_histogram(&mut r);
         r

@@ -5,6 +5,7 @@
 //! weighs each link by its rate ([`rates`]). [`lft_diff`] compares two LFT sets of one
 //! fabric (what a reroute changed).
 
+pub mod bound;
 pub mod conflicts;
 pub mod lft_diff;
 pub mod lfts;
@@ -19,6 +20,7 @@ pub mod steps;
 pub mod vls;
 mod walk;
 
+pub use bound::{leaf_cut, leaf_cut_bound, LeafCut};
 pub use conflicts::{
     check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate, RailFigures,
 };

@@ -83,6 +83,9 @@ pub struct CheckShard {
     /// Every link the shard's flows used: its largest load in one phase and its total
     /// (names once, rows of numbers).
     pub links: ShardLinks,
+    /// The leaf-cut bound of the shard's phases (integer parts: the merge adds them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaf_cut: Option<super::LeafCut>,
 }
 
 /// The phases shard `i` of `n` checks out of `phases`.
@@ -156,6 +159,7 @@ impl CheckShard {
             worst_phases: report.worst_phases.clone(),
             unrouted_examples: report.unrouted_examples.clone(),
             links,
+            leaf_cut: report.leaf_cut,
         }
     }
 
@@ -253,6 +257,18 @@ impl CheckShard {
                 ),
                 None,
             ));
+        }
+        if let Some(c) = self.leaf_cut {
+            if c.flows != self.flows || c.sum > c.flows {
+                return Err(Error::input(
+                    "leaf_cut",
+                    format!(
+                        "sum {} over {} flows; expected the shard's {} flows and a sum at most that",
+                        c.sum, c.flows, self.flows
+                    ),
+                    None,
+                ));
+            }
         }
         let mut seen = std::collections::HashSet::new();
         for (guid, port) in self.links.ports() {
@@ -418,6 +434,9 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
         links.into_values().collect(),
     );
     report.partial = !missing.is_empty();
+    report.leaf_cut = shards
+        .iter()
+        .try_fold(super::LeafCut::default(), |acc, (_, s)| acc.join(s.leaf_cut?));
     Ok(report)
 }
 
@@ -544,8 +563,27 @@ mod tests {
             worst_phases: vec![],
             unrouted_examples: vec![],
             links: ShardLinks::default(),
+            leaf_cut: None,
         };
         assert!(CheckShard::parse(&serde_json::to_string(&s).unwrap()).is_ok());
+        // a leaf-cut bound of other flows, or above 1, is refused
+        for (sum, flows) in [(2, 4), (4, 3)] {
+            s.leaf_cut = Some(crate::check::LeafCut { sum, flows, bound: 0.5 });
+            let e = CheckShard::parse(&serde_json::to_string(&s).unwrap())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("leaf_cut") && e.contains("expected the shard's 3 flows"),
+                "{e}"
+            );
+        }
+        s.leaf_cut = Some(crate::check::LeafCut {
+            sum: 2,
+            flows: 3,
+            bound: 0.5,
+        });
+        assert!(CheckShard::parse(&serde_json::to_string(&s).unwrap()).is_ok());
+        s.leaf_cut = None;
         s.phase_range = (4, 10);
         let e = CheckShard::parse(&serde_json::to_string(&s).unwrap())
             .unwrap_err()

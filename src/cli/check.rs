@@ -528,10 +528,13 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         &hosts,
         &routes,
         pattern.as_ref(),
-        range,
+        range.clone(),
         weights.as_ref(),
         &tick,
     )?;
+    if weights.is_none() {
+        report.leaf_cut = Some(ibfat::check::leaf_cut(loaded.fabric(), &hosts, pattern.as_ref(), range));
+    }
     bar.finish_and_clear();
     stages.mark("phases");
     // drawn now (it needs every link's load) but written after the report is out, so a
@@ -581,6 +584,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     if let Some(t) = &rails {
         report.per_rail = per_rail(loaded.fabric(), &hosts, &routes, t, weights.as_ref())?;
     }
+
     if a.links {
         report.link_loads = name_links(loaded.fabric(), &links);
     }

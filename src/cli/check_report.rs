@@ -46,6 +46,13 @@ pub fn print_report(r: &CheckReport) {
         r.max_congestion,
         r.unrouted_flows
     );
+    if let Some(b) = r.leaf_cut {
+        outln!(
+            "  leaf-cut bound {:.4} (no routing of these cables does better): the ratio is {:.1}% of it",
+            b.bound,
+            100.0 * r.throughput_ratio / b.bound
+        );
+    }
     if let Some(x) = &r.rates {
         let host = x
             .host_reference

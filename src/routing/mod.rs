@@ -19,6 +19,7 @@ mod mgmt_fill;
 mod pgft;
 pub mod pipeline;
 pub mod plan;
+pub mod small;
 pub mod tree;
 pub mod tree_lanes;
 mod updown;

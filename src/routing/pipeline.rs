@@ -264,6 +264,12 @@ pub fn check_lmc(shape: Shape<'_>, objective: Objective, lmc: u8) -> Result<(), 
 /// Route `fabric` as recognition found it, with `lids` (complete, of the LMC the shape
 /// allows), as `ask` asks.
 pub fn route_fabric(fabric: &Fabric, shape: Shape<'_>, lids: &Lids, ask: &Ask) -> Result<Routed, Refusal> {
+    let entries = fabric.switches().count().saturating_mul(lids.owner.len());
+    super::small::sized(entries, || route_on(fabric, shape, lids, ask))
+}
+
+/// [`route_fabric`] on the threads it was given.
+fn route_on(fabric: &Fabric, shape: Shape<'_>, lids: &Lids, ask: &Ask) -> Result<Routed, Refusal> {
     check_lmc(shape, ask.objective, lids.lmc)?;
     match (shape, ask.objective) {
         (Shape::Intact(Layout::Lsft(l)), Objective::Spread) => {

@@ -41,7 +41,7 @@ mod harness;
 
 use harness::osmlog::{last_value, routing_passes, unfinished_pass, RoutingPass};
 use harness::{OsmConfig, Sim, Waited};
-use ibfat::check::{check, validate, CompiledRoutes};
+use ibfat::check::{check, leaf_cut_bound, validate, CompiledRoutes};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::schedule::compare::{Bisection, RandomPermutations};
 use ibfat::schedule::lsft::LsftAllToAll;
@@ -101,6 +101,8 @@ struct Quality {
     shift: (f64, u32),
     bisection: (f64, u32),
     random: (f64, u32),
+    /// The leaf-cut bounds of those three ratios (no engine can exceed them).
+    bound: (f64, f64, f64),
     /// Defective (switch, LID) entries (no route, loop, misdelivery): host LIDs, switch LIDs.
     unrouted: (u64, u64),
     lsft: Option<(f64, u32)>,
@@ -172,9 +174,14 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
         let r = check(&fabric, job.hosts(), &routes, p, 0..p.phases(), &|| {}).unwrap();
         (r.throughput_ratio, r.max_congestion)
     };
-    let shift = run(&Shift::new(job.len()));
-    let bisection = run(&Bisection::new(job.len()));
-    let random = run(&RandomPermutations::new(job.len(), job.len(), 1));
+    let (shift_p, bisection_p) = (Shift::new(job.len()), Bisection::new(job.len()));
+    let random_p = RandomPermutations::new(job.len(), job.len(), 1);
+    let (shift, bisection, random) = (run(&shift_p), run(&bisection_p), run(&random_p));
+    let bound = (
+        leaf_cut_bound(&fabric, job.hosts(), &shift_p),
+        leaf_cut_bound(&fabric, job.hosts(), &bisection_p),
+        leaf_cut_bound(&fabric, job.hosts(), &random_p),
+    );
     let lsft = match (&layout, &degraded_lsft) {
         (Some(Layout::Lsft(l)), _) => Some(run(&LsftAllToAll::new(l, &job))),
         (None, Some(l)) => {
@@ -192,6 +199,7 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
         shift,
         bisection,
         random,
+        bound,
         unrouted: (v.defective_host_lid_entries, v.defective_switch_lid_entries),
         lsft,
         lsft_repaired: repaired,
@@ -302,6 +310,10 @@ fn run_engine(
         .filter(|l| l.contains("recognised"))
         .filter_map(|l| l.split(" routed in ").nth(1)?.split(" ms").next()?.parse().ok())
         .collect();
+    // where the plugin's time goes: its stage line of each pass
+    for l in log.lines().filter(|l| l.contains(" stages: read_s=")) {
+        eprintln!("{entry}: {}", l.split("ibfat: ").nth(1).unwrap_or(l));
+    }
     // the tables the switches hold are the last pass's: measured only when it was the engine's
     let own_last = passes.last().is_some_and(|p| !p.fell_back_from(engine));
     let quality = (measure_tables && own_last).then(|| measure(sim, hint));
@@ -513,9 +525,9 @@ fn print_table(what: &str, rows: &[Row]) {
     println!();
     println!("{what}");
     println!(
-        "| engine | routed by | passes | median ms | best ms | VLs | OpenSM peak RSS | shift ratio (max cong.) | bisection | random | lsft ratio (max cong.) | unrouted host / switch LID entries | host routes | every LID | non-minimal | 1-VL CDG acyclic |"
+        "| engine | routed by | passes | median ms | best ms | VLs | OpenSM peak RSS | shift ratio (max cong.) | bisection | random | of the leaf-cut bound (shift / bisection / random) | lsft ratio (max cong.) | unrouted host / switch LID entries | host routes | every LID | non-minimal | 1-VL CDG acyclic |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let yes = |b: bool| if b { "yes" } else { "no" };
     let mut ibfat_median = None;
     let mut medians = Vec::new();
@@ -552,7 +564,7 @@ fn print_table(what: &str, rows: &[Row]) {
         let q = r.quality.as_ref();
         let pair = |x: Option<(f64, u32)>| x.map_or("-".into(), |(ratio, c)| format!("{ratio:.4} ({c})"));
         println!(
-            "| {} | {by} | {}{} | {median} | {best} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {by} | {}{} | {median} | {best} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.entry,
             r.passes.len(),
             if r.missing > 0 {
@@ -565,6 +577,12 @@ fn print_table(what: &str, rows: &[Row]) {
             pair(q.map(|q| q.shift)),
             pair(q.map(|q| q.bisection)),
             pair(q.map(|q| q.random)),
+            q.map_or("-".into(), |q| format!(
+                "{:.1}% / {:.1}% / {:.1}%",
+                100.0 * q.shift.0 / q.bound.0,
+                100.0 * q.bisection.0 / q.bound.1,
+                100.0 * q.random.0 / q.bound.2
+            )),
             match q.and_then(|q| q.lsft_repaired) {
                 Some((a, r, 0)) => format!("{}; time {a:.4} → repaired {r:.4}", pair(q.and_then(|q| q.lsft))),
                 Some((a, r, u)) => format!(
@@ -578,6 +596,12 @@ fn print_table(what: &str, rows: &[Row]) {
             q.map_or("-", |q| yes(q.every_lid)),
             q.map_or("-".into(), |q| q.non_minimal.to_string()),
             q.map_or("-", |q| yes(q.host_cdg_acyclic)),
+        );
+    }
+    if let Some(q) = rows.iter().find_map(|r| r.quality.as_ref()) {
+        println!(
+            "leaf-cut bound (no routing exceeds it): shift {:.4}, bisection {:.4}, random {:.4}",
+            q.bound.0, q.bound.1, q.bound.2
         );
     }
     for r in rows.iter().filter(|r| !r.plugin_ms.is_empty()) {

@@ -43,10 +43,11 @@ pub fn check(fabric: &Fabric, rf: &RailFabric) -> Vec<Finding> {
     let labels = Labels::new(fabric);
     let leaf = |n: NodeId| labels.get(n).to_string();
     let mut out = Vec::new();
-    leaf_findings(rf, &leaf, &mut out);
+    let absent = Absent::of(rf);
+    leaf_findings(rf, &absent, &leaf, &mut out);
     let mut misplaced: Vec<(u32, usize)> = Vec::new();
     for (si, s) in rf.servers.iter().enumerate() {
-        count_findings(rf, s, &mut out);
+        count_findings(rf, &absent, s, &mut out);
         for (k, h) in s.hcas.iter().enumerate() {
             if h.rail != NONE && expected_leaf(rf, s, h) != Some(h.leaf) {
                 misplaced.push((si as u32, k));
@@ -100,15 +101,39 @@ pub fn check(fabric: &Fabric, rf: &RailFabric) -> Vec<Finding> {
     out
 }
 
-/// True when no server of unit `u` has an HCA on rail `r` (its leaf is gone as a whole).
-fn rail_absent(rf: &RailFabric, u: u32, r: u32) -> bool {
-    rf.units.get(u as usize).is_some_and(|unit| {
-        unit.rail_leaf[r as usize] == NONE
-            && unit
-                .servers
-                .iter()
-                .all(|&si| rf.servers[si as usize].hcas.iter().all(|h| h.rail != r))
-    })
+/// Per unit and rail: no leaf serves the rail and no server of the unit has an HCA on it
+/// (its leaf is gone as a whole). One pass over the servers, asked once per server and rail.
+struct Absent {
+    rails: usize,
+    absent: Vec<bool>,
+}
+
+impl Absent {
+    fn of(rf: &RailFabric) -> Absent {
+        let rails = rf.rails_n();
+        let mut absent = vec![false; rf.units.len() * rails];
+        for (u, unit) in rf.units.iter().enumerate() {
+            let row = &mut absent[u * rails..(u + 1) * rails];
+            for (r, a) in row.iter_mut().enumerate() {
+                *a = unit.rail_leaf[r] == NONE;
+            }
+            for &si in &unit.servers {
+                for h in &rf.servers[si as usize].hcas {
+                    if let Some(a) = row.get_mut(h.rail as usize) {
+                        *a = false;
+                    }
+                }
+            }
+        }
+        Absent { rails, absent }
+    }
+
+    fn get(&self, u: u32, r: u32) -> bool {
+        self.absent
+            .get(u as usize * self.rails + r as usize)
+            .copied()
+            .unwrap_or(false)
+    }
 }
 
 /// The leaf HCA `h` of server `s` belongs on: its unit's leaf for its rail.
@@ -119,7 +144,7 @@ fn expected_leaf(rf: &RailFabric, s: &Server, h: &Hca) -> Option<NodeId> {
 }
 
 /// Leaves: one rail each, every rail served once per unit.
-fn leaf_findings(rf: &RailFabric, leaf: &dyn Fn(NodeId) -> String, out: &mut Vec<Finding>) {
+fn leaf_findings(rf: &RailFabric, absent: &Absent, leaf: &dyn Fn(NodeId) -> String, out: &mut Vec<Finding>) {
     if rf.source == RailSource::Leaves {
         return;
     }
@@ -180,7 +205,7 @@ fn leaf_findings(rf: &RailFabric, leaf: &dyn Fn(NodeId) -> String, out: &mut Vec
         for (r, &l) in unit.rail_leaf.iter().enumerate() {
             if l == NONE {
                 let name = rail_name(rf, r as u32);
-                let (message, fix) = if rail_absent(rf, u as u32, r as u32) {
+                let (message, fix) = if absent.get(u as u32, r as u32) {
                     (
                         format!(
                             "no leaf of {} serves {}, and none of its {} servers has an HCA on that rail",
@@ -209,7 +234,7 @@ fn leaf_findings(rf: &RailFabric, leaf: &dyn Fn(NodeId) -> String, out: &mut Vec
 }
 
 /// A server's HCAs: one per rail.
-fn count_findings(rf: &RailFabric, s: &Server, out: &mut Vec<Finding>) {
+fn count_findings(rf: &RailFabric, absent: &Absent, s: &Server, out: &mut Vec<Finding>) {
     let mut per_rail = vec![0u32; rf.rails_n()];
     let mut unknown = Vec::new();
     for h in &s.hcas {
@@ -255,12 +280,12 @@ fn count_findings(rf: &RailFabric, s: &Server, out: &mut Vec<Finding>) {
     }
     // a rail no server of the unit has is one finding of the unit (missing-rail-leaf)
     let missing: Vec<&str> = (0..rf.rails_n())
-        .filter(|&r| per_rail[r] == 0 && !rail_absent(rf, s.unit, r as u32))
+        .filter(|&r| per_rail[r] == 0 && !absent.get(s.unit, r as u32))
         .map(|r| rf.rails[r].as_str())
         .collect();
     // an HCA of no rail is its own finding; a count is wrong when a rail has none
-    let absent = (0..rf.rails_n() as u32).filter(|&r| rail_absent(rf, s.unit, r)).count();
-    if !missing.is_empty() || (unknown.is_empty() && s.hcas.len() + absent != rf.rails_n()) {
+    let gone = (0..rf.rails_n() as u32).filter(|&r| absent.get(s.unit, r)).count();
+    if !missing.is_empty() || (unknown.is_empty() && s.hcas.len() + gone != rf.rails_n()) {
         out.push(Finding {
             severity: Severity::Error,
             kind: "hca-count",
