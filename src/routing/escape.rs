@@ -166,26 +166,39 @@ impl Cdg {
     /// switch: [`super::mgmt_fill`]) are left out, as the proof leaves them out.
     fn of_walks(fabric: &Fabric, lfts: &LftSet, links: &Links) -> Cdg {
         let mut cdg = Cdg::new(fabric.ports.len());
-        let (stride, rows) = (lfts.stride, lfts.switches.len());
-        let hosted = lfts.switches.iter().map(|&sw| {
-            (1..=fabric.node(sw).nports).any(|p| {
-                fabric
-                    .peer(sw, p)
-                    .is_some_and(|(n, _)| fabric.node(n).kind != NodeKind::Switch)
+        let stride = lfts.stride;
+        let hosted: Vec<u32> = (0..lfts.switches.len() as u32)
+            .filter(|&r| {
+                let sw = lfts.switches[r as usize];
+                (1..=fabric.node(sw).nports).any(|p| {
+                    fabric
+                        .peer(sw, p)
+                        .is_some_and(|(n, _)| fabric.node(n).kind != NodeKind::Switch)
+                })
             })
-        });
-        for r in hosted.enumerate().filter(|h| h.1).map(|h| h.0 as u32) {
-            for lid in 1..stride {
+            .collect();
+        // walks towards one LID converge: a row met before has its way recorded, so every
+        // entry is followed once per LID (and a loop ends where it closes)
+        let mut seen = vec![0u32; lfts.switches.len()];
+        for lid in 1..stride {
+            for &r in &hosted {
                 let (mut at, mut prev) = (r, None::<u32>);
-                for _ in 0..rows {
+                loop {
                     let p = lfts.ports[at as usize * stride + lid];
                     if p == 0 || p == NO_ROUTE {
                         break;
                     }
                     let ch = fabric.port_index(lfts.switches[at as usize], p);
                     if let Some(x) = prev {
-                        cdg.next[x as usize].push(ch);
+                        let next = &mut cdg.next[x as usize];
+                        if !next.contains(&ch) {
+                            next.push(ch);
+                        }
                     }
+                    if seen[at as usize] == lid as u32 {
+                        break;
+                    }
+                    seen[at as usize] = lid as u32;
                     prev = Some(ch);
                     match links.next(at, p) {
                         Some(n) => at = n,
@@ -193,10 +206,6 @@ impl Cdg {
                     }
                 }
             }
-        }
-        for v in &mut cdg.next {
-            v.sort_unstable();
-            v.dedup();
         }
         cdg
     }
