@@ -584,7 +584,6 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     if let Some(t) = &rails {
         report.per_rail = per_rail(loaded.fabric(), &hosts, &routes, t, weights.as_ref())?;
     }
-
     if a.links {
         report.link_loads = name_links(loaded.fabric(), &links);
     }

@@ -525,12 +525,16 @@ impl<'r, 'a> Assembly<'r, 'a> {
         let mut suspect = self.suspect;
         suspect.sort_unstable();
         suspect.dedup_by_key(|s| (s.0, s.1));
+        // labels by global port number: node by node, port by port (none without a label)
         let fabric = &self.fabric;
-        let port_labels = (0..fabric.len() as NodeId)
-            .filter(|_| !self.labels.is_empty())
-            .flat_map(|n| (1..=fabric.node(n).nports).map(move |p| (n, p)))
-            .filter_map(|(n, p)| Some((n, p, self.labels[fabric.port_index(n, p) as usize]?)))
-            .collect();
+        let port_labels = if self.labels.is_empty() {
+            Vec::new()
+        } else {
+            (0..fabric.len() as NodeId)
+                .flat_map(|n| (1..=fabric.node(n).nports).map(move |p| (n, p)))
+                .filter_map(|(n, p)| Some((n, p, self.labels[fabric.port_index(n, p) as usize]?)))
+                .collect()
+        };
         Discovered {
             fabric: self.fabric,
             format: self.format,
