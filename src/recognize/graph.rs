@@ -25,15 +25,16 @@ pub(crate) struct SwitchGraph<'a> {
     /// Host ports of switch s: `hosts[host_off[s]..host_off[s+1]]`, ascending local port.
     pub host_off: Vec<u32>,
     pub hosts: Vec<(u8, Endpoint)>,
-    /// Node labels for messages, made on first use (only failures name nodes).
+    /// Node labels for messages that name many nodes ([`SwitchGraph::names`]), made on
+    /// first use.
     labels: std::sync::OnceLock<crate::topology::label::Labels>,
 }
 
 /// How a node is named in messages: its label ([`crate::topology::label::Labels`]: the
 /// description, with GUID and LID when several nodes share it), quoted. For error paths:
-/// it labels the whole fabric on every call.
+/// one pass over the nodes per call.
 pub fn label(fabric: &Fabric, n: NodeId) -> String {
-    format!("\"{}\"", crate::topology::label::Labels::new(fabric).get(n))
+    format!("\"{}\"", crate::topology::label::Labels::one(fabric, n))
 }
 
 impl<'a> SwitchGraph<'a> {
@@ -132,10 +133,22 @@ impl<'a> SwitchGraph<'a> {
 
     /// Node label of switch s for messages.
     pub fn name(&self, s: u32) -> String {
+        // one node alone: every recogniser that gives up names a node or two, and
+        // labelling the whole fabric for them was most of its time on a small fabric
+        label(self.fabric, self.switches[s as usize])
+    }
+
+    /// Node labels of switches `list` for one message, each quoted.
+    pub fn names(&self, list: &[u32]) -> Vec<String> {
+        if list.len() <= 4 {
+            return list.iter().map(|&s| self.name(s)).collect();
+        }
         let labels = self
             .labels
             .get_or_init(|| crate::topology::label::Labels::new(self.fabric));
-        format!("\"{}\"", labels.get(self.switches[s as usize]))
+        list.iter()
+            .map(|&s| format!("\"{}\"", labels.get(self.switches[s as usize])))
+            .collect()
     }
 
     /// Every family cables two switches at most once: the first pair joined by more than

@@ -192,7 +192,7 @@ fn pair_points(
         .collect();
     let classes = super::graph::group_by_key(&keyed);
     if let Some(c) = classes.iter().find(|c| c.len() != sides) {
-        let names: Vec<String> = c.iter().map(|&a| g.name(a)).collect();
+        let names = g.names(c);
         return Err(Fail::structure(if sides == 1 {
             format!("leaves {} have the same {d} spines", names.join(" and "))
         } else if c.len() == 1 {
@@ -274,11 +274,12 @@ fn check_one_shared_spine(
             let shared = if stamp[r] == p as u32 { count[r] } else { 0 };
             if shared != 1 {
                 let (a, b) = (classes[p][0], classes[r][0]);
-                let common: Vec<String> = pt_lines[p * d..(p + 1) * d]
+                let common: Vec<u32> = pt_lines[p * d..(p + 1) * d]
                     .iter()
                     .filter(|l| pt_lines[r * d..(r + 1) * d].contains(l))
-                    .map(|&l| g.name(spines[l as usize]))
+                    .map(|&l| spines[l as usize])
                     .collect();
+                let common = g.names(&common);
                 return Err(Fail::structure(if shared == 0 {
                     format!(
                         "leaves {} and {} share no spine (in an LSFT any two leaves share exactly one)",

@@ -303,6 +303,14 @@ impl Fabric {
         Fabric::default()
     }
 
+    /// Make room for `nodes` more nodes and `ports` more port records (a node of n
+    /// external ports takes n + 1: port 0 too), so that a reader that knows its sizes
+    /// builds the fabric without regrowing it.
+    pub fn reserve(&mut self, nodes: usize, ports: usize) {
+        self.nodes.reserve(nodes);
+        self.ports.reserve(ports);
+    }
+
     /// Add a node with `nports` external ports; port GUIDs follow ibsim's rule.
     pub fn add_node(
         &mut self,

@@ -77,36 +77,48 @@ impl Labels {
         for node in &fabric.nodes {
             *seen.entry(node.desc.trim()).or_default() += 1;
         }
-        let labels = fabric
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, node)| {
-                let desc = node.desc.trim();
-                if desc.is_empty() {
-                    return node.name.clone();
-                }
-                if seen[desc] == 1 {
-                    return desc.to_string();
-                }
-                let first = node.first_port as usize;
-                let lid = fabric.ports[first..=first + node.nports as usize]
-                    .iter()
-                    .map(|p| p.lid)
-                    .find(|&l| l != 0);
-                debug_assert_eq!(fabric.ports[first].node as usize, i);
-                match lid {
-                    Some(l) => format!("{desc} [0x{:016x} LID {l}]", node.guid),
-                    None => format!("{desc} [0x{:016x}]", node.guid),
-                }
-            })
+        let labels = (0..fabric.nodes.len())
+            .map(|i| label(fabric, i, |desc| seen[desc] > 1))
             .collect();
         Labels(labels)
+    }
+
+    /// The label of node `n` alone, without labelling the fabric: for a message that
+    /// names a node or two (a refusal), where labelling every node would cost more than
+    /// the work that failed.
+    pub fn one(fabric: &super::Fabric, n: super::NodeId) -> String {
+        label(fabric, n as usize, |desc| {
+            // a shorter description cannot trim to `desc`: most are skipped untrimmed
+            let same = |o: &&super::Node| o.desc.len() >= desc.len() && o.desc.trim() == desc;
+            fabric.nodes.iter().filter(same).nth(1).is_some()
+        })
     }
 
     /// The label of node `n`.
     pub fn get(&self, n: super::NodeId) -> &str {
         &self.0[n as usize]
+    }
+}
+
+/// Node `i`'s label, `shared` telling whether another node has its (trimmed) description.
+fn label(fabric: &super::Fabric, i: usize, shared: impl Fn(&str) -> bool) -> String {
+    let node = &fabric.nodes[i];
+    let desc = node.desc.trim();
+    if desc.is_empty() {
+        return node.name.clone();
+    }
+    if !shared(desc) {
+        return desc.to_string();
+    }
+    let first = node.first_port as usize;
+    let lid = fabric.ports[first..=first + node.nports as usize]
+        .iter()
+        .map(|p| p.lid)
+        .find(|&l| l != 0);
+    debug_assert_eq!(fabric.ports[first].node as usize, i);
+    match lid {
+        Some(l) => format!("{desc} [0x{:016x} LID {l}]", node.guid),
+        None => format!("{desc} [0x{:016x}]", node.guid),
     }
 }
 

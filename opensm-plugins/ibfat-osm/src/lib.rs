@@ -63,6 +63,7 @@ use aside::StepAside;
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
+use ibfat::routing::small::PassThreads;
 use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape};
 use ibfat::topology::{Fabric, Layout, Topology};
 use lanes::{ActiveLanes, VlOffer};
@@ -138,6 +139,9 @@ struct Plugin {
     osm: *mut c_void,
     options: Result<Options, String>,
     passes: AtomicU64,
+    /// Node and port counts of the last subnet read (high and low 32 bits): the next read
+    /// sizes its records by them and walks OpenSM's tables once.
+    sizes: AtomicU64,
     /// The SL/VL rules of the tables programmed by the last successful pass, if they need
     /// any (a degraded fabric); `None`: OpenSM's own SLs and SL-to-VL tables stand.
     lanes: RwLock<Option<ActiveLanes>>,
@@ -198,6 +202,7 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
             osm,
             options,
             passes: AtomicU64::new(0),
+            sizes: AtomicU64::new(0),
             lanes: RwLock::new(None),
         }));
         // SAFETY: the name is a static C string; the context outlives the engine (freed in delete())
@@ -323,7 +328,7 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
 /// Copy the tables into OpenSM's new LFTs of every switch, and the hops of their routes
 /// to switch LIDs into OpenSM's hop matrices (the engine skips OpenSM's min-hop
 /// propagation: [`hops`]).
-fn program(osm: *mut c_void, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Result<(), String> {
+fn program(osm: *mut c_void, fabric: &Fabric, lids: &Lids, lfts: &LftSet, threads: PassThreads) -> Result<(), String> {
     for (row, &sw) in lfts.switches.iter().enumerate() {
         let t = lfts.row(row);
         let mut size: c_uint = 0;
@@ -340,7 +345,7 @@ fn program(osm: *mut c_void, fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> Res
             ));
         }
     }
-    let rows = hops::switch_lid_hops(fabric, lids, lfts);
+    let rows = threads.run(|| hops::switch_lid_hops(fabric, lids, lfts));
     for (row, entries) in rows.iter().enumerate() {
         let sw = lfts.switches[row];
         let l: Vec<u16> = entries.iter().map(|e| e.0).collect();
@@ -437,13 +442,15 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let osm = plugin.osm;
     let options = plugin.options.clone().map_err(|e| StepAside::Options(e.to_string()))?;
     let t0 = Instant::now();
-    let subnet = read_subnet(osm).map_err(StepAside::Subnet)?;
+    let subnet = read_subnet(osm, &plugin.sizes).map_err(StepAside::Subnet)?;
     if let Some(note) = subnet.unknown_rate_note() {
         log(osm, false, &note);
     }
     let lowest_vl_cap = subnet.lowest_vl_cap;
+    // a small pass computes on this thread, a large one on all cores (routing::small)
+    let threads = PassThreads::for_entries(table_entries(&subnet.fabric));
     let read = t0.elapsed();
-    let found = recognise_subnet(osm, &options, subnet.fabric)?;
+    let found = recognise_subnet(osm, &options, subnet.fabric, threads)?;
     let recognised = t0.elapsed();
     let fabric = found.fabric();
     let shape = found.shape();
@@ -463,14 +470,15 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
         },
         vls: offer.usable(),
     };
-    let routed = route_fabric(fabric, shape, &lids, &ask)
+    let routed = threads
+        .run(|| route_fabric(fabric, shape, &lids, &ask))
         .map_err(|r| StepAside::route(&description, r, |n| offer.refusal(n)))?;
     for line in passlog::route_lines(&routed, &description, &offer) {
         log(osm, false, &line);
     }
     let routed_at = t0.elapsed();
     if options.validate {
-        let proof = prove(fabric, &lids, &routed, found.layout());
+        let proof = threads.run(|| prove(fabric, &lids, &routed, found.layout()));
         for line in passlog::proof_lines(&proof, &routed) {
             log(osm, !proof.sound, &line);
         }
@@ -479,7 +487,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
         }
     }
     let validated = t0.elapsed();
-    program(osm, fabric, &lids, &routed.lfts).map_err(StepAside::Program)?;
+    program(osm, fabric, &lids, &routed.lfts, threads).map_err(StepAside::Program)?;
     // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); detours do
     *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = routed.lanes.map(|r| ActiveLanes::new(fabric, &lids, r));
     let marks = Marks {
@@ -513,10 +521,21 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     Ok(())
 }
 
+/// Switches × LIDs up to the highest OpenSM assigned: the size of the tables to compute.
+fn table_entries(fabric: &Fabric) -> usize {
+    let top = fabric.ports.iter().map(|p| usize::from(p.lid)).max().unwrap_or(0);
+    fabric.switches().count().saturating_mul(top + 1)
+}
+
 /// Recognise the subnet: an intact family (host roles applied), or a degraded one when
 /// `degraded=route`; anything else is refused with recognition's reason.
-fn recognise_subnet(osm: *mut c_void, options: &Options, fabric: Fabric) -> Result<Found, StepAside> {
-    match recognize(&fabric, options.family) {
+fn recognise_subnet(
+    osm: *mut c_void,
+    options: &Options,
+    fabric: Fabric,
+    threads: PassThreads,
+) -> Result<Found, StepAside> {
+    match threads.run(|| recognize(&fabric, options.family)) {
         Recognition::Recognised { layout, .. } => {
             if options.spread && !options.roles.is_empty() {
                 return Err(StepAside::Roles(format!(

@@ -3,8 +3,8 @@
 //! OpenSM's LIDs, link rates and VL capabilities.
 
 use ibfat::topology::{Fabric, NodeKind, Speed, Width};
-use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 extern "C" {
     fn ibfat_shim_subnet_walk(
@@ -85,6 +85,45 @@ impl Subnet {
     }
 }
 
+/// OpenSM's node and port records, in one walk when the last read's sizes still hold.
+fn walk(osm: *mut c_void, sizes: &AtomicU64) -> Result<(Vec<ShimNode>, Vec<ShimPort>), String> {
+    let last = sizes.load(Ordering::Relaxed);
+    // a little room over the last read's counts: a host or two joining costs no second walk
+    let (mut cap_n, mut cap_p) = ((last >> 32) as c_uint, last as c_uint);
+    cap_n = cap_n.saturating_add(cap_n / 16 + 4);
+    cap_p = cap_p.saturating_add(cap_p / 16 + 4);
+    for _ in 0..2 {
+        let mut nodes: Vec<ShimNode> = Vec::with_capacity(cap_n as usize);
+        let mut ports: Vec<ShimPort> = Vec::with_capacity(cap_p as usize);
+        let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
+        // SAFETY: osm is OpenSM's (given to create()); the buffers have room for cap_n /
+        // cap_p records, the shim writes at most that many and counts every record in
+        // nn / np, written or not
+        let rc = unsafe {
+            ibfat_shim_subnet_walk(
+                osm,
+                nodes.as_mut_ptr(),
+                cap_n,
+                ports.as_mut_ptr(),
+                cap_p,
+                &mut nn,
+                &mut np,
+            )
+        };
+        if rc == 0 && nn <= cap_n && np <= cap_p {
+            // SAFETY: the shim filled exactly nn and np records
+            unsafe {
+                nodes.set_len(nn as usize);
+                ports.set_len(np as usize);
+            }
+            sizes.store((u64::from(nn) << 32) | u64::from(np), Ordering::Relaxed);
+            return Ok((nodes, ports));
+        }
+        (cap_n, cap_p) = (nn, np);
+    }
+    Err("the subnet changed while it was read".into())
+}
+
 /// Width and speed of a port from its PortInfo codes (see `ibfat::topology::rate`);
 /// `None` where the code is not one ibfat knows.
 pub fn link_rate(p: &ShimPort) -> (Option<Width>, Option<Speed>) {
@@ -94,37 +133,19 @@ pub fn link_rate(p: &ShimPort) -> (Option<Width>, Option<Speed>) {
     )
 }
 
-/// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs).
-pub fn read_subnet(osm: *mut c_void) -> Result<Subnet, String> {
-    let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
-    // SAFETY: osm is OpenSM's (given to create()); counting walk: NULL buffers of size 0,
-    // plain out-parameters
-    unsafe { ibfat_shim_subnet_walk(osm, std::ptr::null_mut(), 0, std::ptr::null_mut(), 0, &mut nn, &mut np) };
-    let mut nodes: Vec<ShimNode> = Vec::with_capacity(nn as usize);
-    let mut ports: Vec<ShimPort> = Vec::with_capacity(np as usize);
-    let (mut filled_n, mut filled_p): (c_uint, c_uint) = (0, 0);
-    // SAFETY: the buffers have room for nn / np records; the shim writes at most that many
-    let rc = unsafe {
-        ibfat_shim_subnet_walk(
-            osm,
-            nodes.as_mut_ptr(),
-            nn,
-            ports.as_mut_ptr(),
-            np,
-            &mut filled_n,
-            &mut filled_p,
-        )
-    };
-    if rc != 0 || filled_n != nn || filled_p != np {
-        return Err("the subnet changed while it was read".into());
-    }
-    // SAFETY: the shim filled exactly nn and np records
-    unsafe {
-        nodes.set_len(nn as usize);
-        ports.set_len(np as usize);
-    }
+/// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs). `sizes`
+/// holds the node and port counts of the last read: the records are taken in one walk of
+/// OpenSM's tables when they still fit (the usual re-sweep), in a second when the subnet
+/// grew, and `sizes` is updated.
+pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, String> {
+    let (nodes, ports) = walk(osm, sizes)?;
     let mut fabric = Fabric::new();
-    let mut id_of: HashMap<u64, u32> = HashMap::with_capacity(nodes.len());
+    fabric.reserve(
+        nodes.len(),
+        nodes.iter().map(|n| usize::from(n.nports.max(1)) + 1).sum(),
+    );
+    // GUID -> node id, sorted for binary search (a hash per port costs more at this size)
+    let mut id_of: Vec<(u64, u32)> = Vec::with_capacity(nodes.len());
     let mut unknown_rates = Vec::new();
     let lowest_vl_cap = ports
         .iter()
@@ -160,10 +181,12 @@ pub fn read_subnet(osm: *mut c_void) -> Result<Subnet, String> {
             let p0 = fabric.port_index(id, 0) as usize;
             fabric.ports[p0].lid = n.lid;
         }
-        id_of.insert(n.guid, id);
+        id_of.push((n.guid, id));
     }
+    id_of.sort_unstable();
+    let id = |guid: u64| id_of.binary_search_by_key(&guid, |e| e.0).ok().map(|i| id_of[i].1);
     for p in &ports {
-        let (Some(&a), Some(&b)) = (id_of.get(&p.node_guid), id_of.get(&p.remote_node_guid)) else {
+        let (Some(a), Some(b)) = (id(p.node_guid), id(p.remote_node_guid)) else {
             return Err(format!(
                 "port {} of 0x{:016x} leads to an unknown node 0x{:016x}",
                 p.port, p.node_guid, p.remote_node_guid
