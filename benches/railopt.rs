@@ -42,8 +42,8 @@ fn main() {
     for _ in 0..3 {
         let t = Instant::now();
         let layout = match recognize(&f, None) {
-            Recognition::Recognised { layout, .. } => layout,
-            Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+            Recognition::Recognized { layout, .. } => layout,
+            Recognition::Unrecognized { reason, .. } => panic!("unrecognised: {reason}"),
         };
         let recognised = t.elapsed().as_secs_f64();
         let rf = RailFabric::of(&f).expect("rail-optimised");

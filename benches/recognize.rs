@@ -334,12 +334,12 @@ fn main() {
     let parsed = dump::parse(&dump, Path::new("bench")).expect("parses").fabric;
     let (t, rec) = best(5, || recognize(&parsed, None));
     match rec {
-        Recognition::Recognised { layout, .. } => println!(
+        Recognition::Recognized { layout, .. } => println!(
             "recognise LSFT(17) from its dump: {:.1} ms ({})",
             t.as_secs_f64() * 1e3,
             layout.describe()
         ),
-        Recognition::Unrecognised { reason, .. } => panic!("LSFT(17) unrecognised: {reason}"),
+        Recognition::Unrecognized { reason, .. } => panic!("LSFT(17) unrecognised: {reason}"),
     }
     let (t, _) = best(5, || {
         let d = dump::parse(&dump, Path::new("bench")).expect("parses");

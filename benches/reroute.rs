@@ -137,7 +137,7 @@ fn lsft(runs: usize) {
     let routed = |what: &str| {
         let what = what.to_string();
         move |f: &Fabric, r: Recognition, lids: &Lids| {
-            let Recognition::Unrecognised { degraded: Some(d), .. } = r else {
+            let Recognition::Unrecognized { degraded: Some(d), .. } = r else {
                 panic!("{what}: not recognised as a degraded LSFT")
             };
             let r = route_lsft(f, d.lsft().expect("LSFT holes"), lids).expect("routes");
@@ -158,18 +158,18 @@ fn lsft(runs: usize) {
 /// Route a recognised tree, intact (d-mod-k) or degraded (up*/down* around the holes).
 fn route_tree(what: &str, f: &Fabric, r: Recognition, lids: &Lids) -> Routed {
     match r {
-        Recognition::Recognised { layout, .. } => {
+        Recognition::Recognized { layout, .. } => {
             let t = route(f, &layout, lids).expect("routes");
             (0, 0, t.fingerprint(f, lids))
         }
-        Recognition::Unrecognised { degraded: Some(d), .. } => {
+        Recognition::Unrecognized { degraded: Some(d), .. } => {
             let ibfat::topology::degraded::Holes::Pgft(h) = &d.holes else {
                 panic!("{what}: not a degraded tree")
             };
             let r = route_pgft(f, h, lids).expect("routes");
             (r.unrouted, r.unrouted_switch_lids, r.lfts.fingerprint(f, lids))
         }
-        Recognition::Unrecognised { reason, .. } => panic!("{what}: not recognised: {reason}"),
+        Recognition::Unrecognized { reason, .. } => panic!("{what}: not recognised: {reason}"),
     }
 }
 

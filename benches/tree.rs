@@ -35,12 +35,12 @@ fn main() {
     for _ in 0..5 {
         let t = Instant::now();
         let layout = match recognize(&f, None) {
-            Recognition::Recognised {
+            Recognition::Recognized {
                 layout: l @ Layout::Tree(_),
                 ..
             } => l,
-            Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
-            Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+            Recognition::Recognized { layout, .. } => panic!("recognised as {}", layout.describe()),
+            Recognition::Unrecognized { reason, .. } => panic!("unrecognised: {reason}"),
         };
         let recognised = t.elapsed().as_secs_f64();
         let routed = route_fabric(&f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();

@@ -42,7 +42,7 @@ impl Source {
 
 /// How much of the family question a load answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Recognise {
+pub enum Recognize {
     /// Do not recognise: a spec's own layout is kept, a dump stays without one (for
     /// commands that report on recognition themselves, or compare cabling).
     No,
@@ -64,7 +64,7 @@ pub struct Loaded {
     pub model: Model,
     /// Why recognition failed, as the input error commands report when they need a family.
     pub unrecognised: Option<InputError>,
-    /// Another family describing the same fabric (see [`Recognition::Recognised`]).
+    /// Another family describing the same fabric (see [`Recognition::Recognized`]).
     pub equivalent: Option<String>,
     /// The family with faults, when recognition found the fabric degraded
     /// ([`crate::recognize::degraded`]): `route` routes it with detours.
@@ -118,7 +118,7 @@ impl Loaded {
     /// layout of that family; an unrecognised fabric keeps the reason. Separate from
     /// reading so that front ends can time parsing and recognition apart (`route
     /// --timings`, the plugin's stage line) without doing either twice.
-    pub fn recognise(&mut self, hint: Option<FamilyHint>) {
+    pub fn recognize(&mut self, hint: Option<FamilyHint>) {
         let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
         if let Some(rails) = self.multi_rail() {
             // planes are separate subnets: no family describes them together
@@ -144,15 +144,15 @@ impl Loaded {
             // a spec asked for as another family is recognised as that family (a
             // standard MOLS plan as a k-ary tree, say); it keeps its spec
             match recognize(self.fabric(), hint) {
-                Recognition::Recognised { layout, equivalent, .. } => {
+                Recognition::Recognized { layout, equivalent, .. } => {
                     match &mut self.model {
                         Model::Known(t) => t.layout = layout,
                         m => m.set_layout(layout, file_name(&self.path)),
                     }
                     self.equivalent = equivalent;
                 }
-                mut rec @ Recognition::Unrecognised { .. } => {
-                    if let Recognition::Unrecognised { degraded, .. } = &mut rec {
+                mut rec @ Recognition::Unrecognized { .. } => {
+                    if let Recognition::Unrecognized { degraded, .. } = &mut rec {
                         self.degraded = degraded.clone();
                     }
                     self.model.fabric_mut(); // forget the family asked about
@@ -255,7 +255,7 @@ fn lids_with(path: &Path, fabric: &Fabric) -> Result<Option<Lids>> {
 
 /// Read a TOPOLOGY argument. Dumps are parsed with `opts` (lenient for the cabling
 /// audit, strict otherwise); specs are built; `family` says whether to recognise.
-pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded> {
+pub fn load(path: &Path, opts: ParseOptions, family: Recognize) -> Result<Loaded> {
     let file = resolve(path)?;
     // a fabric.yaml is far smaller than a dump, but which one this is shows only once read
     let text = input::read_text(&file, input::DUMP)?;
@@ -293,8 +293,8 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
             discovered: Some(d),
         }
     };
-    if let Recognise::Yes(hint) = family {
-        loaded.recognise(hint);
+    if let Recognize::Yes(hint) = family {
+        loaded.recognize(hint);
     }
     Ok(loaded)
 }
@@ -302,11 +302,11 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognise) -> Result<Loaded
 /// [`load`] for a command that may work on one rail of a multi-rail fabric: rail `rail`'s
 /// plane is kept ([`Loaded::select_rail`]) before recognition with `hint`.
 pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<FamilyHint>, rail: Option<u32>) -> Result<Loaded> {
-    let mut loaded = load(path, opts, Recognise::No)?;
+    let mut loaded = load(path, opts, Recognize::No)?;
     if let Some(k) = rail {
         loaded.select_rail(k)?;
     }
-    loaded.recognise(hint);
+    loaded.recognize(hint);
     Ok(loaded)
 }
 
@@ -314,7 +314,7 @@ pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<FamilyHint>, rail
 /// the recognised one (`hint` restricts the family); an unrecognised fabric is an input
 /// error with the reason.
 pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<Loaded> {
-    let loaded = load(path, ParseOptions::default(), Recognise::Yes(hint))?;
+    let loaded = load(path, ParseOptions::default(), Recognize::Yes(hint))?;
     loaded.topology()?;
     Ok(loaded)
 }
@@ -350,7 +350,7 @@ mod tests {
         let any = load(
             &dir.path().join("plan"),
             ParseOptions::default(),
-            Recognise::Yes(Some(FamilyHint::Lsft)),
+            Recognize::Yes(Some(FamilyHint::Lsft)),
         )
         .unwrap();
         assert!(any.model.topology().is_none());

@@ -30,7 +30,7 @@ fn reported(t: &Topology, cut: usize, seed: u64, dead: &[&str]) -> (Cables, usiz
     let inj = inject(f, cut, seed, &dead).unwrap();
     let want: BTreeSet<(String, String)> = inj.cut.iter().map(|l| leaf_spine(f, l.a, l.b)).collect();
     let rec = recognize(&inj.fabric, None);
-    let Recognition::Unrecognised { degraded: Some(d), .. } = rec else {
+    let Recognition::Unrecognized { degraded: Some(d), .. } = rec else {
         panic!(
             "LSFT({}) with {cut} cuts (seed {seed}), dead {dead:?}: not recognised as degraded",
             t.layout.hosts().len()
@@ -90,7 +90,7 @@ fn cut_cables_and_dead_switches_are_named() {
     }
     // an intact fabric is not degraded; a fabric that is no LSFT at all is not either
     let t = lsft(3, 1);
-    assert!(matches!(recognize(&t.fabric, None), Recognition::Recognised { .. }));
+    assert!(matches!(recognize(&t.fabric, None), Recognition::Recognized { .. }));
     let k = Spec::new(FamilySpec::Kary(ibfat::topology::kary::KaryParams {
         arity: 4,
         levels: 2,
@@ -102,7 +102,7 @@ fn cut_cables_and_dead_switches_are_named() {
     // tree with its 3 cuts (tests/degraded_pgft.rs)
     assert!(matches!(
         recognize(&inj.fabric, None),
-        Recognition::Unrecognised { degraded: Some(ref d), .. } if d.family == FamilyHint::Kary && d.faults.len() == 3
+        Recognition::Unrecognized { degraded: Some(ref d), .. } if d.family == FamilyHint::Kary && d.faults.len() == 3
     ));
 }
 

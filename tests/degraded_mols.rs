@@ -120,7 +120,7 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     assert_eq!(v.broken_host_routes, r.unrouted, "{what}");
     assert_eq!(v.complete, r.unrouted_switch_lids == 0, "{what}: {v:?}");
     // intact entries: where the intact route from a switch survives, the entry is kept
-    let Recognition::Recognised { layout, .. } = recognize(f, Some(FamilyHint::Mols)) else {
+    let Recognition::Recognized { layout, .. } = recognize(f, Some(FamilyHint::Mols)) else {
         panic!("{what}: intact fabric not recognised")
     };
     let intact = route(f, &layout, &full_lids).unwrap();
@@ -295,7 +295,7 @@ fn too_broken_is_not_a_degraded_mols() {
         .collect();
     let g = ibfat::topology::faults::without(f, cut, &[]).unwrap().fabric;
     match recognize(&g, Some(FamilyHint::Mols)) {
-        Recognition::Unrecognised {
+        Recognition::Unrecognized {
             degraded: None, reason, ..
         } => assert!(!reason.is_empty()),
         other => panic!("recognised: {:?}", other.layout().map(|l| l.describe())),

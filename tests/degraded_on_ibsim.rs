@@ -101,7 +101,7 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
     );
     let programmed = sim.tables_for(&fabric, &lids);
     harness::assert_same_tables(&fabric, &ours, &programmed, "degraded");
-    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&fabric, None) else {
+    let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&fabric, None) else {
         panic!("not degraded")
     };
     let r = route_lsft(&fabric, d.lsft().unwrap(), &lids).unwrap();

@@ -41,7 +41,7 @@ fn twolevel() -> Topology {
 
 /// Switches of level `l` (1 = leaves) of the intact fabric, by its PGFT layout.
 fn level(t: &Topology, l: u32) -> Vec<u32> {
-    let Recognition::Recognised {
+    let Recognition::Recognized {
         layout: Layout::Pgft(p),
         ..
     } = recognize(&t.fabric, Some(FamilyHint::Pgft))
@@ -143,7 +143,7 @@ fn check(t: &Topology, hint: Option<FamilyHint>, family: FamilyHint, cut: usize,
     }
     // the intact tables `ibfat route` computes on the intact dump (recognised labels; the
     // builder's own layout may number copies in another order)
-    let Recognition::Recognised { layout, .. } = recognize(f, None) else {
+    let Recognition::Recognized { layout, .. } = recognize(f, None) else {
         panic!("{what}: intact fabric not recognised")
     };
     let intact = route(f, &layout, &lids).unwrap();
@@ -279,9 +279,9 @@ fn too_broken_is_not_a_degraded_tree() {
     // all tops dead: the leaves' subtrees no longer meet
     let inj = inject(&t.fabric, 0, 1, &tops).unwrap();
     match recognize(&inj.fabric, None) {
-        Recognition::Unrecognised { degraded, .. } => {
+        Recognition::Unrecognized { degraded, .. } => {
             assert!(degraded.is_none(), "{:?}", degraded.map(|d| d.description))
         }
-        Recognition::Recognised { .. } => {} // two separate 2-level trees are not a 4-ary 3-tree either
+        Recognition::Recognized { .. } => {} // two separate 2-level trees are not a 4-ary 3-tree either
     }
 }

@@ -46,7 +46,7 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
             Vec::new()
         };
         let inj = inject(f, cut, 3, &dead_nodes).unwrap();
-        let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+        let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
             panic!("LSFT({q}) with {cut} cuts not recognised as degraded")
         };
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
@@ -119,14 +119,14 @@ fn one_cut_cable_changes_under_one_percent_of_host_entries() {
     use ibfat::routing::{route, Lids};
     use ibfat::topology::NodeKind;
     let t = lsft(7, 5);
-    let Recognition::Recognised { layout, .. } = recognize(&t.fabric, None) else {
+    let Recognition::Recognized { layout, .. } = recognize(&t.fabric, None) else {
         panic!("intact LSFT(7) not recognised")
     };
     let lids = Lids::plan(&t.fabric, &[], 0).unwrap();
     let whole = route(&t.fabric, &layout, &lids).unwrap();
     for seed in 1..=3 {
         let inj = inject(&t.fabric, 1, seed, &[]).unwrap();
-        let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+        let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
             panic!("not degraded")
         };
         let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
@@ -165,14 +165,14 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
     // and 8.88 % in all)
     for (q, seeds, pct) in [(7u32, 1..=5u64, 2), (5, 1..=3, 3), (3, 1..=3, 10)] {
         let t = lsft(q, 5);
-        let Recognition::Recognised { layout, .. } = recognize(&t.fabric, None) else {
+        let Recognition::Recognized { layout, .. } = recognize(&t.fabric, None) else {
             panic!("intact LSFT({q}) not recognised")
         };
         let lids = Lids::plan(&t.fabric, &[], 0).unwrap();
         let whole = route(&t.fabric, &layout, &lids).unwrap();
         for seed in seeds {
             let inj = inject(&t.fabric, 1, seed, &[]).unwrap();
-            let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+            let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
                 panic!("LSFT({q}) seed {seed}: not degraded")
             };
             let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
@@ -259,11 +259,11 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
                 let state = without(f, cut_now.clone(), &gone).unwrap();
                 let what = format!("LSFT({q}) {kill} repair order {k}, {done} cables back");
                 let d = match recognize(&state.fabric, None) {
-                    Recognition::Unrecognised { degraded: Some(d), .. } => d,
-                    Recognition::Unrecognised { attempts, .. } => panic!("{what}: not recognised: {attempts:?}"),
+                    Recognition::Unrecognized { degraded: Some(d), .. } => d,
+                    Recognition::Unrecognized { attempts, .. } => panic!("{what}: not recognised: {attempts:?}"),
                     // every switch cable back (hosts may still be out: empty ports)
-                    Recognition::Recognised { .. } if alive && cut_now.is_empty() => continue,
-                    Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
+                    Recognition::Recognized { .. } if alive && cut_now.is_empty() => continue,
+                    Recognition::Recognized { .. } => panic!("{what}: recognised as intact"),
                 };
                 let missing: Cables = d
                     .faults
@@ -329,7 +329,7 @@ fn switch_lids_that_need_two_turns_are_routed_over_a_relay_that_turns_once() {
     use ibfat::routing::Lids;
     let t = lsft(3, 31);
     let inj = inject(&t.fabric, 12, 6, &[]).unwrap();
-    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+    let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
         panic!("not recognised as a degraded LSFT")
     };
     let h = d.lsft().unwrap();
@@ -437,7 +437,7 @@ fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
                     continue;
                 }
                 // (recognition may give up on a fabric this far from the plan: not routed)
-                let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+                let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
                     unrecognised += 1;
                     continue;
                 };
@@ -502,7 +502,7 @@ fn detours_load_no_link_far_above_the_endpoint_bound() {
     let t = lsft(7, 17);
     for (cut, seed) in [(5usize, 1u64), (23, 2), (46, 3)] {
         let inj = inject(&t.fabric, cut, seed, &[]).unwrap();
-        let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+        let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
             panic!("LSFT(7) with {cut} cuts not recognised as degraded")
         };
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();

@@ -31,7 +31,7 @@ fn repaired_schedules_are_conflict_free_on_the_degraded_tables() {
             Vec::new()
         };
         let inj = inject(f, cut, 5, &dead_nodes).unwrap();
-        let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+        let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
             panic!("LSFT({q}) with {cut} cuts not recognised as degraded")
         };
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();

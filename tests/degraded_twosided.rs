@@ -32,7 +32,7 @@ fn degrade(t: &Topology, cut: usize, seed: u64, dead: &[&str]) -> (ibfat::topolo
     let f = &t.fabric;
     let dead: Vec<NodeId> = dead.iter().map(|n| by_name(f, n)).collect();
     let inj = inject(f, cut, seed, &dead).unwrap();
-    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
+    let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
         panic!("{cut} cuts (seed {seed}), dead {dead:?}: not recognised as degraded")
     };
     (inj, d)
@@ -41,7 +41,7 @@ fn degrade(t: &Topology, cut: usize, seed: u64, dead: &[&str]) -> (ibfat::topolo
 /// The intact fabric's leaf of each (side, point), by name: what the intact recogniser
 /// calls side a and side b (the lower GUID of a point is side a).
 fn intact_sides(t: &Topology) -> Vec<String> {
-    let Recognition::Recognised { layout, .. } = recognize(&t.fabric, None) else {
+    let Recognition::Recognized { layout, .. } = recognize(&t.fabric, None) else {
         panic!("the intact two-sided LSFT is not recognised")
     };
     let Layout::Lsft(l) = &layout else {
@@ -167,7 +167,7 @@ fn route_and_check(
         // intact tables' entry, twins included (the same canonical labels without dead switches)
         // (against the intact fabric as recognised: its sides and labels, which the
         // degraded recognition keeps when no switch is dead)
-        let Recognition::Recognised { layout, .. } = recognize(&t.fabric, None) else {
+        let Recognition::Recognized { layout, .. } = recognize(&t.fabric, None) else {
             panic!("{what}: the intact fabric is not recognised")
         };
         let whole = route(&t.fabric, &layout, &lids).unwrap();
@@ -247,7 +247,7 @@ fn degraded_two_sided_lsfts_are_routed_deadlock_free_on_two_vls() {
 fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
     for (q, seeds, pct) in [(7u32, 1..=5u64, 2), (5, 1..=3, 2)] {
         let t = two_sided(q, 5);
-        let Recognition::Recognised { layout, .. } = recognize(&t.fabric, None) else {
+        let Recognition::Recognized { layout, .. } = recognize(&t.fabric, None) else {
             panic!("intact two-sided LSFT({q}) not recognised")
         };
         let lids = Lids::plan(&t.fabric, &[], 0).unwrap();

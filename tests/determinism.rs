@@ -41,7 +41,7 @@ fn route_degraded_folder(dir: &Path, net: &str, g2l: &str) -> (Fabric, Lids, Lft
     let loaded = ibfat::load::load(
         &dir.join("topology.net"),
         Default::default(),
-        ibfat::load::Recognise::Yes(None),
+        ibfat::load::Recognize::Yes(None),
     )
     .unwrap();
     let lids = guid2lid::parse(loaded.fabric(), g2l, &dir.join("guid2lid")).unwrap();

@@ -97,10 +97,10 @@ fn captured_dumps_match_their_plans() {
                 assert_eq!(f.port(l.a, l.pa).width, Width::X4, "{what}");
             }
             match recognize(f, None) {
-                Recognition::Recognised { layout, .. } => {
+                Recognition::Recognized { layout, .. } => {
                     assert_eq!(params(&layout), params(&plan.layout), "{what}")
                 }
-                Recognition::Unrecognised { reason, .. } => panic!("{what}: {reason}"),
+                Recognition::Unrecognized { reason, .. } => panic!("{what}: {reason}"),
             }
             let r = audit(&plan.fabric, Some(&plan.layout), &d);
             assert!(r.is_match(), "{what}: {r:#?}");
@@ -131,8 +131,8 @@ fn router_records_are_read_from_real_output() {
         );
         assert_eq!(cables(f), cables(&net.fabric), "{what}");
         match recognize(f, None) {
-            Recognition::Unrecognised { reason, .. } => assert!(reason.contains("router"), "{what}: {reason}"),
-            Recognition::Recognised { layout, .. } => panic!("{what}: recognised as {}", layout.describe()),
+            Recognition::Unrecognized { reason, .. } => assert!(reason.contains("router"), "{what}: {reason}"),
+            Recognition::Recognized { layout, .. } => panic!("{what}: recognised as {}", layout.describe()),
         }
     }
 }
@@ -142,12 +142,12 @@ fn fixtures_recognise_under_their_own_family_hint_only() {
     let d = dump::read(&fixture("mols3").join("ibnetdiscover.txt")).unwrap();
     assert!(matches!(
         recognize(&d.fabric, Some(FamilyHint::Mols)),
-        Recognition::Recognised { .. }
+        Recognition::Recognized { .. }
     ));
     for wrong in [FamilyHint::Lsft, FamilyHint::Kary] {
         assert!(matches!(
             recognize(&d.fabric, Some(wrong)),
-            Recognition::Unrecognised { .. }
+            Recognition::Unrecognized { .. }
         ));
     }
 }

@@ -53,7 +53,7 @@ fn shuffled_meshes_are_recognised_from_net_files() {
         assert_eq!(v["hosts_per_switch"], h);
         assert_eq!(v["cables_per_pair"], w);
         // the library agrees, and the layout names every cable of the fabric
-        let Recognition::Recognised {
+        let Recognition::Recognized {
             layout: Layout::Fullmesh(l),
             ..
         } = recognize(&t.fabric, None)
@@ -82,7 +82,7 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
     let Layout::Fullmesh(l) = &t.layout else { panic!() };
     let mut f = t.fabric.clone();
     f.disconnect(l.switches[0], l.cable(0, 3, 0));
-    let Recognition::Recognised {
+    let Recognition::Recognized {
         layout: Layout::Fullmesh(d),
         ..
     } = recognize(&f, Some(FamilyHint::Fullmesh))
@@ -102,7 +102,7 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
     ] {
         let t = mesh(n, 2, w, Some(seed));
         let inj = ibfat::topology::faults::inject(&t.fabric, cuts, seed, &[]).unwrap();
-        let Recognition::Recognised { layout, .. } = recognize(&inj.fabric, None) else {
+        let Recognition::Recognized { layout, .. } = recognize(&inj.fabric, None) else {
             panic!("N={n} W={w} with {cuts} cuts not recognised")
         };
         let Layout::Fullmesh(d) = &layout else {
@@ -129,7 +129,7 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
                 // pair with all its cables is the intact one
                 assert_eq!(vr.sl_paths > 0, d.cut.iter().any(|c| c.2 == w), "{what}");
                 // the intact mesh recognised the same way (canonical frame: GUID order, slots by port)
-                let Recognition::Recognised {
+                let Recognition::Recognized {
                     layout: whole_layout, ..
                 } = recognize(&t.fabric, None)
                 else {
@@ -169,7 +169,7 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
     let t = mesh(6, 1, 1, Some(3));
     let inj = ibfat::topology::faults::inject(&t.fabric, 8, 3, &[]).unwrap();
     match recognize(&inj.fabric, Some(FamilyHint::Fullmesh)) {
-        Recognition::Unrecognised { reason, .. } => assert!(reason.contains("not a full mesh"), "{reason}"),
+        Recognition::Unrecognized { reason, .. } => assert!(reason.contains("not a full mesh"), "{reason}"),
         other => panic!("{other:?}"),
     }
     // a 2-level tree is not taken for a mesh, nor a mesh for a tree
@@ -181,7 +181,7 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
     .unwrap();
     assert!(matches!(
         recognize(&tree.fabric, None),
-        Recognition::Recognised {
+        Recognition::Recognized {
             layout: Layout::Kary(_),
             ..
         }

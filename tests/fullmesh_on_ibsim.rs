@@ -96,7 +96,7 @@ fn mesh_in_ibsim(n: u32, h: u32, w: u32, lmc: u8) {
     assert_eq!(assigned.lmc, lmc);
     let programmed = sim.tables_for(&fabric, &lids);
     harness::assert_same_tables(&fabric, &ours, &programmed, "mesh");
-    let Recognition::Recognised {
+    let Recognition::Recognized {
         layout: Layout::Fullmesh(l),
         ..
     } = recognize(&fabric, None)

@@ -210,7 +210,7 @@ fn pgfts_are_recognised_from_their_cabling() {
     ];
     for (i, (m, w, p, hpl)) in shapes.into_iter().enumerate() {
         let planned = plan(m, w, p, hpl, Some(40 + i as u64));
-        let Recognition::Recognised { layout, .. } = recognize(&planned.fabric, Some(FamilyHint::Pgft)) else {
+        let Recognition::Recognized { layout, .. } = recognize(&planned.fabric, Some(FamilyHint::Pgft)) else {
             panic!("PGFT m={m:?} w={w:?} p={p:?} not recognised")
         };
         let Layout::Pgft(l) = &layout else { panic!() };
@@ -234,7 +234,7 @@ fn pgfts_are_recognised_from_their_cabling() {
     let lsft = Spec::new(FamilySpec::Lsft(ibfat::topology::lsft::LsftParams::new(3, false)))
         .build()
         .unwrap();
-    let Recognition::Unrecognised { reason, .. } = recognize(&lsft.fabric, Some(FamilyHint::Pgft)) else {
+    let Recognition::Unrecognized { reason, .. } = recognize(&lsft.fabric, Some(FamilyHint::Pgft)) else {
         panic!("an LSFT recognised as a PGFT")
     };
     assert!(!reason.is_empty());
@@ -274,8 +274,8 @@ fn recognize_reports_a_pgft() {
 }
 
 /// Shift over the compute hosts of a recognised copy of `t`'s cabling, with `roles`.
-fn recognised_with_roles(t: &Topology, roles: &RoleSources) -> Topology {
-    let Recognition::Recognised { mut layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
+fn recognized_with_roles(t: &Topology, roles: &RoleSources) -> Topology {
+    let Recognition::Recognized { mut layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
         panic!("not recognised")
     };
     let r = resolve_roles(&t.fabric, roles, true).unwrap();
@@ -321,7 +321,7 @@ fn non_compute_hosts_are_routed_but_not_ranked() {
         io_names: vec!["IO*".into()],
         ..Default::default()
     };
-    let found = recognised_with_roles(&t, &by_name);
+    let found = recognized_with_roles(&t, &by_name);
     assert_eq!((found.layout.hosts().len(), found.layout.others().len()), (16, 4));
     assert_eq!(shift_on_tables(&found), (1.0, 1));
 
@@ -345,7 +345,7 @@ fn non_compute_hosts_are_routed_but_not_ranked() {
             io_guids: Some(guid_file(dir.path(), &t, &storage)),
             ..Default::default()
         };
-        let found = recognised_with_roles(&t, &roles);
+        let found = recognized_with_roles(&t, &roles);
         assert_eq!(found.layout.others().len(), storage.len(), "m={m:?}");
         assert!(found.layout.hosts().iter().all(|h| !storage.contains(h)));
         assert_eq!(shift_on_tables(&found), (1.0, 1), "m={m:?}");
@@ -475,7 +475,7 @@ fn a_leaf_without_hosts_is_still_a_leaf() {
                 }
             }
         }
-        let Recognition::Recognised { layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
+        let Recognition::Recognized { layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
             panic!("m={m:?}: a PGFT with an empty leaf not recognised")
         };
         let Layout::Pgft(found) = &layout else { panic!() };

@@ -141,7 +141,7 @@ fn prove_with_plugin(name: &str, build: &[&str]) {
     // HCA, the same node on every rail, on HCA port k+1 on rail k
     let (bcast, rank_nodes) = {
         let plane = rails::plane(&all, 0).unwrap();
-        let Recognition::Recognised { layout, .. } = recognize(&plane, None) else {
+        let Recognition::Recognized { layout, .. } = recognize(&plane, None) else {
             panic!("{name} rail 0: not recognised")
         };
         let hosts = layout.hosts();
@@ -199,7 +199,7 @@ fn prove_with_plugin(name: &str, build: &[&str]) {
         let lids = Lids::discovered(&disc).unwrap().expect("LIDs after the sweep");
         let held = lftdump::parse(&sim.tool_on(host.as_deref(), "dump_lfts", &[]), Path::new("dump_lfts")).unwrap();
         let tables = lftdump::to_lftset(&held, &disc, &lids, Path::new("dump_lfts")).unwrap();
-        let Recognition::Recognised { layout, .. } = recognize(&disc, None) else {
+        let Recognition::Recognized { layout, .. } = recognize(&disc, None) else {
             panic!("{name} rail {k}: not recognised")
         };
         let v = validate(&disc, &lids, &tables, Some(&layout));
@@ -213,7 +213,7 @@ fn prove_with_plugin(name: &str, build: &[&str]) {
         // tables read back from rail k's switches
         let want = {
             let plane = rails::plane(&all, k).unwrap();
-            let Recognition::Recognised { layout, .. } = recognize(&plane, None) else {
+            let Recognition::Recognized { layout, .. } = recognize(&plane, None) else {
                 panic!("{name} rail {k}: plane not recognised")
             };
             let lids = Lids::plan(&plane, layout.hosts(), 0).unwrap();

@@ -23,15 +23,15 @@ fn shuffled(seed: u64) -> BuildOptions {
 
 fn recognised(f: &Fabric, hint: Option<FamilyHint>) -> Layout {
     match recognize(f, hint) {
-        Recognition::Recognised { layout, .. } => layout,
-        Recognition::Unrecognised { reason, attempts, .. } => panic!("unrecognised: {reason} ({attempts:?})"),
+        Recognition::Recognized { layout, .. } => layout,
+        Recognition::Unrecognized { reason, attempts, .. } => panic!("unrecognised: {reason} ({attempts:?})"),
     }
 }
 
 fn reason(f: &Fabric, hint: Option<FamilyHint>) -> String {
     match recognize(f, hint) {
-        Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
-        Recognition::Unrecognised { reason, .. } => reason,
+        Recognition::Recognized { layout, .. } => panic!("recognised as {}", layout.describe()),
+        Recognition::Unrecognized { reason, .. } => reason,
     }
 }
 
@@ -207,7 +207,7 @@ fn standard_mols_is_a_kary_tree_unless_asked_for_mols() {
     )
     .unwrap();
     match recognize(&f, None) {
-        Recognition::Recognised {
+        Recognition::Recognized {
             layout: Layout::Kary(l),
             equivalent,
         } => {
@@ -217,7 +217,7 @@ fn standard_mols_is_a_kary_tree_unless_asked_for_mols() {
         other => panic!("{other:?}"),
     }
     match recognize(&f, Some(FamilyHint::Mols)) {
-        Recognition::Recognised {
+        Recognition::Recognized {
             layout: Layout::Mols(l),
             equivalent,
         } => {
@@ -324,7 +324,7 @@ fn counts_that_fit_no_family_are_reported_per_family() {
     // remove one up cable: no longer a tree
     f.disconnect(l.switches[0], l.up[0]);
     match recognize(&f, None) {
-        Recognition::Unrecognised {
+        Recognition::Unrecognized {
             reason,
             closest,
             attempts,
@@ -516,7 +516,7 @@ fn a_non_desarguesian_plane_of_order_9_is_unrecognised_with_the_reason() {
     assert!(!desargues_fails(&pg_lines, 1));
     assert!(matches!(
         recognize(&fabric_on(&pg_lines), Some(FamilyHint::Lsft)),
-        Recognition::Recognised { .. }
+        Recognition::Recognized { .. }
     ));
     let started = std::time::Instant::now();
     // a 2-level fat-tree all the same (issue 39): the LSFT recogniser says why it is no LSFT

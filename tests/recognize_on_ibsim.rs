@@ -28,11 +28,11 @@ fn recognised(text: &str) -> Layout {
         .strict(Path::new("ibnetdiscover"))
         .unwrap();
     match recognize(&d.fabric, None) {
-        Recognition::Recognised { layout, .. } => {
+        Recognition::Recognized { layout, .. } => {
             // keep the fabric alive for the checks: re-recognition is deterministic
             layout
         }
-        Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+        Recognition::Unrecognized { reason, .. } => panic!("unrecognised: {reason}"),
     }
 }
 
@@ -160,7 +160,7 @@ fn a_two_level_fat_tree_is_recognised_as_twolevel_when_asked() {
     };
     assert!(!l.twolevel);
     let f = parsed(&text);
-    let Recognition::Recognised { layout, .. } = recognize(&f, Some(FamilyHint::Twolevel)) else {
+    let Recognition::Recognized { layout, .. } = recognize(&f, Some(FamilyHint::Twolevel)) else {
         panic!("twolevel")
     };
     assert_eq!(layout.family_name(), "twolevel");

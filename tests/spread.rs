@@ -32,14 +32,14 @@ fn lsft(q: u32, two_sided: bool, shuffle: u64) -> Topology {
 /// degraded (with its holes).
 fn holes(f: &Fabric) -> LsftHoles {
     match recognize(f, None) {
-        Recognition::Recognised { layout, .. } => {
+        Recognition::Recognized { layout, .. } => {
             let Layout::Lsft(l) = &layout else {
                 panic!("not an LSFT")
             };
             LsftHoles::new(f, l.plane.clone(), l.sides, l.leaves.clone(), l.spines.clone())
         }
-        Recognition::Unrecognised { degraded: Some(d), .. } => d.lsft().unwrap().clone(),
-        Recognition::Unrecognised { reason, .. } => panic!("not recognised: {reason}"),
+        Recognition::Unrecognized { degraded: Some(d), .. } => d.lsft().unwrap().clone(),
+        Recognition::Unrecognized { reason, .. } => panic!("not recognised: {reason}"),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::ibsim;
-use ibfat::load::{load, Recognise};
+use ibfat::load::{load, Recognize};
 use ibfat::recognize::{recognize, FamilyHint, Recognition};
 use ibfat::routing::{route_fabric, Ask, Lids, Method, Shape};
 use ibfat::topology::tree::TreeLayout;
@@ -15,7 +15,7 @@ use std::path::Path;
 
 fn fixture(name: &str) -> Fabric {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/public").join(name);
-    load(&path, ParseOptions::default(), Recognise::No)
+    load(&path, ParseOptions::default(), Recognize::No)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .fabric()
         .clone()
@@ -23,12 +23,12 @@ fn fixture(name: &str) -> Fabric {
 
 fn tree_of(f: &Fabric) -> TreeLayout {
     match recognize(f, None) {
-        Recognition::Recognised {
+        Recognition::Recognized {
             layout: Layout::Tree(t),
             ..
         } => t,
-        Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
-        Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+        Recognition::Recognized { layout, .. } => panic!("recognised as {}", layout.describe()),
+        Recognition::Unrecognized { reason, .. } => panic!("unrecognised: {reason}"),
     }
 }
 
@@ -164,7 +164,7 @@ fn reversed(f: &Fabric) -> Fabric {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("reversed.net");
     std::fs::write(&path, text).unwrap();
-    let mut g = load(&path, ParseOptions::default(), Recognise::No)
+    let mut g = load(&path, ParseOptions::default(), Recognize::No)
         .unwrap()
         .fabric()
         .clone();
@@ -229,8 +229,8 @@ fn ring(hosts: &[u32]) -> Fabric {
 
 fn tree_reason(f: &Fabric) -> String {
     match recognize(f, None) {
-        Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
-        Recognition::Unrecognised { attempts, .. } => attempts
+        Recognition::Recognized { layout, .. } => panic!("recognised as {}", layout.describe()),
+        Recognition::Unrecognized { attempts, .. } => attempts
             .iter()
             .find(|a| a.family == FamilyHint::Tree)
             .map(|a| a.reason.clone())
@@ -318,7 +318,7 @@ fn generated_field_shapes_are_trees_with_their_irregularities() {
         // small it is a PGFT with faults in automatic mode: asked for as a tree)
         let f = found::big_irregular(seed, 4);
         let t = match recognize(&f, Some(FamilyHint::Tree)) {
-            Recognition::Recognised {
+            Recognition::Recognized {
                 layout: Layout::Tree(t),
                 ..
             } => t,
@@ -347,12 +347,12 @@ fn superpod_shapes_stay_pgfts() {
     for sus in [1, 2, 4] {
         let f = found::superpod(1, sus);
         match recognize(&f, None) {
-            Recognition::Recognised {
+            Recognition::Recognized {
                 layout: Layout::Pgft(_),
                 ..
             } => {}
-            Recognition::Recognised { layout, .. } => panic!("{sus} units: {}", layout.describe()),
-            Recognition::Unrecognised { reason, .. } => panic!("{sus} units: {reason}"),
+            Recognition::Recognized { layout, .. } => panic!("{sus} units: {}", layout.describe()),
+            Recognition::Unrecognized { reason, .. } => panic!("{sus} units: {reason}"),
         }
     }
 }

@@ -46,7 +46,7 @@ fn tops(t: &Topology) -> Vec<u32> {
             .filter(|&s| t.fabric.node(s).name.starts_with('T'))
             .collect();
     }
-    let Recognition::Recognised {
+    let Recognition::Recognized {
         layout: Layout::Pgft(p),
         ..
     } = recognize(&t.fabric, Some(FamilyHint::Pgft))

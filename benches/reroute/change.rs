@@ -18,19 +18,19 @@ use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeKind, Spec, NO_PEER}
 /// The tables of `f` as `ibfat route` computes them, intact or degraded.
 fn tables(f: &Fabric, lids: &Lids, what: &str) -> LftSet {
     match recognize(f, None) {
-        Recognition::Recognised { layout, .. } => {
+        Recognition::Recognized { layout, .. } => {
             route_fabric(f, Shape::Intact(&layout), lids, &Ask::default())
                 .expect("routes")
                 .lfts
         }
-        Recognition::Unrecognised { degraded: Some(d), .. } => {
+        Recognition::Unrecognized { degraded: Some(d), .. } => {
             let shape = Shape::Degraded {
                 holes: &d.holes,
                 description: &d.description,
             };
             route_fabric(f, shape, lids, &Ask::default()).expect("routes").lfts
         }
-        Recognition::Unrecognised { reason, .. } => panic!("{what}: not recognised: {reason}"),
+        Recognition::Unrecognized { reason, .. } => panic!("{what}: not recognised: {reason}"),
     }
 }
 

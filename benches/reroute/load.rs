@@ -96,7 +96,7 @@ pub fn main() {
         for seed in 1..=seeds {
             let inj = inject(&fabric, cut, seed, &[]).expect("faults inject");
             let f = &inj.fabric;
-            let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(f, None) else {
+            let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(f, None) else {
                 panic!("{cut} cuts, seed {seed}: not recognised as a degraded LSFT")
             };
             let h = d.lsft().expect("LSFT holes");

@@ -71,7 +71,7 @@ typedef enum IbfatStatus {
   /**
    * The fabric is not of a family ibfat knows (the message says why).
    */
-  IBFAT_E_UNRECOGNISED = 4,
+  IBFAT_E_UNRECOGNIZED = 4,
   /**
    * No such switch, LID, rank or phase.
    */
@@ -386,7 +386,7 @@ enum IbfatStatus ibfat_fabric_family(const struct IbfatFabric *fabric,
  * do not matter) and remember it for routing and schedules. `hint` restricts the search
  * (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A known family with cables or
  * switches missing is recognised as degraded (`faults` > 0): `ibfat_routes_compute`
- * routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNISED` and
+ * routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNIZED` and
  * `ibfat_last_error()` says why.
  */
 enum IbfatStatus ibfat_fabric_recognize(struct IbfatFabric *fabric,

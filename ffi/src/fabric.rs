@@ -159,7 +159,7 @@ impl IbfatFabric {
     pub(crate) fn known(&self) -> Result<&Topology, Fail> {
         self.model.topology().ok_or_else(|| {
             Fail(
-                IbfatStatus::IbfatEUnrecognised,
+                IbfatStatus::IbfatEUnrecognized,
                 "the fabric's family is not known: recognise it first".into(),
             )
         })
@@ -191,7 +191,7 @@ pub unsafe extern "C" fn ibfat_fabric_load(path: *const c_char, out_fabric: *mut
         // SAFETY: path is NULL or a C string, out_fabric NULL or writable (pointer contract)
         let (path, o) = unsafe { (cstr(path, "path")?, out(out_fabric, "out_fabric")?) };
         // the library's one loader; recognition is the caller's choice (ibfat_recognize)
-        let lf = ibfat::load::load(Path::new(path), Default::default(), ibfat::load::Recognise::No)?;
+        let lf = ibfat::load::load(Path::new(path), Default::default(), ibfat::load::Recognize::No)?;
         give(
             o,
             IbfatFabric {
@@ -470,7 +470,7 @@ fn describe(layout: &Layout) -> IbfatRecognition {
 /// do not matter) and remember it for routing and schedules. `hint` restricts the search
 /// (`IBFAT_FAMILY_AUTO` tries all; an [`IbfatFamily`] value). A known family with cables or
 /// switches missing is recognised as degraded (`faults` > 0): `ibfat_routes_compute`
-/// routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNISED` and
+/// routes around the holes. A fabric of no known family returns `IBFAT_E_UNRECOGNIZED` and
 /// `ibfat_last_error()` says why.
 #[no_mangle]
 pub unsafe extern "C" fn ibfat_fabric_recognize(
@@ -491,18 +491,18 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
             IbfatFamily::IbfatFamilyTree => Some(FamilyHint::Tree),
         };
         match recognize(f.fabric(), hint) {
-            Recognition::Recognised { layout, .. } => {
+            Recognition::Recognized { layout, .. } => {
                 *o = describe(&layout);
                 f.degraded = None;
                 f.model.set_layout(layout, "fabric");
                 Ok(())
             }
-            Recognition::Unrecognised { degraded: Some(d), .. } => {
+            Recognition::Unrecognized { degraded: Some(d), .. } => {
                 *o = describe_degraded(&d);
                 f.degraded = Some(d);
                 Ok(())
             }
-            Recognition::Unrecognised { reason, .. } => Err(Fail(IbfatStatus::IbfatEUnrecognised, reason)),
+            Recognition::Unrecognized { reason, .. } => Err(Fail(IbfatStatus::IbfatEUnrecognized, reason)),
         }
     })
 }

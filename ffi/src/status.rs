@@ -20,7 +20,7 @@ pub enum IbfatStatus {
     /// I/O failure.
     IbfatEIo = 3,
     /// The fabric is not of a family ibfat knows (the message says why).
-    IbfatEUnrecognised = 4,
+    IbfatEUnrecognized = 4,
     /// No such switch, LID, rank or phase.
     IbfatENotFound = 5,
     /// An internal error (a caught panic): a bug to report.

@@ -94,7 +94,7 @@ fn describe_a_fabric_node_by_node_and_recognise_it() {
         let mut rec = std::mem::zeroed::<IbfatRecognition>();
         assert_eq!(
             ibfat_fabric_recognize(f, IbfatFamily::IbfatFamilyLsft as c_int, &mut rec),
-            IbfatStatus::IbfatEUnrecognised
+            IbfatStatus::IbfatEUnrecognized
         );
         assert!(!last().is_empty());
         assert_eq!(

@@ -4,7 +4,7 @@ use super::output::print_json;
 use clap::Args;
 use ibfat::cabling::audit::{audit, CableRef, CablingReport, DumpProblem};
 use ibfat::formats::dump::ParseOptions;
-use ibfat::load::{load, Recognise, Source};
+use ibfat::load::{load, Recognize, Source};
 use ibfat::recognize::report::{slow_cable_reports, SlowCableReport};
 use ibfat::recognize::report_rails::RailsReport;
 use ibfat::topology::railopt::check::{check, Finding, Severity};
@@ -151,7 +151,7 @@ fn without_plan(path: &std::path::Path, json: bool) -> Result<i32> {
             lenient: true,
             ..super::topo::read_options()
         },
-        Recognise::No,
+        Recognize::No,
     )?);
     let Some(discovered) = &found.discovered else {
         return Err(Error::at(
@@ -281,14 +281,14 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         "--discovered",
         "DISCOVERED",
     )?;
-    let plan = load(&plan_path, ParseOptions::default(), Recognise::Yes(None))?;
+    let plan = load(&plan_path, ParseOptions::default(), Recognize::Yes(None))?;
     let found = load(
         &found_path,
         ParseOptions {
             lenient: true,
             ..super::topo::read_options()
         },
-        Recognise::No,
+        Recognize::No,
     )?;
     let plan = super::topo::named(plan);
     let found = super::topo::named(found);

@@ -6,7 +6,7 @@ use super::output::print_json;
 use super::topo;
 use clap::Args;
 use ibfat::check::multipath::{throughput, MeshPattern, MultipathResult};
-use ibfat::load::{load, Recognise};
+use ibfat::load::{load, Recognize};
 use ibfat::routing::plan::PathPlan;
 use ibfat::routing::{route, Lids};
 use ibfat::topology::Layout;
@@ -55,7 +55,7 @@ struct Report {
 }
 
 pub fn run(a: MultipathArgs) -> Result<i32> {
-    let loaded = load(&a.topology, super::topo::read_options(), Recognise::Yes(None))?;
+    let loaded = load(&a.topology, super::topo::read_options(), Recognize::Yes(None))?;
     let loaded = topo::with_roles(loaded)?;
     let layout = loaded.layout()?;
     let Layout::Fullmesh(l) = layout else {

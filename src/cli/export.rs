@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 use ibfat::formats::slurm::SlurmForm;
 use ibfat::formats::{atomic, slurm};
-use ibfat::load::{load, Recognise};
+use ibfat::load::{load, Recognize};
 use ibfat::topology::railopt::RailFabric;
 use ibfat::{Error, Result};
 use std::path::PathBuf;
@@ -62,7 +62,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     match a.what {
         Export::SlurmTopology { topology, out, form } => {
             super::output::data_output(out.as_deref());
-            let loaded = super::topo::with_roles(load(&topology, super::topo::read_options(), Recognise::Yes(None))?)?;
+            let loaded = super::topo::with_roles(load(&topology, super::topo::read_options(), Recognize::Yes(None))?)?;
             let title = match loaded.model.layout() {
                 Some(l) => l.describe(),
                 None => format!("{} (no family recognised)", topology.display()),

@@ -3,7 +3,7 @@
 
 use clap::Args;
 use ibfat::formats::{atomic, ibsim};
-use ibfat::load::{load, Recognise};
+use ibfat::load::{load, Recognize};
 use ibfat::topology::faults::{ibsim_commands, inject};
 use ibfat::topology::{Fabric, NodeId};
 use ibfat::{Error, Result};
@@ -89,7 +89,7 @@ fn switch_named(fabric: &Fabric, s: &str) -> Result<NodeId> {
 }
 
 pub fn run(a: FaultsArgs) -> Result<i32> {
-    let loaded = super::topo::named(load(&a.topology, super::topo::read_options(), Recognise::No)?);
+    let loaded = super::topo::named(load(&a.topology, super::topo::read_options(), Recognize::No)?);
     let fabric = loaded.fabric();
     let dead = a
         .dead

@@ -6,7 +6,7 @@ use super::topo;
 use clap::Args;
 use ibfat::check::lft_diff::{diff, DumpTables, LftDiff};
 use ibfat::formats::lftdump;
-use ibfat::load::{load, Recognise};
+use ibfat::load::{load, Recognize};
 use ibfat::Result;
 use std::path::PathBuf;
 
@@ -56,7 +56,7 @@ pub struct DiffArgs {
 
 /// Compare the two dumps; exit 0 identical, 1 different (errors: 2 bad input, 3 I/O).
 pub fn run(a: DiffArgs) -> Result<i32> {
-    let loaded = topo::named(load(&a.topology, super::topo::read_options(), Recognise::No)?);
+    let loaded = topo::named(load(&a.topology, super::topo::read_options(), Recognize::No)?);
     let given = topo::given_lids(&loaded, a.lids.as_deref())?;
     let fabric = loaded.fabric();
     let (old_lids, old, old_listed) = lftdump::read_listed(&a.old, fabric, given.as_ref())?;

@@ -2,7 +2,7 @@
 
 use super::output::print_json;
 use clap::Args;
-use ibfat::load::{load, Recognise};
+use ibfat::load::{load, Recognize};
 use ibfat::recognize::{recognize, report, FamilyHint, RecognitionReport};
 use ibfat::Result;
 use serde::Serialize;
@@ -97,7 +97,7 @@ struct RailsOutput<'a> {
 }
 
 pub fn run(a: RecognizeArgs) -> Result<i32> {
-    let mut lf = load(&a.dump, super::topo::read_options(), Recognise::No)?;
+    let mut lf = load(&a.dump, super::topo::read_options(), Recognize::No)?;
     if let Some(k) = a.rail {
         lf.select_rail(k)?;
     }
@@ -183,7 +183,7 @@ fn recognize_one(
     whole: bool,
 ) -> Result<(i32, RecognitionReport, String)> {
     let mut rec = recognize(lf.fabric(), family);
-    if let ibfat::recognize::Recognition::Recognised { layout, .. } = &mut rec {
+    if let ibfat::recognize::Recognition::Recognized { layout, .. } = &mut rec {
         super::topo::apply_roles(lf.fabric(), layout)?;
     }
     let mut r = report(lf.fabric(), &rec);

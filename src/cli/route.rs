@@ -9,7 +9,7 @@ use clap::Args;
 use ibfat::check::{prove, Proof};
 use ibfat::formats::lftdump::DumpStyle;
 use ibfat::formats::{atomic, guid2lid, lanes, lftbin, lftdump};
-use ibfat::load::{load, Loaded, Recognise};
+use ibfat::load::{load, Loaded, Recognize};
 use ibfat::routing::pipeline::check_lmc;
 use ibfat::routing::{route_fabric, Ask, Lids, Routed, Shape};
 use ibfat::topology::{Fabric, Layout};
@@ -123,12 +123,12 @@ enum StyleArg {
 }
 
 /// What recognition found, owned by the run (the shape borrows from it).
-struct Recognised {
+struct Recognized {
     loaded: Loaded,
     degraded: Option<ibfat::recognize::Degraded>,
 }
 
-impl Recognised {
+impl Recognized {
     fn shape(&self) -> Result<Shape<'_>> {
         Ok(match &self.degraded {
             Some(d) => Shape::Degraded {
@@ -160,13 +160,13 @@ pub fn run(a: RouteArgs) -> Result<i32> {
         ..Ask::default()
     };
     let t_read = Instant::now();
-    let mut loaded = load(&a.topology, topo::read_options(), Recognise::No)?;
+    let mut loaded = load(&a.topology, topo::read_options(), Recognize::No)?;
     if let Some(k) = a.rail {
         loaded.select_rail(k)?;
     }
     let read_s = t_read.elapsed().as_secs_f64();
     let t_rec = Instant::now();
-    let rec = recognise(loaded, &a.family)?;
+    let rec = recognize_loaded(loaded, &a.family)?;
     let shape = rec.shape()?;
     check_lmc(shape, ask.objective, a.lmc)?;
     let recognize_s = t_rec.elapsed().as_secs_f64();
@@ -217,9 +217,9 @@ pub fn run(a: RouteArgs) -> Result<i32> {
 
 /// Recognise the loaded fabric (`--family`), apply host roles; an unrecognised fabric is
 /// refused with recognition's reason.
-fn recognise(mut loaded: Loaded, family: &str) -> Result<Recognised> {
+fn recognize_loaded(mut loaded: Loaded, family: &str) -> Result<Recognized> {
     let hint = ibfat::recognize::FamilyHint::parse_opt(family)?;
-    loaded.recognise(hint);
+    loaded.recognize(hint);
     let degraded = match loaded.model.layout() {
         Some(_) => None,
         None => loaded.degraded.clone(),
@@ -228,7 +228,7 @@ fn recognise(mut loaded: Loaded, family: &str) -> Result<Recognised> {
         loaded.topology()?;
     }
     let loaded = topo::with_roles(loaded)?;
-    Ok(Recognised { loaded, degraded })
+    Ok(Recognized { loaded, degraded })
 }
 
 /// The LIDs to route with: `plan`, `discovered`, `auto` (the topology's own at this LMC,

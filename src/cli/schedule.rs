@@ -302,7 +302,7 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     let start = Instant::now();
     let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
-    let read = || ibfat::load::load(&a.topology, super::topo::read_options(), ibfat::load::Recognise::No);
+    let read = || ibfat::load::load(&a.topology, super::topo::read_options(), ibfat::load::Recognize::No);
     let mut loaded = read()?;
     // the other rails' planes, for a broadcast whose lane k runs on rail k
     let mut other_rails: Vec<ibfat::topology::Topology> = Vec::new();
@@ -312,14 +312,14 @@ pub fn run(a: ScheduleArgs) -> Result<i32> {
             for &k in &rails[1..] {
                 let mut l = read()?;
                 l.select_rail(k)?;
-                l.recognise(hint);
+                l.recognize(hint);
                 other_rails.push(l.topology()?.clone());
             }
             loaded.select_rail(rails[0])?;
         }
         _ => {}
     }
-    loaded.recognise(hint);
+    loaded.recognize(hint);
     if let Some(d) = &loaded.degraded {
         return repaired(&a, &loaded, d, start);
     }

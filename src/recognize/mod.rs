@@ -9,13 +9,13 @@
 //! same `*Layout::resolve` the builders use: a recognised fabric routes and schedules
 //! exactly like a planned one.
 //!
-//! When nothing fits, the answer is [`Recognition::Unrecognised`] with the reason of the
+//! When nothing fits, the answer is [`Recognition::Unrecognized`] with the reason of the
 //! family that came closest ("leaves "L3" and "L9" share 2 spines") and the reasons of
 //! the others.
 //!
 //! A MOLS 3-level tree with standard wiring *is* a 3-level k-ary tree (k = n). In
 //! automatic mode it is reported as `kary` (the simpler name for the same fabric) with
-//! [`Recognition::Recognised::equivalent`] saying so; ask for `mols` explicitly to get
+//! [`Recognition::Recognized::equivalent`] saying so; ask for `mols` explicitly to get
 //! its MOLS layout.
 
 pub mod degraded;
@@ -200,7 +200,7 @@ pub struct Attempt {
 #[allow(clippy::large_enum_variant)]
 pub enum Recognition {
     /// The fabric is one of the families, in canonical coordinates.
-    Recognised {
+    Recognized {
         /// Which switch is which and which port leads where: what routing and the
         /// schedules use, exactly as for a planned fabric.
         layout: Layout,
@@ -209,7 +209,7 @@ pub enum Recognition {
         equivalent: Option<String>,
     },
     /// No family fits (or not the one asked for).
-    Unrecognised {
+    Unrecognized {
         /// The reason of the family that came closest.
         reason: String,
         /// That family, if any recogniser got past the counts.
@@ -226,8 +226,8 @@ impl Recognition {
     /// The layout, if recognised.
     pub fn layout(&self) -> Option<&Layout> {
         match self {
-            Recognition::Recognised { layout, .. } => Some(layout),
-            Recognition::Unrecognised { .. } => None,
+            Recognition::Recognized { layout, .. } => Some(layout),
+            Recognition::Unrecognized { .. } => None,
         }
     }
 
@@ -235,8 +235,8 @@ impl Recognition {
     /// family to work with).
     pub fn into_layout(self) -> Result<Layout> {
         match self {
-            Recognition::Recognised { layout, .. } => Ok(layout),
-            Recognition::Unrecognised { degraded: Some(d), .. } => Err(Error::input(
+            Recognition::Recognized { layout, .. } => Ok(layout),
+            Recognition::Unrecognized { degraded: Some(d), .. } => Err(Error::input(
                 "topology",
                 format!(
                     "{} (first fault: {}); this needs the intact family (`ibfat route` routes the degraded fabric)",
@@ -245,7 +245,7 @@ impl Recognition {
                 ),
                 Some("`ibfat recognize` lists every fault".into()),
             )),
-            Recognition::Unrecognised { reason, closest, .. } => Err(Error::input(
+            Recognition::Unrecognized { reason, closest, .. } => Err(Error::input(
                 "topology",
                 match closest {
                     Some(f) => format!(
@@ -292,7 +292,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
     let g = match SwitchGraph::new(fabric) {
         Ok(g) => g,
         Err(reason) => {
-            return Recognition::Unrecognised {
+            return Recognition::Unrecognized {
                 reason,
                 closest: None,
                 attempts: Vec::new(),
@@ -315,7 +315,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
         match run(family, &g) {
             Ok(layout) => {
                 let equivalent = equivalent(&layout);
-                return Recognition::Recognised { layout, equivalent };
+                return Recognition::Recognized { layout, equivalent };
             }
             Err(fail) => fails.push((family, fail)),
         }
@@ -333,7 +333,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
     if degraded.is_none() && hint.is_none() {
         match tree::recognize(&g) {
             Ok(layout) => {
-                return Recognition::Recognised {
+                return Recognition::Recognized {
                     layout,
                     equivalent: None,
                 }
@@ -349,7 +349,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
         .map(|(i, _)| i)
         .unwrap_or(0);
     let (family, fail) = &fails[best];
-    Recognition::Unrecognised {
+    Recognition::Unrecognized {
         degraded,
         reason: fail.reason.clone(),
         closest: (fail.stage > Stage::Counts || hint.is_some()).then_some(*family),

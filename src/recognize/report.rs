@@ -487,7 +487,7 @@ fn fault_report(f: &Fabric, fault: &crate::recognize::Fault) -> FaultReport {
 pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
     let mut r = blank_report(fabric);
     let (layout, equivalent) = match rec {
-        Recognition::Unrecognised {
+        Recognition::Unrecognized {
             reason,
             closest,
             attempts,
@@ -507,7 +507,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
                 .collect();
             return r;
         }
-        Recognition::Recognised { layout, equivalent } => (layout, equivalent),
+        Recognition::Recognized { layout, equivalent } => (layout, equivalent),
     };
     r.family = FamilyHint::of(layout).to_string();
     r.description = Some(layout.describe());

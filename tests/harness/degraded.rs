@@ -48,7 +48,7 @@ pub fn restore_and_expect_intact(sim: &Sim, osm: &mut OpenSm, faults: &Path) {
     osm.sighup();
     osm.routed_by_ibfat(before + 1, "restored");
     let (fabric, lids, programmed) = sim.programmed();
-    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+    let Recognition::Recognized { layout, .. } = recognize(&fabric, None) else {
         panic!("the repaired fabric is not recognised")
     };
     let intact = ibfat::routing::route(&fabric, &layout, &lids).unwrap();
@@ -115,11 +115,11 @@ pub fn tree_faults(
 pub fn degraded(f: &Fabric, hint: Option<ibfat::recognize::FamilyHint>, what: &str) -> ibfat::recognize::Degraded {
     use ibfat::recognize::{recognize, Recognition};
     match recognize(f, hint) {
-        Recognition::Unrecognised { degraded: Some(d), .. } => d,
-        Recognition::Unrecognised { reason, attempts, .. } => {
+        Recognition::Unrecognized { degraded: Some(d), .. } => d,
+        Recognition::Unrecognized { reason, attempts, .. } => {
             panic!("{what}: not recognised as degraded: {reason} {attempts:?}")
         }
-        Recognition::Recognised { .. } => panic!("{what}: recognised as intact"),
+        Recognition::Recognized { .. } => panic!("{what}: recognised as intact"),
     }
 }
 

@@ -149,8 +149,8 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
     let mut degraded_lsft = None;
     let mut repaired = None;
     let layout = match recognize(&fabric, hint) {
-        Recognition::Recognised { layout, .. } => Some(layout),
-        Recognition::Unrecognised { degraded: Some(d), .. } => {
+        Recognition::Recognized { layout, .. } => Some(layout),
+        Recognition::Unrecognized { degraded: Some(d), .. } => {
             degraded_lsft = d.lsft().map(|h| h.schedule_layout());
             repaired = d.lsft().map(|h| {
                 let r = ibfat::select::repair::repair_lsft(&fabric, h, &lids, &tables)
@@ -160,7 +160,7 @@ fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
             });
             None
         }
-        Recognition::Unrecognised { reason, .. } => {
+        Recognition::Unrecognized { reason, .. } => {
             panic!("the programmed fabric is not the benchmarked family: {reason}")
         }
     };
@@ -344,9 +344,9 @@ fn run_engine(
 /// field shapes), with its name; none when neither is set.
 fn found_fabric(seed: u64) -> Option<(Fabric, String)> {
     use ibfat::formats::dump::ParseOptions;
-    use ibfat::load::{load, Recognise};
+    use ibfat::load::{load, Recognize};
     if let Ok(path) = std::env::var("IBFAT_BENCH_FABRIC") {
-        let loaded = load(std::path::Path::new(&path), ParseOptions::default(), Recognise::No)
+        let loaded = load(std::path::Path::new(&path), ParseOptions::default(), Recognize::No)
             .unwrap_or_else(|e| panic!("IBFAT_BENCH_FABRIC: {e}"));
         let name = std::path::Path::new(&path)
             .file_name()

@@ -66,7 +66,7 @@ fn main() {
             let run = sim.opensm(&cfg);
             let by = run.configured_by().unwrap_or_else(|| "nothing".into());
             let (fabric, lids, tables) = sim.programmed();
-            let Recognition::Recognised { layout, .. } = recognize(&fabric, Some(FamilyHint::Pgft)) else {
+            let Recognition::Recognized { layout, .. } = recognize(&fabric, Some(FamilyHint::Pgft)) else {
                 panic!("{name}: not recognised")
             };
             let Layout::Pgft(l) = &layout else { unreachable!() };

@@ -13,7 +13,7 @@ pub enum StepAside {
     /// The subnet could not be read from OpenSM's structures.
     Subnet(String),
     /// The fabric is of no family ibfat knows.
-    Unrecognised {
+    Unrecognized {
         switches: usize,
         cas: usize,
         reason: String,
@@ -52,7 +52,7 @@ impl fmt::Display for StepAside {
         match self {
             StepAside::Options(e) => write!(f, "bad plugin options: {e}"),
             StepAside::Subnet(e) | StepAside::Lids(e) | StepAside::Program(e) => write!(f, "{e}"),
-            StepAside::Unrecognised { switches, cas, reason } => write!(
+            StepAside::Unrecognized { switches, cas, reason } => write!(
                 f,
                 "not a fabric ibfat recognises ({switches} switches, {cas} CAs): {reason}"
             ),

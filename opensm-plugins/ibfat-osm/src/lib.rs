@@ -450,7 +450,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     // a small pass computes on this thread, a large one on all cores (routing::small)
     let threads = PassThreads::for_entries(table_entries(&subnet.fabric));
     let read = t0.elapsed();
-    let found = recognise_subnet(osm, &options, subnet.fabric, threads)?;
+    let found = recognize_subnet(osm, &options, subnet.fabric, threads)?;
     let recognised = t0.elapsed();
     let fabric = found.fabric();
     let shape = found.shape();
@@ -529,14 +529,14 @@ fn table_entries(fabric: &Fabric) -> usize {
 
 /// Recognise the subnet: an intact family (host roles applied), or a degraded one when
 /// `degraded=route`; anything else is refused with recognition's reason.
-fn recognise_subnet(
+fn recognize_subnet(
     osm: *mut c_void,
     options: &Options,
     fabric: Fabric,
     threads: PassThreads,
 ) -> Result<Found, StepAside> {
     match threads.run(|| recognize(&fabric, options.family)) {
-        Recognition::Recognised { layout, .. } => {
+        Recognition::Recognized { layout, .. } => {
             if options.spread && !options.roles.is_empty() {
                 return Err(StepAside::Roles(format!(
                     "{}: host roles do not apply to the spread objective (its rank order is the family's)",
@@ -547,7 +547,7 @@ fn recognise_subnet(
             // from here on the subnet is a topology like any planned or loaded one
             Ok(Found::Intact(Topology::discovered(fabric, layout, "subnet")))
         }
-        Recognition::Unrecognised { degraded: Some(d), .. } => {
+        Recognition::Unrecognized { degraded: Some(d), .. } => {
             for line in passlog::fault_lines(&d) {
                 log(osm, false, &line);
             }
@@ -562,7 +562,7 @@ fn recognise_subnet(
             }
             Ok(Found::Degraded(fabric, d))
         }
-        Recognition::Unrecognised { reason, .. } => Err(StepAside::Unrecognised {
+        Recognition::Unrecognized { reason, .. } => Err(StepAside::Unrecognized {
             switches: fabric.switches().count(),
             cas: fabric.cas().count(),
             reason,

@@ -155,7 +155,7 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
         "kary-shift",
         64,
         |fabric, lids, faults| {
-            let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
+            let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
                 panic!("the cut fabric is not recognised as a degraded tree")
             };
             assert_eq!((d.family, d.faults.len()), (FamilyHint::Kary, faults.0 + faults.1));
@@ -184,7 +184,7 @@ fn degraded_mols_tree_is_routed_by_the_plugin() {
         "mols-shift",
         125,
         |fabric, lids, faults| {
-            let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
+            let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
                 panic!("the cut fabric is not recognised as a degraded MOLS tree")
             };
             assert_eq!((d.family, d.faults.len()), (FamilyHint::Mols, faults.0 + faults.1));

@@ -39,7 +39,7 @@ fn qos_cfg_lmc(opts: &str, lmc: u8) -> OsmConfig {
 
 /// The degraded recognition and ibfat's routes of the subnet as it is now.
 fn expected(fabric: &Fabric, lids: &Lids) -> (Degraded, LftSet, Lanes, u64) {
-    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
+    let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
         panic!("the cut fabric is not recognised as a degraded LSFT")
     };
     let r = route_lsft(fabric, d.lsft().unwrap(), lids).unwrap();
@@ -373,8 +373,8 @@ fn twenty_random_cut_restore_cycles_stay_on_ibfat() {
             assert!(osm.alive(), "cycle {cycle}");
             let (fabric, lids, programmed) = sim.programmed();
             let want = match recognize(&fabric, None) {
-                Recognition::Recognised { layout, .. } => route(&fabric, &layout, &lids).unwrap(),
-                Recognition::Unrecognised { .. } => expected(&fabric, &lids).1,
+                Recognition::Recognized { layout, .. } => route(&fabric, &layout, &lids).unwrap(),
+                Recognition::Unrecognized { .. } => expected(&fabric, &lids).1,
             };
             harness::assert_same_tables(&fabric, &want, &programmed, &format!("cycle {cycle} {what}"));
         }
@@ -424,7 +424,7 @@ fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
     );
     let (fabric, lids, programmed) = sim.programmed();
     assert_eq!(lids.lmc, lmc, "{what}");
-    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+    let Recognition::Recognized { layout, .. } = recognize(&fabric, None) else {
         panic!("the mesh is not recognised")
     };
     let Layout::Fullmesh(l) = &layout else {
@@ -482,7 +482,7 @@ fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
     osm.sighup();
     osm.routed_by_ibfat(before + 1, &format!("{what} with a cut cable"));
     let (fabric, lids, programmed) = sim.programmed();
-    let Recognition::Recognised { layout, .. } = recognize(&fabric, None) else {
+    let Recognition::Recognized { layout, .. } = recognize(&fabric, None) else {
         panic!("the cut mesh is not recognised")
     };
     let Layout::Fullmesh(l) = &layout else {
@@ -640,7 +640,7 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
 /// The LSFT structure recognition finds in `fabric`, intact or degraded.
 fn lsft_holes(fabric: &Fabric) -> ibfat::topology::degraded::LsftHoles {
     match recognize(fabric, None) {
-        Recognition::Recognised {
+        Recognition::Recognized {
             layout: ibfat::topology::Layout::Lsft(l),
             ..
         } => ibfat::topology::degraded::LsftHoles::new(
@@ -650,7 +650,7 @@ fn lsft_holes(fabric: &Fabric) -> ibfat::topology::degraded::LsftHoles {
             l.leaves.clone(),
             l.spines.clone(),
         ),
-        Recognition::Unrecognised { degraded: Some(d), .. } => d.lsft().unwrap().clone(),
+        Recognition::Unrecognized { degraded: Some(d), .. } => d.lsft().unwrap().clone(),
         _ => panic!("not an LSFT"),
     }
 }

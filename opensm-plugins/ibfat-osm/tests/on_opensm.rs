@@ -225,7 +225,7 @@ fn route_net_with_roles(name: &str, net: &str, lmc: u8, want: (f64, u32), role_o
 
     let (fabric, lids, tables) = sim.programmed();
     assert_eq!(lids.lmc, lmc);
-    let Recognition::Recognised { mut layout, .. } = recognize(&fabric, None) else {
+    let Recognition::Recognized { mut layout, .. } = recognize(&fabric, None) else {
         panic!("{name}: not recognised")
     };
     if !roles.is_empty() {
@@ -691,8 +691,8 @@ fn valid_routes(sim: &Sim, cycle: usize, whole: bool) {
     )
     .unwrap();
     let layout = match recognize(&d.fabric, None) {
-        Recognition::Recognised { layout, .. } => Some(layout),
-        Recognition::Unrecognised { .. } => None,
+        Recognition::Recognized { layout, .. } => Some(layout),
+        Recognition::Unrecognized { .. } => None,
     };
     assert_eq!(layout.is_some(), whole, "cycle {cycle}");
     let v = validate(&d.fabric, &lids, &tables, layout.as_ref());

@@ -33,8 +33,8 @@ const SEEDS: u64 = 8;
 fn figures(sim: &Sim, servers: &str) -> (Vec<(f64, u32)>, Vec<f64>) {
     let (fabric, lids, tables) = sim.programmed();
     let layout = match recognize(&fabric, None) {
-        Recognition::Recognised { layout, .. } => layout,
-        Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+        Recognition::Recognized { layout, .. } => layout,
+        Recognition::Unrecognized { reason, .. } => panic!("unrecognised: {reason}"),
     };
     let whole = Job::whole(layout.hosts());
     let gpu = Job::from_hostlist(servers, &Hosts::new(&fabric, layout.hosts(), "sim")).unwrap();

@@ -38,7 +38,7 @@ fn qos_cfg() -> OsmConfig {
 
 /// The library's routes of the degraded tree as the subnet holds it now.
 fn expected(fabric: &Fabric, lids: &Lids) -> TreeRoutes {
-    let Recognition::Unrecognised { degraded: Some(d), .. } = recognize(fabric, None) else {
+    let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
         panic!("the cut fabric is not recognised as a degraded tree")
     };
     assert_eq!(d.family, FamilyHint::Kary, "{}", d.description);

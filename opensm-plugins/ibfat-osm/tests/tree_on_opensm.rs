@@ -22,7 +22,7 @@ fn fixture(name: &str) -> Fabric {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/public")
         .join(name);
-    ibfat::load::load(&path, Default::default(), ibfat::load::Recognise::No)
+    ibfat::load::load(&path, Default::default(), ibfat::load::Recognize::No)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .fabric()
         .clone()
@@ -31,12 +31,12 @@ fn fixture(name: &str) -> Fabric {
 /// The tree layout of a fabric read back from the running simulator.
 fn tree(fabric: &Fabric) -> Layout {
     match recognize(fabric, None) {
-        Recognition::Recognised {
+        Recognition::Recognized {
             layout: l @ Layout::Tree(_),
             ..
         } => l,
-        Recognition::Recognised { layout, .. } => panic!("recognised as {}", layout.describe()),
-        Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+        Recognition::Recognized { layout, .. } => panic!("recognised as {}", layout.describe()),
+        Recognition::Unrecognized { reason, .. } => panic!("unrecognised: {reason}"),
     }
 }
 
@@ -45,8 +45,8 @@ fn tree(fabric: &Fabric) -> Layout {
 fn quality(sim: &Sim) -> ([f64; 3], u32) {
     let (fabric, lids, tables) = sim.programmed();
     let layout = match recognize(&fabric, None) {
-        Recognition::Recognised { layout, .. } => layout,
-        Recognition::Unrecognised { reason, .. } => panic!("unrecognised: {reason}"),
+        Recognition::Recognized { layout, .. } => layout,
+        Recognition::Unrecognized { reason, .. } => panic!("unrecognised: {reason}"),
     };
     let job = Job::whole(layout.hosts());
     let routes = CompiledRoutes::compile(&fabric, &lids, &tables, job.hosts(), 0).unwrap();
@@ -222,7 +222,7 @@ fn generated_shapes_read_back_from_ibsim_are_what_was_built() {
         assert!(run.success, "{what}: OpenSM did not sweep");
         let (found, _, _) = sim.programmed();
         let describe = |f: &Fabric| match recognize(f, None) {
-            Recognition::Recognised { layout, .. } => {
+            Recognition::Recognized { layout, .. } => {
                 let irregular: Vec<&str> = match &layout {
                     Layout::Tree(t) => {
                         let mut k: Vec<&str> = t.irregular.iter().map(|i| i.kind).collect();
@@ -234,7 +234,7 @@ fn generated_shapes_read_back_from_ibsim_are_what_was_built() {
                 };
                 (layout.describe(), layout.hosts().len(), irregular.join(" "))
             }
-            Recognition::Unrecognised { reason, .. } => panic!("{what}: unrecognised: {reason}"),
+            Recognition::Unrecognized { reason, .. } => panic!("{what}: unrecognised: {reason}"),
         };
         assert_eq!(
             (f.switches().count(), f.endpoints().len(), f.link_count()),

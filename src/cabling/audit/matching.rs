@@ -190,7 +190,7 @@ fn extend(plan: &Fabric, found: &Fabric, m: &mut Matching) {
 
 /// Pair nodes by their role in the family layouts of both fabrics.
 fn by_roles(plan: &Fabric, pl: &Layout, found: &Fabric) -> Option<Matching> {
-    let Recognition::Recognised { layout: dl, .. } = recognize(found, Some(FamilyHint::of(pl))) else {
+    let Recognition::Recognized { layout: dl, .. } = recognize(found, Some(FamilyHint::of(pl))) else {
         return None;
     };
     let mut m = Matching::new(plan.len(), found.len());

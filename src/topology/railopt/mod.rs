@@ -132,22 +132,44 @@ fn vendor_default(word: &str) -> bool {
 /// Orders names as people number servers: `dgx2` before `dgx10`, digits compared as
 /// numbers, the rest as text.
 pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    fn chunks(s: &str) -> impl Iterator<Item = (bool, &str)> {
-        let mut rest = s;
-        std::iter::from_fn(move || {
-            let first = rest.chars().next()?;
-            let digit = first.is_ascii_digit();
-            let end = rest.find(|c: char| c.is_ascii_digit() != digit).unwrap_or(rest.len());
-            let (head, tail) = rest.split_at(end);
-            rest = tail;
-            Some((digit, head))
-        })
+    use std::cmp::Ordering;
+    // byte by byte, chunk by chunk (recognising a rail-optimised fabric sorts by it)
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() && j < y.len() {
+        let (cx, cy) = (chunk(x, i), chunk(y, j));
+        (i, j) = (i + cx.len(), j + cy.len());
+        let (dx, dy) = (cx[0].is_ascii_digit(), cy[0].is_ascii_digit());
+        let ord = if dx && dy {
+            // numbers: fewer significant digits first, then digit by digit
+            let (tx, ty) = (zeros_off(cx), zeros_off(cy));
+            tx.len().cmp(&ty.len()).then_with(|| tx.cmp(ty))
+        } else {
+            // text before numbers, text against text as bytes
+            dx.cmp(&dy).then_with(|| cx.cmp(cy))
+        };
+        if ord != Ordering::Equal {
+            return ord;
+        }
     }
-    fn key((digit, s): (bool, &str)) -> (bool, usize, &str) {
-        let t = s.trim_start_matches('0');
-        (digit, if digit { t.len() } else { 0 }, if digit { t } else { s })
-    }
-    chunks(a).map(key).cmp(chunks(b).map(key)).then_with(|| a.cmp(b))
+    // the name with chunks left over is the later one; equal chunks: as plain text
+    (i < x.len()).cmp(&(j < y.len())).then_with(|| a.cmp(b))
+}
+
+/// The run of digits or of non-digits starting at `at`.
+fn chunk(s: &[u8], at: usize) -> &[u8] {
+    let digit = s[at].is_ascii_digit();
+    let len = s[at..]
+        .iter()
+        .position(|c| c.is_ascii_digit() != digit)
+        .unwrap_or(s.len() - at);
+    &s[at..at + len]
+}
+
+/// A run of digits without its leading zeros.
+fn zeros_off(digits: &[u8]) -> &[u8] {
+    let z = digits.iter().take_while(|&&c| c == b'0').count();
+    &digits[z..]
 }
 
 impl RailFabric {
@@ -478,9 +500,9 @@ fn rails_by_device(servers: &mut [Server], rails_n: usize) -> (Vec<String>, Rail
     }
     for s in servers.iter_mut() {
         for h in &mut s.hcas {
-            h.rail = common
-                .binary_search_by(|d| natural_cmp(d, &h.device))
-                .map_or(NONE, |i| i as u32);
+            // natural order is equal only on equal names: a scan of the few rails finds
+            // it without ordering them again for every HCA
+            h.rail = common.iter().position(|d| *d == h.device).map_or(NONE, |i| i as u32);
         }
         s.hcas
             .sort_by(|a, b| a.rail.cmp(&b.rail).then_with(|| natural_cmp(&a.device, &b.device)));

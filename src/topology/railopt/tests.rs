@@ -71,6 +71,44 @@ fn names_sort_as_numbers() {
     assert_eq!(v, ["a", "dgx1", "dgx2", "dgx002a", "dgx10", "mlx5_9", "mlx5_10"]);
 }
 
+/// The byte-wise `natural_cmp` orders names exactly as the chunk-key definition it
+/// replaced (chunks of digits and of the rest; text before numbers; numbers by value,
+/// then by their leading zeros through the plain-text tie-break), on random names from
+/// an alphabet with digits, zeros, separators and non-ASCII letters.
+#[test]
+fn natural_order_is_the_chunk_key_order() {
+    fn chunks(s: &str) -> impl Iterator<Item = (bool, &str)> {
+        let mut rest = s;
+        std::iter::from_fn(move || {
+            let digit = rest.chars().next()?.is_ascii_digit();
+            let end = rest.find(|c: char| c.is_ascii_digit() != digit).unwrap_or(rest.len());
+            let (head, tail) = rest.split_at(end);
+            rest = tail;
+            Some((digit, head))
+        })
+    }
+    fn key((digit, s): (bool, &str)) -> (bool, usize, &str) {
+        let t = s.trim_start_matches('0');
+        (digit, if digit { t.len() } else { 0 }, if digit { t } else { s })
+    }
+    let reference = |a: &str, b: &str| chunks(a).map(key).cmp(chunks(b).map(key)).then_with(|| a.cmp(b));
+    let alphabet = ['0', '0', '1', '2', '9', 'a', 'b', '_', '-', ' ', 'é', 'x'];
+    let mut rng = crate::rng::SplitMix64::new(7);
+    let names: Vec<String> = (0..400)
+        .map(|_| {
+            let len = rng.next_u64() % 7;
+            (0..len)
+                .map(|_| alphabet[(rng.next_u64() % alphabet.len() as u64) as usize])
+                .collect()
+        })
+        .collect();
+    for a in &names {
+        for b in &names {
+            assert_eq!(natural_cmp(a, b), reference(a, b), "{a:?} vs {b:?}");
+        }
+    }
+}
+
 #[test]
 fn a_healthy_fabric_has_servers_rails_units_and_no_finding() {
     let r = rig(2, 3, 4);
