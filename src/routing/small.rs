@@ -58,11 +58,6 @@ impl PassThreads {
         }
     }
 
-    /// Whether the pass runs on the calling thread.
-    pub fn inline(self) -> bool {
-        self.inline
-    }
-
     /// Run `f`, and every rayon loop in it, where the pass belongs.
     pub fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
         if !self.inline {
