@@ -4,10 +4,10 @@
 //! `IBFAT_BENCH_QUICK=1` skips LSFT(31).
 
 use ibfat::check::{check, CompiledRoutes};
+use ibfat::families::lsft::model::LsftParams;
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::Pattern;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Spec};
 use std::time::Instant;
 

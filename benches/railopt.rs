@@ -9,11 +9,11 @@
 
 #[path = "support/measure.rs"]
 mod measure;
+use ibfat::families::railopt::model::check::{check, Severity};
+use ibfat::families::railopt::model::plan::RailoptParams;
+use ibfat::families::railopt::model::RailFabric;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route_fabric, Ask, Lids, Shape};
-use ibfat::topology::railopt::check::{check, Severity};
-use ibfat::topology::railopt::plan::RailoptParams;
-use ibfat::topology::railopt::RailFabric;
 use ibfat::topology::{FamilySpec, Spec};
 use std::time::Instant;
 

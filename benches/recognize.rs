@@ -10,9 +10,9 @@
 //! outputs: >= 300 MB/s), the reader's peak heap within 2x the fabric it returns,
 //! recognise LSFT(17) < 1 s.
 
+use ibfat::families::lsft::model::{build, LsftParams};
 use ibfat::formats::{dump, ibsim};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::topology::lsft::{build, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, NodeKind, Speed, Width};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write;

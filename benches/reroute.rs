@@ -27,14 +27,14 @@ mod change;
 #[path = "reroute/load.rs"]
 mod load;
 
+use ibfat::families::lsft::model::{build, LsftParams};
+use ibfat::families::lsft::route_degraded::route_lsft;
+use ibfat::families::pgft::model::PgftParams;
+use ibfat::families::pgft::route_degraded::route_pgft;
 use ibfat::formats::{dump, ibsim};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::degraded::route_lsft;
-use ibfat::routing::degraded_pgft::route_pgft;
 use ibfat::routing::{route, Lids};
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::{build, LsftParams};
-use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeId, Spec};
 use std::path::Path;
 use std::time::Instant;

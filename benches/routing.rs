@@ -3,10 +3,10 @@
 //! form, `dump_lfts` and `ibroute` output) for LSFT(17). Prints figures; run with `cargo
 //! bench --bench routing`.
 
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
 use ibfat::formats::lftdump::{self, DumpStyle};
 use ibfat::routing::{route, Lids};
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Spec};
 use std::time::Instant;
 

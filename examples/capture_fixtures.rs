@@ -10,10 +10,10 @@
 mod harness;
 
 use harness::{OsmConfig, Sim};
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
 use ibfat::formats::ibsim;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeKind, Spec, Width};
 use std::fs;
 use std::path::Path;

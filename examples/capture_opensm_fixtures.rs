@@ -7,11 +7,11 @@
 mod harness;
 
 use harness::{OsmConfig, Sim};
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
 use ibfat::formats::guid2lid;
 use ibfat::routing::Lids;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, FamilySpec, Spec};
 use std::fs;
 use std::path::Path;

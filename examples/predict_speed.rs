@@ -4,10 +4,10 @@
 //!
 //!     cargo run --release --example predict_speed [ORDER] [RANKS]
 
+use ibfat::families::lsft::model::LsftParams;
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::Job;
 use ibfat::select::model::{costs, predict, Hockney, Placement};
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Spec};
 use std::time::Instant;
 

@@ -3,10 +3,10 @@
 //!
 //!     cargo run --release --example schedule_speed [ORDER]
 
-use ibfat::schedule::lsft::LsftAllToAll;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::lsft::schedule::LsftAllToAll;
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Job, Pattern, IDLE};
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Layout, Spec};
 use std::time::Instant;
 

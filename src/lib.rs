@@ -7,12 +7,15 @@
 //! routed — and prove the result with [`prove()`]; then build schedules ([`schedule`]) and
 //! check them for link conflicts on the tables ([`check`]).
 //!
+//! The families are [`Family`], listed by the registry [`FAMILIES`]; each has its folder in
+//! [`families`] (model, recognition, routing, degraded variant, lane rule), whose parts sit
+//! in the layers below.
+//!
 //! Modules, lowest layer first (a module only uses those before it): [`error`], [`guid`],
-//! [`fingerprint`], [`geometry`], [`topology`] (port-level fabrics and the families:
-//! Latin-square fat-tree, k-ary n-tree, PGFT and two-level tree, MOLS proximity tree, full
-//! mesh), [`routing`], [`formats`], [`schedule`], [`metrics`], [`mod@recognize`], [`check`],
-//! [`select`], [`cabling`], [`mod@load`], [`hca`]. The mathematics is in the repository's
-//! `docs/` folder.
+//! [`families`] (the registry), [`fingerprint`], [`geometry`], [`topology`] (port-level
+//! fabrics, the layouts of the families), [`routing`], [`formats`], [`schedule`],
+//! [`metrics`], [`mod@recognize`], [`check`], [`select`], [`cabling`], [`mod@load`],
+//! [`hca`]. The mathematics is in the repository's `docs/` folder.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -20,6 +23,7 @@
 pub mod cabling;
 pub mod check;
 pub mod error;
+pub mod families;
 pub mod fingerprint;
 pub mod formats;
 pub mod geometry;
@@ -36,6 +40,7 @@ pub mod topology;
 
 pub use check::{prove, Proof};
 pub use error::{Error, Result};
+pub use families::{Family, FAMILIES};
 pub use load::{load, Loaded};
 pub use recognize::{recognize, Recognition};
 /// The seeded generator behind `--shuffle` and the random patterns: the same seed gives

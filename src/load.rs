@@ -12,11 +12,12 @@
 //! [`crate::routing`]) never call it.
 
 use crate::error::{Error, InputError, Result};
+use crate::families::Family;
 use crate::formats::dump::{self, Discovered, DumpFormat, ParseOptions};
 use crate::formats::guid2lid;
 use crate::formats::input;
 use crate::formats::outpath::is_dash;
-use crate::recognize::{recognize, FamilyHint, Recognition};
+use crate::recognize::{recognize, Recognition};
 use crate::routing::Lids;
 use crate::topology::{rails, Fabric, Layout, Model, Spec, Topology};
 use std::path::{Path, PathBuf};
@@ -48,7 +49,7 @@ pub enum Recognize {
     No,
     /// Recognise when the file carries no layout of the family asked for (`None` = any
     /// family); an unrecognised fabric still loads, with the reason kept.
-    Yes(Option<FamilyHint>),
+    Yes(Option<Family>),
 }
 
 /// A fabric read from a TOPOLOGY argument, with everything the file told about it.
@@ -67,7 +68,7 @@ pub struct Loaded {
     /// Another family describing the same fabric (see [`Recognition::Recognized`]).
     pub equivalent: Option<String>,
     /// The family with faults, when recognition found the fabric degraded
-    /// ([`crate::recognize::degraded`]): `route` routes it with detours.
+    /// ([`crate::families::lsft::recognize_degraded`]): `route` routes it with detours.
     pub degraded: Option<crate::recognize::Degraded>,
     /// The parsed dump (problems, suspect ports, line numbers), when the source is one.
     pub discovered: Option<Discovered>,
@@ -118,8 +119,8 @@ impl Loaded {
     /// layout of that family; an unrecognised fabric keeps the reason. Separate from
     /// reading so that front ends can time parsing and recognition apart (`route
     /// --timings`, the plugin's stage line) without doing either twice.
-    pub fn recognize(&mut self, hint: Option<FamilyHint>) {
-        let fits = |l: &Layout| hint.map_or(true, |h| h == FamilyHint::of(l));
+    pub fn recognize(&mut self, hint: Option<Family>) {
+        let fits = |l: &Layout| hint.map_or(true, |h| h == l.family());
         if let Some(rails) = self.multi_rail() {
             // planes are separate subnets: no family describes them together
             let names: Vec<String> = rails.iter().map(u32::to_string).collect();
@@ -301,7 +302,7 @@ pub fn load(path: &Path, opts: ParseOptions, family: Recognize) -> Result<Loaded
 
 /// [`load`] for a command that may work on one rail of a multi-rail fabric: rail `rail`'s
 /// plane is kept ([`Loaded::select_rail`]) before recognition with `hint`.
-pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<FamilyHint>, rail: Option<u32>) -> Result<Loaded> {
+pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<Family>, rail: Option<u32>) -> Result<Loaded> {
     let mut loaded = load(path, opts, Recognize::No)?;
     if let Some(k) = rail {
         loaded.select_rail(k)?;
@@ -313,7 +314,7 @@ pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<FamilyHint>, rail
 /// Read a TOPOLOGY argument strictly and give it with a family layout: a spec's own, or
 /// the recognised one (`hint` restricts the family); an unrecognised fabric is an input
 /// error with the reason.
-pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<Loaded> {
+pub fn load_family(path: &Path, hint: Option<Family>) -> Result<Loaded> {
     let loaded = load(path, ParseOptions::default(), Recognize::Yes(hint))?;
     loaded.topology()?;
     Ok(loaded)
@@ -322,7 +323,7 @@ pub fn load_family(path: &Path, hint: Option<FamilyHint>) -> Result<Loaded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::kary::KaryParams;
+    use crate::families::kary::model::KaryParams;
     use crate::topology::FamilySpec;
 
     #[test]
@@ -340,17 +341,17 @@ mod tests {
         assert_eq!(net.layout().unwrap().family_name(), "kary");
         // a plan folder without a spec falls back to its net file
         std::fs::remove_file(dir.path().join("plan/fabric.yaml")).unwrap();
-        let again = load_family(&dir.path().join("plan"), Some(FamilyHint::Kary)).unwrap();
+        let again = load_family(&dir.path().join("plan"), Some(Family::Kary)).unwrap();
         assert!(again.path.ends_with("topology.net"));
         // wrong family: an input error with the reason
-        let e = load_family(&dir.path().join("plan"), Some(FamilyHint::Lsft)).unwrap_err();
+        let e = load_family(&dir.path().join("plan"), Some(Family::Lsft)).unwrap_err();
         assert!(matches!(e, Error::Input(_)), "{e}");
         assert!(e.to_string().contains("q²+q+1"), "{e}");
         // ... that still loads when the family is optional, keeping the reason
         let any = load(
             &dir.path().join("plan"),
             ParseOptions::default(),
-            Recognize::Yes(Some(FamilyHint::Lsft)),
+            Recognize::Yes(Some(Family::Lsft)),
         )
         .unwrap();
         assert!(any.model.topology().is_none());

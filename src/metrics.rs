@@ -14,8 +14,8 @@
 //! switch, 5 through a top switch. Averages are over all ordered host pairs including a
 //! host to itself (0 hops), as in the proximity-wiring paper.
 
+use crate::families::mols::model::{proximity, wiring_table, Wiring};
 use crate::geometry::is_prime_power;
-use crate::topology::mols::{proximity, wiring_table, Wiring};
 use serde::Serialize;
 
 /// Hosts, switches and cables of one construction.

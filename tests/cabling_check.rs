@@ -2,8 +2,8 @@
 //! the real-component counterpart is `cabling_on_ibsim.rs`.
 
 use ibfat::cabling::audit::{audit, CablingReport, MatchedBy};
+use ibfat::families::lsft::model::{self as lsft, LsftParams};
 use ibfat::formats::{dump, ibsim};
-use ibfat::topology::lsft::{self, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, Width};
 use ibfat::SplitMix64;
 use std::path::Path;

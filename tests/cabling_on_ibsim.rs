@@ -6,9 +6,9 @@
 mod harness;
 
 use harness::{ibfat, swap_far_ends, Sim};
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
 use ibfat::formats::ibsim;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeId, Spec, Topology, Width};
 use ibfat::SplitMix64;
 use serde_json::Value;

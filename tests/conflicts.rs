@@ -3,12 +3,12 @@
 
 use ibfat::check::shard::{job_fingerprint, slice, ShardLinks};
 use ibfat::check::{check, check_counted, merge, CheckShard, CompiledRoutes};
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Pattern, IDLE};
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{FamilySpec, Spec, Topology};
 
 fn routed(f: FamilySpec, lmc: u8) -> (Topology, Lids, ibfat::routing::LftSet) {

@@ -6,9 +6,10 @@
 mod harness;
 
 use harness::{build_shuffled, ibfat, leaf_spine};
-use ibfat::recognize::{recognize, FamilyHint, Fault, Recognition};
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Fault, Recognition};
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Spec, Topology};
 use std::collections::BTreeSet;
 
@@ -36,7 +37,7 @@ fn reported(t: &Topology, cut: usize, seed: u64, dead: &[&str]) -> (Cables, usiz
             t.layout.hosts().len()
         )
     };
-    assert_eq!(d.family, FamilyHint::Lsft);
+    assert_eq!(d.family, Family::Lsft);
     let (mut got, mut spines, mut leaves) = (BTreeSet::new(), 0, 0);
     for fault in &d.faults {
         match fault {
@@ -91,7 +92,7 @@ fn cut_cables_and_dead_switches_are_named() {
     // an intact fabric is not degraded; a fabric that is no LSFT at all is not either
     let t = lsft(3, 1);
     assert!(matches!(recognize(&t.fabric, None), Recognition::Recognized { .. }));
-    let k = Spec::new(FamilySpec::Kary(ibfat::topology::kary::KaryParams {
+    let k = Spec::new(FamilySpec::Kary(ibfat::families::kary::model::KaryParams {
         arity: 4,
         levels: 2,
     }))
@@ -102,7 +103,7 @@ fn cut_cables_and_dead_switches_are_named() {
     // tree with its 3 cuts (tests/degraded_pgft.rs)
     assert!(matches!(
         recognize(&inj.fabric, None),
-        Recognition::Unrecognized { degraded: Some(ref d), .. } if d.family == FamilyHint::Kary && d.faults.len() == 3
+        Recognition::Unrecognized { degraded: Some(ref d), .. } if d.family == Family::Kary && d.faults.len() == 3
     ));
 }
 

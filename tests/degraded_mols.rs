@@ -10,13 +10,14 @@ mod harness;
 
 use harness::{build_shuffled, degraded, tree_faults, TreeFaults};
 use ibfat::check::lfts::validate;
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::degraded_mols::route_mols;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
+use ibfat::families::mols::route_degraded::route_mols;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::lids::LidRange;
 use ibfat::routing::{route, LftSet, Lids, NO_ROUTE};
 use ibfat::topology::degraded::Holes;
 use ibfat::topology::faults::inject;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{Fabric, FamilySpec, Layout, NodeKind, Topology};
 use std::collections::HashMap;
 use std::path::Path;
@@ -76,9 +77,9 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     let dead_ids: Vec<u32> = dead.iter().map(|s| node(f, s)).collect();
     let inj = inject(f, cut, seed, &dead_ids).unwrap();
     let g = &inj.fabric;
-    let d = degraded(g, Some(FamilyHint::Mols), &what);
+    let d = degraded(g, Some(Family::Mols), &what);
     let Layout::Mols(built) = &t.layout else { panic!() };
-    assert_eq!((d.family, d.order), (FamilyHint::Mols, built.n), "{what}");
+    assert_eq!((d.family, d.order), (Family::Mols, built.n), "{what}");
     assert!(d.description.contains(", degraded: "), "{}", d.description);
     let TreeFaults {
         want,
@@ -120,7 +121,7 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     assert_eq!(v.broken_host_routes, r.unrouted, "{what}");
     assert_eq!(v.complete, r.unrouted_switch_lids == 0, "{what}: {v:?}");
     // intact entries: where the intact route from a switch survives, the entry is kept
-    let Recognition::Recognized { layout, .. } = recognize(f, Some(FamilyHint::Mols)) else {
+    let Recognition::Recognized { layout, .. } = recognize(f, Some(Family::Mols)) else {
         panic!("{what}: intact fabric not recognised")
     };
     let intact = route(f, &layout, &full_lids).unwrap();
@@ -181,7 +182,7 @@ fn check(t: &Topology, cut: usize, seed: u64, dead: &[&str], lmc: u8, labels_kno
     assert_eq!(no_route, r.unrouted, "{what}");
     // determinism: the same fabric listed in reverse node order gives the same tables
     let rev = reversed(g);
-    let dr = degraded(&rev, Some(FamilyHint::Mols), &what);
+    let dr = degraded(&rev, Some(Family::Mols), &what);
     assert_eq!(dr.faults.len(), d.faults.len());
     let Holes::Mols(hr) = &dr.holes else { panic!() };
     let rev_lids = lids_like(f, &full_lids, &rev);
@@ -294,7 +295,7 @@ fn too_broken_is_not_a_degraded_mols() {
         .filter(|l| (l.a == m || l.b == m) && [l.a, l.b].iter().any(|&x| f.node(x).name.starts_with('B')))
         .collect();
     let g = ibfat::topology::faults::without(f, cut, &[]).unwrap().fabric;
-    match recognize(&g, Some(FamilyHint::Mols)) {
+    match recognize(&g, Some(Family::Mols)) {
         Recognition::Unrecognized {
             degraded: None, reason, ..
         } => assert!(!reason.is_empty()),
@@ -307,9 +308,9 @@ fn too_broken_is_not_a_degraded_mols() {
 #[test]
 fn automatic_recognition_names_the_family() {
     for (w, family) in [
-        (WiringChoice::Mols, FamilyHint::Mols),
-        (WiringChoice::Basic, FamilyHint::Mols),
-        (WiringChoice::Standard, FamilyHint::Kary),
+        (WiringChoice::Mols, Family::Mols),
+        (WiringChoice::Basic, Family::Mols),
+        (WiringChoice::Standard, Family::Kary),
     ] {
         let t = mols(4, w, 41);
         let g = inject(&t.fabric, 3, 5, &[]).unwrap().fabric;
@@ -318,7 +319,7 @@ fn automatic_recognition_names_the_family() {
         let rep = ibfat::recognize::report(&g, &recognize(&g, None));
         assert_eq!(rep.family, family.to_string());
         assert_eq!(rep.faults.len(), 3);
-        if family == FamilyHint::Mols {
+        if family == Family::Mols {
             assert_eq!(rep.arity, Some(4));
             assert_eq!(rep.wiring.as_deref(), Some(w.to_string().as_str()));
         }

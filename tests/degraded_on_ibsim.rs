@@ -70,9 +70,9 @@ fn faults_cut_in_ibsim_are_recognised_from_ibnetdiscover() {
 #[test]
 fn degraded_routes_are_programmed_by_opensm_exactly() {
     use ibfat::check::vls::check_vls;
+    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
     use ibfat::formats::{dump, guid2lid, lftdump};
     use ibfat::recognize::{recognize, Recognition};
-    use ibfat::routing::degraded::{route_lsft, LsftLanes};
     use std::path::Path;
     let t = tempfile::tempdir().unwrap();
     let (_, cut, _) = harness::lsft_with_faults(t.path(), 5, 12, "cut", &["--cut", "8", "--seed", "5", "--dead", "S3"]);

@@ -10,14 +10,15 @@ mod harness;
 use harness::{build_shuffled, degraded};
 
 use ibfat::check::lfts::validate;
-use ibfat::recognize::{recognize, FamilyHint, Fault, Recognition};
-use ibfat::routing::degraded_pgft::route_pgft;
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::pgft::model::PgftParams;
+use ibfat::families::pgft::route_degraded::route_pgft;
+use ibfat::families::twolevel::model::TwolevelParams;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Fault, Recognition};
 use ibfat::routing::{route, Lids, NO_ROUTE};
 use ibfat::topology::degraded::{Holes, DEAD};
 use ibfat::topology::faults::inject;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::pgft::PgftParams;
-use ibfat::topology::twolevel::TwolevelParams;
 use ibfat::topology::{FamilySpec, Layout, NodeKind, Topology};
 
 fn kary43() -> Topology {
@@ -44,7 +45,7 @@ fn level(t: &Topology, l: u32) -> Vec<u32> {
     let Recognition::Recognized {
         layout: Layout::Pgft(p),
         ..
-    } = recognize(&t.fabric, Some(FamilyHint::Pgft))
+    } = recognize(&t.fabric, Some(Family::Pgft))
     else {
         panic!("intact fabric not recognised as a PGFT")
     };
@@ -54,7 +55,7 @@ fn level(t: &Topology, l: u32) -> Vec<u32> {
 /// Inject, recognise, check the faults are exactly the injected ones, route and check the
 /// routes; the degraded recognition and the number of LFT entries that differ from the
 /// intact tables (when no switch died: same nodes, same LIDs).
-fn check(t: &Topology, hint: Option<FamilyHint>, family: FamilyHint, cut: usize, seed: u64, dead: &[u32]) -> usize {
+fn check(t: &Topology, hint: Option<Family>, family: Family, cut: usize, seed: u64, dead: &[u32]) -> usize {
     let what = format!(
         "{} with {cut} cuts (seed {seed}), {} dead",
         t.layout.describe(),
@@ -155,34 +156,34 @@ fn kary_tree_with_cuts_and_dead_switches() {
     let t = kary43();
     let hint = None;
     for (cut, seed) in [(1usize, 1u64), (3, 2), (10, 3)] {
-        check(&t, hint, FamilyHint::Kary, cut, seed, &[]);
+        check(&t, hint, Family::Kary, cut, seed, &[]);
     }
     let (top, mid) = (level(&t, 3)[5], level(&t, 2)[6]);
-    check(&t, hint, FamilyHint::Kary, 0, 1, &[top]);
-    check(&t, hint, FamilyHint::Kary, 0, 1, &[mid]);
-    check(&t, hint, FamilyHint::Kary, 3, 4, &[top]);
+    check(&t, hint, Family::Kary, 0, 1, &[top]);
+    check(&t, hint, Family::Kary, 0, 1, &[mid]);
+    check(&t, hint, Family::Kary, 3, 4, &[top]);
     // asked for as a PGFT it is named one
-    check(&t, Some(FamilyHint::Pgft), FamilyHint::Pgft, 3, 2, &[]);
+    check(&t, Some(Family::Pgft), Family::Pgft, 3, 2, &[]);
 }
 
 #[test]
 fn pgft_with_parallel_cables_cuts_and_dead_switches() {
     let t = pgft_parallel();
     for (cut, seed) in [(1usize, 1u64), (3, 2), (10, 3)] {
-        check(&t, None, FamilyHint::Pgft, cut, seed, &[]);
+        check(&t, None, Family::Pgft, cut, seed, &[]);
     }
     let (top, mid) = (level(&t, 3)[1], level(&t, 2)[3]);
-    check(&t, None, FamilyHint::Pgft, 0, 1, &[top]);
-    check(&t, None, FamilyHint::Pgft, 0, 1, &[mid]);
-    check(&t, None, FamilyHint::Pgft, 2, 5, &[mid]);
+    check(&t, None, Family::Pgft, 0, 1, &[top]);
+    check(&t, None, Family::Pgft, 0, 1, &[mid]);
+    check(&t, None, Family::Pgft, 2, 5, &[mid]);
 }
 
 #[test]
 fn twolevel_with_cuts() {
     let t = twolevel();
     for (cut, seed) in [(1usize, 1u64), (3, 2), (10, 3)] {
-        check(&t, Some(FamilyHint::Twolevel), FamilyHint::Twolevel, cut, seed, &[]);
-        check(&t, None, FamilyHint::Pgft, cut, seed, &[]);
+        check(&t, Some(Family::Twolevel), Family::Twolevel, cut, seed, &[]);
+        check(&t, None, Family::Pgft, cut, seed, &[]);
     }
 }
 
@@ -191,9 +192,9 @@ fn twolevel_with_cuts() {
 #[test]
 fn one_cut_changes_few_entries() {
     for (t, family) in [
-        (kary43(), FamilyHint::Kary),
-        (pgft_parallel(), FamilyHint::Pgft),
-        (twolevel(), FamilyHint::Pgft),
+        (kary43(), Family::Kary),
+        (pgft_parallel(), Family::Pgft),
+        (twolevel(), Family::Pgft),
     ] {
         let lids = Lids::plan(&t.fabric, &[], 0).unwrap();
         let total = t.fabric.switches().count() * (lids.max_lid() as usize + 1);
@@ -237,14 +238,14 @@ fn dead_leaf_switches_are_faults_and_the_rest_is_routed() {
             "{}",
             d.description
         );
-        check(&t, None, FamilyHint::Kary, 0, 1, &dead);
-        check(&t, None, FamilyHint::Kary, 3, 2, &dead);
+        check(&t, None, Family::Kary, 0, 1, &dead);
+        check(&t, None, Family::Kary, 3, 2, &dead);
     }
-    check(&t, None, FamilyHint::Kary, 2, 3, &[leaves[5], tops[2]]);
+    check(&t, None, Family::Kary, 2, 3, &[leaves[5], tops[2]]);
     let p = pgft_parallel();
     let leaves = level(&p, 1);
-    check(&p, None, FamilyHint::Pgft, 0, 1, &[leaves[1]]);
-    check(&p, None, FamilyHint::Pgft, 3, 4, &[leaves[2]]);
+    check(&p, None, Family::Pgft, 0, 1, &[leaves[1]]);
+    check(&p, None, Family::Pgft, 3, 4, &[leaves[2]]);
 }
 
 /// An empty rack — a leaf without hosts — whose own cables or its siblings' are cut is
@@ -265,7 +266,7 @@ fn an_empty_leaf_with_cut_cables_is_still_a_leaf() {
     for seed in 1..=8 {
         let inj = inject(&t.fabric, 10, seed, &[]).unwrap();
         cut_at_leaf += inj.cut.iter().filter(|l| l.a == leaf || l.b == leaf).count();
-        check(&t, None, FamilyHint::Kary, 10, seed, &[]);
+        check(&t, None, Family::Kary, 10, seed, &[]);
     }
     assert!(cut_at_leaf > 0, "no seed cut a cable of the empty leaf");
 }

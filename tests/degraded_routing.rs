@@ -7,9 +7,9 @@
 mod harness;
 
 use harness::{build_shuffled, leaf_spine};
+use ibfat::families::lsft::model::LsftParams;
 use ibfat::recognize::{recognize, Fault, Recognition};
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Topology};
 use std::collections::BTreeSet;
 
@@ -27,7 +27,7 @@ type Cables = BTreeSet<(String, String)>;
 #[test]
 fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
     use ibfat::check::vls::check_vls;
-    use ibfat::routing::degraded::{route_lsft, LsftLanes};
+    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
     use ibfat::routing::{route, Lids};
     for (q, cut, dead) in [
         (3u32, 1usize, false),
@@ -115,7 +115,7 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
 /// `one_cut_cable_changes_at_most_two_percent_of_all_entries`.)
 #[test]
 fn one_cut_cable_changes_under_one_percent_of_host_entries() {
-    use ibfat::routing::degraded::route_lsft;
+    use ibfat::families::lsft::route_degraded::route_lsft;
     use ibfat::routing::{route, Lids};
     use ibfat::topology::NodeKind;
     let t = lsft(7, 5);
@@ -157,7 +157,7 @@ fn one_cut_cable_changes_under_one_percent_of_host_entries() {
 /// routes crossed the cable change.
 #[test]
 fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
-    use ibfat::routing::degraded::route_lsft;
+    use ibfat::families::lsft::route_degraded::route_lsft;
     use ibfat::routing::{route, Lids};
     // the 2 % on LSFT(7) (seed 2 cuts a cable of the root spine, the worst case:
     // measured 1.98 %); the small planes change more in proportion, host entries alone
@@ -204,7 +204,7 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
 #[test]
 fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
     use ibfat::check::vls::check_vls;
-    use ibfat::routing::degraded::{route_lsft, LsftLanes};
+    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
     use ibfat::routing::Lids;
     use ibfat::topology::faults::without;
     use ibfat::topology::{Link, NodeId, NodeKind};
@@ -325,7 +325,7 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
 #[test]
 fn switch_lids_that_need_two_turns_are_routed_over_a_relay_that_turns_once() {
     use ibfat::check::vls::check_lanes;
-    use ibfat::routing::degraded::{route_lsft, LsftLanes};
+    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
     use ibfat::routing::Lids;
     let t = lsft(3, 31);
     let inj = inject(&t.fabric, 12, 6, &[]).unwrap();
@@ -418,7 +418,7 @@ fn switches_connected(f: &ibfat::topology::Fabric) -> bool {
 #[test]
 fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
     use ibfat::check::vls::check_lanes;
-    use ibfat::routing::degraded::{route_lsft, LsftLanes, MAX_DATA_VLS};
+    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes, MAX_DATA_VLS};
     use ibfat::routing::escape::ESCAPE_SL;
     use ibfat::routing::Lids;
     let (mut routed, mut on_three, mut escaped, mut escape_sets, mut unrecognised) = (0, 0, 0, 0, 0);
@@ -497,7 +497,7 @@ fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
 /// endpoints force. A fixed modular spread put 1.12–1.23× that on LSFT(13).
 #[test]
 fn detours_load_no_link_far_above_the_endpoint_bound() {
-    use ibfat::routing::degraded::route_lsft;
+    use ibfat::families::lsft::route_degraded::route_lsft;
     use ibfat::routing::Lids;
     let t = lsft(7, 17);
     for (cut, seed) in [(5usize, 1u64), (23, 2), (46, 3)] {

@@ -5,9 +5,9 @@
 mod harness;
 
 use harness::{build_shuffled, ibfat};
+use ibfat::families::lsft::model::LsftParams;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Topology};
 
 fn lsft(q: u32, shuffle: u64) -> Topology {
@@ -20,7 +20,7 @@ fn lsft(q: u32, shuffle: u64) -> Topology {
 /// that stayed conflict-free, and beats the unrepaired schedule on the same tables.
 #[test]
 fn repaired_schedules_are_conflict_free_on_the_degraded_tables() {
-    use ibfat::routing::degraded::route_lsft;
+    use ibfat::families::lsft::route_degraded::route_lsft;
     use ibfat::routing::Lids;
     for (q, cut, dead) in [(5u32, 3usize, false), (7, 10, false), (7, 10, true)] {
         let t = lsft(q, 40 + q as u64);

@@ -9,11 +9,12 @@ mod harness;
 
 use harness::{build_shuffled, ibfat, leaf_spine};
 use ibfat::check::vls::check_lanes;
-use ibfat::recognize::{recognize, Degraded, FamilyHint, Fault, Recognition};
-use ibfat::routing::degraded::{route_lsft, DegradedRoutes, LsftLanes};
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::lsft::route_degraded::{route_lsft, DegradedRoutes, LsftLanes};
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Degraded, Fault, Recognition};
 use ibfat::routing::{route, Lids};
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{FamilySpec, Layout, NodeId, Topology};
 use std::collections::BTreeSet;
 
@@ -60,7 +61,7 @@ fn cut_cables_dead_spines_and_dead_leaves_are_named_with_their_side() {
         for (i, &cut) in cuts.iter().enumerate() {
             let (inj, d) = degrade(&t, cut, i as u64 + 2, &[]);
             let what = format!("two-sided LSFT({q}), {cut} cuts");
-            assert_eq!((d.family, d.order), (FamilyHint::Lsft, q), "{what}");
+            assert_eq!((d.family, d.order), (Family::Lsft, q), "{what}");
             let h = d.lsft().unwrap();
             assert_eq!(h.sides, 2, "{what}");
             assert!(d.description.contains("two-sided"), "{what}: {}", d.description);
@@ -197,7 +198,7 @@ fn route_and_check(
     (r, kept)
 }
 
-/// Routing (issue 12 items 2, 3): the bound proven in src/routing/degraded/mod.rs — two
+/// Routing (issue 12 items 2, 3): the bound proven in src/families/lsft/route_degraded/mod.rs — two
 /// data VLs for any faults that leave every broken pair of different points a detour
 /// through one other leaf and the two leaves of a point a common spine with both cables.
 #[test]

@@ -3,13 +3,13 @@
 //! from another host lists nodes in another order), with the same guid2lid, must give the
 //! same forwarding tables entry for entry — switch LIDs included — in every family.
 
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
+use ibfat::families::pgft::model::PgftParams;
 use ibfat::formats::{guid2lid, ibsim};
 use ibfat::load::load_family;
 use ibfat::routing::{route, LftSet, Lids};
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
-use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeKind, Spec};
 use ibfat::SplitMix64;
 use std::collections::HashMap;
@@ -177,7 +177,7 @@ fn pgft_with_parallel_cables() {
 fn full_mesh_with_lmc_2_and_shuffled_ports() {
     check_with(
         "full mesh 6x3 W2",
-        FamilySpec::Fullmesh(ibfat::topology::fullmesh::FullmeshParams {
+        FamilySpec::Fullmesh(ibfat::families::fullmesh::model::FullmeshParams {
             switches: 6,
             hosts_per_switch: 3,
             cables_per_pair: 2,

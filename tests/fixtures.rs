@@ -4,8 +4,9 @@
 //! the plan's family, and a clean cabling audit.
 
 use ibfat::cabling::audit::audit;
+use ibfat::families::Family;
 use ibfat::formats::dump::{self, DumpFormat};
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::{Fabric, Layout, NodeKind, Spec, Width};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -141,10 +142,10 @@ fn router_records_are_read_from_real_output() {
 fn fixtures_recognise_under_their_own_family_hint_only() {
     let d = dump::read(&fixture("mols3").join("ibnetdiscover.txt")).unwrap();
     assert!(matches!(
-        recognize(&d.fabric, Some(FamilyHint::Mols)),
+        recognize(&d.fabric, Some(Family::Mols)),
         Recognition::Recognized { .. }
     ));
-    for wrong in [FamilyHint::Lsft, FamilyHint::Kary] {
+    for wrong in [Family::Lsft, Family::Kary] {
         assert!(matches!(
             recognize(&d.fabric, Some(wrong)),
             Recognition::Unrecognized { .. }

@@ -8,11 +8,12 @@ use harness::ibfat;
 use ibfat::check::multipath::{throughput, MeshPattern};
 use ibfat::check::validate;
 use ibfat::check::vls::check_vls;
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::fullmesh::{relay, FullmeshLanes};
-use ibfat::routing::plan::PathPlan;
+use ibfat::families::fullmesh::model::FullmeshParams;
+use ibfat::families::fullmesh::route::{relay, FullmeshLanes};
+use ibfat::families::fullmesh::route_plan::PathPlan;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route, Lids};
-use ibfat::topology::fullmesh::FullmeshParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, NodeKind, Spec, Topology};
 
 fn mesh(n: u32, h: u32, w: u32, shuffle: Option<u64>) -> Topology {
@@ -85,7 +86,7 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
     let Recognition::Recognized {
         layout: Layout::Fullmesh(d),
         ..
-    } = recognize(&f, Some(FamilyHint::Fullmesh))
+    } = recognize(&f, Some(Family::Fullmesh))
     else {
         panic!("a mesh with one cut cable is not recognised")
     };
@@ -168,12 +169,12 @@ fn a_mesh_with_cut_cables_is_recognised_and_routed_around_them() {
     // half the pairs cut: not a mesh
     let t = mesh(6, 1, 1, Some(3));
     let inj = ibfat::topology::faults::inject(&t.fabric, 8, 3, &[]).unwrap();
-    match recognize(&inj.fabric, Some(FamilyHint::Fullmesh)) {
+    match recognize(&inj.fabric, Some(Family::Fullmesh)) {
         Recognition::Unrecognized { reason, .. } => assert!(reason.contains("not a full mesh"), "{reason}"),
         other => panic!("{other:?}"),
     }
     // a 2-level tree is not taken for a mesh, nor a mesh for a tree
-    let tree = Spec::new(FamilySpec::Kary(ibfat::topology::kary::KaryParams {
+    let tree = Spec::new(FamilySpec::Kary(ibfat::families::kary::model::KaryParams {
         arity: 3,
         levels: 2,
     }))

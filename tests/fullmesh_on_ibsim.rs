@@ -9,9 +9,9 @@ mod harness;
 
 use harness::{ibfat, Sim};
 use ibfat::check::vls::check_vls;
+use ibfat::families::fullmesh::route::FullmeshLanes;
 use ibfat::formats::{dump, guid2lid, lftdump};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::fullmesh::FullmeshLanes;
 use ibfat::topology::Layout;
 use std::path::Path;
 

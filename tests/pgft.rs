@@ -7,12 +7,13 @@ mod harness;
 
 use harness::ibfat;
 use ibfat::check::{check, CompiledRoutes};
+use ibfat::families::pgft::model::PgftParams;
+use ibfat::families::Family;
 use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::shift::TreeShift;
 use ibfat::schedule::{Job, Pattern};
-use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, Spec, Topology};
 use std::path::{Path, PathBuf};
 
@@ -198,7 +199,8 @@ fn twolevel_is_the_h2_pgft_with_the_uplink_rule() {
 /// do for tree-order shift.
 #[test]
 fn pgfts_are_recognised_from_their_cabling() {
-    use ibfat::recognize::{recognize, FamilyHint, Recognition};
+    use ibfat::families::Family;
+    use ibfat::recognize::{recognize, Recognition};
     type Shape<'a> = (&'a [u32], &'a [u32], &'a [u32], Option<u32>);
     let shapes: [Shape; 6] = [
         (&[24, 4], &[1, 2], &[1, 6], None),
@@ -210,7 +212,7 @@ fn pgfts_are_recognised_from_their_cabling() {
     ];
     for (i, (m, w, p, hpl)) in shapes.into_iter().enumerate() {
         let planned = plan(m, w, p, hpl, Some(40 + i as u64));
-        let Recognition::Recognized { layout, .. } = recognize(&planned.fabric, Some(FamilyHint::Pgft)) else {
+        let Recognition::Recognized { layout, .. } = recognize(&planned.fabric, Some(Family::Pgft)) else {
             panic!("PGFT m={m:?} w={w:?} p={p:?} not recognised")
         };
         let Layout::Pgft(l) = &layout else { panic!() };
@@ -231,10 +233,12 @@ fn pgfts_are_recognised_from_their_cabling() {
         assert_eq!(shift_on_tables(&found), shift_on_tables(&planned), "m={m:?}");
     }
     // an LSFT is not a PGFT (leaves sharing one spine do not share all), and says why
-    let lsft = Spec::new(FamilySpec::Lsft(ibfat::topology::lsft::LsftParams::new(3, false)))
-        .build()
-        .unwrap();
-    let Recognition::Unrecognized { reason, .. } = recognize(&lsft.fabric, Some(FamilyHint::Pgft)) else {
+    let lsft = Spec::new(FamilySpec::Lsft(ibfat::families::lsft::model::LsftParams::new(
+        3, false,
+    )))
+    .build()
+    .unwrap();
+    let Recognition::Unrecognized { reason, .. } = recognize(&lsft.fabric, Some(Family::Pgft)) else {
         panic!("an LSFT recognised as a PGFT")
     };
     assert!(!reason.is_empty());
@@ -275,7 +279,7 @@ fn recognize_reports_a_pgft() {
 
 /// Shift over the compute hosts of a recognised copy of `t`'s cabling, with `roles`.
 fn recognized_with_roles(t: &Topology, roles: &RoleSources) -> Topology {
-    let Recognition::Recognized { mut layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
+    let Recognition::Recognized { mut layout, .. } = recognize(&t.fabric, Some(Family::Pgft)) else {
         panic!("not recognised")
     };
     let r = resolve_roles(&t.fabric, roles, true).unwrap();
@@ -475,7 +479,7 @@ fn a_leaf_without_hosts_is_still_a_leaf() {
                 }
             }
         }
-        let Recognition::Recognized { layout, .. } = recognize(&t.fabric, Some(FamilyHint::Pgft)) else {
+        let Recognition::Recognized { layout, .. } = recognize(&t.fabric, Some(Family::Pgft)) else {
             panic!("m={m:?}: a PGFT with an empty leaf not recognised")
         };
         let Layout::Pgft(found) = &layout else { panic!() };

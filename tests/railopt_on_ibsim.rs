@@ -180,7 +180,7 @@ fn four_units_a_swap_between_units_and_a_server_short_of_an_hca() {
 /// every host cable by server, HCA, unit and rail.
 #[test]
 fn a_railopt_plan_is_checked_rail_by_rail_against_the_running_fabric() {
-    use ibfat::topology::railopt::plan::RailoptParams;
+    use ibfat::families::railopt::model::plan::RailoptParams;
     use ibfat::topology::{FamilySpec, Spec};
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("plan");

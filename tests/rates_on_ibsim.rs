@@ -7,8 +7,8 @@
 mod harness;
 
 use harness::{ibfat, OsmConfig, Sim};
+use ibfat::families::pgft::model::PgftParams;
 use ibfat::formats::ibsim::write_net;
-use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{FamilySpec, NodeKind, Spec, Speed, Width, NO_PEER};
 use serde_json::Value;
 

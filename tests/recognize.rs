@@ -5,11 +5,12 @@
 mod harness;
 
 use harness::{swap_far_ends, switch_peers};
+use ibfat::families::kary::model::{self as kary, KaryParams};
+use ibfat::families::lsft::model::{self as lsft, LsftParams};
+use ibfat::families::mols::model::{self as mols, MolsParams, WiringChoice};
+use ibfat::families::Family;
 use ibfat::geometry::Plane;
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::topology::kary::{self, KaryParams};
-use ibfat::topology::lsft::{self, LsftParams};
-use ibfat::topology::mols::{self, MolsParams, WiringChoice};
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::{BuildOptions, Fabric, Layout, LsftLayout, NodeId, NodeKind, Wiring};
 use ibfat::SplitMix64;
 use std::collections::BTreeSet;
@@ -21,14 +22,14 @@ fn shuffled(seed: u64) -> BuildOptions {
     }
 }
 
-fn recognised(f: &Fabric, hint: Option<FamilyHint>) -> Layout {
+fn recognised(f: &Fabric, hint: Option<Family>) -> Layout {
     match recognize(f, hint) {
         Recognition::Recognized { layout, .. } => layout,
         Recognition::Unrecognized { reason, attempts, .. } => panic!("unrecognised: {reason} ({attempts:?})"),
     }
 }
 
-fn reason(f: &Fabric, hint: Option<FamilyHint>) -> String {
+fn reason(f: &Fabric, hint: Option<Family>) -> String {
     match recognize(f, hint) {
         Recognition::Recognized { layout, .. } => panic!("recognised as {}", layout.describe()),
         Recognition::Unrecognized { reason, .. } => reason,
@@ -85,7 +86,7 @@ fn two_sided_lsft_pairs_leaves_by_guid_and_slots_follow_port_order() {
         hosts_per_leaf: Some(2),
     };
     let (f, _) = lsft::build(&p, &shuffled(21)).unwrap();
-    let Layout::Lsft(l) = recognised(&f, Some(FamilyHint::Lsft)) else {
+    let Layout::Lsft(l) = recognised(&f, Some(Family::Lsft)) else {
         panic!()
     };
     assert_eq!((l.sides, l.hosts_per_leaf), (2, 2));
@@ -216,7 +217,7 @@ fn standard_mols_is_a_kary_tree_unless_asked_for_mols() {
         }
         other => panic!("{other:?}"),
     }
-    match recognize(&f, Some(FamilyHint::Mols)) {
+    match recognize(&f, Some(Family::Mols)) {
         Recognition::Recognized {
             layout: Layout::Mols(l),
             equivalent,
@@ -259,14 +260,14 @@ fn broken_lsft_says_precisely_what_is_wrong() {
     swap_far_ends(&mut g, leaf1, port1, victim, l.leaf_up[victim_pt as usize * 4 + kv]);
     // automatic mode finds the fat-tree it still is (issue 39); the LSFT says what broke
     assert_eq!(recognised(&g, None).family_name(), "tree");
-    let r = reason(&g, Some(FamilyHint::Lsft));
+    let r = reason(&g, Some(Family::Lsft));
     assert!(r.contains("share 2 spines") || r.contains("share no spine"), "{r}");
     assert!(r.contains("lsft3 leaf"), "names nodes by description: {r}");
 
     // a missing spine cable
     let mut g = f.clone();
     g.disconnect(l.leaves[4], l.leaf_up[4 * 4]);
-    let r = reason(&g, Some(FamilyHint::Lsft));
+    let r = reason(&g, Some(Family::Lsft));
     assert!(
         r.contains("has 3 spines, expected q+1 = 4") || r.contains("has 3 leaves, expected 4"),
         "{r}"
@@ -285,7 +286,7 @@ fn broken_lsft_says_precisely_what_is_wrong() {
         l.leaves[p3 as usize],
         l.leaf_up[p3 as usize * 4 + k3],
     );
-    let r = reason(&g, Some(FamilyHint::Lsft));
+    let r = reason(&g, Some(Family::Lsft));
     assert!(r.contains("joined by more than one cable"), "{r}");
     assert!(
         r.contains("lsft3 leaf") && r.contains("lsft3 spine"),
@@ -298,7 +299,7 @@ fn broken_lsft_says_precisely_what_is_wrong() {
     g.disconnect(a, l.leaf_up[0]);
     g.disconnect(b, l.leaf_up[4]);
     g.connect(a, l.leaf_up[0] as u32, b, l.leaf_up[4] as u32).unwrap();
-    let r = reason(&g, Some(FamilyHint::Lsft));
+    let r = reason(&g, Some(Family::Lsft));
     assert!(r.contains("same level"), "{r}");
 
     // a host on a spine
@@ -310,7 +311,7 @@ fn broken_lsft_says_precisely_what_is_wrong() {
         .unwrap();
     g.disconnect(h.node, h.port);
     g.connect(spine, free as u32, h.node, h.port as u32).unwrap();
-    let r = reason(&g, Some(FamilyHint::Lsft));
+    let r = reason(&g, Some(Family::Lsft));
     assert!(r.contains("both have hosts but lie on different levels"), "{r}");
 }
 
@@ -331,16 +332,16 @@ fn counts_that_fit_no_family_are_reported_per_family() {
             ..
         } => {
             assert_eq!(attempts.len(), 5, "lsft, kary, mols, pgft, fullmesh");
-            assert_eq!(closest, Some(FamilyHint::Kary), "{reason}");
+            assert_eq!(closest, Some(Family::Kary), "{reason}");
             assert!(reason.contains("has 2 cables to switches"), "{reason}");
             assert!(attempts[0].reason.contains("q²+q+1"), "{attempts:?}");
             assert!(attempts[2].reason.contains("3n²"), "{attempts:?}");
-            assert_eq!(attempts[3].family, FamilyHint::Pgft);
+            assert_eq!(attempts[3].family, Family::Pgft);
             assert!(
                 attempts[3].reason.contains("a PGFT has the same number everywhere"),
                 "{attempts:?}"
             );
-            assert_eq!(attempts[4].family, FamilyHint::Fullmesh);
+            assert_eq!(attempts[4].family, Family::Fullmesh);
         }
         other => panic!("{other:?}"),
     }
@@ -515,13 +516,13 @@ fn a_non_desarguesian_plane_of_order_9_is_unrecognised_with_the_reason() {
     let pg_lines: Vec<Vec<u32>> = (0..91).map(|l| pg.points_on(l).to_vec()).collect();
     assert!(!desargues_fails(&pg_lines, 1));
     assert!(matches!(
-        recognize(&fabric_on(&pg_lines), Some(FamilyHint::Lsft)),
+        recognize(&fabric_on(&pg_lines), Some(Family::Lsft)),
         Recognition::Recognized { .. }
     ));
     let started = std::time::Instant::now();
     // a 2-level fat-tree all the same (issue 39): the LSFT recogniser says why it is no LSFT
     assert_eq!(recognised(&fabric_on(&lines), None).family_name(), "tree");
-    let r = reason(&fabric_on(&lines), Some(FamilyHint::Lsft));
+    let r = reason(&fabric_on(&lines), Some(Family::Lsft));
     assert!(
         r.contains("not isomorphic to PG(2,9)") && r.contains("non-Desarguesian"),
         "{r}"

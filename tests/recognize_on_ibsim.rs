@@ -137,7 +137,7 @@ fn trees_are_recognised_from_real_ibnetdiscover_output() {
 /// 2-level PGFT automatically, the `twolevel` family with its parameters when asked.
 #[test]
 fn a_two_level_fat_tree_is_recognised_as_twolevel_when_asked() {
-    use ibfat::recognize::FamilyHint;
+    use ibfat::families::Family;
     let (_d, text) = discover(
         &[
             "build",
@@ -160,7 +160,7 @@ fn a_two_level_fat_tree_is_recognised_as_twolevel_when_asked() {
     };
     assert!(!l.twolevel);
     let f = parsed(&text);
-    let Recognition::Recognized { layout, .. } = recognize(&f, Some(FamilyHint::Twolevel)) else {
+    let Recognition::Recognized { layout, .. } = recognize(&f, Some(Family::Twolevel)) else {
         panic!("twolevel")
     };
     assert_eq!(layout.family_name(), "twolevel");

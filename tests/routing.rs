@@ -3,10 +3,10 @@
 //! dependency graph for all data traffic.
 
 use ibfat::check::validate;
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
 use ibfat::routing::{route, Lids};
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, Spec};
 
 fn plan(f: FamilySpec, shuffle: Option<u64>) -> ibfat::topology::Topology {

@@ -1,11 +1,11 @@
 //! `Pattern::peer` (one rank, one phase: what the C ABI answers) agrees with whole phases
 //! for every pattern on every family.
 
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
 use ibfat::schedule::{Pattern, PatternKind, Request};
 use ibfat::select::generate;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, FamilySpec, Spec};
 
 fn agree(p: &dyn Pattern, what: &str) {

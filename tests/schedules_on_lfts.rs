@@ -4,13 +4,13 @@
 //! sending twin-leaf traffic to slot j over the j-th line through the point).
 
 use ibfat::check::{check, CheckReport, CompiledRoutes};
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
 use ibfat::geometry::is_prime_power;
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::schedule::{Job, Pattern, PatternKind, Request};
 use ibfat::select::generate;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, FamilySpec, Spec, Topology};
 use rayon::prelude::*;
 

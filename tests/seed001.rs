@@ -7,10 +7,10 @@
 //! (an effective per-message latency of MPI point-to-point at 16 KiB, rendezvous
 //! included, and the link's MPI bandwidth).
 
+use ibfat::families::twolevel::model::TwolevelParams;
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::Job;
 use ibfat::select::model::{costs, predict, Hockney, Placement, SizePrediction};
-use ibfat::topology::twolevel::TwolevelParams;
 use ibfat::topology::{FamilySpec, Spec, Topology};
 
 const RICC: TwolevelParams = TwolevelParams {

@@ -9,14 +9,14 @@ mod harness;
 use harness::ibfat;
 use ibfat::check::vls::check_lanes;
 use ibfat::check::{check, validate, CheckReport, CompiledRoutes};
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::lsft::model_holes::LsftHoles;
+use ibfat::families::lsft::route_degraded::{route_lsft, route_lsft_spread, DegradedRoutes, LsftLanes};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::degraded::{route_lsft, route_lsft_spread, DegradedRoutes, LsftLanes};
 use ibfat::routing::Lids;
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::Pattern;
-use ibfat::topology::degraded::LsftHoles;
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{BuildOptions, Endpoint, Fabric, FamilySpec, Layout, NodeId, Spec, Topology};
 
 fn lsft(q: u32, two_sided: bool, shuffle: u64) -> Topology {

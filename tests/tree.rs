@@ -3,12 +3,13 @@
 //! up*/down* with a proof, independently of the order the dump lists the nodes in; and
 //! what is not a tree is named as such.
 
+use ibfat::families::tree::model::TreeLayout;
+use ibfat::families::Family;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::ibsim;
 use ibfat::load::{load, Recognize};
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route_fabric, Ask, Lids, Method, Shape};
-use ibfat::topology::tree::TreeLayout;
 use ibfat::topology::{Fabric, Layout, NodeKind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -232,7 +233,7 @@ fn tree_reason(f: &Fabric) -> String {
         Recognition::Recognized { layout, .. } => panic!("recognised as {}", layout.describe()),
         Recognition::Unrecognized { attempts, .. } => attempts
             .iter()
-            .find(|a| a.family == FamilyHint::Tree)
+            .find(|a| a.family == Family::Tree)
             .map(|a| a.reason.clone())
             .expect("the tree was tried"),
     }
@@ -317,7 +318,7 @@ fn generated_field_shapes_are_trees_with_their_irregularities() {
         // the irregular 3-level tree of the scale bench, small: 4 pods of 18 leaves (so
         // small it is a PGFT with faults in automatic mode: asked for as a tree)
         let f = found::big_irregular(seed, 4);
-        let t = match recognize(&f, Some(FamilyHint::Tree)) {
+        let t = match recognize(&f, Some(Family::Tree)) {
             Recognition::Recognized {
                 layout: Layout::Tree(t),
                 ..

@@ -12,19 +12,20 @@ mod harness;
 use harness::degraded;
 use ibfat::check::lfts::validate;
 use ibfat::check::vls::check_lanes;
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::degraded_mols::route_mols;
-use ibfat::routing::degraded_pgft::route_pgft;
-use ibfat::routing::degraded_tree::TreeRoutes;
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
+use ibfat::families::mols::route_degraded::route_mols;
+use ibfat::families::pgft::model::PgftParams;
+use ibfat::families::pgft::route_degraded::route_pgft;
+use ibfat::families::tree::lanes::{RELAY_LEAF_SL, RELAY_TWO_SL};
+use ibfat::families::tree::route_degraded::TreeRoutes;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::escape::ESCAPE_SL;
 use ibfat::routing::lanes::LaneRules;
-use ibfat::routing::tree_lanes::{RELAY_LEAF_SL, RELAY_TWO_SL};
 use ibfat::routing::{Lids, NO_ROUTE};
 use ibfat::topology::degraded::Holes;
 use ibfat::topology::faults::inject;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
-use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, Layout, NodeKind, Spec, Topology};
 
 fn build(family: FamilySpec, shuffle: u64) -> Topology {
@@ -49,7 +50,7 @@ fn tops(t: &Topology) -> Vec<u32> {
     let Recognition::Recognized {
         layout: Layout::Pgft(p),
         ..
-    } = recognize(&t.fabric, Some(FamilyHint::Pgft))
+    } = recognize(&t.fabric, Some(Family::Pgft))
     else {
         panic!("intact fabric not recognised as a PGFT")
     };

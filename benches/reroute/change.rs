@@ -7,12 +7,12 @@
 
 use super::env_or;
 use ibfat::check::lft_diff::{diff, DumpTables};
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::pgft::model::PgftParams;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Shape};
 use ibfat::topology::faults::inject;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeKind, Spec, NO_PEER};
 
 /// The tables of `f` as `ibfat route` computes them, intact or degraded.

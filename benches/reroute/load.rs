@@ -14,11 +14,11 @@
 //! its switch-to-switch cables cut, seeds 1..=`IBFAT_BENCH_SEEDS` (default 2).
 
 use super::env_or;
+use ibfat::families::lsft::model::{build, LsftParams};
+use ibfat::families::lsft::route_degraded::{route_lsft, route_lsft_spread};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::degraded::{route_lsft, route_lsft_spread};
 use ibfat::routing::{LftSet, Lids, NO_ROUTE};
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::{build, LsftParams};
 use ibfat::topology::{BuildOptions, Fabric, NodeKind, NO_PEER};
 
 /// Hosts of switch `s`.

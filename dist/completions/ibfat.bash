@@ -2336,11 +2336,11 @@ _ibfat() {
                     return 0
                     ;;
                 --family)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 --job)
@@ -2422,11 +2422,11 @@ _ibfat() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 --rail)
@@ -2468,11 +2468,11 @@ _ibfat() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 --lmc)
@@ -2542,11 +2542,11 @@ _ibfat() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto lsft kary mols pgft fullmesh twolevel railopt tree" -- "${cur}"))
                     return 0
                     ;;
                 --pattern)

@@ -265,7 +265,15 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s v -l verbose -d 'Sa
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be (auto: recognise it)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s f -l family -d 'The family the fabric must be (auto: recognise it)' -r -f -a "auto\t''
+lsft\t''
+kary\t''
+mols\t''
+pgft\t''
+fullmesh\t''
+twolevel\t''
+railopt\t''
+tree\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s p -l pattern -d 'Pattern to generate, e.g. lsft, shift, kary-shift, bcast-multilane' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s j -l job -d 'The job\'s hosts: ranks:LIST, host names dgx[001-031] or a host file; default all' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l block -d 'lsft-partial: number K of grid columns of the block (1..=q)' -r
@@ -302,7 +310,15 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s v -l verbose -d
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l partial -d 'Keep a dump whose cables lead outside it (a trimmed dump): those ports count as uncabled and are listed as leading outside'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -s V -l version -d 'Print version'
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh, tree' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s f -l family -d 'The family the fabric must be (auto: recognise it from the cabling alone)' -r -f -a "auto\t''
+lsft\t''
+kary\t''
+mols\t''
+pgft\t''
+fullmesh\t''
+twolevel\t''
+railopt\t''
+tree\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l lmc -d 'LIDs per host port 2^LMC: 0 or 1; full meshes 0..=7' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s l -l lids -d 'Where the LIDs come from: plan, discovered, or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -s o -l out -d 'Output folder' -r -F
@@ -453,7 +469,15 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "multipath" -d 'A full mesh\'s multipath throughput: the seed\'s patterns at direct shares D1 ... D10'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Combine shard files (from `check --shard i/N --out FILE`) into one report'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for: lsft, kary, mols, pgft, twolevel, fullmesh, tree' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s f -l family -d 'Family to look for (auto: any of them)' -r -f -a "auto\t''
+lsft\t''
+kary\t''
+mols\t''
+pgft\t''
+fullmesh\t''
+twolevel\t''
+railopt\t''
+tree\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l rail -d 'Recognise rail K of a multi-rail fabric only' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
@@ -536,7 +560,15 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s V -l version -d '
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l rail -d 'A multi-rail fabric: work on rail K\'s plane' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l lfts -d 'LFT dump (default: ibfat\'s own routes for the topology)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s l -l lids -d 'guid2lid file with the LIDs the tables were made for' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s f -l family -d 'The family the fabric must be (auto: recognise it)' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s f -l family -d 'The family the fabric must be (auto: recognise it)' -r -f -a "auto\t''
+lsft\t''
+kary\t''
+mols\t''
+pgft\t''
+fullmesh\t''
+twolevel\t''
+railopt\t''
+tree\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s j -l job -d 'The job\'s nodes in rank order: `ranks:0-3,20-23`, names `dgx[001-004]` or a file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s m -l msg-size -d 'Message sizes: bytes, or with K, M, G (16K,1M)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l ranks-per-node -d 'Ranks on every node (P_n, 1..=256)' -r

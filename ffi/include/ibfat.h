@@ -109,13 +109,12 @@ typedef enum IbfatFamily {
    */
   IBFAT_FAMILY_MOLS = 3,
   /**
-   * Parallel-ports generalised fat-tree (`levels` set; from a plan: not yet recognised
-   * from a discovered fabric).
+   * Parallel-ports generalised fat-tree (`levels` set), also a two-level fat-tree and a
+   * rail-optimised cluster.
    */
   IBFAT_FAMILY_PGFT = 4,
   /**
-   * Full mesh of switches (every pair of switches cabled, hosts on every switch). A
-   * result only: as a hint, IBFAT_FAMILY_AUTO finds full meshes.
+   * Full mesh of switches (every pair of switches cabled, hosts on every switch).
    */
   IBFAT_FAMILY_FULLMESH = 5,
   /**

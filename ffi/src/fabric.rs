@@ -2,7 +2,8 @@
 //! file, and recognise its family.
 
 use crate::status::{arg, cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
-use ibfat::recognize::{recognize, Degraded, FamilyHint, Recognition};
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Degraded, Recognition};
 use ibfat::routing::Shape;
 use ibfat::topology::{Fabric, Layout, Model, NodeKind, Spec, Topology, Wiring};
 use std::ffi::{c_char, c_int};
@@ -34,11 +35,10 @@ pub enum IbfatFamily {
     IbfatFamilyKary = 2,
     /// MOLS proximity 3-level fat-tree.
     IbfatFamilyMols = 3,
-    /// Parallel-ports generalised fat-tree (`levels` set; from a plan: not yet recognised
-    /// from a discovered fabric).
+    /// Parallel-ports generalised fat-tree (`levels` set), also a two-level fat-tree and a
+    /// rail-optimised cluster.
     IbfatFamilyPgft = 4,
-    /// Full mesh of switches (every pair of switches cabled, hosts on every switch). A
-    /// result only: as a hint, IBFAT_FAMILY_AUTO finds full meshes.
+    /// Full mesh of switches (every pair of switches cabled, hosts on every switch).
     IbfatFamilyFullmesh = 5,
     /// A fat-tree as it is found (switches in levels, any irregularity; `levels` set). A
     /// hint, it skips the families; IBFAT_FAMILY_AUTO finds it when no other family fits.
@@ -108,19 +108,49 @@ impl IbfatNodeKind {
 }
 
 impl IbfatFamily {
-    /// The family hint a C caller passed, or `IBFAT_E_ARG` naming the value and the valid ones.
-    pub(crate) fn from_c(v: c_int) -> Result<IbfatFamily, Fail> {
-        match v {
-            0 => Ok(IbfatFamily::IbfatFamilyAuto),
-            1 => Ok(IbfatFamily::IbfatFamilyLsft),
-            2 => Ok(IbfatFamily::IbfatFamilyKary),
-            3 => Ok(IbfatFamily::IbfatFamilyMols),
-            4 => Ok(IbfatFamily::IbfatFamilyPgft),
-            6 => Ok(IbfatFamily::IbfatFamilyTree),
-            _ => Err(arg(&format!(
-                "hint: {v} is not a family; valid: IBFAT_FAMILY_AUTO (0), IBFAT_FAMILY_LSFT (1), IBFAT_FAMILY_KARY (2), IBFAT_FAMILY_MOLS (3), IBFAT_FAMILY_PGFT (4), IBFAT_FAMILY_TREE (6)"
-            ))),
+    /// Every value, for the lookups below (one line per value of the enum).
+    const ALL: [IbfatFamily; 7] = [
+        IbfatFamily::IbfatFamilyAuto,
+        IbfatFamily::IbfatFamilyLsft,
+        IbfatFamily::IbfatFamilyKary,
+        IbfatFamily::IbfatFamilyMols,
+        IbfatFamily::IbfatFamilyPgft,
+        IbfatFamily::IbfatFamilyFullmesh,
+        IbfatFamily::IbfatFamilyTree,
+    ];
+
+    /// The C value of a family, from the registry ([`ibfat::FAMILIES`]).
+    pub(crate) fn of(family: Family) -> IbfatFamily {
+        let v = family.entry().c_value;
+        Self::ALL
+            .into_iter()
+            .find(|&f| f as c_int == v)
+            .unwrap_or(IbfatFamily::IbfatFamilyAuto)
+    }
+
+    /// The family hint a C caller passed (none: recognise automatically), or `IBFAT_E_ARG`
+    /// naming the value and the valid ones. A value several families share (PGFT: also
+    /// two-level and rail-optimised) is the first of them in the registry.
+    pub(crate) fn hint(v: c_int) -> Result<Option<Family>, Fail> {
+        if v == IbfatFamily::IbfatFamilyAuto as c_int {
+            return Ok(None);
         }
+        match ibfat::FAMILIES.iter().find(|e| e.c_value == v) {
+            Some(e) => Ok(Some(e.family)),
+            None => {
+                let valid: Vec<String> = Self::ALL
+                    .iter()
+                    .map(|&f| format!("{} ({})", f.c_name(), f as c_int))
+                    .collect();
+                Err(arg(&format!("hint: {v} is not a family; valid: {}", valid.join(", "))))
+            }
+        }
+    }
+
+    /// The name C code spells (`IBFAT_FAMILY_LSFT`).
+    fn c_name(self) -> String {
+        let rust = format!("{self:?}");
+        format!("IBFAT_FAMILY_{}", rust.trim_start_matches("IbfatFamily").to_uppercase())
     }
 }
 
@@ -366,13 +396,8 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
             None => f
                 .degraded
                 .as_ref()
-                .map_or(IbfatFamily::IbfatFamilyAuto, |d| family_of_hint(d.family)),
-            Some(Layout::Lsft(_)) => IbfatFamily::IbfatFamilyLsft,
-            Some(Layout::Kary(_)) => IbfatFamily::IbfatFamilyKary,
-            Some(Layout::Mols(_)) => IbfatFamily::IbfatFamilyMols,
-            Some(Layout::Pgft(_)) => IbfatFamily::IbfatFamilyPgft,
-            Some(Layout::Fullmesh(_)) => IbfatFamily::IbfatFamilyFullmesh,
-            Some(Layout::Tree(_)) => IbfatFamily::IbfatFamilyTree,
+                .map_or(IbfatFamily::IbfatFamilyAuto, |d| IbfatFamily::of(d.family)),
+            Some(layout) => IbfatFamily::of(layout.family()),
         };
         Ok(())
     })
@@ -380,7 +405,7 @@ pub unsafe extern "C" fn ibfat_fabric_family(fabric: *const IbfatFabric, out_fam
 
 /// The family of a degraded fabric, its order and its fault count.
 fn describe_degraded(d: &Degraded) -> IbfatRecognition {
-    let family = family_of_hint(d.family);
+    let family = IbfatFamily::of(d.family);
     IbfatRecognition {
         family,
         order: if family == IbfatFamily::IbfatFamilyLsft {
@@ -405,18 +430,6 @@ fn describe_degraded(d: &Degraded) -> IbfatRecognition {
         wiring: IbfatWiring::IbfatWiringNone,
         hosts: 0,
         faults: u32::try_from(d.faults.len()).unwrap_or(u32::MAX),
-    }
-}
-
-/// The C enum value of a family.
-fn family_of_hint(h: FamilyHint) -> IbfatFamily {
-    match h {
-        FamilyHint::Lsft => IbfatFamily::IbfatFamilyLsft,
-        FamilyHint::Kary => IbfatFamily::IbfatFamilyKary,
-        FamilyHint::Mols => IbfatFamily::IbfatFamilyMols,
-        FamilyHint::Pgft | FamilyHint::Twolevel => IbfatFamily::IbfatFamilyPgft,
-        FamilyHint::Fullmesh => IbfatFamily::IbfatFamilyFullmesh,
-        FamilyHint::Tree => IbfatFamily::IbfatFamilyTree,
     }
 }
 
@@ -481,15 +494,7 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
     guard(|| {
         // SAFETY: fabric is NULL or a live handle, out_result NULL or writable (pointer contract)
         let (f, o) = unsafe { (handle_mut(fabric, "fabric")?, out(out_result, "out_result")?) };
-        let hint = match IbfatFamily::from_c(hint)? {
-            IbfatFamily::IbfatFamilyAuto => None,
-            IbfatFamily::IbfatFamilyLsft => Some(FamilyHint::Lsft),
-            IbfatFamily::IbfatFamilyKary => Some(FamilyHint::Kary),
-            IbfatFamily::IbfatFamilyMols => Some(FamilyHint::Mols),
-            IbfatFamily::IbfatFamilyPgft => Some(FamilyHint::Pgft),
-            IbfatFamily::IbfatFamilyFullmesh => Some(FamilyHint::Fullmesh),
-            IbfatFamily::IbfatFamilyTree => Some(FamilyHint::Tree),
-        };
+        let hint = IbfatFamily::hint(hint)?;
         match recognize(f.fabric(), hint) {
             Recognition::Recognized { layout, .. } => {
                 *o = describe(&layout);
@@ -513,4 +518,32 @@ pub unsafe extern "C" fn ibfat_fabric_free(fabric: *mut IbfatFabric) {
     // SAFETY: fabric is NULL or a handle from ibfat_fabric_new/load/build, freed once
     // (pointer contract)
     unsafe { free(fabric) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The C enum follows the registry: every family has its registry value, every value
+    /// but AUTO is the value of the family its name spells, and a hint maps back.
+    #[test]
+    fn the_c_enum_follows_the_registry() {
+        for e in ibfat::FAMILIES {
+            let c = IbfatFamily::of(e.family);
+            assert_eq!(c as c_int, e.c_value, "{}", e.name);
+            assert_ne!(c, IbfatFamily::IbfatFamilyAuto, "{} has no C value", e.name);
+            let back = IbfatFamily::hint(e.c_value).ok().flatten().expect("a hint");
+            assert_eq!(back.entry().c_value, e.c_value);
+        }
+        for f in &IbfatFamily::ALL[1..] {
+            let name = f.c_name().trim_start_matches("IBFAT_FAMILY_").to_lowercase();
+            let e = ibfat::FAMILIES
+                .iter()
+                .find(|e| e.name == name)
+                .expect("a registry name");
+            assert_eq!(e.c_value, *f as c_int, "{name}");
+        }
+        assert!(matches!(IbfatFamily::hint(0), Ok(None)));
+        assert!(IbfatFamily::hint(99).is_err());
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::fabric::IbfatFabric;
 use crate::status::{arg, free, give, guard, handle, out, Fail, IbfatStatus};
-use ibfat::routing::plan::{PathPlan, SLOTS};
+use ibfat::families::fullmesh::route_plan::{PathPlan, SLOTS};
 use ibfat::topology::Layout;
 
 /// Slots of a path-plan array (DLID offsets used round robin).

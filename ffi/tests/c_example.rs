@@ -28,7 +28,7 @@ fn c_example_builds_and_runs() {
     assert!(out.status.success(), "gcc: {}", String::from_utf8_lossy(&out.stderr));
     // a shuffled order-3 LSFT as an ibsim net file, for the "discovered fabric" part
     let plan = ibfat::topology::Spec {
-        family: ibfat::topology::FamilySpec::Lsft(ibfat::topology::lsft::LsftParams::new(3, false)),
+        family: ibfat::topology::FamilySpec::Lsft(ibfat::families::lsft::model::LsftParams::new(3, false)),
         options: ibfat::topology::BuildOptions {
             shuffle: Some(12),
             ..Default::default()

@@ -184,10 +184,9 @@ fn stale_schedules_are_refused() {
     use ibfat::fingerprint::ComputedFor;
     use ibfat::schedule::file::{self, Format};
     use ibfat::schedule::shift::Shift;
-    let plan = ibfat::topology::Spec::new(ibfat::topology::FamilySpec::Kary(ibfat::topology::kary::KaryParams {
-        arity: 2,
-        levels: 2,
-    }))
+    let plan = ibfat::topology::Spec::new(ibfat::topology::FamilySpec::Kary(
+        ibfat::families::kary::model::KaryParams { arity: 2, levels: 2 },
+    ))
     .build()
     .unwrap();
     let dir = tempfile::tempdir().unwrap();

@@ -31,10 +31,9 @@ fn open(path: &CString) -> (IbfatStatus, String, *mut IbfatSchedule) {
 
 /// The plan of a k-ary 2-tree of arity 2 and its hosts' port GUIDs in rank order.
 fn kary_guids() -> Vec<u64> {
-    let plan = ibfat::topology::Spec::new(ibfat::topology::FamilySpec::Kary(ibfat::topology::kary::KaryParams {
-        arity: 2,
-        levels: 2,
-    }))
+    let plan = ibfat::topology::Spec::new(ibfat::topology::FamilySpec::Kary(
+        ibfat::families::kary::model::KaryParams { arity: 2, levels: 2 },
+    ))
     .build()
     .unwrap();
     plan.layout

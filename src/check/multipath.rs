@@ -1,5 +1,5 @@
 //! Multipath throughput on a routed full mesh: every flow is split over the DLID offsets
-//! of its path plan ([`crate::routing::plan`]) by their share of the ten slots, every
+//! of its path plan ([`crate::families::fullmesh::route_plan`]) by their share of the ten slots, every
 //! share is walked on the real tables, and the pattern's throughput is what the busiest
 //! channel allows.
 //!
@@ -18,7 +18,7 @@
 //!   i and x (every switch sends to every other switch when H ≥ N−1).
 
 use crate::error::{Error, Result};
-use crate::routing::plan::{PathPlan, SLOTS};
+use crate::families::fullmesh::route_plan::{PathPlan, SLOTS};
 use crate::routing::{LftSet, Lids, NO_ROUTE};
 use crate::topology::{Fabric, FullmeshLayout, NodeKind};
 use std::fmt;

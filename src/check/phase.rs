@@ -454,8 +454,8 @@ fn weighted_congestion(a: &mut Acc, wt: &RateWeights) -> (u64, f64, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::lsft::schedule::LsftAllToAll;
     use crate::routing::{route, Lids, NO_ROUTE};
-    use crate::schedule::lsft::LsftAllToAll;
     use crate::schedule::shift::Shift;
     use crate::schedule::testutil::lsft_plan;
     use crate::schedule::Job;

@@ -227,9 +227,9 @@ impl RatesSummary {
 mod tests {
     use super::*;
     use crate::check::{check, check_counted, CompiledRoutes};
+    use crate::families::kary::model::KaryParams;
     use crate::routing::{route, LftSet, Lids};
     use crate::schedule::Pattern;
-    use crate::topology::kary::KaryParams;
     use crate::topology::{FamilySpec, NodeKind, PortIdx, Spec, Topology};
 
     /// rank r sends to (5r + p) mod n in phase p: a permutation with conflicts

@@ -444,10 +444,10 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
 mod tests {
     use super::*;
     use crate::check::{check, CompiledRoutes};
+    use crate::families::kary::model::KaryParams;
     use crate::routing::{route, Lids};
     use crate::schedule::compare::RandomPermutations;
     use crate::schedule::Pattern;
-    use crate::topology::kary::KaryParams;
     use crate::topology::{FamilySpec, Spec};
 
     #[test]

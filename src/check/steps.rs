@@ -117,8 +117,8 @@ impl<'a> StepMeter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::pgft::model::PgftParams;
     use crate::routing::{route, Lids};
-    use crate::topology::pgft::PgftParams;
     use crate::topology::{FamilySpec, Spec};
 
     #[test]

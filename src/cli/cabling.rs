@@ -3,12 +3,12 @@
 use super::output::print_json;
 use clap::Args;
 use ibfat::cabling::audit::{audit, CableRef, CablingReport, DumpProblem};
+use ibfat::families::railopt::model::check::{check, Finding, Severity};
+use ibfat::families::railopt::model::RailFabric;
+use ibfat::families::railopt::report::RailsReport;
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognize, Source};
 use ibfat::recognize::report::{slow_cable_reports, SlowCableReport};
-use ibfat::recognize::report_rails::RailsReport;
-use ibfat::topology::railopt::check::{check, Finding, Severity};
-use ibfat::topology::railopt::RailFabric;
 use ibfat::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write as _;

@@ -1,7 +1,7 @@
 //! The text report of `ibfat check` and the per-rail figures of rail patterns.
 
 use ibfat::check::{check_counted, CheckReport, CompiledRoutes, RailFigures, RateWeights};
-use ibfat::schedule::rail_traffic::RailTraffic;
+use ibfat::families::railopt::schedule::RailTraffic;
 use ibfat::schedule::Pattern;
 use ibfat::topology::Endpoint;
 use ibfat::Result;

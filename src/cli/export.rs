@@ -1,10 +1,10 @@
 //! `ibfat export`: the fabric in other tools' formats (Slurm's topology.conf).
 
 use clap::{Args, Subcommand};
+use ibfat::families::railopt::model::RailFabric;
 use ibfat::formats::slurm::SlurmForm;
 use ibfat::formats::{atomic, slurm};
 use ibfat::load::{load, Recognize};
-use ibfat::topology::railopt::RailFabric;
 use ibfat::{Error, Result};
 use std::path::PathBuf;
 

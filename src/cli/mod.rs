@@ -29,24 +29,26 @@ mod whoami;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-const LONG_ABOUT: &str = "\
-Plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
+/// The long description: what ibfat does, the families (from the registry) and the exit
+/// codes scripts rely on.
+fn long_about() -> String {
+    format!(
+        "Plan, route and verify InfiniBand fat-tree fabrics built from finite geometry.
 
-Families:
-  lsft   Latin-square fat-tree of prime-power order q: q²+q+1 leaves and spines,
-         (q+1)(q²+q+1) hosts one-sided, with a provably conflict-free all-to-all.
-  kary   standard k-ary n-tree routed with d-mod-k.
-  mols   3-level fat-tree whose middle stage is rewired with orthogonal Latin
-         squares: 31.5% fewer hops on average at arity 7 (36.7% at arity 19,
-         `ibfat metrics hops`), shift all-to-all still conflict-free.
-  fullmesh  N switches all cabled to each other, hosts on every switch; with LMC
-         the other LID offsets detour through one relay switch (2 data VLs).
-  pgft, twolevel  the fat-trees sites run: parallel cables, oversubscription.
-  railopt  rail-optimised GPU clusters: servers of one HCA per rail (a PGFT).
-  tree   (recognised only) any fat-tree as found: uneven, grown, hosts anywhere.
-
+Families (--family of recognize, route, schedule and predict; build makes all but tree):
+{}
 Exit codes: 0 success (or the check passed), 1 a check found defects,
-2 bad input (the message names the field and the valid range), 3 I/O or tool failure.";
+2 bad input (the message names the field and the valid range), 3 I/O or tool failure.",
+        ibfat::families::help_list()
+    )
+}
+
+/// `--family`: `auto` or a family name of the registry. Clap checks the value and lists
+/// the choices in the help and the completions.
+fn family_choice() -> clap::builder::PossibleValuesParser {
+    let names = std::iter::once("auto").chain(ibfat::FAMILIES.iter().map(|e| e.name));
+    clap::builder::PossibleValuesParser::new(names.map(clap::builder::PossibleValue::new))
+}
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -66,7 +68,7 @@ Examples:
 
 #[derive(Parser, Debug)]
 #[command(name = "ibfat", version, about = "Plan, route and verify InfiniBand fat-tree fabrics built from finite geometry",
-          long_about = LONG_ABOUT, after_help = AFTER_HELP, propagate_version = true)]
+          long_about = long_about(), after_help = AFTER_HELP, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -5,9 +5,9 @@
 use super::output::print_json;
 use super::topo;
 use clap::Args;
+use ibfat::families::fullmesh::route_plan::{PathPlan, SLOTS};
 use ibfat::formats::atomic;
 use ibfat::load::load_rail;
-use ibfat::routing::plan::{PathPlan, SLOTS};
 use ibfat::routing::Lids;
 use ibfat::topology::Layout;
 use ibfat::{Error, Result};

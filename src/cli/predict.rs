@@ -4,9 +4,9 @@
 use super::output::print_json;
 use super::topo;
 use clap::Args;
+use ibfat::families::Family;
 use ibfat::formats::{atomic, chart};
 use ibfat::load::load_rail;
-use ibfat::recognize::FamilyHint;
 use ibfat::routing::{route, Lids};
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::Job;
@@ -53,9 +53,7 @@ pub struct PredictArgs {
     #[arg(short = 'l', long)]
     lids: Option<PathBuf>,
     /// The family the fabric must be (auto: recognise it)
-    ///
-    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh, tree.
-    #[arg(short = 'f', long, default_value = "auto")]
+    #[arg(short = 'f', long, default_value = "auto", value_parser = super::family_choice())]
     family: String,
     /// The job's nodes in rank order: `ranks:0-3,20-23`, names `dgx[001-004]` or a file
     ///
@@ -161,7 +159,7 @@ pub fn run(a: PredictArgs) -> Result<i32> {
         model::check_names(names)?;
     }
     let h = params(&a)?;
-    let hint = FamilyHint::parse_opt(&a.family)?;
+    let hint = Family::parse_opt(&a.family)?;
     let loaded = load_rail(&a.topology, super::topo::read_options(), hint, a.rail)?;
     let loaded = topo::with_roles(loaded)?;
     let plan = loaded.topology()?;

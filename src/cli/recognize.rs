@@ -2,8 +2,9 @@
 
 use super::output::print_json;
 use clap::Args;
+use ibfat::families::Family;
 use ibfat::load::{load, Recognize};
-use ibfat::recognize::{recognize, report, FamilyHint, RecognitionReport};
+use ibfat::recognize::{recognize, report, RecognitionReport};
 use ibfat::Result;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -54,11 +55,11 @@ pub struct RecognizeArgs {
     /// ibnetdiscover/iblinkinfo output, subnet.lst, ibsim net file, plan folder or fabric.yaml
     #[arg(value_name = "DUMP")]
     dump: PathBuf,
-    /// Family to look for: lsft, kary, mols, pgft, twolevel, fullmesh, tree
+    /// Family to look for (auto: any of them)
     ///
-    /// Or auto (any of them); twolevel is a 2-level pgft named so.
-    #[arg(short = 'f', long, default_value = "auto", value_parser = parse_family)]
-    family: FamilyArg,
+    /// twolevel is a 2-level pgft named so; railopt is found as a pgft.
+    #[arg(short = 'f', long, default_value = "auto", value_parser = super::family_choice())]
+    family: String,
     /// Recognise rail K of a multi-rail fabric only
     ///
     /// The plane on HCA port K+1; without it every rail is recognised and reported.
@@ -67,14 +68,6 @@ pub struct RecognizeArgs {
     /// Print the report as JSON (with the full leaf/spine/switch/host maps)
     #[arg(long)]
     pub(crate) json: bool,
-}
-
-/// `--family` value: a family, or `auto` (none).
-#[derive(Clone, Copy, Debug)]
-struct FamilyArg(Option<FamilyHint>);
-
-fn parse_family(s: &str) -> std::result::Result<FamilyArg, String> {
-    FamilyHint::parse_opt(s).map(FamilyArg).map_err(|e| e.to_string())
 }
 
 #[derive(Serialize)]
@@ -97,6 +90,7 @@ struct RailsOutput<'a> {
 }
 
 pub fn run(a: RecognizeArgs) -> Result<i32> {
+    let hint = Family::parse_opt(&a.family)?;
     let mut lf = load(&a.dump, super::topo::read_options(), Recognize::No)?;
     if let Some(k) = a.rail {
         lf.select_rail(k)?;
@@ -104,7 +98,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
     let lf = super::topo::named(lf);
     let Some(rails) = lf.multi_rail() else {
         let rail = a.rail.or_else(|| rail_of_plane(lf.fabric()));
-        let (code, r, text) = recognize_one(&lf, a.family.0, rail, true)?;
+        let (code, r, text) = recognize_one(&lf, hint, rail, true)?;
         if a.json {
             print_json("recognize", &output(&lf, rail, &r))?;
         } else {
@@ -116,7 +110,7 @@ pub fn run(a: RecognizeArgs) -> Result<i32> {
     for &k in &rails {
         let mut plane = lf.clone();
         plane.select_rail(k)?;
-        done.push((k, recognize_one(&plane, a.family.0, Some(k), false)?));
+        done.push((k, recognize_one(&plane, hint, Some(k), false)?));
     }
     let code = done.iter().map(|d| d.1 .0).max().unwrap_or(0);
     if a.json {
@@ -178,7 +172,7 @@ fn below_supported_lines(out: &mut String, cables: &[ibfat::recognize::report::B
 /// Recognise one plane: exit code, report, and the text report.
 fn recognize_one(
     lf: &ibfat::load::Loaded,
-    family: Option<FamilyHint>,
+    family: Option<Family>,
     rail: Option<u32>,
     whole: bool,
 ) -> Result<(i32, RecognitionReport, String)> {

@@ -51,10 +51,8 @@ Examples:
 pub struct RouteArgs {
     /// Plan folder, fabric.yaml, topology.net or ibnetdiscover output
     topology: PathBuf,
-    /// The family the fabric must be: auto, lsft, kary, mols, pgft, twolevel, fullmesh, tree
-    ///
-    /// auto recognises it from the cabling alone.
-    #[arg(short = 'f', long, default_value = "auto")]
+    /// The family the fabric must be (auto: recognise it from the cabling alone)
+    #[arg(short = 'f', long, default_value = "auto", value_parser = super::family_choice())]
     family: String,
     /// LIDs per host port 2^LMC: 0 or 1; full meshes 0..=7
     ///
@@ -218,7 +216,7 @@ pub fn run(a: RouteArgs) -> Result<i32> {
 /// Recognise the loaded fabric (`--family`), apply host roles; an unrecognised fabric is
 /// refused with recognition's reason.
 fn recognize_loaded(mut loaded: Loaded, family: &str) -> Result<Recognized> {
-    let hint = ibfat::recognize::FamilyHint::parse_opt(family)?;
+    let hint = ibfat::families::Family::parse_opt(family)?;
     loaded.recognize(hint);
     let degraded = match loaded.model.layout() {
         Some(_) => None,

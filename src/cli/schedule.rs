@@ -97,9 +97,7 @@ pub struct ScheduleArgs {
     #[arg(value_name = "TOPOLOGY")]
     topology: PathBuf,
     /// The family the fabric must be (auto: recognise it)
-    ///
-    /// One of auto (recognise), lsft, kary, mols, pgft, twolevel, fullmesh, tree.
-    #[arg(short = 'f', long, default_value = "auto")]
+    #[arg(short = 'f', long, default_value = "auto", value_parser = super::family_choice())]
     family: String,
     /// Pattern to generate, e.g. lsft, shift, kary-shift, bcast-multilane
     ///
@@ -301,7 +299,7 @@ struct RepairSummary {
 pub fn run(a: ScheduleArgs) -> Result<i32> {
     super::output::data_output(a.out.as_deref());
     let start = Instant::now();
-    let hint = ibfat::recognize::FamilyHint::parse_opt(&a.family)?;
+    let hint = ibfat::families::Family::parse_opt(&a.family)?;
     let read = || ibfat::load::load(&a.topology, super::topo::read_options(), ibfat::load::Recognize::No);
     let mut loaded = read()?;
     // the other rails' planes, for a broadcast whose lane k runs on rail k

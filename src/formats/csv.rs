@@ -1,6 +1,6 @@
 //! `cables.csv`: the installers' cable list, one row per cable with both ends.
 
-use crate::topology::railopt::{RailFabric, NONE};
+use crate::families::railopt::model::{RailFabric, NONE};
 use crate::topology::{Fabric, NodeKind};
 use std::fmt::Write;
 
@@ -24,7 +24,7 @@ pub const HEADER: &str = "cable,label,a_node,a_guid,a_port,a_desc,b_node,b_guid,
 pub const RAIL_COLUMNS: &str = "server,hca,unit,rail";
 
 /// Per node: the (server, HCA device, unit, rail) columns of its host cable, when the
-/// fabric is rail-optimised ([`crate::topology::railopt`]).
+/// fabric is rail-optimised ([`crate::families::railopt::model`]).
 fn rail_columns(fabric: &Fabric) -> Option<Vec<Option<String>>> {
     let rf = RailFabric::of(fabric)?;
     let mut cols = vec![None; fabric.len()];

@@ -101,7 +101,7 @@ fn q(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::lsft::{build, LsftParams};
+    use crate::families::lsft::model::{build, LsftParams};
     use crate::topology::BuildOptions;
 
     #[test]

@@ -70,7 +70,7 @@ pub fn parse(fabric: &Fabric, text: &str, path: &Path) -> Result<Lids> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::lsft::{build, LsftParams};
+    use crate::families::lsft::model::{build, LsftParams};
     use crate::topology::BuildOptions;
 
     #[test]

@@ -240,7 +240,7 @@ pub fn read_sl2vl(text: &str, path: &std::path::Path, fabric: &Fabric) -> crate:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::lsft::LsftParams;
+    use crate::families::lsft::model::LsftParams;
     use crate::topology::{FamilySpec, Spec};
     use std::path::Path;
 

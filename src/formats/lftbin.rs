@@ -644,7 +644,7 @@ fn place_rows(fabric: &Fabric, h: &Header, order: &[(u64, usize)], rows: Vec<u8>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::kary::KaryParams;
+    use crate::families::kary::model::KaryParams;
     use crate::topology::{FamilySpec, Spec};
 
     #[test]

@@ -206,7 +206,7 @@ fn guid_list(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::pgft::PgftParams;
+    use crate::families::pgft::model::PgftParams;
     use crate::topology::{FamilySpec, Spec};
 
     fn plan() -> crate::topology::Topology {

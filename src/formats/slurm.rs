@@ -14,7 +14,7 @@
 
 use super::picture::Scene;
 use crate::error::{Error, Result};
-use crate::topology::railopt::{host_words, RailFabric, NONE};
+use crate::families::railopt::model::{host_words, RailFabric, NONE};
 use crate::topology::{Fabric, Layout, NodeId, NodeKind};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -396,7 +396,7 @@ mod tests {
     #[test]
     fn a_full_mesh_gets_one_virtual_switch_above_its_switches() {
         let t = crate::topology::Spec::new(crate::topology::FamilySpec::Fullmesh(
-            crate::topology::fullmesh::FullmeshParams {
+            crate::families::fullmesh::model::FullmeshParams {
                 switches: 4,
                 hosts_per_switch: 2,
                 cables_per_pair: 1,
@@ -411,10 +411,9 @@ mod tests {
 
     #[test]
     fn a_tree_becomes_leaf_and_upper_switch_lines() {
-        let t = crate::topology::Spec::new(crate::topology::FamilySpec::Kary(crate::topology::kary::KaryParams {
-            arity: 2,
-            levels: 2,
-        }))
+        let t = crate::topology::Spec::new(crate::topology::FamilySpec::Kary(
+            crate::families::kary::model::KaryParams { arity: 2, levels: 2 },
+        ))
         .build()
         .unwrap();
         let conf = topology_conf(&t.fabric, Some(&t.layout), "kary").unwrap();

@@ -18,125 +18,29 @@
 //! [`Recognition::Recognized::equivalent`] saying so; ask for `mols` explicitly to get
 //! its MOLS layout.
 
-pub mod degraded;
-mod degraded_mols;
-pub mod degraded_pgft;
-mod fullmesh;
-mod graph;
-mod kary;
-mod lsft;
-mod mols;
-mod pgft;
-mod plane_iso;
-mod rail_slots;
+use crate::families::fullmesh::recognize as fullmesh;
+use crate::families::lsft::recognize_degraded as degraded;
+use crate::families::mols::recognize_degraded as degraded_mols;
+use crate::families::pgft::recognize_degraded as degraded_pgft;
+pub(crate) mod graph;
+use crate::families::kary::recognize as kary;
+use crate::families::lsft::recognize as lsft;
+use crate::families::mols::recognize as mols;
+use crate::families::pgft::recognize as pgft;
 pub mod report;
-pub mod report_rails;
-pub mod report_tree;
-mod tree;
+use crate::families::railopt::report as report_rails;
+use crate::families::tree::recognize as tree;
+use crate::families::tree::report as report_tree;
 
 pub use graph::label;
 pub use report::{report, RecognitionReport};
 
 use crate::error::{Error, Result};
-use crate::topology::twolevel::TwolevelParams;
+use crate::families::twolevel::model::TwolevelParams;
+use crate::families::{Family, FAMILIES};
 use crate::topology::{Fabric, Layout, Wiring};
 pub use degraded::{Degraded, Fault};
 use graph::SwitchGraph;
-use std::fmt;
-use std::str::FromStr;
-
-/// The family to look for (`None` = try all).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FamilyHint {
-    /// Latin-square fat-tree (`lsft`): leaves and spines are the points and lines of PG(2,q).
-    Lsft,
-    /// Standard k-ary n-tree (`kary`).
-    Kary,
-    /// Proximity 3-level tree with Latin-square middle wiring (`mols`).
-    Mols,
-    /// Parallel-ports generalised fat-tree (`pgft`): any arities, parallel cables,
-    /// oversubscription, partly populated leaves.
-    Pgft,
-    /// Full mesh of switches (`fullmesh`): every pair of switches cabled, hosts on all.
-    Fullmesh,
-    /// Two-level fat-tree (`twolevel`): a 2-level PGFT named in leaves, hosts per leaf,
-    /// spines and links per pair (only when asked for; automatic mode says `pgft`).
-    Twolevel,
-    /// A fat-tree as it is found (`tree`): switches in levels by distance from the hosts,
-    /// any irregularity; what automatic mode says when no family fits, with or without
-    /// faults.
-    Tree,
-}
-
-impl fmt::Display for FamilyHint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            FamilyHint::Lsft => "lsft",
-            FamilyHint::Kary => "kary",
-            FamilyHint::Mols => "mols",
-            FamilyHint::Pgft => "pgft",
-            FamilyHint::Fullmesh => "fullmesh",
-            FamilyHint::Twolevel => "twolevel",
-            FamilyHint::Tree => "tree",
-        })
-    }
-}
-
-impl FromStr for FamilyHint {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<FamilyHint> {
-        match s {
-            "lsft" => Ok(FamilyHint::Lsft),
-            "kary" => Ok(FamilyHint::Kary),
-            "mols" => Ok(FamilyHint::Mols),
-            "pgft" => Ok(FamilyHint::Pgft),
-            "fullmesh" => Ok(FamilyHint::Fullmesh),
-            "twolevel" => Ok(FamilyHint::Twolevel),
-            "tree" => Ok(FamilyHint::Tree),
-            other => Err(Error::input(
-                "family",
-                format!("unknown family `{other}`"),
-                Some("one of lsft, kary, mols, pgft, twolevel, fullmesh, tree (or auto)".into()),
-            )),
-        }
-    }
-}
-
-impl FamilyHint {
-    /// Parse `auto|lsft|kary|mols|pgft|twolevel|fullmesh|tree`; `auto` is `None`.
-    pub fn parse_opt(s: &str) -> Result<Option<FamilyHint>> {
-        if s == "auto" {
-            Ok(None)
-        } else {
-            s.parse().map(Some)
-        }
-    }
-
-    /// The family of a layout.
-    pub fn of(layout: &Layout) -> FamilyHint {
-        match layout {
-            Layout::Lsft(_) => FamilyHint::Lsft,
-            Layout::Kary(_) => FamilyHint::Kary,
-            Layout::Mols(_) => FamilyHint::Mols,
-            Layout::Pgft(l) if l.twolevel => FamilyHint::Twolevel,
-            Layout::Pgft(_) => FamilyHint::Pgft,
-            Layout::Fullmesh(_) => FamilyHint::Fullmesh,
-            Layout::Tree(_) => FamilyHint::Tree,
-        }
-    }
-
-    pub(crate) fn long_name(self) -> &'static str {
-        match self {
-            FamilyHint::Lsft => "Latin-square fat-tree",
-            FamilyHint::Kary => "k-ary n-tree",
-            FamilyHint::Mols => "MOLS 3-level proximity tree",
-            FamilyHint::Pgft => "parallel-ports generalised fat-tree",
-            FamilyHint::Fullmesh => "full mesh of switches",
-            FamilyHint::Twolevel => "two-level fat-tree",
-            FamilyHint::Tree => "fat-tree as found",
-        }
-    }
-}
 
 /// How far a recogniser got before it gave up (the furthest one gives the reason).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -189,7 +93,7 @@ impl Fail {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
     /// The family that was tried.
-    pub family: FamilyHint,
+    pub family: Family,
     /// Why it does not fit, naming the switches or counts at fault.
     pub reason: String,
 }
@@ -213,11 +117,11 @@ pub enum Recognition {
         /// The reason of the family that came closest.
         reason: String,
         /// That family, if any recogniser got past the counts.
-        closest: Option<FamilyHint>,
+        closest: Option<Family>,
         /// Every family tried, with its reason.
         attempts: Vec<Attempt>,
         /// The family the fabric is with faults, when it is one ([`degraded`]): reported,
-        /// and routed by [`crate::routing::degraded`] where that family has detours.
+        /// and routed by [`crate::families::lsft::route_degraded`] where that family has detours.
         degraded: Option<Degraded>,
     },
 }
@@ -271,24 +175,22 @@ fn equivalent(layout: &Layout) -> Option<String> {
     }
 }
 
-fn run(family: FamilyHint, g: &SwitchGraph<'_>) -> std::result::Result<Layout, Fail> {
+fn run(family: Family, g: &SwitchGraph<'_>) -> std::result::Result<Layout, Fail> {
     match family {
-        FamilyHint::Lsft => lsft::recognize(g),
-        FamilyHint::Kary => kary::recognize(g),
-        FamilyHint::Mols => mols::recognize(g),
-        FamilyHint::Pgft => pgft::recognize(g),
-        FamilyHint::Fullmesh => fullmesh::recognize(g),
-        FamilyHint::Twolevel => {
-            let mut layout = pgft::recognize(g)?;
-            crate::topology::twolevel::mark(&mut layout).map_err(Fail::layout)?;
-            Ok(layout)
-        }
-        FamilyHint::Tree => tree::recognize(g),
+        Family::Lsft => lsft::recognize(g),
+        Family::Kary => kary::recognize(g),
+        Family::Mols => mols::recognize(g),
+        Family::Pgft => pgft::recognize(g),
+        Family::Fullmesh => fullmesh::recognize(g),
+        Family::Twolevel => crate::families::twolevel::recognize::recognize(g),
+        // a rail-optimised cluster is a PGFT whose hosts the rails order
+        Family::Railopt => pgft::recognize(g),
+        Family::Tree => tree::recognize(g),
     }
 }
 
 /// Recognise the family of a fabric. `hint` restricts the search to one family.
-pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
+pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
     let g = match SwitchGraph::new(fabric) {
         Ok(g) => g,
         Err(reason) => {
@@ -302,15 +204,9 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
     };
     let families = match hint {
         Some(f) => vec![f],
-        None => vec![
-            FamilyHint::Lsft,
-            FamilyHint::Kary,
-            FamilyHint::Mols,
-            FamilyHint::Pgft,
-            FamilyHint::Fullmesh,
-        ],
+        None => FAMILIES.iter().filter(|e| e.auto).map(|e| e.family).collect(),
     };
-    let mut fails: Vec<(FamilyHint, Fail)> = Vec::new();
+    let mut fails: Vec<(Family, Fail)> = Vec::new();
     for family in families {
         match run(family, &g) {
             Ok(layout) => {
@@ -321,12 +217,14 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
         }
     }
     // not intact: maybe a family with faults
-    let tried = |x: FamilyHint| fails.iter().any(|(f, _)| *f == x);
-    let mut degraded = tried(FamilyHint::Lsft).then(|| degraded::lsft(&g).ok()).flatten();
-    if degraded.is_none() && (tried(FamilyHint::Kary) || tried(FamilyHint::Pgft) || tried(FamilyHint::Twolevel)) {
+    let tried = |x: Family| fails.iter().any(|(f, _)| *f == x);
+    let mut degraded = tried(Family::Lsft).then(|| degraded::lsft(&g).ok()).flatten();
+    if degraded.is_none()
+        && (tried(Family::Kary) || tried(Family::Pgft) || tried(Family::Twolevel) || tried(Family::Railopt))
+    {
         degraded = degraded_pgft::pgft(&g, hint).ok();
     }
-    if degraded.is_none() && tried(FamilyHint::Mols) {
+    if degraded.is_none() && tried(Family::Mols) {
         degraded = degraded_mols::mols(&g).ok();
     }
     // no family, with or without faults: a tree as it is found, if it is one
@@ -338,7 +236,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<FamilyHint>) -> Recognition {
                     equivalent: None,
                 }
             }
-            Err(fail) => fails.push((FamilyHint::Tree, fail)),
+            Err(fail) => fails.push((Family::Tree, fail)),
         }
     }
     // the furthest stage wins; ties go to the earlier family

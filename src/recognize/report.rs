@@ -2,7 +2,8 @@
 //! is which (the leaf → point and spine → line maps of an LSFT in canonical coordinates,
 //! the tree positions of switches and hosts). `ibfat recognize --json` prints it.
 
-use super::{Degraded, FamilyHint, Recognition};
+use super::{Degraded, Recognition};
+use crate::families::Family;
 use crate::formats::dump::PortLabel;
 use crate::topology::{
     Endpoint, Fabric, FullmeshLayout, KaryLayout, Layout, LsftLayout, MolsLayout, NodeId, PgftLayout,
@@ -361,7 +362,7 @@ pub fn guid_str(g: u64) -> String {
     format!("0x{g:016x}")
 }
 
-pub(super) fn node_ref(f: &Fabric, n: NodeId) -> NodeRef {
+pub(crate) fn node_ref(f: &Fabric, n: NodeId) -> NodeRef {
     let node = f.node(n);
     NodeRef {
         guid: guid_str(node.guid),
@@ -370,7 +371,7 @@ pub(super) fn node_ref(f: &Fabric, n: NodeId) -> NodeRef {
     }
 }
 
-pub(super) fn host_map(f: &Fabric, hosts: &[Endpoint], slot: impl Fn(usize) -> u32) -> Vec<HostMap> {
+pub(crate) fn host_map(f: &Fabric, hosts: &[Endpoint], slot: impl Fn(usize) -> u32) -> Vec<HostMap> {
     hosts
         .iter()
         .enumerate()
@@ -509,7 +510,7 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
         }
         Recognition::Recognized { layout, equivalent } => (layout, equivalent),
     };
-    r.family = FamilyHint::of(layout).to_string();
+    r.family = layout.family().to_string();
     r.description = Some(layout.describe());
     r.equivalent = equivalent.clone();
     r.hosts = layout.hosts().len();
@@ -578,7 +579,7 @@ fn degraded_params(r: &mut RecognitionReport, fabric: &Fabric, d: &Degraded) {
         }
         crate::topology::degraded::Holes::Pgft(h) => {
             r.levels = Some(h.layout.params.levels);
-            r.arity = (d.family == FamilyHint::Kary).then_some(d.order);
+            r.arity = (d.family == Family::Kary).then_some(d.order);
         }
         crate::topology::degraded::Holes::Mols(h) => {
             r.arity = Some(h.n());
@@ -685,7 +686,7 @@ fn pgft_maps(r: &mut RecognitionReport, fabric: &Fabric, l: &PgftLayout) {
     r.up = Some(pp.up[..h].to_vec());
     r.parallel = Some(pp.parallel[..h].to_vec());
     r.oversubscription = Some((1..pp.levels).filter_map(|lv| pp.oversubscription(lv)).collect());
-    if let Some(t) = crate::topology::twolevel::TwolevelParams::from_pgft(pp).filter(|_| l.twolevel) {
+    if let Some(t) = crate::families::twolevel::model::TwolevelParams::from_pgft(pp).filter(|_| l.twolevel) {
         r.leaf_switches = Some(t.leaves);
         r.hosts_per_leaf = Some(t.hosts_per_leaf);
         r.spine_switches = Some(t.spines);

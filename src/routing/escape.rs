@@ -1,7 +1,7 @@
 //! The escape lane: one SL and one VL of its own for the pairs a family's rule cannot
 //! route, so that every pair the surviving cables connect is routed.
 //!
-//! A family's detour rule ([`super::lanes`], [`super::tree_lanes`]) keeps its proof by
+//! A family's detour rule ([`super::lanes`], [`crate::families::tree::lanes`]) keeps its proof by
 //! limiting what a route may do: how often it turns, and where. On fault sets far beyond
 //! the usual (a leaf cut from most of its spines, a tree switch cut from most of its
 //! parents) a few pairs have no path of that shape and their entries are left empty. The

@@ -163,7 +163,7 @@ impl Fingerprinter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::kary::KaryParams;
+    use crate::families::kary::model::KaryParams;
     use crate::topology::{FamilySpec, Spec};
 
     /// The definition as first written: every used LID's entry gathered one by one.

@@ -1,28 +1,26 @@
 //! Deterministic forwarding tables (LFTs) for every family.
 //!
 //! [`route`] fills the LFT of every switch for every LID — host LIDs with the family's
-//! routing ([`families`]) and switch LIDs with up*/down* over the family's ranking
+//! routing ([`hosts`]) and switch LIDs with up*/down* over the family's ranking
 //! ([`updown`]) — so no LID is left unrouted anywhere (OpenSM's ftree leaves leaf-to-spine
 //! LIDs unrouted on an LSFT; ibfat does not).
 
-pub mod degraded;
-pub mod degraded_mols;
-pub mod degraded_pgft;
-pub mod degraded_tree;
+use crate::families::lsft::route_degraded as degraded;
+use crate::families::mols::route_degraded as degraded_mols;
+use crate::families::pgft::route_degraded as degraded_pgft;
+use crate::families::tree::route_degraded as degraded_tree;
 pub mod escape;
-mod families;
-pub mod fullmesh;
+pub(crate) mod hosts;
+use crate::families::fullmesh::route as fullmesh;
 pub mod lanes;
 pub mod lft;
 pub mod lids;
-mod mgmt_fill;
-mod pgft;
+pub(crate) mod mgmt_fill;
+use crate::families::pgft::route as pgft;
 pub mod pipeline;
-pub mod plan;
 pub mod small;
-pub mod tree;
-pub mod tree_lanes;
-mod updown;
+use crate::families::tree::route as tree;
+pub(crate) mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};
 pub use lids::Lids;
@@ -30,7 +28,7 @@ pub use pipeline::{route_fabric, Ask, Method, Objective, Refusal, Routed, Shape}
 
 use crate::error::{Error, Result};
 use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};
-use families::HostRouter;
+use hosts::HostRouter;
 use rayon::prelude::*;
 
 /// Compute the LFTs of every switch for the given LIDs (on one VL: a tree's relay

@@ -12,11 +12,13 @@ use super::degraded_mols::route_mols;
 use super::degraded_pgft::route_pgft;
 use super::degraded_tree::TreeRoutes;
 use super::escape::Escape;
-use super::lanes::{LaneRules, LsftLanes};
+use super::lanes::LaneRules;
 use super::tree::route_tree;
 use super::{LftSet, Lids};
 use crate::error::Error;
-use crate::topology::degraded::{Holes, LsftHoles};
+use crate::families::lsft::lanes::LsftLanes;
+use crate::families::lsft::model_holes::LsftHoles;
+use crate::topology::degraded::Holes;
 use crate::topology::{Fabric, Layout};
 use std::fmt;
 

@@ -441,10 +441,10 @@ fn write(lfts: &mut LftSet, cols: &[u8], switch_lid: &[u16]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::kary::model::KaryParams;
+    use crate::families::lsft::model::LsftParams;
+    use crate::families::pgft::model::PgftParams;
     use crate::topology::faults::inject;
-    use crate::topology::kary::KaryParams;
-    use crate::topology::lsft::LsftParams;
-    use crate::topology::pgft::PgftParams;
     use crate::topology::{BuildOptions, FamilySpec, Spec};
 
     /// The column as first written (every cable's direction compared per column, the

@@ -455,8 +455,8 @@ pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::kary::model::KaryParams;
     use crate::schedule::testutil::assert_complete;
-    use crate::topology::kary::KaryParams;
     use crate::topology::{FamilySpec, Spec};
 
     use crate::schedule::testutil::lsft_plan as lsft;

@@ -21,8 +21,8 @@
 //! Every host may appear once; errors name the file, the line and the host.
 
 use crate::error::{Error, Result};
+use crate::families::railopt::model::{host_words, natural_cmp};
 use crate::formats::input::ReadError;
-use crate::topology::railopt::{host_words, natural_cmp};
 use crate::topology::spec::parse_guid;
 use crate::topology::{Endpoint, Fabric, NodeKind, Topology};
 use std::collections::HashMap;
@@ -450,7 +450,7 @@ impl<'a> HostLookup<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::lsft::LsftParams;
+    use crate::families::lsft::model::LsftParams;
     use crate::topology::Topology;
     use crate::topology::{FamilySpec, Spec};
 

@@ -25,10 +25,10 @@ pub mod compare;
 pub mod file;
 pub mod generate;
 pub mod job;
-pub mod lsft;
+use crate::families::lsft::schedule as lsft;
 pub mod partial;
 pub mod placement;
-pub mod rail_traffic;
+use crate::families::railopt::schedule as rail_traffic;
 pub mod shift;
 
 pub use file::Format;
@@ -427,7 +427,8 @@ pub(crate) mod testutil {
 
     /// An LSFT plan of order `q` (one- or two-sided, `m` hosts per leaf or the full q+1).
     pub fn lsft_plan(q: u32, two_sided: bool, m: Option<u32>) -> crate::topology::Topology {
-        use crate::topology::{lsft::LsftParams, FamilySpec, Spec};
+        use crate::families::lsft::model::LsftParams;
+        use crate::topology::{FamilySpec, Spec};
         Spec::new(FamilySpec::Lsft(LsftParams {
             order: q,
             two_sided,

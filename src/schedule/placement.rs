@@ -169,7 +169,7 @@ mod tests {
         let outside = Job::from_fabric_ranks(p.layout.hosts(), vec![0]).unwrap(); // host of point P
         let e = fixed_block(&p, Some(&outside), 3, 2).unwrap_err().to_string();
         assert!(e.contains("job rank 0") && e.contains("outside the block"), "{e}");
-        let tree = Spec::new(FamilySpec::Kary(crate::topology::kary::KaryParams {
+        let tree = Spec::new(FamilySpec::Kary(crate::families::kary::model::KaryParams {
             arity: 2,
             levels: 2,
         }))

@@ -216,10 +216,10 @@ impl Pattern for TreeShift {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::kary::model::KaryParams;
+    use crate::families::mols::model::{MolsParams, WiringChoice};
     use crate::schedule::testutil::assert_complete;
     use crate::schedule::Schedule;
-    use crate::topology::kary::KaryParams;
-    use crate::topology::mols::{MolsParams, WiringChoice};
     use crate::topology::{FamilySpec, Spec};
 
     #[test]

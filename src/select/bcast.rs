@@ -214,11 +214,11 @@ pub fn check_steady_state(
 mod tests {
     use super::*;
     use crate::check::CompiledRoutes;
+    use crate::families::kary::model::KaryParams;
+    use crate::families::lsft::model::LsftParams;
+    use crate::families::mols::model::{MolsParams, WiringChoice};
     use crate::routing::{route, Lids};
     use crate::schedule::bcast::subtree_levels;
-    use crate::topology::kary::KaryParams;
-    use crate::topology::lsft::LsftParams;
-    use crate::topology::mols::{MolsParams, WiringChoice};
     use crate::topology::{FamilySpec, Spec};
 
     /// On LSFT, k-ary trees and a standard-wired MOLS (a tree) the nested plan's steady

@@ -34,9 +34,9 @@
 
 use crate::check::{check, CompiledRoutes};
 use crate::error::{Error, Result};
+use crate::families::lsft::schedule::LsftAllToAll;
 use crate::geometry::Point;
 use crate::routing::{route, LftSet, Lids};
-use crate::schedule::lsft::LsftAllToAll;
 use crate::schedule::partial::{BlockPos, BlockShape, LsftPartial};
 use crate::schedule::placement::{fabric_slots, lsft_layout, Placement};
 use crate::schedule::shift::Shift;

@@ -414,8 +414,8 @@ pub fn predict(costs: &[Cost], h: &Hockney, msg_size: u64, threshold: f64) -> Si
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::twolevel::model::TwolevelParams;
     use crate::routing::route;
-    use crate::topology::twolevel::TwolevelParams;
     use crate::topology::{FamilySpec, Spec};
 
     fn small() -> (Topology, Lids, LftSet) {

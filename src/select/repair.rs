@@ -261,11 +261,11 @@ pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>,
 /// report.
 pub fn repair_lsft(
     fabric: &crate::topology::Fabric,
-    holes: &crate::topology::degraded::LsftHoles,
+    holes: &crate::families::lsft::model_holes::LsftHoles,
     lids: &crate::routing::Lids,
     lfts: &crate::routing::LftSet,
 ) -> crate::Result<(crate::schedule::Schedule, RepairReport)> {
-    use crate::schedule::lsft::LsftAllToAll;
+    use crate::families::lsft::schedule::LsftAllToAll;
     use crate::schedule::Job;
     let layout = holes.schedule_layout();
     let job = Job::whole(&layout.hosts);

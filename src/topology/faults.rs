@@ -137,7 +137,7 @@ pub fn ibsim_commands(fabric: &Fabric, inj: &Injected, restore: bool) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::lsft::LsftParams;
+    use crate::families::lsft::model::LsftParams;
     use crate::topology::{FamilySpec, Spec};
 
     #[test]

@@ -8,23 +8,22 @@
 //! not care where a fabric came from.
 
 pub mod degraded;
-pub mod degraded_mols;
 pub mod fabric;
 pub mod faults;
-pub mod fullmesh;
-pub mod kary;
+use crate::families::fullmesh::model as fullmesh;
+use crate::families::kary::model as kary;
 pub mod label;
 pub mod lidspace;
-pub mod lsft;
-pub mod mols;
-pub mod pgft;
-pub mod railopt;
+use crate::families::lsft::model as lsft;
+use crate::families::mols::model as mols;
+use crate::families::pgft::model as pgft;
+use crate::families::railopt::model as railopt;
 pub mod rails;
 pub mod rate;
 pub mod roles;
 pub mod spec;
-pub mod tree;
-pub mod twolevel;
+use crate::families::tree::model as tree;
+use crate::families::twolevel::model as twolevel;
 
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
 pub use fullmesh::FullmeshLayout;
@@ -36,6 +35,7 @@ pub use spec::{FamilySpec, Spec};
 pub use tree::TreeLayout;
 
 use crate::error::{Error, Result};
+use crate::families::Family;
 use crate::rng::SplitMix64;
 use std::collections::HashSet;
 
@@ -166,19 +166,24 @@ impl Layout {
         matches!(self, Layout::Pgft(_) | Layout::Tree(_))
     }
 
-    /// `lsft`, `kary`, `mols`, `pgft`, `twolevel` (a 2-level PGFT named so), `fullmesh` or
-    /// `tree`.
-    pub fn family_name(&self) -> &'static str {
+    /// The layout's family; a 2-level PGFT named so is `twolevel`.
+    pub fn family(&self) -> Family {
         match self {
-            Layout::Lsft(_) => "lsft",
-            Layout::Kary(_) => "kary",
-            Layout::Mols(_) => "mols",
-            Layout::Pgft(l) if l.twolevel => "twolevel",
-            Layout::Pgft(_) => "pgft",
-            Layout::Fullmesh(_) => "fullmesh",
-            Layout::Tree(_) => "tree",
+            Layout::Lsft(_) => Family::Lsft,
+            Layout::Kary(_) => Family::Kary,
+            Layout::Mols(_) => Family::Mols,
+            Layout::Pgft(l) if l.twolevel => Family::Twolevel,
+            Layout::Pgft(_) => Family::Pgft,
+            Layout::Fullmesh(_) => Family::Fullmesh,
+            Layout::Tree(_) => Family::Tree,
         }
     }
+
+    /// The family's registry name (`lsft`, `twolevel`, `tree`, …).
+    pub fn family_name(&self) -> &'static str {
+        self.family().name()
+    }
+
     /// Switch level of every node (0 for hosts and anything outside the family):
     /// LSFT leaves 1, spines 2; tree levels 1..=n; proximity tree bottom 1, middle 2, top 3.
     pub fn levels(&self, fabric: &Fabric) -> Vec<u8> {

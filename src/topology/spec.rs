@@ -384,7 +384,7 @@ impl Spec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::mols::WiringChoice;
+    use crate::families::mols::model::WiringChoice;
 
     fn parse(s: &str) -> Result<Spec> {
         Spec::from_yaml(s, Path::new("fabric.yaml"))

@@ -99,3 +99,54 @@ fn short_help_fits_a_screen_and_long_help_says_more() {
         assert!(checked.iter().any(|c| c == name), "`{name}` not found in {checked:?}");
     }
 }
+
+/// The families the help names are the registry's: `ibfat --help` lists every family with
+/// its summary, `ibfat build` has one subcommand per family it builds, and `--family`
+/// offers `auto` and every name (clap's possible values, also in the completions).
+#[test]
+fn the_help_names_the_registry_s_families() {
+    let help = |args: &[&str]| {
+        let out = std::process::Command::new(harness::ibfat_bin())
+            .args(args)
+            .env("COLUMNS", "200")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let top = help(&["--help"]);
+    for e in ibfat::FAMILIES {
+        assert!(
+            top.lines()
+                .any(|l| l.trim_start().starts_with(e.name) && l.ends_with(e.summary)),
+            "`ibfat --help` does not list {}:\n{top}",
+            e.name
+        );
+    }
+    let build = help(&["build", "--help"]);
+    let subs: Vec<&str> = build
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .collect();
+    let mut builds: Vec<&str> = ibfat::FAMILIES.iter().filter(|e| e.builds).map(|e| e.name).collect();
+    let mut got = subs.clone();
+    builds.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(
+        got, builds,
+        "`ibfat build` subcommands against the registry's built families"
+    );
+    let names: Vec<&str> = std::iter::once("auto")
+        .chain(ibfat::FAMILIES.iter().map(|e| e.name))
+        .collect();
+    let offered = format!("[possible values: {}]", names.join(", "));
+    for cmd in ["recognize", "route", "schedule", "predict"] {
+        let h = help(&[cmd, "--help"]);
+        let flat: String = h.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(&offered), "`ibfat {cmd} --help` does not offer {offered}");
+    }
+}

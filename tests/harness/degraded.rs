@@ -112,7 +112,7 @@ pub fn tree_faults(
 
 /// The degraded recognition of `f`, asked as `hint`; panics (naming `what`) when it is
 /// intact or not a known family with faults.
-pub fn degraded(f: &Fabric, hint: Option<ibfat::recognize::FamilyHint>, what: &str) -> ibfat::recognize::Degraded {
+pub fn degraded(f: &Fabric, hint: Option<ibfat::families::Family>, what: &str) -> ibfat::recognize::Degraded {
     use ibfat::recognize::{recognize, Recognition};
     match recognize(f, hint) {
         Recognition::Unrecognized { degraded: Some(d), .. } => d,
@@ -129,7 +129,7 @@ pub fn degraded(f: &Fabric, hint: Option<ibfat::recognize::FamilyHint>, what: &s
 /// those very tables (the checker). The report, for the caller's own bounds.
 pub fn repaired_lsft_checked(
     fabric: &Fabric,
-    holes: &ibfat::topology::degraded::LsftHoles,
+    holes: &ibfat::families::lsft::model_holes::LsftHoles,
     lids: &ibfat::routing::Lids,
     lfts: &ibfat::routing::LftSet,
     hosts: usize,
@@ -160,7 +160,7 @@ pub fn repaired_lsft_checked(
     // hold every flow they had, and no original phase moved (phases are only appended)
     use ibfat::schedule::Pattern;
     let job = ibfat::schedule::Job::whole(&layout.hosts);
-    let pattern = ibfat::schedule::lsft::LsftAllToAll::new(&layout, &job);
+    let pattern = ibfat::families::lsft::schedule::LsftAllToAll::new(&layout, &job);
     let mut dest = vec![ibfat::schedule::IDLE; n];
     let whole = (0..pattern.phases())
         .filter(|&p| {

@@ -42,13 +42,14 @@ mod harness;
 use harness::osmlog::{last_value, routing_passes, unfinished_pass, RoutingPass};
 use harness::{OsmConfig, Sim, Waited};
 use ibfat::check::{check, leaf_cut_bound, validate, CompiledRoutes};
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::lsft::schedule::LsftAllToAll;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::schedule::compare::{Bisection, RandomPermutations};
-use ibfat::schedule::lsft::LsftAllToAll;
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Job, Pattern};
 use ibfat::topology::faults::inject;
-use ibfat::topology::lsft::LsftParams;
 use ibfat::topology::{Fabric, FamilySpec, Layout, NodeKind, Spec};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -140,7 +141,7 @@ struct Row {
     quality: Option<Quality>,
 }
 
-fn measure(sim: &Sim, hint: Option<FamilyHint>) -> Quality {
+fn measure(sim: &Sim, hint: Option<Family>) -> Quality {
     let start = Instant::now();
     let (fabric, lids, tables) = sim.programmed();
     // intact: the family's hosts and the lsft all-to-all; degraded: shift over every host,
@@ -218,7 +219,7 @@ fn run_engine(
     limit: Duration,
     measure_tables: bool,
     degraded: bool,
-    hint: Option<FamilyHint>,
+    hint: Option<Family>,
 ) -> Row {
     let (engine, mut args) = engine_setup(entry);
     if degraded && entry == "ibfat" {
@@ -407,7 +408,7 @@ fn main() {
             let plan = Spec::new(FamilySpec::Lsft(LsftParams::new(q, false)))
                 .build()
                 .unwrap_or_else(|e| panic!("LSFT({q}): {e}"));
-            (plan.fabric, format!("LSFT({q})"), Some(FamilyHint::Lsft))
+            (plan.fabric, format!("LSFT({q})"), Some(Family::Lsft))
         }
     };
     let cables = base

@@ -14,10 +14,11 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, validate, CompiledRoutes};
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
+use ibfat::families::pgft::model::PgftParams;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::schedule::shift::TreeShift;
 use ibfat::schedule::{Job, Pattern};
-use ibfat::topology::pgft::PgftParams;
 use ibfat::topology::{BuildOptions, FamilySpec, Layout, Spec};
 
 fn main() {
@@ -66,7 +67,7 @@ fn main() {
             let run = sim.opensm(&cfg);
             let by = run.configured_by().unwrap_or_else(|| "nothing".into());
             let (fabric, lids, tables) = sim.programmed();
-            let Recognition::Recognized { layout, .. } = recognize(&fabric, Some(FamilyHint::Pgft)) else {
+            let Recognition::Recognized { layout, .. } = recognize(&fabric, Some(Family::Pgft)) else {
                 panic!("{name}: not recognised")
             };
             let Layout::Pgft(l) = &layout else { unreachable!() };

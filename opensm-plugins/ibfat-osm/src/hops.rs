@@ -137,8 +137,8 @@ fn next_switch(fabric: &Fabric, lfts: &LftSet, sw: NodeId, lid: u16) -> Option<N
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ibfat::families::lsft::model::LsftParams;
     use ibfat::routing::route;
-    use ibfat::topology::lsft::LsftParams;
     use ibfat::topology::{BuildOptions, FamilySpec, Spec};
 
     /// On an intact LSFT(3) every switch reaches every switch LID; the counts are the
@@ -180,7 +180,7 @@ mod tests {
     /// no other port.
     #[test]
     fn counts_cover_parallel_cables() {
-        use ibfat::topology::pgft::PgftParams;
+        use ibfat::families::pgft::model::PgftParams;
         let pg = PgftParams::from_lists(&[4, 4, 2], &[1, 2, 4], &[1, 2, 2], None).unwrap();
         let mut spec = Spec::new(FamilySpec::Pgft(pg));
         spec.options = BuildOptions {

@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn hints_survive_only_where_the_rule_allows() {
-        use ibfat::topology::lsft::LsftParams;
+        use ibfat::families::lsft::model::LsftParams;
         use ibfat::topology::{FamilySpec, Spec};
         let topo = Spec::new(FamilySpec::Lsft(LsftParams::new(2, false))).build().unwrap();
         let lids = Lids::plan(&topo.fabric, &[], 0).unwrap();

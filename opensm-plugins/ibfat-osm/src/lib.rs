@@ -7,7 +7,8 @@
 //! the LIDs OpenSM assigned (LMC 1: MOLS latency routes on base+1) and fill every switch's
 //! new LFT. Options come from `event_plugin_options`, separated by commas or blanks:
 //!
-//! * `family=auto|lsft|kary|mols|pgft` — the family the fabric must be (default auto);
+//! * `family=auto|<name>` — the family the fabric must be, a name of `ibfat::FAMILIES`
+//!   (default auto);
 //! * `schedule_out=PATH` — write the all-to-all schedule of the fabric there (atomically)
 //!   after every successful pass, in ibfat's schedule JSON format, with the fingerprints of
 //!   the fabric and of the tables it was computed for. A missing folder is created (mode

@@ -2,9 +2,9 @@
 //! `key=value` syntax ([`ibfat::formats::options`]); the keys are described in the crate
 //! documentation.
 
+use ibfat::families::Family;
 use ibfat::formats::options::{self, Key};
 use ibfat::formats::roles::RoleSources;
-use ibfat::recognize::FamilyHint;
 use ibfat::schedule::PatternKind;
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// `family=`: the family the fabric must be (`None`: recognise any).
-    pub family: Option<FamilyHint>,
+    pub family: Option<Family>,
     /// `schedule_out=`: where to write the schedule after every successful pass.
     pub schedule_out: Option<PathBuf>,
     /// `pattern=`: the schedule to write (`None`: the family's default).
@@ -96,7 +96,7 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
     Key {
         id: OptKey::Family,
         name: "family",
-        expects: "auto, lsft, kary or mols",
+        expects: "auto or a family name of ibfat's registry (ibfat --help lists them)",
     },
     Key {
         id: OptKey::ScheduleOut,
@@ -183,7 +183,7 @@ fn read_options(text: &str) -> ibfat::error::Result<Options> {
     let mut o = Options::default();
     for s in options::parse(text, OPTION_KEYS)? {
         match s.id {
-            OptKey::Family => o.family = s.read(FamilyHint::parse_opt)?,
+            OptKey::Family => o.family = s.read(Family::parse_opt)?,
             OptKey::ScheduleOut => o.schedule_out = Some(s.read(|v| regular_path("schedule_out", v))?),
             OptKey::Pattern => o.pattern = Some(s.read(str::parse)?),
             OptKey::Validate => o.validate = s.flag()?,
@@ -223,7 +223,7 @@ mod tests {
     fn options_parse_and_name_the_bad_one() {
         assert_eq!(parse_options("").unwrap(), Options::default());
         let o = parse_options("family=lsft, schedule_out=/tmp/s.json validate=1").unwrap();
-        assert_eq!(o.family, Some(FamilyHint::Lsft));
+        assert_eq!(o.family, Some(Family::Lsft));
         assert_eq!(o.schedule_out, Some(PathBuf::from("/tmp/s.json")));
         assert!(o.validate);
         assert!(parse_options("family=ring").unwrap_err().contains("family=ring"));

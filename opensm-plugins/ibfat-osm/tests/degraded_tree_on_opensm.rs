@@ -12,9 +12,10 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::validate;
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::degraded_mols::route_mols;
-use ibfat::routing::degraded_pgft::route_pgft;
+use ibfat::families::mols::route_degraded::route_mols;
+use ibfat::families::pgft::route_degraded::route_pgft;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::topology::degraded::Holes;
 
 /// OpenSM at `lmc`, re-sweeping only when told, with a patient MAD timeout for a simulator
@@ -158,7 +159,7 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
             let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
                 panic!("the cut fabric is not recognised as a degraded tree")
             };
-            assert_eq!((d.family, d.faults.len()), (FamilyHint::Kary, faults.0 + faults.1));
+            assert_eq!((d.family, d.faults.len()), (Family::Kary, faults.0 + faults.1));
             let Holes::Pgft(h) = &d.holes else {
                 panic!("not a tree's holes")
             };
@@ -187,7 +188,7 @@ fn degraded_mols_tree_is_routed_by_the_plugin() {
             let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
                 panic!("the cut fabric is not recognised as a degraded MOLS tree")
             };
-            assert_eq!((d.family, d.faults.len()), (FamilyHint::Mols, faults.0 + faults.1));
+            assert_eq!((d.family, d.faults.len()), (Family::Mols, faults.0 + faults.1));
             let tops = d
                 .faults
                 .iter()

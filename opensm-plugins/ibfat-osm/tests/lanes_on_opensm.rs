@@ -12,9 +12,9 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::vls::{check_lanes, check_vls};
+use ibfat::families::lsft::lanes::{LsftLanes as Lanes, MAX_DATA_VLS};
+use ibfat::families::lsft::route_degraded::route_lsft;
 use ibfat::recognize::{recognize, Degraded, Recognition};
-use ibfat::routing::degraded::route_lsft;
-use ibfat::routing::lanes::{LsftLanes as Lanes, MAX_DATA_VLS};
 use ibfat::routing::{route, LftSet, Lids};
 use ibfat::topology::{Fabric, NodeId, NodeKind};
 
@@ -395,7 +395,7 @@ fn full_mesh_with_lmc_detours_is_routed_with_sls_and_sl2vl_tables() {
 }
 
 fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
-    use ibfat::routing::fullmesh::FullmeshLanes as MeshLanes;
+    use ibfat::families::fullmesh::route::FullmeshLanes as MeshLanes;
     use ibfat::topology::Layout;
     let what = format!("mesh N={n} H={h} LMC {lmc}");
     let t = tempfile::tempdir().unwrap();
@@ -638,12 +638,12 @@ fn lsft_3_5_7_with_1_3_10_cuts_and_a_dead_spine() {
 }
 
 /// The LSFT structure recognition finds in `fabric`, intact or degraded.
-fn lsft_holes(fabric: &Fabric) -> ibfat::topology::degraded::LsftHoles {
+fn lsft_holes(fabric: &Fabric) -> ibfat::families::lsft::model_holes::LsftHoles {
     match recognize(fabric, None) {
         Recognition::Recognized {
             layout: ibfat::topology::Layout::Lsft(l),
             ..
-        } => ibfat::topology::degraded::LsftHoles::new(
+        } => ibfat::families::lsft::model_holes::LsftHoles::new(
             fabric,
             l.plane.clone(),
             l.sides,
@@ -664,7 +664,7 @@ fn lsft_holes(fabric: &Fabric) -> ibfat::topology::degraded::LsftHoles {
 #[test]
 fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
     use ibfat::check::{check, CompiledRoutes};
-    use ibfat::routing::degraded::route_lsft_spread;
+    use ibfat::families::lsft::route_degraded::route_lsft_spread;
     use ibfat::schedule::{shift::Shift, Pattern};
     let t = tempfile::tempdir().unwrap();
     let (plan, cut, _) = harness::lsft_with_faults(t.path(), 5, 23, "cut", &["--cut", "3", "--seed", "4"]);

@@ -8,15 +8,15 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, validate, CompiledRoutes};
+use ibfat::families::kary::model::KaryParams;
+use ibfat::families::lsft::model::LsftParams;
+use ibfat::families::mols::model::{MolsParams, WiringChoice};
 use ibfat::formats::roles::{resolve as resolve_roles, RoleSources};
 use ibfat::formats::{dump, lftdump};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::Lids;
 use ibfat::schedule::file;
 use ibfat::schedule::job::Hosts;
-use ibfat::topology::kary::KaryParams;
-use ibfat::topology::lsft::LsftParams;
-use ibfat::topology::mols::{MolsParams, WiringChoice};
 use ibfat::topology::{BuildOptions, FamilySpec, Spec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -335,7 +335,7 @@ fn kary_3x3_and_mols3_with_lmc1() {
 /// conflict-free on what the switches hold.
 #[test]
 fn pgfts_with_parallel_cables() {
-    use ibfat::topology::pgft::PgftParams;
+    use ibfat::families::pgft::model::PgftParams;
     route_with_plugin(
         "pgft4-4_1-2_1-2",
         FamilySpec::Pgft(PgftParams::from_lists(&[4, 4], &[1, 2], &[1, 2], None).unwrap()),
@@ -380,7 +380,7 @@ fn pgfts_with_parallel_cables() {
 /// storage hosts of the plan are given by GUID list the second time (io_guid_file).
 #[test]
 fn pgft_with_empty_ports_and_storage_hosts() {
-    use ibfat::topology::pgft::PgftParams;
+    use ibfat::families::pgft::model::PgftParams;
     let f = FamilySpec::Pgft(
         PgftParams::from_lists(&[6, 4], &[1, 6], &[1, 1], Some(5))
             .unwrap()

@@ -16,10 +16,10 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::{check, CompiledRoutes};
+use ibfat::families::railopt::schedule::{RailCollective, RailTraffic};
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::schedule::compare::{Bisection, RandomPermutations};
 use ibfat::schedule::job::Hosts;
-use ibfat::schedule::rail_traffic::{RailCollective, RailTraffic};
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Job, Pattern};
 

@@ -14,9 +14,10 @@ mod harness;
 
 use harness::{OsmConfig, Sim};
 use ibfat::check::vls::check_lanes;
-use ibfat::recognize::{recognize, FamilyHint, Recognition};
-use ibfat::routing::degraded_pgft::route_pgft;
-use ibfat::routing::degraded_tree::TreeRoutes;
+use ibfat::families::pgft::route_degraded::route_pgft;
+use ibfat::families::tree::route_degraded::TreeRoutes;
+use ibfat::families::Family;
+use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::Lids;
 use ibfat::topology::degraded::Holes;
@@ -41,7 +42,7 @@ fn expected(fabric: &Fabric, lids: &Lids) -> TreeRoutes {
     let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
         panic!("the cut fabric is not recognised as a degraded tree")
     };
-    assert_eq!(d.family, FamilyHint::Kary, "{}", d.description);
+    assert_eq!(d.family, Family::Kary, "{}", d.description);
     let Holes::Pgft(h) = &d.holes else {
         panic!("not a tree's holes")
     };

@@ -7,7 +7,7 @@
 //! interchangeable, so structural matching may pair them arbitrarily.
 
 use super::MatchedBy;
-use crate::recognize::{recognize, FamilyHint, Recognition};
+use crate::recognize::{recognize, Recognition};
 use crate::topology::{Fabric, Layout, NodeId, NodeKind};
 use std::collections::{BTreeMap, HashMap};
 
@@ -190,7 +190,7 @@ fn extend(plan: &Fabric, found: &Fabric, m: &mut Matching) {
 
 /// Pair nodes by their role in the family layouts of both fabrics.
 fn by_roles(plan: &Fabric, pl: &Layout, found: &Fabric) -> Option<Matching> {
-    let Recognition::Recognized { layout: dl, .. } = recognize(found, Some(FamilyHint::of(pl))) else {
+    let Recognition::Recognized { layout: dl, .. } = recognize(found, Some(pl.family())) else {
         return None;
     };
     let mut m = Matching::new(plan.len(), found.len());

@@ -163,7 +163,7 @@ pub struct CablingReport {
     /// above, so they do not add to [`CablingReport::faults`]. JSON writers put them
     /// under `rail_findings`, as without a plan.
     #[serde(skip)]
-    pub rail_findings: Vec<crate::topology::railopt::check::Finding>,
+    pub rail_findings: Vec<crate::families::railopt::model::check::Finding>,
 }
 
 impl CablingReport {

@@ -3,12 +3,12 @@
 //! comparison already lists every moved cable; this names the server, HCA, rail and unit
 //! it concerns, and names two HCAs sitting on each other's planned ports as one exchange.
 //! Kinds and fixes are those of the check without a plan
-//! ([`crate::topology::railopt::check`]), with the plan's leaf and port as the expected place.
+//! ([`crate::families::railopt::model::check`]), with the plan's leaf and port as the expected place.
 
 use super::matching::{Matching, NONE as UNPAIRED};
+use crate::families::railopt::model::check::{Finding, Severity};
+use crate::families::railopt::model::{RailFabric, NONE};
 use crate::topology::label::Labels;
-use crate::topology::railopt::check::{Finding, Severity};
-use crate::topology::railopt::{RailFabric, NONE};
 use crate::topology::{Fabric, NodeId, NodeKind};
 
 /// A planned HCA and where the dump has it, in plan terms.
@@ -109,7 +109,7 @@ pub(super) fn check_against_plan(plan: &Fabric, found: &Fabric, m: &Matching) ->
         });
     }
     unplanned_hcas(found, m, &found_names, &mut out);
-    out.sort_by(|a, b| crate::topology::railopt::natural_cmp(&a.server, &b.server));
+    out.sort_by(|a, b| crate::families::railopt::model::natural_cmp(&a.server, &b.server));
     out
 }
 
@@ -119,7 +119,7 @@ fn unplanned_hcas(found: &Fabric, m: &Matching, names: &Labels, out: &mut Vec<Fi
         if found.node(n).kind == NodeKind::Switch || m.d2p[n as usize] != UNPAIRED {
             continue;
         }
-        let (host, device) = crate::topology::railopt::host_words(found, n);
+        let (host, device) = crate::families::railopt::model::host_words(found, n);
         for p in 1..=found.node(n).nports {
             if let Some((sw, sp)) = found.peer(n, p) {
                 out.push(Finding {

@@ -396,7 +396,7 @@ mod tests {
 
     #[test]
     fn ibsim_net_round_trip() {
-        use crate::topology::lsft::{build, LsftParams};
+        use crate::families::lsft::model::{build, LsftParams};
         use crate::topology::BuildOptions;
         let (f, _) = build(
             &LsftParams::new(3, true),

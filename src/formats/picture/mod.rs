@@ -177,10 +177,10 @@ impl Scene {
 /// On a rail-optimised fabric, a leaf's coordinate is its unit and rail (`SU2 mlx5_3`)
 /// and the leaves' row says how many of each: the terms the site wires in.
 fn label_rails(fabric: &Fabric, rows: &mut [Row]) {
-    let Some(rf) = crate::topology::railopt::RailFabric::of(fabric) else {
+    let Some(rf) = crate::families::railopt::model::RailFabric::of(fabric) else {
         return;
     };
-    use crate::topology::railopt::NONE;
+    use crate::families::railopt::model::NONE;
     for row in rows.iter_mut() {
         let mut any = false;
         for (i, &n) in row.nodes.iter().enumerate() {

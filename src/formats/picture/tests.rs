@@ -2,7 +2,7 @@ use super::*;
 use crate::topology::{FamilySpec, Spec, Topology};
 
 fn lsft(q: u32, two: bool) -> Topology {
-    Spec::new(FamilySpec::Lsft(crate::topology::lsft::LsftParams::new(q, two)))
+    Spec::new(FamilySpec::Lsft(crate::families::lsft::model::LsftParams::new(q, two)))
         .build()
         .unwrap()
 }

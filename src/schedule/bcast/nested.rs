@@ -311,8 +311,8 @@ impl Bcast {
 mod tests {
     use super::super::tests::prove;
     use super::*;
-    use crate::topology::kary::KaryParams;
-    use crate::topology::lsft::LsftParams;
+    use crate::families::kary::model::KaryParams;
+    use crate::families::lsft::model::LsftParams;
     use crate::topology::{FamilySpec, Spec};
 
     /// Flows leaving and entering every group of every level, per lane: at most one.

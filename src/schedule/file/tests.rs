@@ -1,8 +1,8 @@
 //! Schedule files written and read back; malformed files refused with file and line.
 
 use super::*;
+use crate::families::lsft::model::LsftParams;
 use crate::schedule::shift::Shift;
-use crate::topology::lsft::LsftParams;
 use crate::topology::Topology;
 use crate::topology::{FamilySpec, Spec};
 

@@ -4,12 +4,13 @@
 
 use super::{parse_guid, Expect, FamilySpec, Spec, SpecFile};
 use crate::error::{Error, Result};
-use crate::topology::fullmesh::FullmeshParams;
-use crate::topology::kary::KaryParams;
-use crate::topology::lsft::LsftParams;
-use crate::topology::mols::{MolsParams, WiringChoice};
-use crate::topology::pgft::PgftParams;
-use crate::topology::railopt::plan::RailoptParams;
+use crate::families::fullmesh::model::FullmeshParams;
+use crate::families::kary::model::KaryParams;
+use crate::families::lsft::model::LsftParams;
+use crate::families::mols::model::{MolsParams, WiringChoice};
+use crate::families::pgft::model::PgftParams;
+use crate::families::railopt::model::plan::RailoptParams;
+use crate::families::{names, Family};
 use crate::topology::{BuildOptions, DEFAULT_GUID_BASE};
 use std::path::Path;
 
@@ -101,20 +102,22 @@ impl SpecKeys<'_> {
 
     /// The family named by `family:` with its parameters, validated.
     pub(super) fn family(&self) -> Result<FamilySpec> {
-        match self.file.family.as_str() {
-            "fullmesh" => self.fullmesh(),
-            "lsft" => self.lsft(),
-            "kary" => self.kary(),
-            "mols" => self.mols(),
-            "pgft" => self.pgft(),
-            "twolevel" => self.twolevel(),
-            "railopt" => self.railopt(),
-            other => Err(Error::at(
-                self.path,
-                self.line_of("family"),
-                format!("family: unknown family `{other}`"),
-            )
-            .with_hint("one of lsft, kary, mols, pgft, twolevel, fullmesh, railopt")),
+        match self.file.family.parse::<Family>() {
+            Ok(Family::Fullmesh) => self.fullmesh(),
+            Ok(Family::Lsft) => self.lsft(),
+            Ok(Family::Kary) => self.kary(),
+            Ok(Family::Mols) => self.mols(),
+            Ok(Family::Pgft) => self.pgft(),
+            Ok(Family::Twolevel) => self.twolevel(),
+            Ok(Family::Railopt) => self.railopt(),
+            Ok(Family::Tree) | Err(_) => {
+                let what = match self.file.family.as_str() {
+                    "tree" => "family: tree is a fabric as it is found; it has no spec to build".to_string(),
+                    other => format!("family: unknown family `{other}`"),
+                };
+                Err(Error::at(self.path, self.line_of("family"), what)
+                    .with_hint(format!("one of {}", names(|e| e.builds))))
+            }
         }
     }
 
@@ -289,7 +292,7 @@ impl SpecKeys<'_> {
         ] {
             self.forbid(key, present, "twolevel")?;
         }
-        let t = crate::topology::twolevel::TwolevelParams {
+        let t = crate::families::twolevel::model::TwolevelParams {
             leaves: self.need("leaves", file.leaves)?,
             hosts_per_leaf: self.need("hosts_per_leaf", file.hosts_per_leaf)?,
             spines: self.need("spines", file.spines)?,

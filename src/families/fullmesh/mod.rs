@@ -1,0 +1,13 @@
+//! The full mesh (`fullmesh`): N switches all cabled to each other, hosts on every switch; with
+//! LMC the other LID offsets detour through one relay switch on a second data VL.
+//!
+//! Parts (each in the layer its name says, see [`crate::families`]):
+//! - `model`: the layout and its builder;
+//! - `recognize`: finding a full mesh in a discovered fabric;
+//! - `route`: direct and one-relay routes, and their lane rule;
+//! - `route_plan`: per-pair path plans over the LID offsets.
+
+pub mod model;
+pub(crate) mod recognize;
+pub mod route;
+pub mod route_plan;

@@ -1,0 +1,21 @@
+//! The Latin-square fat-tree (`lsft`): leaves and spines are the points and lines of PG(2,q); its
+//! intact host routes are in `routing::hosts`.
+//!
+//! Parts (each in the layer its name says, see [`crate::families`]):
+//! - `lanes`: the SL/VL rule of the degraded router's detours;
+//! - `model`: the layout and its builder;
+//! - `model_holes`: a degraded LSFT: the plane with holes;
+//! - `recognize`: finding an LSFT;
+//! - `recognize_degraded`: finding an LSFT with cables or switches missing;
+//! - `recognize_plane`: the plane isomorphism recognition rests on;
+//! - `route_degraded`: routing around the holes with detours and lanes;
+//! - `schedule`: the conflict-free all-to-all.
+
+pub mod lanes;
+pub mod model;
+pub mod model_holes;
+pub(crate) mod recognize;
+pub mod recognize_degraded;
+pub(crate) mod recognize_plane;
+pub mod route_degraded;
+pub mod schedule;

@@ -1,0 +1,17 @@
+//! The parallel-ports generalised fat-tree (`pgft`); k-ary n-trees and two-level trees route as
+//! PGFTs when degraded.
+//!
+//! Parts (each in the layer its name says, see [`crate::families`]):
+//! - `model`: the parameters, layout and builder;
+//! - `model_holes`: a degraded PGFT;
+//! - `recognize`: finding a PGFT;
+//! - `recognize_degraded`: finding one with faults;
+//! - `route`: d-mod-k over levels and parallel cables;
+//! - `route_degraded`: up*/down* around the holes.
+
+pub mod model;
+pub mod model_holes;
+pub(crate) mod recognize;
+pub mod recognize_degraded;
+pub(crate) mod route;
+pub mod route_degraded;

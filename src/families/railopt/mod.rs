@@ -1,0 +1,13 @@
+//! The rail-optimised GPU cluster (`railopt`): servers of one HCA per rail, built and routed as a
+//! PGFT whose hosts the rails order.
+//!
+//! Parts (each in the layer its name says, see [`crate::families`]):
+//! - `model`: the plan, builder and cabling check;
+//! - `recognize_slots`: host slots in server order;
+//! - `report`: the rails in a recognition report;
+//! - `schedule`: the traffic of GPU collectives per rail.
+
+pub mod model;
+pub(crate) mod recognize_slots;
+pub mod report;
+pub mod schedule;

@@ -1,0 +1,81 @@
+//! Host slots of a rail-optimised fabric in server order. d-mod-k picks a leaf's uplink
+//! by the destination's slot, so traffic that is a shift in *slot* order is
+//! conflict-free. A leaf numbered in port order therefore favours whatever order the
+//! ports were cabled in, and that order can differ from leaf to leaf. GPU collectives
+//! number ranks by server: rail r of server s talks to rail r of server s+i. Giving every
+//! server the same slot on each of its unit's leaves (its position in the unit) makes
+//! those shifts slot shifts on every rail, however the cables were plugged
+//! (docs/railopt.md §5). A leaf whose HCAs do not fit (a server of another unit, a
+//! position beyond the slots) keeps its port order.
+
+use crate::families::pgft::model::PgftLayout;
+use crate::families::railopt::model::RailFabric;
+use crate::topology::{Endpoint, Fabric};
+use std::collections::HashMap;
+
+/// Renumber the host slots of every leaf of `l` by server position, where the fabric is
+/// rail-optimised and the leaf's hosts allow it; other hosts (management) take the free
+/// slots in their old order.
+pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
+    let Some(rf) = RailFabric::of(fabric) else { return };
+    let mut position: HashMap<Endpoint, (u32, u32)> = HashMap::new();
+    for (u, unit) in rf.units.iter().enumerate() {
+        for (k, &s) in unit.servers.iter().enumerate() {
+            for h in &rf.servers[s as usize].hcas {
+                position.insert(h.endpoint, (u as u32, k as u32));
+            }
+        }
+    }
+    let m1 = l.params.m(1);
+    let mut by_leaf: Vec<Vec<usize>> = vec![Vec::new(); l.params.switches_at(1) as usize];
+    for (i, &d) in l.host_pos.iter().enumerate() {
+        by_leaf[(d / m1) as usize].push(i);
+    }
+    for (leaf, hosts) in by_leaf.iter().enumerate() {
+        let Some(slots) = leaf_slots(hosts, &l.hosts, &position, m1) else {
+            continue;
+        };
+        let base = l.down_off[leaf] as usize;
+        let ports: Vec<u8> = hosts
+            .iter()
+            .map(|&i| l.down[base + (l.host_pos[i] % m1) as usize])
+            .collect();
+        l.down[base..base + m1 as usize].fill(0);
+        for ((&i, &slot), port) in hosts.iter().zip(&slots).zip(ports) {
+            l.host_pos[i] = leaf as u32 * m1 + slot;
+            l.down[base + slot as usize] = port;
+        }
+    }
+    let mut order: Vec<usize> = (0..l.hosts.len()).collect();
+    order.sort_by_key(|&i| l.host_pos[i]);
+    l.hosts = order.iter().map(|&i| l.hosts[i]).collect();
+    l.host_pos = order.iter().map(|&i| l.host_pos[i]).collect();
+}
+
+/// The new slot of each of a leaf's hosts (`hosts`: indices into `all`, in slot order),
+/// or `None` when server positions do not fit.
+fn leaf_slots(
+    hosts: &[usize],
+    all: &[Endpoint],
+    position: &HashMap<Endpoint, (u32, u32)>,
+    m1: u32,
+) -> Option<Vec<u32>> {
+    let mut taken = vec![false; m1 as usize];
+    let mut unit = None;
+    let mut slots = vec![u32::MAX; hosts.len()];
+    for (k, &i) in hosts.iter().enumerate() {
+        let Some(&(u, pos)) = position.get(&all[i]) else {
+            continue;
+        };
+        if *unit.get_or_insert(u) != u || pos >= m1 || std::mem::replace(&mut taken[pos as usize], true) {
+            return None;
+        }
+        slots[k] = pos;
+    }
+    unit?;
+    let mut free = (0..m1).filter(|&s| !taken[s as usize]);
+    for s in slots.iter_mut().filter(|s| **s == u32::MAX) {
+        *s = free.next()?;
+    }
+    Some(slots)
+}

@@ -1,0 +1,17 @@
+//! A fat-tree as it is found (`tree`): switches in levels by distance from the hosts, any
+//! irregularity.
+//!
+//! Parts (each in the layer its name says, see [`crate::families`]):
+//! - `lanes`: the SL/VL rule of detours on a degraded tree;
+//! - `model`: the layout;
+//! - `recognize`: finding the levels;
+//! - `report`: the levels and irregularities in a report;
+//! - `route`: up*/down* balanced by load;
+//! - `route_degraded`: routing with faults and detours.
+
+pub mod lanes;
+pub mod model;
+pub(crate) mod recognize;
+pub mod report;
+pub mod route;
+pub mod route_degraded;

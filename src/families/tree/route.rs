@@ -1,0 +1,543 @@
+//! Routing a tree as it is found ([`TreeLayout`]): up*/down* on one VL, balanced the way
+//! d-mod-k balances a regular tree, without its closed forms.
+//!
+//! **One path in per destination.** Destinations are taken in rank order. For each, a
+//! chain is drawn from its leaf upwards to a switch with no parent, taking at every switch
+//! the up-cable that the fewest destinations so far descend (parallel cables and
+//! different parents alike). Every switch of the chain sends the destination down that
+//! chain; a switch from which the chain's top is reached going up climbs towards it (to a
+//! parent on the chain, else to one from which the top is reached going up); a switch
+//! that cannot, but has the destination below itself, goes down towards it (to a child
+//! on the chain, else to one that goes down too: no packet ever climbs again); any other
+//! switch climbs to a parent below which the destination lies, else to any parent with an
+//! up*/down* path. Among equals a switch takes the cable it has used for the fewest
+//! destinations so far.
+//! All traffic towards a destination therefore enters its leaf over one cable, and each
+//! cable a leaf has upwards carries the fewest destinations downwards it can: on a regular
+//! tree this is d-mod-k's property (every down-link serves ⌈hosts / up-links⌉ hosts),
+//! and on an irregular one it is kept wherever the cabling allows.
+//!
+//! Every route climbs and then descends, and down-only switches never climb again, so the
+//! channel dependency graph is acyclic on one VL. Switch LIDs and hosts above the leaves
+//! go up*/down* by level ([`crate::families::tree::route_degraded::route_switch_lids`]: the switch's
+//! column, then the host's port), with the degraded trees' relay detours and escape lane
+//! for what up*/down* cannot reach. A switch that reaches a leaf by no up*/down* path
+//! (a leaf whose every way up is cut) sends a packet that starts there down towards a
+//! switch that does (management only); a leaf that reaches it by none leaves the pair
+//! unrouted, counted and named.
+
+use crate::error::{Error, Result};
+use crate::families::tree::model::{cables, or_row, LeafReach, TreeLayout};
+use crate::families::tree::route_degraded::{name_pairs, route_switch_lids_from, TreeRoutes};
+use crate::routing::lft::{LftSet, NO_ROUTE};
+use crate::routing::lids::Lids;
+use crate::topology::{Endpoint, Fabric, NodeId};
+use rayon::prelude::*;
+
+/// The tree by LFT row: levels, cables up and down, leaf index, reach sets.
+struct Rows {
+    /// Level per row (1 = leaf).
+    level: Vec<u32>,
+    /// Up-cables of row r: `up[up_off[r]..up_off[r+1]]` as (own port, parent row, parent port).
+    up_off: Vec<u32>,
+    up: Vec<(u8, u32, u8)>,
+    /// Down-cables of row r, likewise (own port, child row).
+    down_off: Vec<u32>,
+    down: Vec<(u8, u32)>,
+    /// Leaf index per row (`u32::MAX` above the leaves).
+    leaf: Vec<u32>,
+    reach: LeafReach,
+    /// Tops (rows without parents) each row reaches going up: `words` per row.
+    tops: Vec<u64>,
+    top_words: usize,
+    /// Index of each top row among the tops (`u32::MAX` otherwise).
+    top_of: Vec<u32>,
+    /// Per row, its up-cables by parent: (parent row, cable index k) sorted, in
+    /// `by_parent[up_off[r]..up_off[r+1]]`.
+    by_parent: Vec<(u32, u32)>,
+    /// Per row and top, the up-cables whose parent reaches that top going up:
+    /// `to_top[top_off[r·T + t]..top_off[r·T + t + 1]]` (T tops).
+    top_off: Vec<u32>,
+    to_top: Vec<u32>,
+    /// T: how many tops.
+    ntops: usize,
+    /// Per row, how many parents it has when their cable counts differ by at most one
+    /// (they are then the first entries of its interleaved up-cables), else 0.
+    even_parents: Vec<u32>,
+}
+
+impl Rows {
+    fn new(fabric: &Fabric, t: &TreeLayout, lfts: &LftSet) -> Rows {
+        let n = lfts.switches.len();
+        let level: Vec<u32> = lfts.switches.iter().map(|&s| t.level[s as usize] as u32).collect();
+        let (mut up_off, mut up, mut down_off, mut down) = (vec![0], Vec::new(), vec![0], Vec::new());
+        let mut nbrs: Vec<Vec<u32>> = Vec::with_capacity(n);
+        for &s in &lfts.switches {
+            let c = cables(fabric, t, s);
+            up.extend(interleaved(&c.up).map(|&(p, q, qp)| (p, lfts.row_of[q as usize], qp)));
+            down.extend(c.down.iter().map(|&(p, q, _)| (p, lfts.row_of[q as usize])));
+            up_off.push(up.len() as u32);
+            down_off.push(down.len() as u32);
+            nbrs.push(
+                c.up.iter()
+                    .chain(&c.down)
+                    .map(|&(_, q, _)| lfts.row_of[q as usize])
+                    .collect(),
+            );
+        }
+        let mut leaf = vec![u32::MAX; n];
+        for (i, &s) in t.leaves().iter().enumerate() {
+            leaf[lfts.row_of[s as usize] as usize] = i as u32;
+        }
+        let reach = LeafReach::new(&level, |r| &nbrs[r], &leaf, t.leaves().len());
+        let mut rows = Rows {
+            level,
+            up_off,
+            up,
+            down_off,
+            down,
+            leaf,
+            reach,
+            tops: Vec::new(),
+            top_words: 0,
+            top_of: vec![u32::MAX; n],
+            by_parent: Vec::new(),
+            top_off: Vec::new(),
+            to_top: Vec::new(),
+            ntops: 0,
+            even_parents: Vec::new(),
+        };
+        rows.tops_above();
+        rows.index_ups();
+        rows
+    }
+
+    /// The lookups of [`Rows::by_parent`] and [`Rows::to_top`]: what an entry asks of a
+    /// row's up-cables (is the chain's switch a parent? which parents climb to its top?)
+    /// answered without scanning them.
+    fn index_ups(&mut self) {
+        let n = self.level.len();
+        let tops = self.top_of.iter().filter(|&&t| t != u32::MAX).count();
+        let mut by_parent = Vec::with_capacity(self.up.len());
+        let mut top_off = Vec::with_capacity(n * tops + 1);
+        let mut to_top = Vec::new();
+        let mut even_parents = Vec::with_capacity(n);
+        for r in 0..n {
+            let lo = self.up_off[r] as usize;
+            let mut mine: Vec<(u32, u32)> = self.ups(r).iter().enumerate().map(|(k, c)| (c.1, k as u32)).collect();
+            mine.sort_unstable();
+            let per: Vec<usize> = mine.chunk_by(|a, b| a.0 == b.0).map(<[_]>::len).collect();
+            let (most, fewest) = (per.iter().max().copied(), per.iter().min().copied());
+            let even = most.zip(fewest).is_some_and(|(a, b)| a - b <= 1);
+            even_parents.push(if even { per.len() as u32 } else { 0 });
+            by_parent.extend(mine);
+            for t in 0..tops as u32 {
+                top_off.push(to_top.len() as u32);
+                for (k, c) in self.up[lo..self.up_off[r + 1] as usize].iter().enumerate() {
+                    if self.reaches_top(c.1 as usize, t) {
+                        to_top.push(k as u32);
+                    }
+                }
+            }
+        }
+        top_off.push(to_top.len() as u32);
+        self.by_parent = by_parent;
+        self.top_off = top_off;
+        self.to_top = to_top;
+        self.ntops = tops;
+        self.even_parents = even_parents;
+    }
+
+    /// The up-cable indices of row `r` to parent `p` (none when `p` is not a parent).
+    fn cables_to(&self, r: usize, p: u32) -> impl Iterator<Item = usize> + '_ {
+        let list = &self.by_parent[self.up_off[r] as usize..self.up_off[r + 1] as usize];
+        let from = list.partition_point(|&(q, _)| q < p);
+        list[from..]
+            .iter()
+            .take_while(move |&&(q, _)| q == p)
+            .map(|&(_, k)| k as usize)
+    }
+
+    /// The up-cable indices of row `r` whose parent reaches top `t` going up.
+    fn cables_climbing(&self, r: usize, t: u32) -> impl Iterator<Item = usize> + '_ {
+        let i = r * self.ntops + t as usize;
+        self.to_top[self.top_off[i] as usize..self.top_off[i + 1] as usize]
+            .iter()
+            .map(|&k| k as usize)
+    }
+
+    fn ups(&self, r: usize) -> &[(u8, u32, u8)] {
+        &self.up[self.up_off[r] as usize..self.up_off[r + 1] as usize]
+    }
+
+    fn downs(&self, r: usize) -> &[(u8, u32)] {
+        &self.down[self.down_off[r] as usize..self.down_off[r + 1] as usize]
+    }
+
+    /// The tops each row reaches going up (itself when it is one), top level first.
+    fn tops_above(&mut self) {
+        let n = self.level.len();
+        let mut k = 0;
+        for r in 0..n {
+            if self.ups(r).is_empty() {
+                self.top_of[r] = k;
+                k += 1;
+            }
+        }
+        let words = (k as usize).div_ceil(64).max(1);
+        let mut tops = vec![0u64; n * words];
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&r| std::cmp::Reverse(self.level[r]));
+        for r in order {
+            if self.top_of[r] != u32::MAX {
+                tops[r * words + self.top_of[r] as usize / 64] |= 1 << (self.top_of[r] % 64);
+            }
+            for i in self.up_off[r] as usize..self.up_off[r + 1] as usize {
+                or_row(&mut tops, words, r, self.up[i].1 as usize);
+            }
+        }
+        self.tops = tops;
+        self.top_words = words;
+    }
+
+    fn reaches_top(&self, r: usize, top: u32) -> bool {
+        self.tops[r * self.top_words + top as usize / 64] >> (top % 64) & 1 == 1
+    }
+}
+
+/// Up-cables parent by parent in turn (the first cable to every parent, in the order of
+/// their first ports, then every second cable ...): consecutive destinations then climb to
+/// different parents first, as d-mod-k's port numbering has it, so that a run of
+/// destinations splits evenly over the parents wherever it starts.
+fn interleaved(up: &[(u8, NodeId, u8)]) -> impl Iterator<Item = &(u8, NodeId, u8)> {
+    let mut parents: Vec<NodeId> = Vec::new();
+    let mut key: Vec<(usize, usize)> = Vec::with_capacity(up.len());
+    let mut seen: Vec<usize> = Vec::new();
+    for &(_, q, _) in up {
+        let i = parents.iter().position(|&x| x == q).unwrap_or_else(|| {
+            parents.push(q);
+            seen.push(0);
+            parents.len() - 1
+        });
+        key.push((seen[i], i));
+        seen[i] += 1;
+    }
+    let mut order: Vec<usize> = (0..up.len()).collect();
+    order.sort_by_key(|&k| key[k]);
+    order.into_iter().map(move |k| &up[k])
+}
+
+/// A destination host port on a leaf: its LID, leaf row and chain.
+struct Dest {
+    lid: u16,
+    leaf: u32,
+    /// Leaf index of its leaf.
+    leaf_index: u32,
+    /// The chain in `chains[start..end]`: (row, port towards the host), leaf first.
+    start: u32,
+    end: u32,
+    /// The chain's top, as an index among the tops.
+    top: u32,
+}
+
+/// Draw every destination's chain (module doc): the up-cable fewest destinations descend.
+fn chains(fabric: &Fabric, rows: &Rows, lfts: &LftSet, lids: &Lids, hosts: &[Endpoint]) -> (Vec<Dest>, Vec<(u32, u8)>) {
+    let mut load = vec![0u32; rows.up.len()];
+    let mut dests = Vec::with_capacity(hosts.len());
+    let mut chain = Vec::with_capacity(hosts.len() * 3);
+    for ep in hosts {
+        let Some((sw, port)) = fabric.peer(ep.node, ep.port) else {
+            continue;
+        };
+        let leaf = lfts.row_of[sw as usize];
+        let start = chain.len() as u32;
+        chain.push((leaf, port));
+        let mut at = leaf as usize;
+        loop {
+            let (lo, hi) = (rows.up_off[at] as usize, rows.up_off[at + 1] as usize);
+            // ties go to the cable d-mod-k would take (d = the destination's index), so
+            // that the first destinations of every switch do not all take its first cable
+            let n = hi - lo;
+            if n == 0 {
+                break;
+            }
+            let d = dests.len();
+            let parents = rows.even_parents[at] as usize;
+            let best = if at == leaf as usize && parents > 0 {
+                // parents with (nearly) as many cables each: the parent d-mod-k takes
+                // (d mod parents), then its least-used cable
+                let want = rows.up[lo + d % parents].1;
+                (lo..hi)
+                    .filter(|&k| rows.up[k].1 == want)
+                    .min_by_key(|&k| (load[k], k))
+                    .expect("a cable to the parent")
+            } else {
+                // otherwise over the cables: a parent's share is its share of the cables
+                (lo..hi)
+                    .min_by_key(|&k| (load[k], (k - lo + n - d % n) % n))
+                    .expect("a cable up")
+            };
+            load[best] += 1;
+            let (_, parent, parent_port) = rows.up[best];
+            chain.push((parent, parent_port));
+            at = parent as usize;
+        }
+        dests.push(Dest {
+            lid: lids.base[fabric.port_index(ep.node, ep.port) as usize],
+            leaf,
+            leaf_index: rows.leaf[leaf as usize],
+            start,
+            end: chain.len() as u32,
+            top: rows.top_of[at],
+        });
+    }
+    (dests, chain)
+}
+
+/// A row's use of its own cables so far: destinations per up-cable and per down-cable.
+struct Load {
+    up: Vec<u32>,
+    down: Vec<u32>,
+    /// The leaf the `fallback` mask was worked out for.
+    leaf: u32,
+    /// Per up-cable, 0 when it is of the best of tiers 2 and 3 towards that leaf, else
+    /// `u32::MAX` (or-ed onto its count, it bars the cable from the minimum).
+    fallback: Vec<u32>,
+    /// The leaf the `below` cables were worked out for.
+    below_leaf: u32,
+    /// Down-cables to children with that leaf below, in port order.
+    below: Vec<usize>,
+}
+
+impl Load {
+    fn new(rows: &Rows, r: usize) -> Load {
+        Load {
+            up: vec![0; rows.ups(r).len()],
+            down: vec![0; rows.downs(r).len()],
+            leaf: u32::MAX,
+            fallback: vec![u32::MAX; rows.ups(r).len()],
+            below_leaf: u32::MAX,
+            below: Vec::new(),
+        }
+    }
+}
+
+/// The least-used of the `cands` indices (ties: the smallest index), counted once more.
+/// Count and index packed into one integer make the minimum branch-free: this runs for
+/// nearly every one of the 18 M entries of a 10,000-host tree.
+fn least(counts: &mut [u32], cands: impl Iterator<Item = usize>) -> Option<usize> {
+    let key = cands.map(|k| (u64::from(counts[k]) << 32) | k as u64).min()?;
+    let pick = key as u32 as usize;
+    counts[pick] += 1;
+    Some(pick)
+}
+
+/// [`least`] over the indices `barred` leaves open (0 there, `u32::MAX` elsewhere): the
+/// smallest open count, then the first cable with it (two passes over contiguous
+/// counts the compiler vectorises; counts stay far below `u32::MAX`).
+fn least_open(counts: &mut [u32], barred: &[u32]) -> Option<usize> {
+    let keys = || counts.iter().zip(barred).map(|(&c, &b)| c | b);
+    let fewest = keys().min().filter(|&m| m != u32::MAX)?;
+    let pick = keys().position(|c| c == fewest)?;
+    counts[pick] += 1;
+    Some(pick)
+}
+
+/// The entry of row `r` for destination `d` (module doc); `chain[k]` is the chain's
+/// switch on level k + 1, so the chain's switch beside any row is found at once.
+fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) -> u8 {
+    let lv = rows.level[r] as usize;
+    let chain_at = |l: usize| l.checked_sub(1).and_then(|i| chain.get(i)).map(|c| c.0);
+    if let Some(&(row, port)) = chain.get(lv - 1) {
+        if row as usize == r {
+            return port;
+        }
+    }
+    let leaf = d.leaf_index;
+    let climbs = rows.reaches_top(r, d.top);
+    if !climbs && rows.reach.down(r, leaf) {
+        return down_entry(rows, r, d, chain_at(lv - 1), load);
+    }
+    // up: the best tier of parent, then the least-used cable of that tier; the first two
+    // tiers (the chain's switch above; parents climbing to its top) by lookup — neither
+    // has a member when this switch does not reach the chain's top going up
+    let ups = rows.ups(r);
+    if climbs {
+        if let Some(p) = chain_at(lv + 1) {
+            if let Some(k) = least(&mut load.up, rows.cables_to(r, p)) {
+                return ups[k].0;
+            }
+        }
+        if let Some(k) = least(&mut load.up, rows.cables_climbing(r, d.top)) {
+            return ups[k].0;
+        }
+    }
+    // tiers 2 (a parent with the leaf below) and 3 (one that reaches it) depend on the
+    // leaf alone, and destinations come leaf by leaf: worked out once per leaf
+    if load.leaf != leaf {
+        load.leaf = leaf;
+        let tier = |p: u32| {
+            if rows.reach.down(p as usize, leaf) {
+                2
+            } else if rows.reach.reaches(p as usize, leaf) {
+                3
+            } else {
+                4
+            }
+        };
+        let best = ups.iter().map(|c| tier(c.1)).min().unwrap_or(4);
+        for (b, c) in load.fallback.iter_mut().zip(ups) {
+            *b = if best < 4 && tier(c.1) == best { 0 } else { u32::MAX };
+        }
+    }
+    if let Some(k) = least_open(&mut load.up, &load.fallback) {
+        return ups[k].0;
+    }
+    // no up*/down* path from here (management only): down towards one that has
+    let downs = rows.downs(r);
+    least(
+        &mut load.down,
+        (0..downs.len()).filter(|&k| rows.reach.any(downs[k].1 as usize, leaf)),
+    )
+    .map_or(NO_ROUTE, |k| downs[k].0)
+}
+
+/// Down from a switch with the destination below it and no way up to the chain's top: to
+/// the chain's switch below it, else to a child that goes down too, else to any child
+/// with the leaf below (that child then climbs to the chain: a turn, but never back here,
+/// as what climbs only meets switches that climb or the chain; the proof would name it).
+fn down_entry(rows: &Rows, r: usize, d: &Dest, chain_below: Option<u32>, load: &mut Load) -> u8 {
+    let downs = rows.downs(r);
+    // the children with the leaf below depend on the leaf alone (and destinations come
+    // leaf by leaf): listed once per leaf; the chain's switch below is one of them
+    if load.below_leaf != d.leaf_index {
+        load.below_leaf = d.leaf_index;
+        load.below.clear();
+        let below = |k: usize| rows.reach.down(downs[k].1 as usize, d.leaf_index);
+        load.below.extend((0..downs.len()).filter(|&k| below(k)));
+    }
+    let Load { down, below, .. } = load;
+    if let Some(&k) = below.iter().find(|&&k| Some(downs[k].1) == chain_below) {
+        return downs[k].0;
+    }
+    let goes_down = |k: usize| !rows.reaches_top(downs[k].1 as usize, d.top);
+    least(down, below.iter().copied().filter(|&k| goes_down(k)))
+        .or_else(|| least(down, below.iter().copied()))
+        .map_or(NO_ROUTE, |k| downs[k].0)
+}
+
+/// Route a tree as found with `lids` (LMC 0).
+pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRoutes> {
+    lids.require_complete(fabric)?;
+    if lids.lmc != 0 {
+        return Err(Error::input(
+            "lmc",
+            format!("LMC {}: a tree as found is routed with LMC 0", lids.lmc),
+            Some("drop --lmc".into()),
+        ));
+    }
+    let mut lfts = LftSet::new(fabric, lids.max_lid());
+    let rows = Rows::new(fabric, t, &lfts);
+    let (on_leaves, above): (Vec<Endpoint>, Vec<Endpoint>) = t
+        .hosts
+        .iter()
+        .chain(&t.others)
+        .partition(|&&ep| !t.above_leaves(fabric, ep));
+    let (dests, chain) = chains(fabric, &rows, &lfts, lids, &on_leaves);
+    let stride = lfts.stride;
+    lfts.ports.par_chunks_mut(stride).enumerate().for_each(|(r, row)| {
+        let mut load = Load::new(&rows, r);
+        for d in &dests {
+            let on_chain = &chain[d.start as usize..d.end as usize];
+            row[d.lid as usize] = entry(&rows, r, d, on_chain, &mut load);
+        }
+    });
+    let rank: Vec<u32> = rows.level.iter().map(|&l| t.levels() - l).collect();
+    // the switches hosts hang off: the only sources of data traffic
+    let mut hosted = vec![false; lfts.switches.len()];
+    dests.iter().for_each(|d| hosted[d.leaf as usize] = true);
+    for ep in &above {
+        if let Some((sw, _)) = fabric.peer(ep.node, ep.port) {
+            hosted[lfts.row_of[sw as usize] as usize] = true;
+        }
+    }
+    let (unrouted_switch_lids, mut detours) = route_switch_lids_from(fabric, &mut lfts, lids, &rank, &hosted);
+    hosts_above(fabric, lids, &mut lfts, &above, &mut detours);
+    let leaf_rows: Vec<u32> = t.leaves().iter().map(|&n| lfts.row_of[n as usize]).collect();
+    let missing = unrouted_host_pairs(fabric, lids, &lfts, &leaf_rows, &dests, &above, &hosted);
+    let mut routes = TreeRoutes {
+        unrouted: missing.len() as u64,
+        unrouted_named: name_pairs(fabric, lids, missing.iter()),
+        lfts,
+        unrouted_switch_lids,
+        detours,
+        rank,
+        escape: Default::default(),
+    };
+    let sources: Vec<NodeId> = leaf_rows
+        .iter()
+        .filter(|&&r| hosted[r as usize])
+        .map(|&r| routes.lfts.switches[r as usize])
+        .collect();
+    routes.escape_from(fabric, lids, &sources);
+    crate::routing::mgmt_fill::fill(fabric, lids, &mut routes.lfts, &hosted);
+    Ok(routes)
+}
+
+/// Hosts above the leaves: the way to their switch, then their port; a relay detour
+/// towards the switch is one towards its hosts too.
+fn hosts_above(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, above: &[Endpoint], detours: &mut Vec<(u32, u16, u8)>) {
+    let stride = lfts.stride;
+    let mut extra = Vec::new();
+    for ep in above {
+        let Some((sw, port)) = fabric.peer(ep.node, ep.port) else {
+            continue;
+        };
+        let lid = lids.base[fabric.port_index(ep.node, ep.port) as usize] as usize;
+        let to = lids.base[fabric.port_index(sw, 0) as usize] as usize;
+        let own = lfts.row_of[sw as usize] as usize;
+        for r in 0..lfts.switches.len() {
+            lfts.ports[r * stride + lid] = if r == own { port } else { lfts.ports[r * stride + to] };
+        }
+        extra.extend(
+            detours
+                .iter()
+                .filter(|&&(_, l, _)| l as usize == to)
+                .map(|&(r, _, sl)| (r, lid as u16, sl)),
+        );
+    }
+    detours.extend(extra);
+    detours.sort_unstable();
+}
+
+/// (Leaf with hosts (`hosted`), host LID) pairs whose entry is empty, in leaf then LID order.
+fn unrouted_host_pairs(
+    fabric: &Fabric,
+    lids: &Lids,
+    lfts: &LftSet,
+    leaf_rows: &[u32],
+    dests: &[Dest],
+    above: &[Endpoint],
+    hosted: &[bool],
+) -> Vec<(NodeId, u32)> {
+    let mut host_lids: Vec<u32> = dests.iter().map(|d| d.lid as u32).collect();
+    host_lids.extend(
+        above
+            .iter()
+            .map(|ep| lids.base[fabric.port_index(ep.node, ep.port) as usize] as u32),
+    );
+    host_lids.sort_unstable();
+    let mut out = Vec::new();
+    for &r in leaf_rows {
+        let sw = lfts.switches[r as usize];
+        if !hosted[r as usize] {
+            continue;
+        }
+        for &lid in &host_lids {
+            if lfts.ports[r as usize * lfts.stride + lid as usize] == NO_ROUTE {
+                out.push((sw, lid));
+            }
+        }
+    }
+    out
+}
