@@ -69,6 +69,7 @@ pub fn complete_mols(q: u32) -> Result<Vec<LatinSquare>> {
         .collect())
 }
 
+#[cfg(test)]
 /// The "basic" cyclic squares `r + u·c mod n` for u = 1..n−1 (Latin only for u coprime to n;
 /// returned anyway: the proximity wiring uses them as column maps for any n).
 pub fn cyclic_squares(n: u32) -> Vec<LatinSquare> {

@@ -175,11 +175,6 @@ impl Steps {
         }
     }
 
-    /// True when there is nothing to exchange (one rank).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Messages every rank posts in step k.
     pub fn messages(&self, _k: usize) -> u64 {
         match self.base {

@@ -18,7 +18,7 @@
 //! construction; choosing a placement by measuring (§2.5) is the `select` module's, above this
 //! layer and the checker (nothing here imports `check` or `select`).
 
-pub mod alltoall;
+pub(crate) mod alltoall;
 pub mod bcast;
 pub mod bcast_file;
 pub mod compare;
@@ -26,8 +26,8 @@ pub mod file;
 pub mod generate;
 pub mod job;
 use crate::families::lsft::schedule as lsft;
-pub mod partial;
-pub mod placement;
+pub(crate) mod partial;
+pub(crate) mod placement;
 use crate::families::railopt::schedule as rail_traffic;
 pub mod shift;
 

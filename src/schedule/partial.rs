@@ -194,16 +194,19 @@ impl LsftPartial {
         })
     }
 
+    #[cfg(test)]
     /// The whole block, ranks in flat-index order (column, row, host index).
     pub fn full(shape: BlockShape) -> Result<LsftPartial> {
         let positions = shape.positions().collect();
         LsftPartial::new(shape, positions)
     }
 
+    #[cfg(test)]
     /// The block this schedule runs on.
     pub fn shape(&self) -> &BlockShape {
         &self.shape
     }
+    #[cfg(test)]
     /// Position of a rank.
     pub fn position(&self, rank: u32) -> BlockPos {
         self.pos[rank as usize]

@@ -8,11 +8,11 @@
 //! not care where a fabric came from.
 
 pub mod degraded;
-pub mod fabric;
+pub(crate) mod fabric;
 pub mod faults;
 use crate::families::fullmesh::model as fullmesh;
 use crate::families::kary::model as kary;
-pub mod label;
+pub(crate) mod label;
 pub mod lidspace;
 use crate::families::lsft::model as lsft;
 use crate::families::mols::model as mols;

@@ -17,8 +17,8 @@
 //! cable is two strokes (left upward, right downward), in the matrix view the upward and
 //! downward loads are two matrices side by side; a legend gives the colour scale.
 
-pub mod layered;
-pub mod matrix;
+pub(crate) mod layered;
+pub(crate) mod matrix;
 
 use crate::topology::{Fabric, Layout, NodeId, NodeKind};
 use std::fmt::Write;
