@@ -48,7 +48,7 @@ pub enum Vector {
 }
 
 /// Column 0 of the vector table (q·k rows).
-pub fn column0(q: u32, k: u32) -> Vec<Vector> {
+pub(crate) fn column0(q: u32, k: u32) -> Vec<Vector> {
     let mut v = Vec::with_capacity((q * k) as usize);
     v.extend((1..q).map(|h| Vector::Vertical { h }));
     for s in 0..q {
@@ -82,7 +82,7 @@ pub struct BlockShape {
 
 impl BlockShape {
     /// The block of columns 0..k−1.
-    pub fn first_columns(q: u32, k: u32, m: u32) -> BlockShape {
+    pub(crate) fn first_columns(q: u32, k: u32, m: u32) -> BlockShape {
         BlockShape {
             q,
             columns: (0..k).collect(),
@@ -213,7 +213,7 @@ impl LsftPartial {
     }
 
     /// Table entry of host index j in group g.
-    pub fn vector(&self, g: u32, j: u32) -> Vector {
+    pub(crate) fn vector(&self, g: u32, j: u32) -> Vector {
         let n = self.col0.len() as u32;
         let shift = (j * (self.shape.q - 1)) % n;
         self.col0[((g + n - shift) % n) as usize]
