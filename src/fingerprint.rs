@@ -45,13 +45,13 @@ impl Fnv1a {
 
 /// The number a fingerprint as artefacts record it (`0x` and hex digits) stands for, for
 /// binary files that store it in 8 bytes; `None` when `hex` is not one.
-pub fn value_of(hex: &str) -> Option<u64> {
+pub(crate) fn value_of(hex: &str) -> Option<u64> {
     hex.strip_prefix("0x")?;
     crate::guid::hex(hex)
 }
 
 /// [`value_of`]'s inverse: `0x` and 16 hex digits.
-pub fn hex_of(value: u64) -> String {
+pub(crate) fn hex_of(value: u64) -> String {
     format!("0x{value:016x}")
 }
 

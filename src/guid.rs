@@ -11,7 +11,7 @@ pub fn hex(s: &str) -> Option<u64> {
 
 /// [`hex`], or decimal digits alone (a GUID as `strtoull(s, 0)` reads it, which is what
 /// infiniband-diags' readers of node-name maps and OpenSM's guid files do).
-pub fn hex_or_decimal(s: &str) -> Option<u64> {
+pub(crate) fn hex_or_decimal(s: &str) -> Option<u64> {
     match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         Some(digits) => digits_value(digits, 16),
         None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
@@ -20,7 +20,7 @@ pub fn hex_or_decimal(s: &str) -> Option<u64> {
 }
 
 /// `0x` and 1..=4 hex digits: a LID.
-pub fn hex_u16(s: &str) -> Option<u16> {
+pub(crate) fn hex_u16(s: &str) -> Option<u16> {
     let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
     if digits.len() > 4 {
         return None;

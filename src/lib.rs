@@ -27,7 +27,7 @@ pub mod families;
 pub mod fingerprint;
 pub mod formats;
 pub mod geometry;
-pub mod guid;
+pub(crate) mod guid;
 pub mod hca;
 pub mod load;
 pub mod metrics;

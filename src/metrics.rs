@@ -59,7 +59,7 @@ pub struct CostRow {
 
 /// The full mesh the ports of a 2d-port switch allow with d hosts per switch and one
 /// cable per switch pair (what [`CostRow::full_mesh`] counts).
-pub fn full_mesh_counts(d: u64) -> Counts {
+pub(crate) fn full_mesh_counts(d: u64) -> Counts {
     Counts {
         hosts: d * (d + 1),
         switches: d + 1,
@@ -153,7 +153,7 @@ pub struct HopRow {
 }
 
 /// Figures for one wiring, computed exactly from its Latin squares.
-pub fn wiring_figures(n: u32, wiring: Wiring) -> WiringFigures {
+pub(crate) fn wiring_figures(n: u32, wiring: Wiring) -> WiringFigures {
     let prox = proximity(n, &wiring_table(n, wiring));
     let nf = n as f64;
     let hosts = nf * nf * nf;

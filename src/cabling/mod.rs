@@ -11,33 +11,18 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Files of a plan folder, in the order they are written.
-pub const PLAN_FILES: &[&str] = &[
+pub(crate) const PLAN_FILES: &[&str] = &[
     "fabric.yaml",
     "topology.net",
     "cables.csv",
     "topology.dot",
     "topology.svg",
     "topology-graphviz.svg",
-];
-
-/// Files an earlier ibfat run may have put in a plan folder (safe to replace).
-pub const OWNED_FILES: &[&str] = &[
-    "fabric.yaml",
-    "topology.net",
-    "cables.csv",
-    "topology.dot",
-    "topology.svg",
-    "topology-graphviz.svg",
-    "opensm-lfts.dump",
-    "guid2lid",
-    "ibfat-lfts.bin",
-    "schedule.json",
-    "schedule.csv",
 ];
 
 /// Files other commands write into a plan folder (`ibfat route --out PLAN/`, a
 /// schedule): rebuilding the plan carries them over unchanged instead of deleting them.
-pub const KEPT_FILES: &[&str] = &[
+pub(crate) const KEPT_FILES: &[&str] = &[
     "opensm-lfts.dump",
     "guid2lid",
     "ibfat-lfts.bin",

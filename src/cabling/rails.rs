@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// `cables.csv` of a multi-rail fabric: rail 0's cables, then rail 1's ..., numbered
 /// through, each row ending with its rail.
-pub fn write_cables_rails(fabric: &Fabric) -> Result<String> {
+pub(crate) fn write_cables_rails(fabric: &Fabric) -> Result<String> {
     let mut out = format!("{},rail\n", csv::HEADER);
     let mut n = 0usize;
     for &rail in rails::rails_of(fabric)?.keys() {
@@ -31,7 +31,7 @@ pub fn write_cables_rails(fabric: &Fabric) -> Result<String> {
 }
 
 /// Every file of a plan of `rails` copies of `plan` (see the module text), in memory.
-pub fn render_rails(plan: &Topology, rails_n: u32, svg: bool) -> Result<Vec<(&'static str, Vec<u8>)>> {
+pub(crate) fn render_rails(plan: &Topology, rails_n: u32, svg: bool) -> Result<Vec<(&'static str, Vec<u8>)>> {
     if rails_n == 1 {
         return Ok(render(plan, svg));
     }

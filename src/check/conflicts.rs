@@ -306,7 +306,7 @@ impl CheckReport {
 }
 
 /// How many worst phases / links / unrouted examples a report lists.
-pub const TOP: usize = 10;
+pub(crate) const TOP: usize = 10;
 
 /// Check phases `range` of `pattern` on the compiled routes, every loaded link named in
 /// the report. `tick` is called after every phase (progress bars).

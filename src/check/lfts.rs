@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 /// How many examples of each defect a report lists.
-pub const MAX_EXAMPLES: usize = 20;
+pub(crate) const MAX_EXAMPLES: usize = 20;
 
 /// One defect: where, which LID, and the path that shows it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -123,7 +123,7 @@ enum St {
 }
 
 /// Which LID offsets carry routes the family promises to be minimal (bit i = offset i).
-pub fn minimal_promise(layout: Option<&Layout>, lmc: u8) -> u32 {
+pub(crate) fn minimal_promise(layout: Option<&Layout>, lmc: u8) -> u32 {
     match layout {
         Some(Layout::Lsft(_)) | Some(Layout::Kary(_)) => u32::MAX,
         Some(Layout::Mols(_)) if lmc >= 1 => 0b10, // base+1 = latency route

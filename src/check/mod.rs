@@ -5,14 +5,14 @@
 //! weighs each link by its rate ([`rates`]). [`lft_diff`] compares two LFT sets of one
 //! fabric (what a reroute changed).
 
-pub mod bound;
-pub mod conflicts;
+pub(crate) mod bound;
+pub(crate) mod conflicts;
 pub mod lft_diff;
 pub mod lfts;
 pub mod multipath;
 mod phase;
 pub mod prove;
-pub mod rates;
+pub(crate) mod rates;
 mod routes;
 pub mod shard;
 mod shard_links;

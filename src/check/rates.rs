@@ -179,7 +179,7 @@ impl RateWeights {
 }
 
 /// `4xEDR`: a rate as the dumps print it.
-pub fn rate_name(w: Width, s: Speed) -> String {
+pub(crate) fn rate_name(w: Width, s: Speed) -> String {
     format!("{w}{s}")
 }
 

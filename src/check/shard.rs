@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The `schema` value of a shard file (bumped when the format changes incompatibly).
-pub const SCHEMA: &str = "ibfat.check-shard/3";
+pub(crate) const SCHEMA: &str = "ibfat.check-shard/3";
 
 /// The pattern a shard is a slice of; every shard of one check has the same.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

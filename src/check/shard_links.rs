@@ -90,7 +90,7 @@ impl ShardLinks {
     }
 
     /// The links of named loads (a report's), each name cut around `:<port> -> `.
-    pub fn from_loads(links: &[LinkLoad]) -> Result<ShardLinks> {
+    pub(crate) fn from_loads(links: &[LinkLoad]) -> Result<ShardLinks> {
         use std::fmt::Write as _;
         let mut names: Vec<String> = Vec::new();
         let mut index: HashMap<&str, u64> = HashMap::with_capacity(links.len() / 8);

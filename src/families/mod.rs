@@ -100,7 +100,7 @@ impl Family {
     }
 
     /// Its name in prose.
-    pub fn long_name(self) -> &'static str {
+    pub(crate) fn long_name(self) -> &'static str {
         self.entry().long_name
     }
 

@@ -141,7 +141,7 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Stream a file atomically: `fill` writes into a buffered temporary file that is synced
 /// and renamed to `path` only when `fill` succeeds (for outputs too big to hold twice).
-pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+pub(crate) fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
     write_group(vec![(path, Box::new(fill))])
 }
 
@@ -201,7 +201,7 @@ fn refuse_the_same_file_twice(resolved: &[(&Path, OutPath, Fill<'_>)]) -> Result
 /// it was, and the result is `Ok(false)` (or that error). When an output is a stream,
 /// which cannot be taken back, `gate` runs before anything is written. `Ok(true)`: the
 /// group was published.
-pub fn write_group_gated(items: Vec<(&Path, Fill<'_>)>, gate: impl FnOnce() -> Result<bool>) -> Result<bool> {
+pub(crate) fn write_group_gated(items: Vec<(&Path, Fill<'_>)>, gate: impl FnOnce() -> Result<bool>) -> Result<bool> {
     let resolved: Vec<(&Path, OutPath, Fill<'_>)> = items
         .into_iter()
         .map(|(p, f)| OutPath::resolve(p).map(|o| (p, o, f)))
@@ -305,7 +305,7 @@ pub fn write_files(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
 /// outputs too big to hold in memory (the LFT dump of a large fabric is gigabytes): the
 /// group is still published together or not at all, every file complete and synced
 /// before the first rename.
-pub fn write_files_with(dir: &Path, files: Vec<(&str, Fill<'_>)>) -> Result<()> {
+pub(crate) fn write_files_with(dir: &Path, files: Vec<(&str, Fill<'_>)>) -> Result<()> {
     write_files_gated(dir, files, || Ok(true)).map(|_| ())
 }
 
@@ -353,7 +353,12 @@ fn swap_dirs(new: &Path, old: &Path) -> io::Result<()> {
 /// fail before writing (exit 2, naming the files). The new folder replaces the old one
 /// in a single atomic exchange, keeping the old folder's permissions; a file another
 /// process put into the old folder meanwhile is moved across. Returns the names kept.
-pub fn write_dir_keeping(dir: &Path, files: &[(&str, Vec<u8>)], ours: &[&str], kept: &[&str]) -> Result<Vec<String>> {
+pub(crate) fn write_dir_keeping(
+    dir: &Path,
+    files: &[(&str, Vec<u8>)],
+    ours: &[&str],
+    kept: &[&str],
+) -> Result<Vec<String>> {
     let dir = resolve_dir(dir)?;
     let exists = dir.is_dir();
     if exists {

@@ -51,17 +51,17 @@ fn track(what: Live) -> Tracked {
 }
 
 /// Register a temporary file: removed if the process is interrupted before it is renamed.
-pub fn track_file(path: PathBuf) -> Tracked {
+pub(crate) fn track_file(path: PathBuf) -> Tracked {
     track(Live::File(path))
 }
 
 /// Register a temporary folder: removed with its contents on interruption.
-pub fn track_dir(path: PathBuf) -> Tracked {
+pub(crate) fn track_dir(path: PathBuf) -> Tracked {
     track(Live::Dir(path))
 }
 
 /// Register a child process: killed on interruption (so that no `dot` outlives ibfat).
-pub fn track_child(child: Arc<Mutex<Child>>) -> Tracked {
+pub(crate) fn track_child(child: Arc<Mutex<Child>>) -> Tracked {
     track(Live::Child(child))
 }
 

@@ -17,11 +17,11 @@ pub fn field(s: &str) -> String {
 }
 
 /// Header of `cables.csv`.
-pub const HEADER: &str = "cable,label,a_node,a_guid,a_port,a_desc,b_node,b_guid,b_port,b_desc,width,speed";
+pub(crate) const HEADER: &str = "cable,label,a_node,a_guid,a_port,a_desc,b_node,b_guid,b_port,b_desc,width,speed";
 
 /// Columns a rail-optimised fabric adds: which server, HCA, unit and rail a host cable
 /// serves (empty on switch cables), so installers label cables in those terms.
-pub const RAIL_COLUMNS: &str = "server,hca,unit,rail";
+pub(crate) const RAIL_COLUMNS: &str = "server,hca,unit,rail";
 
 /// Per node: the (server, HCA device, unit, rail) columns of its host cable, when the
 /// fabric is rail-optimised ([`crate::families::railopt::model`]).

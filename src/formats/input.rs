@@ -40,7 +40,7 @@ pub struct Limits {
 const MIB: u64 = 1 << 20;
 
 /// Line limit of the line-based formats: real lines are a few hundred bytes at most.
-pub const MAX_LINE: usize = 64 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 
 /// ibnetdiscover output, ports reports and ibsim net files (the topology.net of the largest
 /// plan ibfat builds, 2^20 hosts, is about 200 MB).
@@ -55,7 +55,7 @@ pub const DUMP: Limits = Limits {
 /// LID, LSFT(17)'s is 277 MB and LSFT(32)'s 5.8 GB. They are read line by line into the
 /// tables ([`read_lines`]), so the bound is on time, not memory: a full LID space (49,151
 /// LIDs) over 16,384 switches at ~80 bytes a line.
-pub const LFT_DUMP: Limits = Limits {
+pub(crate) const LFT_DUMP: Limits = Limits {
     what: "LFT dump",
     max_bytes: 64 * 1024 * MIB,
     max_line: Some(MAX_LINE),
@@ -87,7 +87,7 @@ pub const SPEC: Limits = Limits {
 };
 
 /// Job files: one host per line.
-pub const JOB: Limits = Limits {
+pub(crate) const JOB: Limits = Limits {
     what: "job file",
     max_bytes: 64 * MIB,
     max_line: Some(MAX_LINE),
@@ -95,7 +95,7 @@ pub const JOB: Limits = Limits {
 };
 
 /// Schedule JSON files (any layout; an all-to-all over LSFT(17)'s hosts is ~0.7 GB).
-pub const SCHEDULE: Limits = Limits {
+pub(crate) const SCHEDULE: Limits = Limits {
     what: "schedule file",
     max_bytes: 4096 * MIB,
     max_line: None,
@@ -187,7 +187,7 @@ pub enum ReadError {
 
 impl ReadError {
     /// The usual wording: `cannot read PATH: <os error>`.
-    pub fn into_error(self, path: &Path) -> Error {
+    pub(crate) fn into_error(self, path: &Path) -> Error {
         match self {
             ReadError::Io(e) => Error::io(format!("cannot read {}", display(path)), e),
             ReadError::Input(e) => e,
@@ -205,7 +205,7 @@ pub fn display(path: &Path) -> String {
 }
 
 /// [`read`] with the usual error wording.
-pub fn read_bytes(path: &Path, limits: Limits) -> Result<Vec<u8>> {
+pub(crate) fn read_bytes(path: &Path, limits: Limits) -> Result<Vec<u8>> {
     read(path, limits).map_err(|e| e.into_error(path))
 }
 
@@ -300,7 +300,7 @@ pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8
 /// `line` gets every line, without its `\n`, and its number. The bounds are those of
 /// [`read`], checked over the whole input even after the caller has seen enough, so an
 /// input breaks a bound here exactly when [`read`] refuses it.
-pub fn read_lines(path: &Path, limits: Limits, line: impl FnMut(&[u8], usize)) -> Result<()> {
+pub(crate) fn read_lines(path: &Path, limits: Limits, line: impl FnMut(&[u8], usize)) -> Result<()> {
     if is_dash(path) {
         if limits.regular_only {
             return Err(Error::input(
@@ -323,7 +323,12 @@ pub fn read_lines(path: &Path, limits: Limits, line: impl FnMut(&[u8], usize)) -
 }
 
 /// [`read_lines`] from any reader; `path` names it in messages.
-pub fn lines_from(mut r: impl Read, path: &Path, limits: Limits, mut line: impl FnMut(&[u8], usize)) -> Result<()> {
+pub(crate) fn lines_from(
+    mut r: impl Read,
+    path: &Path,
+    limits: Limits,
+    mut line: impl FnMut(&[u8], usize),
+) -> Result<()> {
     const CHUNK: usize = 4 << 20;
     let mut buf: Vec<u8> = Vec::with_capacity(2 * CHUNK);
     // bytes dropped from the front of `buf`, and the number of the line `buf` starts with

@@ -53,7 +53,7 @@ use std::path::Path;
 pub const FILE_NAME: &str = "ibfat-lfts.bin";
 
 /// The first bytes of every such file.
-pub const MAGIC: &[u8; 8] = b"IBFATLFT";
+pub(crate) const MAGIC: &[u8; 8] = b"IBFATLFT";
 
 mod checksum;
 

@@ -18,5 +18,5 @@ pub mod outpath;
 pub mod picture;
 pub mod roles;
 pub mod slurm;
-pub mod svg;
-pub mod text;
+pub(crate) mod svg;
+pub(crate) mod text;

@@ -39,7 +39,7 @@ pub struct Setting<'t, K> {
 impl<K> Setting<'_, K> {
     /// An error about this value: names the key and the value, says `why` and what the key
     /// takes.
-    pub fn invalid(&self, why: impl Into<String>) -> Error {
+    pub(crate) fn invalid(&self, why: impl Into<String>) -> Error {
         Error::input(
             format!("option {}={}", self.name, self.value),
             why,

@@ -105,7 +105,7 @@ impl OutPath {
 /// Resolve an output folder: `-` is refused (a folder cannot be standard output), a
 /// symlink leads to its final target (which is where files are published), anything
 /// that exists and is not a folder is refused.
-pub fn resolve_dir(dir: &Path) -> Result<PathBuf> {
+pub(crate) fn resolve_dir(dir: &Path) -> Result<PathBuf> {
     if is_dash(dir) {
         return Err(Error::input(
             "out",

@@ -46,7 +46,7 @@ fn checked_name(name: &str, guid: u64) -> Result<String> {
 /// Compress names into a Slurm host list: names that differ only in a trailing number of
 /// the same width (or without leading zeros) share one bracket, `node[1-3,7]`; groups in
 /// order of first appearance, numbers ascending.
-pub fn hostlist(names: &[String]) -> String {
+pub(crate) fn hostlist(names: &[String]) -> String {
     // (prefix, digits width when zero-padded else 0) -> numbers
     let mut groups: Vec<((String, usize), Vec<u64>)> = Vec::new();
     let mut plain: Vec<(usize, String)> = Vec::new();
@@ -117,13 +117,13 @@ pub fn hostlist(names: &[String]) -> String {
 }
 
 /// Most names a host list may expand to: more hosts than one subnet holds is a typo.
-pub const MAX_HOSTLIST: u64 = 1 << 17;
+pub(crate) const MAX_HOSTLIST: u64 = 1 << 17;
 
 /// Expand a Slurm host list (`dgx[001-031,040],login1`) into names, in the order
 /// written; a range keeps the width of its lower bound (`[098-101]` gives `dgx098` …
 /// `dgx101`). One bracket per name (Slurm's multi-dimensional lists are not fabric names);
 /// the error says what is wrong with which part.
-pub fn expand_hostlist(list: &str) -> std::result::Result<Vec<String>, String> {
+pub(crate) fn expand_hostlist(list: &str) -> std::result::Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut depth = 0;
     let mut start = 0;

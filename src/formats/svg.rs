@@ -32,7 +32,7 @@ fn dot_command(dot: &std::path::Path) -> Command {
 }
 
 /// Run Graphviz `dot -Tsvg` with a time limit; `Err(reason)` when it is missing or fails.
-pub fn render_svg(dot_source: &[u8], limit: Duration) -> std::result::Result<Vec<u8>, String> {
+pub(crate) fn render_svg(dot_source: &[u8], limit: Duration) -> std::result::Result<Vec<u8>, String> {
     let dot = on_path("dot").ok_or_else(|| "Graphviz `dot` is not installed".to_string())?;
     let mut child = dot_command(&dot)
         .arg("-Tsvg")

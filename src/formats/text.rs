@@ -13,7 +13,7 @@ pub use crate::topology::label::{check_label, MAX_DESC, MAX_NAME};
 /// another program parses line by line, where an escape would be read literally
 /// (the descriptions in `opensm-lfts.dump` comments). The last line of defence behind
 /// [`check_label`]: a fabric whose fields were set directly is still written safely.
-pub fn flatten_controls(s: &str) -> Cow<'_, str> {
+pub(crate) fn flatten_controls(s: &str) -> Cow<'_, str> {
     if s.chars().any(char::is_control) {
         Cow::Owned(s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect())
     } else {

@@ -11,7 +11,7 @@ use super::primes::{prime_power, prime_power_hint};
 use crate::error::{Error, Result};
 
 /// Largest order supported (elements are stored as `u8`).
-pub const MAX_ORDER: u32 = 256;
+pub(crate) const MAX_ORDER: u32 = 256;
 
 /// The finite field GF(q) with addition and multiplication tables.
 #[derive(Clone, Debug)]
@@ -117,17 +117,17 @@ impl Field {
     }
     /// a · b in GF(q) (polynomial product reduced by [`Field::modulus`] when q is not prime).
     #[inline]
-    pub fn mul(&self, a: u32, b: u32) -> u32 {
+    pub(crate) fn mul(&self, a: u32, b: u32) -> u32 {
         self.mul[(a * self.q + b) as usize] as u32
     }
     /// The additive inverse −a (a itself in characteristic 2).
     #[inline]
-    pub fn neg(&self, a: u32) -> u32 {
+    pub(crate) fn neg(&self, a: u32) -> u32 {
         self.neg[a as usize] as u32
     }
     /// Multiplicative inverse; `None` for zero.
     #[inline]
-    pub fn inv(&self, a: u32) -> Option<u32> {
+    pub(crate) fn inv(&self, a: u32) -> Option<u32> {
         (a != 0).then(|| self.inv[a as usize] as u32)
     }
     /// a / b; `None` when b is zero.

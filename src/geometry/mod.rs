@@ -1,10 +1,10 @@
 //! Finite geometry: GF(q), the projective plane PG(2,q) and mutually orthogonal Latin
 //! squares. Everything the fabric families are built from.
 
-pub mod field;
-pub mod mols;
-pub mod plane;
-pub mod primes;
+pub(crate) mod field;
+pub(crate) mod mols;
+pub(crate) mod plane;
+pub(crate) mod primes;
 
 pub use field::Field;
 pub use mols::{complete_mols, LatinSquare};

@@ -15,8 +15,8 @@ pub struct LatinSquare {
 }
 
 impl LatinSquare {
-    /// Build from a cell function (not checked; see [`LatinSquare::is_latin`]).
-    pub fn from_fn(n: u32, f: impl Fn(u32, u32) -> u32) -> LatinSquare {
+    /// Build from a cell function (not checked: the tests check the squares they build).
+    pub(crate) fn from_fn(n: u32, f: impl Fn(u32, u32) -> u32) -> LatinSquare {
         let cells = (0..n)
             .flat_map(|r| (0..n).map(move |c| (r, c)))
             .map(|(r, c)| f(r, c))
@@ -32,8 +32,9 @@ impl LatinSquare {
     pub fn cell(&self, r: u32, c: u32) -> u32 {
         self.cells[(r * self.n + c) as usize]
     }
+    #[cfg(test)]
     /// Every symbol once in each row and each column.
-    pub fn is_latin(&self) -> bool {
+    pub(crate) fn is_latin(&self) -> bool {
         let n = self.n as usize;
         let mut seen = vec![false; n];
         let line_ok = |get: &dyn Fn(u32) -> u32, seen: &mut Vec<bool>| {
@@ -46,8 +47,9 @@ impl LatinSquare {
         (0..self.n).all(|r| line_ok(&|c| self.cell(r, c), &mut seen))
             && (0..self.n).all(|c| line_ok(&|r| self.cell(r, c), &mut seen))
     }
+    #[cfg(test)]
     /// Superimposing the two squares gives every ordered pair of symbols exactly once.
-    pub fn is_orthogonal_to(&self, other: &LatinSquare) -> bool {
+    pub(crate) fn is_orthogonal_to(&self, other: &LatinSquare) -> bool {
         if self.n != other.n {
             return false;
         }
@@ -69,9 +71,10 @@ pub fn complete_mols(q: u32) -> Result<Vec<LatinSquare>> {
         .collect())
 }
 
+#[cfg(test)]
 /// The "basic" cyclic squares `r + u·c mod n` for u = 1..n−1 (Latin only for u coprime to n;
 /// returned anyway: the proximity wiring uses them as column maps for any n).
-pub fn cyclic_squares(n: u32) -> Vec<LatinSquare> {
+pub(crate) fn cyclic_squares(n: u32) -> Vec<LatinSquare> {
     (1..n)
         .map(|u| LatinSquare::from_fn(n, |r, c| (r + u * c) % n))
         .collect()

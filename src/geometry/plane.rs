@@ -112,7 +112,7 @@ impl Plane {
     }
 
     /// Index of a point.
-    pub fn point_index(&self, p: Point) -> u32 {
+    pub(crate) fn point_index(&self, p: Point) -> u32 {
         match p {
             Point::Inf => 0,
             Point::Dir(c) => 1 + c,
@@ -129,7 +129,7 @@ impl Plane {
         }
     }
     /// Index of a line.
-    pub fn line_index(&self, l: Line) -> u32 {
+    pub(crate) fn line_index(&self, l: Line) -> u32 {
         match l {
             Line::Inf => 0,
             Line::Vert(c) => 1 + c,
@@ -180,7 +180,7 @@ impl Plane {
         &self.point_lines[p as usize * d..(p as usize + 1) * d]
     }
     /// Position of point `p` on line `l` (its canonical port number), if incident.
-    pub fn position_on_line(&self, l: u32, p: u32) -> Option<u32> {
+    pub(crate) fn position_on_line(&self, l: u32, p: u32) -> Option<u32> {
         self.points_on(l).binary_search(&p).ok().map(|k| k as u32)
     }
     /// Position of line `l` among the lines through `p`, if incident.

@@ -29,8 +29,9 @@ pub fn is_prime_power(q: u32) -> bool {
     prime_power(q).is_some()
 }
 
+#[cfg(test)]
 /// True when `n` is prime.
-pub fn is_prime(n: u32) -> bool {
+pub(crate) fn is_prime(n: u32) -> bool {
     matches!(prime_power(n), Some((_, 1)))
 }
 

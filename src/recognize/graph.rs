@@ -40,7 +40,7 @@ pub fn label(fabric: &Fabric, n: NodeId) -> String {
 impl<'a> SwitchGraph<'a> {
     /// Build the graph; `Err(reason)` when the fabric has cables no fat-tree family has
     /// (host to host, routers) or no switches at all.
-    pub fn new(fabric: &'a Fabric) -> Result<SwitchGraph<'a>, String> {
+    pub(crate) fn new(fabric: &'a Fabric) -> Result<SwitchGraph<'a>, String> {
         let mut switches: Vec<NodeId> = fabric.switches().collect();
         if switches.is_empty() {
             return Err("the fabric has no switches".into());
@@ -109,37 +109,37 @@ impl<'a> SwitchGraph<'a> {
     }
 
     /// Number of switches.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.switches.len()
     }
 
     /// Neighbour switches of s (one entry per cable).
     #[inline]
-    pub fn neighbours(&self, s: u32) -> &[u32] {
+    pub(crate) fn neighbours(&self, s: u32) -> &[u32] {
         &self.nbr[self.off[s as usize] as usize..self.off[s as usize + 1] as usize]
     }
 
     /// Host ports of s as (local port, host endpoint), ascending local port.
     #[inline]
-    pub fn hosts_of(&self, s: u32) -> &[(u8, Endpoint)] {
+    pub(crate) fn hosts_of(&self, s: u32) -> &[(u8, Endpoint)] {
         &self.hosts[self.host_off[s as usize] as usize..self.host_off[s as usize + 1] as usize]
     }
 
     /// Number of cables from s to other switches.
     #[inline]
-    pub fn degree(&self, s: u32) -> usize {
+    pub(crate) fn degree(&self, s: u32) -> usize {
         (self.off[s as usize + 1] - self.off[s as usize]) as usize
     }
 
     /// Node label of switch s for messages.
-    pub fn name(&self, s: u32) -> String {
+    pub(crate) fn name(&self, s: u32) -> String {
         // one node alone: every recogniser that gives up names a node or two, and
         // labelling the whole fabric for them was most of its time on a small fabric
         label(self.fabric, self.switches[s as usize])
     }
 
     /// Node labels of switches `list` for one message, each quoted.
-    pub fn names(&self, list: &[u32]) -> Vec<String> {
+    pub(crate) fn names(&self, list: &[u32]) -> Vec<String> {
         if list.len() <= 4 {
             return list.iter().map(|&s| self.name(s)).collect();
         }
@@ -153,7 +153,7 @@ impl<'a> SwitchGraph<'a> {
 
     /// Every family cables two switches at most once: the first pair joined by more than
     /// one cable is a structural failure.
-    pub fn require_single_cables(&self) -> Result<(), Fail> {
+    pub(crate) fn require_single_cables(&self) -> Result<(), Fail> {
         let mut seen = vec![NONE; self.len()];
         for s in 0..self.len() as u32 {
             for &t in self.neighbours(s) {
@@ -171,7 +171,7 @@ impl<'a> SwitchGraph<'a> {
     }
 
     /// Breadth-first distances (in switch hops) from a set of sources; `NONE` = unreachable.
-    pub fn distances(&self, sources: &[u32]) -> Vec<u32> {
+    pub(crate) fn distances(&self, sources: &[u32]) -> Vec<u32> {
         let mut dist = vec![NONE; self.len()];
         let mut queue = Vec::with_capacity(self.len());
         for &s in sources {
@@ -195,7 +195,7 @@ impl<'a> SwitchGraph<'a> {
     }
 
     /// Sorted distinct neighbour list of s (for grouping switches with equal neighbourhoods).
-    pub fn neighbour_set(&self, s: u32) -> Vec<u32> {
+    pub(crate) fn neighbour_set(&self, s: u32) -> Vec<u32> {
         let mut v = self.neighbours(s).to_vec();
         v.sort_unstable();
         v.dedup();
@@ -205,7 +205,7 @@ impl<'a> SwitchGraph<'a> {
     /// Host slots of a leaf: (slot j, host endpoint), slot = rank of the leaf port among
     /// the leaf's host ports. Why rank: a partly populated leaf then fills slots from 0,
     /// and the slot order follows the port order the installers see on the switch.
-    pub fn host_slots(&self, s: u32) -> impl Iterator<Item = (u32, Endpoint)> + '_ {
+    pub(crate) fn host_slots(&self, s: u32) -> impl Iterator<Item = (u32, Endpoint)> + '_ {
         self.hosts_of(s).iter().enumerate().map(|(j, &(_, ep))| (j as u32, ep))
     }
 }

@@ -137,7 +137,7 @@ impl Recognition {
 
     /// The layout, or an input error carrying the reason (for commands that need a
     /// family to work with).
-    pub fn into_layout(self) -> Result<Layout> {
+    pub(crate) fn into_layout(self) -> Result<Layout> {
         match self {
             Recognition::Recognized { layout, .. } => Ok(layout),
             Recognition::Unrecognized { degraded: Some(d), .. } => Err(Error::input(

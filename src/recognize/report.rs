@@ -227,7 +227,7 @@ impl CableEnd {
     }
 
     /// `port 63`, or `port 63 (cage 32/1)` when the dump labels the port.
-    pub fn port_text(&self) -> String {
+    pub(crate) fn port_text(&self) -> String {
         match &self.cage {
             Some(c) => format!("port {} (cage {c})", self.port),
             None => format!("port {}", self.port),
@@ -358,7 +358,7 @@ pub fn slow_cable_reports(fabric: &Fabric) -> Vec<SlowCableReport> {
 }
 
 /// `0x` and 16 hex digits.
-pub fn guid_str(g: u64) -> String {
+pub(crate) fn guid_str(g: u64) -> String {
     format!("0x{g:016x}")
 }
 

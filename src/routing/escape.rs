@@ -264,7 +264,7 @@ pub fn route(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]
 /// dependencies of every route hosts' traffic takes, and a written entry adds those of the
 /// routes that ran into it (they now go on). A taken path turns where up*/down* would
 /// not, and the whole VL stays acyclic (docs/tree.md §2.3).
-pub fn route_shared(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]) -> Escape {
+pub(crate) fn route_shared(fabric: &Fabric, lids: &Lids, lfts: &mut LftSet, sources: &[NodeId]) -> Escape {
     route_with(fabric, lids, lfts, sources, Lane::Shared)
 }
 

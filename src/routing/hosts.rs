@@ -22,7 +22,7 @@ use crate::topology::{Fabric, KaryLayout, Layout, LsftLayout, MolsLayout, NodeId
 const NONE: u32 = u32::MAX;
 
 /// Family-specific route computation for host destinations.
-pub enum HostRouter<'a> {
+pub(crate) enum HostRouter<'a> {
     Lsft(LsftRouter<'a>),
     Kary(KaryRouter<'a>),
     Mols(MolsRouter<'a>),
@@ -31,7 +31,7 @@ pub enum HostRouter<'a> {
 }
 
 /// Precomputed LSFT tables.
-pub struct LsftRouter<'a> {
+pub(crate) struct LsftRouter<'a> {
     l: &'a LsftLayout,
     npts: usize,
     d: usize,
@@ -52,7 +52,7 @@ pub struct LsftRouter<'a> {
 }
 
 impl<'a> LsftRouter<'a> {
-    pub fn new(fabric: &Fabric, l: &'a LsftLayout) -> LsftRouter<'a> {
+    pub(crate) fn new(fabric: &Fabric, l: &'a LsftLayout) -> LsftRouter<'a> {
         let npts = l.npts() as usize;
         let d = l.degree() as usize;
         let sides = l.sides as usize;
@@ -162,7 +162,7 @@ impl<'a> LsftRouter<'a> {
 }
 
 /// Precomputed k-ary n-tree tables.
-pub struct KaryRouter<'a> {
+pub(crate) struct KaryRouter<'a> {
     l: &'a KaryLayout,
     /// node -> switch index in the layout
     idx: Vec<u32>,
@@ -174,7 +174,7 @@ pub struct KaryRouter<'a> {
 }
 
 impl<'a> KaryRouter<'a> {
-    pub fn new(fabric: &Fabric, l: &'a KaryLayout) -> KaryRouter<'a> {
+    pub(crate) fn new(fabric: &Fabric, l: &'a KaryLayout) -> KaryRouter<'a> {
         let mut idx = vec![NONE; fabric.len()];
         for (i, &n) in l.switches.iter().enumerate() {
             idx[n as usize] = i as u32;
@@ -224,7 +224,7 @@ impl<'a> KaryRouter<'a> {
 }
 
 /// Precomputed proximity 3-tree tables.
-pub struct MolsRouter<'a> {
+pub(crate) struct MolsRouter<'a> {
     l: &'a MolsLayout,
     /// node -> (role 0 bottom / 1 middle / 2 top, index)
     role: Vec<(u8, u32)>,
@@ -233,7 +233,7 @@ pub struct MolsRouter<'a> {
 }
 
 impl<'a> MolsRouter<'a> {
-    pub fn new(fabric: &Fabric, l: &'a MolsLayout) -> MolsRouter<'a> {
+    pub(crate) fn new(fabric: &Fabric, l: &'a MolsLayout) -> MolsRouter<'a> {
         let mut role = vec![(u8::MAX, NONE); fabric.len()];
         for (i, &n) in l.bottoms.iter().enumerate() {
             role[n as usize] = (0, i as u32);
@@ -302,7 +302,7 @@ impl<'a> MolsRouter<'a> {
 impl<'a> HostRouter<'a> {
     /// The family's entry-by-entry router; `None` for a tree as found, which is routed
     /// destination by destination ([`super::tree`]).
-    pub fn new(fabric: &Fabric, layout: &'a Layout) -> Option<HostRouter<'a>> {
+    pub(crate) fn new(fabric: &Fabric, layout: &'a Layout) -> Option<HostRouter<'a>> {
         Some(match layout {
             Layout::Lsft(l) => HostRouter::Lsft(LsftRouter::new(fabric, l)),
             Layout::Kary(l) => HostRouter::Kary(KaryRouter::new(fabric, l)),
@@ -315,7 +315,7 @@ impl<'a> HostRouter<'a> {
 
     /// Out port at switch `node` towards host `rank`; `offset` is the LID offset (LMC path).
     #[inline]
-    pub fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8 {
+    pub(crate) fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8 {
         match self {
             HostRouter::Lsft(r) => r.port(node, rank),
             HostRouter::Kary(r) => r.port(node, rank),
@@ -327,7 +327,7 @@ impl<'a> HostRouter<'a> {
 
     /// The entries of switch `node` for every (LID, rank, LID offset) of `targets`, into
     /// its table row: one call per row, so a router can hoist what the row shares.
-    pub fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
+    pub(crate) fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
         if let HostRouter::Pgft(r) = self {
             return r.fill_row(node, targets, row);
         }
@@ -337,7 +337,7 @@ impl<'a> HostRouter<'a> {
     }
 
     /// The up*/down* rank of a switch (0 = root level).
-    pub fn rank(&self, node: NodeId) -> u32 {
+    pub(crate) fn rank(&self, node: NodeId) -> u32 {
         match self {
             HostRouter::Lsft(r) => r.rank(node),
             HostRouter::Kary(r) => r.rank(node),

@@ -63,7 +63,7 @@ impl LftSet {
 
     /// (switch GUID, row) of every table, by ascending GUID: the order the fingerprint and
     /// the binary table file take them in, whatever the fabric's node order.
-    pub fn rows_by_guid(&self, fabric: &Fabric) -> Vec<(u64, usize)> {
+    pub(crate) fn rows_by_guid(&self, fabric: &Fabric) -> Vec<(u64, usize)> {
         let mut rows: Vec<(u64, usize)> = self
             .switches
             .iter()

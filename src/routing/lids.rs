@@ -11,7 +11,7 @@ use crate::topology::{Endpoint, Fabric, NodeId, NodeKind, PortIdx, NO_PEER};
 use std::path::Path;
 
 /// Highest unicast LID.
-pub const MAX_UNICAST_LID: u32 = 0xBFFF;
+pub(crate) const MAX_UNICAST_LID: u32 = 0xBFFF;
 
 /// Highest LID Mask Control value (PortInfo:LMC is three bits).
 pub const MAX_LMC: u8 = 7;
@@ -324,7 +324,7 @@ impl Lids {
 }
 
 /// "switch 'desc'" or "'desc' port 1" for messages.
-pub fn describe_port(fabric: &Fabric, port: PortIdx) -> String {
+pub(crate) fn describe_port(fabric: &Fabric, port: PortIdx) -> String {
     let p = &fabric.ports[port as usize];
     let n = fabric.node(p.node);
     match n.kind {

@@ -13,7 +13,7 @@ pub mod escape;
 pub(crate) mod hosts;
 use crate::families::fullmesh::route as fullmesh;
 pub mod lanes;
-pub mod lft;
+pub(crate) mod lft;
 pub mod lids;
 pub(crate) mod mgmt_fill;
 use crate::families::pgft::route as pgft;

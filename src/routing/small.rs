@@ -13,11 +13,11 @@ use std::sync::OnceLock;
 
 /// Table entries (switches × LIDs) below which a pass runs on one thread: 250 switches
 /// with 1,000 LIDs each still go parallel.
-pub const SMALL: usize = 1 << 18;
+pub(crate) const SMALL: usize = 1 << 18;
 
 /// Run `f` on a pool of one thread when `entries` is below [`SMALL`], else on all cores
 /// (where a pool cannot start, as it is). The pools are made once and kept.
-pub fn sized<R: Send>(entries: usize, f: impl FnOnce() -> R + Send) -> R {
+pub(crate) fn sized<R: Send>(entries: usize, f: impl FnOnce() -> R + Send) -> R {
     if entries >= SMALL {
         return wide(f);
     }

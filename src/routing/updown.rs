@@ -29,7 +29,7 @@ use rayon::prelude::*;
 const INF: u32 = u32::MAX;
 
 /// Switch-to-switch graph in compressed rows.
-pub struct SwitchGraph {
+pub(crate) struct SwitchGraph {
     start: Vec<u32>,
     /// (neighbour row, local port)
     adj: Vec<(u32, u8)>,
@@ -59,7 +59,7 @@ pub struct SwitchGraph {
 
 /// Per-thread buffers of [`SwitchGraph::column`].
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     /// Per up and per down class: the shortest distance among its neighbours and
     /// whether all have it, for the current stamp (a column, or a ring of its fallback).
     up_cache: ClassCache,
@@ -78,7 +78,7 @@ pub struct Scratch {
 
 impl SwitchGraph {
     /// Build from the fabric; `rank[row]` ranks the switches (0 = root level).
-    pub fn new(fabric: &Fabric, lfts: &LftSet, rank: &[u32]) -> SwitchGraph {
+    pub(crate) fn new(fabric: &Fabric, lfts: &LftSet, rank: &[u32]) -> SwitchGraph {
         let mut start = Vec::with_capacity(lfts.switches.len() + 1);
         let (mut adj, mut far) = (Vec::new(), Vec::new());
         for &sw in &lfts.switches {
@@ -237,7 +237,7 @@ impl SwitchGraph {
     /// neighbours are final by then); the switches without one are then routed by a
     /// breadth-first search from the legal region outwards, so they step towards the
     /// nearest switch with a legal route (strictly decreasing distance: no loops).
-    pub fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
+    pub(crate) fn column(&self, x: usize, col: &mut [u8], sc: &mut Scratch) {
         // down-only distance to x (x and the switches above it): climb from x
         self.down_only(x, sc);
         sc.legal.clear();
@@ -386,7 +386,7 @@ impl SwitchGraph {
 }
 
 /// Fill the entries of every switch LID (`switch_lid[row]`) in all rows.
-pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
+pub(crate) fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
     fill_marking(graph, lfts, switch_lid);
 }
 
@@ -394,7 +394,7 @@ pub fn fill(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) {
 /// switches that had no legal route and stepped sideways. Every other switch's path is
 /// up*/down*-legal all the way (a switch with a legal route steps to one with a legal
 /// route), so callers that assign VLs per path walk only from these.
-pub fn fill_marking(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) -> Vec<Vec<u32>> {
+pub(crate) fn fill_marking(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) -> Vec<Vec<u32>> {
     let (cols, stepped) = columns(graph, switch_lid.len());
     write(lfts, &cols, switch_lid);
     stepped
@@ -403,7 +403,7 @@ pub fn fill_marking(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) 
 /// [`fill`], returning the entries also as columns: `cols[x·n + y]` is row y's port
 /// towards switch x (n rows). Walks along one destination's routes read 1 byte per row
 /// there, where the tables space rows a stride of every LID apart.
-pub fn fill_columns(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) -> Vec<u8> {
+pub(crate) fn fill_columns(graph: &SwitchGraph, lfts: &mut LftSet, switch_lid: &[u16]) -> Vec<u8> {
     let (cols, _) = columns(graph, switch_lid.len());
     write(lfts, &cols, switch_lid);
     cols

@@ -125,7 +125,7 @@ impl FromStr for Algorithm {
 }
 
 /// ⌈log₂ n⌉ (0 for n ≤ 1).
-pub fn log2_ceil(n: usize) -> usize {
+pub(crate) fn log2_ceil(n: usize) -> usize {
     if n <= 1 {
         0
     } else {
@@ -135,7 +135,7 @@ pub fn log2_ceil(n: usize) -> usize {
 
 /// Latencies a synchronisation variant adds to the exchange of `ranks` ranks (Table 1:
 /// log₂P for one barrier, (P−1)·log₂P for an MPI barrier per step, P−1 for a light one).
-pub fn barrier_latencies(barrier: Barrier, ranks: usize) -> f64 {
+pub(crate) fn barrier_latencies(barrier: Barrier, ranks: usize) -> f64 {
     let p = ranks as f64;
     let lg = if ranks > 1 { p.log2() } else { 0.0 };
     match barrier {
@@ -148,7 +148,7 @@ pub fn barrier_latencies(barrier: Barrier, ranks: usize) -> f64 {
 
 /// Blocks Bruck's step k carries over `ranks` ranks: the indices j in [1, P) with bit k
 /// set (exactly P/2 when P is a power of two).
-pub fn bruck_blocks(ranks: usize, k: usize) -> u64 {
+pub(crate) fn bruck_blocks(ranks: usize, k: usize) -> u64 {
     // count of j in [0, P) with bit k set: full periods of 2^(k+1), then the remainder
     let period = 1u64 << (k + 1);
     let half = 1u64 << k;
@@ -175,11 +175,6 @@ impl Steps {
         }
     }
 
-    /// True when there is nothing to exchange (one rank).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Messages every rank posts in step k.
     pub fn messages(&self, _k: usize) -> u64 {
         match self.base {
@@ -197,7 +192,7 @@ impl Steps {
     }
 
     /// Call `f(source, destination)` for every message of step k.
-    pub fn for_each_flow(&self, k: usize, f: &mut dyn FnMut(u32, u32)) {
+    pub(crate) fn for_each_flow(&self, k: usize, f: &mut dyn FnMut(u32, u32)) {
         let p = self.ranks;
         match self.base {
             Base::Spread => {

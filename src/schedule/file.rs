@@ -146,7 +146,7 @@ fn io_err(e: std::io::Error) -> Error {
 /// Stream `pattern` to `w` with `hosts` (one port GUID per rank) and what it was computed
 /// for (JSON only; CSV has no room for it); every phase is checked to be a partial
 /// permutation. Returns the flow counts.
-pub fn write_to(
+pub(crate) fn write_to(
     w: &mut dyn Write,
     format: Format,
     pattern: &dyn Pattern,

@@ -238,7 +238,7 @@ impl Generated {
 
     /// The block schedule (docs/schedules.md §2.4) of a job placed in a block (named by `--block` or chosen by
     /// size), compacted when some block positions hold no rank.
-    pub fn of_block(p: &Placement) -> Result<Generated> {
+    pub(crate) fn of_block(p: &Placement) -> Result<Generated> {
         let s = LsftPartial::new(p.shape.clone(), p.positions.clone())?;
         let idle = p.positions.len() < p.shape.size();
         let pattern: Box<dyn Pattern> = if idle { Box::new(Compact::new(s)) } else { Box::new(s) };
@@ -267,18 +267,19 @@ impl Generated {
 }
 
 /// Why the LSFT schedule (docs/schedules.md §2.1) (also restricted to part of the hosts) is conflict-free.
-pub const LSFT_GUARANTEE: &str = "by construction (docs/schedules.md §2.1): every switch permutes its inputs in every \
+pub(crate) const LSFT_GUARANTEE: &str =
+    "by construction (docs/schedules.md §2.1): every switch permutes its inputs in every \
                               phase of the canonical LSFT model";
 const PARTIAL_GUARANTEE: &str = "by construction (docs/schedules.md §2.4): the block's leaves on each spine are \
                                  permuted and each leaf's hosts use distinct spines";
 
 /// Most phases `random` takes (`--phases`): more than the N−1 steps of an all-to-all over
 /// the 49151 unicast LIDs of a subnet, small enough that a schedule is finite work.
-pub const MAX_RANDOM_PHASES: usize = 1 << 16;
+pub(crate) const MAX_RANDOM_PHASES: usize = 1 << 16;
 
 /// Most rank × phase entries of a `random` schedule (2^31: a 64-byte-per-entry file would
 /// otherwise outgrow any disk); `--phases` beyond it for the job's ranks is refused.
-pub const MAX_RANDOM_ENTRIES: u64 = 1 << 31;
+pub(crate) const MAX_RANDOM_ENTRIES: u64 = 1 << 31;
 
 /// Refuse options that do not belong to the requested pattern (the same checks whoever
 /// generates it).

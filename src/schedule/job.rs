@@ -132,7 +132,7 @@ impl Job {
         self.hosts.iter().map(|e| fabric.port(e.node, e.port).guid).collect()
     }
     /// Job rank of every fabric rank ([`super::IDLE`] when the host is not in the job).
-    pub fn rank_of_fabric(&self, fabric_hosts: usize) -> Vec<u32> {
+    pub(crate) fn rank_of_fabric(&self, fabric_hosts: usize) -> Vec<u32> {
         let mut v = vec![super::IDLE; fabric_hosts];
         for (i, &r) in self.fabric_ranks.iter().enumerate() {
             v[r as usize] = i as u32;
@@ -255,9 +255,10 @@ impl Job {
         Job::from_fabric_ranks(topo.ports, ranks)
     }
 
+    #[cfg(test)]
     /// The job whose port GUIDs are `guids`, in that order (a schedule file's host list).
     /// The error names the position and GUID that do not match the topology.
-    pub fn from_port_guids(guids: &[u64], topo: &Hosts) -> Result<Job> {
+    pub(crate) fn from_port_guids(guids: &[u64], topo: &Hosts) -> Result<Job> {
         let lookup = HostLookup::new(topo);
         let ranks = guids
             .iter()

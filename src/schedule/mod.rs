@@ -18,7 +18,7 @@
 //! construction; choosing a placement by measuring (§2.5) is the `select` module's, above this
 //! layer and the checker (nothing here imports `check` or `select`).
 
-pub mod alltoall;
+pub(crate) mod alltoall;
 pub mod bcast;
 pub mod bcast_file;
 pub mod compare;
@@ -26,8 +26,8 @@ pub mod file;
 pub mod generate;
 pub mod job;
 use crate::families::lsft::schedule as lsft;
-pub mod partial;
-pub mod placement;
+pub(crate) mod partial;
+pub(crate) mod placement;
 use crate::families::railopt::schedule as rail_traffic;
 pub mod shift;
 
@@ -111,8 +111,9 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    #[cfg(test)]
     /// Materialise a pattern (for small patterns and tests: ranks × phases words).
-    pub fn from_pattern(pattern: &dyn Pattern, hosts: Vec<u64>) -> Schedule {
+    pub(crate) fn from_pattern(pattern: &dyn Pattern, hosts: Vec<u64>) -> Schedule {
         assert_eq!(hosts.len(), pattern.ranks(), "one GUID per rank");
         let phases = (0..pattern.phases())
             .map(|p| {
@@ -239,7 +240,7 @@ impl PermutationCheck {
     }
 
     /// Start a new phase.
-    pub fn begin(&mut self) {
+    pub(crate) fn begin(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -320,7 +321,7 @@ impl Counts {
     }
 
     /// Count one phase.
-    pub fn add_phase(&mut self, out: &[u32]) {
+    pub(crate) fn add_phase(&mut self, out: &[u32]) {
         self.phases += 1;
         for (r, &d) in out.iter().enumerate() {
             if d == IDLE {
@@ -391,8 +392,9 @@ impl<P: Pattern> Compact<P> {
         Compact { inner, keep }
     }
 
+    #[cfg(test)]
     /// Phase of the inner pattern that phase `p` is.
-    pub fn inner_phase(&self, p: usize) -> usize {
+    pub(crate) fn inner_phase(&self, p: usize) -> usize {
         self.keep[p] as usize
     }
 
@@ -426,7 +428,7 @@ pub(crate) mod testutil {
     use super::*;
 
     /// An LSFT plan of order `q` (one- or two-sided, `m` hosts per leaf or the full q+1).
-    pub fn lsft_plan(q: u32, two_sided: bool, m: Option<u32>) -> crate::topology::Topology {
+    pub(crate) fn lsft_plan(q: u32, two_sided: bool, m: Option<u32>) -> crate::topology::Topology {
         use crate::families::lsft::model::LsftParams;
         use crate::topology::{FamilySpec, Spec};
         Spec::new(FamilySpec::Lsft(LsftParams {
@@ -439,12 +441,12 @@ pub(crate) mod testutil {
     }
 
     /// Every phase is a partial permutation; returns the counts.
-    pub fn partial_permutations(p: &dyn Pattern) -> Counts {
+    pub(crate) fn partial_permutations(p: &dyn Pattern) -> Counts {
         verify(p).unwrap_or_else(|e| panic!("{}: {e}", p.name()))
     }
 
     /// How often each ordered pair (src, dst) occurs over all phases, as a flat N×N table.
-    pub fn pair_counts(p: &dyn Pattern) -> Vec<u8> {
+    pub(crate) fn pair_counts(p: &dyn Pattern) -> Vec<u8> {
         let n = p.ranks();
         let mut seen = vec![0u8; n * n];
         let mut buf = vec![IDLE; n];
@@ -462,7 +464,7 @@ pub(crate) mod testutil {
 
     /// Every ordered pair of distinct ranks exactly once, and every rank to itself at
     /// most once (`self_once`: exactly once).
-    pub fn assert_complete(p: &dyn Pattern, self_once: bool) {
+    pub(crate) fn assert_complete(p: &dyn Pattern, self_once: bool) {
         partial_permutations(p);
         let n = p.ranks();
         let seen = pair_counts(p);

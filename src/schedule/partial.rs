@@ -48,7 +48,7 @@ pub enum Vector {
 }
 
 /// Column 0 of the vector table (q·k rows).
-pub fn column0(q: u32, k: u32) -> Vec<Vector> {
+pub(crate) fn column0(q: u32, k: u32) -> Vec<Vector> {
     let mut v = Vec::with_capacity((q * k) as usize);
     v.extend((1..q).map(|h| Vector::Vertical { h }));
     for s in 0..q {
@@ -82,7 +82,7 @@ pub struct BlockShape {
 
 impl BlockShape {
     /// The block of columns 0..k−1.
-    pub fn first_columns(q: u32, k: u32, m: u32) -> BlockShape {
+    pub(crate) fn first_columns(q: u32, k: u32, m: u32) -> BlockShape {
         BlockShape {
             q,
             columns: (0..k).collect(),
@@ -194,23 +194,26 @@ impl LsftPartial {
         })
     }
 
+    #[cfg(test)]
     /// The whole block, ranks in flat-index order (column, row, host index).
     pub fn full(shape: BlockShape) -> Result<LsftPartial> {
         let positions = shape.positions().collect();
         LsftPartial::new(shape, positions)
     }
 
+    #[cfg(test)]
     /// The block this schedule runs on.
     pub fn shape(&self) -> &BlockShape {
         &self.shape
     }
+    #[cfg(test)]
     /// Position of a rank.
     pub fn position(&self, rank: u32) -> BlockPos {
         self.pos[rank as usize]
     }
 
     /// Table entry of host index j in group g.
-    pub fn vector(&self, g: u32, j: u32) -> Vector {
+    pub(crate) fn vector(&self, g: u32, j: u32) -> Vector {
         let n = self.col0.len() as u32;
         let shift = (j * (self.shape.q - 1)) % n;
         self.col0[((g + n - shift) % n) as usize]

@@ -71,7 +71,7 @@ pub(crate) fn lsft_layout<'a>(plan: &'a Topology, what: &str) -> Result<&'a Lsft
 /// Without `job` every slot of the block must hold a host and the ranks are the block
 /// in (column, row, slot) order; with `job` the job's hosts must lie in the block (its
 /// other positions are idle) and keep their job order.
-pub fn fixed_block(plan: &Topology, job: Option<&Job>, k: u32, m: u32) -> Result<Placement> {
+pub(crate) fn fixed_block(plan: &Topology, job: Option<&Job>, k: u32, m: u32) -> Result<Placement> {
     let layout = lsft_layout(plan, "--block")?;
     let q = layout.q;
     // the columns are listed: a k beyond q is refused before anything is allocated for it

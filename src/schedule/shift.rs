@@ -134,7 +134,7 @@ impl TreeShift {
 
     /// Build the tree-order shift the layout's family calls for (`kary-shift` on a k-ary
     /// tree, `mols-shift` on a MOLS tree); `wanted` names the pattern the user asked for.
-    pub fn for_layout(layout: &Layout, job: &Job, wanted: &str) -> Result<TreeShift> {
+    pub(crate) fn for_layout(layout: &Layout, job: &Job, wanted: &str) -> Result<TreeShift> {
         match (layout, wanted) {
             (Layout::Kary(l), "kary-shift") => Ok(TreeShift::kary(l, job)),
             (Layout::Pgft(l), "kary-shift") => Ok(TreeShift::pgft(l, job)),
@@ -173,7 +173,7 @@ impl TreeShift {
     }
 
     /// The modulus B of the guarantee.
-    pub fn modulus(&self) -> u64 {
+    pub(crate) fn modulus(&self) -> u64 {
         self.modulus
     }
 }

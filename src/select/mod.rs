@@ -13,7 +13,7 @@
 //! [`crate::schedule::generate()`].
 
 pub mod bcast;
-pub mod chooser;
+pub(crate) mod chooser;
 pub mod model;
 pub mod repair;
 pub mod runtime;

@@ -175,16 +175,16 @@ pub struct Placement<'a> {
 }
 
 /// Most ranks a prediction takes (spread routes P(P−1) messages: 4·10⁹ here).
-pub const MAX_RANKS: usize = 65_536;
+pub(crate) const MAX_RANKS: usize = 65_536;
 
 /// Most ranks per node (cores of one host); keeps every link count within 32 bits.
 pub const MAX_RANKS_PER_NODE: u32 = 256;
 
 /// Names of ibfat's own schedules the model knows.
-pub const IBFAT_ALGORITHMS: [&str; 4] = ["lsft", "lsft-partial", "kary-shift", "mols-shift"];
+pub(crate) const IBFAT_ALGORITHMS: [&str; 4] = ["lsft", "lsft-partial", "kary-shift", "mols-shift"];
 
 /// Every algorithm name [`costs`] accepts.
-pub fn algorithm_names() -> Vec<String> {
+pub(crate) fn algorithm_names() -> Vec<String> {
     Algorithm::ALL
         .iter()
         .map(|a| a.name())

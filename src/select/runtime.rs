@@ -164,8 +164,9 @@ impl Selector {
         self.choice
     }
 
+    #[cfg(test)]
     /// How often monitoring sent the selector back to learning.
-    pub fn relearned(&self) -> u32 {
+    pub(crate) fn relearned(&self) -> u32 {
         self.relearned
     }
 

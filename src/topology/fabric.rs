@@ -18,7 +18,7 @@ pub type PortIdx = u32;
 /// `Port::peer` of an unconnected port.
 pub const NO_PEER: PortIdx = u32::MAX;
 /// Highest usable port number of a switch (255 is reserved in LFTs for "no route").
-pub const MAX_PORTS: u32 = 254;
+pub(crate) const MAX_PORTS: u32 = 254;
 
 /// Kind of an InfiniBand node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -84,7 +84,7 @@ impl Width {
         }
     }
     /// ibsim's enabled-width bit (`w=`); `None` for widths ibsim cannot model.
-    pub fn ibsim_mask(self) -> Option<u32> {
+    pub(crate) fn ibsim_mask(self) -> Option<u32> {
         match self {
             Width::X1 => Some(1),
             Width::X4 => Some(2),
@@ -97,7 +97,7 @@ impl Width {
 
 impl Speed {
     /// ibsim's enabled-speed bit (`s=`); ibsim 0.10 models SDR, DDR and QDR only.
-    pub fn ibsim_mask(self) -> Option<u32> {
+    pub(crate) fn ibsim_mask(self) -> Option<u32> {
         match self {
             Speed::Sdr => Some(1),
             Speed::Ddr => Some(2),
@@ -106,7 +106,7 @@ impl Speed {
         }
     }
     /// Approximate signalling rate per lane in Gb/s (for ordering and reports).
-    pub fn gbps_per_lane(self) -> f64 {
+    pub(crate) fn gbps_per_lane(self) -> f64 {
         match self {
             Speed::Sdr => 2.5,
             Speed::Ddr => 5.0,
@@ -565,8 +565,9 @@ impl Fabric {
         m
     }
 
+    #[cfg(test)]
     /// Map from node name to node id (built on demand).
-    pub fn name_index(&self) -> HashMap<&str, NodeId> {
+    pub(crate) fn name_index(&self) -> HashMap<&str, NodeId> {
         self.nodes
             .iter()
             .enumerate()

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::geometry::is_prime_power;
 
 /// Unicast LIDs of one subnet.
-pub const MAX_UNICAST_LIDS: u64 = 0xBFFF;
+pub(crate) const MAX_UNICAST_LIDS: u64 = 0xBFFF;
 
 /// Which family, with the parameters that stay fixed while the size is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ fn lsft_lids(q: u64, sides: u64, m: Option<u32>, per_host: u64) -> u64 {
 }
 
 /// The largest LSFT order q whose fabric fits with `per_host` LIDs per host.
-pub fn largest_lsft(two_sided: bool, hosts_per_leaf: Option<u32>, per_host: u64) -> Option<u32> {
+pub(crate) fn largest_lsft(two_sided: bool, hosts_per_leaf: Option<u32>, per_host: u64) -> Option<u32> {
     let sides = if two_sided { 2 } else { 1 };
     (2..=(MAX_PORTS / 2 - 1))
         .filter(|&q| is_prime_power(q) && hosts_per_leaf.map_or(true, |m| m <= q + 1))
@@ -63,21 +63,21 @@ fn kary_lids(k: u64, n: u32, per_host: u64) -> Option<u64> {
 }
 
 /// The largest arity of a k-ary tree with `levels` levels that fits.
-pub fn largest_kary_arity(levels: u32, per_host: u64) -> Option<u32> {
+pub(crate) fn largest_kary_arity(levels: u32, per_host: u64) -> Option<u32> {
     (2..=MAX_PORTS / 2)
         .take_while(|&k| kary_lids(k as u64, levels, per_host).is_some_and(|l| l <= MAX_UNICAST_LIDS))
         .last()
 }
 
 /// The most levels a k-ary tree of arity `k` can have and fit.
-pub fn largest_kary_levels(k: u32, per_host: u64) -> Option<u32> {
+pub(crate) fn largest_kary_levels(k: u32, per_host: u64) -> Option<u32> {
     (2..64)
         .take_while(|&n| kary_lids(k as u64, n, per_host).is_some_and(|l| l <= MAX_UNICAST_LIDS))
         .last()
 }
 
 /// The largest arity of a MOLS 3-tree that fits.
-pub fn largest_mols(per_host: u64) -> Option<u32> {
+pub(crate) fn largest_mols(per_host: u64) -> Option<u32> {
     (2..=MAX_PORTS / 2)
         .take_while(|&n| {
             let n = n as u64;
@@ -87,7 +87,7 @@ pub fn largest_mols(per_host: u64) -> Option<u32> {
 }
 
 /// The largest top-level m_h of a PGFT with its other parameters fixed that fits.
-pub fn largest_pgft_top(params: &super::pgft::PgftParams, per_host: u64) -> Option<u32> {
+pub(crate) fn largest_pgft_top(params: &super::pgft::PgftParams, per_host: u64) -> Option<u32> {
     let h = params.levels as usize;
     (1..=MAX_PORTS)
         .take_while(|&mh| {
@@ -101,14 +101,14 @@ pub fn largest_pgft_top(params: &super::pgft::PgftParams, per_host: u64) -> Opti
 }
 
 /// The most switches of a full mesh with `h` hosts per switch that fit (ports aside).
-pub fn largest_fullmesh(h: u32, per_host: u64) -> Option<u32> {
+pub(crate) fn largest_fullmesh(h: u32, per_host: u64) -> Option<u32> {
     (3..=MAX_PORTS + 1)
         .take_while(|&n| n as u64 + n as u64 * h as u64 * per_host <= MAX_UNICAST_LIDS)
         .last()
 }
 
 /// The sentence naming the largest members of `family` that fit at LMC `lmc`.
-pub fn largest_hint(family: SizedFamily, lmc: u8) -> String {
+pub(crate) fn largest_hint(family: SizedFamily, lmc: u8) -> String {
     let per_host = 1u64 << lmc;
     let show = |x: Option<u32>| x.map_or("none".to_string(), |x| x.to_string());
     match family {

@@ -8,11 +8,11 @@
 //! not care where a fabric came from.
 
 pub mod degraded;
-pub mod fabric;
+pub(crate) mod fabric;
 pub mod faults;
 use crate::families::fullmesh::model as fullmesh;
 use crate::families::kary::model as kary;
-pub mod label;
+pub(crate) mod label;
 pub mod lidspace;
 use crate::families::lsft::model as lsft;
 use crate::families::mols::model as mols;
@@ -40,7 +40,7 @@ use crate::rng::SplitMix64;
 use std::collections::HashSet;
 
 /// Default GUID base: the 00:02:c9 OUI that ibsim and the lab fabrics use.
-pub const DEFAULT_GUID_BASE: u64 = 0x0002_c900_0000_0000;
+pub(crate) const DEFAULT_GUID_BASE: u64 = 0x0002_c900_0000_0000;
 
 /// How a family is turned into a concrete fabric.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,7 +162,7 @@ impl Layout {
     /// True when host ports outside [`Layout::hosts`] (a management host on a spine) are
     /// routed beside the family (through their switch) instead of refused: PGFTs, whose
     /// recognition leaves such hosts out of the rank order.
-    pub fn hosts_beside_allowed(&self) -> bool {
+    pub(crate) fn hosts_beside_allowed(&self) -> bool {
         matches!(self, Layout::Pgft(_) | Layout::Tree(_))
     }
 
@@ -363,7 +363,7 @@ pub(crate) struct GuidAlloc {
 
 /// Largest GUID base: the CA GUIDs of the largest plan (2^20 hosts of up to 255 GUIDs each,
 /// from `base + 0x2000_0000`) must stay below 2^64 instead of wrapping onto other nodes.
-pub const MAX_GUID_BASE: u64 = u64::MAX - (1 << 30);
+pub(crate) const MAX_GUID_BASE: u64 = u64::MAX - (1 << 30);
 
 impl GuidAlloc {
     /// The allocator for `opts`; a GUID base whose plan would wrap past 2^64 is refused,

@@ -23,14 +23,14 @@ use std::collections::{BTreeMap, HashSet};
 
 /// Most rails a plan may have (ConnectX-class HCAs have one or two ports; four leaves
 /// room for two dual-port HCAs seen as one).
-pub const MAX_RAILS: u32 = 4;
+pub(crate) const MAX_RAILS: u32 = 4;
 
 /// GUID distance between a switch of rail k and its twin on rail k+1 in a plan: below
 /// the host GUIDs' offset (0x2000_0000) for [`MAX_RAILS`] rails of up to 2^26 switches.
-pub const RAIL_GUID_STEP: u64 = 0x0400_0000;
+pub(crate) const RAIL_GUID_STEP: u64 = 0x0400_0000;
 
 /// Name of the twin on rail `rail` of a plane switch named `name`.
-pub fn rail_name(name: &str, rail: u32) -> String {
+pub(crate) fn rail_name(name: &str, rail: u32) -> String {
     if rail == 0 {
         name.to_string()
     } else {

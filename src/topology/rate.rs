@@ -16,7 +16,7 @@ pub mod width_code {
     /// 4x
     pub const X4: u8 = 2;
     /// 8x
-    pub const X8: u8 = 4;
+    pub(crate) const X8: u8 = 4;
     /// 12x
     pub const X12: u8 = 8;
     /// 2x (added in IBA 1.3)
@@ -48,7 +48,7 @@ pub mod speed_ext_code {
 }
 
 /// Mellanox extended PortInfo LinkSpeedActive bit for FDR10.
-pub const MLNX_FDR10: u8 = 1;
+pub(crate) const MLNX_FDR10: u8 = 1;
 
 impl Width {
     /// The width a LinkWidthActive code (or ibsim `w=` mask) stands for; `None` for 0,
@@ -66,7 +66,7 @@ impl Width {
 
     /// The width a dump token names (`1x`, `2x`, `4x`, `8x`, `12x`, any case); `None`
     /// for anything else (`??x`). Does not allocate: it runs once per port line.
-    pub fn from_token(tok: &str) -> Option<Width> {
+    pub(crate) fn from_token(tok: &str) -> Option<Width> {
         let t = tok.as_bytes();
         let digits = t.strip_suffix(b"x").or_else(|| t.strip_suffix(b"X"))?;
         Some(match digits {
@@ -108,7 +108,7 @@ impl Speed {
 
     /// The speed a dump token names (`SDR` ... `XDR`, `FDR10`, any case); `None` for
     /// anything else (`???`). Does not allocate: it runs once per port line.
-    pub fn from_token(tok: &str) -> Option<Speed> {
+    pub(crate) fn from_token(tok: &str) -> Option<Speed> {
         const NAMES: [(&str, Speed); 9] = [
             ("SDR", Speed::Sdr),
             ("DDR", Speed::Ddr),
@@ -129,7 +129,7 @@ impl Speed {
 
 /// Width and speed of a combined dump token such as `4xQDR`, `12xEDR`, `4x???` (speed
 /// unknown) or `??xSDR` (width unknown); both `None` when there is no `x`.
-pub fn rate_from_token(tok: &str) -> (Option<Width>, Option<Speed>) {
+pub(crate) fn rate_from_token(tok: &str) -> (Option<Width>, Option<Speed>) {
     match tok.find('x') {
         Some(x) => (Width::from_token(&tok[..=x]), Speed::from_token(&tok[x + 1..])),
         None => (None, None),
@@ -178,7 +178,7 @@ fn gbps(w: Width, s: Speed) -> f64 {
 /// integers keep the checker's weighted counts exact. Encoding overheads (8b/10b up to QDR,
 /// 64b/66b from FDR10 on) are left out on purpose: they shift every ratio between the two
 /// generations by the same small factor and would make the weights irrational-looking.
-pub fn nominal_units(w: Width, s: Speed) -> u64 {
+pub(crate) fn nominal_units(w: Width, s: Speed) -> u64 {
     let lane = match s {
         Speed::Sdr => 5,
         Speed::Ddr => 10,

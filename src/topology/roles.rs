@@ -32,12 +32,13 @@ impl Roles {
     }
 
     /// True when `ep` is a compute host.
-    pub fn is_compute(&self, fabric: &Fabric, ep: Endpoint) -> bool {
+    pub(crate) fn is_compute(&self, fabric: &Fabric, ep: Endpoint) -> bool {
         !self.non_compute[fabric.port_index(ep.node, ep.port) as usize]
     }
 
+    #[cfg(test)]
     /// Number of non-compute host ports.
-    pub fn non_compute_count(&self) -> usize {
+    pub(crate) fn non_compute_count(&self) -> usize {
         self.non_compute.iter().filter(|&&b| b).count()
     }
 }
@@ -137,7 +138,7 @@ pub fn assign(
 }
 
 /// Shell-style match of `pat` (`*` any run, `?` one character) against all of `s`.
-pub fn glob(pat: &str, s: &str) -> bool {
+pub(crate) fn glob(pat: &str, s: &str) -> bool {
     let (p, t): (Vec<char>, Vec<char>) = (pat.chars().collect(), s.chars().collect());
     let (mut i, mut j) = (0, 0);
     let mut star: Option<(usize, usize)> = None;

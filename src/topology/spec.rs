@@ -115,7 +115,7 @@ struct SpecFile {
 
 /// Largest fabric.yaml accepted (a spec is a dozen keys; the reader of spec files uses
 /// the same bound).
-pub const MAX_SPEC_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_SPEC_BYTES: u64 = 1 << 20;
 
 /// Deepest nesting a spec may have: it is a mapping of scalars with one nested mapping
 /// (`expect`). Deeper text is refused before the YAML parser sees it, whose work grows
@@ -351,7 +351,7 @@ impl Spec {
 
     /// [`Spec::to_yaml`] for a plan of `rails` planes: the same text with `rails: R`
     /// appended when R > 1 (a single-rail spec is unchanged).
-    pub fn to_yaml_rails(&self, plan: Option<&Topology>, rails: u32) -> String {
+    pub(crate) fn to_yaml_rails(&self, plan: Option<&Topology>, rails: u32) -> String {
         let mut s = self.to_yaml(plan);
         if rails > 1 {
             s.push_str(&format!("rails: {rails}\n"));

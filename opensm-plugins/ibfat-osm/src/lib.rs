@@ -60,7 +60,7 @@ mod schedule;
 mod stages;
 mod subnet;
 
-use aside::StepAside;
+use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
@@ -74,7 +74,7 @@ use stages::Stages;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 use std::time::Instant;
 use subnet::read_subnet;
 
@@ -138,7 +138,7 @@ pub static osm_event_plugin: OsmEventPlugin = OsmEventPlugin {
 /// a lock.
 struct Plugin {
     osm: *mut c_void,
-    options: Result<Options, String>,
+    options: Result<Options, Arc<ibfat::Error>>,
     passes: AtomicU64,
     /// Node and port counts of the last subnet read (high and low 32 bits): the next read
     /// sizes its records by them and walks OpenSM's tables once.
@@ -169,7 +169,7 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
                 CStr::from_ptr(p).to_string_lossy().into_owned()
             }
         };
-        let options = parse_options(&text);
+        let options = parse_options(&text).map_err(Arc::new);
         match &options {
             Ok(o) => {
                 log(
@@ -329,21 +329,27 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
 /// Copy the tables into OpenSM's new LFTs of every switch, and the hops of their routes
 /// to switch LIDs into OpenSM's hop matrices (the engine skips OpenSM's min-hop
 /// propagation: [`hops`]).
-fn program(osm: *mut c_void, fabric: &Fabric, lids: &Lids, lfts: &LftSet, threads: PassThreads) -> Result<(), String> {
+fn program(
+    osm: *mut c_void,
+    fabric: &Fabric,
+    lids: &Lids,
+    lfts: &LftSet,
+    threads: PassThreads,
+) -> Result<(), ProgramFault> {
     for (row, &sw) in lfts.switches.iter().enumerate() {
         let t = lfts.row(row);
         let mut size: c_uint = 0;
         // SAFETY: t is a live slice of t.len() bytes; the shim copies at most the switch's LFT size
         let rc = unsafe { ibfat_shim_set_lft(osm, fabric.node(sw).guid, t.as_ptr(), t.len() as c_uint, &mut size) };
         if rc != 0 {
-            return Err(format!("OpenSM does not know switch 0x{:016x}", fabric.node(sw).guid));
+            return Err(ProgramFault::UnknownSwitch(fabric.node(sw).guid));
         }
         if (size as usize) < t.len() {
-            return Err(format!(
-                "switch 0x{:016x} has an LFT of {size} entries, {} needed",
-                fabric.node(sw).guid,
-                t.len()
-            ));
+            return Err(ProgramFault::ShortLft {
+                switch: fabric.node(sw).guid,
+                size,
+                needed: t.len(),
+            });
         }
     }
     let rows = threads.run(|| hops::switch_lid_hops(fabric, lids, lfts));
@@ -364,7 +370,7 @@ fn program(osm: *mut c_void, fabric: &Fabric, lids: &Lids, lfts: &LftSet, thread
             )
         };
         if rc != 0 {
-            return Err(format!("OpenSM does not know switch 0x{:016x}", fabric.node(sw).guid));
+            return Err(ProgramFault::UnknownSwitch(fabric.node(sw).guid));
         }
     }
     Ok(())
@@ -441,7 +447,7 @@ impl Found {
 /// pipeline, prove, program, and write the schedule.
 fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let osm = plugin.osm;
-    let options = plugin.options.clone().map_err(|e| StepAside::Options(e.to_string()))?;
+    let options = plugin.options.clone().map_err(StepAside::Options)?;
     let t0 = Instant::now();
     let subnet = read_subnet(osm, &plugin.sizes).map_err(StepAside::Subnet)?;
     if let Some(note) = subnet.unknown_rate_note() {
@@ -457,10 +463,10 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let shape = found.shape();
     let description = shape.describe();
     let lids = Lids::discovered(fabric)
-        .map_err(|e| StepAside::Lids(e.to_string()))?
-        .ok_or_else(|| StepAside::Lids("OpenSM has assigned no LIDs yet".into()))?;
+        .map_err(|e| StepAside::Lids(LidsFault::Unusable(e)))?
+        .ok_or(StepAside::Lids(LidsFault::Unassigned))?;
     lids.require_complete(fabric)
-        .map_err(|e| StepAside::Lids(e.to_string()))?;
+        .map_err(|e| StepAside::Lids(LidsFault::Unusable(e)))?;
     let t_lids = t0.elapsed();
     let offer = vl_offer(osm, lowest_vl_cap);
     let ask = Ask {
@@ -484,7 +490,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
             log(osm, !proof.sound, &line);
         }
         if !proof.sound {
-            return Err(StepAside::Unproven(description));
+            return Err(StepAside::Unproven { fabric: description });
         }
     }
     let validated = t0.elapsed();
@@ -539,12 +545,12 @@ fn recognize_subnet(
     match threads.run(|| recognize(&fabric, options.family)) {
         Recognition::Recognized { layout, .. } => {
             if options.spread && !options.roles.is_empty() {
-                return Err(StepAside::Roles(format!(
-                    "{}: host roles do not apply to the spread objective (its rank order is the family's)",
-                    layout.describe()
-                )));
+                return Err(StepAside::Roles(RolesRefusal::Spread {
+                    fabric: layout.describe(),
+                }));
             }
-            let layout = with_roles(osm, options, &fabric, layout).map_err(StepAside::Roles)?;
+            let layout =
+                with_roles(osm, options, &fabric, layout).map_err(|e| StepAside::Roles(RolesRefusal::Apply(e)))?;
             // from here on the subnet is a topology like any planned or loaded one
             Ok(Found::Intact(Topology::discovered(fabric, layout, "subnet")))
         }
@@ -553,13 +559,10 @@ fn recognize_subnet(
                 log(osm, false, &line);
             }
             if !options.route_degraded {
-                return Err(StepAside::DegradedRefused(d.description));
+                return Err(StepAside::DegradedRefused { fabric: d.description });
             }
             if !options.roles.is_empty() {
-                return Err(StepAside::Roles(format!(
-                    "{}: host roles do not apply to a degraded fabric (its repaired schedule keeps the family's rank order)",
-                    d.description
-                )));
+                return Err(StepAside::Roles(RolesRefusal::Degraded { fabric: d.description }));
             }
             Ok(Found::Degraded(fabric, d))
         }
@@ -572,17 +575,15 @@ fn recognize_subnet(
 }
 
 /// Apply the host-role options to an intact family's layout.
-fn with_roles(osm: *mut c_void, options: &Options, fabric: &Fabric, mut layout: Layout) -> Result<Layout, String> {
+fn with_roles(osm: *mut c_void, options: &Options, fabric: &Fabric, mut layout: Layout) -> ibfat::Result<Layout> {
     if options.roles.is_empty() {
         return Ok(layout);
     }
-    let roles = resolve_roles(fabric, &options.roles, false).map_err(|e| format!("host roles: {e}"))?;
+    let roles = resolve_roles(fabric, &options.roles, false)?;
     for w in &roles.warnings {
         log(osm, false, &format!("host roles: {w} (skipped)"));
     }
-    let n = layout
-        .apply_roles(fabric, &roles)
-        .map_err(|e| format!("host roles: {e}"))?;
+    let n = layout.apply_roles(fabric, &roles)?;
     for w in layout.role_warnings() {
         log(osm, false, &format!("host roles: {w}"));
     }

@@ -175,11 +175,7 @@ pub fn check_regular(key: &str, path: &std::path::Path) -> ibfat::error::Result<
 
 /// Parse the `event_plugin_options` text (the library's `key=value` syntax, see
 /// [`ibfat::formats::options`]); an error names the offending option.
-pub fn parse_options(text: &str) -> Result<Options, String> {
-    read_options(text).map_err(|e| e.to_string())
-}
-
-fn read_options(text: &str) -> ibfat::error::Result<Options> {
+pub fn parse_options(text: &str) -> ibfat::error::Result<Options> {
     let mut o = Options::default();
     for s in options::parse(text, OPTION_KEYS)? {
         match s.id {
@@ -226,15 +222,28 @@ mod tests {
         assert_eq!(o.family, Some(Family::Lsft));
         assert_eq!(o.schedule_out, Some(PathBuf::from("/tmp/s.json")));
         assert!(o.validate);
-        assert!(parse_options("family=ring").unwrap_err().contains("family=ring"));
+        assert!(parse_options("family=ring")
+            .unwrap_err()
+            .to_string()
+            .contains("family=ring"));
         assert!(parse_options("colour=red")
             .unwrap_err()
+            .to_string()
             .contains("unknown option `colour`"));
-        assert!(parse_options("schedule_out").unwrap_err().contains("not key=value"));
-        assert!(parse_options("pattern=nope").unwrap_err().contains("pattern=nope"));
+        assert!(parse_options("schedule_out")
+            .unwrap_err()
+            .to_string()
+            .contains("not key=value"));
+        assert!(parse_options("pattern=nope")
+            .unwrap_err()
+            .to_string()
+            .contains("pattern=nope"));
         assert!(parse_options("").unwrap().route_degraded);
         assert!(!parse_options("degraded=refuse").unwrap().route_degraded);
-        assert!(parse_options("degraded=maybe").unwrap_err().contains("degraded=maybe"));
+        assert!(parse_options("degraded=maybe")
+            .unwrap_err()
+            .to_string()
+            .contains("degraded=maybe"));
         let o = parse_options("io_names=stor*|login?, io_guid_file=/etc/io.guids").unwrap();
         assert_eq!(o.roles.io_names, vec!["stor*".to_string(), "login?".to_string()]);
         assert_eq!(o.roles.io_guids, Some(PathBuf::from("/etc/io.guids")));

@@ -2,6 +2,7 @@
 //! plain records ([`ShimNode`], [`ShimPort`]) and this turns them into an ibfat fabric with
 //! OpenSM's LIDs, link rates and VL capabilities.
 
+use crate::aside::SubnetFault;
 use ibfat::topology::{Fabric, NodeKind, Speed, Width};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -86,7 +87,7 @@ impl Subnet {
 }
 
 /// OpenSM's node and port records, in one walk when the last read's sizes still hold.
-fn walk(osm: *mut c_void, sizes: &AtomicU64) -> Result<(Vec<ShimNode>, Vec<ShimPort>), String> {
+fn walk(osm: *mut c_void, sizes: &AtomicU64) -> Result<(Vec<ShimNode>, Vec<ShimPort>), SubnetFault> {
     let last = sizes.load(Ordering::Relaxed);
     // a little room over the last read's counts: a host or two joining costs no second walk
     let (mut cap_n, mut cap_p) = ((last >> 32) as c_uint, last as c_uint);
@@ -121,7 +122,7 @@ fn walk(osm: *mut c_void, sizes: &AtomicU64) -> Result<(Vec<ShimNode>, Vec<ShimP
         }
         (cap_n, cap_p) = (nn, np);
     }
-    Err("the subnet changed while it was read".into())
+    Err(SubnetFault::Changed)
 }
 
 /// Width and speed of a port from its PortInfo codes (see `ibfat::topology::rate`);
@@ -137,7 +138,7 @@ pub fn link_rate(p: &ShimPort) -> (Option<Width>, Option<Speed>) {
 /// holds the node and port counts of the last read: the records are taken in one walk of
 /// OpenSM's tables when they still fit (the usual re-sweep), in a second when the subnet
 /// grew, and `sizes` is updated.
-pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, String> {
+pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, SubnetFault> {
     let (nodes, ports) = walk(osm, sizes)?;
     let mut fabric = Fabric::new();
     fabric.reserve(
@@ -176,7 +177,7 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, String
                 format!("{prefix}-{:016x}", n.guid),
                 desc,
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(SubnetFault::Fabric)?;
         if kind == NodeKind::Switch {
             let p0 = fabric.port_index(id, 0) as usize;
             fabric.ports[p0].lid = n.lid;
@@ -187,12 +188,13 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, String
     let id = |guid: u64| id_of.binary_search_by_key(&guid, |e| e.0).ok().map(|i| id_of[i].1);
     for p in &ports {
         let (Some(a), Some(b)) = (id(p.node_guid), id(p.remote_node_guid)) else {
-            return Err(format!(
-                "port {} of 0x{:016x} leads to an unknown node 0x{:016x}",
-                p.port, p.node_guid, p.remote_node_guid
-            ));
+            return Err(SubnetFault::UnknownPeer {
+                node: p.node_guid,
+                port: p.port,
+                peer: p.remote_node_guid,
+            });
         };
-        let ia = fabric.try_port_index(a, p.port as u32).map_err(|e| e.to_string())? as usize;
+        let ia = fabric.try_port_index(a, p.port as u32).map_err(SubnetFault::Fabric)? as usize;
         if fabric.node(a).kind != NodeKind::Switch {
             fabric.ports[ia].guid = p.port_guid;
             fabric.ports[ia].lid = p.lid;
@@ -201,7 +203,7 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, String
         if fabric.ports[ia].peer == ibfat::topology::NO_PEER {
             let ib = fabric
                 .try_port_index(b, p.remote_port as u32)
-                .map_err(|e| e.to_string())? as usize;
+                .map_err(SubnetFault::Fabric)? as usize;
             if fabric.ports[ib].peer == ibfat::topology::NO_PEER {
                 let (w, s) = link_rate(p);
                 if w.is_none() || s.is_none() {
@@ -223,7 +225,7 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, String
                         w.unwrap_or_default(),
                         s.unwrap_or_default(),
                     )
-                    .map_err(|e| e.to_string())?;
+                    .map_err(SubnetFault::Fabric)?;
             }
         }
     }

@@ -114,7 +114,7 @@ impl FullmeshLayout {
 
     /// Port of a surviving cable from switch i to switch j, preferring cable c (then the
     /// next ones of the pair); 0 when every cable of the pair is gone.
-    pub fn live_cable(&self, i: u32, j: u32, c: u32) -> u8 {
+    pub(crate) fn live_cable(&self, i: u32, j: u32, c: u32) -> u8 {
         (0..self.w)
             .map(|k| self.cable(i, j, (c + k) % self.w))
             .find(|&p| p != 0)
@@ -139,7 +139,7 @@ impl FullmeshLayout {
     }
 
     /// As [`FullmeshLayout::resolve`], with `missing` cables allowed (listed in `cut`).
-    pub fn resolve_with(
+    pub(crate) fn resolve_with(
         fabric: &Fabric,
         w: u32,
         h: u32,

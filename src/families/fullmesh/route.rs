@@ -60,7 +60,7 @@ use crate::topology::{Fabric, FullmeshLayout, NodeId, NodeKind, NO_PEER};
 pub const DATA_VLS: u8 = 2;
 
 /// The SL of detour paths (every other path uses SL 0).
-pub const DETOUR_SL: u8 = 1;
+pub(crate) const DETOUR_SL: u8 = 1;
 
 /// The relay switch of destination switch `t` on LID offset `o` ≥ 1 in a mesh of `n`
 /// switches (see the module documentation); never `t`.
@@ -72,7 +72,7 @@ pub fn relay(t: u32, o: u32, n: u32) -> u32 {
 
 /// Which cable of a pair a hop takes for host slot `x` on offset `o` with `w` cables.
 #[inline]
-pub fn cable_of(x: u32, o: u32, w: u32) -> u32 {
+pub(crate) fn cable_of(x: u32, o: u32, w: u32) -> u32 {
     (x + o) % w
 }
 
@@ -181,7 +181,7 @@ fn switch_index(fabric: &Fabric, l: &FullmeshLayout) -> Vec<u32> {
 }
 
 /// Route every switch LID straight to its switch (cable 0 of the pair; port 0 at itself).
-pub fn route_switch_lids(fabric: &Fabric, l: &FullmeshLayout, lids: &Lids, lfts: &mut crate::routing::LftSet) {
+pub(crate) fn route_switch_lids(fabric: &Fabric, l: &FullmeshLayout, lids: &Lids, lfts: &mut crate::routing::LftSet) {
     let index = switch_index(fabric, l);
     for (lid, &owner) in lids.owner.iter().enumerate().skip(1) {
         if owner == NO_PEER {

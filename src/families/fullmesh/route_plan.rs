@@ -45,7 +45,7 @@ impl PathPlan {
     }
 
     /// [`PathPlan::new`] for a full-mesh layout.
-    pub fn for_mesh(l: &FullmeshLayout, lmc: u8, direct_share: u8) -> Result<PathPlan> {
+    pub(crate) fn for_mesh(l: &FullmeshLayout, lmc: u8, direct_share: u8) -> Result<PathPlan> {
         if !(1..=SLOTS as u8).contains(&direct_share) {
             return Err(Error::input(
                 "direct-share",
@@ -97,7 +97,7 @@ impl PathPlan {
     }
 
     /// Whether slot k is direct at direct share `d`.
-    pub fn direct_slot(k: usize, d: u8) -> bool {
+    pub(crate) fn direct_slot(k: usize, d: u8) -> bool {
         (k * d as usize) % SLOTS < d as usize
     }
 

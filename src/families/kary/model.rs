@@ -88,7 +88,7 @@ pub struct KaryLayout {
 
 impl KaryLayout {
     /// Switches per level, k^(n−1).
-    pub fn per_level(&self) -> u32 {
+    pub(crate) fn per_level(&self) -> u32 {
         self.k.pow(self.levels - 1)
     }
     /// Index in `switches` of level l, subtree g, lane λ.

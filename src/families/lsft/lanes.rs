@@ -45,7 +45,7 @@ pub const DATA_VLS: u8 = 2;
 pub const MAX_DATA_VLS: u8 = 3;
 /// Most leaf bipartitions the SLs can name: SL 1 + 2j + b ≤ 14 leaves SL 15 to the subnet
 /// manager's keep-alive mapping (the OpenSM plugin's `KEEPALIVE_SL`).
-pub const MAX_PARTITIONS: u32 = 7;
+pub(crate) const MAX_PARTITIONS: u32 = 7;
 
 /// J: the leaf bipartitions (bits of the leaf index) the SLs use for `leaves` leaves —
 /// enough that any two leaf indices differ in one of them, at most [`MAX_PARTITIONS`].
@@ -55,7 +55,7 @@ pub fn partitions(leaves: u32) -> u32 {
 
 /// The highest SL the rule gives a route: every fabric has all [`MAX_PARTITIONS`]
 /// partitions (those past J serve routes that turn twice), so SLs 1 ..= 14.
-pub const RULE_SLS: u8 = (2 * MAX_PARTITIONS) as u8;
+pub(crate) const RULE_SLS: u8 = (2 * MAX_PARTITIONS) as u8;
 
 /// The leaf-index bits whose parity is partition j's side, with J = `parts` index bits:
 /// bit j for j < J; past J, pairs of neighbouring bits, then pairs further apart, then all
@@ -173,7 +173,7 @@ impl LsftLanes {
     /// As [`LsftLanes::new`], taking the SL table (`sl[p * stride + lid]`), the data VLs
     /// ([`DegradedRoutes::data_vls`]) of the routes and whether the escape lane carries a
     /// pair (its VL is then the last of them).
-    pub fn with_sl(
+    pub(crate) fn with_sl(
         fabric: &Fabric,
         h: &LsftHoles,
         sl: Vec<u8>,

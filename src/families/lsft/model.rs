@@ -128,10 +128,6 @@ impl LsftLayout {
     pub fn degree(&self) -> u32 {
         self.q + 1
     }
-    /// Leaf index (side·npts + point) of a leaf switch node, if it is one.
-    pub fn leaf_index(&self, node: NodeId) -> Option<u32> {
-        self.leaves.iter().position(|&n| n == node).map(|i| i as u32)
-    }
 
     /// Resolve ports from the fabric's cables, given which node is which point/line and
     /// which host sits in which slot. Fails with a precise message when a cable the

@@ -102,12 +102,12 @@ impl LsftHoles {
     }
 
     /// Number of leaf indices (sides · n), dead leaves included.
-    pub fn leaf_count(&self) -> u32 {
+    pub(crate) fn leaf_count(&self) -> u32 {
         self.leaves.len() as u32
     }
 
     /// The leaf indices at a point (one per side), side 0 first.
-    pub fn leaves_at(&self, p: u32) -> impl Iterator<Item = u32> {
+    pub(crate) fn leaves_at(&self, p: u32) -> impl Iterator<Item = u32> {
         let n = self.plane.size();
         (0..self.sides).map(move |s| s * n + p)
     }
@@ -137,7 +137,7 @@ impl LsftHoles {
     /// the line joining their points, or for the two leaves of one point (two-sided) the
     /// (j mod (q+1))-th line through it — the intact router's spread
     /// (`routing::hosts`).
-    pub fn family_line(&self, a: u32, b: u32, j: u32) -> u32 {
+    pub(crate) fn family_line(&self, a: u32, b: u32, j: u32) -> u32 {
         let (pa, pb) = (self.point(a), self.point(b));
         if pa == pb {
             self.plane.lines_through(pa)[j as usize % self.degree()]

@@ -72,7 +72,7 @@ impl LsftAllToAll {
     /// points of the side climb to the spine of their line and come back down on the same
     /// side, which the two-sided routing does too, so it stays conflict-free with
     /// (q+1)(q²+q+1) phases instead of twice that. Every host of `job` must be on `side`.
-    pub fn on_side(layout: &LsftLayout, job: &Job, side: u32) -> Result<LsftAllToAll> {
+    pub(crate) fn on_side(layout: &LsftLayout, job: &Job, side: u32) -> Result<LsftAllToAll> {
         if side >= layout.sides {
             return Err(Error::input(
                 "side",
@@ -176,7 +176,7 @@ impl LsftAllToAll {
 
     /// The shift triple (a, b, c) of phase `p`: up shift a ∈ Z_d, spine shift b ∈ Z_{S·d},
     /// host shift c ∈ Z_d; the S·d turn phases (b ∈ {0, d}, c = 0) come first.
-    pub fn triple(&self, p: usize) -> (u32, u32, u32) {
+    pub(crate) fn triple(&self, p: usize) -> (u32, u32, u32) {
         let d = self.d as usize;
         if p < self.turns() {
             return ((p % d) as u32, ((p / d) * d) as u32, 0);

@@ -100,7 +100,7 @@ pub struct MolsParams {
 
 impl MolsParams {
     /// Check the parameters and resolve `auto`.
-    pub fn resolve_wiring(&self) -> Result<Wiring> {
+    pub(crate) fn resolve_wiring(&self) -> Result<Wiring> {
         let n = self.arity;
         if !(2..=crate::topology::fabric::MAX_PORTS / 2).contains(&n) {
             return Err(Error::input(
@@ -147,7 +147,7 @@ impl MolsParams {
 }
 
 /// G as a flat table: `g[(u·n + r)·n + c]` = pod of the colour-c bottom of middle (u, r).
-pub fn wiring_table(n: u32, wiring: Wiring) -> Vec<u32> {
+pub(crate) fn wiring_table(n: u32, wiring: Wiring) -> Vec<u32> {
     let field = (wiring == Wiring::Mols).then(|| Field::new(n).expect("mols wiring needs a prime power"));
     let mut g = Vec::with_capacity((n * n * n) as usize);
     for u in 0..n {

@@ -2,14 +2,13 @@
 //! with holes (`recognize::degraded_mols` finds it, [`crate::families::mols::route_degraded`]
 //! routes it).
 
-use crate::topology::degraded::DEAD;
 use crate::topology::MolsLayout;
 
 /// A MOLS 3-level tree with cut cables or dead middle and top switches, in the intact
 /// family's canonical coordinates.
 #[derive(Clone, Debug)]
 pub struct MolsHoles {
-    /// The intact family's layout with its holes: a dead switch's node is [`DEAD`], and a
+    /// The intact family's layout with its holes: a dead switch's node is [`DEAD`](crate::topology::degraded::DEAD), and a
     /// canonical port (`b_up`, `m_down`, `m_up`, `t_down`) is 0 where its cable is missing
     /// or its far switch is dead. The wiring table `g` and the rows `b_row` are those of
     /// the intact fabric, cut cables included (so the intact route of every pair is known);
@@ -24,37 +23,27 @@ impl MolsHoles {
     }
 
     /// Position of bottom b for messages: `B(pod,colour)`.
-    pub fn bottom_pos(&self, b: u32) -> String {
+    pub(crate) fn bottom_pos(&self, b: u32) -> String {
         format!("B({},{})", b / self.n(), b % self.n())
     }
 
     /// Position of middle m: `M(plane,row)`.
-    pub fn middle_pos(&self, m: u32) -> String {
+    pub(crate) fn middle_pos(&self, m: u32) -> String {
         format!("M({},{})", m / self.n(), m % self.n())
     }
 
     /// Position of top t: `T(plane,index)`.
-    pub fn top_pos(&self, t: u32) -> String {
+    pub(crate) fn top_pos(&self, t: u32) -> String {
         format!("T({},{})", t / self.n(), t % self.n())
     }
 
     /// Middle of bottom b in plane u (canonical, alive or not).
-    pub fn middle_of(&self, b: u32, u: u32) -> u32 {
+    pub(crate) fn middle_of(&self, b: u32, u: u32) -> u32 {
         u * self.n() + self.layout.b_row[(b * self.n() + u) as usize]
     }
 
     /// Bottom of colour c under middle m (canonical).
-    pub fn bottom_under(&self, m: u32, c: u32) -> u32 {
+    pub(crate) fn bottom_under(&self, m: u32, c: u32) -> u32 {
         self.layout.g[(m * self.n() + c) as usize] * self.n() + c
-    }
-
-    /// Whether the middle / top at a canonical index is alive.
-    pub fn middle_alive(&self, m: u32) -> bool {
-        self.layout.middles[m as usize] != DEAD
-    }
-
-    /// Whether top t is alive.
-    pub fn top_alive(&self, t: u32) -> bool {
-        self.layout.tops[t as usize] != DEAD
     }
 }

@@ -26,7 +26,7 @@ use crate::topology::fabric::{Endpoint, Fabric, NodeId, NodeKind, MAX_PORTS};
 use crate::topology::{BuildOptions, GuidAlloc, Layout, PortShuffle};
 
 /// Most switch levels a PGFT may have here (real fat-trees have 2 to 4).
-pub const MAX_LEVELS: usize = 4;
+pub(crate) const MAX_LEVELS: usize = 4;
 
 /// Parameters of a PGFT (per level l = 1..=h, index l−1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +111,7 @@ impl PgftParams {
         }
     }
     /// Up ports of a level-l switch: w_{l+1}·p_{l+1} (0 at the top).
-    pub fn up_ports(&self, l: u32) -> u32 {
+    pub(crate) fn up_ports(&self, l: u32) -> u32 {
         if l >= self.levels {
             0
         } else {
@@ -119,7 +119,7 @@ impl PgftParams {
         }
     }
     /// Down ports of a level-l switch: m_l·p_l.
-    pub fn down_ports(&self, l: u32) -> u32 {
+    pub(crate) fn down_ports(&self, l: u32) -> u32 {
         self.m(l) * self.p(l)
     }
     /// Host slots, Π m_l.
@@ -127,7 +127,7 @@ impl PgftParams {
         (1..=self.levels).map(|l| self.m(l) as u64).product()
     }
     /// Switches at level l: Π_{j>l} m_j · Π_{j≤l} w_j.
-    pub fn switches_at(&self, l: u32) -> u64 {
+    pub(crate) fn switches_at(&self, l: u32) -> u64 {
         let a: u64 = (l + 1..=self.levels).map(|j| self.m(j) as u64).product();
         let b: u64 = (1..=l).map(|j| self.w(j) as u64).product();
         a * b
@@ -283,7 +283,7 @@ pub struct PgftLayout {
 
 impl PgftLayout {
     /// (level, index within the level) of switch s (global index).
-    pub fn level_of(&self, s: u32) -> (u32, u32) {
+    pub(crate) fn level_of(&self, s: u32) -> (u32, u32) {
         let l = self.offset.partition_point(|&o| o <= s) as u32;
         (l, s - self.offset[l as usize - 1])
     }

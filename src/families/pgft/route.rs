@@ -23,7 +23,7 @@ use crate::topology::{Fabric, NodeId, PgftLayout};
 const NONE: u32 = u32::MAX;
 
 /// Precomputed PGFT tables.
-pub struct PgftRouter<'a> {
+pub(crate) struct PgftRouter<'a> {
     l: &'a PgftLayout,
     /// node -> global switch index in the layout
     idx: Vec<u32>,
@@ -39,7 +39,7 @@ pub struct PgftRouter<'a> {
 
 impl<'a> PgftRouter<'a> {
     /// Tables for every rank of the layout.
-    pub fn new(fabric: &Fabric, l: &'a PgftLayout) -> PgftRouter<'a> {
+    pub(crate) fn new(fabric: &Fabric, l: &'a PgftLayout) -> PgftRouter<'a> {
         let p = &l.params;
         let h = p.levels as usize;
         let mut idx = vec![NONE; fabric.len()];
@@ -80,7 +80,7 @@ impl<'a> PgftRouter<'a> {
 
     /// Out port at switch `node` towards rank `rank`.
     #[inline]
-    pub fn port(&self, node: NodeId, rank: u32) -> u8 {
+    pub(crate) fn port(&self, node: NodeId, rank: u32) -> u8 {
         let s = self.idx[node as usize];
         if s == NONE {
             return NO_ROUTE;
@@ -105,7 +105,7 @@ impl<'a> PgftRouter<'a> {
     /// `node`'s row: the switch's level, subtree and port tables are looked up once, so
     /// an entry costs a comparison and a table read (the largest rail-optimised subnet
     /// has 195 million of them).
-    pub fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
+    pub(crate) fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
         let s = self.idx[node as usize];
         if s == NONE {
             targets.iter().for_each(|&(lid, _, _)| row[lid as usize] = NO_ROUTE);
@@ -136,7 +136,7 @@ impl<'a> PgftRouter<'a> {
     }
 
     /// The up*/down* rank of a switch (0 = top level).
-    pub fn rank(&self, node: NodeId) -> u32 {
+    pub(crate) fn rank(&self, node: NodeId) -> u32 {
         match self.idx[node as usize] {
             NONE => u32::MAX,
             s => self.l.params.levels - self.at[s as usize].0,

@@ -66,7 +66,7 @@ pub enum Level {
 impl Level {
     /// The level of a switch of rank `rank` (0 = top, as in `route_switch_lids`) in a tree
     /// whose leaves have rank `leaf_rank`; `u32::MAX`: not a switch of the tree.
-    pub fn of_rank(rank: u32, leaf_rank: u32) -> Level {
+    pub(crate) fn of_rank(rank: u32, leaf_rank: u32) -> Level {
         match rank {
             u32::MAX => Level::Host,
             r if r == leaf_rank => Level::Leaf,
@@ -94,7 +94,7 @@ pub fn vl(sl: u8, at: Level, from: Level, to: Level) -> u8 {
 /// take: it turns down → up exactly once, at a leaf (SL 1) or a level-2 switch (SL 2), and
 /// the rule gives it VL 0 on every hop before that turn and VL 1 on every hop from it.
 /// `None` for a route without a turn (SL 0 serves it) or one the rule cannot serve.
-pub fn detour_sl(hops: &[(Level, Level, Level)]) -> Option<u8> {
+pub(crate) fn detour_sl(hops: &[(Level, Level, Level)]) -> Option<u8> {
     let rank = |l: Level| match l {
         Level::Leaf | Level::Host => 0,
         Level::Two => 1,

@@ -12,6 +12,6 @@
 pub mod lanes;
 pub mod model;
 pub(crate) mod recognize;
-pub mod report;
+pub(crate) mod report;
 pub mod route;
 pub mod route_degraded;

@@ -19,7 +19,7 @@ use crate::topology::roles::Roles;
 
 /// Most switch levels a tree as found may have (field trees have 2 to 4; director chassis
 /// add up to two inside).
-pub const MAX_LEVELS: usize = 8;
+pub(crate) const MAX_LEVELS: usize = 8;
 
 /// One way a tree differs from a regular fat-tree, at one switch.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -261,7 +261,7 @@ impl LeafReach {
     }
 
     /// How many of the `leaves` switch `s` reaches by up*/down*.
-    pub fn reach_count(&self, s: usize) -> u32 {
+    pub(crate) fn reach_count(&self, s: usize) -> u32 {
         self.reach[s * self.words..(s + 1) * self.words]
             .iter()
             .map(|w| w.count_ones())

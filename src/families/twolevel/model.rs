@@ -83,7 +83,7 @@ impl TwolevelParams {
 
     /// The twolevel spelling of a PGFT, when it has one: two switch levels, every host
     /// slot populated, no non-compute hosts.
-    pub fn from_pgft(p: &PgftParams) -> Option<TwolevelParams> {
+    pub(crate) fn from_pgft(p: &PgftParams) -> Option<TwolevelParams> {
         let full = p.hosts_per_leaf.map_or(true, |h| h == p.m(1));
         (p.levels == 2 && full && p.io_per_leaf == 0).then(|| TwolevelParams {
             leaves: p.m(2),

@@ -249,6 +249,7 @@ impl Discovered {
         Ok(self)
     }
 
+    #[cfg(test)]
     /// True when ports of this node are among the suspect ones.
     pub fn is_suspect(&self, node: NodeId, port: u8) -> Option<usize> {
         self.suspect

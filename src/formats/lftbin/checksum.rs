@@ -66,13 +66,13 @@ fn block(bytes: &[u8], index: u64) -> u64 {
 /// The checksum of a file whose metadata (header without the checksum field, LID
 /// records, switch GUIDs) is `meta` and whose tables are `tables` rows of `stride` bytes,
 /// in file order.
-pub fn of_file(meta: &[u8], tables: &[u8], stride: usize) -> u64 {
+pub(super) fn of_file(meta: &[u8], tables: &[u8], stride: usize) -> u64 {
     of_rows(meta, &tables.chunks(stride.max(1)).collect::<Vec<_>>())
 }
 
 /// [`of_file`] for tables given as separate rows (the writer's, which holds them in the
 /// fabric's switch order but writes them in GUID order).
-pub fn of_rows(meta: &[u8], rows: &[&[u8]]) -> u64 {
+pub(super) fn of_rows(meta: &[u8], rows: &[&[u8]]) -> u64 {
     let values: Vec<u64> = rows
         .par_iter()
         .enumerate()

@@ -48,7 +48,7 @@ pub enum DumpStyle {
 }
 
 /// Above this size of the full dump, [`DumpStyle::Auto`] writes the compact one.
-pub const AUTO_COMPACT_BYTES: u64 = 1 << 30;
+pub(crate) const AUTO_COMPACT_BYTES: u64 = 1 << 30;
 
 impl DumpStyle {
     /// The style a dump of these tables is written in: `Auto` becomes `Full` or `Compact`

@@ -17,8 +17,8 @@
 //! cable is two strokes (left upward, right downward), in the matrix view the upward and
 //! downward loads are two matrices side by side; a legend gives the colour scale.
 
-pub mod layered;
-pub mod matrix;
+pub(crate) mod layered;
+pub(crate) mod matrix;
 
 use crate::topology::{Fabric, Layout, NodeId, NodeKind};
 use std::fmt::Write;
@@ -31,11 +31,11 @@ pub type HeatFn<'a> = &'a dyn Fn(NodeId, u8) -> Option<Heat>;
 pub type Heat = (f64, String);
 
 /// Largest number of switch-to-switch cables the layered view draws one by one.
-pub const LAYERED_MAX_CABLES: usize = 1500;
+pub(crate) const LAYERED_MAX_CABLES: usize = 1500;
 /// Largest number of switches in one level the layered view puts side by side.
-pub const LAYERED_MAX_ROW: usize = 160;
+pub(crate) const LAYERED_MAX_ROW: usize = 160;
 /// Hosts are drawn one by one (as dots under their leaf) up to this many in the fabric.
-pub const MAX_DRAWN_HOSTS: usize = 128;
+pub(crate) const MAX_DRAWN_HOSTS: usize = 128;
 
 /// One switch level of the picture, in canonical order.
 #[derive(Clone, Debug)]
@@ -157,7 +157,7 @@ impl Scene {
     }
 
     /// True when every cable can be drawn one by one and stay readable.
-    pub fn fits_layered(&self) -> bool {
+    pub(crate) fn fits_layered(&self) -> bool {
         self.bundles.len() <= LAYERED_MAX_CABLES && self.rows.iter().all(|r| r.nodes.len() <= LAYERED_MAX_ROW)
     }
 
@@ -331,7 +331,7 @@ fn distance_rows(fabric: &Fabric) -> Vec<Row> {
 /// name when given), shortened to fit; when several nodes share the description, its
 /// first word and the GUID's last six digits (`SwitchIB …01e3f0`). Tooltips carry the
 /// full description and GUID.
-pub fn short_names(fabric: &Fabric) -> Vec<String> {
+pub(crate) fn short_names(fabric: &Fabric) -> Vec<String> {
     const MAX: usize = 20;
     let labels = crate::topology::label::Labels::new(fabric);
     let is_id = |name: &str| {
@@ -362,7 +362,7 @@ pub fn short_names(fabric: &Fabric) -> Vec<String> {
 }
 
 /// Green (one flow) through yellow to red (the worst link) for a load in 0..=1.
-pub fn heat_colour(load: f64) -> String {
+pub(crate) fn heat_colour(load: f64) -> String {
     let x = load.clamp(0.0, 1.0);
     let (r, g) = if x < 0.5 {
         ((510.0 * x) as u8, 200u8)
@@ -373,7 +373,7 @@ pub fn heat_colour(load: f64) -> String {
 }
 
 /// Colour of a link no flow of the pattern uses.
-pub const UNUSED: &str = "#c8c8c8";
+pub(crate) const UNUSED: &str = "#c8c8c8";
 
 /// A heat map's colour scale: what 0 and 1 stand for.
 #[derive(Clone, Debug)]

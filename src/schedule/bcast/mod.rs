@@ -35,7 +35,7 @@ mod nested;
 pub use nested::subtree_levels;
 
 /// Most lanes a broadcast plan takes (ports per host that carry one).
-pub const MAX_LANES: u32 = 8;
+pub(crate) const MAX_LANES: u32 = 8;
 
 /// One flow: rank `from` sends part `part` to rank `to` on lane `lane`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -371,12 +371,12 @@ impl Bcast {
 }
 
 /// Name and version of the broadcast file (docs/schedules.md §6.2): a reader checks both.
-pub const FILE_FORMAT: (&str, u32) = ("ibfat-bcast", 1);
+pub(crate) const FILE_FORMAT: (&str, u32) = ("ibfat-bcast", 1);
 
 impl Bcast {
     /// The broadcast file: `{"format", "version", "hosts": [port GUID per rank], "root",
     /// "lanes": [[null or [to, part] per rank] per lane], "depth": [per part]}`.
-    pub fn to_json(&self, port_guids: &[u64]) -> String {
+    pub(crate) fn to_json(&self, port_guids: &[u64]) -> String {
         let lanes: Vec<serde_json::Value> = (0..self.lanes)
             .map(|k| {
                 serde_json::Value::Array(

@@ -36,7 +36,7 @@ pub(super) struct Columns {
 impl Columns {
     /// Classify every LID of `lids` (rows of `stride` LIDs); a LID on a switch that is
     /// neither leaf nor spine, or on a host off the leaves, is an error.
-    pub fn new(fabric: &Fabric, h: &LsftHoles, lids: &Lids, stride: usize) -> Result<Columns> {
+    pub(super) fn new(fabric: &Fabric, h: &LsftHoles, lids: &Lids, stride: usize) -> Result<Columns> {
         let mut point_of = vec![u32::MAX; fabric.len()];
         let mut line_of = vec![u32::MAX; fabric.len()];
         for (p, &a) in h.leaves.iter().enumerate() {

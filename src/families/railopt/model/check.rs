@@ -448,7 +448,7 @@ fn port_convention(rf: &RailFabric, s: &Server, leaf: &dyn Fn(NodeId) -> String,
 }
 
 /// `rail 3 (mlx5_3)`.
-pub fn rail_name(rf: &RailFabric, r: u32) -> String {
+pub(crate) fn rail_name(rf: &RailFabric, r: u32) -> String {
     match rf.rails.get(r as usize) {
         Some(d) if rf.source == RailSource::Devices => format!("rail {r} ({d})"),
         _ if r == NONE => "no rail".into(),

@@ -106,7 +106,7 @@ pub struct RailFabric {
 /// image GUID where the node has one: HCAs of one system image are one server,
 /// `sysimg-<hex>`, with no device word. Without one such a node is a host of its own,
 /// named by its node name.
-pub fn host_words(fabric: &Fabric, n: NodeId) -> (Cow<'_, str>, &str) {
+pub(crate) fn host_words(fabric: &Fabric, n: NodeId) -> (Cow<'_, str>, &str) {
     let node = fabric.node(n);
     let mut words = node.desc.split_whitespace();
     let host = words.next();
@@ -131,7 +131,7 @@ fn vendor_default(word: &str) -> bool {
 
 /// Orders names as people number servers: `dgx2` before `dgx10`, digits compared as
 /// numbers, the rest as text.
-pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     // byte by byte, chunk by chunk (recognising a rail-optimised fabric sorts by it)
     let (x, y) = (a.as_bytes(), b.as_bytes());
@@ -219,7 +219,7 @@ impl RailFabric {
     }
 
     /// Number of rails.
-    pub fn rails_n(&self) -> usize {
+    pub(crate) fn rails_n(&self) -> usize {
         self.rails.len()
     }
 

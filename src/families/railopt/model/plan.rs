@@ -17,7 +17,7 @@ use crate::topology::lidspace::MAX_UNICAST_LIDS;
 use crate::topology::{BuildOptions, Fabric, Layout};
 
 /// Most rails a plan has (servers with 16 HCAs exist; more is no design we know).
-pub const MAX_RAILS: u32 = 16;
+pub(crate) const MAX_RAILS: u32 = 16;
 
 /// The parameters of a rail-optimised plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,7 +214,7 @@ impl RailoptParams {
 
 /// The most units of `p`'s design (servers, rails, radix, levels) that one subnet's LIDs
 /// hold: the largest S for which the plan builds and HCAs + switches ≤ 49,151.
-pub fn largest_sus(p: &RailoptParams) -> u32 {
+pub(crate) fn largest_sus(p: &RailoptParams) -> u32 {
     let fits = |s: u32| {
         let q = RailoptParams { sus: s, ..*p };
         q.pgft().is_ok_and(|g| {
