@@ -268,3 +268,95 @@ fn public_outputs_of_real_clusters_are_read() {
         "{e}"
     );
 }
+
+/// `[63](1/32/1) ` at the start of a port line: the port number and the label's numbers.
+fn labelled_port(line: &str) -> Option<(u32, &str)> {
+    let rest = line.strip_prefix('[')?;
+    let (num, rest) = rest.split_once(']')?;
+    let label = rest.strip_prefix('(')?.split_once(')')?.0;
+    Some((num.parse().ok()?, label))
+}
+
+/// A real NDR cluster as ibdiagnet 2.10 wrote it (fixtures/README.md): its
+/// ibnetdiscover-format file, every port line labelled, and its `.lst`, each cable listed
+/// once. Both read to the same fabric; the bracketed number is the port LFTs use, and on
+/// every Quantum-2 port the label's cage and port give it (2·(cage − 1) + port); reports
+/// name a switch port by its cage.
+#[test]
+fn ibdiagnet_files_of_a_real_ndr_cluster() {
+    let path = fixture("public").join("infiniband-exporter-ndr-ibdiagnet2.ibnetdiscover");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let d = dump::read(&path).unwrap().strict(&path).unwrap();
+    assert_eq!(d.format, DumpFormat::Ibdiagnet);
+    let f = &d.fabric;
+    let port_lines = count(&text, |l| labelled_port(l).is_some());
+    assert_eq!(f.switches().count(), count(&text, |l| is_header(l, &["Switch"])));
+    assert_eq!(f.cas().count(), count(&text, |l| is_header(l, &["Ca"])));
+    assert_eq!(2 * f.link_count(), port_lines, "every port line is one end of a cable");
+    assert_eq!(d.port_labels.len(), port_lines, "every port line labels its port");
+
+    // the text's own numbering: ASIC/cage/port labels against the bracketed port
+    let mut ndr = 0;
+    for (num, label) in text.lines().filter_map(labelled_port) {
+        let parts: Vec<u32> = label.split('/').filter_map(|p| p.parse().ok()).collect();
+        if let [1, cage, port] = parts[..] {
+            assert_eq!(num, 2 * (cage - 1) + port, "[{num}]({label})");
+            ndr += 1;
+        }
+    }
+    assert_eq!(ndr, 272);
+    // and the reader kept each label at its port: every leaf's uplink is port 63, cage 32/1
+    let uplinks: Vec<String> = d
+        .port_labels
+        .iter()
+        .filter(|(n, p, _)| *p == 63 && f.node(*n).kind == NodeKind::Switch)
+        .map(|(_, _, l)| format!("{l} {}", l.cage()))
+        .collect();
+    assert_eq!(uplinks, vec!["1/32/1 32/1".to_string(); 8]);
+    // an HCA port by its PCI address (B134D0F0/0/0/1), kept as written
+    let pci = d
+        .port_labels
+        .iter()
+        .filter(|(n, _, l)| f.node(*n).kind == NodeKind::Ca && l.to_string().starts_with('B'))
+        .count();
+    assert_eq!(pci, count(&text, |l| l.starts_with("[1](B")));
+
+    // the .lst of the same run: the same nodes and cables
+    let lst = fixture("public").join("infiniband-exporter-ndr-ibdiagnet2.lst");
+    let l = dump::read(&lst).unwrap().strict(&lst).unwrap();
+    assert_eq!(l.format, DumpFormat::IbdiagnetLst);
+    assert!(l.notes.is_empty(), "{:?}", l.notes);
+    assert_eq!(nodes(&l.fabric).len(), nodes(f).len());
+    assert_eq!(cables(&l.fabric), cables(f));
+
+    // recognised: a two-level tree of 8 leaves under one spine
+    let Recognition::Recognized { layout, .. } = recognize(f, None) else {
+        panic!("not recognised")
+    };
+    assert_eq!(params(&layout), "pgft PGFT(2; 33,8; 1,1; 1,1)");
+
+    // a slow uplink is reported by its cages
+    let slow = text
+        .lines()
+        .map(|l| {
+            let uplink = l.starts_with("[1](1/1/1) \"S-fc6a1c030091cf00\"[63]")
+                || l.starts_with("[63](1/32/1) \"S-b0cf0e0300d33fc0\"[1]");
+            if uplink {
+                l.replace("4xNDR", "4xHDR")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let dir = tempfile::tempdir().unwrap();
+    let slow_path = dir.path().join("slow.ibnetdiscover");
+    std::fs::write(&slow_path, slow + "\n").unwrap();
+    let s = dump::read(&slow_path).unwrap().strict(&slow_path).unwrap();
+    let mut r = ibfat::recognize::report(&s.fabric, &recognize(&s.fabric, None));
+    assert_eq!(r.slow_cables.len(), 1);
+    ibfat::recognize::report::label_ports(&s.fabric, &mut r.slow_cables[0].ends, &s.port_labels);
+    let ends: Vec<String> = r.slow_cables[0].ends.iter().map(|e| e.describe()).collect();
+    assert!(ends.iter().any(|e| e.ends_with("port 63 (cage 32/1)")), "{ends:?}");
+    assert!(ends.iter().any(|e| e.ends_with("port 1 (cage 1/1)")), "{ends:?}");
+}

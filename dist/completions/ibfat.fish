@@ -25,7 +25,7 @@ function __fish_ibfat_using_subcommand
 end
 
 complete -c ibfat -n "__fish_ibfat_needs_command" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_needs_command" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_needs_command" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_needs_command" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_needs_command" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_needs_command" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -55,7 +55,7 @@ complete -c ibfat -n "__fish_ibfat_needs_command" -f -a "help" -d 'Print this me
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -l spec -d 'Rebuild the fabric described by a fabric.yaml' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and not __fish_seen_subcommand_from lsft kary mols pgft fullmesh railopt twolevel help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -84,7 +84,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l rails -d 'Identical planes (1..=4), one HCA port per rail on every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from lsft" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -106,7 +106,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l rails -d 'Identical planes (1..=4), one HCA port per rail on every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from kary" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -127,7 +127,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l rails -d 'Identical planes (1..=4), one HCA port per rail on every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from mols" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -151,7 +151,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l rails -d 'Identical planes (1..=4), one HCA port per rail on every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from pgft" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -173,7 +173,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l rails -d 'Identical planes (1..=4), one HCA port per rail on every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from fullmesh" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -197,7 +197,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l link-speed -d 'Speed of every cable: SDR, DDR, QDR, FDR, EDR, HDR, NDR' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from railopt" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -220,7 +220,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l rails -d 'Identical planes (1..=4), one HCA port per rail on every host' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -s o -l out -d 'Write the plan folder here (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subcommand_from twolevel" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -243,7 +243,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand build; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l degrees -d 'Switch degrees for the cost table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l arities -d 'Arities for the hop table, as FROM..=TO' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -255,7 +255,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s h -l help -d 'Pr
 complete -c ibfat -n "__fish_ibfat_using_subcommand metrics" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -s o -l out -d 'Folder for the two plan folders' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand demo" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -298,7 +298,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l message-size -d
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l latency -d 'bcast-multilane: latency per hop in microseconds for the predicted times' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l bandwidth -d 'bcast-multilane: bandwidth of one port in GB/s for the predicted times' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand schedule" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -329,7 +329,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l rail -d 'Route rai
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l objective -d 'What the routes optimise: family, or spread (LSFT: detours on 2 VLs)' -r -f -a "family\t''
 spread\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand route" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -348,7 +348,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l lmc -d 'The L
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s l -l lids -d 'Base LIDs: `plan` (deterministic) or a guid2lid file' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s o -l out -d 'Write the plan (JSON) to this file, atomically' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -359,7 +359,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -l partial -d 'K
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand plan-paths" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and not __fish_seen_subcommand_from validate diff help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -378,7 +378,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l sl -d 'Routes on several VLs: the SL of every (SLID, DLID) pair' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l sl2vl -d 'The SL-to-VL tables (sl2vl.txt) that go with --sl' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -391,7 +391,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcom
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -s l -l lids -d 'guid2lid file with the LIDs both dumps were made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand lfts; and __fish_seen_subcommand_from diff" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -420,7 +420,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_s
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -s o -l out -d 'Write the shard (with --shard) to FILE, atomically' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l heatmap -d 'Colour every link direction by its worst load: FILE.svg or FILE.dot' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and not __fish_seen_subcommand_from multipath merge help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -443,7 +443,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l lfts -d 'LFT dump to walk (default: ibfat\'s own routes at --lmc)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s l -l lids -d 'guid2lid file with the LIDs the dump was made for' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -454,7 +454,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subco
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from multipath" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand check; and __fish_seen_subcommand_from merge" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -480,7 +480,7 @@ railopt\t''
 tree\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l rail -d 'Recognise rail K of a multi-rail fabric only' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -493,7 +493,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand recognize" -s V -l version -
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l plan -d 'Deprecated spelling of PLAN (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l discovered -d 'Deprecated spelling of DISCOVERED (one more release)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -505,7 +505,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s h -l help -d 'Pr
 complete -c ibfat -n "__fish_ibfat_using_subcommand cabling" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l schedule -d 'A schedule file (ibfat\'s JSON format) to find this host\'s ranks in' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -516,7 +516,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -l partial -d 'Keep 
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand whoami" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and not __fish_seen_subcommand_from slurm-topology help" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -531,7 +531,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subc
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l form -d 'Slurm plugin: tree, or block (rail-optimised fabrics: one block per unit)' -r -f -a "tree\t''
 block\t''"
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand export; and __fish_seen_subcommand_from slurm-topology" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -547,7 +547,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l seed -d 'Seed of 
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l dead -d 'A switch to kill, by name, NodeDescription or GUID (repeatable)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -s o -l out -d 'Write the degraded fabric and the commands into this folder (atomically)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand faults" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -579,7 +579,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l profile -d 'File
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l algorithms -d 'Only these algorithms (comma-separated names)' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l plot -d 'Draw predicted time against message size (log-log SVG)' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -590,7 +590,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -l partial -d 'Keep
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ibfat -n "__fish_ibfat_using_subcommand predict" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r
@@ -601,7 +601,7 @@ complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s h -l help -d
 complete -c ibfat -n "__fish_ibfat_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -s o -l out -d 'Write every page (ibfat.1, ibfat-SUBCOMMAND.1 ...) into this folder' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l node-name-map -d 'Name nodes in every report and output as this map does' -r -F
-complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst' -r
+complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l input-format -d 'Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover, ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst' -r
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l compute-guids -d 'Host roles: the compute hosts, one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l io-guids -d 'Host roles: non-compute hosts (storage, login), one GUID per line' -r -F
 complete -c ibfat -n "__fish_ibfat_using_subcommand man" -l io-hosts -d 'Host roles: non-compute hosts by name pattern (`stor*`); repeatable' -r

@@ -84,7 +84,7 @@ struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     node_name_map: Option<std::path::PathBuf>,
     /// Read TOPOLOGY files as this format instead of detecting it: auto, ibnetdiscover,
-    /// ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst
+    /// ports, ibdiagnet, ibsim, iblinkinfo, iblinkinfo-l, subnet-lst, ibdiagnet-lst
     #[arg(long, global = true, value_name = "FMT", default_value = "auto", value_parser = parse_format, help_heading = "Reading", hide_short_help = true)]
     input_format: FormatArg,
     /// Keep a dump whose cables lead outside it (a trimmed dump): those ports count as

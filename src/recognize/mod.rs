@@ -19,7 +19,7 @@
 //! its MOLS layout.
 
 use crate::families::fullmesh::recognize as fullmesh;
-use crate::families::lsft::recognize_degraded as degraded;
+use crate::families::lsft::recognize_degraded as degraded_lsft;
 use crate::families::mols::recognize_degraded as degraded_mols;
 use crate::families::pgft::recognize_degraded as degraded_pgft;
 pub(crate) mod graph;
@@ -39,6 +39,7 @@ use crate::error::{Error, Result};
 use crate::families::twolevel::model::TwolevelParams;
 use crate::families::{Family, FAMILIES};
 use crate::topology::{Fabric, Layout, Wiring};
+pub mod degraded;
 pub use degraded::{Degraded, Fault};
 use graph::SwitchGraph;
 
@@ -218,7 +219,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
     }
     // not intact: maybe a family with faults
     let tried = |x: Family| fails.iter().any(|(f, _)| *f == x);
-    let mut degraded = tried(Family::Lsft).then(|| degraded::lsft(&g).ok()).flatten();
+    let mut degraded = tried(Family::Lsft).then(|| degraded_lsft::lsft(&g).ok()).flatten();
     if degraded.is_none()
         && (tried(Family::Kary) || tried(Family::Pgft) || tried(Family::Twolevel) || tried(Family::Railopt))
     {

@@ -1,5 +1,4 @@
-//! The Latin-square fat-tree (`lsft`): leaves and spines are the points and lines of PG(2,q); its
-//! intact host routes are in `routing::hosts`.
+//! The Latin-square fat-tree (`lsft`): leaves and spines are the points and lines of PG(2,q).
 //!
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `lanes`: the SL/VL rule of the degraded router's detours;
@@ -8,6 +7,7 @@
 //! - `recognize`: finding an LSFT;
 //! - `recognize_degraded`: finding an LSFT with cables or switches missing;
 //! - `recognize_plane`: the plane isomorphism recognition rests on;
+//! - `route`: the intact host routes;
 //! - `route_degraded`: routing around the holes with detours and lanes;
 //! - `schedule`: the conflict-free all-to-all.
 
@@ -17,5 +17,6 @@ pub mod model_holes;
 pub(crate) mod recognize;
 pub mod recognize_degraded;
 pub(crate) mod recognize_plane;
+pub(crate) mod route;
 pub mod route_degraded;
 pub mod schedule;

@@ -31,11 +31,11 @@
 //! exactly; a dead switch's stand-in takes the last GUID of its plane, which may renumber
 //! the rows (or tops) after it.
 
-use crate::families::lsft::recognize_degraded::{Degraded, Fault};
 use crate::families::mols::model_holes::MolsHoles;
 use crate::families::Family;
 use crate::recognize::graph::{SwitchGraph, NONE};
 use crate::recognize::Fail;
+use crate::recognize::{Degraded, Fault};
 use crate::topology::degraded::{Holes, DEAD};
 use crate::topology::{Fabric, Layout, MolsLayout, NodeId, NodeKind, Wiring};
 

@@ -40,13 +40,13 @@
 //! unchanged; a dead switch whose copy class dies with it (a top switch) may renumber the
 //! surviving classes of its level (their order is GUID order, and the dead GUID is gone).
 
-use crate::families::lsft::recognize_degraded::{Degraded, Fault};
 use crate::families::pgft::model::{PgftLayout, PgftParams, MAX_LEVELS};
 use crate::families::pgft::model_holes::PgftHoles;
 use crate::families::pgft::recognize::{Levels, Neighbours};
 use crate::families::Family;
 use crate::recognize::graph::SwitchGraph;
 use crate::recognize::Fail;
+use crate::recognize::{Degraded, Fault};
 use crate::topology::degraded::{Holes, DEAD};
 use crate::topology::{Endpoint, NodeKind};
 

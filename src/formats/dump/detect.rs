@@ -4,7 +4,7 @@
 //! are named and refused: they cannot describe a fabric.
 
 use super::grammar::{guid_line, lines, node_header, shorten, Cur};
-use super::{iblinkinfo, ports_report, subnet_lst, DumpFormat};
+use super::{iblinkinfo, ports_report, records, subnet_lst, DumpFormat};
 
 /// Lines read before giving up on finding a record (then the record reader reports).
 const LOOK_AHEAD: usize = 10_000;
@@ -32,7 +32,11 @@ pub(super) fn detect(text: &str) -> Result<DumpFormat, (usize, String)> {
             return Ok(DumpFormat::Ports);
         }
         if subnet_lst::is_lst_line(t) {
-            return Ok(DumpFormat::SubnetLst);
+            return Ok(if records::mentions_ibdiag(text) {
+                DumpFormat::IbdiagnetLst
+            } else {
+                DumpFormat::SubnetLst
+            });
         }
         if iblinkinfo::is_iblinkinfo_line(line) {
             return Ok(first_iblinkinfo_form(text, idx));

@@ -122,8 +122,8 @@ impl<'a> Cur<'a> {
             c.eat(b')').then_some(v)
         })
     }
-    /// `(1/32/1)` or `(1/32/1/2)`: the cage/port/split label ibdiagnet writes for the
-    /// ports of NDR/XDR switches (2 to 4 numbers).
+    /// `(1/32/1)`, `(1/32/1/2)`, `(65)` or `(B134D0F0/0/0/1)`: a label ibdiagnet writes
+    /// ([`PortLabel`]).
     pub(super) fn cage_label(&mut self, line: &'a str) -> Option<PortLabel> {
         if self.b.get(self.i) != Some(&b'(') {
             return None;
@@ -246,27 +246,56 @@ pub(super) fn lid16(lid: u32) -> Option<u16> {
     u16::try_from(lid).ok().filter(|&l| l != 0)
 }
 
+/// A port's GUID and ibdiagnet label after its `[num]`: `(label)(guid)` in either order,
+/// or one of them. A lone group of one decimal number is a label only when it is the
+/// port's own number (ibdiagnet's `[65](65)`); otherwise it is a GUID, as ibnetdiscover
+/// writes them (`[1](2c9000010d0a1)`).
+fn guid_and_label<'a>(c: &mut Cur<'a>, line: &'a str, num: u32) -> (Option<u64>, Option<PortLabel>) {
+    let (mut guid, mut label) = (None, None);
+    for _ in 0..2 {
+        let at = c.i;
+        if label.is_none() {
+            if let Some(l) = c.cage_label(line) {
+                let followed = c.b.get(c.i) == Some(&b'(');
+                if !l.is_lone_number() || l.is_number(num) || followed {
+                    label = Some(l);
+                    continue;
+                }
+                c.i = at;
+            }
+        }
+        match guid.is_none().then(|| c.paren_guid()).flatten() {
+            Some(g) => guid = Some(g),
+            None => break,
+        }
+    }
+    (guid, label)
+}
+
 /// Parsed port line (the node index and line number are filled in by the caller);
 /// `None` when the line does not follow the grammar
 /// `[3](guid)[ext 1] "remote"[7][ext 2](guid) [w=.. s=..] [# comment]`.
 pub(super) fn port_line(line: &str) -> Option<(RawPort<'_>, Labels)> {
     let mut c = Cur::new(line);
     let num = c.bracket_num()?;
-    // a port GUID and an ibdiagnet cage label, in either order
-    let (mut guid, mut label) = (None, None);
-    for _ in 0..2 {
-        guid = guid.or_else(|| c.paren_guid());
-        label = label.or_else(|| c.cage_label(line));
-    }
+    let (guid, label) = guid_and_label(&mut c, line, num);
     c.ext_port();
     c.spaces();
     let (a, b) = c.quoted()?;
     let remote_port = c.bracket_num();
     c.ext_port();
-    let mut remote_label = c.cage_label(line);
-    c.spaces();
-    let remote_guid = c.paren_guid();
-    remote_label = remote_label.or_else(|| c.cage_label(line));
+    let rp = remote_port.unwrap_or(1);
+    let (mut remote_guid, mut remote_label) = guid_and_label(&mut c, line, rp);
+    let at = c.i;
+    if c.spaces() > 0 && (remote_guid.is_none() || remote_label.is_none()) {
+        // ibnetdiscover may set the far GUID apart from the port: `"H-…"[1] (guid)`
+        let (g, l) = guid_and_label(&mut c, line, rp);
+        if g.is_none() && l.is_none() {
+            c.i = at;
+        }
+        remote_guid = remote_guid.or(g);
+        remote_label = remote_label.or(l);
+    }
     c.spaces();
     let remote_id = line.get(a..b)?;
     let rest = line.get(c.i..)?;

@@ -63,11 +63,13 @@ pub enum DumpFormat {
     IblinkinfoLines,
     /// OpenSM's `opensm-subnet.lst`.
     SubnetLst,
+    /// ibdiagnet's `ibdiagnet2.lst`: subnet.lst's lines, each cable listed once.
+    IbdiagnetLst,
 }
 
 impl DumpFormat {
     /// Every format, in the order `--input-format` lists them.
-    pub const ALL: [DumpFormat; 7] = [
+    pub const ALL: [DumpFormat; 8] = [
         DumpFormat::Ibnetdiscover,
         DumpFormat::Ports,
         DumpFormat::Ibdiagnet,
@@ -75,6 +77,7 @@ impl DumpFormat {
         DumpFormat::Iblinkinfo,
         DumpFormat::IblinkinfoLines,
         DumpFormat::SubnetLst,
+        DumpFormat::IbdiagnetLst,
     ];
 
     /// What reports say was read: `ibnetdiscover output`, `iblinkinfo -l output` ...
@@ -87,6 +90,7 @@ impl DumpFormat {
             DumpFormat::Iblinkinfo => "iblinkinfo output",
             DumpFormat::IblinkinfoLines => "iblinkinfo -l output",
             DumpFormat::SubnetLst => "opensm-subnet.lst",
+            DumpFormat::IbdiagnetLst => "ibdiagnet .lst file",
         }
     }
 
@@ -101,6 +105,7 @@ impl DumpFormat {
             DumpFormat::Iblinkinfo => "iblinkinfo",
             DumpFormat::IblinkinfoLines => "iblinkinfo-l",
             DumpFormat::SubnetLst => "subnet-lst",
+            DumpFormat::IbdiagnetLst => "ibdiagnet-lst",
         }
     }
 
@@ -134,48 +139,83 @@ pub struct CouldBe {
     pub speed: Option<crate::topology::Speed>,
 }
 
-/// An ibdiagnet port label, `asic/cage/split[/sub]` (`1/32/1` for port 63 of an NDR
-/// switch) or `cage/split`, kept as its numbers (a dump labels every switch port, twice).
+/// An ibdiagnet port label, kept as its numbers (a dump labels every port). ibdiagnet
+/// 2.10 writes, by its own header: `asic/cage/port[/split]` on Quantum-2 (NDR) switches
+/// (`1/32/1` for port 63), `port[/split]` on Quantum (HDR) ones and on a switch's SHARP
+/// port (`65`), and on an HCA port its PCI address and port (`B134D0F0/0/0/1`: bus 134,
+/// device 0, function 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PortLabel {
+    /// An HCA's PCI bus, device and function (`B…D…F…`), before the numbers.
+    pci: Option<(u16, u16, u16)>,
     parts: [u16; 4],
     len: u8,
 }
 
 impl PortLabel {
-    /// `1/32/1` -> the label; `None` unless 2 to 4 decimal numbers below 65,536 joined by
-    /// `/`.
+    /// `1/32/1` -> the label; `None` unless 1 to 4 decimal numbers below 65,536 joined by
+    /// `/`, the first of which may be a PCI address `B<bus>D<device>F<function>`.
     pub fn parse(s: &str) -> Option<PortLabel> {
-        let mut l = PortLabel { parts: [0; 4], len: 0 };
-        for part in s.split('/') {
+        let mut l = PortLabel {
+            pci: None,
+            parts: [0; 4],
+            len: 0,
+        };
+        let mut rest = s;
+        if let Some(b) = s.strip_prefix('B') {
+            let (addr, tail) = b.split_once('/').unwrap_or((b, ""));
+            let (bus, df) = addr.split_once('D')?;
+            let (dev, func) = df.split_once('F')?;
+            l.pci = Some((decimal(bus)?, decimal(dev)?, decimal(func)?));
+            if tail.is_empty() {
+                return Some(l);
+            }
+            rest = tail;
+        }
+        for part in rest.split('/') {
             let slot = l.parts.get_mut(usize::from(l.len))?;
-            if part.is_empty() {
-                return None;
-            }
-            for b in part.bytes() {
-                let d = b.checked_sub(b'0').filter(|&d| d < 10)?;
-                *slot = slot.checked_mul(10)?.checked_add(u16::from(d))?;
-            }
+            *slot = decimal(part)?;
             l.len += 1;
         }
-        (l.len >= 2).then_some(l)
+        Some(l)
     }
 
-    /// The cage part, what reports print: `1/32/1` -> `32/1`, `1/32/1/2` -> `32/1/2` (the
-    /// first number names the ASIC, always 1 on a one-ASIC switch), `32/1` as it is.
+    /// What reports print: a switch port's cage part, `1/32/1` -> `32/1`, `1/32/1/2` ->
+    /// `32/1/2` (the first number names the ASIC, always 1 on a one-ASIC switch); shorter
+    /// labels and PCI labels as they are.
     pub fn cage(&self) -> String {
-        let from = if self.len >= 3 { 1 } else { 0 };
-        join(&self.parts[from..usize::from(self.len)])
+        let from = if self.len >= 3 && self.pci.is_none() { 1 } else { 0 };
+        self.with_parts(from)
+    }
+
+    /// Whether the label is the bare number `n` (`[65](65)`: the port's own number).
+    pub fn is_number(&self, n: u32) -> bool {
+        self.is_lone_number() && u32::from(self.parts[0]) == n
+    }
+
+    /// Whether the label is one number and nothing else (it could be read as a GUID).
+    pub fn is_lone_number(&self) -> bool {
+        self.pci.is_none() && self.len == 1
+    }
+
+    fn with_parts(&self, from: usize) -> String {
+        let nums = self.parts[from..usize::from(self.len)].iter().map(u16::to_string);
+        let pci = self.pci.map(|(b, d, f)| format!("B{b}D{d}F{f}"));
+        pci.into_iter().chain(nums).collect::<Vec<_>>().join("/")
     }
 }
 
-fn join(parts: &[u16]) -> String {
-    parts.iter().map(u16::to_string).collect::<Vec<_>>().join("/")
+/// A decimal number below 65,536 (no sign, no blanks, not empty).
+fn decimal(s: &str) -> Option<u16> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
 }
 
 impl std::fmt::Display for PortLabel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&join(&self.parts[..usize::from(self.len)]))
+        f.write_str(&self.with_parts(0))
     }
 }
 
@@ -303,9 +343,9 @@ pub fn parse_with(text: &str, path: &Path, opts: ParseOptions) -> Result<Discove
             could_be = could;
             (raw, f)
         }
-        DumpFormat::SubnetLst => (
-            subnet_lst::read_subnet_lst(text, path, opts, truncated)?,
-            DumpFormat::SubnetLst,
+        DumpFormat::SubnetLst | DumpFormat::IbdiagnetLst => (
+            subnet_lst::read_subnet_lst(text, path, opts, truncated, format == DumpFormat::IbdiagnetLst)?,
+            format,
         ),
         f => {
             let (raw, found) = records::read_records(text, path, opts, truncated)?;

@@ -128,15 +128,39 @@ struct LNode<'a> {
     line: usize,
 }
 
-/// Read the lines of a subnet.lst into node and port records.
-pub(super) fn read_subnet_lst<'a>(text: &'a str, path: &Path, opts: ParseOptions, truncated: bool) -> Result<Raw<'a>> {
+/// The record of end `a` of a cable to `b` (node indices beside them).
+fn end_record<'a>(
+    (me, a): (usize, &End<'_>),
+    (far, b): (usize, &End<'_>),
+    rate: (Option<Width>, Option<Speed>),
+    line: usize,
+) -> RawPort<'a> {
+    let is_ca = a.kind != NodeKind::Switch;
+    let mut port = RawPort::to_index((me, a.port), (far, b.port), rate, line);
+    port.guid = is_ca.then_some(a.port_guid);
+    port.remote_guid = (b.kind != NodeKind::Switch).then_some(b.port_guid);
+    port.lid = lid16(a.lid).filter(|_| is_ca);
+    port
+}
+
+/// Read the lines of a subnet.lst into node and port records. OpenSM lists every cable
+/// from both ends; ibdiagnet's `.lst` (`once`) lists it once, and the far end's record is
+/// made here.
+pub(super) fn read_subnet_lst<'a>(
+    text: &'a str,
+    path: &Path,
+    opts: ParseOptions,
+    truncated: bool,
+    once: bool,
+) -> Result<Raw<'a>> {
     let mut raw = Raw::new();
     let mut nodes: Vec<LNode<'a>> = Vec::new();
     let mut index: FxMap<u64, usize> = FxMap::default();
     for (idx, line) in lines(text).enumerate() {
         let lineno = idx + 1;
         let t = line.trim();
-        if t.is_empty() {
+        // ibdiagnet's header and closing lines are comments of its format
+        if t.is_empty() || (once && t.starts_with('#')) {
             continue;
         }
         let Some((a, b, width, speed)) = lst_line(t) else {
@@ -178,12 +202,10 @@ pub(super) fn read_subnet_lst<'a>(text: &'a str, path: &Path, opts: ParseOptions
         };
         let me = node_of(&a);
         let far = node_of(&b);
-        let is_ca = a.kind != NodeKind::Switch;
-        let mut port = RawPort::to_index((me, a.port), (far, b.port), (width, speed), lineno);
-        port.guid = is_ca.then_some(a.port_guid);
-        port.remote_guid = (b.kind != NodeKind::Switch).then_some(b.port_guid);
-        port.lid = lid16(a.lid).filter(|_| is_ca);
-        raw.ports.push(port);
+        raw.ports.push(end_record((me, &a), (far, &b), (width, speed), lineno));
+        if once {
+            raw.ports.push(end_record((far, &b), (me, &a), (width, speed), lineno));
+        }
     }
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no subnet.lst lines found"));
