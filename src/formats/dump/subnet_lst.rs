@@ -5,7 +5,7 @@
 //! Port counts, LIDs and port numbers are hexadecimal; a switch's LID is its port 0's.
 //! Every link appears once from each end, so the records check both ends as usual.
 
-use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
+use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
 use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort};
 use super::ParseOptions;
 use crate::error::{Error, Result};
@@ -152,8 +152,9 @@ pub(super) fn read_subnet_lst<'a>(
     opts: ParseOptions,
     truncated: bool,
     once: bool,
-) -> Result<Raw<'a>> {
-    let mut raw = Raw::new();
+) -> Result<Assembly<'a>> {
+    let mut raw = Assembly::with_capacity(0, 0, opts.partial);
+    let mut ports: Vec<RawPort<'a>> = Vec::new();
     let mut nodes: Vec<LNode<'a>> = Vec::new();
     let mut index: FxMap<u64, usize> = FxMap::default();
     for (idx, line) in lines(text).enumerate() {
@@ -202,20 +203,24 @@ pub(super) fn read_subnet_lst<'a>(
         };
         let me = node_of(&a);
         let far = node_of(&b);
-        raw.ports.push(end_record((me, &a), (far, &b), (width, speed), lineno));
+        ports.push(end_record((me, &a), (far, &b), (width, speed), lineno));
         if once {
-            raw.ports.push(end_record((far, &b), (me, &a), (width, speed), lineno));
+            ports.push(end_record((far, &b), (me, &a), (width, speed), lineno));
         }
     }
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no subnet.lst lines found"));
     }
     let declared: usize = nodes.iter().map(|n| n.nports as usize + 1).sum();
-    check_port_budget(declared, raw.ports.len(), path, 0)?;
-    raw.nodes = nodes
-        .iter()
-        .map(|n| RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), n.lid, n.line))
-        .collect();
+    check_port_budget(declared, ports.len(), path, 0)?;
+    raw.reserve(nodes.len(), declared);
+    for n in &nodes {
+        let node = RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), n.lid, n.line);
+        raw.add_node(node, path)?;
+    }
+    for p in &ports {
+        raw.add_port(p, [None, None]);
+    }
     Ok(raw)
 }
 
