@@ -428,6 +428,8 @@ impl<'a> Assembly<'a> {
         let mut port_labels = self.labels;
         port_labels.sort_unstable();
         port_labels.dedup_by(|b, a| (a.0, a.1) == (b.0, b.1));
+        // each port was labelled from both ends: half the room is free now
+        port_labels.shrink_to_fit();
         let rate_known = self.marks.iter().map(|&m| m & RATE_KNOWN != 0).collect();
         Discovered {
             fabric: self.fabric,

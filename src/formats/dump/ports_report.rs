@@ -4,7 +4,7 @@
 //! which is what ibsim and most HCAs use).
 
 use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
-use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort, Remote};
+use super::grammar::{lid16, line_count, lines, shorten, truncation_hint, Cur, IndexPort};
 use super::{ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -118,7 +118,7 @@ pub(super) fn read_ports_report<'a>(
     let mut nodes: Vec<PNode<'a>> = Vec::new();
     let mut index: FxMap<(bool, u64), usize> = FxMap::default();
     let mut raw = Assembly::with_capacity(0, 0, opts.partial);
-    let mut ports: Vec<RawPort<'a>> = Vec::new();
+    let mut ports: Vec<IndexPort> = Vec::with_capacity(line_count(text));
     let mut node_of = |(kind, lid, port, g): PortEnd, desc: &'a str, line: usize, nodes: &mut Vec<PNode<'a>>| {
         let (key, guid) = if kind == NodeKind::Switch {
             ((true, g), g)
@@ -188,8 +188,8 @@ pub(super) fn read_ports_report<'a>(
         let a = node_of(l.local, l.desc, lineno, &mut nodes);
         if let Some(r) = l.remote {
             let b = node_of(r, l.remote_desc, lineno, &mut nodes);
-            let mut port = RawPort::to_index((a, l.local.2), (b, r.2), (l.width, l.speed), lineno);
-            port.lid = lid16(l.local.1).filter(|_| l.local.0 != NodeKind::Switch);
+            let mut port = IndexPort::new((a, l.local.2), (b, r.2), (l.width, l.speed), lineno);
+            port.lid = lid16(l.local.1).filter(|_| l.local.0 != NodeKind::Switch).unwrap_or(0);
             ports.push(port);
         } else {
             raw.notes.push(Problem {
@@ -204,13 +204,11 @@ pub(super) fn read_ports_report<'a>(
     for p in &mut ports {
         let n = &nodes[p.node as usize];
         if n.kind != NodeKind::Switch {
-            p.guid = Some(n.guid.wrapping_add(p.num as u64));
+            p.guid = n.guid.wrapping_add(p.num as u64);
         }
-        if let Remote::Index(b) = p.remote {
-            let r = &nodes[b];
-            if r.kind != NodeKind::Switch {
-                p.remote_guid = Some(r.guid.wrapping_add(p.remote_port as u64));
-            }
+        let r = &nodes[p.far as usize];
+        if r.kind != NodeKind::Switch {
+            p.far_guid = r.guid.wrapping_add(p.far_port as u64);
         }
     }
     // memory follows what the report describes, checked node by node
@@ -219,13 +217,14 @@ pub(super) fn read_ports_report<'a>(
         declared += n.nports.max(1) as usize + 1;
         check_port_budget(declared, ports.len(), path, n.line)?;
     }
+    drop(index);
     raw.reserve(nodes.len(), declared);
     for n in &nodes {
         let node = RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), u32::from(n.lid), n.line);
         raw.add_node(node, path)?;
     }
     for p in &ports {
-        raw.add_port(p, [None, None]);
+        raw.add_port(&p.raw(), [None, None]);
     }
     Ok(raw)
 }
