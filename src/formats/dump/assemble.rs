@@ -109,6 +109,8 @@ const OWN_GUID: u8 = 8;
 /// Both ends agree: the port is cabled.
 const JOINED: u8 = 16;
 const RATE_KNOWN: u8 = 32;
+/// The port's own line gave its ibdiagnet label (a far end's label does not override it).
+const OWN_LABEL: u8 = 64;
 
 /// A slot whose node has no record (yet).
 const NO_NODE: NodeId = NodeId::MAX;
@@ -136,7 +138,9 @@ pub(super) struct Assembly<'a> {
     far_guids: Vec<(u32, u64)>,
     /// ibdiagnet labels a line gives for its far end while that end is a slot.
     far_labels: Vec<(u32, PortLabel)>,
-    labels: Vec<(NodeId, u8, PortLabel)>,
+    /// Per global port, its ibdiagnet label: empty until a line gives the first (only
+    /// an NDR/XDR dump has them), so other dumps pay nothing.
+    labels: Vec<Option<PortLabel>>,
     suspect: Vec<(NodeId, u8, usize)>,
     outside: Vec<(NodeId, u8, usize)>,
     port_lines: usize,
@@ -265,6 +269,9 @@ impl<'a> Assembly<'a> {
         self.claim_line.resize(ports, 0);
         self.far_port.resize(ports, 0);
         self.marks.resize(ports, 0);
+        if !self.labels.is_empty() {
+            self.labels.resize(ports, None);
+        }
         Ok(id)
     }
 
@@ -346,7 +353,7 @@ impl<'a> Assembly<'a> {
     /// What a port line says of its own port: label, GUID, LID and LMC.
     fn own_port(&mut self, idx: usize, p: &RawPort<'a>, label: Option<PortLabel>) {
         if let Some(l) = label {
-            self.labels.push((p.node, p.num as u8, l));
+            self.label(idx, l, true);
         }
         let port = &mut self.fabric.ports[idx];
         if let Some(g) = p.guid {
@@ -376,13 +383,27 @@ impl<'a> Assembly<'a> {
     /// What a line says of the port at its far end: its label, and for a CA port its
     /// GUID unless the port's own line gave one.
     fn far_port_data(&mut self, ridx: usize, guid: Option<u64>, label: Option<PortLabel>) {
-        let (node, num) = (self.fabric.ports[ridx].node, self.fabric.ports[ridx].num);
+        let node = self.fabric.ports[ridx].node;
         if let Some(l) = label {
-            self.labels.push((node, num, l));
+            self.label(ridx, l, false);
         }
         let is_switch = self.fabric.node(node).kind == NodeKind::Switch;
         if let Some(g) = guid.filter(|_| !is_switch && self.marks[ridx] & OWN_GUID == 0) {
             self.fabric.ports[ridx].guid = g;
+        }
+    }
+
+    /// Label port `idx`: its own line's label wins, else the first far end's.
+    fn label(&mut self, idx: usize, l: PortLabel, own: bool) {
+        if self.labels.is_empty() {
+            self.labels.reserve_exact(self.marks.capacity());
+            self.labels.resize(self.marks.len(), None);
+        }
+        if own && self.marks[idx] & OWN_LABEL == 0 {
+            self.labels[idx] = Some(l);
+            self.marks[idx] |= OWN_LABEL;
+        } else if !own && self.labels[idx].is_none() {
+            self.labels[idx] = Some(l);
         }
     }
 
@@ -421,15 +442,10 @@ impl<'a> Assembly<'a> {
     pub(super) fn finish(mut self, format: DumpFormat) -> Discovered {
         self.resolve_far_ends();
         self.join_ends(format);
+        let port_labels = self.labelled_ports();
         let mut suspect = self.suspect;
         suspect.sort_unstable();
         suspect.dedup_by_key(|s| (s.0, s.1));
-        // the least label where lines disagree, node by node, port by port
-        let mut port_labels = self.labels;
-        port_labels.sort_unstable();
-        port_labels.dedup_by(|b, a| (a.0, a.1) == (b.0, b.1));
-        // each port was labelled from both ends: half the room is free now
-        port_labels.shrink_to_fit();
         let rate_known = self.marks.iter().map(|&m| m & RATE_KNOWN != 0).collect();
         Discovered {
             fabric: self.fabric,
@@ -444,6 +460,18 @@ impl<'a> Assembly<'a> {
             could_be: Vec::new(),
             port_labels,
         }
+    }
+
+    /// The labelled ports, node by node, port by port.
+    fn labelled_ports(&mut self) -> Vec<(NodeId, u8, PortLabel)> {
+        let labels = std::mem::take(&mut self.labels);
+        let mut out = Vec::with_capacity(labels.iter().filter(|l| l.is_some()).count());
+        for (port, l) in self.fabric.ports.iter().zip(labels) {
+            if let Some(l) = l {
+                out.push((port.node, port.num, l));
+            }
+        }
+        out
     }
 
     /// Every claim whose far end was a slot: to the port of the node that took the id;
