@@ -1,15 +1,18 @@
-//! Records to a [`Fabric`]: nodes added in dump order, every cable checked from both
-//! ends, and what does not fit (one-sided or contradictory links, ports out of range,
-//! duplicate GUIDs or ids) collected as problems with the ports they leave in doubt.
+//! Records to a [`Fabric`], as they are read: a node joins the fabric at its header,
+//! a port line writes its claim into the fabric's own port, and once the text is read
+//! every cable is checked from both ends; what does not fit (one-sided or contradictory
+//! links, ports out of range, duplicate GUIDs or ids) becomes a problem with the ports it
+//! leaves in doubt.
 //!
-//! Speed matters here (a 5,000-host dump is several megabytes): node ids are borrowed
-//! from the text, link claims live in a flat table indexed by global port number, and
-//! only node ids are hashed, once per port line.
+//! Memory and speed matter here (a 5,000-host dump is several megabytes; issue 38 asks
+//! for at most twice the fabric): no port record is kept beside the fabric. A far end
+//! not read yet is a slot named by its id, resolved at the end; node ids are borrowed
+//! from the text and hashed once per port line.
 
 use super::grammar::{Labels, RawPort, Remote};
 use super::{Discovered, DumpFormat, PortLabel, Problem};
 use crate::error::{Error, Result};
-use crate::topology::{Fabric, NodeId, NodeKind, PortIdx, Speed, Width};
+use crate::topology::{Fabric, NodeId, NodeKind, PortIdx, Speed, Width, NO_PEER};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -70,18 +73,6 @@ pub(super) struct RawNode<'a> {
     pub sysimg: u64,
 }
 
-/// What the line-level parsers produce before the fabric is assembled.
-pub(super) struct Raw<'a> {
-    pub nodes: Vec<RawNode<'a>>,
-    pub ports: Vec<RawPort<'a>>,
-    /// The labels of the port lines that have some, by index in `ports` (ascending).
-    pub labels: Vec<(u32, Labels)>,
-    pub notes: Vec<Problem>,
-    pub problems: Vec<Problem>,
-    /// (node, port, line) made doubtful by a malformed line (lenient mode).
-    pub suspect: Vec<(usize, u32, usize)>,
-}
-
 impl<'a> RawNode<'a> {
     /// A node a text names by GUID only (ports report, iblinkinfo, subnet.lst): its id is
     /// made as ibnetdiscover makes them (`S-`/`H-`/`R-` and 16 hex digits); a switch's LID
@@ -108,17 +99,105 @@ impl<'a> RawNode<'a> {
     }
 }
 
-impl Raw<'_> {
-    /// No records yet.
-    pub(super) fn new() -> Self {
-        Raw {
-            nodes: Vec::new(),
-            ports: Vec::new(),
-            labels: Vec::new(),
+/// Per-port marks of the assembly.
+const W_STATED: u8 = 1;
+const S_STATED: u8 = 2;
+/// The port's `peer` holds the slot of a far node not read yet.
+const PENDING: u8 = 4;
+/// The port's own line gave its GUID (a far end's claim does not override it).
+const OWN_GUID: u8 = 8;
+/// Both ends agree: the port is cabled.
+const JOINED: u8 = 16;
+const RATE_KNOWN: u8 = 32;
+/// The port's own line gave its ibdiagnet label (a far end's label does not override it).
+const OWN_LABEL: u8 = 64;
+
+/// A slot whose node has no record (yet).
+const NO_NODE: NodeId = NodeId::MAX;
+
+/// The fabric being assembled from the records read so far, with what the lines claim
+/// about its cables and everything found wrong on the way.
+pub(super) struct Assembly<'a> {
+    pub notes: Vec<Problem>,
+    pub problems: Vec<Problem>,
+    partial: bool,
+    fabric: Fabric,
+    /// Node ids named so far, by headers or far ends, to their slot.
+    names: FxMap<&'a str, u32>,
+    /// Per slot: the node whose record has that id ([`NO_NODE`] while none).
+    slot_node: Vec<NodeId>,
+    by_guid: FxMap<u64, NodeId>,
+    node_lines: Vec<usize>,
+    /// Per global port: the line of the port's own line (0: not listed, or its claim
+    /// was refused). Its claim is the port's `peer` in the fabric until the join.
+    claim_line: Vec<u32>,
+    /// Per global port: the far port a line claims while the far node is a slot.
+    far_port: Vec<u8>,
+    marks: Vec<u8>,
+    /// Port GUIDs a line gives for its far end while that end is a slot, by claiming port.
+    far_guids: Vec<(u32, u64)>,
+    /// ibdiagnet labels a line gives for its far end while that end is a slot.
+    far_labels: Vec<(u32, PortLabel)>,
+    /// Per global port, its ibdiagnet label: empty until a line gives the first (only
+    /// an NDR/XDR dump has them), so other dumps pay nothing.
+    labels: Vec<Option<PortLabel>>,
+    suspect: Vec<(NodeId, u8, usize)>,
+    outside: Vec<(NodeId, u8, usize)>,
+    port_lines: usize,
+}
+
+/// Where a port line's far end stands when the line is read.
+enum Far {
+    Node(NodeId),
+    Slot(u32),
+}
+
+impl<'a> Assembly<'a> {
+    /// No records yet; room for `nodes` nodes and `ports` ports (port 0 included), so
+    /// that the fabric is not copied while it grows.
+    pub(super) fn with_capacity(nodes: usize, ports: usize, partial: bool) -> Self {
+        let mut fabric = Fabric::default();
+        fabric.reserve(nodes, ports);
+        Assembly {
             notes: Vec::new(),
             problems: Vec::new(),
+            partial,
+            fabric,
+            names: FxMap::with_capacity_and_hasher(nodes, Default::default()),
+            slot_node: Vec::with_capacity(nodes),
+            by_guid: FxMap::with_capacity_and_hasher(nodes, Default::default()),
+            node_lines: Vec::with_capacity(nodes),
+            claim_line: Vec::with_capacity(ports),
+            far_port: Vec::with_capacity(ports),
+            marks: Vec::with_capacity(ports),
+            far_guids: Vec::new(),
+            far_labels: Vec::new(),
+            labels: Vec::new(),
             suspect: Vec::new(),
+            outside: Vec::new(),
+            port_lines: 0,
         }
+    }
+
+    /// Room for `nodes` more nodes and `ports` more ports (a reader that knows its nodes
+    /// only at the end of the text).
+    pub(super) fn reserve(&mut self, nodes: usize, ports: usize) {
+        self.fabric.reserve(nodes, ports);
+        self.node_lines.reserve(nodes);
+        self.by_guid.reserve(nodes);
+        self.claim_line.reserve(ports);
+        self.far_port.reserve(ports);
+        self.marks.reserve(ports);
+    }
+
+    /// Nodes added so far.
+    pub(super) fn nodes(&self) -> usize {
+        self.fabric.len()
+    }
+
+    /// Port lines given to [`Assembly::add_port`] so far.
+    pub(super) fn port_lines(&self) -> usize {
+        self.port_lines
     }
 
     /// A line that belongs to no record (a prompt, a banner, `ibwarn:`): skipped, noted.
@@ -140,6 +219,461 @@ impl Raw<'_> {
         self.problems.push(Problem { line, message });
         Ok(())
     }
+
+    /// Port `num` of node `node` is in doubt (a malformed line named it), where it exists.
+    pub(super) fn doubt(&mut self, node: usize, num: u32, line: usize) {
+        let exists = node < self.fabric.len() && num >= 1 && num <= u32::from(self.fabric.node(node as NodeId).nports);
+        if exists {
+            self.suspect.push((node as NodeId, num as u8, line));
+        }
+    }
+
+    /// A node record: it joins the fabric now. A GUID or id seen before is a problem (the
+    /// node is still added; the first keeps the id for the far ends that name it).
+    pub(super) fn add_node(&mut self, n: RawNode<'a>, path: &Path) -> Result<NodeId> {
+        let id = self.fabric.len() as NodeId;
+        if let Some(&j) = self.by_guid.get(&n.guid) {
+            let message = format!(
+                "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
+                n.guid,
+                n.id,
+                self.fabric.node(j).name,
+                self.node_lines[j as usize]
+            );
+            self.problems.push(Problem { line: n.line, message });
+        } else {
+            self.by_guid.insert(n.guid, id);
+        }
+        // ids made from GUIDs (every reader but the record one) are unique by their GUID
+        let key = match n.id {
+            Cow::Borrowed(s) => Some(s),
+            Cow::Owned(_) => None,
+        };
+        let (line, lid, lmc, sysimg) = (n.line, n.lid, n.lmc, n.sysimg);
+        self.fabric
+            .add_node(n.kind, n.nports, n.guid, n.id.into_owned(), n.desc)
+            .map_err(|e| Error::at(path, line, e.to_string()))?;
+        if let Some(s) = key {
+            self.name_node(s, id, line);
+        }
+        if sysimg != 0 {
+            self.fabric.set_sysimg(id, sysimg);
+        }
+        self.node_lines.push(line);
+        if let Some(lid) = lid {
+            let p0 = self.fabric.port_index(id, 0) as usize;
+            self.fabric.ports[p0].lid = lid;
+            self.fabric.ports[p0].lmc = lmc.unwrap_or(0);
+        }
+        let ports = self.fabric.ports.len();
+        self.claim_line.resize(ports, 0);
+        self.far_port.resize(ports, 0);
+        self.marks.resize(ports, 0);
+        if !self.labels.is_empty() {
+            self.labels.resize(ports, None);
+        }
+        Ok(id)
+    }
+
+    /// The slot of id `s` now names node `id`, unless a record named it before.
+    fn name_node(&mut self, s: &'a str, id: NodeId, line: usize) {
+        match self.names.get(s) {
+            Some(&slot) if self.slot_node[slot as usize] != NO_NODE => self.problems.push(Problem {
+                line,
+                message: format!("node id \"{s}\" appears twice"),
+            }),
+            Some(&slot) => self.slot_node[slot as usize] = id,
+            None => {
+                self.names.insert(s, self.slot_node.len() as u32);
+                self.slot_node.push(id);
+            }
+        }
+    }
+
+    /// One port line: its own port's GUID, LID and labels go into the fabric, its claim
+    /// about the cable into the port. A port out of range on either end, or listed
+    /// twice, is a problem.
+    pub(super) fn add_port(&mut self, p: &RawPort<'a>, [label, remote_label]: Labels) {
+        self.port_lines += 1;
+        let me = p.node;
+        let nports = self.fabric.node(me).nports;
+        if p.num == 0 || p.num > u32::from(nports) {
+            let message = format!(
+                "port {} is beyond node \"{}\" which has ports 1..={nports}",
+                p.num,
+                self.fabric.node(me).name
+            );
+            self.problems.push(Problem { line: p.line, message });
+            return;
+        }
+        let idx = self.fabric.port_index(me, p.num as u8) as usize;
+        self.own_port(idx, p, label);
+        let far = match p.remote {
+            Remote::Index(i) => Far::Node(i as NodeId),
+            Remote::Id(id) => self.far_slot(id),
+        };
+        let far_nports = match far {
+            Far::Node(other) => u32::from(self.fabric.node(other).nports),
+            Far::Slot(_) => crate::topology::fabric::MAX_PORTS,
+        };
+        if p.remote_port == 0 || p.remote_port > far_nports {
+            let (far_name, has) = match (&far, p.remote) {
+                (Far::Node(o), _) => (self.fabric.node(*o).name.as_str(), "which has ports"),
+                (_, Remote::Id(id)) => (id, "and a node has ports"),
+                (_, Remote::Index(_)) => ("?", "and a node has ports"),
+            };
+            let message = format!(
+                "port {} of \"{}\" leads to port {} of \"{far_name}\", {has} 1..={far_nports}",
+                p.num,
+                self.fabric.node(me).name,
+                p.remote_port
+            );
+            self.problems.push(Problem { line: p.line, message });
+            self.suspect.push((me, p.num as u8, p.line));
+            return;
+        }
+        if let Far::Node(other) = far {
+            let ridx = self.fabric.port_index(other, p.remote_port as u8) as usize;
+            self.far_port_data(ridx, p.remote_guid, remote_label);
+        }
+        if self.claim_line[idx] != 0 {
+            let message = format!(
+                "port {} of \"{}\" is listed twice (also line {})",
+                p.num,
+                self.fabric.node(me).name,
+                self.claim_line[idx]
+            );
+            self.problems.push(Problem { line: p.line, message });
+            self.suspect.push((me, p.num as u8, p.line));
+            return;
+        }
+        self.claim(idx, p, far, remote_label);
+    }
+
+    /// What a port line says of its own port: label, GUID, LID and LMC.
+    fn own_port(&mut self, idx: usize, p: &RawPort<'a>, label: Option<PortLabel>) {
+        if let Some(l) = label {
+            self.label(idx, l, true);
+        }
+        let port = &mut self.fabric.ports[idx];
+        if let Some(g) = p.guid {
+            port.guid = g;
+            self.marks[idx] |= OWN_GUID;
+        }
+        if let Some(l) = p.lid {
+            port.lid = l;
+            port.lmc = p.lmc.unwrap_or(0);
+        }
+    }
+
+    /// The node a far end's id names, or its slot while no record has that id.
+    fn far_slot(&mut self, id: &'a str) -> Far {
+        match self.names.get(id) {
+            Some(&s) if self.slot_node[s as usize] != NO_NODE => Far::Node(self.slot_node[s as usize]),
+            Some(&s) => Far::Slot(s),
+            None => {
+                let s = self.slot_node.len() as u32;
+                self.names.insert(id, s);
+                self.slot_node.push(NO_NODE);
+                Far::Slot(s)
+            }
+        }
+    }
+
+    /// What a line says of the port at its far end: its label, and for a CA port its
+    /// GUID unless the port's own line gave one.
+    fn far_port_data(&mut self, ridx: usize, guid: Option<u64>, label: Option<PortLabel>) {
+        let node = self.fabric.ports[ridx].node;
+        if let Some(l) = label {
+            self.label(ridx, l, false);
+        }
+        let is_switch = self.fabric.node(node).kind == NodeKind::Switch;
+        if let Some(g) = guid.filter(|_| !is_switch && self.marks[ridx] & OWN_GUID == 0) {
+            self.fabric.ports[ridx].guid = g;
+        }
+    }
+
+    /// Label port `idx`: its own line's label wins, else the first far end's.
+    fn label(&mut self, idx: usize, l: PortLabel, own: bool) {
+        if self.labels.is_empty() {
+            self.labels.reserve_exact(self.marks.capacity());
+            self.labels.resize(self.marks.len(), None);
+        }
+        if own && self.marks[idx] & OWN_LABEL == 0 {
+            self.labels[idx] = Some(l);
+            self.marks[idx] |= OWN_LABEL;
+        } else if !own && self.labels[idx].is_none() {
+            self.labels[idx] = Some(l);
+        }
+    }
+
+    /// Write a line's claim into its port: the far port (or the far slot and port
+    /// number), the rate it states, and what waits for the far end's record.
+    fn claim(&mut self, idx: usize, p: &RawPort<'a>, far: Far, remote_label: Option<PortLabel>) {
+        self.claim_line[idx] = u32::try_from(p.line).unwrap_or(u32::MAX);
+        match far {
+            Far::Node(other) => {
+                self.fabric.ports[idx].peer = self.fabric.nodes[other as usize].first_port + p.remote_port;
+            }
+            Far::Slot(s) => {
+                self.fabric.ports[idx].peer = s;
+                self.marks[idx] |= PENDING;
+                self.far_port[idx] = p.remote_port as u8;
+                if let Some(g) = p.remote_guid {
+                    self.far_guids.push((idx as u32, g));
+                }
+                if let Some(l) = remote_label {
+                    self.far_labels.push((idx as u32, l));
+                }
+            }
+        }
+        let port = &mut self.fabric.ports[idx];
+        if let Some(w) = p.width {
+            port.width = w;
+            self.marks[idx] |= W_STATED;
+        }
+        if let Some(s) = p.speed {
+            port.speed = s;
+            self.marks[idx] |= S_STATED;
+        }
+    }
+
+    /// Build the fabric: far ends resolved, every cable checked from both ends.
+    pub(super) fn finish(mut self, format: DumpFormat) -> Discovered {
+        self.resolve_far_ends();
+        self.join_ends(format);
+        let port_labels = self.labelled_ports();
+        let mut suspect = self.suspect;
+        suspect.sort_unstable();
+        suspect.dedup_by_key(|s| (s.0, s.1));
+        let rate_known = self.marks.iter().map(|&m| m & RATE_KNOWN != 0).collect();
+        Discovered {
+            fabric: self.fabric,
+            format,
+            node_lines: self.node_lines,
+            notes: self.notes,
+            problems: self.problems,
+            suspect,
+            truncated: false,
+            rate_known,
+            outside: self.outside,
+            could_be: Vec::new(),
+            port_labels,
+        }
+    }
+
+    /// The labelled ports, node by node, port by port.
+    fn labelled_ports(&mut self) -> Vec<(NodeId, u8, PortLabel)> {
+        let labels = std::mem::take(&mut self.labels);
+        let mut out = Vec::with_capacity(labels.iter().filter(|l| l.is_some()).count());
+        for (port, l) in self.fabric.ports.iter().zip(labels) {
+            if let Some(l) = l {
+                out.push((port.node, port.num, l));
+            }
+        }
+        out
+    }
+
+    /// Every claim whose far end was a slot: to the port of the node that took the id;
+    /// a far id no record has, or a port beyond that node, is refused (a problem, or a
+    /// port leading outside a `--partial` dump).
+    fn resolve_far_ends(&mut self) {
+        let mut names: Vec<&str> = Vec::new();
+        for idx in 0..self.marks.len() {
+            if self.marks[idx] & PENDING == 0 {
+                continue;
+            }
+            self.marks[idx] &= !PENDING;
+            let slot = self.fabric.ports[idx].peer as usize;
+            let node = self.slot_node[slot];
+            let rp = u32::from(self.far_port[idx]);
+            if node == NO_NODE {
+                if names.is_empty() {
+                    names = vec![""; self.slot_node.len()];
+                    for (&id, &s) in &self.names {
+                        names[s as usize] = id;
+                    }
+                }
+                self.unknown_far_end(idx, names[slot]);
+            } else if rp > u32::from(self.fabric.node(node).nports) {
+                self.far_port_out_of_range(idx, node, rp);
+            } else {
+                self.fabric.ports[idx].peer = self.fabric.nodes[node as usize].first_port + rp;
+            }
+        }
+        for (idx, g) in std::mem::take(&mut self.far_guids) {
+            if self.claim_line[idx as usize] != 0 {
+                let ridx = self.fabric.ports[idx as usize].peer as usize;
+                self.far_port_data(ridx, Some(g), None);
+            }
+        }
+        for (idx, l) in std::mem::take(&mut self.far_labels) {
+            if self.claim_line[idx as usize] != 0 {
+                let ridx = self.fabric.ports[idx as usize].peer as usize;
+                self.far_port_data(ridx, None, Some(l));
+            }
+        }
+    }
+
+    /// The claim of port `idx` names `id`, which no record has: noted as leading outside
+    /// a `--partial` dump, else a problem.
+    fn unknown_far_end(&mut self, idx: usize, id: &str) {
+        let (me, num) = (self.fabric.ports[idx].node, self.fabric.ports[idx].num);
+        let line = self.claim_line[idx] as usize;
+        self.refuse_claim(idx);
+        let name = &self.fabric.node(me).name;
+        if self.partial {
+            self.notes.push(Problem {
+                line,
+                message: format!(
+                    "port {num} of \"{name}\" leads outside the dump (to \"{id}\"): uncabled here (--partial)"
+                ),
+            });
+            self.outside.push((me, num, line));
+        } else {
+            self.problems.push(Problem {
+                line,
+                message: format!(
+                    "port {num} of \"{name}\" leads to unknown node \"{id}\" (no record of it in the dump: \
+                     the dump looks trimmed; --partial reads what is there)"
+                ),
+            });
+            self.suspect.push((me, num, line));
+        }
+    }
+
+    /// The claim of port `idx` names port `rp` of `node`, which has fewer ports.
+    fn far_port_out_of_range(&mut self, idx: usize, node: NodeId, rp: u32) {
+        let (me, num) = (self.fabric.ports[idx].node, self.fabric.ports[idx].num);
+        let line = self.claim_line[idx] as usize;
+        self.refuse_claim(idx);
+        let (n, on) = (self.fabric.node(me), self.fabric.node(node));
+        let message = format!(
+            "port {num} of \"{}\" leads to port {rp} of \"{}\", which has ports 1..={}",
+            n.name, on.name, on.nports
+        );
+        self.problems.push(Problem { line, message });
+        self.suspect.push((me, num, line));
+    }
+
+    /// Port `idx` claims nothing after all.
+    fn refuse_claim(&mut self, idx: usize) {
+        self.claim_line[idx] = 0;
+        self.fabric.ports[idx].peer = NO_PEER;
+        self.marks[idx] &= !(W_STATED | S_STATED);
+    }
+
+    /// Cable every port whose claim the far end returns (or, in a `--partial` dump, whose
+    /// far end lists nothing); every other claim is a problem and both ends suspect.
+    /// Ports left uncabled lose what their lines claimed.
+    fn join_ends(&mut self, format: DumpFormat) {
+        for ia in 0..self.claim_line.len() {
+            if self.claim_line[ia] != 0 {
+                self.join_end(ia, format);
+            }
+        }
+        let default = (Width::default(), Speed::default());
+        for (port, &m) in self.fabric.ports.iter_mut().zip(&self.marks) {
+            if m & JOINED == 0 {
+                port.peer = NO_PEER;
+                (port.width, port.speed) = default;
+            }
+        }
+    }
+
+    /// The claim of global port `ia` against the far end's own claim.
+    fn join_end(&mut self, ia: usize, format: DumpFormat) {
+        let ports = &self.fabric.ports;
+        let (a, pa) = (ports[ia].node, ports[ia].num);
+        let ib = ports[ia].peer as usize;
+        let (b, pb) = (ports[ib].node, ports[ib].num);
+        let line = self.claim_line[ia] as usize;
+        let name = |n: NodeId| self.fabric.node(n).name.as_str();
+        let far_listed = self.claim_line[ib] != 0;
+        let message = if ia == ib {
+            format!("port {pa} of \"{}\" is listed as cabled to itself", name(a))
+        } else if far_listed && ports[ib].peer as usize == ia {
+            if ia < ib {
+                // one end may carry width/speed only (ibsim options): take what is known,
+                // the lower value when both ends say something
+                let (w, s) = (
+                    merge(self.width(ia), self.width(ib)),
+                    merge(self.speed(ia), self.speed(ib)),
+                );
+                // an ibsim net file without w=/s= means ibsim's default 4xSDR
+                let known = format == DumpFormat::IbsimNet || (w.is_some() && s.is_some());
+                self.cable(ia, ib, (w, s), known);
+            }
+            return;
+        } else if far_listed {
+            let ic = ports[ib].peer as usize;
+            let (c, pc) = (ports[ic].node, ports[ic].num);
+            format!(
+                "ends disagree: \"{}\"[{pa}] lists \"{}\"[{pb}], but \"{}\"[{pb}] lists \"{}\"[{pc}] (line {})",
+                name(a),
+                name(b),
+                name(b),
+                name(c),
+                self.claim_line[ib]
+            )
+        } else if self.partial && ports[ib].peer == NO_PEER {
+            // the far end's line is outside a trimmed dump: both ends are known
+            let (w, s) = (self.width(ia), self.speed(ia));
+            let message = format!(
+                "link listed by one end only: \"{}\"[{pa}] -> \"{}\"[{pb}]: taken as cabled (--partial)",
+                name(a),
+                name(b)
+            );
+            self.cable(ia, ib, (w, s), w.is_some() && s.is_some());
+            self.notes.push(Problem { line, message });
+            return;
+        } else {
+            // ibnetdiscover lists both ends of every link it found; a missing end means
+            // a truncated or hand-edited dump
+            format!(
+                "link listed by one end only: \"{}\"[{pa}] -> \"{}\"[{pb}] (the record of \"{}\" does not list port {pb}; \
+                 a trimmed dump? --partial reads what is there)",
+                name(a),
+                name(b),
+                name(b)
+            )
+        };
+        self.problems.push(Problem { line, message });
+        self.suspect.push((a, pa, line));
+        if ia != ib {
+            self.suspect.push((b, pb, line));
+        }
+    }
+
+    /// The width port `i`'s own line states.
+    fn width(&self, i: usize) -> Option<Width> {
+        (self.marks[i] & W_STATED != 0).then_some(self.fabric.ports[i].width)
+    }
+
+    /// The speed port `i`'s own line states.
+    fn speed(&self, i: usize) -> Option<Speed> {
+        (self.marks[i] & S_STATED != 0).then_some(self.fabric.ports[i].speed)
+    }
+
+    /// Join global ports `ia` and `ib` with the rate known of the cable, if any.
+    fn cable(&mut self, ia: usize, ib: usize, (w, s): (Option<Width>, Option<Speed>), known: bool) {
+        let ports = &mut self.fabric.ports;
+        ports[ia].peer = ib as PortIdx;
+        ports[ib].peer = ia as PortIdx;
+        for k in [ia, ib] {
+            ports[k].width = w.unwrap_or_default();
+            ports[k].speed = s.unwrap_or_default();
+            self.marks[k] |= JOINED | if known { RATE_KNOWN } else { 0 };
+        }
+    }
+}
+
+fn merge<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
 }
 
 /// Memory follows what a text lists: the nodes may declare at most a floor plus
@@ -158,405 +692,6 @@ pub(super) fn check_port_budget(declared: usize, port_lines: usize, path: &Path,
         ));
     }
     Ok(())
-}
-
-/// A claim one end makes about a cable: remote node and port, the line, the rate.
-#[derive(Clone, Copy)]
-struct Claim {
-    node: NodeId,
-    port: u32,
-    line: usize,
-    width: Option<Width>,
-    speed: Option<Speed>,
-}
-
-/// Build the fabric from raw records and check both ends of every link.
-pub(super) fn assemble(raw: Raw<'_>, format: DumpFormat, path: &Path, partial: bool) -> Result<Discovered> {
-    let Raw {
-        mut nodes,
-        ports,
-        labels,
-        notes,
-        problems,
-        suspect: raw_suspect,
-    } = raw;
-    let descs: Vec<String> = nodes.iter_mut().map(|n| std::mem::take(&mut n.desc)).collect();
-    let mut a = Assembly::new(&nodes, notes, problems, format, partial);
-    a.add_nodes(descs, path)?;
-    a.keep_suspect_ports(&raw_suspect);
-    a.claim_ports(&ports, &labels);
-    a.join_ends();
-    Ok(a.finish())
-}
-
-/// What each end claims, indexed by global port number.
-const UNCLAIMED: Claim = Claim {
-    node: NodeId::MAX,
-    port: 0,
-    line: 0,
-    width: None,
-    speed: None,
-};
-
-/// The fabric being assembled from the node records `nodes`, with what the records say
-/// about its ports so far and everything found wrong on the way.
-struct Assembly<'r, 'a> {
-    nodes: &'r [RawNode<'a>],
-    format: DumpFormat,
-    partial: bool,
-    fabric: Fabric,
-    by_id: FxMap<&'r str, NodeId>,
-    node_lines: Vec<usize>,
-    /// What each port's own line claims about its cable, by global port number.
-    claims: Vec<Claim>,
-    rate_known: Vec<bool>,
-    notes: Vec<Problem>,
-    problems: Vec<Problem>,
-    suspect: Vec<(NodeId, u8, usize)>,
-    outside: Vec<(NodeId, u8, usize)>,
-    /// Labels by global port number (empty until a dump has one); the least where two
-    /// lines disagree.
-    labels: Vec<Option<PortLabel>>,
-}
-
-impl<'r, 'a> Assembly<'r, 'a> {
-    /// An empty fabric sized for `nodes`, keeping the notes and problems the readers found.
-    fn new(
-        nodes: &'r [RawNode<'a>],
-        notes: Vec<Problem>,
-        problems: Vec<Problem>,
-        format: DumpFormat,
-        partial: bool,
-    ) -> Self {
-        Assembly {
-            nodes,
-            format,
-            partial,
-            fabric: Fabric {
-                nodes: Vec::with_capacity(nodes.len()),
-                ports: Vec::with_capacity(nodes.iter().map(|n| n.nports as usize + 1).sum()),
-            },
-            by_id: FxMap::with_capacity_and_hasher(nodes.len(), Default::default()),
-            node_lines: Vec::with_capacity(nodes.len()),
-            claims: Vec::new(),
-            rate_known: Vec::new(),
-            notes,
-            problems,
-            suspect: Vec::new(),
-            outside: Vec::new(),
-            labels: Vec::new(),
-        }
-    }
-
-    /// Every node in record order with its description, LID and LMC; a GUID or id seen
-    /// twice is a problem (the node is still added, the first keeps the name).
-    fn add_nodes(&mut self, descs: Vec<String>, path: &Path) -> Result<()> {
-        let nodes = self.nodes;
-        let mut by_guid: FxMap<u64, usize> = FxMap::with_capacity_and_hasher(nodes.len(), Default::default());
-        for ((i, n), desc) in nodes.iter().enumerate().zip(descs) {
-            if let Some(&j) = by_guid.get(&n.guid) {
-                self.problems.push(Problem {
-                    line: n.line,
-                    message: format!(
-                        "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
-                        n.guid, n.id, nodes[j].id, nodes[j].line
-                    ),
-                });
-            } else {
-                by_guid.insert(n.guid, i);
-            }
-            let id = self
-                .fabric
-                .add_node(n.kind, n.nports, n.guid, n.id.to_string(), desc)
-                .map_err(|e| Error::at(path, n.line, e.to_string()))?;
-            if n.sysimg != 0 {
-                self.fabric.set_sysimg(id, n.sysimg);
-            }
-            if self.by_id.insert(n.id.as_ref(), id).is_some() {
-                self.problems.push(Problem {
-                    line: n.line,
-                    message: format!("node id \"{}\" appears twice", n.id),
-                });
-            }
-            self.node_lines.push(n.line);
-            if let Some(lid) = n.lid {
-                let p0 = self.fabric.port_index(id, 0) as usize;
-                self.fabric.ports[p0].lid = lid;
-                self.fabric.ports[p0].lmc = n.lmc.unwrap_or(0);
-            }
-        }
-        Ok(())
-    }
-
-    /// The ports the readers found doubtful, where they exist.
-    fn keep_suspect_ports(&mut self, raw_suspect: &[(usize, u32, usize)]) {
-        let nodes = self.nodes;
-        self.suspect = raw_suspect
-            .iter()
-            .filter(|&&(n, p, _)| p >= 1 && p <= nodes[n].nports)
-            .map(|&(n, p, l)| (n as NodeId, p as u8, l))
-            .collect();
-    }
-
-    /// Record what every port line claims about its cable, with the port's own GUID, LID
-    /// and labels.
-    fn claim_ports(&mut self, ports: &[RawPort<'_>], labels: &[(u32, Labels)]) {
-        self.claims = vec![UNCLAIMED; self.fabric.ports.len()];
-        let mut labels = labels.iter().peekable();
-        for (i, p) in ports.iter().enumerate() {
-            let l = labels.next_if(|l| l.0 as usize == i).map_or([None, None], |l| l.1);
-            self.claim_port(p, l);
-        }
-    }
-
-    /// One port line: a port out of range, a far end unknown or out of range, or a port
-    /// listed twice is a problem (outside a `--partial` dump, a note); else its claim.
-    fn claim_port(&mut self, p: &RawPort<'_>, [label, remote_label]: Labels) {
-        let nodes = self.nodes;
-        let me = p.node;
-        let n = &nodes[me as usize];
-        if p.num == 0 || p.num > n.nports {
-            self.problems.push(Problem {
-                line: p.line,
-                message: format!(
-                    "port {} is beyond node \"{}\" which has ports 1..={}",
-                    p.num, n.id, n.nports
-                ),
-            });
-            return;
-        }
-        let Some(other) = self.far_node(p) else {
-            return;
-        };
-        let on = &nodes[other as usize];
-        if p.remote_port == 0 || p.remote_port > on.nports {
-            self.problems.push(Problem {
-                line: p.line,
-                message: format!(
-                    "port {} of \"{}\" leads to port {} of \"{}\", which has ports 1..={}",
-                    p.num, n.id, p.remote_port, on.id, on.nports
-                ),
-            });
-            self.suspect.push((me, p.num as u8, p.line));
-            return;
-        }
-        let idx = self.fabric.port_index(me, p.num as u8) as usize;
-        if let Some(l) = label {
-            self.label(idx, l);
-        }
-        if let Some(l) = remote_label {
-            let ridx = self.fabric.port_index(other, p.remote_port as u8) as usize;
-            self.label(ridx, l);
-        }
-        let fabric = &mut self.fabric;
-        if let Some(g) = p.guid {
-            fabric.ports[idx].guid = g;
-        }
-        if let Some(l) = p.lid {
-            fabric.ports[idx].lid = l;
-            fabric.ports[idx].lmc = p.lmc.unwrap_or(0);
-        }
-        if let Some(g) = p.remote_guid {
-            if on.kind != NodeKind::Switch {
-                let ridx = fabric.port_index(other, p.remote_port as u8) as usize;
-                fabric.ports[ridx].guid = g;
-            }
-        }
-        let prev = self.claims[idx];
-        if prev.line != 0 {
-            self.problems.push(Problem {
-                line: p.line,
-                message: format!(
-                    "port {} of \"{}\" is listed twice (also line {})",
-                    p.num, n.id, prev.line
-                ),
-            });
-            self.suspect.push((me, p.num as u8, p.line));
-            return;
-        }
-        self.claims[idx] = Claim {
-            node: other,
-            port: p.remote_port,
-            line: p.line,
-            width: p.width,
-            speed: p.speed,
-        };
-    }
-
-    /// Keep a port's label (the least, where lines disagree).
-    fn label(&mut self, port: usize, l: PortLabel) {
-        if self.labels.is_empty() {
-            self.labels = vec![None; self.fabric.ports.len()];
-        }
-        let slot = &mut self.labels[port];
-        *slot = Some(slot.map_or(l, |s| s.min(l)));
-    }
-
-    /// The node a port line's far end names; `None` (noted as outside a `--partial` dump,
-    /// else a problem) when no record has that id.
-    fn far_node(&mut self, p: &RawPort<'_>) -> Option<NodeId> {
-        let (me, n) = (p.node, &self.nodes[p.node as usize]);
-        match p.remote {
-            Remote::Index(i) => Some(i as NodeId),
-            Remote::Id(id) => match self.by_id.get(id) {
-                Some(&o) => Some(o),
-                None if self.partial => {
-                    self.notes.push(Problem {
-                        line: p.line,
-                        message: format!(
-                            "port {} of \"{}\" leads outside the dump (to \"{}\"): uncabled here (--partial)",
-                            p.num, n.id, id
-                        ),
-                    });
-                    self.outside.push((me, p.num as u8, p.line));
-                    None
-                }
-                None => {
-                    self.problems.push(Problem {
-                        line: p.line,
-                        message: format!(
-                            "port {} of \"{}\" leads to unknown node \"{}\" (no record of it in the dump: \
-                             the dump looks trimmed; --partial reads what is there)",
-                            p.num, n.id, id
-                        ),
-                    });
-                    self.suspect.push((me, p.num as u8, p.line));
-                    None
-                }
-            },
-        }
-    }
-
-    /// Cable every port whose claim the far end returns (or, in a `--partial` dump, whose
-    /// far end lists nothing); every other claim is a problem and both ends suspect.
-    fn join_ends(&mut self) {
-        self.rate_known = vec![false; self.fabric.ports.len()];
-        for ia in 0..self.claims.len() {
-            let ca = self.claims[ia];
-            if ca.line != 0 {
-                self.join_end(ia, ca);
-            }
-        }
-    }
-
-    /// The claim `ca` of global port `ia` against the far end's own claim.
-    fn join_end(&mut self, ia: usize, ca: Claim) {
-        let nodes = self.nodes;
-        let a = self.fabric.ports[ia].node;
-        let pa = self.fabric.ports[ia].num;
-        let ib = self.fabric.port_index(ca.node, ca.port as u8) as usize;
-        let cb = self.claims[ib];
-        if ia == ib {
-            self.problems.push(Problem {
-                line: ca.line,
-                message: format!(
-                    "port {pa} of \"{}\" is listed as cabled to itself",
-                    nodes[a as usize].id
-                ),
-            });
-            self.suspect.push((a, pa, ca.line));
-            return;
-        }
-        if cb.line != 0 && cb.node == a && cb.port == pa as u32 {
-            if ia < ib {
-                // one end may carry width/speed only (ibsim options): take what is known,
-                // the lower value when both ends say something
-                let (w, s) = (merge(ca.width, cb.width), merge(ca.speed, cb.speed));
-                // an ibsim net file without w=/s= means ibsim's default 4xSDR
-                let known = self.format == DumpFormat::IbsimNet || (w.is_some() && s.is_some());
-                self.cable(ia, ib, (w, s), known);
-            }
-            return;
-        }
-        let (na, nb) = (&nodes[a as usize].id, &nodes[ca.node as usize].id);
-        let pb = ca.port;
-        if cb.line != 0 {
-            self.problems.push(Problem {
-                line: ca.line,
-                message: format!(
-                    "ends disagree: \"{na}\"[{pa}] lists \"{nb}\"[{pb}], but \"{nb}\"[{pb}] lists \"{}\"[{}] (line {})",
-                    nodes[cb.node as usize].id, cb.port, cb.line
-                ),
-            });
-        } else if self.partial && self.fabric.ports[ib].peer == crate::topology::NO_PEER {
-            // the far end's line is outside a trimmed dump: both ends are known
-            let known = ca.width.is_some() && ca.speed.is_some();
-            self.cable(ia, ib, (ca.width, ca.speed), known);
-            self.notes.push(Problem {
-                line: ca.line,
-                message: format!(
-                    "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}]: taken as cabled (--partial)"
-                ),
-            });
-            return;
-        } else {
-            // ibnetdiscover lists both ends of every link it found; a missing end means
-            // a truncated or hand-edited dump
-            self.problems.push(Problem {
-                line: ca.line,
-                message: format!(
-                    "link listed by one end only: \"{na}\"[{pa}] -> \"{nb}\"[{pb}] (the record of \"{nb}\" does not list port {pb}; \
-                     a trimmed dump? --partial reads what is there)"
-                ),
-            });
-        }
-        self.suspect.push((a, pa, ca.line));
-        self.suspect.push((ca.node, pb as u8, ca.line));
-    }
-
-    /// Join global ports `ia` and `ib` with the rate known of the cable, if any.
-    fn cable(&mut self, ia: usize, ib: usize, (w, s): (Option<Width>, Option<Speed>), known: bool) {
-        let ports = &mut self.fabric.ports;
-        ports[ia].peer = ib as PortIdx;
-        ports[ib].peer = ia as PortIdx;
-        for k in [ia, ib] {
-            if let Some(w) = w {
-                ports[k].width = w;
-            }
-            if let Some(s) = s {
-                ports[k].speed = s;
-            }
-            self.rate_known[k] = known;
-        }
-    }
-
-    /// The discovered fabric, its suspect ports and port labels sorted and deduplicated.
-    fn finish(self) -> Discovered {
-        let mut suspect = self.suspect;
-        suspect.sort_unstable();
-        suspect.dedup_by_key(|s| (s.0, s.1));
-        // labels by global port number: node by node, port by port (none without a label)
-        let fabric = &self.fabric;
-        let port_labels = if self.labels.is_empty() {
-            Vec::new()
-        } else {
-            (0..fabric.len() as NodeId)
-                .flat_map(|n| (1..=fabric.node(n).nports).map(move |p| (n, p)))
-                .filter_map(|(n, p)| Some((n, p, self.labels[fabric.port_index(n, p) as usize]?)))
-                .collect()
-        };
-        Discovered {
-            fabric: self.fabric,
-            format: self.format,
-            node_lines: self.node_lines,
-            notes: self.notes,
-            problems: self.problems,
-            suspect,
-            truncated: false,
-            rate_known: self.rate_known,
-            outside: self.outside,
-            could_be: Vec::new(),
-            port_labels,
-        }
-    }
-}
-
-fn merge<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, None) => x,
-        (None, y) => y,
-    }
 }
 
 #[cfg(test)]

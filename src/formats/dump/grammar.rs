@@ -216,27 +216,62 @@ pub(super) struct RawPort<'a> {
 /// (`1/32/1`): kept beside the ports, as only an NDR/XDR dump has them.
 pub(super) type Labels = [Option<PortLabel>; 2];
 
-impl RawPort<'_> {
-    /// A cable read by a reader that names its far end by node index (ports report,
-    /// iblinkinfo, subnet.lst): no GUIDs, LID, LMC or labels until the reader adds them.
-    pub(super) fn to_index(
+/// A cable end read by a reader that names its far end by node index (ports report,
+/// iblinkinfo, subnet.lst). These readers hold every line until their nodes are known,
+/// so the end is kept in 40 bytes (a [`RawPort`] takes 96) and widened when fed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct IndexPort {
+    pub node: u32,
+    pub num: u32,
+    pub far: u32,
+    pub far_port: u32,
+    pub line: u32,
+    /// The port's own LID (CA ports), 0 when the text gave none.
+    pub lid: u16,
+    pub width: Option<Width>,
+    pub speed: Option<Speed>,
+    /// Port GUIDs of this end and of the far one, 0 when the text gave none.
+    pub guid: u64,
+    pub far_guid: u64,
+}
+
+impl IndexPort {
+    /// End `(node, num)` of a cable to `(far, far_port)`: no GUIDs or LID until the
+    /// reader adds them.
+    pub(super) fn new(
         (node, num): (usize, u32),
         (far, far_port): (usize, u32),
         (width, speed): (Option<Width>, Option<Speed>),
         line: usize,
     ) -> Self {
-        RawPort {
+        IndexPort {
             node: node as u32,
             num,
-            guid: None,
-            remote: Remote::Index(far),
-            remote_port: far_port,
-            remote_guid: None,
-            lid: None,
-            lmc: None,
+            far: far as u32,
+            far_port,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            lid: 0,
             width,
             speed,
-            line,
+            guid: 0,
+            far_guid: 0,
+        }
+    }
+
+    /// The port record the assembly takes.
+    pub(super) fn raw(&self) -> RawPort<'static> {
+        RawPort {
+            node: self.node,
+            num: self.num,
+            guid: (self.guid != 0).then_some(self.guid),
+            remote: Remote::Index(self.far as usize),
+            remote_port: self.far_port,
+            remote_guid: (self.far_guid != 0).then_some(self.far_guid),
+            lid: (self.lid != 0).then_some(self.lid),
+            lmc: None,
+            width: self.width,
+            speed: self.speed,
+            line: self.line as usize,
         }
     }
 }
@@ -335,7 +370,7 @@ fn ibsim_link_options(s: &str, p: &mut RawPort<'_>) -> bool {
     if s.is_empty() {
         return true;
     }
-    for tok in s.split_whitespace() {
+    for tok in s.split_ascii_whitespace() {
         let (key, val) = match tok.split_once('=') {
             Some(kv) => kv,
             None => return false,
@@ -385,8 +420,8 @@ fn port_comment(c: &str, p: &mut RawPort<'_>) {
         None => ("", c),
     };
     // local lid/lmc (CA lines) before the description
-    lid_lmc(before.split_whitespace(), &mut p.lid, &mut p.lmc);
-    let mut toks = after.split_whitespace();
+    lid_lmc(before.split_ascii_whitespace(), &mut p.lid, &mut p.lmc);
+    let mut toks = after.split_ascii_whitespace();
     while let Some(t) = toks.next() {
         if t == "lid" {
             toks.next();
@@ -438,7 +473,7 @@ pub(super) fn header_comment(rest: &str) -> (Option<String>, Option<u16>, Option
         (Some(c.to_string()).filter(|s| !s.is_empty()), "")
     };
     let (mut lid, mut lmc) = (None, None);
-    lid_lmc(tail.split_whitespace(), &mut lid, &mut lmc);
+    lid_lmc(tail.split_ascii_whitespace(), &mut lid, &mut lmc);
     (desc, lid, lmc)
 }
 

@@ -8,8 +8,8 @@
 //! its own; its kind is read from how it is reached (see [`peer_kind`]). A port that is
 //! `Down` is an empty port; "Could be" hints are kept for the slow-cable report.
 
-use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
-use super::grammar::{find_seq, lid16, lines, shorten, truncation_hint, Cur, RawPort};
+use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
+use super::grammar::{find_seq, lid16, lines, shorten, truncation_hint, Cur, IndexPort};
 use super::{CouldBe, DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -90,7 +90,7 @@ fn link_field(s: &str) -> Option<(Option<Width>, Option<Speed>, bool)> {
         }
     }
     let inner = &body[..end?];
-    let mut toks = inner.split_whitespace().peekable();
+    let mut toks = inner.split_ascii_whitespace().peekable();
     let mut width = None;
     let mut speed = None;
     let mut state = None;
@@ -124,7 +124,7 @@ fn could_be(s: &str) -> CouldBeRate {
     let mut rest = s;
     while let Some(at) = find_seq(rest, "Could be ") {
         rest = &rest[at + 9..];
-        let mut toks = rest.split_whitespace();
+        let mut toks = rest.split_ascii_whitespace();
         let Some(t) = toks.next() else { break };
         if let Some(w) = Width::from_token(t) {
             out.width = Some(w);
@@ -308,8 +308,8 @@ pub(super) fn read_iblinkinfo<'a>(
     path: &Path,
     opts: ParseOptions,
     truncated: bool,
-) -> Result<(Raw<'a>, DumpFormat, Vec<CouldBe>)> {
-    let mut raw = Raw::new();
+) -> Result<(Assembly<'a>, DumpFormat, Vec<CouldBe>)> {
+    let mut raw = Assembly::with_capacity(0, 0, opts.partial);
     let mut nodes: Vec<LNode<'a>> = Vec::new();
     let mut entries: Vec<Entry<'a>> = Vec::new();
     // -l: node by the GUID its lines start with
@@ -391,13 +391,22 @@ pub(super) fn read_iblinkinfo<'a>(
     } else {
         settle_block_form(&mut nodes, &entries);
     }
-    let could = resolve_peers(&mut nodes, &entries, &mut raw);
+    let mut ports = Vec::new();
+    let could = resolve_peers(&mut nodes, &entries, (&mut raw, &mut ports));
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no iblinkinfo port lines found"));
     }
     let declared: usize = nodes.iter().map(|n| n.nports.max(1) as usize + 1).sum();
-    check_port_budget(declared, raw.ports.len(), path, 0)?;
-    raw.nodes = nodes.iter().enumerate().map(|(i, n)| raw_node(i, n)).collect();
+    check_port_budget(declared, ports.len(), path, 0)?;
+    // the lines are in `ports` now: their memory is the fabric's before it is allocated
+    drop(entries);
+    raw.reserve(nodes.len(), declared);
+    for (i, n) in nodes.iter().enumerate() {
+        raw.add_node(raw_node(i, n), path)?;
+    }
+    for p in &ports {
+        raw.add_port(&p.raw(), [None, None]);
+    }
     let format = if line_form {
         DumpFormat::IblinkinfoLines
     } else {
@@ -471,7 +480,11 @@ fn settle_line_form<'a>(nodes: &mut Vec<LNode<'a>>, entries: &mut [Entry<'a>]) {
 /// Find every peer among the listed nodes (by GUID when printed, else by LID), make a
 /// node of each peer the text does not list, and write the port records: one per line,
 /// and the far end's when its own node does not list that port.
-fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, entries: &[Entry<'a>], raw: &mut Raw<'a>) -> Vec<CouldBe> {
+fn resolve_peers<'a>(
+    nodes: &mut Vec<LNode<'a>>,
+    entries: &[Entry<'a>],
+    (raw, ports): (&mut Assembly<'a>, &mut Vec<IndexPort>),
+) -> Vec<CouldBe> {
     let listed = nodes.len();
     // listed nodes and ports by LID and GUID
     let mut switch_by_lid: FxMap<u32, usize> = FxMap::default();
@@ -548,12 +561,12 @@ fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, entries: &[Entry<'a>], raw: &mu
             (Far::Port { port, lid, .. }, Some(far)) => {
                 let me = e.node;
                 let far_is_ca = nodes[*far].kind != Some(NodeKind::Switch);
-                raw.ports.push(port_record(e, me, *far, port, nodes));
+                ports.push(port_record(e, me, *far, port, nodes));
                 if !own.contains_key(&(*far, port)) {
                     // the far node does not list this port: its end is this line's
-                    let mut back = RawPort::to_index((*far, port), (me, e.l.port), (e.l.width, e.l.speed), e.line);
-                    back.lid = lid16(lid).filter(|_| far_is_ca);
-                    raw.ports.push(back);
+                    let mut back = IndexPort::new((*far, port), (me, e.l.port), (e.l.width, e.l.speed), e.line);
+                    back.lid = lid16(lid).filter(|_| far_is_ca).unwrap_or(0);
+                    ports.push(back);
                 }
                 if e.l.could != CouldBeRate::default() {
                     could.push(CouldBe {
@@ -578,12 +591,12 @@ fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, entries: &[Entry<'a>], raw: &mu
 }
 
 /// The record of one port line (CA ports carry their GUID and LID).
-fn port_record<'a>(e: &Entry<'a>, me: usize, far: usize, far_port: u32, nodes: &[LNode<'_>]) -> RawPort<'a> {
+fn port_record(e: &Entry<'_>, me: usize, far: usize, far_port: u32, nodes: &[LNode<'_>]) -> IndexPort {
     let is_ca = nodes[me].kind != Some(NodeKind::Switch);
-    let mut port = RawPort::to_index((me, e.l.port), (far, far_port), (e.l.width, e.l.speed), e.line);
+    let mut port = IndexPort::new((me, e.l.port), (far, far_port), (e.l.width, e.l.speed), e.line);
     if is_ca {
-        port.guid = e.l.guid;
-        port.lid = lid16(e.l.lid);
+        port.guid = e.l.guid.unwrap_or(0);
+        port.lid = lid16(e.l.lid).unwrap_or(0);
     }
     port
 }

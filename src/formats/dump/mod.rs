@@ -353,7 +353,7 @@ pub fn parse_with(text: &str, path: &Path, opts: ParseOptions) -> Result<Discove
             (raw, if opts.format.is_some() { f } else { found })
         }
     };
-    let mut d = assemble::assemble(raw, format, path, opts.partial)?;
+    let mut d = raw.finish(format);
     d.could_be = could_be;
     d.truncated = truncated;
     if truncated {

@@ -3,8 +3,8 @@
 //! from the port GUIDs (switch: the node GUID; CA/router: port GUID minus port number,
 //! which is what ibsim and most HCAs use).
 
-use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
-use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort, Remote};
+use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
+use super::grammar::{lid16, line_count, lines, shorten, truncation_hint, Cur, IndexPort};
 use super::{ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -104,7 +104,7 @@ pub(super) fn read_ports_report<'a>(
     path: &Path,
     opts: ParseOptions,
     truncated: bool,
-) -> Result<Raw<'a>> {
+) -> Result<Assembly<'a>> {
     // node key: switch by GUID; CA/router by its node GUID, which the report does not
     // print: ibsim and most HCAs use port GUID = node GUID + port number
     struct PNode<'a> {
@@ -117,7 +117,8 @@ pub(super) fn read_ports_report<'a>(
     }
     let mut nodes: Vec<PNode<'a>> = Vec::new();
     let mut index: FxMap<(bool, u64), usize> = FxMap::default();
-    let mut raw = Raw::new();
+    let mut raw = Assembly::with_capacity(0, 0, opts.partial);
+    let mut ports: Vec<IndexPort> = Vec::with_capacity(line_count(text));
     let mut node_of = |(kind, lid, port, g): PortEnd, desc: &'a str, line: usize, nodes: &mut Vec<PNode<'a>>| {
         let (key, guid) = if kind == NodeKind::Switch {
             ((true, g), g)
@@ -187,9 +188,9 @@ pub(super) fn read_ports_report<'a>(
         let a = node_of(l.local, l.desc, lineno, &mut nodes);
         if let Some(r) = l.remote {
             let b = node_of(r, l.remote_desc, lineno, &mut nodes);
-            let mut port = RawPort::to_index((a, l.local.2), (b, r.2), (l.width, l.speed), lineno);
-            port.lid = lid16(l.local.1).filter(|_| l.local.0 != NodeKind::Switch);
-            raw.ports.push(port);
+            let mut port = IndexPort::new((a, l.local.2), (b, r.2), (l.width, l.speed), lineno);
+            port.lid = lid16(l.local.1).filter(|_| l.local.0 != NodeKind::Switch).unwrap_or(0);
+            ports.push(port);
         } else {
             raw.notes.push(Problem {
                 line: lineno,
@@ -200,28 +201,31 @@ pub(super) fn read_ports_report<'a>(
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no ports found in the ports report"));
     }
-    for p in &mut raw.ports {
+    for p in &mut ports {
         let n = &nodes[p.node as usize];
         if n.kind != NodeKind::Switch {
-            p.guid = Some(n.guid.wrapping_add(p.num as u64));
+            p.guid = n.guid.wrapping_add(p.num as u64);
         }
-        if let Remote::Index(b) = p.remote {
-            let r = &nodes[b];
-            if r.kind != NodeKind::Switch {
-                p.remote_guid = Some(r.guid.wrapping_add(p.remote_port as u64));
-            }
+        let r = &nodes[p.far as usize];
+        if r.kind != NodeKind::Switch {
+            p.far_guid = r.guid.wrapping_add(p.far_port as u64);
         }
     }
     // memory follows what the report describes, checked node by node
     let mut declared = 0usize;
     for n in &nodes {
         declared += n.nports.max(1) as usize + 1;
-        check_port_budget(declared, raw.ports.len(), path, n.line)?;
+        check_port_budget(declared, ports.len(), path, n.line)?;
     }
-    raw.nodes = nodes
-        .iter()
-        .map(|n| RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), u32::from(n.lid), n.line))
-        .collect();
+    drop(index);
+    raw.reserve(nodes.len(), declared);
+    for n in &nodes {
+        let node = RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), u32::from(n.lid), n.line);
+        raw.add_node(node, path)?;
+    }
+    for p in &ports {
+        raw.add_port(&p.raw(), [None, None]);
+    }
     Ok(raw)
 }
 

@@ -5,7 +5,7 @@
 //! The GUIDs of nodes come from, in order: the GUID line just before the header, the
 //! node id (`S-<guid>`), or ibsim's rule that the next node of a kind takes the next GUID.
 
-use super::assemble::{Raw, RawNode};
+use super::assemble::{Assembly, RawNode};
 use super::grammar::{
     guid_from_id, guid_line, header_comment, leading_port, lines, node_header, port_line, shorten, truncation_hint,
 };
@@ -46,7 +46,7 @@ const KNOWN: [&str; 12] = [
 /// A port line that cannot be trusted (`message` says why): an error when parsing
 /// strictly; when lenient a problem, and the port it names, if readable, is in doubt.
 fn doubtful_port(
-    raw: &mut Raw<'_>,
+    raw: &mut Assembly<'_>,
     opts: ParseOptions,
     path: &Path,
     (line, node): (usize, usize),
@@ -58,7 +58,7 @@ fn doubtful_port(
     }
     raw.problems.push(Problem { line, message });
     if let Some(num) = leading_port(body) {
-        raw.suspect.push((node, num, line));
+        raw.doubt(node, num, line);
     }
     Ok(())
 }
@@ -86,7 +86,7 @@ pub(super) fn mentions_ibdiag(text: &str) -> bool {
 /// rest. Anything else (a pasted prompt `[root@host]# ...`) belongs to no record and is
 /// skipped with a note.
 fn outside_record(
-    raw: &mut Raw<'_>,
+    raw: &mut Assembly<'_>,
     opts: ParseOptions,
     path: &Path,
     lineno: usize,
@@ -137,18 +137,34 @@ fn port_lines_at_most(text: &str) -> usize {
     brackets / 2 + 64
 }
 
-/// Read the records of an ibnetdiscover dump or ibsim net file, and say which it was.
+/// The nodes and ports (port 0 included) the headers of a text declare, within what its
+/// port lines allow: the fabric is sized once instead of grown by doubling, which holds
+/// up to three times its ports while it copies them.
+fn declared_size(text: &str) -> (usize, usize) {
+    let (mut nodes, mut ports) = (0usize, 0usize);
+    for line in lines(text) {
+        let t = line.trim_start();
+        if !matches!(t.as_bytes().first(), Some(b'S' | b'C' | b'H' | b'R')) || !header_keyword(t) {
+            continue;
+        }
+        if let Some((_, n, _, _)) = node_header(t.trim_end()) {
+            nodes += 1;
+            ports += n.min(crate::topology::fabric::MAX_PORTS) as usize + 1;
+        }
+    }
+    (nodes, ports.min(PORT_FLOOR + PORTS_PER_LINE * port_lines_at_most(text)))
+}
+
+/// Read the records of an ibnetdiscover dump or ibsim net file into the fabric, and
+/// say which it was.
 pub(super) fn read_records<'a>(
     text: &'a str,
     path: &Path,
     opts: ParseOptions,
     truncated: bool,
-) -> Result<(Raw<'a>, DumpFormat)> {
-    let mut raw = Raw {
-        nodes: Vec::new(),
-        ports: Vec::with_capacity(port_lines_at_most(text)),
-        ..Raw::new()
-    };
+) -> Result<(Assembly<'a>, DumpFormat)> {
+    let (nodes, ports) = declared_size(text);
+    let mut raw = Assembly::with_capacity(nodes, ports, opts.partial);
     // ibsim's rule for GUID lines that give only a base: the next node of a kind takes it
     let mut next_guid: [u64; 3] = [0x100000, 0x200000, 0x300000];
     let slot = |k: NodeKind| match k {
@@ -180,7 +196,7 @@ pub(super) fn read_records<'a>(
                 outside_record(&mut raw, opts, path, lineno, t, port_line(body).is_some())?;
                 continue;
             }
-            let node = raw.nodes.len() - 1;
+            let node = raw.nodes() - 1;
             let parsed = port_line(body);
             if let Some(l) = parsed.as_ref().and_then(|p| p.0.lmc).filter(|&l| l > MAX_LMC) {
                 let msg = format!("lmc: {l} is out of range: valid 0..={MAX_LMC}");
@@ -192,11 +208,8 @@ pub(super) fn read_records<'a>(
                     p.line = lineno;
                     p.node = node as u32;
                     saw_ibnd_marks |= p.lid.is_some();
-                    if labels != [None, None] {
-                        saw_labels = true;
-                        raw.labels.push((raw.ports.len() as u32, labels));
-                    }
-                    raw.ports.push(p);
+                    saw_labels |= labels != [None, None];
+                    raw.add_port(&p, labels);
                 }
                 None => {
                     let msg = format!(
@@ -214,7 +227,7 @@ pub(super) fn read_records<'a>(
             continue;
         }
         let keyword = header_keyword(t);
-        if !keyword && ["Switch", "Hca", "Ca", "Rt"].iter().any(|k| t.starts_with(k)) && raw.nodes.is_empty() {
+        if !keyword && ["Switch", "Hca", "Ca", "Rt"].iter().any(|k| t.starts_with(k)) && raw.nodes() == 0 {
             // before the first record: a banner or message that starts like a header
             raw.notes.push(Problem {
                 line: lineno,
@@ -236,14 +249,14 @@ pub(super) fn read_records<'a>(
                 }
                 // memory follows what the dump describes: ports declared but never listed
                 // cost as much as listed ones, so they are bounded by the port lines read
-                let budget = PORT_FLOOR + PORTS_PER_LINE * raw.ports.len();
+                let budget = PORT_FLOOR + PORTS_PER_LINE * raw.port_lines();
                 if declared + nports as usize + 1 > budget {
                     return Err(format!(
                         "ports: node \"{}\" brings the ports declared to {}, but only {} port lines were read: \
                          valid: at most {PORT_FLOOR} + {PORTS_PER_LINE} per port line (a dump lists the cabled ports of its nodes)",
                         escape_controls(id),
                         declared + nports as usize + 1,
-                        raw.ports.len()
+                        raw.port_lines()
                     ));
                 }
                 Ok((kind, nports, id, rest))
@@ -284,7 +297,7 @@ pub(super) fn read_records<'a>(
             };
             let step = if kind == NodeKind::Switch { 1 } else { nports as u64 + 1 };
             next_guid[slot(kind)] = guid.wrapping_add(step);
-            raw.nodes.push(RawNode {
+            let node = RawNode {
                 kind,
                 nports,
                 id: Cow::Borrowed(id),
@@ -294,7 +307,8 @@ pub(super) fn read_records<'a>(
                 lmc,
                 line: lineno,
                 sysimg: sysimg.take().unwrap_or(0),
-            });
+            };
+            raw.add_node(node, path)?;
             in_record = true;
             continue;
         }
@@ -321,7 +335,7 @@ pub(super) fn read_records<'a>(
             message: format!("skipped a line that belongs to no record: `{}`", shorten(t)),
         });
     }
-    if raw.nodes.is_empty() {
+    if raw.nodes() == 0 {
         let first = raw
             .problems
             .first()

@@ -5,8 +5,8 @@
 //! Port counts, LIDs and port numbers are hexadecimal; a switch's LID is its port 0's.
 //! Every link appears once from each end, so the records check both ends as usual.
 
-use super::assemble::{check_port_budget, FxMap, Raw, RawNode};
-use super::grammar::{lid16, lines, shorten, truncation_hint, Cur, RawPort};
+use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
+use super::grammar::{lid16, line_count, lines, shorten, truncation_hint, Cur, IndexPort};
 use super::ParseOptions;
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -78,7 +78,7 @@ fn link(rest: &str) -> Option<(Option<Width>, Option<Speed>)> {
     let mut width = None;
     let mut speed = None;
     let mut seen = 0;
-    for tok in rest.split_whitespace() {
+    for tok in rest.split_ascii_whitespace() {
         let (k, v) = tok.split_once('=')?;
         match k {
             "PHY" => width = Width::from_token(v),
@@ -129,17 +129,17 @@ struct LNode<'a> {
 }
 
 /// The record of end `a` of a cable to `b` (node indices beside them).
-fn end_record<'a>(
+fn end_record(
     (me, a): (usize, &End<'_>),
     (far, b): (usize, &End<'_>),
     rate: (Option<Width>, Option<Speed>),
     line: usize,
-) -> RawPort<'a> {
+) -> IndexPort {
     let is_ca = a.kind != NodeKind::Switch;
-    let mut port = RawPort::to_index((me, a.port), (far, b.port), rate, line);
-    port.guid = is_ca.then_some(a.port_guid);
-    port.remote_guid = (b.kind != NodeKind::Switch).then_some(b.port_guid);
-    port.lid = lid16(a.lid).filter(|_| is_ca);
+    let mut port = IndexPort::new((me, a.port), (far, b.port), rate, line);
+    port.guid = if is_ca { a.port_guid } else { 0 };
+    port.far_guid = if b.kind != NodeKind::Switch { b.port_guid } else { 0 };
+    port.lid = lid16(a.lid).filter(|_| is_ca).unwrap_or(0);
     port
 }
 
@@ -152,8 +152,9 @@ pub(super) fn read_subnet_lst<'a>(
     opts: ParseOptions,
     truncated: bool,
     once: bool,
-) -> Result<Raw<'a>> {
-    let mut raw = Raw::new();
+) -> Result<Assembly<'a>> {
+    let mut raw = Assembly::with_capacity(0, 0, opts.partial);
+    let mut ports: Vec<IndexPort> = Vec::with_capacity(line_count(text) * (1 + usize::from(once)));
     let mut nodes: Vec<LNode<'a>> = Vec::new();
     let mut index: FxMap<u64, usize> = FxMap::default();
     for (idx, line) in lines(text).enumerate() {
@@ -202,20 +203,25 @@ pub(super) fn read_subnet_lst<'a>(
         };
         let me = node_of(&a);
         let far = node_of(&b);
-        raw.ports.push(end_record((me, &a), (far, &b), (width, speed), lineno));
+        ports.push(end_record((me, &a), (far, &b), (width, speed), lineno));
         if once {
-            raw.ports.push(end_record((far, &b), (me, &a), (width, speed), lineno));
+            ports.push(end_record((far, &b), (me, &a), (width, speed), lineno));
         }
     }
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no subnet.lst lines found"));
     }
     let declared: usize = nodes.iter().map(|n| n.nports as usize + 1).sum();
-    check_port_budget(declared, raw.ports.len(), path, 0)?;
-    raw.nodes = nodes
-        .iter()
-        .map(|n| RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), n.lid, n.line))
-        .collect();
+    check_port_budget(declared, ports.len(), path, 0)?;
+    drop(index);
+    raw.reserve(nodes.len(), declared);
+    for n in &nodes {
+        let node = RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), n.lid, n.line);
+        raw.add_node(node, path)?;
+    }
+    for p in &ports {
+        raw.add_port(&p.raw(), [None, None]);
+    }
     Ok(raw)
 }
 
