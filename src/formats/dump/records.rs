@@ -520,9 +520,27 @@ Ca\t1 \"H-946dae0300630bf0\"\t\t# \"node1 mlx5_0\"\n\
             (pci.to_string(), pci.cage()),
             ("B134D0F0/0/0/1".into(), "B134D0F0/0/0/1".into())
         );
-        for bad in ["", "1/2/3/4/5", "1//2", "B1D2", "B1D2F", "x", "1/x", "-1", "70000"] {
+        for bad in [
+            "",
+            "1/2/3/4/5",
+            "1//2",
+            "B1D2",
+            "B1D2F",
+            "x",
+            "1/x",
+            "-1",
+            "70000",
+            "65536",
+            "1/",
+            "/1",
+            "1/+2",
+            "99999999999",
+        ] {
             assert!(PortLabel::parse(bad).is_none(), "{bad}");
         }
+        // leading zeros and the largest number are numbers; four parts are a label
+        assert!(PortLabel::parse("000065").unwrap().is_number(65));
+        assert_eq!(PortLabel::parse("65535/0/1/2").unwrap().to_string(), "65535/0/1/2");
     }
 
     /// Which parenthesised group is a GUID and which a label: a lone number is a label
