@@ -387,8 +387,11 @@ impl<'a> Assembly<'a> {
         if let Some(l) = label {
             self.label(ridx, l, false);
         }
-        let is_switch = self.fabric.node(node).kind == NodeKind::Switch;
-        if let Some(g) = guid.filter(|_| !is_switch && self.marks[ridx] & OWN_GUID == 0) {
+        // a far GUID is given for CA ports only, and the port's own line wins
+        let Some(g) = guid.filter(|_| self.marks[ridx] & OWN_GUID == 0) else {
+            return;
+        };
+        if self.fabric.node(node).kind != NodeKind::Switch {
             self.fabric.ports[ridx].guid = g;
         }
     }

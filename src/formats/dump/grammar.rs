@@ -217,27 +217,25 @@ pub(super) struct RawPort<'a> {
 pub(super) type Labels = [Option<PortLabel>; 2];
 
 /// A cable end read by a reader that names its far end by node index (ports report,
-/// iblinkinfo, subnet.lst). These readers hold every line until their nodes are known,
-/// so the end is kept in 40 bytes (a [`RawPort`] takes 96) and widened when fed.
+/// iblinkinfo, subnet.lst): 20 bytes, as these readers hold every line until their
+/// nodes are known (a [`RawPort`] takes 96).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct IndexPort {
     pub node: u32,
-    pub num: u32,
     pub far: u32,
-    pub far_port: u32,
-    pub line: u32,
+    line: u32,
     /// The port's own LID (CA ports), 0 when the text gave none.
     pub lid: u16,
-    pub width: Option<Width>,
-    pub speed: Option<Speed>,
-    /// Port GUIDs of this end and of the far one, 0 when the text gave none.
-    pub guid: u64,
-    pub far_guid: u64,
+    /// Port numbers; 255 stands for any number no node has (the assembly refuses it).
+    pub num: u8,
+    pub far_port: u8,
+    width: Option<Width>,
+    speed: Option<Speed>,
+    has_guid: bool,
 }
 
 impl IndexPort {
-    /// End `(node, num)` of a cable to `(far, far_port)`: no GUIDs or LID until the
-    /// reader adds them.
+    /// End `(node, num)` of a cable to `(far, far_port)`, no LID yet.
     pub(super) fn new(
         (node, num): (usize, u32),
         (far, far_port): (usize, u32),
@@ -246,33 +244,62 @@ impl IndexPort {
     ) -> Self {
         IndexPort {
             node: node as u32,
-            num,
             far: far as u32,
-            far_port,
             line: u32::try_from(line).unwrap_or(u32::MAX),
             lid: 0,
+            num: u8::try_from(num).unwrap_or(u8::MAX),
+            far_port: u8::try_from(far_port).unwrap_or(u8::MAX),
             width,
             speed,
-            guid: 0,
-            far_guid: 0,
+            has_guid: false,
+        }
+    }
+}
+
+/// The cable ends of an index reader, with the port GUIDs of those that have one (CA
+/// ports) kept apart, in the same order.
+#[derive(Default)]
+pub(super) struct IndexPorts {
+    ends: Vec<IndexPort>,
+    guids: Vec<u64>,
+}
+
+impl IndexPorts {
+    pub(super) fn with_capacity(n: usize) -> Self {
+        IndexPorts {
+            ends: Vec::with_capacity(n),
+            guids: Vec::new(),
         }
     }
 
-    /// The port record the assembly takes.
-    pub(super) fn raw(&self) -> RawPort<'static> {
-        RawPort {
-            node: self.node,
-            num: self.num,
-            guid: (self.guid != 0).then_some(self.guid),
-            remote: Remote::Index(self.far as usize),
-            remote_port: self.far_port,
-            remote_guid: (self.far_guid != 0).then_some(self.far_guid),
-            lid: (self.lid != 0).then_some(self.lid),
-            lmc: None,
-            width: self.width,
-            speed: self.speed,
-            line: self.line as usize,
+    pub(super) fn push(&mut self, mut end: IndexPort, guid: Option<u64>) {
+        if let Some(g) = guid {
+            end.has_guid = true;
+            self.guids.push(g);
         }
+        self.ends.push(end);
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Every end as the record the assembly takes, in the order read.
+    pub(super) fn records(&self) -> impl Iterator<Item = RawPort<'static>> + '_ {
+        let mut guids = self.guids.iter();
+        self.ends.iter().map(move |e| RawPort {
+            node: e.node,
+            num: u32::from(e.num),
+            guid: if e.has_guid { guids.next().copied() } else { None },
+            remote: Remote::Index(e.far as usize),
+            remote_port: u32::from(e.far_port),
+            remote_guid: None,
+            lid: (e.lid != 0).then_some(e.lid),
+            lmc: None,
+            width: e.width,
+            speed: e.speed,
+            line: e.line as usize,
+        })
     }
 }
 

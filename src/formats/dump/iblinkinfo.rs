@@ -9,7 +9,7 @@
 //! `Down` is an empty port; "Could be" hints are kept for the slow-cable report.
 
 use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
-use super::grammar::{find_seq, lid16, lines, shorten, truncation_hint, Cur, IndexPort};
+use super::grammar::{find_seq, lid16, lines, shorten, truncation_hint, Cur, IndexPort, IndexPorts};
 use super::{CouldBe, DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -391,7 +391,7 @@ pub(super) fn read_iblinkinfo<'a>(
     } else {
         settle_block_form(&mut nodes, &entries);
     }
-    let mut ports = Vec::new();
+    let mut ports = IndexPorts::default();
     let could = resolve_peers(&mut nodes, &entries, (&mut raw, &mut ports));
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no iblinkinfo port lines found"));
@@ -404,8 +404,8 @@ pub(super) fn read_iblinkinfo<'a>(
     for (i, n) in nodes.iter().enumerate() {
         raw.add_node(raw_node(i, n), path)?;
     }
-    for p in &ports {
-        raw.add_port(&p.raw(), [None, None]);
+    for p in ports.records() {
+        raw.add_port(&p, [None, None]);
     }
     let format = if line_form {
         DumpFormat::IblinkinfoLines
@@ -483,7 +483,7 @@ fn settle_line_form<'a>(nodes: &mut Vec<LNode<'a>>, entries: &mut [Entry<'a>]) {
 fn resolve_peers<'a>(
     nodes: &mut Vec<LNode<'a>>,
     entries: &[Entry<'a>],
-    (raw, ports): (&mut Assembly<'a>, &mut Vec<IndexPort>),
+    (raw, ports): (&mut Assembly<'a>, &mut IndexPorts),
 ) -> Vec<CouldBe> {
     let listed = nodes.len();
     // listed nodes and ports by LID and GUID
@@ -561,12 +561,13 @@ fn resolve_peers<'a>(
             (Far::Port { port, lid, .. }, Some(far)) => {
                 let me = e.node;
                 let far_is_ca = nodes[*far].kind != Some(NodeKind::Switch);
-                ports.push(port_record(e, me, *far, port, nodes));
+                let (end, guid) = port_record(e, me, *far, port, nodes);
+                ports.push(end, guid);
                 if !own.contains_key(&(*far, port)) {
                     // the far node does not list this port: its end is this line's
                     let mut back = IndexPort::new((*far, port), (me, e.l.port), (e.l.width, e.l.speed), e.line);
                     back.lid = lid16(lid).filter(|_| far_is_ca).unwrap_or(0);
-                    ports.push(back);
+                    ports.push(back, None);
                 }
                 if e.l.could != CouldBeRate::default() {
                     could.push(CouldBe {
@@ -591,14 +592,13 @@ fn resolve_peers<'a>(
 }
 
 /// The record of one port line (CA ports carry their GUID and LID).
-fn port_record(e: &Entry<'_>, me: usize, far: usize, far_port: u32, nodes: &[LNode<'_>]) -> IndexPort {
+fn port_record(e: &Entry<'_>, me: usize, far: usize, far_port: u32, nodes: &[LNode<'_>]) -> (IndexPort, Option<u64>) {
     let is_ca = nodes[me].kind != Some(NodeKind::Switch);
     let mut port = IndexPort::new((me, e.l.port), (far, far_port), (e.l.width, e.l.speed), e.line);
     if is_ca {
-        port.guid = e.l.guid.unwrap_or(0);
         port.lid = lid16(e.l.lid).unwrap_or(0);
     }
-    port
+    (port, e.l.guid.filter(|_| is_ca))
 }
 
 fn raw_node<'a>(i: usize, n: &LNode<'a>) -> RawNode<'a> {

@@ -4,7 +4,7 @@
 //! which is what ibsim and most HCAs use).
 
 use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
-use super::grammar::{lid16, line_count, lines, shorten, truncation_hint, Cur, IndexPort};
+use super::grammar::{lid16, line_count, lines, shorten, truncation_hint, Cur, IndexPort, IndexPorts, Remote};
 use super::{ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -118,7 +118,7 @@ pub(super) fn read_ports_report<'a>(
     let mut nodes: Vec<PNode<'a>> = Vec::new();
     let mut index: FxMap<(bool, u64), usize> = FxMap::default();
     let mut raw = Assembly::with_capacity(0, 0, opts.partial);
-    let mut ports: Vec<IndexPort> = Vec::with_capacity(line_count(text));
+    let mut ports = IndexPorts::with_capacity(line_count(text));
     let mut node_of = |(kind, lid, port, g): PortEnd, desc: &'a str, line: usize, nodes: &mut Vec<PNode<'a>>| {
         let (key, guid) = if kind == NodeKind::Switch {
             ((true, g), g)
@@ -190,7 +190,7 @@ pub(super) fn read_ports_report<'a>(
             let b = node_of(r, l.remote_desc, lineno, &mut nodes);
             let mut port = IndexPort::new((a, l.local.2), (b, r.2), (l.width, l.speed), lineno);
             port.lid = lid16(l.local.1).filter(|_| l.local.0 != NodeKind::Switch).unwrap_or(0);
-            ports.push(port);
+            ports.push(port, None);
         } else {
             raw.notes.push(Problem {
                 line: lineno,
@@ -200,16 +200,6 @@ pub(super) fn read_ports_report<'a>(
     }
     if nodes.is_empty() {
         return Err(Error::at(path, 0, "no ports found in the ports report"));
-    }
-    for p in &mut ports {
-        let n = &nodes[p.node as usize];
-        if n.kind != NodeKind::Switch {
-            p.guid = n.guid.wrapping_add(p.num as u64);
-        }
-        let r = &nodes[p.far as usize];
-        if r.kind != NodeKind::Switch {
-            p.far_guid = r.guid.wrapping_add(p.far_port as u64);
-        }
     }
     // memory follows what the report describes, checked node by node
     let mut declared = 0usize;
@@ -223,8 +213,17 @@ pub(super) fn read_ports_report<'a>(
         let node = RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), u32::from(n.lid), n.line);
         raw.add_node(node, path)?;
     }
-    for p in &ports {
-        raw.add_port(&p.raw(), [None, None]);
+    // a CA port's GUID: the node's and the port number (see above)
+    let port_guid = |node: u32, num: u32| {
+        let n = &nodes[node as usize];
+        (n.kind != NodeKind::Switch).then(|| n.guid.wrapping_add(u64::from(num)))
+    };
+    for mut p in ports.records() {
+        p.guid = port_guid(p.node, p.num);
+        if let Remote::Index(far) = p.remote {
+            p.remote_guid = port_guid(far as u32, p.remote_port);
+        }
+        raw.add_port(&p, [None, None]);
     }
     Ok(raw)
 }

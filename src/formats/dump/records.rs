@@ -504,6 +504,23 @@ Ca\t1 \"H-946dae0300630bf0\"\t\t# \"node1 mlx5_0\"\n\
                 (spine, 63, "1/32/1".to_string())
             ]
         );
+        // where the far end's line labels a port otherwise, the port's own line wins,
+        // whichever record comes first
+        let other = t.replace("\"S-fc6a1c0300a8a3c0\"[1](1/1/1)", "\"S-fc6a1c0300a8a3c0\"[1](1/0/2)");
+        let (head, rest) = other.split_at(other.find("switchguid=").unwrap());
+        let (leaf_rec, rest) = rest.split_at(rest[1..].find("switchguid=").unwrap() + 1);
+        let spine_first = format!("{head}{rest}{leaf_rec}");
+        for text in [other.as_str(), spine_first.as_str()] {
+            let d = parse(text, Path::new("n")).unwrap().strict(Path::new("n")).unwrap();
+            let leaf = d
+                .fabric
+                .nodes
+                .iter()
+                .position(|n| n.guid == 0xfc6a1c0300a8a3c0)
+                .unwrap() as u32;
+            let l = d.port_labels.iter().find(|(n, p, _)| (*n, *p) == (leaf, 1)).unwrap();
+            assert_eq!(l.2.to_string(), "1/1/1", "{text}");
+        }
         let cage = |s: &str| super::super::PortLabel::parse(s).unwrap().cage();
         assert_eq!(
             (cage("1/32/1"), cage("1/32/1/2"), cage("32/1")),
@@ -520,9 +537,27 @@ Ca\t1 \"H-946dae0300630bf0\"\t\t# \"node1 mlx5_0\"\n\
             (pci.to_string(), pci.cage()),
             ("B134D0F0/0/0/1".into(), "B134D0F0/0/0/1".into())
         );
-        for bad in ["", "1/2/3/4/5", "1//2", "B1D2", "B1D2F", "x", "1/x", "-1", "70000"] {
+        for bad in [
+            "",
+            "1/2/3/4/5",
+            "1//2",
+            "B1D2",
+            "B1D2F",
+            "x",
+            "1/x",
+            "-1",
+            "70000",
+            "65536",
+            "1/",
+            "/1",
+            "1/+2",
+            "99999999999",
+        ] {
             assert!(PortLabel::parse(bad).is_none(), "{bad}");
         }
+        // leading zeros and the largest number are numbers; four parts are a label
+        assert!(PortLabel::parse("000065").unwrap().is_number(65));
+        assert_eq!(PortLabel::parse("65535/0/1/2").unwrap().to_string(), "65535/0/1/2");
     }
 
     /// Which parenthesised group is a GUID and which a label: a lone number is a label

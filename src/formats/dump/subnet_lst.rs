@@ -6,7 +6,7 @@
 //! Every link appears once from each end, so the records check both ends as usual.
 
 use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
-use super::grammar::{lid16, line_count, lines, shorten, truncation_hint, Cur, IndexPort};
+use super::grammar::{lid16, line_count, lines, shorten, truncation_hint, Cur, IndexPort, IndexPorts};
 use super::ParseOptions;
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
@@ -130,17 +130,16 @@ struct LNode<'a> {
 
 /// The record of end `a` of a cable to `b` (node indices beside them).
 fn end_record(
+    ports: &mut IndexPorts,
     (me, a): (usize, &End<'_>),
     (far, b): (usize, &End<'_>),
     rate: (Option<Width>, Option<Speed>),
     line: usize,
-) -> IndexPort {
+) {
     let is_ca = a.kind != NodeKind::Switch;
     let mut port = IndexPort::new((me, a.port), (far, b.port), rate, line);
-    port.guid = if is_ca { a.port_guid } else { 0 };
-    port.far_guid = if b.kind != NodeKind::Switch { b.port_guid } else { 0 };
     port.lid = lid16(a.lid).filter(|_| is_ca).unwrap_or(0);
-    port
+    ports.push(port, is_ca.then_some(a.port_guid));
 }
 
 /// Read the lines of a subnet.lst into node and port records. OpenSM lists every cable
@@ -154,7 +153,7 @@ pub(super) fn read_subnet_lst<'a>(
     once: bool,
 ) -> Result<Assembly<'a>> {
     let mut raw = Assembly::with_capacity(0, 0, opts.partial);
-    let mut ports: Vec<IndexPort> = Vec::with_capacity(line_count(text) * (1 + usize::from(once)));
+    let mut ports = IndexPorts::with_capacity(line_count(text) * (1 + usize::from(once)));
     let mut nodes: Vec<LNode<'a>> = Vec::new();
     let mut index: FxMap<u64, usize> = FxMap::default();
     for (idx, line) in lines(text).enumerate() {
@@ -203,9 +202,9 @@ pub(super) fn read_subnet_lst<'a>(
         };
         let me = node_of(&a);
         let far = node_of(&b);
-        ports.push(end_record((me, &a), (far, &b), (width, speed), lineno));
+        end_record(&mut ports, (me, &a), (far, &b), (width, speed), lineno);
         if once {
-            ports.push(end_record((far, &b), (me, &a), (width, speed), lineno));
+            end_record(&mut ports, (far, &b), (me, &a), (width, speed), lineno);
         }
     }
     if nodes.is_empty() {
@@ -219,8 +218,8 @@ pub(super) fn read_subnet_lst<'a>(
         let node = RawNode::by_guid(n.kind, n.nports, n.guid, n.desc.to_string(), n.lid, n.line);
         raw.add_node(node, path)?;
     }
-    for p in &ports {
-        raw.add_port(&p.raw(), [None, None]);
+    for p in ports.records() {
+        raw.add_port(&p, [None, None]);
     }
     Ok(raw)
 }
