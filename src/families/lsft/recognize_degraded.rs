@@ -260,9 +260,10 @@ pub(crate) fn lsft(g: &SwitchGraph<'_>) -> Result<Degraded, Fail> {
         pair_lone_leaves(g, &mut classes, n, d);
     }
     let nl = classes.len();
-    if n - ns > q as usize || n - nl > q as usize {
+    // two-sided, the order comes from the spines alone: the points may be more than it has
+    if nl > n || n - ns > q as usize || n - nl > q as usize {
         return Err(Fail::counts(format!(
-            "{ns} spines and {nl} points: too many switches missing for LSFT({q})"
+            "{ns} spines and {nl} points: LSFT({q}) has {n} of each and at most {q} missing"
         )));
     }
     let too_many = |s: u32| g.degree(s) > if leaves.contains(&s) { d } else { d * sides as usize };
