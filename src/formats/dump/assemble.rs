@@ -275,18 +275,24 @@ impl<'a> Assembly<'a> {
         Ok(id)
     }
 
+    /// The slot id `s` names, made (with no node yet) the first time it is named.
+    fn slot_of(&mut self, s: &'a str) -> usize {
+        let next = self.slot_node.len();
+        let slot = *self.names.entry(s).or_insert(next as u32) as usize;
+        if slot == next {
+            self.slot_node.push(NO_NODE);
+        }
+        slot
+    }
+
     /// The slot of id `s` now names node `id`, unless a record named it before.
     fn name_node(&mut self, s: &'a str, id: NodeId, line: usize) {
-        match self.names.get(s) {
-            Some(&slot) if self.slot_node[slot as usize] != NO_NODE => self.problems.push(Problem {
-                line,
-                message: format!("node id \"{s}\" appears twice"),
-            }),
-            Some(&slot) => self.slot_node[slot as usize] = id,
-            None => {
-                self.names.insert(s, self.slot_node.len() as u32);
-                self.slot_node.push(id);
-            }
+        let slot = self.slot_of(s);
+        if self.slot_node[slot] == NO_NODE {
+            self.slot_node[slot] = id;
+        } else {
+            let message = format!("node id \"{s}\" appears twice");
+            self.problems.push(Problem { line, message });
         }
     }
 
@@ -368,15 +374,10 @@ impl<'a> Assembly<'a> {
 
     /// The node a far end's id names, or its slot while no record has that id.
     fn far_slot(&mut self, id: &'a str) -> Far {
-        match self.names.get(id) {
-            Some(&s) if self.slot_node[s as usize] != NO_NODE => Far::Node(self.slot_node[s as usize]),
-            Some(&s) => Far::Slot(s),
-            None => {
-                let s = self.slot_node.len() as u32;
-                self.names.insert(id, s);
-                self.slot_node.push(NO_NODE);
-                Far::Slot(s)
-            }
+        let slot = self.slot_of(id);
+        match self.slot_node[slot] {
+            NO_NODE => Far::Slot(slot as u32),
+            node => Far::Node(node),
         }
     }
 

@@ -172,7 +172,11 @@ impl PortLabel {
             }
             rest = tail;
         }
-        l.len = numbers(rest.as_bytes(), &mut l.parts)?;
+        for part in rest.split('/') {
+            let slot = l.parts.get_mut(usize::from(l.len))?;
+            *slot = decimal(part)?;
+            l.len += 1;
+        }
         Some(l)
     }
 
@@ -202,25 +206,6 @@ impl PortLabel {
 }
 
 /// A decimal number below 65,536 (no sign, no blanks, not empty).
-/// `1/32/1` into `out`: 1 to 4 decimal numbers below 65,536 joined by `/`, in one pass
-/// over the bytes (two labels on every port line of an NDR dump); how many there were.
-fn numbers(s: &[u8], out: &mut [u16; 4]) -> Option<u8> {
-    let (mut n, mut v, mut digits) = (0usize, 0u32, 0u32);
-    for &b in s {
-        if b == b'/' {
-            *out.get_mut(n)? = u16::try_from(v).ok().filter(|_| digits > 0)?;
-            (n, v, digits) = (n + 1, 0, 0);
-        } else if b.is_ascii_digit() && v <= u32::from(u16::MAX) {
-            v = v * 10 + u32::from(b - b'0');
-            digits += 1;
-        } else {
-            return None;
-        }
-    }
-    *out.get_mut(n)? = u16::try_from(v).ok().filter(|_| digits > 0)?;
-    u8::try_from(n + 1).ok()
-}
-
 fn decimal(s: &str) -> Option<u16> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
