@@ -311,6 +311,13 @@ fn main() {
         fabric.cas().count(),
         fabric.link_count()
     );
+    // IBFAT_BENCH_ONLY=<format's first word> and IBFAT_BENCH_RUNS=<n>: one reader, many
+    // runs (for a profiler)
+    let only = std::env::var("IBFAT_BENCH_ONLY").ok();
+    let runs: usize = std::env::var("IBFAT_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(15);
     for (what, text) in [
         ("ibnetdiscover output", &dump),
         ("ibdiagnet ibnetdiscover file", &ibdiag),
@@ -319,7 +326,10 @@ fn main() {
         ("iblinkinfo output", &links),
         ("opensm-subnet.lst", &lst),
     ] {
-        let (t, d) = best(15, || dump::parse(text, Path::new("bench")).expect("parses"));
+        if only.as_deref().is_some_and(|o| !what.starts_with(o)) {
+            continue;
+        }
+        let (t, d) = best(runs, || dump::parse(text, Path::new("bench")).expect("parses"));
         assert!(d.problems.is_empty(), "{:?}", d.problems.first());
         assert_eq!(d.fabric.link_count(), fabric.link_count(), "{what}: every cable read");
         assert_eq!(d.format.describe(), what, "detected as what it is");

@@ -51,7 +51,8 @@ impl Hasher for Fx {
         self.add(v as u64);
     }
     fn finish(&self) -> u64 {
-        self.0
+        // the product's low bits see only its inputs' low bits; the table indexes by them
+        self.0.rotate_left(26)
     }
 }
 
