@@ -363,6 +363,9 @@ fn main() {
             model as f64 / 1048576.0
         );
     }
+    if only.is_some() {
+        return;
+    }
     let parsed = dump::parse(&dump, Path::new("bench")).expect("parses").fabric;
     let (t, rec) = best(5, || recognize(&parsed, None));
     match rec {

@@ -130,7 +130,7 @@ impl Speed {
 /// Width and speed of a combined dump token such as `4xQDR`, `12xEDR`, `4x???` (speed
 /// unknown) or `??xSDR` (width unknown); both `None` when there is no `x`.
 pub(crate) fn rate_from_token(tok: &str) -> (Option<Width>, Option<Speed>) {
-    match tok.find('x') {
+    match tok.bytes().position(|b| b == b'x') {
         Some(x) => (Width::from_token(&tok[..=x]), Speed::from_token(&tok[x + 1..])),
         None => (None, None),
     }
