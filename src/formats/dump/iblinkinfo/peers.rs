@@ -15,6 +15,7 @@ use super::{Far, LinkLine};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::path::Path;
 
 /// A width and a speed, each maybe unknown, in one byte (a code of [`WIDTHS`] plus 1 in
@@ -275,8 +276,15 @@ pub(super) fn assemble<'a>(
     check_port_budget(declared, ends.ends.len(), path, 0)?;
     nodes.shrink_to_fit();
     raw.reserve(nodes.len(), declared);
-    for (i, n) in nodes.iter().enumerate() {
-        raw.add_node(raw_node(i, n), path)?;
+    // the nodes leave as they join the fabric, whose strings take their room
+    let mut nodes = VecDeque::from(nodes);
+    let mut i = 0;
+    while let Some(n) = nodes.pop_front() {
+        raw.add_node(raw_node(i, &n), path)?;
+        i += 1;
+        if i % 1024 == 0 {
+            nodes.shrink_to_fit();
+        }
     }
     drop(nodes);
     ends.feed(raw);
