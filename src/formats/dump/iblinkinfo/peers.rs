@@ -173,9 +173,16 @@ impl<'a> Lines<'a> {
     /// Every line with the GUID of its own port, when it gave one.
     fn with_own_guids(&self) -> impl Iterator<Item = (&Rec<'a>, Option<u64>)> + '_ {
         let mut guids = self.own_guids.iter();
-        self.recs
-            .iter()
-            .map(move |r| (r, if r.flags & OWN_GUID != 0 { guids.next().copied() } else { None }))
+        self.recs.iter().map(move |r| {
+            (
+                r,
+                if r.flags & OWN_GUID != 0 {
+                    guids.next().copied()
+                } else {
+                    None
+                },
+            )
+        })
     }
 }
 
@@ -414,7 +421,11 @@ fn resolve_peers<'a>(nodes: &mut Vec<LNode<'a>>, lines: &Lines<'a>) -> Peers {
             peers.far_of.push(NO_FAR);
             continue;
         }
-        let guid = if r.flags & FAR_GUID != 0 { far_guids.next().copied() } else { None };
+        let guid = if r.flags & FAR_GUID != 0 {
+            far_guids.next().copied()
+        } else {
+            None
+        };
         let known = match guid {
             Some(g) => switch_by_guid.get(&g).or_else(|| ca_port_by_guid.get(&g)),
             None => switch_by_lid.get(&r.far_lid).or_else(|| ca_port_by_lid.get(&r.far_lid)),
@@ -495,8 +506,16 @@ impl Ends {
     fn feed(&self, raw: &mut Assembly<'_>) {
         let (mut lids, mut guids) = (self.lids.iter(), self.guids.iter());
         for (i, e) in self.ends.iter().enumerate() {
-            let lid = if self.has_lid.get(i) { lids.next().copied() } else { None };
-            let guid = if self.has_guid.get(i) { guids.next().copied() } else { None };
+            let lid = if self.has_lid.get(i) {
+                lids.next().copied()
+            } else {
+                None
+            };
+            let guid = if self.has_guid.get(i) {
+                guids.next().copied()
+            } else {
+                None
+            };
             let port = RawPort {
                 node: e.node,
                 num: u32::from(e.num),
@@ -610,5 +629,50 @@ mod tests {
         // the ends are held while the fabric is allocated
         assert_eq!(std::mem::size_of::<End>(), 16);
         assert!(std::mem::size_of::<Rec<'_>>() <= 40);
+    }
+
+    /// A line of `id`'s block, lid `lid`, port `p`, to `far_lid` port `fp` named `desc`.
+    fn line(lid: u32, p: u32, far_lid: u32, fp: u32, desc: &str) -> String {
+        format!(
+            "  {lid:>6} {p:>4}[  ] ==( 4X 25.78125 Gbps Active/  LinkUp)==>  {far_lid:>6} {fp:>4}[  ] \"{desc}\" ( )\n"
+        )
+    }
+
+    #[test]
+    fn a_port_its_own_node_does_not_list_takes_the_far_line() {
+        // S-b lists port 1 only; S-a's port 1 leads to its port 3
+        let t = format!(
+            "Switch: 0x0000000000200001 S-a:\n{}{}Switch: 0x0000000000200002 S-b:\n{}",
+            line(3, 1, 4, 3, "S-b"),
+            line(3, 2, 4, 1, "S-b"),
+            line(4, 1, 3, 2, "S-a")
+        );
+        let d = crate::formats::dump::parse(&t, Path::new("t")).unwrap();
+        assert!(d.problems.is_empty(), "{:?}", d.problems);
+        let f = &d.fabric;
+        assert_eq!((f.len(), f.link_count()), (2, 2));
+        assert_eq!(f.node(1).nports, 3, "the far line gives S-b its port 3");
+        assert_eq!(f.peer(1, 3), Some((0, 1)));
+        assert_eq!(d.could_be.len(), 0);
+    }
+
+    #[test]
+    fn a_peer_without_a_block_is_named_by_its_first_line() {
+        // `-S`: one switch; the peer at LID 9 is reached at ports 5 and 6, so a switch
+        let t = format!(
+            "Switch: 0x0000000000200001 S-a:\n{}{}{}",
+            line(3, 1, 9, 5, "first"),
+            line(3, 2, 9, 6, "second"),
+            line(3, 3, 7, 1, "host")
+        );
+        let d = crate::formats::dump::parse(&t, Path::new("t")).unwrap();
+        assert!(d.problems.is_empty(), "{:?}", d.problems);
+        let f = &d.fabric;
+        assert_eq!(f.len(), 3);
+        assert_eq!((f.node(1).kind, f.node(1).desc.as_str()), (NodeKind::Switch, "first"));
+        assert_eq!((f.node(1).nports, f.node(1).name.as_str()), (6, "S-lid9"));
+        assert_eq!((f.node(2).kind, f.node(2).name.as_str()), (NodeKind::Ca, "H-lid7"));
+        assert_eq!(d.node_lines, [1, 2, 4]);
+        assert_eq!(f.peer(1, 6), Some((0, 2)));
     }
 }
