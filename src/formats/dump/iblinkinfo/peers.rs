@@ -24,18 +24,8 @@ use std::path::Path;
 pub(super) struct Rate(u8);
 
 /// The widths and speeds of [`Rate`], by code.
-const WIDTHS: [Width; 5] = [Width::X1, Width::X2, Width::X4, Width::X8, Width::X12];
-const SPEEDS: [Speed; 9] = [
-    Speed::Sdr,
-    Speed::Ddr,
-    Speed::Qdr,
-    Speed::Fdr10,
-    Speed::Fdr,
-    Speed::Edr,
-    Speed::Hdr,
-    Speed::Ndr,
-    Speed::Xdr,
-];
+const WIDTHS: [Width; 5] = Width::ALL;
+const SPEEDS: [Speed; 9] = Speed::ALL;
 
 impl Rate {
     fn new(width: Option<Width>, speed: Option<Speed>) -> Rate {
