@@ -30,10 +30,14 @@ pub(crate) fn hex_u16(s: &str) -> Option<u16> {
 
 /// The value of 1..=`max` hex digits (and nothing else).
 fn digits_value(digits: &str, max: usize) -> Option<u64> {
-    if digits.is_empty() || digits.len() > max || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if digits.is_empty() || digits.len() > max {
         return None;
     }
-    u64::from_str_radix(digits, 16).ok()
+    // one pass; `from_str_radix` would also take a sign, hence no shortcut through it
+    digits.bytes().try_fold(0u64, |v, b| {
+        let d = (b as char).to_digit(16)?;
+        v.checked_mul(16)?.checked_add(u64::from(d))
+    })
 }
 
 #[cfg(test)]

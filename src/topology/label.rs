@@ -29,6 +29,10 @@ pub fn check_label(field: &str, s: &str, max: usize, is_name: bool) -> Result<()
             s.len()
         ));
     }
+    // the common case, printable ASCII, in one pass over the bytes
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b) && !(is_name && b == b'"')) {
+        return Ok(());
+    }
     if let Some((at, c)) = s.char_indices().find(|&(_, c)| c.is_control()) {
         return bad(format!(
             "\"{}\" holds the control character {} at byte {at}; valid: printable text (no newlines, tabs or escape sequences)",

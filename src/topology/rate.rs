@@ -51,6 +51,9 @@ pub mod speed_ext_code {
 pub(crate) const MLNX_FDR10: u8 = 1;
 
 impl Width {
+    /// Every width, narrowest first.
+    pub const ALL: [Width; 5] = [Width::X1, Width::X2, Width::X4, Width::X8, Width::X12];
+
     /// The width a LinkWidthActive code (or ibsim `w=` mask) stands for; `None` for 0,
     /// several bits or an unassigned bit.
     pub fn from_code(code: u8) -> Option<Width> {
@@ -81,6 +84,19 @@ impl Width {
 }
 
 impl Speed {
+    /// Every speed, slowest first.
+    pub const ALL: [Speed; 9] = [
+        Speed::Sdr,
+        Speed::Ddr,
+        Speed::Qdr,
+        Speed::Fdr10,
+        Speed::Fdr,
+        Speed::Edr,
+        Speed::Hdr,
+        Speed::Ndr,
+        Speed::Xdr,
+    ];
+
     /// The speed of a port from its PortInfo codes: LinkSpeedExtActive when it is
     /// non-zero (FDR and faster), else FDR10 when the Mellanox extended PortInfo says so,
     /// else LinkSpeedActive. `None` when the codes name no speed (0 everywhere, several
@@ -130,7 +146,7 @@ impl Speed {
 /// Width and speed of a combined dump token such as `4xQDR`, `12xEDR`, `4x???` (speed
 /// unknown) or `??xSDR` (width unknown); both `None` when there is no `x`.
 pub(crate) fn rate_from_token(tok: &str) -> (Option<Width>, Option<Speed>) {
-    match tok.find('x') {
+    match tok.bytes().position(|b| b == b'x') {
         Some(x) => (Width::from_token(&tok[..=x]), Speed::from_token(&tok[x + 1..])),
         None => (None, None),
     }
@@ -324,23 +340,12 @@ mod tests {
 
     #[test]
     fn every_token() {
-        for w in [Width::X1, Width::X2, Width::X4, Width::X8, Width::X12] {
+        for w in Width::ALL {
             assert_eq!(Width::from_token(&w.to_string()), Some(w));
             assert_eq!(Width::from_token(&w.to_string().to_uppercase()), Some(w));
             assert_eq!(w.to_string().parse::<Width>().unwrap(), w);
         }
-        let speeds = [
-            Speed::Sdr,
-            Speed::Ddr,
-            Speed::Qdr,
-            Speed::Fdr10,
-            Speed::Fdr,
-            Speed::Edr,
-            Speed::Hdr,
-            Speed::Ndr,
-            Speed::Xdr,
-        ];
-        for s in speeds {
+        for s in Speed::ALL {
             assert_eq!(Speed::from_token(&s.to_string()), Some(s));
             assert_eq!(Speed::from_token(&s.to_string().to_lowercase()), Some(s));
             assert_eq!(s.to_string().parse::<Speed>().unwrap(), s);

@@ -51,12 +51,44 @@ impl Hasher for Fx {
         self.add(v as u64);
     }
     fn finish(&self) -> u64 {
-        self.0
+        // the product's low bits see only its inputs' low bits; the table indexes by them
+        self.0.rotate_left(26)
     }
 }
 
 /// A hash map keyed by node ids or GUIDs.
 pub(super) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// A node id of at most 23 bytes (ibnetdiscover's `S-<16 hex>`, ibsim's names), packed
+/// with its length into the key itself: a lookup then compares table memory instead of
+/// reaching back into the text for the id it stored, a cache miss per port line.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct ShortId([u64; 3]);
+
+impl ShortId {
+    const MAX: usize = 23;
+
+    fn new(s: &str) -> Option<Self> {
+        let b = s.as_bytes();
+        if b.len() > Self::MAX {
+            return None;
+        }
+        let mut bytes = [0u8; 24];
+        bytes[..b.len()].copy_from_slice(b);
+        bytes[23] = b.len() as u8;
+        let word = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or_default());
+        Some(ShortId([word(0), word(1), word(2)]))
+    }
+
+    fn text(&self) -> String {
+        let mut bytes = [0u8; 24];
+        for (i, w) in self.0.iter().enumerate() {
+            bytes[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        let len = usize::from(bytes[23]).min(Self::MAX);
+        String::from_utf8_lossy(&bytes[..len]).into_owned()
+    }
+}
 
 /// One node record, as read.
 #[derive(Clone, Debug)]
@@ -123,7 +155,9 @@ pub(super) struct Assembly<'a> {
     partial: bool,
     fabric: Fabric,
     /// Node ids named so far, by headers or far ends, to their slot.
-    names: FxMap<&'a str, u32>,
+    names: FxMap<ShortId, u32>,
+    /// Node ids longer than [`ShortId::MAX`], to their slot.
+    long_names: FxMap<&'a str, u32>,
     /// Per slot: the node whose record has that id ([`NO_NODE`] while none).
     slot_node: Vec<NodeId>,
     by_guid: FxMap<u64, NodeId>,
@@ -164,6 +198,7 @@ impl<'a> Assembly<'a> {
             partial,
             fabric,
             names: FxMap::with_capacity_and_hasher(nodes, Default::default()),
+            long_names: FxMap::default(),
             slot_node: Vec::with_capacity(nodes),
             by_guid: FxMap::with_capacity_and_hasher(nodes, Default::default()),
             node_lines: Vec::with_capacity(nodes),
@@ -278,7 +313,10 @@ impl<'a> Assembly<'a> {
     /// The slot id `s` names, made (with no node yet) the first time it is named.
     fn slot_of(&mut self, s: &'a str) -> usize {
         let next = self.slot_node.len();
-        let slot = *self.names.entry(s).or_insert(next as u32) as usize;
+        let slot = match ShortId::new(s) {
+            Some(k) => *self.names.entry(k).or_insert(next as u32),
+            None => *self.long_names.entry(s).or_insert(next as u32),
+        } as usize;
         if slot == next {
             self.slot_node.push(NO_NODE);
         }
@@ -482,7 +520,7 @@ impl<'a> Assembly<'a> {
     /// a far id no record has, or a port beyond that node, is refused (a problem, or a
     /// port leading outside a `--partial` dump).
     fn resolve_far_ends(&mut self) {
-        let mut names: Vec<&str> = Vec::new();
+        let mut names: Vec<Cow<'a, str>> = Vec::new();
         for idx in 0..self.marks.len() {
             if self.marks[idx] & PENDING == 0 {
                 continue;
@@ -493,12 +531,16 @@ impl<'a> Assembly<'a> {
             let rp = u32::from(self.far_port[idx]);
             if node == NO_NODE {
                 if names.is_empty() {
-                    names = vec![""; self.slot_node.len()];
-                    for (&id, &s) in &self.names {
-                        names[s as usize] = id;
+                    names = vec![Cow::Borrowed(""); self.slot_node.len()];
+                    for (id, &s) in &self.names {
+                        names[s as usize] = Cow::Owned(id.text());
+                    }
+                    for (&id, &s) in &self.long_names {
+                        names[s as usize] = Cow::Borrowed(id);
                     }
                 }
-                self.unknown_far_end(idx, names[slot]);
+                let name = names[slot].clone();
+                self.unknown_far_end(idx, &name);
             } else if rp > u32::from(self.fabric.node(node).nports) {
                 self.far_port_out_of_range(idx, node, rp);
             } else {

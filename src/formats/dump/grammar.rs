@@ -438,10 +438,12 @@ fn lid_lmc<'a>(words: impl Iterator<Item = &'a str>, lid: &mut Option<u16>, lmc:
 /// Comment of a port line: `"desc" lid 9 4xSDR` (switch) or `lid 4 lmc 0 "desc" lid 9 4xSDR`
 /// (CA); older dumps may lack pieces, `-f` adds ` s=1 w=2 v=4`, Xsigo ports ` slot 3`.
 fn port_comment(c: &str, p: &mut RawPort<'_>) {
-    let c = c.trim();
-    let (before, after) = match c.find('"') {
+    let c = trim_line(c);
+    // byte searches: a `char` pattern builds a searcher per call, which cost more than
+    // the search on these short comments
+    let (before, after) = match memchr::memchr(b'"', c.as_bytes()) {
         Some(q) => {
-            let end = c[q + 1..].rfind('"').map(|e| q + 1 + e).unwrap_or(c.len());
+            let end = memchr::memrchr(b'"', &c.as_bytes()[q + 1..]).map_or(c.len(), |e| q + 1 + e);
             (&c[..q], c.get(end + 1..).unwrap_or(""))
         }
         None => ("", c),
@@ -452,7 +454,7 @@ fn port_comment(c: &str, p: &mut RawPort<'_>) {
     while let Some(t) = toks.next() {
         if t == "lid" {
             toks.next();
-        } else if t.contains('x') && !t.contains('=') {
+        } else if t.bytes().any(|b| b == b'x') && !t.bytes().any(|b| b == b'=') {
             let (w, s) = rate_from_token(t);
             p.width = w.or(p.width);
             p.speed = s.or(p.speed);
@@ -487,14 +489,14 @@ pub(super) fn node_header(line: &str) -> Option<Header<'_>> {
 
 /// Header comment: `# "desc" base port 0 lid 6 lmc 0` -> (desc, lid, lmc).
 pub(super) fn header_comment(rest: &str) -> (Option<String>, Option<u16>, Option<u8>) {
-    let Some(c) = rest.find('#') else {
+    let Some(c) = find_byte(rest.as_bytes(), b'#') else {
         return (None, None, None);
     };
-    let c = rest[c + 1..].trim();
+    let c = trim_line(&rest[c + 1..]);
     let (desc, tail) = if let Some(stripped) = c.strip_prefix('"') {
         // the description ends at the last quote: what follows (`base port 0 lid 6 lmc 0`,
         // ` (scp)`) has none
-        let end = stripped.rfind('"').unwrap_or(stripped.len());
+        let end = memchr::memrchr(b'"', stripped.as_bytes()).unwrap_or(stripped.len());
         (Some(stripped[..end].to_string()), stripped.get(end + 1..).unwrap_or(""))
     } else {
         (Some(c.to_string()).filter(|s| !s.is_empty()), "")
@@ -538,24 +540,10 @@ pub(super) fn guid_from_id(id: &str) -> Option<u64> {
     c.hex_u64().filter(|_| c.at_end())
 }
 
-/// Position of the first `needle` byte, eight bytes at a time (a dump is mostly short
-/// lines; the per-byte loop of `str::lines` was a tenth of the parse).
+/// Position of the first `needle` byte (SIMD through `memchr`: a dump is mostly short
+/// lines, and finding their ends was a tenth of the parse).
 pub(super) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let pat = LO.wrapping_mul(needle as u64);
-    let mut chunks = hay.chunks_exact(8);
-    let mut base = 0;
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) ^ pat;
-        // the lowest byte that is zero in w sets the lowest flagged high bit
-        let z = w.wrapping_sub(LO) & !w & HI;
-        if z != 0 {
-            return Some(base + (z.trailing_zeros() / 8) as usize);
-        }
-        base += 8;
-    }
-    chunks.remainder().iter().position(|&b| b == needle).map(|p| base + p)
+    memchr::memchr(needle, hay)
 }
 
 /// The first occurrence of `pat` (not empty) in `hay`: its first byte found word-wise,
@@ -574,25 +562,38 @@ pub(super) fn find_seq(hay: &str, pat: &str) -> Option<usize> {
     None
 }
 
-/// Lines without their `\n` / `\r\n` ends.
+/// Lines without their `\n` / `\r\n` ends. One SIMD scan serves the whole text (a
+/// search started per line pays its set-up on every short line).
 pub(super) fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
+    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut start = 0;
     std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let (line, next) = match find_byte(rest.as_bytes(), b'\n') {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, ""),
+        let line = match ends.next() {
+            Some(end) => &text[start..end],
+            None if start < text.len() => &text[start..],
+            None => return None,
         };
-        rest = next;
+        start += line.len() + 1;
         Some(line.strip_suffix('\r').unwrap_or(line))
     })
 }
 
+/// `line.trim()`, by bytes for ASCII ends (Unicode whitespace, and the vertical tab that
+/// `trim_ascii` keeps, are left to `trim` when a line ends in one): the generic trim
+/// decodes chars at both ends of every line.
+pub(super) fn trim_line(line: &str) -> &str {
+    let t = line.trim_ascii();
+    let exotic = |b: Option<&u8>| b.is_some_and(|&b| !b.is_ascii() || b == 0x0b);
+    if exotic(t.as_bytes().first()) || exotic(t.as_bytes().last()) {
+        t.trim()
+    } else {
+        t
+    }
+}
+
 /// Number of lines (the number of the last one).
 pub(super) fn line_count(text: &str) -> usize {
-    let newlines = text.as_bytes().iter().filter(|&&b| b == b'\n').count();
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     newlines + usize::from(!text.ends_with('\n'))
 }
 
@@ -619,6 +620,21 @@ pub(super) fn shorten(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn trim_line_is_trim() {
+        let ends = [
+            "", " ", "\t", "\r", "\x0b", "\x0c", "\u{a0}", "\u{85}", "\u{2003}", "x", "é", " \x0b ",
+        ];
+        for a in ends {
+            for b in ends {
+                let s = format!("{a}[1] \"S-1\"[2]{b}");
+                assert_eq!(super::trim_line(&s), s.trim(), "{s:?}");
+                let s = format!("{a}{b}");
+                assert_eq!(super::trim_line(&s), s.trim(), "{s:?}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

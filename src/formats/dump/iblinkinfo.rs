@@ -5,16 +5,18 @@
 //! The text names a peer by LID and port (and in `-l` by GUID), so the fabric is built
 //! in two passes: the lines first, then every peer resolved against the nodes the text
 //! lists. A peer without a block of its own (`-S`, `--switches-only`) becomes a node of
-//! its own; its kind is read from how it is reached (see [`peer_kind`]). A port that is
+//! its own; its kind is read from how it is reached (see [`LNode::peer_kind`]). A port that is
 //! `Down` is an empty port; "Could be" hints are kept for the slow-cable report.
 
-use super::assemble::{check_port_budget, Assembly, FxMap, RawNode};
-use super::grammar::{find_seq, lid16, lines, shorten, truncation_hint, Cur, IndexPort, IndexPorts};
+use super::assemble::{Assembly, FxMap};
+use super::grammar::{find_seq, lines, shorten, truncation_hint, Cur};
 use super::{CouldBe, DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{NodeKind, Speed, Width};
-use std::borrow::Cow;
+use peers::{LNode, Lines};
 use std::path::Path;
+
+mod peers;
 
 /// Where a port line's cable leads.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -249,59 +251,6 @@ pub(super) fn is_line_form(line: &str) -> bool {
     link_line(line).is_some_and(|l| l.desc.is_some())
 }
 
-/// A node as the text shows it, before peers are resolved.
-struct LNode<'a> {
-    kind: Option<NodeKind>,
-    guid: Option<u64>,
-    desc: Cow<'a, str>,
-    nports: u32,
-    lid: u32,
-    line: usize,
-    /// Listed with lines of its own (not only seen as a peer).
-    listed: bool,
-    /// Remote port numbers it was reached at, when only seen as a peer.
-    reached: Vec<u32>,
-}
-
-impl<'a> LNode<'a> {
-    fn new(kind: Option<NodeKind>, guid: Option<u64>, desc: &'a str, line: usize, listed: bool) -> Self {
-        LNode {
-            kind,
-            guid,
-            desc: Cow::Borrowed(desc),
-            nports: 0,
-            lid: 0,
-            line,
-            listed,
-            reached: Vec::new(),
-        }
-    }
-}
-
-/// One port line, attached to its node.
-struct Entry<'a> {
-    node: usize,
-    l: LinkLine<'a>,
-    line: usize,
-}
-
-/// The kind of a node the text does not list: a switch when it is reached at two
-/// different ports or at a port above 2 (an HCA has one or two), a CA otherwise. A
-/// switch reached by one cable at port 1 or 2 of it reads as a host: only the block
-/// form (which lists every node) says for certain.
-fn peer_kind(reached: &[u32]) -> NodeKind {
-    let first = reached.first().copied().unwrap_or(1);
-    if reached.iter().any(|&p| p != first || p > 2) {
-        NodeKind::Switch
-    } else {
-        NodeKind::Ca
-    }
-}
-
-/// GUID given to a node whose GUID the text does not print (a peer known by its LID):
-/// unique, and recognisable in reports as made up.
-const NO_GUID_BASE: u64 = 0xfffe_0000_0000_0000;
-
 /// Read iblinkinfo output into node and port records, and say which form it was.
 pub(super) fn read_iblinkinfo<'a>(
     text: &'a str,
@@ -311,10 +260,10 @@ pub(super) fn read_iblinkinfo<'a>(
 ) -> Result<(Assembly<'a>, DumpFormat, Vec<CouldBe>)> {
     let mut raw = Assembly::with_capacity(0, 0, opts.partial);
     let mut nodes: Vec<LNode<'a>> = Vec::new();
-    let mut entries: Vec<Entry<'a>> = Vec::new();
+    let mut read = Lines::with_capacity(port_lines_at_most(text));
     // -l: node by the GUID its lines start with
-    let mut by_line_guid: FxMap<u64, usize> = FxMap::default();
-    let mut block: Option<usize> = None;
+    let mut by_line_guid: FxMap<u64, u32> = FxMap::default();
+    let mut block: Option<u32> = None;
     let mut line_form = false;
     for (idx, line) in lines(text).enumerate() {
         let lineno = idx + 1;
@@ -323,8 +272,8 @@ pub(super) fn read_iblinkinfo<'a>(
             continue;
         }
         if let Some((kind, guid, desc)) = block_header(t) {
-            nodes.push(LNode::new(Some(kind), guid, desc, lineno, true));
-            block = Some(nodes.len() - 1);
+            nodes.push(LNode::new(Some(kind), guid, desc, lineno));
+            block = Some(nodes.len() as u32 - 1);
             continue;
         }
         let Some(l) = link_line(t) else {
@@ -353,8 +302,8 @@ pub(super) fn read_iblinkinfo<'a>(
             line_form = true;
             let g = l.guid.unwrap_or(0);
             *by_line_guid.entry(g).or_insert_with(|| {
-                nodes.push(LNode::new(None, Some(g), desc, lineno, true));
-                nodes.len() - 1
+                nodes.push(LNode::new(None, Some(g), desc, lineno));
+                nodes.len() as u32 - 1
             })
         } else {
             match block {
@@ -379,34 +328,11 @@ pub(super) fn read_iblinkinfo<'a>(
                 }
             }
         };
-        let n = &mut nodes[node];
-        n.nports = n.nports.max(l.port);
-        if n.kind != Some(NodeKind::Ca) && l.lid != 0 {
-            n.lid = l.lid;
-        }
-        entries.push(Entry { node, l, line: lineno });
+        nodes[node as usize].lists(&l);
+        read.push(&l, node, lineno);
     }
-    if line_form {
-        settle_line_form(&mut nodes, &mut entries);
-    } else {
-        settle_block_form(&mut nodes, &entries);
-    }
-    let mut ports = IndexPorts::default();
-    let could = resolve_peers(&mut nodes, &entries, (&mut raw, &mut ports));
-    if nodes.is_empty() {
-        return Err(Error::at(path, 0, "no iblinkinfo port lines found"));
-    }
-    let declared: usize = nodes.iter().map(|n| n.nports.max(1) as usize + 1).sum();
-    check_port_budget(declared, ports.len(), path, 0)?;
-    // the lines are in `ports` now: their memory is the fabric's before it is allocated
-    drop(entries);
-    raw.reserve(nodes.len(), declared);
-    for (i, n) in nodes.iter().enumerate() {
-        raw.add_node(raw_node(i, n), path)?;
-    }
-    for p in ports.records() {
-        raw.add_port(&p, [None, None]);
-    }
+    drop(by_line_guid);
+    let could = peers::assemble(nodes, read, line_form, &mut raw, path)?;
     let format = if line_form {
         DumpFormat::IblinkinfoLines
     } else {
@@ -415,200 +341,16 @@ pub(super) fn read_iblinkinfo<'a>(
     Ok((raw, format, could))
 }
 
-/// Block form: a CA block's node GUID is its first port's GUID minus the port number
-/// (ibsim's rule and most HCAs'; the text prints port GUIDs only).
-fn settle_block_form(nodes: &mut [LNode<'_>], entries: &[Entry<'_>]) {
-    for e in entries {
-        let n = &mut nodes[e.node];
-        if n.guid.is_none() {
-            n.guid = e.l.guid.map(|g| g.wrapping_sub(u64::from(e.l.port)));
-        }
+/// At most one port line per line that holds a `>` (each has `==>`): the lines are
+/// sized once, where growing by doubling would hold up to twice them.
+fn port_lines_at_most(text: &str) -> usize {
+    // byte sums over short blocks: the compiler turns them into vector compares
+    let (mut arrows, mut newlines) = (0usize, 0usize);
+    for c in text.as_bytes().chunks(128) {
+        arrows += usize::from(c.iter().map(|&b| u8::from(b == b'>')).sum::<u8>());
+        newlines += usize::from(c.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>());
     }
-}
-
-/// `-l`: a GUID listed with two port numbers, or one above 2, is a switch; the others
-/// are CA ports, merged into one node per node GUID (port GUID minus port number).
-fn settle_line_form<'a>(nodes: &mut Vec<LNode<'a>>, entries: &mut [Entry<'a>]) {
-    let mut ports: Vec<Vec<u32>> = vec![Vec::new(); nodes.len()];
-    for e in entries.iter() {
-        ports[e.node].push(e.l.port);
-    }
-    let mut remap: Vec<usize> = (0..nodes.len()).collect();
-    let mut ca_nodes: FxMap<u64, usize> = FxMap::default();
-    for i in 0..nodes.len() {
-        if nodes[i].kind.is_some() {
-            // a block header among `-l` lines: its kind is stated
-            continue;
-        }
-        let kind = peer_kind(&ports[i]);
-        nodes[i].kind = Some(kind);
-        if kind == NodeKind::Ca {
-            let first = ports[i].first().copied().unwrap_or(0);
-            let node_guid = nodes[i].guid.unwrap_or(0).wrapping_sub(u64::from(first));
-            nodes[i].guid = Some(node_guid);
-            nodes[i].lid = 0;
-            let first = *ca_nodes.entry(node_guid).or_insert(i);
-            if first != i {
-                remap[i] = first;
-                let np = nodes[i].nports;
-                nodes[first].nports = nodes[first].nports.max(np);
-                nodes[i].listed = false;
-            }
-        }
-    }
-    for e in entries.iter_mut() {
-        e.node = remap[e.node];
-    }
-    // nodes merged away stay as empty slots; drop them and renumber
-    let keep: Vec<bool> = (0..nodes.len()).map(|i| remap[i] == i).collect();
-    let mut new_index = vec![0usize; nodes.len()];
-    let mut k = 0;
-    for i in 0..nodes.len() {
-        new_index[i] = k;
-        k += usize::from(keep[i]);
-    }
-    let mut i = 0;
-    nodes.retain(|_| {
-        i += 1;
-        keep[i - 1]
-    });
-    for e in entries.iter_mut() {
-        e.node = new_index[e.node];
-    }
-}
-
-/// Find every peer among the listed nodes (by GUID when printed, else by LID), make a
-/// node of each peer the text does not list, and write the port records: one per line,
-/// and the far end's when its own node does not list that port.
-fn resolve_peers<'a>(
-    nodes: &mut Vec<LNode<'a>>,
-    entries: &[Entry<'a>],
-    (raw, ports): (&mut Assembly<'a>, &mut IndexPorts),
-) -> Vec<CouldBe> {
-    let listed = nodes.len();
-    // listed nodes and ports by LID and GUID
-    let mut switch_by_lid: FxMap<u32, usize> = FxMap::default();
-    let mut switch_by_guid: FxMap<u64, usize> = FxMap::default();
-    let mut ca_port_by_lid: FxMap<u32, usize> = FxMap::default();
-    let mut ca_port_by_guid: FxMap<u64, usize> = FxMap::default();
-    for (i, n) in nodes.iter().enumerate() {
-        if n.kind == Some(NodeKind::Switch) {
-            if n.lid != 0 {
-                switch_by_lid.insert(n.lid, i);
-            }
-            if let Some(g) = n.guid {
-                switch_by_guid.insert(g, i);
-            }
-        }
-    }
-    let mut own: FxMap<(usize, u32), ()> = FxMap::default();
-    for e in entries {
-        own.insert((e.node, e.l.port), ());
-        if nodes[e.node].kind != Some(NodeKind::Switch) {
-            if e.l.lid != 0 {
-                ca_port_by_lid.insert(e.l.lid, e.node);
-            }
-            if let Some(g) = e.l.guid {
-                ca_port_by_guid.insert(g, e.node);
-            }
-        }
-    }
-    // peers not listed: keyed by GUID when printed, else by LID
-    let mut unlisted: FxMap<(bool, u64), usize> = FxMap::default();
-    let mut far_of: Vec<Option<usize>> = Vec::with_capacity(entries.len());
-    for e in entries {
-        let Far::Port { guid, lid, port, desc } = e.l.far else {
-            far_of.push(None);
-            continue;
-        };
-        let known = match guid {
-            Some(g) => switch_by_guid.get(&g).or_else(|| ca_port_by_guid.get(&g)),
-            None => switch_by_lid.get(&lid).or_else(|| ca_port_by_lid.get(&lid)),
-        };
-        let far = match known {
-            Some(&k) => k,
-            None => {
-                let key = guid.map_or((false, u64::from(lid)), |g| (true, g));
-                let k = *unlisted.entry(key).or_insert_with(|| {
-                    let mut peer = LNode::new(None, guid, desc, e.line, false);
-                    peer.lid = lid;
-                    nodes.push(peer);
-                    nodes.len() - 1
-                });
-                nodes[k].reached.push(port);
-                k
-            }
-        };
-        nodes[far].nports = nodes[far].nports.max(port);
-        far_of.push(Some(far));
-    }
-    for n in nodes[listed..].iter_mut() {
-        let kind = peer_kind(&n.reached);
-        n.kind = Some(kind);
-        match (kind, n.guid) {
-            (NodeKind::Switch, _) => {}
-            (_, Some(g)) => {
-                // a CA port's GUID: the node is one port of it
-                n.guid = Some(g.wrapping_sub(u64::from(n.reached.first().copied().unwrap_or(0))));
-                n.lid = 0;
-            }
-            (_, None) => {}
-        }
-    }
-    let mut could = Vec::new();
-    for (e, far) in entries.iter().zip(&far_of) {
-        match (e.l.far, far) {
-            (Far::Port { port, lid, .. }, Some(far)) => {
-                let me = e.node;
-                let far_is_ca = nodes[*far].kind != Some(NodeKind::Switch);
-                let (end, guid) = port_record(e, me, *far, port, nodes);
-                ports.push(end, guid);
-                if !own.contains_key(&(*far, port)) {
-                    // the far node does not list this port: its end is this line's
-                    let mut back = IndexPort::new((*far, port), (me, e.l.port), (e.l.width, e.l.speed), e.line);
-                    back.lid = lid16(lid).filter(|_| far_is_ca).unwrap_or(0);
-                    ports.push(back, None);
-                }
-                if e.l.could != CouldBeRate::default() {
-                    could.push(CouldBe {
-                        node: me as u32,
-                        port: e.l.port as u8,
-                        width: e.l.could.width,
-                        speed: e.l.could.speed,
-                    });
-                }
-            }
-            (Far::NotAvailable, _) => raw.notes.push(Problem {
-                line: e.line,
-                message: format!(
-                    "port {} of \"{}\" is up but its peer was not discovered (\"Port not available\"): counted as empty",
-                    e.l.port, nodes[e.node].desc
-                ),
-            }),
-            _ => {}
-        }
-    }
-    could
-}
-
-/// The record of one port line (CA ports carry their GUID and LID).
-fn port_record(e: &Entry<'_>, me: usize, far: usize, far_port: u32, nodes: &[LNode<'_>]) -> (IndexPort, Option<u64>) {
-    let is_ca = nodes[me].kind != Some(NodeKind::Switch);
-    let mut port = IndexPort::new((me, e.l.port), (far, far_port), (e.l.width, e.l.speed), e.line);
-    if is_ca {
-        port.lid = lid16(e.l.lid).unwrap_or(0);
-    }
-    (port, e.l.guid.filter(|_| is_ca))
-}
-
-fn raw_node<'a>(i: usize, n: &LNode<'a>) -> RawNode<'a> {
-    let kind = n.kind.unwrap_or(NodeKind::Ca);
-    let guid = n.guid.unwrap_or(NO_GUID_BASE | i as u64);
-    let mut node = RawNode::by_guid(kind, n.nports, guid, n.desc.trim().to_string(), n.lid, n.line);
-    if n.guid.is_none() {
-        node.id = Cow::Owned(format!("{}-lid{}", &node.id[..1], n.lid));
-    }
-    node
+    arrows.min(newlines + 1)
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 
 use super::assemble::{Assembly, RawNode};
 use super::grammar::{
-    guid_from_id, guid_line, header_comment, leading_port, lines, node_header, port_line, shorten, truncation_hint,
+    guid_from_id, guid_line, header_comment, leading_port, lines, node_header, port_line, shorten, trim_line,
+    truncation_hint,
 };
 use super::{DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
@@ -183,7 +184,7 @@ pub(super) fn read_records<'a>(
     let mut declared = 0usize;
     for (idx, line) in lines(text).enumerate() {
         let lineno = idx + 1;
-        let t = line.trim();
+        let t = trim_line(line);
         if t.is_empty() {
             in_record = false;
             continue;
@@ -223,7 +224,8 @@ pub(super) fn read_records<'a>(
             continue;
         }
         in_record = false;
-        if t.starts_with('#') {
+        // comments and the vendor lines of every record: a third of a dump's lines
+        if t.starts_with('#') || t.starts_with("vendid=") || t.starts_with("devid=") {
             continue;
         }
         let keyword = header_keyword(t);
