@@ -441,7 +441,7 @@ fn port_comment(c: &str, p: &mut RawPort<'_>) {
     let c = trim_line(c);
     // byte searches: a `char` pattern builds a searcher per call, which cost more than
     // the search on these short comments
-    let (before, after) = match memchr::memchr(b'"', c.as_bytes()) {
+    let (before, after) = match find_byte(c.as_bytes(), b'"') {
         Some(q) => {
             let end = memchr::memrchr(b'"', &c.as_bytes()[q + 1..]).map_or(c.len(), |e| q + 1 + e);
             (&c[..q], c.get(end + 1..).unwrap_or(""))
@@ -454,7 +454,7 @@ fn port_comment(c: &str, p: &mut RawPort<'_>) {
     while let Some(t) = toks.next() {
         if t == "lid" {
             toks.next();
-        } else if t.bytes().any(|b| b == b'x') && !t.bytes().any(|b| b == b'=') {
+        } else if t.as_bytes().contains(&b'x') && !t.as_bytes().contains(&b'=') {
             let (w, s) = rate_from_token(t);
             p.width = w.or(p.width);
             p.speed = s.or(p.speed);
@@ -546,7 +546,7 @@ pub(super) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
     memchr::memchr(needle, hay)
 }
 
-/// The first occurrence of `pat` (not empty) in `hay`: its first byte found word-wise,
+/// The first occurrence of `pat` (not empty) in `hay`: its first byte found by [`find_byte`],
 /// the rest compared. `str::find` builds a two-way searcher per call, which cost more
 /// than the search on short port lines.
 pub(super) fn find_seq(hay: &str, pat: &str) -> Option<usize> {
@@ -620,6 +620,8 @@ pub(super) fn shorten(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn trim_line_is_trim() {
         let ends = [
@@ -628,14 +630,12 @@ mod tests {
         for a in ends {
             for b in ends {
                 let s = format!("{a}[1] \"S-1\"[2]{b}");
-                assert_eq!(super::trim_line(&s), s.trim(), "{s:?}");
+                assert_eq!(trim_line(&s), s.trim(), "{s:?}");
                 let s = format!("{a}{b}");
-                assert_eq!(super::trim_line(&s), s.trim(), "{s:?}");
+                assert_eq!(trim_line(&s), s.trim(), "{s:?}");
             }
         }
     }
-
-    use super::*;
 
     #[test]
     fn numbers_and_guids() {

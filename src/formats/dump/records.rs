@@ -27,11 +27,9 @@ pub(super) const PORT_FLOOR: usize = 256 * 255;
 /// leaves room for the emptiest real switch while keeping memory proportional to the text.
 pub(super) const PORTS_PER_LINE: usize = 8;
 
-/// Lines outside records that carry nothing for the fabric (vendor ids, chassis
-/// grouping, ibsim directives).
-const KNOWN: [&str; 12] = [
-    "vendid=",
-    "devid=",
+/// Lines outside records that carry nothing for the fabric (chassis grouping, ibsim
+/// directives; the vendor lines `vendid=`/`devid=` are skipped before any grammar is tried).
+const KNOWN: [&str; 10] = [
     "sysimgguid=",
     "Chassis ",
     "Non-Chassis Nodes",
