@@ -3,6 +3,10 @@
 //! and OpenSM are the `cli` and `lab` binaries'). One binary, so the shared harness is
 //! compiled once; each module is the file of that name that was once a binary of its own.
 
+#[path = "../harness/found.rs"]
+// the family suite takes one shape
+#[allow(dead_code)]
+mod found;
 #[path = "../harness/mod.rs"]
 mod harness;
 #[path = "../harness/net_sections.rs"]
@@ -12,8 +16,8 @@ mod cabling_check;
 mod conflicts;
 mod degraded_pgft;
 mod degraded_routing;
-mod determinism;
 mod escape;
+mod families;
 mod fixtures;
 mod layers;
 mod parser_mutations;
