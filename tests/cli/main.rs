@@ -1,6 +1,7 @@
 //! Tests that run the `ibfat` binary (the command line as a contract: exit codes,
 //! messages, reports, the files it writes) and the library checks beside them in the same
-//! files; no ibsim, OpenSM, MPI or Slurm (those are the `lab` binary's). One binary, so the
+//! files, with the repository checks that run other tools (`cargo metadata`, `man`,
+//! `rsvg-convert`); no ibsim, OpenSM, MPI or Slurm (those are the `lab` binary's). One binary, so the
 //! shared harness is compiled once; each module is the file of that name that was once a
 //! binary of its own.
 

@@ -589,7 +589,7 @@ fn a_fallback_removes_the_schedule_and_check_refuses_a_stale_copy() {
 /// Cut a cable, force a re-sweep, repeat 20 times, with QoS off: OpenSM stays up, every
 /// switch keeps valid routes to every LID it can still reach (ibfat when the fabric is
 /// whole; while a cable is missing the next engine, because ibfat's detours need SL-to-VL
-/// tables that OpenSM programs only with QoS on — degraded_on_opensm.rs has the QoS
+/// tables that OpenSM programs only with QoS on — lanes_on_opensm.rs has the QoS
 /// runs), and ibfat takes over again after every repair.
 #[test]
 fn twenty_cut_and_restore_cycles() {
