@@ -12,7 +12,7 @@
 # toolchain; where none can be installed (no toolchain can be fetched on the project's
 # machines) the stable one is used with RUSTC_BOOTSTRAP=1. Where even that fails it says
 # so and runs the stable fallback instead: the byte/line mutation loops of
-# tests/parser_mutations.rs over the same fixtures, time-boxed per parser.
+# tests/library/parser_mutations.rs over the same fixtures, time-boxed per parser.
 # Per target it prints the runs and the crashes found.
 set -eu
 cd "$(dirname "$0")/.."
@@ -84,11 +84,11 @@ if [ -n "$FUZZ" ]; then
     done
 else
     echo "cargo-fuzz could not be installed or run." >&2
-    echo "running the stable fallback (tests/parser_mutations.rs mutation loops, ${SECS}s per parser)" >&2
+    echo "running the stable fallback (tests/library/parser_mutations.rs mutation loops, ${SECS}s per parser)" >&2
     for t in other_readers::ibnetdiscover_dumps other_readers::iblinkinfo_outputs other_readers::subnet_lst_files other_readers::ibsim_net_files other_readers::lft_dumps \
              other_readers::guid2lid_files other_readers::schedule_files other_readers::fabric_specs; do
         echo "== $t: ${SECS}s"
         IBFAT_MUTATION_SECONDS=$SECS IBFAT_MUTATION_SEED=$(date +%s) \
-            cargo test --release --locked --test parser_mutations "$t" -- --nocapture 2>&1 | grep -E 'inputs in|test result|panicked' || true
+            cargo test --release --locked --test library "parser_mutations::$t" -- --nocapture 2>&1 | grep -E 'inputs in|test result|panicked' || true
     done
 fi

@@ -10,7 +10,7 @@
 #   slurmctld slurmd slurm-client munge   the Slurm array-job test (it runs its own munged and
 #                             Slurm daemons on private sockets, ports and folders; the packaged
 #                             services are not needed, and no systemd is assumed)
-#   openmpi-bin libopenmpi-dev  mpicc and mpirun for examples/mpi and tests/mpi_alltoall.rs
+#   openmpi-bin libopenmpi-dev  mpicc and mpirun for examples/mpi and tests/lab/mpi_alltoall.rs
 set -eu
 PKGS="opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags rdma-core libibumad-dev graphviz librsvg2-bin gcc g++ make pkg-config libibverbs-dev librdmacm-dev libclang-dev man-db slurmctld slurmd slurm-client munge openmpi-bin libopenmpi-dev"
 missing=""

@@ -1,7 +1,7 @@
 //! `ibfat completions SHELL` and `ibfat man`: shell completions and man pages generated
 //! from the same clap definition the parser uses, so they can never describe options the
 //! binary does not have. Copies are kept in `dist/` for packagers; a test fails when
-//! they are stale (regenerate with `IBFAT_BLESS_DIST=1 cargo test --test dist`).
+//! they are stale (regenerate with `IBFAT_BLESS_DIST=1 cargo test --test cli dist::`).
 
 use clap::{Args, Command, ValueEnum};
 use ibfat::{Error, Result};

@@ -3,7 +3,7 @@
 //! A family's folder holds everything that is that family's: its model and builder
 //! (`model*`), its recognition (`recognize*`, `report*`), its routing, degraded router and
 //! lane rule (`route*`, `lanes*`) and its own schedules (`schedule*`). Each part sits in
-//! the layer its name says (`tests/layers.rs` checks it); the generic modules reach a
+//! the layer its name says (`tests/library/layers.rs` checks it); the generic modules reach a
 //! family only through the dispatch in `topology::Layout`, `recognize::recognize`,
 //! `routing::route_fabric` and `schedule`.
 //!

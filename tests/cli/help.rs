@@ -1,4 +1,4 @@
-//! `ibfat`'s help texts, walked through the binary itself (a part of tests/cli.rs).
+//! `ibfat`'s help texts, walked through the binary itself (a part of tests/cli/cli.rs).
 
 use crate::harness::{self, ibfat};
 use std::fs;

@@ -1,7 +1,8 @@
-//! What the extreme-value sweeps share (`tests/numeric_extremes.rs` for the CLI,
-//! `ffi/tests/bounded.rs` for the C ABI): the values every number is tried at, and the
-//! reaping of a child with `wait4` for its exit status and CPU time (included by path, so
-//! that neither test compiles the whole harness).
+//! What the extreme-value sweeps share (`tests/cli/numeric_extremes.rs` for the CLI,
+//! `ffi/tests/c_abi/bounded.rs` for the C ABI): the values every number is tried at, and the
+//! reaping of a child with `wait4` for its exit status and CPU time (declared by path
+//! beside the harness: it needs `libc`, which the plugin crate that includes the harness
+//! does not have).
 
 use std::time::{Duration, Instant};
 

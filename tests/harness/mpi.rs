@@ -1,10 +1,9 @@
 //! MPI under the real `mpirun` (Debian's Open MPI) for the examples of examples/mpi: the
 //! tools, the C ABI's static library as the sources are now, the examples built with their
-//! Makefile, and `mpirun --oversubscribe` runs with a time limit (tests/mpi_*.rs). Not a
-//! submodule of the harness, which the C ABI and plugin crates include too (they have no
-//! `serde_json`, and their manifest folder is not the workspace's): a test declares it
-//! next to `mod harness;` with `#[path = "harness/mpi.rs"] mod mpi;`.
-#![allow(dead_code)]
+//! Makefile, and `mpirun --oversubscribe` runs with a time limit (tests/lab/mpi_*.rs).
+//! Not a submodule of the harness, which the C ABI and plugin crates include too (their
+//! manifest folder is not the workspace's): the `lab` binary declares it next to the
+//! harness (`#[path = "../harness/mpi.rs"] mod mpi;`).
 
 use crate::harness::wait_timeout;
 use std::os::unix::process::CommandExt;

@@ -200,7 +200,7 @@ impl Slurm {
             fs::create_dir(d.join(sub)).unwrap();
         }
         let conf_text = format!(
-            "# a private single-node Slurm for ibfat's tests (tests/slurm_check_array.rs)\n\
+            "# a private single-node Slurm for ibfat's tests (tests/lab/slurm_check_array.rs)\n\
              ClusterName=ibfattest\n\
              SlurmctldHost={host}\n\
              SlurmctldPort={ctld_port}\n\

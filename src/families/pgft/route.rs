@@ -173,7 +173,7 @@ mod tests {
 
     /// Same cabling, same tables: the k-ary n-tree built as PGFT(n; k…k; 1,k…k; 1…1)
     /// routes exactly as the k-ary router does (shift conflict-freeness on full-bisection
-    /// PGFTs, on the tables, is measured by the checker in tests/pgft.rs).
+    /// PGFTs, on the tables, is measured by the checker in tests/cli/pgft.rs).
     #[test]
     fn the_kary_tree_as_a_pgft_gets_the_kary_routers_tables() {
         use crate::families::kary::model::KaryParams;

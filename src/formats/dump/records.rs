@@ -470,7 +470,7 @@ Ca\t2 \"H-0008f10403960558\"\t\t# \"node1 HCA-1\" (scp)\n\
     }
 
     /// Labels on both ends of a line, as the issue quotes them (the real file of
-    /// fixtures/public, read in tests/fixtures.rs, labels the near end only): the
+    /// fixtures/public, read in tests/library/fixtures.rs, labels the near end only): the
     /// bracketed number is the port the LFTs use, the label is kept.
     #[test]
     fn ndr_cage_labels() {

@@ -113,7 +113,7 @@
 //! cut from a spine reaches it through its twin when up*/down* has no legal path
 //! (s → l1 → twin(s) → t: one turn). The VL rule reads only what a hop sees — SL, the
 //! leaf index of the switch and of the leaves at its ports — so the proof holds unchanged
-//! (`tests/degraded_twosided.rs` checks it on the tables).
+//! (`tests/cli/degraded_twosided.rs` checks it on the tables).
 
 use crate::error::{Error, Result};
 use crate::families::lsft::model_holes::LsftHoles;

@@ -36,7 +36,7 @@
 //! spread by (spine + target); a leaf whose path is still not kept, or turns twice, takes
 //! the up port with the fewest turns, then the shortest kept path, spread by (leaf +
 //! destination). The walks then run on the final tables. In the sweep of
-//! `tests/degraded_routing.rs` (37 fault sets far beyond the test matrix) this leaves 14 (leaf,
+//! `tests/library/degraded_routing.rs` (37 fault sets far beyond the test matrix) this leaves 14 (leaf,
 //! switch LID) pairs unrouted, 3 of them with no path of the fabric turning less than
 //! three times; every pair with a path turning at most once is routed.
 //!

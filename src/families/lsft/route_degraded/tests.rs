@@ -36,7 +36,7 @@ fn choices_for_all_slots_equal_the_per_slot_choice() {
     ] {
         let inj = inject(&t.fabric, cut, 11, &dead).unwrap();
         // the holes as recognition finds them: the intact layout's switches, by name, in
-        // the degraded fabric (recognition is a higher layer; tests/degraded_routing.rs covers it)
+        // the degraded fabric (recognition is a higher layer; tests/library/degraded_routing.rs covers it)
         let Layout::Lsft(l) = &t.layout else {
             panic!("not an LSFT")
         };
