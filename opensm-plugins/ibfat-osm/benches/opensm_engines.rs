@@ -15,6 +15,7 @@
 //! (comma list, default ibfat,minhop,updn,ftree,dfsssp,nue,nue/8; `ibfat/spread` is the
 //! plugin with `objective=spread`, QoS on), `IBFAT_BENCH_PASSES` (≥ 1),
 //! `IBFAT_BENCH_CHECK=0` (skip reading back and checking the tables),
+//! `IBFAT_BENCH_RANDOM=k` (k rounds of random permutations, each round's ratio printed),
 //! `IBFAT_BENCH_TIMEOUT` (seconds per pass, default 1800),
 //! `IBFAT_BENCH_CUTS` (comma list of fault levels, default `0`: the intact fabric; `26` cuts
 //! that many switch-to-switch cables, `5%` that share of them, seeded by
@@ -176,8 +177,30 @@ fn measure(sim: &Sim, hint: Option<Family>) -> Quality {
         (r.throughput_ratio, r.max_congestion)
     };
     let (shift_p, bisection_p) = (Shift::new(job.len()), Bisection::new(job.len()));
-    let random_p = RandomPermutations::new(job.len(), job.len(), 1);
+    // IBFAT_BENCH_RANDOM=k: k rounds of N random permutations (the first round is the
+    // default sample); each round's ratio is printed, so a gap between engines can be told
+    // from the sample's spread
+    let rounds: usize = env_or("IBFAT_BENCH_RANDOM", 1).max(1);
+    let random_p = RandomPermutations::new(job.len(), rounds * job.len(), 1);
     let (shift, bisection, random) = (run(&shift_p), run(&bisection_p), run(&random_p));
+    if rounds > 1 {
+        let n = job.len();
+        let per: Vec<f64> = (0..rounds)
+            .map(|k| {
+                check(&fabric, job.hosts(), &routes, &random_p, k * n..(k + 1) * n, &|| {})
+                    .unwrap()
+                    .throughput_ratio
+            })
+            .collect();
+        let mean = per.iter().sum::<f64>() / rounds as f64;
+        let sd = (per.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (rounds - 1) as f64).sqrt();
+        let shown: Vec<String> = per.iter().map(|r| format!("{r:.4}")).collect();
+        eprintln!(
+            "random, {rounds} rounds of {n} permutations: {} (mean {mean:.4}, sd {sd:.4}, standard error {:.4})",
+            shown.join(" "),
+            sd / (rounds as f64).sqrt()
+        );
+    }
     let bound = (
         leaf_cut_bound(&fabric, job.hosts(), &shift_p),
         leaf_cut_bound(&fabric, job.hosts(), &bisection_p),

@@ -403,7 +403,7 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
 }
 
 /// Down from a switch with the destination below it and no way up to the chain's top: to
-/// the chain's switch below it, else to a child that goes down too, else to any child
+/// the chain's switch below it (the least-used of parallel cables), else to a child that goes down too, else to any child
 /// with the leaf below (that child then climbs to the chain: a turn, but never back here,
 /// as what climbs only meets switches that climb or the chain; the proof would name it).
 fn down_entry(rows: &Rows, r: usize, d: &Dest, chain_below: Option<u32>, load: &mut Load) -> u8 {
@@ -417,7 +417,10 @@ fn down_entry(rows: &Rows, r: usize, d: &Dest, chain_below: Option<u32>, load: &
         load.below.extend((0..downs.len()).filter(|&k| below(k)));
     }
     let Load { down, below, .. } = load;
-    if let Some(&k) = below.iter().find(|&&k| Some(downs[k].1) == chain_below) {
+    // parallel cables to the chain's switch take turns: the first of them for every
+    // destination loaded one cable with all the traffic this switch sends down that way
+    let to_chain = below.iter().copied().filter(|&k| Some(downs[k].1) == chain_below);
+    if let Some(k) = least(down, to_chain) {
         return downs[k].0;
     }
     let goes_down = |k: usize| !rows.reaches_top(downs[k].1 as usize, d.top);
