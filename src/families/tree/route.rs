@@ -243,6 +243,8 @@ struct Dest {
 /// Draw every destination's chain (module doc): the up-cable fewest destinations descend.
 fn chains(fabric: &Fabric, rows: &Rows, lfts: &LftSet, lids: &Lids, hosts: &[Endpoint]) -> (Vec<Dest>, Vec<(u32, u8)>) {
     let mut load = vec![0u32; rows.up.len()];
+    // destinations whose chain climbs through each switch so far
+    let mut through = vec![0u32; rows.level.len()];
     let mut dests = Vec::with_capacity(hosts.len());
     let mut chain = Vec::with_capacity(hosts.len() * 3);
     for ep in hosts {
@@ -254,31 +256,13 @@ fn chains(fabric: &Fabric, rows: &Rows, lfts: &LftSet, lids: &Lids, hosts: &[End
         chain.push((leaf, port));
         let mut at = leaf as usize;
         loop {
-            let (lo, hi) = (rows.up_off[at] as usize, rows.up_off[at + 1] as usize);
-            // ties go to the cable d-mod-k would take (d = the destination's index), so
-            // that the first destinations of every switch do not all take its first cable
-            let n = hi - lo;
-            if n == 0 {
+            if rows.ups(at).is_empty() {
                 break;
             }
-            let d = dests.len();
-            let parents = rows.even_parents[at] as usize;
-            let best = if at == leaf as usize && parents > 0 {
-                // parents with (nearly) as many cables each: the parent d-mod-k takes
-                // (d mod parents), then its least-used cable
-                let want = rows.up[lo + d % parents].1;
-                (lo..hi)
-                    .filter(|&k| rows.up[k].1 == want)
-                    .min_by_key(|&k| (load[k], k))
-                    .expect("a cable to the parent")
-            } else {
-                // otherwise over the cables: a parent's share is its share of the cables
-                (lo..hi)
-                    .min_by_key(|&k| (load[k], (k - lo + n - d % n) % n))
-                    .expect("a cable up")
-            };
+            let best = least_loaded_up(rows, &load, &through, at, dests.len());
             load[best] += 1;
             let (_, parent, parent_port) = rows.up[best];
+            through[parent as usize] += 1;
             chain.push((parent, parent_port));
             at = parent as usize;
         }
@@ -292,6 +276,32 @@ fn chains(fabric: &Fabric, rows: &Rows, lfts: &LftSet, lids: &Lids, hosts: &[End
         });
     }
     (dests, chain)
+}
+
+/// The up-cable of row `at` for the chain of destination `d`: one of the cables the
+/// fewest destinations descend so far (each cable of a leaf then serves
+/// ⌈hosts / cables⌉ of its hosts at most), to the parent the fewest chains climb through
+/// so far: a leaf with few hosts leaves its spare cables on the parents that the others
+/// load, so a source switch's cables to each parent carry about as many destinations.
+/// Then the parent d-mod-k takes (d mod parents, when the parents have about as many
+/// cables each), then d-mod-k's cable (d mod cables, counted from the first).
+fn least_loaded_up(rows: &Rows, load: &[u32], through: &[u32], at: usize, d: usize) -> usize {
+    let (lo, hi) = (rows.up_off[at] as usize, rows.up_off[at + 1] as usize);
+    let n = hi - lo;
+    let parents = rows.even_parents[at] as usize;
+    let d_mod_k_parent = (parents > 0).then(|| rows.up[lo + d % parents].1);
+    let fewest = (lo..hi).map(|k| load[k]).min().unwrap_or(0);
+    (lo..hi)
+        .filter(|&k| load[k] == fewest)
+        .min_by_key(|&k| {
+            let parent = rows.up[k].1;
+            (
+                through[parent as usize],
+                d_mod_k_parent.is_some_and(|p| p != parent),
+                (k - lo + n - d % n) % n,
+            )
+        })
+        .unwrap_or(lo)
 }
 
 /// A row's use of its own cables so far: destinations per up-cable and per down-cable.
