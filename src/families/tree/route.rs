@@ -3,8 +3,9 @@
 //!
 //! **One path in per destination.** Destinations are taken in rank order. For each, a
 //! chain is drawn from its leaf upwards to a switch with no parent, taking at every switch
-//! the up-cable that the fewest destinations so far descend (parallel cables and
-//! different parents alike). Every switch of the chain sends the destination down that
+//! an up-cable that the fewest destinations so far descend (parallel cables and
+//! different parents alike), to the parent the fewest chains climb through (docs/tree.md
+//! §2.1). Every switch of the chain sends the destination down that
 //! chain; a switch from which the chain's top is reached going up climbs towards it (to a
 //! parent on the chain, else to one from which the top is reached going up); a switch
 //! that cannot, but has the destination below itself, goes down towards it (to a child
