@@ -332,13 +332,34 @@ impl Fabric {
                 None,
             ));
         }
+        Ok(self.push_node(kind, nports as u8, guid, name, desc))
+    }
+
+    /// [`Fabric::add_node`] for a reader that has already checked the name and the
+    /// description with [`check_label`](super::label::check_label) (which names them
+    /// as its format does) and the port count: a dump's reader checked them a line
+    /// before, and checking twice was a tenth of an ibsim net file's parse.
+    pub(crate) fn add_checked_node(
+        &mut self,
+        kind: NodeKind,
+        nports: u8,
+        guid: u64,
+        name: String,
+        desc: String,
+    ) -> NodeId {
+        debug_assert!(nports >= 1 && u32::from(nports) <= MAX_PORTS);
+        self.push_node(kind, nports, guid, name, desc)
+    }
+
+    /// The node and its ports (port 0 included), unchecked.
+    fn push_node(&mut self, kind: NodeKind, nports: u8, guid: u64, name: String, desc: String) -> NodeId {
         let id = self.nodes.len() as NodeId;
         let first_port = self.ports.len() as PortIdx;
         for p in 0..=nports {
             self.ports.push(Port {
                 node: id,
-                num: p as u8,
-                guid: port_guid(kind, guid, p as u8),
+                num: p,
+                guid: port_guid(kind, guid, p),
                 peer: NO_PEER,
                 width: Width::default(),
                 speed: Speed::default(),
@@ -348,14 +369,14 @@ impl Fabric {
         }
         self.nodes.push(Node {
             kind,
-            nports: nports as u8,
+            nports,
             first_port,
             guid,
             name,
             desc,
             sysimg: 0,
         });
-        Ok(id)
+        id
     }
 
     /// Record node `n`'s system image GUID (dumps carry it as `sysimgguid=`).

@@ -10,85 +10,13 @@
 //! from the text and hashed once per port line.
 
 use super::grammar::{Labels, RawPort, Remote};
+pub(super) use super::keys::FxMap;
+use super::keys::ShortId;
 use super::{Discovered, DumpFormat, PortLabel, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{Fabric, NodeId, NodeKind, PortIdx, Speed, Width, NO_PEER};
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
-
-/// FxHash, the multiply-rotate hash rustc uses: node ids and GUIDs of a local dump are
-/// not adversarial keys, and SipHash took a tenth of the parse time.
-#[derive(Default, Clone, Copy)]
-pub(super) struct Fx(u64);
-
-impl Fx {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-        }
-        let mut tail = [0u8; 8];
-        let rest = chunks.remainder();
-        tail[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(tail) ^ ((rest.len() as u64) << 59));
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.add(v as u64);
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.add(v);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.add(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        // the product's low bits see only its inputs' low bits; the table indexes by them
-        self.0.rotate_left(26)
-    }
-}
-
-/// A hash map keyed by node ids or GUIDs.
-pub(super) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
-
-/// A node id of at most 23 bytes (ibnetdiscover's `S-<16 hex>`, ibsim's names), packed
-/// with its length into the key itself: a lookup then compares table memory instead of
-/// reaching back into the text for the id it stored, a cache miss per port line.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct ShortId([u64; 3]);
-
-impl ShortId {
-    const MAX: usize = 23;
-
-    fn new(s: &str) -> Option<Self> {
-        let b = s.as_bytes();
-        if b.len() > Self::MAX {
-            return None;
-        }
-        let mut bytes = [0u8; 24];
-        bytes[..b.len()].copy_from_slice(b);
-        bytes[23] = b.len() as u8;
-        let word = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or_default());
-        Some(ShortId([word(0), word(1), word(2)]))
-    }
-
-    fn text(&self) -> String {
-        let mut bytes = [0u8; 24];
-        for (i, w) in self.0.iter().enumerate() {
-            bytes[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
-        }
-        let len = usize::from(bytes[23]).min(Self::MAX);
-        String::from_utf8_lossy(&bytes[..len]).into_owned()
-    }
-}
 
 /// One node record, as read.
 #[derive(Clone, Debug)]
@@ -266,6 +194,16 @@ impl<'a> Assembly<'a> {
     /// A node record: it joins the fabric now. A GUID or id seen before is a problem (the
     /// node is still added; the first keeps the id for the far ends that name it).
     pub(super) fn add_node(&mut self, n: RawNode<'a>, path: &Path) -> Result<NodeId> {
+        self.add_node_with(n, path, false)
+    }
+
+    /// [`Assembly::add_node`] for a reader that has checked the node's id and description
+    /// with `check_label` and its port count (1..=254): they are not checked again.
+    pub(super) fn add_checked_node(&mut self, n: RawNode<'a>, path: &Path) -> Result<NodeId> {
+        self.add_node_with(n, path, true)
+    }
+
+    fn add_node_with(&mut self, n: RawNode<'a>, path: &Path, checked: bool) -> Result<NodeId> {
         let id = self.fabric.len() as NodeId;
         if let Some(&j) = self.by_guid.get(&n.guid) {
             let message = format!(
@@ -285,9 +223,17 @@ impl<'a> Assembly<'a> {
             Cow::Owned(_) => None,
         };
         let (line, lid, lmc, sysimg) = (n.line, n.lid, n.lmc, n.sysimg);
-        self.fabric
-            .add_node(n.kind, n.nports, n.guid, n.id.into_owned(), n.desc)
-            .map_err(|e| Error::at(path, line, e.to_string()))?;
+        match u8::try_from(n.nports) {
+            Ok(nports) if checked => {
+                self.fabric
+                    .add_checked_node(n.kind, nports, n.guid, n.id.into_owned(), n.desc);
+            }
+            _ => {
+                self.fabric
+                    .add_node(n.kind, n.nports, n.guid, n.id.into_owned(), n.desc)
+                    .map_err(|e| Error::at(path, line, e.to_string()))?;
+            }
+        }
         if let Some(s) = key {
             self.name_node(s, id, line);
         }

@@ -8,9 +8,27 @@
 //! ~1,000 instructions, which capped the parse of an ibsim net file at about 60 MB/s.
 //! Every token read is ASCII, so the text after a scanned part starts on a char boundary.
 
+pub(super) use super::linescan::{line_at, line_starts, record_lines, short_lines};
 use super::PortLabel;
 use crate::topology::rate::rate_from_token;
 use crate::topology::{NodeKind, Speed, Width};
+
+/// The value of each hex digit, 16 for every other byte.
+const HEX: [u8; 256] = {
+    let mut t = [16u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// A byte cursor over one line. Optional parts rewind when they do not match.
 pub(super) struct Cur<'a> {
@@ -68,21 +86,21 @@ impl<'a> Cur<'a> {
     pub(super) fn dec_u32(&mut self) -> Option<u32> {
         self.dec_u64().and_then(|v| u32::try_from(v).ok())
     }
-    /// 1 to 16 hex digits (a 17th is an error: no GUID is that long).
+    /// 1 to 16 hex digits (a 17th is an error: no GUID is that long, and the cursor
+    /// then stops after the 16th). The digits are told by a table: a GUID line was a
+    /// twentieth of an ibsim net file's parse when each digit went through a `match`.
     pub(super) fn hex_u64(&mut self) -> Option<u64> {
         let start = self.i;
         let mut v: u64 = 0;
-        while let Some(b) = self.peek() {
-            let d = match b {
-                b'0'..=b'9' => b - b'0',
-                b'a'..=b'f' => b - b'a' + 10,
-                b'A'..=b'F' => b - b'A' + 10,
-                _ => break,
-            };
+        while let Some(&b) = self.b.get(self.i) {
+            let d = HEX[usize::from(b)];
+            if d > 15 {
+                break;
+            }
             if self.i - start == 16 {
                 return None;
             }
-            v = (v << 4) | d as u64;
+            v = (v << 4) | u64::from(d);
             self.i += 1;
         }
         (self.i > start).then_some(v)
@@ -172,8 +190,14 @@ impl<'a> Cur<'a> {
         Some((start, self.i))
     }
     /// The first of `names` the text continues with, and its value.
+    /// (The next byte is compared first: a slice comparison is a call to `memcmp`,
+    /// which the names that cannot match need not pay.)
     pub(super) fn one_of<T: Copy>(&mut self, names: &[(&[u8], T)]) -> Option<T> {
-        names.iter().find(|(n, _)| self.eat_str(n)).map(|&(_, v)| v)
+        let next = self.peek();
+        names
+            .iter()
+            .find(|(n, _)| n.first().copied() == next && self.eat_str(n))
+            .map(|&(_, v)| v)
     }
 }
 
@@ -374,21 +398,26 @@ pub(super) fn port_line(line: &str) -> Option<(RawPort<'_>, Labels)> {
         speed: None,
         line: 0,
     };
-    // the rest: ibsim options (w=, s=) and/or an ibnetdiscover comment
+    port_tail(rest, &mut p).then_some((p, [label, remote_label]))
+}
+
+/// What follows a port line's far port: ibsim options (w=, s=) and/or an ibnetdiscover
+/// comment, read into `p`; false when something else is there.
+pub(super) fn port_tail(rest: &str, p: &mut RawPort<'_>) -> bool {
     match find_byte(rest.as_bytes(), b'#') {
         Some(c) => {
-            if !ibsim_link_options(rest[..c].trim_end(), &mut p) {
-                return None;
+            if !ibsim_link_options(rest[..c].trim_end(), p) {
+                return false;
             }
-            port_comment(&rest[c + 1..], &mut p);
+            port_comment(&rest[c + 1..], p);
         }
         None => {
-            if !ibsim_link_options(rest.trim_end(), &mut p) {
-                return None;
+            if !ibsim_link_options(rest.trim_end(), p) {
+                return false;
             }
         }
     }
-    Some((p, [label, remote_label]))
+    true
 }
 
 /// ibsim link options `w=<mask> s=<mask> e=<mask>` (PortInfo codes); false when
@@ -495,14 +524,16 @@ pub(super) fn header_comment(rest: &str) -> (Option<String>, Option<u16>, Option
     let c = trim_line(&rest[c + 1..]);
     let (desc, tail) = if let Some(stripped) = c.strip_prefix('"') {
         // the description ends at the last quote: what follows (`base port 0 lid 6 lmc 0`,
-        // ` (scp)`) has none
-        let end = memchr::memrchr(b'"', stripped.as_bytes()).unwrap_or(stripped.len());
+        // ` (scp)`) has none; searched from the end, where it mostly is (`# "H0_0 HCA-1"`)
+        let end = stripped.bytes().rposition(|b| b == b'"').unwrap_or(stripped.len());
         (Some(stripped[..end].to_string()), stripped.get(end + 1..).unwrap_or(""))
     } else {
         (Some(c.to_string()).filter(|s| !s.is_empty()), "")
     };
     let (mut lid, mut lmc) = (None, None);
-    lid_lmc(tail.split_ascii_whitespace(), &mut lid, &mut lmc);
+    if !tail.is_empty() {
+        lid_lmc(tail.split_ascii_whitespace(), &mut lid, &mut lmc);
+    }
     (desc, lid, lmc)
 }
 
@@ -563,7 +594,8 @@ pub(super) fn find_seq(hay: &str, pat: &str) -> Option<usize> {
 }
 
 /// Lines without their `\n` / `\r\n` ends. One SIMD scan serves the whole text (a
-/// search started per line pays its set-up on every short line).
+/// search started per line pays its set-up on every short line); the record reader,
+/// whose lines may be much shorter, has [`record_lines`].
 pub(super) fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
     let mut start = 0;

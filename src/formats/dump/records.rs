@@ -7,9 +7,10 @@
 
 use super::assemble::{Assembly, RawNode};
 use super::grammar::{
-    guid_from_id, guid_line, header_comment, leading_port, lines, node_header, port_line, shorten, trim_line,
-    truncation_hint,
+    guid_from_id, guid_line, header_comment, leading_port, line_at, line_starts, lines, node_header, port_line,
+    record_lines, short_lines, shorten, trim_line, truncation_hint,
 };
+use super::netfast::{bare_port_line_at, plain_port_line};
 use super::{DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::formats::text::{check_label, escape_controls, MAX_DESC, MAX_NAME};
@@ -65,8 +66,12 @@ fn doubtful_port(
 /// A node header keyword followed by a blank or the port count: the line means to be
 /// a header (`Cannot open …` does not).
 fn header_keyword(t: &str) -> bool {
+    // the first byte first: the others are compared by `memcmp`
+    let first = t.as_bytes().first().copied();
     ["Switch", "Hca", "Ca", "Rt"].iter().any(|k| {
-        t.strip_prefix(k)
+        (k.as_bytes().first().copied() == first)
+            .then(|| t.strip_prefix(k))
+            .flatten()
             .and_then(|r| r.bytes().next())
             .is_some_and(|b| b == b' ' || b == b'\t' || b.is_ascii_digit())
     })
@@ -141,15 +146,28 @@ fn port_lines_at_most(text: &str) -> usize {
 /// up to three times its ports while it copies them.
 fn declared_size(text: &str) -> (usize, usize) {
     let (mut nodes, mut ports) = (0usize, 0usize);
-    for line in lines(text) {
+    let mut header = |line: &str| {
         let t = line.trim_start();
         if !matches!(t.as_bytes().first(), Some(b'S' | b'C' | b'H' | b'R')) || !header_keyword(t) {
-            continue;
+            return;
         }
         if let Some((_, n, _, _)) = node_header(t.trim_end()) {
             nodes += 1;
             ports += n.min(crate::topology::fabric::MAX_PORTS) as usize + 1;
         }
+    };
+    if short_lines(text) {
+        // a line whose first byte is printable and no header's is none after a trim
+        // either: most lines (port lines) are passed without finding their end
+        let bytes = text.as_bytes();
+        for start in line_starts(text) {
+            let first = bytes[start];
+            if !first.is_ascii_graphic() || matches!(first, b'S' | b'C' | b'H' | b'R') {
+                header(line_at(text, start));
+            }
+        }
+    } else {
+        record_lines(text).for_each(header);
     }
     (nodes, ports.min(PORT_FLOOR + PORTS_PER_LINE * port_lines_at_most(text)))
 }
@@ -180,12 +198,34 @@ pub(super) fn read_records<'a>(
     let mut saw_labels = false;
     // ports declared by the headers so far (port 0 included)
     let mut declared = 0usize;
-    for (idx, line) in lines(text).enumerate() {
-        let lineno = idx + 1;
+    let mut lines = record_lines(text);
+    let mut lineno = 0;
+    while let Some(line) = lines.next() {
+        lineno += 1;
         let t = trim_line(line);
         if t.is_empty() {
             in_record = false;
             continue;
+        }
+        if in_record && t.as_bytes()[0] == b'[' {
+            // the common line, read in one pass (none of the general grammar's optional
+            // groups); anything else, and an LMC out of range, is the general path's
+            if let Some((mut p, bare)) = plain_port_line(t).filter(|p| !p.0.lmc.is_some_and(|l| l > MAX_LMC)) {
+                p.line = lineno;
+                p.node = (raw.nodes() - 1) as u32;
+                saw_ibnd_marks |= p.lid.is_some();
+                raw.add_port(&p, [None, None]);
+                // the port lines that follow, while they end at their far port (as this one
+                // did: in a dump whose port lines have comments none does)
+                while let Some((mut p, next)) = bare.then(|| bare_port_line_at(text, lines.offset())).flatten() {
+                    lineno += 1;
+                    p.line = lineno;
+                    p.node = (raw.nodes() - 1) as u32;
+                    raw.add_port(&p, [None, None]);
+                    lines.skip_to(next);
+                }
+                continue;
+            }
         }
         if t.starts_with('[') || t.starts_with('@') {
             let body = t.trim_start_matches('@');
@@ -222,12 +262,22 @@ pub(super) fn read_records<'a>(
             continue;
         }
         in_record = false;
+        // a GUID line (`switchguid=`, `caguid=` ...) starts with a lower-case letter that
+        // no test below takes: it is tried first
+        if matches!(t.as_bytes()[0], b's' | b'h' | b'c' | b'r') {
+            if let Some((kind, rel, g)) = guid_line(t) {
+                let g = if rel { next_guid[slot(kind)].wrapping_add(g) } else { g };
+                next_guid[slot(kind)] = g;
+                explicit_guid = Some((kind, g));
+                continue;
+            }
+        }
         // comments and the vendor lines of every record: a third of a dump's lines
         if t.starts_with('#') || t.starts_with("vendid=") || t.starts_with("devid=") {
             continue;
         }
         let keyword = header_keyword(t);
-        if !keyword && ["Switch", "Hca", "Ca", "Rt"].iter().any(|k| t.starts_with(k)) && raw.nodes() == 0 {
+        if !keyword && raw.nodes() == 0 && ["Switch", "Hca", "Ca", "Rt"].iter().any(|k| t.starts_with(k)) {
             // before the first record: a banner or message that starts like a header
             raw.notes.push(Problem {
                 line: lineno,
@@ -308,14 +358,9 @@ pub(super) fn read_records<'a>(
                 line: lineno,
                 sysimg: sysimg.take().unwrap_or(0),
             };
-            raw.add_node(node, path)?;
+            // the id, the description and the port count were checked above
+            raw.add_checked_node(node, path)?;
             in_record = true;
-            continue;
-        }
-        if let Some((kind, rel, g)) = guid_line(t) {
-            let g = if rel { next_guid[slot(kind)].wrapping_add(g) } else { g };
-            next_guid[slot(kind)] = g;
-            explicit_guid = Some((kind, g));
             continue;
         }
         if let Some(v) = t.strip_prefix("sysimgguid=") {
