@@ -21,10 +21,8 @@ pub mod vls;
 mod walk;
 
 pub use bound::{leaf_cut, leaf_cut_bound, LeafCut};
-pub use conflicts::{
-    check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate, RailFigures,
-};
+pub use conflicts::{check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, RailFigures};
 pub use lfts::{validate, LftReport};
 pub use prove::{prove, Proof};
-pub use rates::{RateWeights, RatesSummary};
+pub use rates::RateWeights;
 pub use shard::{merge, CheckShard};

@@ -46,11 +46,6 @@ impl<'a> StepMeter<'a> {
         StepMeter { routes }
     }
 
-    /// Nodes the routes join.
-    pub fn nodes(&self) -> usize {
-        self.routes.ranks
-    }
-
     /// Zeroed counters for one thread.
     pub fn scratch(&self) -> StepScratch {
         StepScratch {

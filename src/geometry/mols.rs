@@ -23,10 +23,6 @@ impl LatinSquare {
             .collect();
         LatinSquare { n, cells }
     }
-    /// Side length.
-    pub fn side(&self) -> u32 {
-        self.n
-    }
     /// Entry in row r, column c.
     #[inline]
     pub fn cell(&self, r: u32, c: u32) -> u32 {

@@ -98,10 +98,6 @@ impl Plane {
     pub fn order(&self) -> u32 {
         self.q
     }
-    /// The underlying field GF(q).
-    pub fn field(&self) -> &Field {
-        &self.field
-    }
     /// Number of points (= number of lines) q² + q + 1.
     pub fn size(&self) -> u32 {
         self.q * self.q + self.q + 1

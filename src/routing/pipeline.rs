@@ -65,16 +65,6 @@ pub enum Objective {
     Spread,
 }
 
-impl Objective {
-    /// The name reports and options use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Objective::Family => "family",
-            Objective::Spread => "spread",
-        }
-    }
-}
-
 /// What a front end asks of the routes.
 #[derive(Clone, Copy, Debug)]
 pub struct Ask {

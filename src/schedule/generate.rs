@@ -83,26 +83,6 @@ impl PatternKind {
         }
     }
 
-    /// One line for `--help`.
-    pub fn summary(self) -> &'static str {
-        match self {
-            PatternKind::Shift => "phase i: rank r -> (r+i) mod N, in job-rank order; N phases, complete",
-            PatternKind::KaryShift => "shift in tree order on a k-ary n-tree (what d-mod-k routing expects)",
-            PatternKind::MolsShift => "shift in tree order on a MOLS 3-level tree",
-            PatternKind::Lsft => "LSFT conflict-free all-to-all (shift triples), one- or two-sided",
-            PatternKind::LsftPartial => {
-                "LSFT conflict-free all-to-all of a q x K block, M hosts per leaf; --job-size places it"
-            }
-            PatternKind::Ring => "ring all-to-all steps: N-1 phases of r -> r+1",
-            PatternKind::RecursiveDoubling => "hypercube exchange: phase i pairs r with r XOR 2^i",
-            PatternKind::Bruck => "Bruck steps: phase i sends r -> r + 2^i",
-            PatternKind::Random => "a random permutation per phase (--seed, --phases)",
-            PatternKind::Bisection => "cross-half pairs, both directions: N/2 phases",
-            PatternKind::RailAlltoall => "an all-to-all per rail, all rails at once (rail-optimised fabrics)",
-            PatternKind::RailRing => "a ring per rail, all rails at once (rail-optimised fabrics)",
-        }
-    }
-
     /// The collective of a rail pattern; `None` for the others.
     pub fn rail_collective(self) -> Option<RailCollective> {
         match self {

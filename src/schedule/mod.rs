@@ -14,7 +14,7 @@
 //!
 //! Generators: [`shift`] (plain and in tree order), [`lsft`] (docs/schedules.md §2.1–§2.2,
 //! one- and two-sided), [`partial`] (blocks, §2.4) placed by [`placement`], and the
-//! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern by
+//! comparison patterns of [`compare`]. [`generate()`](generate::generate) turns a [`Request`] into a pattern by
 //! construction; choosing a placement by measuring (§2.5) is the `select` module's, above this
 //! layer and the checker (nothing here imports `check` or `select`).
 
@@ -32,8 +32,8 @@ use crate::families::railopt::schedule as rail_traffic;
 pub mod shift;
 
 pub use file::Format;
-pub use generate::{generate, Generated, PatternKind, Request};
-pub use job::{Hosts, Job};
+pub use generate::{PatternKind, Request};
+pub use job::Job;
 
 use crate::error::{Error, Result};
 use rayon::prelude::*;
@@ -396,11 +396,6 @@ impl<P: Pattern> Compact<P> {
     /// Phase of the inner pattern that phase `p` is.
     pub(crate) fn inner_phase(&self, p: usize) -> usize {
         self.keep[p] as usize
-    }
-
-    /// The pattern before compaction.
-    pub fn inner(&self) -> &P {
-        &self.inner
     }
 }
 

@@ -16,6 +16,7 @@
 
 use crate::error::{Error, Result};
 
+#[cfg(test)]
 /// Where the selector is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -101,6 +102,7 @@ impl Selector {
         &self.names
     }
 
+    #[cfg(test)]
     /// Learning or monitoring.
     pub fn stage(&self) -> Stage {
         if self.choice.is_some() {

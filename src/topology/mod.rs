@@ -25,7 +25,7 @@ pub mod spec;
 use crate::families::tree::model as tree;
 use crate::families::twolevel::model as twolevel;
 
-pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
+pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, PortIdx, Speed, Width, NO_PEER};
 pub use fullmesh::FullmeshLayout;
 pub use kary::KaryLayout;
 pub use lsft::LsftLayout;

@@ -81,16 +81,6 @@ impl PathPlan {
         self.pos.len()
     }
 
-    /// The LMC the plan's offsets are for.
-    pub fn lmc(&self) -> u8 {
-        self.lmc
-    }
-
-    /// D: direct slots of ten.
-    pub fn direct_share(&self) -> u8 {
-        self.direct_share
-    }
-
     /// Switch index of a rank.
     pub fn switch_of(&self, rank: u32) -> u32 {
         self.pos[rank as usize] / self.h

@@ -175,11 +175,6 @@ impl TreeLanes {
         }
     }
 
-    /// Pairs on an SL other than 0 (detours, and the escape lane's).
-    pub fn detours(&self) -> usize {
-        self.detours.len()
-    }
-
     /// What is behind port `port` of `node` (a host for a port the node does not have).
     fn far_end(&self, node: NodeId, port: u8) -> Level {
         self.far.get(node, port).unwrap_or(Level::Host)

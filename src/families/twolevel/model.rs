@@ -27,7 +27,7 @@
 //! carries the same number of flows in any pattern on the leaves' uplinks, and only which
 //! spine a class uses differs (the rotation spreads the leaves' surplus classes over the
 //! spines instead of loading the first ones on every leaf). ibfat therefore keeps one
-//! router and states the rule as [`TwolevelParams::uplink`].
+//! router and states the rule as `TwolevelParams::uplink`, which its tests check.
 
 use crate::error::{Error, Result};
 use crate::families::pgft::model::{PgftLayout, PgftParams};
@@ -93,6 +93,7 @@ impl TwolevelParams {
         })
     }
 
+    #[cfg(test)]
     /// Uplinks per leaf, S·P.
     pub fn uplinks(&self) -> u32 {
         self.spines * self.links_per_pair
@@ -103,6 +104,7 @@ impl TwolevelParams {
         leaf * self.hosts_per_leaf + n
     }
 
+    #[cfg(test)]
     /// The canonical uplink every leaf uses towards host `rank` (d-mod-k, d mod S·P; the
     /// seed's n mod S·P up to a per-leaf rotation, see the module docs), with its spine
     /// u mod S and cable u div S.

@@ -223,6 +223,7 @@ impl RailFabric {
         self.rails.len()
     }
 
+    #[cfg(test)]
     /// The server named `name`.
     pub fn server(&self, name: &str) -> Option<&Server> {
         self.servers
