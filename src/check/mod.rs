@@ -20,7 +20,8 @@ pub mod steps;
 pub mod vls;
 mod walk;
 
-pub use bound::{leaf_cut, leaf_cut_bound, LeafCut};
+pub(crate) use bound::LeafCut;
+pub use bound::{leaf_cut, leaf_cut_bound};
 pub use conflicts::{check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, RailFigures};
 pub use lfts::{validate, LftReport};
 pub use prove::{prove, Proof};

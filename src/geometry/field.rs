@@ -15,7 +15,7 @@ pub(crate) const MAX_ORDER: u32 = 256;
 
 /// The finite field GF(q) with addition and multiplication tables.
 #[derive(Clone, Debug)]
-pub struct Field {
+pub(crate) struct Field {
     q: u32,
     add: Vec<u8>,
     mul: Vec<u8>,
@@ -25,7 +25,7 @@ pub struct Field {
 
 impl Field {
     /// GF(q); an error naming the nearest prime powers when q is not one.
-    pub fn new(q: u32) -> Result<Field> {
+    pub(crate) fn new(q: u32) -> Result<Field> {
         if q > MAX_ORDER {
             return Err(Error::input(
                 "order",
@@ -75,18 +75,18 @@ impl Field {
 
     #[cfg(test)]
     /// Characteristic p.
-    pub fn characteristic(&self) -> u32 {
+    pub(crate) fn characteristic(&self) -> u32 {
         prime_power(self.q).expect("a field's order is a prime power").0
     }
     #[cfg(test)]
     /// Degree e of the extension (q = p^e).
-    pub fn degree(&self) -> u32 {
+    pub(crate) fn degree(&self) -> u32 {
         prime_power(self.q).expect("a field's order is a prime power").1
     }
     #[cfg(test)]
     /// Coefficients c0..c(e-1) of the reduction polynomial x^e + c(e-1)x^(e-1) + ... + c0
     /// (empty for prime fields): the one [`Field::new`] found.
-    pub fn modulus(&self) -> Vec<u32> {
+    pub(crate) fn modulus(&self) -> Vec<u32> {
         match prime_power(self.q).expect("a field's order is a prime power") {
             (_, 1) => Vec::new(),
             (p, e) => find_extension(p, e).1,
@@ -96,12 +96,12 @@ impl Field {
     /// a + b in GF(q) (digit-wise mod p, not integer addition unless q is prime); a and b
     /// must be elements, 0..q.
     #[inline]
-    pub fn add(&self, a: u32, b: u32) -> u32 {
+    pub(crate) fn add(&self, a: u32, b: u32) -> u32 {
         self.add[(a * self.q + b) as usize] as u32
     }
     /// a − b in GF(q): a plus the additive inverse of b.
     #[inline]
-    pub fn sub(&self, a: u32, b: u32) -> u32 {
+    pub(crate) fn sub(&self, a: u32, b: u32) -> u32 {
         self.add(a, self.neg(b))
     }
     /// a · b in GF(q) (polynomial product reduced by the modulus `new` found when q is not prime).
@@ -121,7 +121,7 @@ impl Field {
     }
     /// a / b; `None` when b is zero.
     #[inline]
-    pub fn div(&self, a: u32, b: u32) -> Option<u32> {
+    pub(crate) fn div(&self, a: u32, b: u32) -> Option<u32> {
         self.inv(b).map(|ib| self.mul(a, ib))
     }
 }

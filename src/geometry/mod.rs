@@ -8,6 +8,8 @@ pub(crate) mod mols;
 pub(crate) mod plane;
 pub(crate) mod primes;
 
-pub use field::Field;
-pub use plane::{Plane, Point};
-pub use primes::{is_prime_power, prime_power_hint};
+pub(crate) use field::Field;
+pub use plane::Plane;
+pub(crate) use plane::Point;
+pub use primes::is_prime_power;
+pub(crate) use primes::prime_power_hint;

@@ -112,7 +112,7 @@ impl Method {
 }
 
 /// Lane rules a subnet manager can keep after routing (they own what they need).
-pub type LaneBox = Box<dyn LaneRules + Send + Sync>;
+pub(crate) type LaneBox = Box<dyn LaneRules + Send + Sync>;
 
 /// Relay detours and escape-lane pairs a degraded tree dropped for want of VLs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -205,7 +205,7 @@ impl fmt::Debug for Generated {
 
 impl Generated {
     /// A pattern over its job with no guarantee or note yet (the constructions add them).
-    pub fn new(pattern: Box<dyn Pattern>, job: Job, complete: bool) -> Generated {
+    pub(crate) fn new(pattern: Box<dyn Pattern>, job: Job, complete: bool) -> Generated {
         Generated {
             pattern,
             job,
@@ -263,7 +263,7 @@ pub(crate) const MAX_RANDOM_ENTRIES: u64 = 1 << 31;
 
 /// Refuse options that do not belong to the requested pattern (the same checks whoever
 /// generates it).
-pub fn validate(req: &Request) -> Result<()> {
+pub(crate) fn validate(req: &Request) -> Result<()> {
     let kind = req.kind;
     if kind != PatternKind::LsftPartial && (req.block.is_some() || req.job_size.is_some()) {
         return Err(Error::input(
@@ -303,7 +303,7 @@ pub fn validate(req: &Request) -> Result<()> {
 /// Generate the requested pattern on a plan by construction. A `lsft-partial` request
 /// without `--block` needs the measuring chooser: it is refused here (input error) and
 /// served by `select::generate` (the layer above).
-pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
+pub(crate) fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
     validate(req)?;
     let kind = req.kind;
     let job = req.job.clone().unwrap_or_else(|| Job::whole(plan.layout.hosts()));

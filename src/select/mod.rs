@@ -18,7 +18,8 @@ pub mod model;
 pub mod repair;
 pub mod runtime;
 
-pub use chooser::{choose, Choice, ChoiceReport};
+pub use chooser::ChoiceReport;
+pub(crate) use chooser::{choose, Choice};
 
 use crate::error::Result;
 use crate::schedule::generate::{self as construct, Generated, PatternKind, Request, LSFT_GUARANTEE};

@@ -93,7 +93,7 @@ impl PathPlan {
 
     /// The detour offsets from switch `s` to switch `t` (empty when s = t), one per
     /// distinct relay, ascending.
-    pub fn detours(&self, s: u32, t: u32) -> Vec<u8> {
+    pub(crate) fn detours(&self, s: u32, t: u32) -> Vec<u8> {
         if s == t {
             return Vec::new();
         }
