@@ -9,7 +9,6 @@ pub(crate) mod plane;
 pub(crate) mod primes;
 
 pub(crate) use field::Field;
-pub use plane::Plane;
-pub(crate) use plane::Point;
+pub use plane::{Plane, Point};
 pub use primes::is_prime_power;
 pub(crate) use primes::prime_power_hint;

@@ -18,8 +18,8 @@ pub mod model;
 pub mod repair;
 pub mod runtime;
 
-pub use chooser::ChoiceReport;
 pub(crate) use chooser::{choose, Choice};
+pub use chooser::{Candidate, ChoiceReport};
 
 use crate::error::Result;
 use crate::schedule::generate::{self as construct, Generated, PatternKind, Request, LSFT_GUARANTEE};

@@ -25,8 +25,8 @@ pub mod spec;
 use crate::families::tree::model as tree;
 use crate::families::twolevel::model as twolevel;
 
-pub use fabric::{Endpoint, Fabric, Link, NodeId, NodeKind, Speed, Width, NO_PEER};
-pub(crate) use fabric::{Node, PortIdx};
+pub(crate) use fabric::PortIdx;
+pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, Speed, Width, NO_PEER};
 pub(crate) use fullmesh::FullmeshLayout;
 pub(crate) use kary::KaryLayout;
 pub use lsft::LsftLayout;
