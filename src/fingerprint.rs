@@ -9,7 +9,7 @@
 
 /// An FNV-1a (64 bit) accumulator.
 #[derive(Clone, Copy, Debug)]
-pub struct Fnv1a(u64);
+pub(crate) struct Fnv1a(u64);
 
 impl Default for Fnv1a {
     fn default() -> Self {
@@ -19,12 +19,12 @@ impl Default for Fnv1a {
 
 impl Fnv1a {
     /// An empty accumulator.
-    pub fn new() -> Fnv1a {
+    pub(crate) fn new() -> Fnv1a {
         Fnv1a::default()
     }
 
     /// Mix in bytes.
-    pub fn bytes(&mut self, bytes: &[u8]) -> &mut Fnv1a {
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) -> &mut Fnv1a {
         for &b in bytes {
             self.0 ^= b as u64;
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
@@ -33,12 +33,12 @@ impl Fnv1a {
     }
 
     /// Mix in a number (little-endian bytes).
-    pub fn u64(&mut self, v: u64) -> &mut Fnv1a {
+    pub(crate) fn u64(&mut self, v: u64) -> &mut Fnv1a {
         self.bytes(&v.to_le_bytes())
     }
 
     /// The value as artefacts record it: `0x` and 16 hex digits.
-    pub fn hex(&self) -> String {
+    pub(crate) fn hex(&self) -> String {
         format!("0x{:016x}", self.0)
     }
 }

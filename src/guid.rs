@@ -4,7 +4,7 @@
 //! readers that used it accepted what others refused; every reader goes through here.
 
 /// `0x` (or `0X`) and 1..=16 hex digits.
-pub fn hex(s: &str) -> Option<u64> {
+pub(crate) fn hex(s: &str) -> Option<u64> {
     let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
     digits_value(digits, 16)
 }

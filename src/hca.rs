@@ -30,12 +30,14 @@ fn sysfs_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/sys/class/infiniband"))
 }
 
+#[cfg_attr(feature = "verbs", allow(dead_code))]
 fn read(p: &Path) -> Option<String> {
     std::fs::read_to_string(p).ok().map(|s| s.trim().to_string())
 }
 
+#[cfg_attr(feature = "verbs", allow(dead_code))]
 /// Port GUID from a GID text `fe80:0000:0000:0000:0002:c903:0001:0002` (its last 64 bits).
-pub fn guid_of_gid(gid: &str) -> Option<u64> {
+pub(crate) fn guid_of_gid(gid: &str) -> Option<u64> {
     let groups: Vec<&str> = gid.split(':').collect();
     if groups.len() != 8 {
         return None;
@@ -45,8 +47,9 @@ pub fn guid_of_gid(gid: &str) -> Option<u64> {
         .try_fold(0u64, |acc, g| Some(acc << 16 | u64::from_str_radix(g, 16).ok()?))
 }
 
+#[cfg_attr(feature = "verbs", allow(dead_code))]
 /// The ports sysfs lists (empty when the host has no RDMA devices).
-pub fn from_sysfs(root: &Path) -> Result<Vec<LocalPort>> {
+pub(crate) fn from_sysfs(root: &Path) -> Result<Vec<LocalPort>> {
     let mut out = Vec::new();
     let Ok(devices) = std::fs::read_dir(root) else {
         return Ok(out);

@@ -89,7 +89,7 @@ impl Loaded {
     }
 
     /// The spec, when the source is one.
-    pub fn spec(&self) -> Option<&Spec> {
+    pub(crate) fn spec(&self) -> Option<&Spec> {
         self.model.topology().and_then(|t| t.spec.as_ref())
     }
 

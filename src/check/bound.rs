@@ -33,7 +33,7 @@ impl LeafCut {
     }
 
     /// The bound of two disjoint sets of phases together (`None` when the counts overflow).
-    pub fn join(self, other: LeafCut) -> Option<LeafCut> {
+    pub(crate) fn join(self, other: LeafCut) -> Option<LeafCut> {
         Some(LeafCut::new(
             self.sum.checked_add(other.sum)?,
             self.flows.checked_add(other.flows)?,

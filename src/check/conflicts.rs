@@ -117,7 +117,7 @@ pub struct LinkRate {
 impl LinkLoad {
     /// The load links are ranked and coloured by: the weighted one in a rate-weighted
     /// check, else the most flows in a phase.
-    pub fn load(&self) -> f64 {
+    pub(crate) fn load(&self) -> f64 {
         self.rate.as_ref().map_or(self.max_flows as f64, |r| r.weighted_max)
     }
 }
@@ -143,7 +143,7 @@ impl LinkCount {
     }
 
     /// The link named: `switch:port -> switch` and the sending port's GUID.
-    pub fn named(&self, fabric: &Fabric, labels: &Labels) -> LinkLoad {
+    pub(crate) fn named(&self, fabric: &Fabric, labels: &Labels) -> LinkLoad {
         let p = &fabric.ports[self.port as usize];
         let q = &fabric.ports[p.peer as usize];
         LinkLoad {

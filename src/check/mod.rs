@@ -11,7 +11,7 @@ pub mod lft_diff;
 pub mod lfts;
 pub mod multipath;
 mod phase;
-pub mod prove;
+pub(crate) mod prove;
 pub(crate) mod rates;
 mod routes;
 pub mod shard;
@@ -22,7 +22,8 @@ mod walk;
 
 pub use bound::{leaf_cut, leaf_cut_bound, LeafCut};
 pub use conflicts::{
-    check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate, RailFigures,
+    check, check_counted, name_links, CheckReport, CompiledRoutes, LinkCount, LinkLoad, LinkRate, PhaseSummary,
+    RailFigures, RouteFault, UnroutedFlow,
 };
 pub use lfts::{validate, LftReport};
 pub use prove::{prove, Proof};

@@ -173,7 +173,7 @@ impl RateWeights {
     }
 
     /// The weight of channel `ch` (1.0 for a cable of the reference rate or unknown rate).
-    pub fn weight(&self, ch: usize) -> f64 {
+    pub(crate) fn weight(&self, ch: usize) -> f64 {
         f64::from(self.channel[ch]) / self.unit as f64
     }
 }

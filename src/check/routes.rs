@@ -163,13 +163,13 @@ impl CompiledRoutes {
     }
 
     /// Number of channels.
-    pub fn channels(&self) -> usize {
+    pub(crate) fn channels(&self) -> usize {
         self.channel_port.len()
     }
 
     /// The channels of the route from rank `src` to rank `dst` (empty between the hosts of
     /// one switch), or `None` when it does not deliver.
-    pub fn route(&self, src: usize, dst: usize) -> Option<&[u32]> {
+    pub(crate) fn route(&self, src: usize, dst: usize) -> Option<&[u32]> {
         let idx = (self.entry_of[src] as usize * self.cols + self.col_of[dst] as usize) * self.width;
         let slots = &self.slots[idx..idx + self.width];
         if slots[0] >= FAULT_BASE && slots[0] != NO_LINK {

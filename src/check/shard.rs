@@ -179,7 +179,7 @@ impl CheckShard {
     }
 
     /// Parse and validate a shard from its JSON text.
-    pub fn parse(text: &str) -> Result<CheckShard> {
+    pub(crate) fn parse(text: &str) -> Result<CheckShard> {
         let hint = "write shards with `ibfat check --shard I/N --out FILE` (a `--json` report is not a shard)";
         let value: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| Error::input("json", format!("line {}: not JSON: {e}", e.line()), None))?;

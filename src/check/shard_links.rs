@@ -150,7 +150,7 @@ impl ShardLinks {
     }
 
     /// The sending port (GUID text, number) of every link, in order.
-    pub fn ports(&self) -> impl Iterator<Item = (&str, u8)> + '_ {
+    pub(crate) fn ports(&self) -> impl Iterator<Item = (&str, u8)> + '_ {
         self.rows.iter().map(|r| match *r {
             Row::Split([g, p, ..]) | Row::Whole([g, p, ..]) => (self.names[g as usize].as_str(), p as u8),
         })

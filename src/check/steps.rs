@@ -15,10 +15,10 @@ use super::conflicts::{CompiledRoutes, FAULT_BASE, NO_LINK};
 use crate::{Error, Result};
 
 /// The sink a step's flows go to: `(source node, destination node, weight)`.
-pub type Emit<'e> = dyn FnMut(u32, u32, u32) + 'e;
+pub(crate) type Emit<'e> = dyn FnMut(u32, u32, u32) + 'e;
 
 /// Per-thread counters for [`StepMeter::measure`].
-pub struct StepScratch {
+pub(crate) struct StepScratch {
     load: Vec<u32>,
     touched: Vec<u32>,
 }
@@ -30,7 +30,7 @@ pub struct StepMeter<'a> {
 
 /// What one step puts on the links.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StepLoad {
+pub(crate) struct StepLoad {
     /// Largest (weighted) flow count on any link, host cables included; 0 when no flow
     /// leaves its node.
     pub congestion: u32,
@@ -46,13 +46,8 @@ impl<'a> StepMeter<'a> {
         StepMeter { routes }
     }
 
-    /// Nodes the routes join.
-    pub fn nodes(&self) -> usize {
-        self.routes.ranks
-    }
-
     /// Zeroed counters for one thread.
-    pub fn scratch(&self) -> StepScratch {
+    pub(crate) fn scratch(&self) -> StepScratch {
         StepScratch {
             load: vec![0; self.routes.channels() + 2 * self.routes.ranks],
             touched: Vec::new(),
@@ -61,7 +56,7 @@ impl<'a> StepMeter<'a> {
 
     /// Route the flows `emit` produces — `(source node, destination node, weight)` — and
     /// return the step's load. A route that does not deliver is an error naming the pair.
-    pub fn measure(&self, s: &mut StepScratch, emit: &mut dyn FnMut(&mut Emit)) -> Result<StepLoad> {
+    pub(crate) fn measure(&self, s: &mut StepScratch, emit: &mut dyn FnMut(&mut Emit)) -> Result<StepLoad> {
         let r = self.routes;
         let nch = r.channels();
         let w = r.width;

@@ -95,7 +95,7 @@ impl Family {
     }
 
     /// Its name on the command line and in files (`lsft`, `tree`, …).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.entry().name
     }
 
@@ -116,7 +116,7 @@ impl Family {
 
 /// The family names, comma-separated, of the entries `keep` keeps (`lsft, kary, …`), for
 /// help texts and hints.
-pub fn names(keep: impl Fn(&Entry) -> bool) -> String {
+pub(crate) fn names(keep: impl Fn(&Entry) -> bool) -> String {
     let v: Vec<&str> = FAMILIES.iter().filter(|e| keep(e)).map(|e| e.name).collect();
     v.join(", ")
 }

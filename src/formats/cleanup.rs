@@ -34,7 +34,7 @@ fn registry() -> MutexGuard<'static, Registry> {
 /// A registered temporary path or child; dropping it unregisters it (the owner has
 /// renamed, removed or reaped it).
 #[must_use = "dropping the handle unregisters the path at once"]
-pub struct Tracked(u64);
+pub(crate) struct Tracked(u64);
 
 impl Drop for Tracked {
     fn drop(&mut self) {
@@ -67,7 +67,7 @@ pub(crate) fn track_child(child: Arc<Mutex<Child>>) -> Tracked {
 
 /// Run `f` (a group of renames that must all happen or none) while no interruption can
 /// clean up: [`abandon`] waits for it to finish.
-pub fn commit<T>(f: impl FnOnce() -> T) -> T {
+pub(crate) fn commit<T>(f: impl FnOnce() -> T) -> T {
     let _held = registry();
     f()
 }

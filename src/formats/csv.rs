@@ -5,7 +5,7 @@ use crate::topology::{Fabric, NodeKind};
 use std::fmt::Write;
 
 /// Quote a CSV field when it needs it (RFC 4180).
-pub fn field(s: &str) -> String {
+pub(crate) fn field(s: &str) -> String {
     // a control character is never needed in a cable list, and line-based readers
     // (awk, grep) would split a row at an embedded newline even when quoted
     let s = crate::formats::text::flatten_controls(s);

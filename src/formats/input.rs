@@ -44,7 +44,7 @@ pub(crate) const MAX_LINE: usize = 64 * 1024;
 
 /// ibnetdiscover output, ports reports and ibsim net files (the topology.net of the largest
 /// plan ibfat builds, 2^20 hosts, is about 200 MB).
-pub const DUMP: Limits = Limits {
+pub(crate) const DUMP: Limits = Limits {
     what: "fabric dump",
     max_bytes: 1024 * MIB,
     max_line: Some(MAX_LINE),
@@ -103,7 +103,7 @@ pub(crate) const SCHEDULE: Limits = Limits {
 };
 
 /// Shard files of `check --shard` (JSON reports).
-pub const SHARD: Limits = Limits {
+pub(crate) const SHARD: Limits = Limits {
     what: "shard file",
     max_bytes: 1024 * MIB,
     max_line: None,
@@ -112,7 +112,7 @@ pub const SHARD: Limits = Limits {
 
 /// The bytes of `path`, or of standard input for `-`, within `limits` (see the module
 /// documentation): whole, or an error saying which bound the input broke.
-pub fn read(path: &Path, limits: Limits) -> std::result::Result<Vec<u8>, ReadError> {
+pub(crate) fn read(path: &Path, limits: Limits) -> std::result::Result<Vec<u8>, ReadError> {
     if is_dash(path) {
         if limits.regular_only {
             return Err(ReadError::Input(Error::input(
@@ -178,7 +178,7 @@ pub fn file_kind(t: std::fs::FileType) -> &'static str {
 /// Why [`read`] failed: the file could not be opened (callers word it, e.g. "no such
 /// schedule file"), or an error already worded (a broken bound, `-` twice, a failed read).
 #[derive(Debug)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The file could not be opened.
     Io(std::io::Error),
     /// The input itself is wrong, or reading it failed (already worded).
@@ -248,7 +248,7 @@ fn read_some(r: &mut impl Read, buf: &mut [u8], path: &Path) -> Result<usize> {
 }
 
 /// [`read`] from any reader; `path` names it in messages.
-pub fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8>> {
+pub(crate) fn read_from(mut r: impl Read, path: &Path, limits: Limits) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     let (mut line, mut line_len) = (1usize, 0usize);

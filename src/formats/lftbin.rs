@@ -58,7 +58,7 @@ pub(crate) const MAGIC: &[u8; 8] = b"IBFATLFT";
 mod checksum;
 
 /// The format version this release writes (it also reads version 1).
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 
 /// Header bytes before the checksum field (all of a version 1 header).
 const HEADER_V1: usize = 56;

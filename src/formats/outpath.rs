@@ -14,7 +14,7 @@ const MAX_LINKS: usize = 40;
 
 /// A resolved output path.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OutPath {
+pub(crate) enum OutPath {
     /// `-`: standard output, streamed.
     Stdout,
     /// A regular file (existing or not), after following symlinks: written to a temporary
@@ -41,7 +41,7 @@ fn refuse(path: &Path, why: &str) -> Error {
 impl OutPath {
     /// Resolve an output path: `-`, then symlinks to their final target; a folder or a
     /// socket is refused (input error, exit 2).
-    pub fn resolve(path: &Path) -> Result<OutPath> {
+    pub(crate) fn resolve(path: &Path) -> Result<OutPath> {
         if is_dash(path) {
             return Ok(OutPath::Stdout);
         }

@@ -15,21 +15,17 @@ pub(crate) const MAX_ORDER: u32 = 256;
 
 /// The finite field GF(q) with addition and multiplication tables.
 #[derive(Clone, Debug)]
-pub struct Field {
+pub(crate) struct Field {
     q: u32,
-    p: u32,
-    e: u32,
     add: Vec<u8>,
     mul: Vec<u8>,
     neg: Vec<u8>,
     inv: Vec<u8>,
-    /// Coefficients c0..c(e-1) of the reduction polynomial x^e + ... (empty for e = 1).
-    modulus: Vec<u32>,
 }
 
 impl Field {
     /// GF(q); an error naming the nearest prime powers when q is not one.
-    pub fn new(q: u32) -> Result<Field> {
+    pub(crate) fn new(q: u32) -> Result<Field> {
         if q > MAX_ORDER {
             return Err(Error::input(
                 "order",
@@ -51,16 +47,16 @@ impl Field {
                 add[(a * q + b) as usize] = digit_add(a, b, p, e) as u8;
             }
         }
-        let (mul, modulus) = if e == 1 {
+        let mul = if e == 1 {
             let mut mul = vec![0u8; n * n];
             for a in 0..q {
                 for b in 0..q {
                     mul[(a * q + b) as usize] = ((a * b) % q) as u8;
                 }
             }
-            (mul, Vec::new())
+            mul
         } else {
-            find_extension(p, e)
+            find_extension(p, e).0
         };
         let mut neg = vec![0u8; n];
         let mut inv = vec![0u8; n];
@@ -74,48 +70,41 @@ impl Field {
                 }
             }
         }
-        Ok(Field {
-            q,
-            p,
-            e,
-            add,
-            mul,
-            neg,
-            inv,
-            modulus,
-        })
+        Ok(Field { q, add, mul, neg, inv })
     }
 
-    /// Number of elements q.
-    pub fn order(&self) -> u32 {
-        self.q
-    }
+    #[cfg(test)]
     /// Characteristic p.
-    pub fn characteristic(&self) -> u32 {
-        self.p
+    pub(crate) fn characteristic(&self) -> u32 {
+        prime_power(self.q).expect("a field's order is a prime power").0
     }
+    #[cfg(test)]
     /// Degree e of the extension (q = p^e).
-    pub fn degree(&self) -> u32 {
-        self.e
+    pub(crate) fn degree(&self) -> u32 {
+        prime_power(self.q).expect("a field's order is a prime power").1
     }
+    #[cfg(test)]
     /// Coefficients c0..c(e-1) of the reduction polynomial x^e + c(e-1)x^(e-1) + ... + c0
-    /// (empty for prime fields).
-    pub fn modulus(&self) -> &[u32] {
-        &self.modulus
+    /// (empty for prime fields): the one [`Field::new`] found.
+    pub(crate) fn modulus(&self) -> Vec<u32> {
+        match prime_power(self.q).expect("a field's order is a prime power") {
+            (_, 1) => Vec::new(),
+            (p, e) => find_extension(p, e).1,
+        }
     }
 
     /// a + b in GF(q) (digit-wise mod p, not integer addition unless q is prime); a and b
     /// must be elements, 0..q.
     #[inline]
-    pub fn add(&self, a: u32, b: u32) -> u32 {
+    pub(crate) fn add(&self, a: u32, b: u32) -> u32 {
         self.add[(a * self.q + b) as usize] as u32
     }
     /// a − b in GF(q): a plus the additive inverse of b.
     #[inline]
-    pub fn sub(&self, a: u32, b: u32) -> u32 {
+    pub(crate) fn sub(&self, a: u32, b: u32) -> u32 {
         self.add(a, self.neg(b))
     }
-    /// a · b in GF(q) (polynomial product reduced by [`Field::modulus`] when q is not prime).
+    /// a · b in GF(q) (polynomial product reduced by the modulus `new` found when q is not prime).
     #[inline]
     pub(crate) fn mul(&self, a: u32, b: u32) -> u32 {
         self.mul[(a * self.q + b) as usize] as u32
@@ -132,7 +121,7 @@ impl Field {
     }
     /// a / b; `None` when b is zero.
     #[inline]
-    pub fn div(&self, a: u32, b: u32) -> Option<u32> {
+    pub(crate) fn div(&self, a: u32, b: u32) -> Option<u32> {
         self.inv(b).map(|ib| self.mul(a, ib))
     }
 }

@@ -2,11 +2,13 @@
 //! squares. Everything the fabric families are built from.
 
 pub(crate) mod field;
+// only its tests use it: nothing else builds these squares
+#[cfg(test)]
 pub(crate) mod mols;
 pub(crate) mod plane;
 pub(crate) mod primes;
 
-pub use field::Field;
-pub use mols::{complete_mols, LatinSquare};
-pub use plane::{Line, Plane, Point};
-pub use primes::{is_prime_power, nearest_prime_powers, prime_power, prime_power_hint};
+pub(crate) use field::Field;
+pub use plane::{Plane, Point};
+pub use primes::is_prime_power;
+pub(crate) use primes::prime_power_hint;

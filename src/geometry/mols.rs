@@ -9,7 +9,7 @@ use crate::error::Result;
 
 /// A Latin square of side n stored row-major (`cell(r, c)`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LatinSquare {
+pub(crate) struct LatinSquare {
     n: u32,
     cells: Vec<u32>,
 }
@@ -23,13 +23,9 @@ impl LatinSquare {
             .collect();
         LatinSquare { n, cells }
     }
-    /// Side length.
-    pub fn side(&self) -> u32 {
-        self.n
-    }
     /// Entry in row r, column c.
     #[inline]
-    pub fn cell(&self, r: u32, c: u32) -> u32 {
+    pub(crate) fn cell(&self, r: u32, c: u32) -> u32 {
         self.cells[(r * self.n + c) as usize]
     }
     #[cfg(test)]
@@ -64,7 +60,7 @@ impl LatinSquare {
 
 /// The complete set of q−1 MOLS of side q: `A_a[r][c] = r + a·c`, a = 1..q−1
 /// (field element numbering of [`Field`]).
-pub fn complete_mols(q: u32) -> Result<Vec<LatinSquare>> {
+pub(crate) fn complete_mols(q: u32) -> Result<Vec<LatinSquare>> {
     let f = Field::new(q)?;
     Ok((1..q)
         .map(|a| LatinSquare::from_fn(q, |r, c| f.add(r, f.mul(a, c))))

@@ -27,7 +27,7 @@ pub enum Point {
 
 /// A line of PG(2,q) in paper coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Line {
+pub(crate) enum Line {
     /// `L`, the line at infinity.
     Inf,
     /// `L(c)`, the vertical line x = c.
@@ -95,19 +95,15 @@ impl Plane {
     }
 
     /// The order q.
-    pub fn order(&self) -> u32 {
+    pub(crate) fn order(&self) -> u32 {
         self.q
     }
-    /// The underlying field GF(q).
-    pub fn field(&self) -> &Field {
-        &self.field
-    }
     /// Number of points (= number of lines) q² + q + 1.
-    pub fn size(&self) -> u32 {
+    pub(crate) fn size(&self) -> u32 {
         self.q * self.q + self.q + 1
     }
     /// Points per line (= lines per point) q + 1.
-    pub fn degree(&self) -> u32 {
+    pub(crate) fn degree(&self) -> u32 {
         self.q + 1
     }
 
@@ -137,7 +133,7 @@ impl Plane {
         }
     }
     /// Line of an index.
-    pub fn line(&self, i: u32) -> Line {
+    pub(crate) fn line(&self, i: u32) -> Line {
         let q = self.q;
         match i {
             0 => Line::Inf,
@@ -215,7 +211,7 @@ impl Plane {
     }
 
     /// The unique point on two distinct lines (O(1), from coordinates).
-    pub fn meet(&self, l1: u32, l2: u32) -> u32 {
+    pub(crate) fn meet(&self, l1: u32, l2: u32) -> u32 {
         debug_assert_ne!(l1, l2);
         let f = &self.field;
         let point = match (self.line(l1), self.line(l2)) {

@@ -2,7 +2,7 @@
 //! complete MOLS sets that ibfat builds on are known to exist.
 
 /// `Some((p, e))` when `q = p^e` for a prime `p` and `e >= 1`.
-pub fn prime_power(q: u32) -> Option<(u32, u32)> {
+pub(crate) fn prime_power(q: u32) -> Option<(u32, u32)> {
     if q < 2 {
         return None;
     }
@@ -36,14 +36,14 @@ pub(crate) fn is_prime(n: u32) -> bool {
 }
 
 /// The nearest prime powers below and above `q` (for error hints).
-pub fn nearest_prime_powers(q: u32) -> (Option<u32>, Option<u32>) {
+pub(crate) fn nearest_prime_powers(q: u32) -> (Option<u32>, Option<u32>) {
     let below = (2..q).rev().find(|&x| is_prime_power(x));
     let above = (q.saturating_add(1)..=q.saturating_mul(2).max(4)).find(|&x| is_prime_power(x));
     (below, above)
 }
 
 /// A human hint naming the nearest valid orders, e.g. "nearest prime powers: 5, 7".
-pub fn prime_power_hint(q: u32) -> String {
+pub(crate) fn prime_power_hint(q: u32) -> String {
     match nearest_prime_powers(q) {
         (Some(b), Some(a)) => format!("nearest prime powers: {b}, {a}"),
         (None, Some(a)) => format!("smallest prime power: {a}"),

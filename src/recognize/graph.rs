@@ -33,7 +33,7 @@ pub(crate) struct SwitchGraph<'a> {
 /// How a node is named in messages: its label ([`crate::topology::label::Labels`]: the
 /// description, with GUID and LID when several nodes share it), quoted. For error paths:
 /// one pass over the nodes per call.
-pub fn label(fabric: &Fabric, n: NodeId) -> String {
+pub(crate) fn label(fabric: &Fabric, n: NodeId) -> String {
     format!("\"{}\"", crate::topology::label::Labels::one(fabric, n))
 }
 

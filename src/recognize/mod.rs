@@ -32,7 +32,6 @@ use crate::families::railopt::report as report_rails;
 use crate::families::tree::recognize as tree;
 use crate::families::tree::report as report_tree;
 
-pub use graph::label;
 pub use report::{report, RecognitionReport};
 
 use crate::error::{Error, Result};

@@ -114,7 +114,7 @@ impl LftSet {
 
 /// [`LftSet::fingerprint`] fed one table at a time, in ascending switch GUID order, for
 /// readers that hash tables as they arrive (`formats::lftbin`).
-pub struct Fingerprinter {
+pub(crate) struct Fingerprinter {
     h: Fnv1a,
     /// The used LIDs as runs `[a, b)` of consecutive LIDs (planned LIDs are one run): a
     /// table's entries are hashed slice by slice, the same bytes in the same order as one
@@ -124,7 +124,7 @@ pub struct Fingerprinter {
 
 impl Fingerprinter {
     /// Start with the LIDs in use and the ports that own them.
-    pub fn new(fabric: &Fabric, lids: &Lids) -> Fingerprinter {
+    pub(crate) fn new(fabric: &Fabric, lids: &Lids) -> Fingerprinter {
         let mut h = Fnv1a::new();
         let mut runs: Vec<(usize, usize)> = Vec::new();
         for (lid, &owner) in lids.owner.iter().enumerate().skip(1) {
@@ -142,7 +142,7 @@ impl Fingerprinter {
     }
 
     /// The table of the switch with node GUID `guid` (tables in ascending GUID order).
-    pub fn row(&mut self, guid: u64, row: &[u8]) {
+    pub(crate) fn row(&mut self, guid: u64, row: &[u8]) {
         self.h.u64(guid);
         for &(a, b) in &self.runs {
             // entries beyond a short table are NO_ROUTE
@@ -155,7 +155,7 @@ impl Fingerprinter {
     }
 
     /// The fingerprint, as artefacts record it.
-    pub fn finish(&self) -> String {
+    pub(crate) fn finish(&self) -> String {
         self.h.hex()
     }
 }

@@ -55,7 +55,7 @@ impl Lids {
     /// LID in use with the node GUID and port number of the port that owns it. The LIDs
     /// part of [`super::LftSet::fingerprint`] with the LMC in front; binary table files
     /// (`formats::lftbin`) record it to tell "other LIDs" from "other tables".
-    pub fn fingerprint(&self, fabric: &Fabric) -> String {
+    pub(crate) fn fingerprint(&self, fabric: &Fabric) -> String {
         let mut h = crate::fingerprint::Fnv1a::new();
         h.u64(self.lmc as u64);
         for (lid, &owner) in self.owner.iter().enumerate().skip(1) {

@@ -65,16 +65,6 @@ pub enum Objective {
     Spread,
 }
 
-impl Objective {
-    /// The name reports and options use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Objective::Family => "family",
-            Objective::Spread => "spread",
-        }
-    }
-}
-
 /// What a front end asks of the routes.
 #[derive(Clone, Copy, Debug)]
 pub struct Ask {
@@ -122,7 +112,7 @@ impl Method {
 }
 
 /// Lane rules a subnet manager can keep after routing (they own what they need).
-pub type LaneBox = Box<dyn LaneRules + Send + Sync>;
+pub(crate) type LaneBox = Box<dyn LaneRules + Send + Sync>;
 
 /// Relay detours and escape-lane pairs a degraded tree dropped for want of VLs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

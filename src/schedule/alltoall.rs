@@ -26,7 +26,7 @@ use std::str::FromStr;
 
 /// How an algorithm groups the messages of the all-to-all into steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Base {
+pub(crate) enum Base {
     /// One step with every message.
     Spread,
     /// Step k: r → r+k.
@@ -39,7 +39,7 @@ pub enum Base {
 
 /// The synchronisation an algorithm adds between its steps (latency only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Barrier {
+pub(crate) enum Barrier {
     /// None.
     None,
     /// One barrier before the exchange: L·log₂P.
@@ -52,7 +52,7 @@ pub enum Barrier {
 
 /// An algorithm of seed 001's Table 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Algorithm {
+pub(crate) struct Algorithm {
     /// How messages are grouped into steps.
     pub base: Base,
     /// What synchronisation is added.
@@ -61,7 +61,7 @@ pub struct Algorithm {
 
 impl Algorithm {
     /// Every algorithm of Table 1, in its order.
-    pub const ALL: [Algorithm; 10] = [
+    pub(crate) const ALL: [Algorithm; 10] = [
         Algorithm::new(Base::Spread, Barrier::None),
         Algorithm::new(Base::Ring, Barrier::None),
         Algorithm::new(Base::Ring, Barrier::One),
@@ -75,13 +75,13 @@ impl Algorithm {
     ];
 
     /// The algorithm with these steps and synchronisation.
-    pub const fn new(base: Base, barrier: Barrier) -> Algorithm {
+    pub(crate) const fn new(base: Base, barrier: Barrier) -> Algorithm {
         Algorithm { base, barrier }
     }
 
     /// `spread`, `ring`, `ring-one-barrier`, `ring-mpi-barrier`, `ring-light-barrier`,
     /// `pair` …, `bruck`: the names `predict` and the selector use.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         let base = match self.base {
             Base::Spread => "spread",
             Base::Ring => "ring",
@@ -97,7 +97,7 @@ impl Algorithm {
     }
 
     /// The steps of this algorithm over `ranks` ranks.
-    pub fn steps(&self, ranks: usize) -> Steps {
+    pub(crate) fn steps(&self, ranks: usize) -> Steps {
         Steps { base: self.base, ranks }
     }
 }
@@ -159,14 +159,14 @@ pub(crate) fn bruck_blocks(ranks: usize, k: usize) -> u64 {
 /// The steps of one algorithm over P ranks: who sends to whom, how many messages each
 /// rank posts, and how many blocks a message carries.
 #[derive(Clone, Copy, Debug)]
-pub struct Steps {
+pub(crate) struct Steps {
     base: Base,
     ranks: usize,
 }
 
 impl Steps {
     /// Number of steps.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         let p = self.ranks;
         match self.base {
             Base::Spread => usize::from(p > 1),
@@ -176,7 +176,7 @@ impl Steps {
     }
 
     /// Messages every rank posts in step k.
-    pub fn messages(&self, _k: usize) -> u64 {
+    pub(crate) fn messages(&self, _k: usize) -> u64 {
         match self.base {
             Base::Spread => self.ranks as u64 - 1,
             _ => 1,
@@ -184,7 +184,7 @@ impl Steps {
     }
 
     /// Blocks of M bytes one message of step k carries.
-    pub fn blocks(&self, k: usize) -> u64 {
+    pub(crate) fn blocks(&self, k: usize) -> u64 {
         match self.base {
             Base::Bruck => bruck_blocks(self.ranks, k),
             _ => 1,
@@ -215,13 +215,13 @@ impl Steps {
 /// Pairwise exchange as a pattern: phase k (1..P) pairs r with r XOR k when P is a power
 /// of two, else sends r → (r+k) mod P; phase 0 is every rank to itself.
 #[derive(Clone, Copy, Debug)]
-pub struct Pairwise {
+pub(crate) struct Pairwise {
     n: usize,
 }
 
 impl Pairwise {
     /// Over `ranks` ranks.
-    pub fn new(ranks: usize) -> Pairwise {
+    pub(crate) fn new(ranks: usize) -> Pairwise {
         Pairwise { n: ranks }
     }
 }

@@ -21,13 +21,13 @@ use crate::rng::SplitMix64;
 
 /// Ring all-to-all steps.
 #[derive(Clone, Debug)]
-pub struct Ring {
+pub(crate) struct Ring {
     n: usize,
 }
 
 impl Ring {
     /// Ring steps over `ranks` ranks: N−1 phases (none for a single rank).
-    pub fn new(ranks: usize) -> Ring {
+    pub(crate) fn new(ranks: usize) -> Ring {
         Ring { n: ranks }
     }
 }
@@ -60,13 +60,13 @@ fn log2_ceil(n: usize) -> usize {
 
 /// Recursive-doubling (XOR) exchange steps.
 #[derive(Clone, Debug)]
-pub struct RecursiveDoubling {
+pub(crate) struct RecursiveDoubling {
     n: usize,
 }
 
 impl RecursiveDoubling {
     /// XOR exchanges over `ranks` ranks: ⌈log₂N⌉ phases, partners beyond N idle.
-    pub fn new(ranks: usize) -> RecursiveDoubling {
+    pub(crate) fn new(ranks: usize) -> RecursiveDoubling {
         RecursiveDoubling { n: ranks }
     }
 }
@@ -91,13 +91,13 @@ impl Pattern for RecursiveDoubling {
 
 /// Bruck's 2^i shifts.
 #[derive(Clone, Debug)]
-pub struct Bruck {
+pub(crate) struct Bruck {
     n: usize,
 }
 
 impl Bruck {
     /// Bruck steps over `ranks` ranks: ⌈log₂N⌉ phases of r → (r + 2^i) mod N.
-    pub fn new(ranks: usize) -> Bruck {
+    pub(crate) fn new(ranks: usize) -> Bruck {
         Bruck { n: ranks }
     }
 }

@@ -83,26 +83,6 @@ impl PatternKind {
         }
     }
 
-    /// One line for `--help`.
-    pub fn summary(self) -> &'static str {
-        match self {
-            PatternKind::Shift => "phase i: rank r -> (r+i) mod N, in job-rank order; N phases, complete",
-            PatternKind::KaryShift => "shift in tree order on a k-ary n-tree (what d-mod-k routing expects)",
-            PatternKind::MolsShift => "shift in tree order on a MOLS 3-level tree",
-            PatternKind::Lsft => "LSFT conflict-free all-to-all (shift triples), one- or two-sided",
-            PatternKind::LsftPartial => {
-                "LSFT conflict-free all-to-all of a q x K block, M hosts per leaf; --job-size places it"
-            }
-            PatternKind::Ring => "ring all-to-all steps: N-1 phases of r -> r+1",
-            PatternKind::RecursiveDoubling => "hypercube exchange: phase i pairs r with r XOR 2^i",
-            PatternKind::Bruck => "Bruck steps: phase i sends r -> r + 2^i",
-            PatternKind::Random => "a random permutation per phase (--seed, --phases)",
-            PatternKind::Bisection => "cross-half pairs, both directions: N/2 phases",
-            PatternKind::RailAlltoall => "an all-to-all per rail, all rails at once (rail-optimised fabrics)",
-            PatternKind::RailRing => "a ring per rail, all rails at once (rail-optimised fabrics)",
-        }
-    }
-
     /// The collective of a rail pattern; `None` for the others.
     pub fn rail_collective(self) -> Option<RailCollective> {
         match self {
@@ -225,7 +205,7 @@ impl fmt::Debug for Generated {
 
 impl Generated {
     /// A pattern over its job with no guarantee or note yet (the constructions add them).
-    pub fn new(pattern: Box<dyn Pattern>, job: Job, complete: bool) -> Generated {
+    pub(crate) fn new(pattern: Box<dyn Pattern>, job: Job, complete: bool) -> Generated {
         Generated {
             pattern,
             job,
@@ -283,7 +263,7 @@ pub(crate) const MAX_RANDOM_ENTRIES: u64 = 1 << 31;
 
 /// Refuse options that do not belong to the requested pattern (the same checks whoever
 /// generates it).
-pub fn validate(req: &Request) -> Result<()> {
+pub(crate) fn validate(req: &Request) -> Result<()> {
     let kind = req.kind;
     if kind != PatternKind::LsftPartial && (req.block.is_some() || req.job_size.is_some()) {
         return Err(Error::input(
@@ -323,7 +303,7 @@ pub fn validate(req: &Request) -> Result<()> {
 /// Generate the requested pattern on a plan by construction. A `lsft-partial` request
 /// without `--block` needs the measuring chooser: it is refused here (input error) and
 /// served by `select::generate` (the layer above).
-pub fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
+pub(crate) fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
     validate(req)?;
     let kind = req.kind;
     let job = req.job.clone().unwrap_or_else(|| Job::whole(plan.layout.hosts()));

@@ -140,7 +140,7 @@ impl Job {
         v
     }
     /// The sub-job of the given job ranks, in that order.
-    pub fn select(&self, job_ranks: &[u32]) -> Job {
+    pub(crate) fn select(&self, job_ranks: &[u32]) -> Job {
         Job {
             hosts: job_ranks.iter().map(|&r| self.hosts[r as usize]).collect(),
             fabric_ranks: job_ranks.iter().map(|&r| self.fabric_ranks[r as usize]).collect(),
@@ -209,7 +209,7 @@ impl Job {
     }
 
     /// Parse a job file's text (see the module documentation); `path` is for messages.
-    pub fn parse(text: &str, path: &Path, topo: &Hosts) -> Result<Job> {
+    pub(crate) fn parse(text: &str, path: &Path, topo: &Hosts) -> Result<Job> {
         let lookup = HostLookup::new(topo);
         let n = topo.ports.len();
         let mut ranks: Vec<u32> = Vec::new();

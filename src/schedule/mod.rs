@@ -14,9 +14,10 @@
 //!
 //! Generators: [`shift`] (plain and in tree order), [`lsft`] (docs/schedules.md §2.1–§2.2,
 //! one- and two-sided), [`partial`] (blocks, §2.4) placed by [`placement`], and the
-//! comparison patterns of [`compare`]. [`generate()`] turns a [`Request`] into a pattern by
-//! construction; choosing a placement by measuring (§2.5) is the `select` module's, above this
-//! layer and the checker (nothing here imports `check` or `select`).
+//! comparison patterns of [`compare`]. [`generate()`](generate::generate) turns a
+//! [`Request`] into a pattern by construction; choosing a placement by measuring (§2.5) is
+//! the `select` module's, above this layer and the checker (nothing here imports `check` or
+//! `select`).
 
 pub(crate) mod alltoall;
 pub mod bcast;
@@ -32,8 +33,8 @@ use crate::families::railopt::schedule as rail_traffic;
 pub mod shift;
 
 pub use file::Format;
-pub use generate::{generate, Generated, PatternKind, Request};
-pub use job::{Hosts, Job};
+pub use generate::{PatternKind, Request};
+pub use job::Job;
 
 use crate::error::{Error, Result};
 use rayon::prelude::*;
@@ -150,7 +151,7 @@ impl Pattern for Schedule {
 
 /// Why a phase is not a partial permutation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PhaseError {
+pub(crate) enum PhaseError {
     /// The phase lists a different number of ranks than the schedule has.
     Length {
         /// 0-based phase index.
@@ -222,7 +223,7 @@ impl From<PhaseError> for Error {
 
 /// Checks phases for being partial permutations without clearing a table per phase.
 #[derive(Clone, Debug)]
-pub struct PermutationCheck {
+pub(crate) struct PermutationCheck {
     /// Sender of each destination, valid when `stamp[dest] == generation`.
     sender: Vec<u32>,
     stamp: Vec<u32>,
@@ -231,7 +232,7 @@ pub struct PermutationCheck {
 
 impl PermutationCheck {
     /// A checker for phases over `ranks` ranks.
-    pub fn new(ranks: usize) -> PermutationCheck {
+    pub(crate) fn new(ranks: usize) -> PermutationCheck {
         PermutationCheck {
             sender: vec![0; ranks],
             stamp: vec![0; ranks],
@@ -250,7 +251,7 @@ impl PermutationCheck {
 
     /// Record that `rank` sends to `dest` in `phase` (IDLE is fine).
     #[inline]
-    pub fn send(&mut self, phase: usize, rank: u32, dest: u64) -> Result<(), PhaseError> {
+    pub(crate) fn send(&mut self, phase: usize, rank: u32, dest: u64) -> Result<(), PhaseError> {
         if dest == IDLE as u64 {
             return Ok(());
         }
@@ -278,7 +279,7 @@ impl PermutationCheck {
     }
 
     /// Check a whole phase.
-    pub fn check(&mut self, phase: usize, out: &[u32]) -> Result<(), PhaseError> {
+    pub(crate) fn check(&mut self, phase: usize, out: &[u32]) -> Result<(), PhaseError> {
         if out.len() != self.sender.len() {
             return Err(PhaseError::Length {
                 phase,
@@ -369,14 +370,14 @@ pub fn verify(pattern: &dyn Pattern) -> Result<Counts> {
 /// Restricting a conflict-free schedule to part of its hosts keeps it conflict-free but
 /// can leave whole phases empty; dropping them changes no link load and shortens the run.
 #[derive(Clone, Debug)]
-pub struct Compact<P> {
+pub(crate) struct Compact<P> {
     inner: P,
     keep: Vec<u32>,
 }
 
 impl<P: Pattern> Compact<P> {
     /// Scan every phase of `inner` once (in parallel) and keep the non-empty ones.
-    pub fn new(inner: P) -> Compact<P> {
+    pub(crate) fn new(inner: P) -> Compact<P> {
         let n = inner.ranks();
         let keep = (0..inner.phases())
             .into_par_iter()
@@ -396,11 +397,6 @@ impl<P: Pattern> Compact<P> {
     /// Phase of the inner pattern that phase `p` is.
     pub(crate) fn inner_phase(&self, p: usize) -> usize {
         self.keep[p] as usize
-    }
-
-    /// The pattern before compaction.
-    pub fn inner(&self) -> &P {
-        &self.inner
     }
 }
 

@@ -30,7 +30,7 @@ use crate::geometry::Field;
 
 /// A vector between grid leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Vector {
+pub(crate) enum Vector {
     /// `[*]`: stay on the leaf.
     Zero,
     /// Slope ∞: row y ⊕ h, same column.
@@ -60,7 +60,7 @@ pub(crate) fn column0(q: u32, k: u32) -> Vec<Vector> {
 
 /// Where a rank sits in the block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BlockPos {
+pub(crate) struct BlockPos {
     /// Index into the block's columns, 0..k.
     pub column: u32,
     /// Row: a field element 0..q.
@@ -71,7 +71,7 @@ pub struct BlockPos {
 
 /// The block geometry: order, chosen columns and hosts per leaf.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BlockShape {
+pub(crate) struct BlockShape {
     /// Order q of the LSFT's plane: the block has all q rows of the grid.
     pub q: u32,
     /// Field elements of the k block columns, distinct.
@@ -90,15 +90,15 @@ impl BlockShape {
         }
     }
     /// Number of block columns k.
-    pub fn k(&self) -> u32 {
+    pub(crate) fn k(&self) -> u32 {
         self.columns.len() as u32
     }
     /// Positions (= phases) of the block, q·k·m.
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         (self.q * self.k() * self.m) as usize
     }
     /// Check 1 ≤ m ≤ k ≤ q and distinct columns in 0..q.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let (q, k, m) = (self.q, self.k(), self.m);
         if k == 0 || k > q {
             return Err(Error::input(
@@ -128,11 +128,11 @@ impl BlockShape {
     }
     /// Flat index of a position.
     #[inline]
-    pub fn index(&self, p: BlockPos) -> usize {
+    pub(crate) fn index(&self, p: BlockPos) -> usize {
         ((p.column * self.q + p.row) * self.m + p.index) as usize
     }
     /// Every position, in flat-index order (column, row, host index).
-    pub fn positions(&self) -> impl Iterator<Item = BlockPos> + '_ {
+    pub(crate) fn positions(&self) -> impl Iterator<Item = BlockPos> + '_ {
         (0..self.k()).flat_map(move |column| {
             (0..self.q).flat_map(move |row| (0..self.m).map(move |index| BlockPos { column, row, index }))
         })
@@ -141,7 +141,7 @@ impl BlockShape {
 
 /// The block schedule (docs/schedules.md §2.4) over the ranks placed in a block.
 #[derive(Clone, Debug)]
-pub struct LsftPartial {
+pub(crate) struct LsftPartial {
     field: Field,
     shape: BlockShape,
     col0: Vec<Vector>,
@@ -155,7 +155,7 @@ pub struct LsftPartial {
 
 impl LsftPartial {
     /// The schedule for ranks 0..positions.len() placed at `positions` (distinct).
-    pub fn new(shape: BlockShape, positions: Vec<BlockPos>) -> Result<LsftPartial> {
+    pub(crate) fn new(shape: BlockShape, positions: Vec<BlockPos>) -> Result<LsftPartial> {
         shape.validate()?;
         let field = Field::new(shape.q)?;
         let k = shape.k();
@@ -196,19 +196,19 @@ impl LsftPartial {
 
     #[cfg(test)]
     /// The whole block, ranks in flat-index order (column, row, host index).
-    pub fn full(shape: BlockShape) -> Result<LsftPartial> {
+    pub(crate) fn full(shape: BlockShape) -> Result<LsftPartial> {
         let positions = shape.positions().collect();
         LsftPartial::new(shape, positions)
     }
 
     #[cfg(test)]
     /// The block this schedule runs on.
-    pub fn shape(&self) -> &BlockShape {
+    pub(crate) fn shape(&self) -> &BlockShape {
         &self.shape
     }
     #[cfg(test)]
     /// Position of a rank.
-    pub fn position(&self, rank: u32) -> BlockPos {
+    pub(crate) fn position(&self, rank: u32) -> BlockPos {
         self.pos[rank as usize]
     }
 
@@ -221,7 +221,7 @@ impl LsftPartial {
 
     /// (column index, row) of the leaf that `v` leads to from (column, row).
     #[inline]
-    pub fn target(&self, v: Vector, column: u32, row: u32) -> (u32, u32) {
+    pub(crate) fn target(&self, v: Vector, column: u32, row: u32) -> (u32, u32) {
         match v {
             Vector::Zero => (column, row),
             Vector::Vertical { h } => (column, self.field.add(row, h)),

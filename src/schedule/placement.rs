@@ -13,7 +13,7 @@ use crate::topology::{Layout, LsftLayout, Topology};
 
 /// Ranks of a job placed in a block.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placement {
+pub(crate) struct Placement {
     /// Side of the LSFT whose grid leaves form the block.
     pub side: u32,
     /// The block: all q rows of the grid, its columns, and hosts per leaf.
@@ -26,11 +26,11 @@ pub struct Placement {
 
 impl Placement {
     /// Phases of the block schedule, q·k·m.
-    pub fn phases(&self) -> usize {
+    pub(crate) fn phases(&self) -> usize {
         self.shape.size()
     }
     /// Fraction of (rank, phase) slots that are idle: 1 − D / (q·k·m).
-    pub fn idle_fraction(&self) -> f64 {
+    pub(crate) fn idle_fraction(&self) -> f64 {
         1.0 - self.job.len() as f64 / self.phases() as f64
     }
 }

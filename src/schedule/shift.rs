@@ -84,7 +84,7 @@ fn inverse(order: &[u32]) -> Vec<u32> {
 
 impl TreeShift {
     /// `kary-shift` on a k-ary n-tree.
-    pub fn kary(layout: &KaryLayout, job: &Job) -> TreeShift {
+    pub(crate) fn kary(layout: &KaryLayout, job: &Job) -> TreeShift {
         let (order, positions) = tree_order(&layout.host_pos, job);
         let k = layout.k as u64;
         // L: lowest level whose subtree (k^L hosts) holds the whole job
@@ -104,7 +104,7 @@ impl TreeShift {
     }
 
     /// `mols-shift` on the MOLS proximity 3-level tree.
-    pub fn mols(layout: &MolsLayout, job: &Job) -> TreeShift {
+    pub(crate) fn mols(layout: &MolsLayout, job: &Job) -> TreeShift {
         let (order, positions) = tree_order(&layout.host_pos, job);
         let n = layout.n as u64;
         let one_bottom = positions[0] as u64 / n == *positions.last().expect("non-empty job") as u64 / n;
@@ -162,7 +162,7 @@ impl TreeShift {
     }
 
     /// True when the guarantee of the module documentation holds for this job.
-    pub fn conflict_free_by_construction(&self) -> bool {
+    pub(crate) fn conflict_free_by_construction(&self) -> bool {
         let b = self.modulus;
         self.positions.len() as u64 % b == 0
             && self

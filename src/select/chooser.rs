@@ -69,7 +69,7 @@ pub struct Candidate {
 
 /// What the chooser picked.
 #[derive(Clone, Debug)]
-pub enum Choice {
+pub(crate) enum Choice {
     /// A block (docs/schedules.md §2.4).
     Block(Placement),
     /// The lsft schedule (docs/schedules.md §2.3) restricted to these hosts, empty phases dropped.
@@ -97,7 +97,7 @@ pub struct ChoiceReport {
 }
 
 /// Largest number of flows (phases × ranks) the chooser measures with the checker.
-pub const MEASURE_LIMIT: u64 = 50_000_000;
+pub(crate) const MEASURE_LIMIT: u64 = 50_000_000;
 
 /// The checker on the plan's own tables, built on first use.
 struct Checker<'a> {
@@ -138,7 +138,7 @@ struct BlockPick {
 }
 
 /// Place `d` hosts of `pool` (see the module documentation).
-pub fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport)> {
+pub(crate) fn choose(plan: &Topology, pool: &Job, d: usize) -> Result<(Choice, ChoiceReport)> {
     let layout = lsft_layout(plan, "the placement chooser (--job-size)")?;
     if d == 0 || d > pool.len() {
         return Err(Error::input(

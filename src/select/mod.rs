@@ -10,7 +10,7 @@
 //!
 //! [`generate`] is the entry point for turning a [`Request`] into a pattern: it runs the
 //! chooser where a request needs one and hands every other request to
-//! [`crate::schedule::generate()`].
+//! [`crate::schedule::generate::generate()`].
 
 pub mod bcast;
 pub(crate) mod chooser;
@@ -18,7 +18,8 @@ pub mod model;
 pub mod repair;
 pub mod runtime;
 
-pub use chooser::{choose, Candidate, Choice, ChoiceReport, MEASURE_LIMIT};
+pub(crate) use chooser::{choose, Choice};
+pub use chooser::{Candidate, ChoiceReport};
 
 use crate::error::Result;
 use crate::schedule::generate::{self as construct, Generated, PatternKind, Request, LSFT_GUARANTEE};

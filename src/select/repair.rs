@@ -105,7 +105,7 @@ impl Phase {
 
 /// Repair `pattern` for the tables `routes` was compiled from (module documentation):
 /// the repaired phases (`phases[p][r]`: destination of rank r, or [`IDLE`]) and the report.
-pub fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>, RepairReport) {
+pub(crate) fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec<u32>>, RepairReport) {
     let ranks = pattern.ranks();
     let channels = routes.channels();
     let mut report = RepairReport {

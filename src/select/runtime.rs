@@ -16,9 +16,10 @@
 
 use crate::error::{Error, Result};
 
+#[cfg(test)]
 /// Where the selector is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
+pub(crate) enum Stage {
     /// Measuring every candidate K times.
     Learning,
     /// Running the choice and watching its times.
@@ -101,8 +102,9 @@ impl Selector {
         &self.names
     }
 
+    #[cfg(test)]
     /// Learning or monitoring.
-    pub fn stage(&self) -> Stage {
+    pub(crate) fn stage(&self) -> Stage {
         if self.choice.is_some() {
             Stage::Monitoring
         } else {
@@ -172,7 +174,7 @@ impl Selector {
 
     /// Mean measured time of each candidate in the current round of learning (`None`
     /// where there is no measurement).
-    pub fn means(&self) -> Vec<Option<f64>> {
+    pub(crate) fn means(&self) -> Vec<Option<f64>> {
         self.samples
             .iter()
             .map(|s| (!s.is_empty()).then(|| s.iter().sum::<f64>() / s.len() as f64))

@@ -13,7 +13,7 @@ pub(crate) const MAX_UNICAST_LIDS: u64 = 0xBFFF;
 
 /// Which family, with the parameters that stay fixed while the size is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SizedFamily {
+pub(crate) enum SizedFamily {
     /// LSFT with `hosts_per_leaf` fixed (`None`: q+1, every host port used).
     Lsft {
         /// Hosts per leaf, when not q+1.
@@ -146,7 +146,7 @@ pub(crate) fn largest_hint(family: SizedFamily, lmc: u8) -> String {
 
 /// Refuse a fabric of `switches` and `hosts` beyond the LID space at LMC `lmc`; `field`
 /// names the parameter to lower.
-pub fn check(field: &str, family: SizedFamily, switches: u64, hosts: u64, lmc: u8) -> Result<()> {
+pub(crate) fn check(field: &str, family: SizedFamily, switches: u64, hosts: u64, lmc: u8) -> Result<()> {
     let lids = switches + (hosts << lmc);
     if lids <= MAX_UNICAST_LIDS {
         return Ok(());

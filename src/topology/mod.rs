@@ -25,14 +25,16 @@ pub mod spec;
 use crate::families::tree::model as tree;
 use crate::families::twolevel::model as twolevel;
 
-pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, PortIdx, Speed, Width, NO_PEER};
-pub use fullmesh::FullmeshLayout;
-pub use kary::KaryLayout;
+pub(crate) use fabric::PortIdx;
+pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, Speed, Width, NO_PEER};
+pub(crate) use fullmesh::FullmeshLayout;
+pub(crate) use kary::KaryLayout;
 pub use lsft::LsftLayout;
-pub use mols::{MolsLayout, Wiring};
-pub use pgft::PgftLayout;
+pub(crate) use mols::MolsLayout;
+pub use mols::Wiring;
+pub(crate) use pgft::PgftLayout;
 pub use spec::{FamilySpec, Spec};
-pub use tree::TreeLayout;
+pub(crate) use tree::TreeLayout;
 
 use crate::error::{Error, Result};
 use crate::families::Family;
@@ -186,7 +188,7 @@ impl Layout {
 
     /// Switch level of every node (0 for hosts and anything outside the family):
     /// LSFT leaves 1, spines 2; tree levels 1..=n; proximity tree bottom 1, middle 2, top 3.
-    pub fn levels(&self, fabric: &Fabric) -> Vec<u8> {
+    pub(crate) fn levels(&self, fabric: &Fabric) -> Vec<u8> {
         let mut v = vec![0u8; fabric.len()];
         match self {
             Layout::Lsft(l) => {

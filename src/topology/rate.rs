@@ -12,39 +12,39 @@ use super::fabric::{Speed, Width};
 /// PortInfo LinkWidthActive bits (IBA 14.2.5.6), also ibsim's `w=` mask.
 pub mod width_code {
     /// 1x
-    pub const X1: u8 = 1;
+    pub(crate) const X1: u8 = 1;
     /// 4x
-    pub const X4: u8 = 2;
+    pub(crate) const X4: u8 = 2;
     /// 8x
     pub(crate) const X8: u8 = 4;
     /// 12x
-    pub const X12: u8 = 8;
+    pub(crate) const X12: u8 = 8;
     /// 2x (added in IBA 1.3)
-    pub const X2: u8 = 16;
+    pub(crate) const X2: u8 = 16;
 }
 
 /// PortInfo LinkSpeedActive values, also ibsim's `s=` mask. 0 means "see
 /// LinkSpeedExtActive".
 pub mod speed_code {
     /// 2.5 Gb/s per lane
-    pub const SDR: u8 = 1;
+    pub(crate) const SDR: u8 = 1;
     /// 5 Gb/s per lane
-    pub const DDR: u8 = 2;
+    pub(crate) const DDR: u8 = 2;
     /// 10 Gb/s per lane
-    pub const QDR: u8 = 4;
+    pub(crate) const QDR: u8 = 4;
 }
 
 /// PortInfo LinkSpeedExtActive values (the high nibble of LinkSpeedExt); 0 means "not
 /// an extended speed, see LinkSpeedActive".
 pub mod speed_ext_code {
     /// 14 Gb/s per lane
-    pub const FDR: u8 = 1;
+    pub(crate) const FDR: u8 = 1;
     /// 25 Gb/s per lane
-    pub const EDR: u8 = 2;
+    pub(crate) const EDR: u8 = 2;
     /// 50 Gb/s per lane
-    pub const HDR: u8 = 4;
+    pub(crate) const HDR: u8 = 4;
     /// 100 Gb/s per lane
-    pub const NDR: u8 = 8;
+    pub(crate) const NDR: u8 = 8;
 }
 
 /// Mellanox extended PortInfo LinkSpeedActive bit for FDR10.
@@ -52,7 +52,7 @@ pub(crate) const MLNX_FDR10: u8 = 1;
 
 impl Width {
     /// Every width, narrowest first.
-    pub const ALL: [Width; 5] = [Width::X1, Width::X2, Width::X4, Width::X8, Width::X12];
+    pub(crate) const ALL: [Width; 5] = [Width::X1, Width::X2, Width::X4, Width::X8, Width::X12];
 
     /// The width a LinkWidthActive code (or ibsim `w=` mask) stands for; `None` for 0,
     /// several bits or an unassigned bit.
@@ -85,7 +85,7 @@ impl Width {
 
 impl Speed {
     /// Every speed, slowest first.
-    pub const ALL: [Speed; 9] = [
+    pub(crate) const ALL: [Speed; 9] = [
         Speed::Sdr,
         Speed::Ddr,
         Speed::Qdr,
@@ -156,7 +156,7 @@ pub(crate) fn rate_from_token(tok: &str) -> (Option<Width>, Option<Speed>) {
 /// a lower width or speed (a bad cable or port), which carries a fraction of its peers'
 /// bandwidth while routing counts it like any other.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SlowCable {
+pub(crate) struct SlowCable {
     /// One end (the lower global port index), node and port.
     pub a: (super::NodeId, u8),
     /// The other end.
@@ -177,7 +177,7 @@ pub struct SlowCable {
 
 impl SlowCable {
     /// Its rate as a fraction of its peers' (4xDDR among 4xEDR: about 0.19).
-    pub fn fraction(&self) -> f64 {
+    pub(crate) fn fraction(&self) -> f64 {
         gbps(self.width, self.speed) / gbps(self.peer_width, self.peer_speed)
     }
 }
@@ -225,7 +225,11 @@ pub struct PeerRate {
 /// kind has a known rate. The one definition of "its peers" for [`slow_cables`] and the
 /// checker's rate weights, so the cable `recognize` calls slow is the one `check --rates`
 /// weighs.
-pub fn peer_rate(fabric: &super::Fabric, switch_to_switch: bool, known: &dyn Fn(usize) -> bool) -> Option<PeerRate> {
+pub(crate) fn peer_rate(
+    fabric: &super::Fabric,
+    switch_to_switch: bool,
+    known: &dyn Fn(usize) -> bool,
+) -> Option<PeerRate> {
     use super::NodeKind;
     let mut count: Vec<((Width, Speed), usize)> = Vec::new();
     for l in fabric.links() {
@@ -251,7 +255,7 @@ pub fn peer_rate(fabric: &super::Fabric, switch_to_switch: bool, known: &dyn Fn(
 /// each other, host cables with each other): the most common (width, speed) of the kind
 /// is its rate (ties go to the faster), and each cable of a lower rate is listed, in port
 /// order. A fabric whose dump states no rates has them all alike and lists none.
-pub fn slow_cables(fabric: &super::Fabric) -> Vec<SlowCable> {
+pub(crate) fn slow_cables(fabric: &super::Fabric) -> Vec<SlowCable> {
     use super::NodeKind;
     let links: Vec<_> = fabric.links().collect();
     let kind = |l: &super::Link| fabric.node(l.a).kind == NodeKind::Switch && fabric.node(l.b).kind == NodeKind::Switch;

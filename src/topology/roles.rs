@@ -44,7 +44,7 @@ impl Roles {
 }
 
 /// The host lists of a tree layout: ranks and non-compute hosts with their tree positions.
-pub struct HostLists<'a> {
+pub(crate) struct HostLists<'a> {
     hosts: &'a mut Vec<Endpoint>,
     pos: &'a mut Vec<u32>,
     others: &'a mut Vec<Endpoint>,
@@ -53,7 +53,7 @@ pub struct HostLists<'a> {
 
 impl<'a> HostLists<'a> {
     /// Borrow a layout's four lists.
-    pub fn new(
+    pub(crate) fn new(
         hosts: &'a mut Vec<Endpoint>,
         pos: &'a mut Vec<u32>,
         others: &'a mut Vec<Endpoint>,
@@ -78,7 +78,7 @@ impl<'a> HostLists<'a> {
 /// the slot of its port, so an empty port keeps its slot.) Non-compute hosts leave the
 /// rank order; they are routed at their slots like every host, so every route is
 /// d-mod-k's. Returns how many hosts are non-compute.
-pub fn assign(
+pub(crate) fn assign(
     fabric: &Fabric,
     roles: &Roles,
     lists: HostLists<'_>,

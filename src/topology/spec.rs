@@ -45,7 +45,7 @@ pub struct Spec {
 /// Counts a spec file may pin; a rebuild that disagrees is an inconsistent spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// Number of switch nodes the spec must build.
     pub switches: usize,
     /// Number of host ports (ranks) the spec must build.

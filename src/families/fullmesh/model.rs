@@ -25,12 +25,12 @@ pub struct FullmeshParams {
 
 impl FullmeshParams {
     /// Ports every switch needs: H + W(N−1).
-    pub fn ports(&self) -> u64 {
+    pub(crate) fn ports(&self) -> u64 {
         self.hosts_per_switch as u64 + self.cables_per_pair as u64 * (self.switches as u64).saturating_sub(1)
     }
 
     /// Check the parameters; errors name the field and the valid range.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let (n, h, w) = (self.switches, self.hosts_per_switch, self.cables_per_pair);
         if n < 3 {
             return Err(Error::input(
@@ -122,13 +122,13 @@ impl FullmeshLayout {
     }
 
     /// True when switches i and j have at least one cable.
-    pub fn linked(&self, i: u32, j: u32) -> bool {
+    pub(crate) fn linked(&self, i: u32, j: u32) -> bool {
         i != j && self.live_cable(i, j, 0) != 0
     }
 
     /// Resolve ports from the cables given the switch order and the host positions; every
     /// cable of the mesh must be there.
-    pub fn resolve(
+    pub(crate) fn resolve(
         fabric: &Fabric,
         w: u32,
         h: u32,
@@ -217,7 +217,7 @@ impl FullmeshLayout {
 }
 
 /// Build a full mesh as a port-level fabric.
-pub fn build(params: &FullmeshParams, opts: &BuildOptions) -> Result<(Fabric, Layout)> {
+pub(crate) fn build(params: &FullmeshParams, opts: &BuildOptions) -> Result<(Fabric, Layout)> {
     params.validate()?;
     let (n, h, w) = (params.switches, params.hosts_per_switch, params.cables_per_pair);
     let nports = params.ports() as u32;

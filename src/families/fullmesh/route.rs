@@ -57,7 +57,7 @@ use crate::routing::NO_ROUTE;
 use crate::topology::{Fabric, FullmeshLayout, NodeId, NodeKind, NO_PEER};
 
 /// Data VLs the full-mesh rule needs (VL 0 and VL 1).
-pub const DATA_VLS: u8 = 2;
+pub(crate) const DATA_VLS: u8 = 2;
 
 /// The SL of detour paths (every other path uses SL 0).
 pub(crate) const DETOUR_SL: u8 = 1;
@@ -98,7 +98,7 @@ fn bypass(l: &FullmeshLayout, i: u32, t: u32) -> Option<u32> {
 /// The switch a packet for host LID offset `o` of a host on switch t goes to next from
 /// switch i (i ≠ t): the direct route or the relay, around missing cables (module
 /// documentation); `None` when there is no such two-hop route.
-pub fn next_switch(l: &FullmeshLayout, i: u32, t: u32, o: u32) -> Option<u32> {
+pub(crate) fn next_switch(l: &FullmeshLayout, i: u32, t: u32, o: u32) -> Option<u32> {
     if o == 0 {
         return if l.linked(i, t) { Some(t) } else { bypass(l, i, t) };
     }
@@ -121,7 +121,7 @@ pub fn next_switch(l: &FullmeshLayout, i: u32, t: u32, o: u32) -> Option<u32> {
 }
 
 /// Host routes of a full mesh (for [`crate::routing::route`]).
-pub struct FullmeshRouter<'a> {
+pub(crate) struct FullmeshRouter<'a> {
     l: &'a FullmeshLayout,
     /// switch index of a node, or u32::MAX
     index: Vec<u32>,
@@ -131,7 +131,7 @@ pub struct FullmeshRouter<'a> {
 
 impl<'a> FullmeshRouter<'a> {
     /// Precompute the switch indices and host positions.
-    pub fn new(fabric: &Fabric, l: &'a FullmeshLayout) -> FullmeshRouter<'a> {
+    pub(crate) fn new(fabric: &Fabric, l: &'a FullmeshLayout) -> FullmeshRouter<'a> {
         FullmeshRouter {
             l,
             index: switch_index(fabric, l),
@@ -140,7 +140,7 @@ impl<'a> FullmeshRouter<'a> {
     }
 
     /// Out port at `node` towards host `rank` on LID offset `offset`.
-    pub fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8 {
+    pub(crate) fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8 {
         let i = self.index[node as usize];
         if i == u32::MAX {
             return NO_ROUTE;
@@ -167,7 +167,7 @@ impl<'a> FullmeshRouter<'a> {
 
     /// Every switch is at the same level (up*/down* ranking for switch LIDs, overridden by
     /// [`route_switch_lids`]).
-    pub fn rank(&self, _node: NodeId) -> u32 {
+    pub(crate) fn rank(&self, _node: NodeId) -> u32 {
         0
     }
 }

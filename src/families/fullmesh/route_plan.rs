@@ -81,16 +81,6 @@ impl PathPlan {
         self.pos.len()
     }
 
-    /// The LMC the plan's offsets are for.
-    pub fn lmc(&self) -> u8 {
-        self.lmc
-    }
-
-    /// D: direct slots of ten.
-    pub fn direct_share(&self) -> u8 {
-        self.direct_share
-    }
-
     /// Switch index of a rank.
     pub fn switch_of(&self, rank: u32) -> u32 {
         self.pos[rank as usize] / self.h
@@ -103,7 +93,7 @@ impl PathPlan {
 
     /// The detour offsets from switch `s` to switch `t` (empty when s = t), one per
     /// distinct relay, ascending.
-    pub fn detours(&self, s: u32, t: u32) -> Vec<u8> {
+    pub(crate) fn detours(&self, s: u32, t: u32) -> Vec<u8> {
         if s == t {
             return Vec::new();
         }

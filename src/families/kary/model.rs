@@ -28,7 +28,7 @@ const MAX_HOSTS: u64 = 1 << 20;
 
 impl KaryParams {
     /// Check the parameters; errors name the field and the valid range.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let (k, n) = (self.arity, self.levels);
         if !(2..=crate::topology::fabric::MAX_PORTS / 2).contains(&k) {
             return Err(Error::input(
@@ -106,7 +106,7 @@ impl KaryLayout {
 
     /// Resolve ports from the cables given which node is which tree position.
     /// `hosts` are (tree position, port) pairs in any order.
-    pub fn resolve(
+    pub(crate) fn resolve(
         fabric: &Fabric,
         k: u32,
         levels: u32,

@@ -40,7 +40,7 @@ use crate::topology::degraded::DEAD;
 use crate::topology::{Fabric, NodeId};
 
 /// Data VLs of a degraded LSFT whose detours turn at most once.
-pub const DATA_VLS: u8 = 2;
+pub(crate) const DATA_VLS: u8 = 2;
 /// Data VLs of a degraded LSFT with some route turning twice: the rule's bound.
 pub const MAX_DATA_VLS: u8 = 3;
 /// Most leaf bipartitions the SLs can name: SL 1 + 2j + b ≤ 14 leaves SL 15 to the subnet
@@ -49,7 +49,7 @@ pub(crate) const MAX_PARTITIONS: u32 = 7;
 
 /// J: the leaf bipartitions (bits of the leaf index) the SLs use for `leaves` leaves —
 /// enough that any two leaf indices differ in one of them, at most [`MAX_PARTITIONS`].
-pub fn partitions(leaves: u32) -> u32 {
+pub(crate) fn partitions(leaves: u32) -> u32 {
     (u32::BITS - leaves.saturating_sub(1).leading_zeros()).clamp(1, MAX_PARTITIONS)
 }
 
@@ -63,7 +63,7 @@ pub(crate) const RULE_SLS: u8 = (2 * MAX_PARTITIONS) as u8;
 /// m2, towards d needs a partition with m1 off d's side and m2 on it; with x = m1 ⊕ d and
 /// y = m2 ⊕ d, a parity mask P works when P·x is odd and P·y even, which the single bits
 /// miss whenever every bit of x is in y).
-pub fn pattern(j: u32, parts: u32) -> u32 {
+pub(crate) fn pattern(j: u32, parts: u32) -> u32 {
     if j < parts {
         return 1 << j;
     }
@@ -88,7 +88,7 @@ fn side(x: u32, j: u32, parts: u32) -> u32 {
 /// that puts m off d's side (one of the J index bits when m and d differ in one); none
 /// when m and d agree on every partition (only a fabric of more than 2^7 leaves has such
 /// pairs).
-pub fn relay_sl(m: u32, d: u32, parts: u32) -> Option<u8> {
+pub(crate) fn relay_sl(m: u32, d: u32, parts: u32) -> Option<u8> {
     (0..MAX_PARTITIONS)
         .find(|&j| side(m, j, parts) != side(d, j, parts))
         .map(|j| (1 + 2 * j + side(d, j, parts)) as u8)
@@ -96,7 +96,7 @@ pub fn relay_sl(m: u32, d: u32, parts: u32) -> Option<u8> {
 
 /// The SL of a route that turns at leaf `m1`, then at leaf `m2`, towards leaf `d`: the
 /// lowest partition with m1 off d's side and m2 on it; none when there is none.
-pub fn two_turn_sl(m1: u32, m2: u32, d: u32, parts: u32) -> Option<u8> {
+pub(crate) fn two_turn_sl(m1: u32, m2: u32, d: u32, parts: u32) -> Option<u8> {
     (0..MAX_PARTITIONS)
         .find(|&j| side(m1, j, parts) != side(d, j, parts) && side(m2, j, parts) == side(d, j, parts))
         .map(|j| (1 + 2 * j + side(d, j, parts)) as u8)
@@ -104,7 +104,7 @@ pub fn two_turn_sl(m1: u32, m2: u32, d: u32, parts: u32) -> Option<u8> {
 
 /// What a hop's port leads to or comes from, for the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     /// A host, nothing, or the switch itself (port 0).
     Host,
     /// The leaf with this leaf index.
@@ -116,7 +116,7 @@ pub enum End {
 /// The VL of a hop under the degraded-LSFT rule (module documentation) before it is
 /// limited to the data VLs in use: at the leaf with index `at` (none: a spine), for `sl`
 /// of a rule with `parts` partitions, in from `from` and out to `to`.
-pub fn vl(sl: u8, parts: u32, at: Option<u32>, from: End, to: End) -> u8 {
+pub(crate) fn vl(sl: u8, parts: u32, at: Option<u32>, from: End, to: End) -> u8 {
     if sl == 0 || sl > RULE_SLS {
         return 0; // SL 0, and SLs the rule does not use
     }
@@ -212,7 +212,7 @@ impl LsftLanes {
     }
 
     /// The highest SL the routes use: 2J, or [`ESCAPE_SL`] with the escape lane.
-    pub fn rule_sls(&self) -> u8 {
+    pub(crate) fn rule_sls(&self) -> u8 {
         match self.escape_vl {
             Some(_) => ESCAPE_SL,
             None => RULE_SLS,

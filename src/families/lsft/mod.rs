@@ -15,7 +15,7 @@ pub mod lanes;
 pub mod model;
 pub mod model_holes;
 pub(crate) mod recognize;
-pub mod recognize_degraded;
+pub(crate) mod recognize_degraded;
 pub(crate) mod recognize_plane;
 pub(crate) mod route;
 pub mod route_degraded;

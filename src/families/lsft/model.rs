@@ -33,7 +33,7 @@ impl LsftParams {
     }
 
     /// Check the parameters; errors name the field and the valid range.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let q = self.order;
         if !crate::geometry::is_prime_power(q) {
             return Err(Error::input(
@@ -132,7 +132,7 @@ impl LsftLayout {
     /// Resolve ports from the fabric's cables, given which node is which point/line and
     /// which host sits in which slot. Fails with a precise message when a cable the
     /// geometry requires is missing or a switch has a cable the geometry forbids.
-    pub fn resolve(
+    pub(crate) fn resolve(
         fabric: &Fabric,
         plane: Plane,
         sides: u32,

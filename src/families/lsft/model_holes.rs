@@ -87,17 +87,17 @@ impl LsftHoles {
     }
 
     /// q + 1.
-    pub fn degree(&self) -> usize {
+    pub(crate) fn degree(&self) -> usize {
         self.plane.degree() as usize
     }
 
     /// The point of leaf index `i` (its leaf's place in the plane, whatever the side).
-    pub fn point(&self, i: u32) -> u32 {
+    pub(crate) fn point(&self, i: u32) -> u32 {
         i % self.plane.size()
     }
 
     /// The side (0 or 1) of leaf index `i`.
-    pub fn side(&self, i: u32) -> u32 {
+    pub(crate) fn side(&self, i: u32) -> u32 {
         i / self.plane.size()
     }
 
@@ -113,7 +113,7 @@ impl LsftHoles {
     }
 
     /// Leaf port of leaf index i towards line l (0: cut, dead, or not incident).
-    pub fn up(&self, i: u32, l: u32) -> u8 {
+    pub(crate) fn up(&self, i: u32, l: u32) -> u8 {
         match self.plane.position_at_point(self.point(i), l) {
             Some(k) if self.leaves[i as usize] != DEAD && self.spines[l as usize] != DEAD => {
                 self.leaf_up[i as usize * self.degree() + k as usize]
@@ -123,7 +123,7 @@ impl LsftHoles {
     }
 
     /// Spine port of line l towards leaf index i (0: cut, dead, or not incident).
-    pub fn down(&self, l: u32, i: u32) -> u8 {
+    pub(crate) fn down(&self, l: u32, i: u32) -> u8 {
         match self.plane.position_on_line(l, self.point(i)) {
             Some(k) if self.leaves[i as usize] != DEAD && self.spines[l as usize] != DEAD => {
                 let d = self.degree();

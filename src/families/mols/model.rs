@@ -178,7 +178,7 @@ pub struct Proximity {
 }
 
 /// Count, for every bottom, the bottoms that share at least one middle switch with it.
-pub fn proximity(n: u32, g: &[u32]) -> Proximity {
+pub(crate) fn proximity(n: u32, g: &[u32]) -> Proximity {
     let nb = (n * n) as usize;
     // middles of each bottom
     let mut mids: Vec<Vec<u32>> = vec![Vec::new(); nb];
@@ -255,7 +255,7 @@ pub struct MolsLayout {
 impl MolsLayout {
     /// Resolve ports and the wiring table from the cables, given which node is which
     /// bottom (pod·n + colour), middle (u·n + r) and top (u·n + t), and host positions.
-    pub fn resolve(
+    pub(crate) fn resolve(
         fabric: &Fabric,
         n: u32,
         wiring: Wiring,

@@ -18,7 +18,7 @@ pub struct MolsHoles {
 
 impl MolsHoles {
     /// The arity n.
-    pub fn n(&self) -> u32 {
+    pub(crate) fn n(&self) -> u32 {
         self.layout.n
     }
 

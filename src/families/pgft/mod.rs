@@ -12,6 +12,6 @@
 pub mod model;
 pub mod model_holes;
 pub(crate) mod recognize;
-pub mod recognize_degraded;
+pub(crate) mod recognize_degraded;
 pub(crate) mod route;
 pub mod route_degraded;

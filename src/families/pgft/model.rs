@@ -91,11 +91,11 @@ impl PgftParams {
     }
 
     /// m_l for l in 1..=h.
-    pub fn m(&self, l: u32) -> u32 {
+    pub(crate) fn m(&self, l: u32) -> u32 {
         self.down[l as usize - 1]
     }
     /// w_l for l in 1..=h, and 1 above the top (no parents).
-    pub fn w(&self, l: u32) -> u32 {
+    pub(crate) fn w(&self, l: u32) -> u32 {
         if l > self.levels {
             1
         } else {
@@ -103,7 +103,7 @@ impl PgftParams {
         }
     }
     /// p_l for l in 1..=h, and 0 above the top.
-    pub fn p(&self, l: u32) -> u32 {
+    pub(crate) fn p(&self, l: u32) -> u32 {
         if l > self.levels {
             0
         } else {
@@ -123,7 +123,7 @@ impl PgftParams {
         self.m(l) * self.p(l)
     }
     /// Host slots, Π m_l.
-    pub fn slots(&self) -> u64 {
+    pub(crate) fn slots(&self) -> u64 {
         (1..=self.levels).map(|l| self.m(l) as u64).product()
     }
     /// Switches at level l: Π_{j>l} m_j · Π_{j≤l} w_j.
@@ -133,7 +133,7 @@ impl PgftParams {
         a * b
     }
     /// Ports of the one switch model: the most any level needs.
-    pub fn radix(&self) -> u32 {
+    pub(crate) fn radix(&self) -> u32 {
         (1..=self.levels)
             .map(|l| self.down_ports(l) + self.up_ports(l))
             .max()
@@ -154,12 +154,12 @@ impl PgftParams {
     }
 
     /// Down ports over up ports of level l (1.0 = full bisection; `None` at the top).
-    pub fn oversubscription(&self, l: u32) -> Option<f64> {
+    pub(crate) fn oversubscription(&self, l: u32) -> Option<f64> {
         (l < self.levels).then(|| self.down_ports(l) as f64 / self.up_ports(l) as f64)
     }
 
     /// Check the parameters; errors name the field and the valid range.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let h = self.levels;
         if h == 0 || h as usize > MAX_LEVELS {
             return Err(Error::input(
@@ -303,7 +303,7 @@ impl PgftLayout {
 }
 
 /// Build a PGFT as a port-level fabric.
-pub fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout)> {
+pub(crate) fn build(params: &PgftParams, opts: &BuildOptions) -> Result<(Fabric, Layout)> {
     build_named(params, opts, &PgftNames)
 }
 

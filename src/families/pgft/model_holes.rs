@@ -16,7 +16,7 @@ pub struct PgftHoles {
 
 impl PgftHoles {
     /// The port of canonical up port `u` of switch slot `s` (0: cut, dead, or none).
-    pub fn up(&self, s: u32, u: u32) -> u8 {
+    pub(crate) fn up(&self, s: u32, u: u32) -> u8 {
         let l = &self.layout;
         if l.switches[s as usize] == DEAD {
             return 0;
@@ -25,7 +25,7 @@ impl PgftHoles {
     }
 
     /// The port of canonical down port `k` (child a, cable c: a·p_l + c) of switch slot `s`.
-    pub fn down(&self, s: u32, k: u32) -> u8 {
+    pub(crate) fn down(&self, s: u32, k: u32) -> u8 {
         let l = &self.layout;
         if l.switches[s as usize] == DEAD {
             return 0;
@@ -34,13 +34,13 @@ impl PgftHoles {
     }
 
     /// Position of switch slot `s` for messages: `T2(3,1)` = level 2, subtree A 3, copy B 1.
-    pub fn position(&self, s: u32) -> String {
+    pub(crate) fn position(&self, s: u32) -> String {
         let (l, a, b) = self.layout.coords(s);
         format!("T{l}({a},{b})")
     }
 
     /// Global slot of the switch at level `l` (1..=h) with subtree `a` and copy `b`.
-    pub fn slot(&self, l: u32, a: u32, b: u32) -> u32 {
+    pub(crate) fn slot(&self, l: u32, a: u32, b: u32) -> u32 {
         let w: u32 = (1..=l).map(|j| self.layout.params.w(j)).product();
         self.layout.offset[l as usize - 1] + a * w + b
     }

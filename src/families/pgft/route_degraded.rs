@@ -54,7 +54,7 @@ use rayon::prelude::*;
 
 /// The tables of a degraded PGFT and the pairs they cannot serve (the shape every
 /// degraded tree's up*/down* routes share).
-pub type PgftDegradedRoutes = TreeRoutes;
+pub(crate) type PgftDegradedRoutes = TreeRoutes;
 
 /// Bottom-up over the switches above the leaves: OR into each switch's row of `bits`
 /// (`words` per switch) the rows of the children it still has a cable to.

@@ -96,7 +96,7 @@ impl RailsReport {
     }
 
     /// The report of `fabric` when it is rail-optimised.
-    pub fn of(fabric: &Fabric) -> Option<RailsReport> {
+    pub(crate) fn of(fabric: &Fabric) -> Option<RailsReport> {
         let rf = RailFabric::of(fabric)?;
         Some(RailsReport::new(fabric, &rf, &check(fabric, &rf)))
     }

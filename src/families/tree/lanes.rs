@@ -48,11 +48,11 @@ pub const RELAY_LEAF_SL: u8 = 1;
 /// The SL of a switch-LID detour turning at a level-2 switch (module documentation).
 pub const RELAY_TWO_SL: u8 = 2;
 /// Data VLs of a degraded tree with detours (VL 0 and VL 1).
-pub const DATA_VLS: u8 = 2;
+pub(crate) const DATA_VLS: u8 = 2;
 
 /// Where a switch sits in the tree, or what a port leads to, for the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
+pub(crate) enum Level {
     /// A host, nothing, the switch itself (port 0), or a switch outside the tree.
     Host,
     /// A leaf (bottom level).
@@ -78,7 +78,7 @@ impl Level {
 
 /// The VL of a hop under the rule (module documentation): at a switch of level `at`, for
 /// `sl`, in from `from` and out to `to`.
-pub fn vl(sl: u8, at: Level, from: Level, to: Level) -> u8 {
+pub(crate) fn vl(sl: u8, at: Level, from: Level, to: Level) -> u8 {
     let above = |l: Level| matches!(l, Level::Two | Level::Higher);
     match (sl, at) {
         (RELAY_LEAF_SL, Level::Leaf) => u8::from(above(from)),
@@ -148,7 +148,7 @@ impl TreeLanes {
     /// The rules for `fabric` whose tree switches have `rank` per node (`u32::MAX`: not
     /// a switch of the tree), leaves at rank `leaf_rank`, and the detours `detours`
     /// ((leaf node, switch LID, SL), any order).
-    pub fn new(
+    pub(crate) fn new(
         fabric: &Fabric,
         rank_of_node: &[u32],
         leaf_rank: u32,
@@ -173,11 +173,6 @@ impl TreeLanes {
             rule_vls,
             escape_vl,
         }
-    }
-
-    /// Pairs on an SL other than 0 (detours, and the escape lane's).
-    pub fn detours(&self) -> usize {
-        self.detours.len()
     }
 
     /// What is behind port `port` of `node` (a host for a port the node does not have).

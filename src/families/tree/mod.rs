@@ -13,5 +13,7 @@ pub mod lanes;
 pub mod model;
 pub(crate) mod recognize;
 pub(crate) mod report;
-pub mod route;
+pub(crate) mod route;
 pub mod route_degraded;
+
+pub use report::{IrregularityReport, LevelReport};

@@ -65,7 +65,7 @@ impl TreeLayout {
     }
 
     /// The leaves, in rank order.
-    pub fn leaves(&self) -> &[NodeId] {
+    pub(crate) fn leaves(&self) -> &[NodeId] {
         self.at(1)
     }
 
@@ -77,7 +77,7 @@ impl TreeLayout {
     }
 
     /// One line: levels with their switch counts, hosts, irregularity count.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let per: Vec<String> = (1..=self.levels()).map(|l| self.at(l).len().to_string()).collect();
         let kinds = {
             let mut k: Vec<&str> = self.irregular.iter().map(|i| i.kind).collect();
@@ -155,7 +155,7 @@ impl TreeLayout {
 
 /// A switch's cables to the levels beside its own, in port order.
 #[derive(Clone, Debug, Default)]
-pub struct Cables {
+pub(crate) struct Cables {
     /// (own port, parent, parent's port) of every cable to the level above.
     pub up: Vec<(u8, NodeId, u8)>,
     /// (own port, child, child's port) of every cable to the level below.
@@ -163,7 +163,7 @@ pub struct Cables {
 }
 
 /// The up and down cables of switch `n` of `layout`.
-pub fn cables(fabric: &Fabric, layout: &TreeLayout, n: NodeId) -> Cables {
+pub(crate) fn cables(fabric: &Fabric, layout: &TreeLayout, n: NodeId) -> Cables {
     let me = layout.level[n as usize];
     let mut c = Cables::default();
     for p in 1..=fabric.node(n).nports {
@@ -185,7 +185,7 @@ pub fn cables(fabric: &Fabric, layout: &TreeLayout, n: NodeId) -> Cables {
 /// (`down`), and by up*/down* (`reach`: down, or up to a parent that reaches it). What
 /// recognition asks (does every leaf reach every other?) and what the router chooses by.
 #[derive(Clone, Debug)]
-pub struct LeafReach {
+pub(crate) struct LeafReach {
     words: usize,
     /// Leaves reachable going down only, `words` per switch.
     pub down: Vec<u64>,
@@ -199,7 +199,7 @@ impl LeafReach {
     /// For switches `0..n` with `level[s]` (1 = leaf; 0 = left out), neighbours
     /// `nbrs(s)` (one entry per cable) and `leaf[s]` the leaf index of a leaf (`u32::MAX`
     /// otherwise).
-    pub fn new<'a>(level: &[u32], nbrs: impl Fn(usize) -> &'a [u32], leaf: &[u32], leaves: usize) -> LeafReach {
+    pub(crate) fn new<'a>(level: &[u32], nbrs: impl Fn(usize) -> &'a [u32], leaf: &[u32], leaves: usize) -> LeafReach {
         let n = level.len();
         let words = leaves.div_ceil(64).max(1);
         let mut order: Vec<usize> = (0..n).filter(|&s| level[s] > 0).collect();
@@ -244,19 +244,19 @@ impl LeafReach {
 
     /// Whether switch `s` reaches leaf `leaf` going down first, then by up*/down*.
     #[inline]
-    pub fn any(&self, s: usize, leaf: u32) -> bool {
+    pub(crate) fn any(&self, s: usize, leaf: u32) -> bool {
         self.any[s * self.words + leaf as usize / 64] >> (leaf % 64) & 1 == 1
     }
 
     /// Whether switch `s` reaches leaf `leaf` going down only.
     #[inline]
-    pub fn down(&self, s: usize, leaf: u32) -> bool {
+    pub(crate) fn down(&self, s: usize, leaf: u32) -> bool {
         self.down[s * self.words + leaf as usize / 64] >> (leaf % 64) & 1 == 1
     }
 
     /// Whether switch `s` reaches leaf `leaf` by up*/down*.
     #[inline]
-    pub fn reaches(&self, s: usize, leaf: u32) -> bool {
+    pub(crate) fn reaches(&self, s: usize, leaf: u32) -> bool {
         self.reach[s * self.words + leaf as usize / 64] >> (leaf % 64) & 1 == 1
     }
 

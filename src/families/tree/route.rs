@@ -441,7 +441,7 @@ fn down_entry(rows: &Rows, r: usize, d: &Dest, chain_below: Option<u32>, load: &
 }
 
 /// Route a tree as found with `lids` (LMC 0).
-pub fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRoutes> {
+pub(crate) fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRoutes> {
     lids.require_complete(fabric)?;
     if lids.lmc != 0 {
         return Err(Error::input(

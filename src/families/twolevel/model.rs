@@ -27,7 +27,7 @@
 //! carries the same number of flows in any pattern on the leaves' uplinks, and only which
 //! spine a class uses differs (the rotation spreads the leaves' surplus classes over the
 //! spines instead of loading the first ones on every leaf). ibfat therefore keeps one
-//! router and states the rule as [`TwolevelParams::uplink`].
+//! router and states the rule as `TwolevelParams::uplink`, which its tests check.
 
 use crate::error::{Error, Result};
 use crate::families::pgft::model::{PgftLayout, PgftParams};
@@ -93,8 +93,9 @@ impl TwolevelParams {
         })
     }
 
+    #[cfg(test)]
     /// Uplinks per leaf, S·P.
-    pub fn uplinks(&self) -> u32 {
+    pub(crate) fn uplinks(&self) -> u32 {
         self.spines * self.links_per_pair
     }
 
@@ -103,16 +104,17 @@ impl TwolevelParams {
         leaf * self.hosts_per_leaf + n
     }
 
+    #[cfg(test)]
     /// The canonical uplink every leaf uses towards host `rank` (d-mod-k, d mod S·P; the
     /// seed's n mod S·P up to a per-leaf rotation, see the module docs), with its spine
     /// u mod S and cable u div S.
-    pub fn uplink(&self, rank: u32) -> (u32, u32, u32) {
+    pub(crate) fn uplink(&self, rank: u32) -> (u32, u32, u32) {
         let u = rank % self.uplinks();
         (u, u % self.spines, u / self.spines)
     }
 
     /// `twolevel --leaves 52 --hosts-per-leaf 20 --spines 2 --links-per-pair 2`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!(
             "twolevel --leaves {} --hosts-per-leaf {} --spines {} --links-per-pair {}",
             self.leaves, self.hosts_per_leaf, self.spines, self.links_per_pair
@@ -123,7 +125,7 @@ impl TwolevelParams {
 /// Name a 2-level PGFT layout as `twolevel` (family name, description, recognition
 /// report); routing is unchanged. Refused, with the reason, for a PGFT that has no
 /// twolevel spelling.
-pub fn mark(layout: &mut Layout) -> std::result::Result<TwolevelParams, String> {
+pub(crate) fn mark(layout: &mut Layout) -> std::result::Result<TwolevelParams, String> {
     let Layout::Pgft(l) = layout else {
         return Err("not a parallel-ports fat-tree".into());
     };

@@ -15,7 +15,7 @@ const HOST_AREA: f64 = 40.0;
 const NAME_PX: f64 = 9.0;
 
 /// Draw `scene` cable by cable (see the module documentation).
-pub fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &Scale)>) -> String {
+pub(crate) fn draw(fabric: &Fabric, scene: &Scene, title: &str, heat: Option<(HeatFn, &Scale)>) -> String {
     let box_w = scene
         .rows
         .iter()

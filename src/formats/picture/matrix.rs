@@ -19,7 +19,7 @@ const SINGLE: &str = "#1f4e79";
 const PARALLEL: &str = "#e69138";
 
 /// Draw `scene` as incidence matrices (see the module documentation).
-pub fn draw(scene: &Scene, title: &str, heat: Option<(HeatFn, &Scale)>) -> String {
+pub(crate) fn draw(scene: &Scene, title: &str, heat: Option<(HeatFn, &Scale)>) -> String {
     let panels_across = if heat.is_some() { 2.0 } else { 1.0 };
     let max_side = if heat.is_some() { 1000.0 } else { 1400.0 };
     let pairs: Vec<usize> = (0..scene.rows.len().saturating_sub(1)).collect();

@@ -25,10 +25,10 @@ use std::fmt::Write;
 
 /// Load of the traffic leaving node `n` through port `p`: a value in 0..=1 (0 = one flow,
 /// 1 = the worst link of the pattern) and a description for the tooltip.
-pub type HeatFn<'a> = &'a dyn Fn(NodeId, u8) -> Option<Heat>;
+pub(crate) type HeatFn<'a> = &'a dyn Fn(NodeId, u8) -> Option<Heat>;
 
 /// A load in 0..=1 and its description.
-pub type Heat = (f64, String);
+pub(crate) type Heat = (f64, String);
 
 /// Largest number of switch-to-switch cables the layered view draws one by one.
 pub(crate) const LAYERED_MAX_CABLES: usize = 1500;
@@ -39,7 +39,7 @@ pub(crate) const MAX_DRAWN_HOSTS: usize = 128;
 
 /// One switch level of the picture, in canonical order.
 #[derive(Clone, Debug)]
-pub struct Row {
+pub(crate) struct Row {
     /// What the level is (`leaves`, `spines`, `level 2` ...).
     pub title: String,
     /// Its switches, left to right.
@@ -51,7 +51,7 @@ pub struct Row {
 /// The cables between one switch of a level and one of the level above (parallel cables
 /// are one bundle).
 #[derive(Clone, Debug)]
-pub struct Bundle {
+pub(crate) struct Bundle {
     /// Index of the lower level in [`Scene::rows`].
     pub row: usize,
     /// Position of the lower switch in its row.
@@ -65,7 +65,7 @@ pub struct Bundle {
 /// What a picture shows: levels, cable bundles between neighbouring levels, hosts per
 /// switch.
 #[derive(Clone, Debug)]
-pub struct Scene {
+pub(crate) struct Scene {
     /// Levels bottom (leaves) to top.
     pub rows: Vec<Row>,
     /// Bundles in (row, lower, upper) order.
@@ -88,7 +88,7 @@ pub struct Scene {
 impl Scene {
     /// The scene of a fabric: rows from its family's layout, or levels by distance from
     /// the hosts when the family is unknown.
-    pub fn new(fabric: &Fabric, layout: Option<&Layout>) -> Scene {
+    pub(crate) fn new(fabric: &Fabric, layout: Option<&Layout>) -> Scene {
         let mut rows = match layout {
             Some(l) => family_rows(l),
             None => distance_rows(fabric),
@@ -152,7 +152,7 @@ impl Scene {
     }
 
     /// Switch-to-switch cables drawn (bundles and arcs count their cables).
-    pub fn cables(&self) -> usize {
+    pub(crate) fn cables(&self) -> usize {
         self.bundles.iter().map(|b| b.ports.len()).sum::<usize>() + self.arcs.iter().map(|a| a.3).sum::<usize>()
     }
 

@@ -135,7 +135,8 @@ use near::{Near, SpineOptions};
 pub use spread::route_lsft_spread;
 use two_turn::{Choice, Choices};
 
-pub use super::lanes::{partitions, relay_sl, two_turn_sl, vl, End, LsftLanes, DATA_VLS, MAX_DATA_VLS};
+pub(crate) use super::lanes::{partitions, relay_sl, two_turn_sl, vl, End, DATA_VLS};
+pub use super::lanes::{LsftLanes, MAX_DATA_VLS};
 
 /// Routes of a degraded LSFT: the tables and the SL of every (source point, destination
 /// LID) pair.

@@ -457,7 +457,7 @@ pub(crate) fn rail_name(rf: &RailFabric, r: u32) -> String {
 }
 
 /// `SU 2` (units count from 1, as the SuperPOD documents number them).
-pub fn su(u: u32) -> String {
+pub(crate) fn su(u: u32) -> String {
     if u == NONE {
         "no unit".into()
     } else {

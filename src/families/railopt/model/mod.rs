@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// No rail, unit or leaf.
-pub const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// One HCA port of a server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,8 +223,9 @@ impl RailFabric {
         self.rails.len()
     }
 
+    #[cfg(test)]
     /// The server named `name`.
-    pub fn server(&self, name: &str) -> Option<&Server> {
+    pub(crate) fn server(&self, name: &str) -> Option<&Server> {
         self.servers
             .binary_search_by(|s| natural_cmp(&s.name, name))
             .ok()

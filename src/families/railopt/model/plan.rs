@@ -83,7 +83,7 @@ fn divisor_at_most(n: u32, cap: u32) -> u32 {
 
 impl RailoptParams {
     /// Check the options one by one; errors name the option and its range.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if !(4..=MAX_PORTS).contains(&self.radix) {
             return Err(range_err(
                 "radix",
@@ -145,7 +145,7 @@ impl RailoptParams {
     }
 
     /// The PGFT this plan is (see the module text); errors name the option that does not fit.
-    pub fn pgft(&self) -> Result<PgftParams> {
+    pub(crate) fn pgft(&self) -> Result<PgftParams> {
         // a leaf has k/2 server slots and as many uplinks; N servers take the first N
         // slots (the DGX SuperPOD: 31 DGX and a management host on 32 slots)
         let (s, r, k) = (self.sus, self.rails, self.radix);
@@ -206,7 +206,7 @@ impl RailoptParams {
     }
 
     /// `railopt4x32x8` (`-l3` for three levels).
-    pub fn short_name(&self) -> String {
+    pub(crate) fn short_name(&self) -> String {
         let l3 = if self.levels == 3 { "-l3" } else { "" };
         format!("railopt{}x{}x{}{l3}", self.sus, self.servers_per_su, self.rails)
     }
@@ -267,7 +267,7 @@ impl Naming for RailNames {
 }
 
 /// Build the plan: the PGFT with the site's names.
-pub fn build(p: &RailoptParams, opts: &BuildOptions) -> Result<(Fabric, Layout)> {
+pub(crate) fn build(p: &RailoptParams, opts: &BuildOptions) -> Result<(Fabric, Layout)> {
     p.validate()?;
     let g = p.pgft()?;
     let servers = p.sus * p.servers_per_su;
