@@ -38,19 +38,7 @@ pub(super) fn plain_port_line(line: &str) -> Option<(RawPort<'_>, bool)> {
         // `(guid)`, `(label)`, `[ext N]` or garbage right after the far port
         Some(_) => return None,
     };
-    let mut p = RawPort {
-        node: 0,
-        num,
-        guid: None,
-        remote: Remote::Id(line.get(open + 1..close)?),
-        remote_port,
-        remote_guid: None,
-        lid: None,
-        lmc: None,
-        width: None,
-        speed: None,
-        line: 0,
-    };
+    let mut p = plain(num, line.get(open + 1..close)?, remote_port);
     // an empty tail holds nothing to read
     (rest.is_empty() || port_tail(rest, &mut p)).then_some((p, rest.is_empty()))
 }
@@ -80,11 +68,17 @@ pub(super) fn bare_port_line_at(text: &str, start: usize) -> Option<(RawPort<'_>
         Some(b'\r') if b.get(end + 1) == Some(&b'\n') => end + 2,
         Some(_) => return None,
     };
-    let p = RawPort {
+    Some((plain(num, text.get(open + 1..close)?, remote_port), next))
+}
+
+/// The record of a port line with nothing but its port, far id and far port; node and
+/// line are the caller's to set.
+fn plain(num: u32, remote: &str, remote_port: u32) -> RawPort<'_> {
+    RawPort {
         node: 0,
         num,
         guid: None,
-        remote: Remote::Id(text.get(open + 1..close)?),
+        remote: Remote::Id(remote),
         remote_port,
         remote_guid: None,
         lid: None,
@@ -92,8 +86,7 @@ pub(super) fn bare_port_line_at(text: &str, start: usize) -> Option<(RawPort<'_>
         width: None,
         speed: None,
         line: 0,
-    };
-    Some((p, next))
+    }
 }
 
 /// `[digits]` at `at`, at most nine digits (so that the number fits a `u32` as the general
