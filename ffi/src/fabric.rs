@@ -413,10 +413,7 @@ fn describe_degraded(d: &Degraded) -> IbfatRecognition {
         } else {
             0
         },
-        sides: match &d.holes {
-            ibfat::topology::degraded::Holes::Lsft(h) => h.sides,
-            _ => 0,
-        },
+        sides: d.holes.parameters().sides,
         arity: if family == IbfatFamily::IbfatFamilyKary {
             d.order
         } else {
@@ -434,49 +431,23 @@ fn describe_degraded(d: &Degraded) -> IbfatRecognition {
 }
 
 fn describe(layout: &Layout) -> IbfatRecognition {
-    let mut r = IbfatRecognition {
-        family: IbfatFamily::IbfatFamilyAuto,
-        order: 0,
-        sides: 0,
-        arity: 0,
-        levels: 0,
-        wiring: IbfatWiring::IbfatWiringNone,
+    let p = layout.parameters();
+    IbfatRecognition {
+        family: IbfatFamily::of(layout.family()),
+        order: p.order,
+        sides: p.sides,
+        arity: p.arity,
+        levels: p.levels,
+        wiring: match p.wiring {
+            None => IbfatWiring::IbfatWiringNone,
+            Some(Wiring::Standard) => IbfatWiring::IbfatWiringStandard,
+            Some(Wiring::Basic) => IbfatWiring::IbfatWiringBasic,
+            Some(Wiring::Mols) => IbfatWiring::IbfatWiringMols,
+            Some(Wiring::Custom) => IbfatWiring::IbfatWiringCustom,
+        },
         hosts: u32::try_from(layout.hosts().len()).unwrap_or(u32::MAX),
         faults: 0,
-    };
-    match layout {
-        Layout::Lsft(l) => {
-            r.family = IbfatFamily::IbfatFamilyLsft;
-            r.order = l.q;
-            r.sides = l.sides;
-        }
-        Layout::Kary(l) => {
-            r.family = IbfatFamily::IbfatFamilyKary;
-            r.arity = l.k;
-            r.levels = l.levels;
-        }
-        Layout::Mols(l) => {
-            r.family = IbfatFamily::IbfatFamilyMols;
-            r.arity = l.n;
-            r.levels = 3;
-            r.wiring = match l.wiring {
-                Wiring::Standard => IbfatWiring::IbfatWiringStandard,
-                Wiring::Basic => IbfatWiring::IbfatWiringBasic,
-                Wiring::Mols => IbfatWiring::IbfatWiringMols,
-                Wiring::Custom => IbfatWiring::IbfatWiringCustom,
-            };
-        }
-        Layout::Pgft(l) => {
-            r.family = IbfatFamily::IbfatFamilyPgft;
-            r.levels = l.params.levels;
-        }
-        Layout::Fullmesh(_) => r.family = IbfatFamily::IbfatFamilyFullmesh,
-        Layout::Tree(l) => {
-            r.family = IbfatFamily::IbfatFamilyTree;
-            r.levels = l.levels();
-        }
     }
-    r
 }
 
 /// Recognise the family of the fabric from its cabling alone (port order, GUIDs and names

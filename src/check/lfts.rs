@@ -124,12 +124,7 @@ enum St {
 
 /// Which LID offsets carry routes the family promises to be minimal (bit i = offset i).
 pub(crate) fn minimal_promise(layout: Option<&Layout>, lmc: u8) -> u32 {
-    match layout {
-        Some(Layout::Lsft(_)) | Some(Layout::Kary(_)) => u32::MAX,
-        Some(Layout::Mols(_)) if lmc >= 1 => 0b10, // base+1 = latency route
-        Some(Layout::Fullmesh(_)) => 0b1,          // base LID = direct route; others detour
-        _ => 0,
-    }
+    layout.map_or(0, |l| l.ops().minimal_promise(lmc))
 }
 
 struct Ctx<'a> {

@@ -4,8 +4,9 @@
 //! (`model*`), its recognition (`recognize*`, `report*`), its routing, degraded router and
 //! lane rule (`route*`, `lanes*`) and its own schedules (`schedule*`). Each part sits in
 //! the layer its name says (`tests/library/layers.rs` checks it); the generic modules reach a
-//! family only through the dispatch in `topology::Layout`, `recognize::recognize`,
-//! `routing::route_fabric` and `schedule`.
+//! family only through the traits its parts implement (`topology::FamilyLayout`,
+//! `routing::hosts::RoutedLayout`, `recognize::report::ReportSection`, …), dispatched from
+//! the registry (docs/families.md §0.1).
 //!
 //! [`FAMILIES`] is the registry: the CLI's family names, choices and help lists, the
 //! recogniser's automatic order, the library's names in messages and JSON, and the C ABI's
@@ -45,8 +46,31 @@ pub struct Entry {
     pub c_value: i32,
 }
 
+/// Keeps the registry entries whose part flag is set, for one part: `layout` (the second
+/// flag) or `holes` (the third), and calls macro `m` with them as `layout Variant: folder,`
+/// or `holes Variant: folder,`. (A token muncher: entries come as `Variant folder own holes`,
+/// a flag being its part's name or `-`.)
+macro_rules! pick {
+    (layout $m:ident [$($acc:tt)*]) => { $m! { $($acc)* } };
+    (layout $m:ident [$($acc:tt)*] $v:ident $f:ident layout $h:tt $($rest:tt)*) => {
+        $crate::families::pick! { layout $m [$($acc)* layout $v: $f,] $($rest)* }
+    };
+    (layout $m:ident [$($acc:tt)*] $v:ident $f:ident - $h:tt $($rest:tt)*) => {
+        $crate::families::pick! { layout $m [$($acc)*] $($rest)* }
+    };
+    (holes $m:ident [$($acc:tt)*]) => { $m! { $($acc)* } };
+    (holes $m:ident [$($acc:tt)*] $v:ident $f:ident $o:tt holes $($rest:tt)*) => {
+        $crate::families::pick! { holes $m [$($acc)* holes $v: $f,] $($rest)* }
+    };
+    (holes $m:ident [$($acc:tt)*] $v:ident $f:ident $o:tt - $($rest:tt)*) => {
+        $crate::families::pick! { holes $m [$($acc)*] $($rest)* }
+    };
+}
+pub(crate) use pick;
+
 macro_rules! registry {
-    ($($variant:ident: $name:literal, $long:literal, auto $auto:literal, builds $builds:literal, C $c:literal, $summary:literal;)*) => {
+    ($d:tt $($variant:ident($folder:ident, $own:tt, $holes:tt): $name:literal, $long:literal, auto $auto:literal,
+        builds $builds:literal, C $c:literal, $summary:literal;)*) => {
         /// A family of fabrics (the registry's entries, [`FAMILIES`]):
         ///
         $(#[doc = concat!("- `", $name, "`: ", $summary)])*
@@ -65,25 +89,48 @@ macro_rules! registry {
             builds: $builds,
             c_value: $c,
         },)*];
+
+        /// Calls macro `m` with every family as `Variant: folder,`: the generic layers make
+        /// their per-family dispatch from it (the recognisers).
+        macro_rules! for_each_family {
+            ($d m:ident) => { $d m! { $($variant: $folder,)* } };
+        }
+        pub(crate) use for_each_family;
+
+        /// Calls macro `m` with every family that has a layout of its own (`layout` in its
+        /// registry line) as `layout Variant: folder,`; the others reuse one of these
+        /// ([`crate::topology::Layout`] and what dispatches on it).
+        macro_rules! for_each_layout {
+            ($d m:ident) => { $crate::families::pick! { layout $d m [] $($variant $folder $own $holes)* } };
+        }
+        pub(crate) use for_each_layout;
+
+        /// Calls macro `m` with every family that has a degraded structure of its own
+        /// (`holes` in its registry line) as `holes Variant: folder,`
+        /// ([`crate::topology::degraded::Holes`] and what dispatches on it).
+        macro_rules! for_each_holes {
+            ($d m:ident) => { $crate::families::pick! { holes $d m [] $($variant $folder $own $holes)* } };
+        }
+        pub(crate) use for_each_holes;
     };
 }
 
-registry! {
-    Lsft: "lsft", "Latin-square fat-tree", auto true, builds true, C 1,
+registry! { $
+    Lsft(lsft, layout, holes): "lsft", "Latin-square fat-tree", auto true, builds true, C 1,
         "Latin-square fat-tree of order q: a conflict-free all-to-all";
-    Kary: "kary", "k-ary n-tree", auto true, builds true, C 2,
+    Kary(kary, layout, -): "kary", "k-ary n-tree", auto true, builds true, C 2,
         "standard k-ary n-tree, routed with d-mod-k";
-    Mols: "mols", "MOLS 3-level proximity tree", auto true, builds true, C 3,
+    Mols(mols, layout, holes): "mols", "MOLS 3-level proximity tree", auto true, builds true, C 3,
         "3-level tree rewired by orthogonal Latin squares: fewer hops";
-    Pgft: "pgft", "parallel-ports generalised fat-tree", auto true, builds true, C 4,
+    Pgft(pgft, layout, holes): "pgft", "parallel-ports generalised fat-tree", auto true, builds true, C 4,
         "parallel-ports generalised fat-tree: parallel cables, oversubscribed";
-    Fullmesh: "fullmesh", "full mesh of switches", auto true, builds true, C 5,
+    Fullmesh(fullmesh, layout, -): "fullmesh", "full mesh of switches", auto true, builds true, C 5,
         "every switch cabled to every other; one-relay detours with LMC";
-    Twolevel: "twolevel", "two-level fat-tree", auto false, builds true, C 4,
+    Twolevel(twolevel, -, -): "twolevel", "two-level fat-tree", auto false, builds true, C 4,
         "two-level PGFT: leaves, hosts per leaf, spines, cables per pair";
-    Railopt: "railopt", "rail-optimised cluster", auto false, builds true, C 4,
+    Railopt(railopt, -, -): "railopt", "rail-optimised cluster", auto false, builds true, C 4,
         "rail-optimised GPU cluster: one HCA per rail per server (a PGFT)";
-    Tree: "tree", "fat-tree as found", auto false, builds false, C 6,
+    Tree(tree, layout, -): "tree", "fat-tree as found", auto false, builds false, C 6,
         "any fat-tree as it is found: uneven, grown (recognised only)";
 }
 

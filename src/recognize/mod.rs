@@ -18,15 +18,10 @@
 //! [`Recognition::Recognized::equivalent`] saying so; ask for `mols` explicitly to get
 //! its MOLS layout.
 
-use crate::families::fullmesh::recognize as fullmesh;
 use crate::families::lsft::recognize_degraded as degraded_lsft;
 use crate::families::mols::recognize_degraded as degraded_mols;
 use crate::families::pgft::recognize_degraded as degraded_pgft;
 pub(crate) mod graph;
-use crate::families::kary::recognize as kary;
-use crate::families::lsft::recognize as lsft;
-use crate::families::mols::recognize as mols;
-use crate::families::pgft::recognize as pgft;
 pub mod report;
 use crate::families::railopt::report as report_rails;
 use crate::families::tree::recognize as tree;
@@ -35,9 +30,8 @@ use crate::families::tree::report as report_tree;
 pub use report::{report, RecognitionReport};
 
 use crate::error::{Error, Result};
-use crate::families::twolevel::model::TwolevelParams;
 use crate::families::{Family, FAMILIES};
-use crate::topology::{Fabric, Layout, Wiring};
+use crate::topology::{Fabric, Layout};
 pub mod degraded;
 pub use degraded::{Degraded, Fault};
 use graph::SwitchGraph;
@@ -164,30 +158,17 @@ impl Recognition {
     }
 }
 
-/// What else describes the same fabric.
-fn equivalent(layout: &Layout) -> Option<String> {
-    match layout {
-        Layout::Kary(l) if l.levels == 3 => Some(format!("mols arity {} wiring standard", l.k)),
-        Layout::Mols(l) if l.wiring == Wiring::Standard => Some(format!("kary arity {} levels 3", l.n)),
-        Layout::Pgft(l) if !l.twolevel => TwolevelParams::from_pgft(&l.params).map(|t| t.describe()),
-        Layout::Pgft(l) => Some(l.params.describe()),
-        _ => None,
-    }
+macro_rules! make_run {
+    ($($variant:ident: $folder:ident,)*) => {
+        /// Run one family's recogniser (each folder's `recognize::recognize`).
+        fn run(family: Family, g: &SwitchGraph<'_>) -> std::result::Result<Layout, Fail> {
+            match family {
+                $(Family::$variant => crate::families::$folder::recognize::recognize(g),)*
+            }
+        }
+    };
 }
-
-fn run(family: Family, g: &SwitchGraph<'_>) -> std::result::Result<Layout, Fail> {
-    match family {
-        Family::Lsft => lsft::recognize(g),
-        Family::Kary => kary::recognize(g),
-        Family::Mols => mols::recognize(g),
-        Family::Pgft => pgft::recognize(g),
-        Family::Fullmesh => fullmesh::recognize(g),
-        Family::Twolevel => crate::families::twolevel::recognize::recognize(g),
-        // a rail-optimised cluster is a PGFT whose hosts the rails order
-        Family::Railopt => pgft::recognize(g),
-        Family::Tree => tree::recognize(g),
-    }
-}
+crate::families::for_each_family!(make_run);
 
 /// Recognise the family of a fabric. `hint` restricts the search to one family.
 pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
@@ -210,7 +191,7 @@ pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
     for family in families {
         match run(family, &g) {
             Ok(layout) => {
-                let equivalent = equivalent(&layout);
+                let equivalent = layout.ops().equivalent();
                 return Recognition::Recognized { layout, equivalent };
             }
             Err(fail) => fails.push((family, fail)),

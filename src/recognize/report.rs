@@ -5,9 +5,7 @@
 use super::{Degraded, Recognition};
 use crate::families::Family;
 use crate::formats::dump::PortLabel;
-use crate::topology::{
-    Endpoint, Fabric, FullmeshLayout, KaryLayout, Layout, LsftLayout, MolsLayout, NodeId, PgftLayout,
-};
+use crate::topology::{Endpoint, Fabric, Layout, NodeId};
 use serde::Serialize;
 
 /// One node in a map.
@@ -514,16 +512,28 @@ pub fn report(fabric: &Fabric, rec: &Recognition) -> RecognitionReport {
     r.description = Some(layout.describe());
     r.equivalent = equivalent.clone();
     r.hosts = layout.hosts().len();
-    match layout {
-        Layout::Lsft(l) => lsft_maps(&mut r, fabric, l),
-        Layout::Kary(l) => kary_maps(&mut r, fabric, l),
-        Layout::Mols(l) => mols_maps(&mut r, fabric, l),
-        Layout::Pgft(l) => pgft_maps(&mut r, fabric, l),
-        Layout::Fullmesh(l) => fullmesh_maps(&mut r, fabric, l),
-        Layout::Tree(l) => super::report_tree::tree_maps(&mut r, fabric, l),
-    }
+    section(layout).fill_report(&mut r, fabric);
     r
 }
+
+/// A family's own part of the report (its parameters, which node is which); each family
+/// implements it in its folder (`report*`).
+pub(crate) trait ReportSection {
+    /// Fill the family's fields of `r`.
+    fn fill_report(&self, r: &mut RecognitionReport, fabric: &Fabric);
+}
+
+macro_rules! make_section {
+    ($(layout $variant:ident: $folder:ident,)*) => {
+        /// The report section of this layout's family.
+        fn section(layout: &Layout) -> &dyn ReportSection {
+            match layout {
+                $(Layout::$variant(l) => l,)*
+            }
+        }
+    };
+}
+crate::families::for_each_layout!(make_section);
 
 /// The report of an unrecognised fabric before anything is known: its counts and slow
 /// cables.
@@ -572,181 +582,17 @@ fn blank_report(fabric: &Fabric) -> RecognitionReport {
 fn degraded_params(r: &mut RecognitionReport, fabric: &Fabric, d: &Degraded) {
     r.family = d.family.to_string();
     r.description = Some(d.description.clone());
-    match &d.holes {
-        crate::topology::degraded::Holes::Lsft(h) => {
-            r.order = Some(d.order);
-            r.sides = Some(h.sides);
-        }
-        crate::topology::degraded::Holes::Pgft(h) => {
-            r.levels = Some(h.layout.params.levels);
-            r.arity = (d.family == Family::Kary).then_some(d.order);
-        }
-        crate::topology::degraded::Holes::Mols(h) => {
-            r.arity = Some(h.n());
-            r.wiring = Some(h.layout.wiring.to_string());
-        }
-    }
+    let p = d.holes.ops().parameters();
+    let some = |x: u32| Some(x).filter(|&x| x != 0);
+    r.order = (p.sides != 0).then_some(d.order);
+    r.sides = some(p.sides);
+    r.levels = some(p.levels);
+    r.arity = some(p.arity).or((d.family == Family::Kary).then_some(d.order));
+    r.wiring = p.wiring.map(|w| w.to_string());
     r.faults = d.faults.iter().map(|f| fault_report(fabric, f)).collect();
 }
 
-/// An LSFT: leaves by point, spines by line, hosts by leaf slot.
-fn lsft_maps(r: &mut RecognitionReport, fabric: &Fabric, l: &LsftLayout) {
-    r.order = Some(l.q);
-    r.sides = Some(l.sides);
-    r.hosts_per_leaf = Some(l.hosts_per_leaf);
-    let npts = l.npts() as usize;
-    let d = l.degree() as usize;
-    r.leaves = l
-        .leaves
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| LeafMap {
-            node: node_ref(fabric, n),
-            side: (i / npts) as u32,
-            point: l.plane.point((i % npts) as u32).to_string(),
-            point_index: (i % npts) as u32,
-            hosts: l.leaf_host[i * d..(i + 1) * d].iter().filter(|&&p| p != 0).count(),
-        })
-        .collect();
-    r.spines = l
-        .spines
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| SpineMap {
-            node: node_ref(fabric, n),
-            line: l.plane.line(i as u32).to_string(),
-            line_index: i as u32,
-        })
-        .collect();
-    // slot of each rank
-    let mut slot_of = vec![0u32; l.hosts.len()];
-    for (i, &rank) in l.slot_rank.iter().enumerate() {
-        if rank != u32::MAX {
-            slot_of[rank as usize] = (i % d) as u32;
-        }
-    }
-    r.host_map = host_map(fabric, &l.hosts, |rank| slot_of[rank]);
-}
-
-/// A k-ary n-tree: switches by (level, subtree, lane), hosts by tree position.
-fn kary_maps(r: &mut RecognitionReport, fabric: &Fabric, l: &KaryLayout) {
-    r.arity = Some(l.k);
-    r.levels = Some(l.levels);
-    r.switch_map = l
-        .switches
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let (lv, g, lane) = l.coords(i as u32);
-            SwitchMap {
-                node: node_ref(fabric, n),
-                role: format!("level{lv}"),
-                index: i as u32,
-                position: format!("level {lv} subtree {g} lane {lane}"),
-            }
-        })
-        .collect();
-    r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
-    r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
-}
-
-/// A MOLS tree: bottoms by (pod, colour), middles by (plane, row), tops by (plane,
-/// index).
-fn mols_maps(r: &mut RecognitionReport, fabric: &Fabric, l: &MolsLayout) {
-    r.arity = Some(l.n);
-    r.wiring = Some(l.wiring.to_string());
-    r.proximity_switches = Some(l.proximity().mean);
-    let n = l.n;
-    r.switch_map = [
-        (&l.bottoms, "bottom", "pod", "colour"),
-        (&l.middles, "middle", "plane", "row"),
-        (&l.tops, "top", "plane", "index"),
-    ]
-    .into_iter()
-    .flat_map(|(nodes, role, major, minor)| {
-        nodes.iter().enumerate().map(move |(i, &s)| SwitchMap {
-            node: node_ref(fabric, s),
-            role: role.into(),
-            index: i as u32,
-            position: format!("{major} {} {minor} {}", i as u32 / n, i as u32 % n),
-        })
-    })
-    .collect();
-    r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
-    r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
-}
-
-/// A PGFT: the per-level lists (and a two-level tree's own terms), switches by (level,
-/// subtree, copy).
-fn pgft_maps(r: &mut RecognitionReport, fabric: &Fabric, l: &PgftLayout) {
-    let pp = &l.params;
-    let h = pp.levels as usize;
-    r.levels = Some(pp.levels);
-    r.down = Some(pp.down[..h].to_vec());
-    r.up = Some(pp.up[..h].to_vec());
-    r.parallel = Some(pp.parallel[..h].to_vec());
-    r.oversubscription = Some((1..pp.levels).filter_map(|lv| pp.oversubscription(lv)).collect());
-    if let Some(t) = crate::families::twolevel::model::TwolevelParams::from_pgft(pp).filter(|_| l.twolevel) {
-        r.leaf_switches = Some(t.leaves);
-        r.hosts_per_leaf = Some(t.hosts_per_leaf);
-        r.spine_switches = Some(t.spines);
-        r.links_per_pair = Some(t.links_per_pair);
-    }
-    r.switch_map = l
-        .switches
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let (lv, a, b) = l.coords(i as u32);
-            SwitchMap {
-                node: node_ref(fabric, n),
-                role: format!("level{lv}"),
-                index: i as u32,
-                position: format!("level {lv} subtree {a} copy {b}"),
-            }
-        })
-        .collect();
-    r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
-    r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
-}
-
-/// A full mesh: switches by index, and its cut cables as faults.
-fn fullmesh_maps(r: &mut RecognitionReport, fabric: &Fabric, l: &FullmeshLayout) {
-    r.hosts_per_switch = Some(l.h);
-    r.cables_per_pair = Some(l.w);
-    r.switch_map = l
-        .switches
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| SwitchMap {
-            node: node_ref(fabric, n),
-            role: "switch".into(),
-            index: i as u32,
-            position: format!("switch {i}"),
-        })
-        .collect();
-    r.host_map = host_map(fabric, &l.hosts, |rank| l.host_pos[rank]);
-    r.non_compute = non_compute(fabric, &l.others, &l.other_pos);
-    r.faults = l
-        .cut
-        .iter()
-        .map(|&(i, j, k)| FaultReport {
-            kind: "missing-cable",
-            point: None,
-            line: None,
-            leaf: None,
-            spine: None,
-            switches: vec![
-                node_ref(fabric, l.switches[i as usize]),
-                node_ref(fabric, l.switches[j as usize]),
-            ],
-            missing: Some(k),
-            positions: Vec::new(),
-        })
-        .collect();
-}
-
 /// Non-compute hosts in the shape of `host_map`; their `rank` is their index in this list.
-fn non_compute(f: &Fabric, others: &[Endpoint], pos: &[u32]) -> Vec<HostMap> {
+pub(crate) fn non_compute(f: &Fabric, others: &[Endpoint], pos: &[u32]) -> Vec<HostMap> {
     host_map(f, others, |i| pos[i])
 }

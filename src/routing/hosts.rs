@@ -1,5 +1,6 @@
 //! Host routes of each family and the switch rankings their up*/down* structure follows:
-//! one router per family, each in its folder.
+//! one router per family, each in its folder, reached through [`RoutedLayout`] (which the
+//! registry's layouts implement), so no generic module names a family's router.
 //!
 //! * LSFT: between two leaves the unique minimal path (the spine of the line through both
 //!   points); same-leaf traffic turns at the leaf. Two-sided: the two copies of a point
@@ -9,73 +10,73 @@
 //!   the root line L (so every switch routes every LID, and routes stay up*/down*).
 //! * k-ary n-tree: d-mod-k — up port ⌊d / k^(l−1)⌋ mod k at level l, down when the
 //!   destination is in the subtree.
-//! * PGFT: d-mod-k generalised to parallel cables and any arities ([`super::pgft`]).
+//! * PGFT: d-mod-k generalised to parallel cables and any arities ([`crate::families::pgft::route`]).
 //! * Full mesh: direct on the base LID, two-hop detours through a relay switch on the
-//!   other offsets ([`super::fullmesh`]).
+//!   other offsets ([`crate::families::fullmesh::route`]).
 //! * Proximity 3-tree: base LID = bandwidth route (d-mod-k over the rewired middle stage,
 //!   turning down at the first middle switch adjacent to the destination's bottom switch);
 //!   base+1 (LMC 1) = latency route: through a middle switch the source and destination
 //!   bottoms share, when one exists.
 
-use crate::families::kary::route::KaryRouter;
-use crate::families::lsft::route::LsftRouter;
-use crate::families::mols::route::MolsRouter;
+use super::pipeline::{Ask, LaneBox, Refusal, Routed};
+use super::{LftSet, Lids};
+use crate::error::Result;
 use crate::topology::{Fabric, Layout, NodeId};
 
-/// Family-specific route computation for host destinations.
-pub(crate) enum HostRouter<'a> {
-    Lsft(LsftRouter<'a>),
-    Kary(KaryRouter<'a>),
-    Mols(MolsRouter<'a>),
-    Pgft(super::pgft::PgftRouter<'a>),
-    Fullmesh(super::fullmesh::FullmeshRouter<'a>),
-}
-
-impl<'a> HostRouter<'a> {
-    /// The family's entry-by-entry router; `None` for a tree as found, which is routed
-    /// destination by destination ([`super::tree`]).
-    pub(crate) fn new(fabric: &Fabric, layout: &'a Layout) -> Option<HostRouter<'a>> {
-        Some(match layout {
-            Layout::Lsft(l) => HostRouter::Lsft(LsftRouter::new(fabric, l)),
-            Layout::Kary(l) => HostRouter::Kary(KaryRouter::new(fabric, l)),
-            Layout::Mols(l) => HostRouter::Mols(MolsRouter::new(fabric, l)),
-            Layout::Pgft(l) => HostRouter::Pgft(super::pgft::PgftRouter::new(fabric, l)),
-            Layout::Fullmesh(l) => HostRouter::Fullmesh(super::fullmesh::FullmeshRouter::new(fabric, l)),
-            Layout::Tree(_) => return None,
-        })
-    }
-
+/// A family's host routes, entry by entry, and the up*/down* ranking of its switches.
+pub(crate) trait HostRoutes: Sync {
     /// Out port at switch `node` towards host `rank`; `offset` is the LID offset (LMC path).
-    #[inline]
-    pub(crate) fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8 {
-        match self {
-            HostRouter::Lsft(r) => r.port(node, rank),
-            HostRouter::Kary(r) => r.port(node, rank),
-            HostRouter::Mols(r) => r.port(node, rank, offset & 1 == 1),
-            HostRouter::Pgft(r) => r.port(node, rank),
-            HostRouter::Fullmesh(r) => r.port(node, rank, offset),
-        }
-    }
+    fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8;
 
     /// The entries of switch `node` for every (LID, rank, LID offset) of `targets`, into
     /// its table row: one call per row, so a router can hoist what the row shares.
-    pub(crate) fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
-        if let HostRouter::Pgft(r) = self {
-            return r.fill_row(node, targets, row);
-        }
+    fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
         for &(lid, rank, off) in targets {
             row[lid as usize] = self.port(node, rank, off);
         }
     }
 
     /// The up*/down* rank of a switch (0 = root level).
-    pub(crate) fn rank(&self, node: NodeId) -> u32 {
-        match self {
-            HostRouter::Lsft(r) => r.rank(node),
-            HostRouter::Kary(r) => r.rank(node),
-            HostRouter::Mols(r) => r.rank(node),
-            HostRouter::Pgft(r) => r.rank(node),
-            HostRouter::Fullmesh(r) => r.rank(node),
-        }
-    }
+    fn rank(&self, node: NodeId) -> u32;
 }
+
+/// How a family's intact layout is routed; each family implements it in its folder
+/// (`route*`).
+pub(crate) trait RoutedLayout {
+    /// Its entry-by-entry router; `None` for a family routed destination by destination
+    /// ([`RoutedLayout::route_whole`]).
+    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>>;
+
+    /// The tables of a family without an entry router, on one VL.
+    fn route_whole(&self, _fabric: &Fabric, _lids: &Lids) -> Result<LftSet> {
+        unreachable!("a family with an entry router is routed entry by entry")
+    }
+
+    /// Its own routes for what `ask` asks, where the generic path (entry by entry, then the
+    /// family's lanes) does not serve; `None` takes the generic path (or refuses the spread
+    /// objective, which is the LSFT's).
+    fn route_own(&self, _fabric: &Fabric, _lids: &Lids, _ask: &Ask) -> Option<Result<Routed, Refusal>> {
+        None
+    }
+
+    /// The lanes its intact routes need (a full mesh's relay detours), if any.
+    fn lanes(&self, _fabric: &Fabric, _lids: &Lids) -> Option<LaneBox> {
+        None
+    }
+
+    /// Route the switch LIDs where the family does better than up*/down* (a full mesh:
+    /// one hop to every switch), over what up*/down* filled in.
+    fn route_switch_lids(&self, _fabric: &Fabric, _lids: &Lids, _lfts: &mut LftSet) {}
+}
+
+macro_rules! make_routed {
+    ($(layout $variant:ident: $folder:ident,)*) => {
+        /// What routes this layout's family.
+        pub(crate) fn routed(layout: &Layout) -> &dyn RoutedLayout {
+            match layout {
+                $(Layout::$variant(l) => l,)*
+            }
+        }
+    };
+}
+crate::families::for_each_layout!(make_routed);

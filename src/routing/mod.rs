@@ -6,20 +6,15 @@
 //! LIDs unrouted on an LSFT; ibfat does not).
 
 use crate::families::lsft::route_degraded as degraded;
-use crate::families::mols::route_degraded as degraded_mols;
-use crate::families::pgft::route_degraded as degraded_pgft;
 use crate::families::tree::route_degraded as degraded_tree;
 pub mod escape;
 pub(crate) mod hosts;
-use crate::families::fullmesh::route as fullmesh;
 pub mod lanes;
 pub(crate) mod lft;
 pub mod lids;
 pub(crate) mod mgmt_fill;
-use crate::families::pgft::route as pgft;
 pub mod pipeline;
 pub mod small;
-use crate::families::tree::route as tree;
 pub(crate) mod updown;
 
 pub use lft::{LftSet, NO_ROUTE};
@@ -28,7 +23,6 @@ pub use pipeline::{route_fabric, Ask, Method, Objective, Refusal, Routed, Shape}
 
 use crate::error::{Error, Result};
 use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};
-use hosts::HostRouter;
 use rayon::prelude::*;
 
 /// Compute the LFTs of every switch for the given LIDs (on one VL: a tree's relay
@@ -36,14 +30,9 @@ use rayon::prelude::*;
 /// CDG acyclic is routed again, as [`route_fabric`] does when one VL is offered).
 pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     lids.require_complete(fabric)?;
-    let Some(router) = HostRouter::new(fabric, layout) else {
-        let Layout::Tree(t) = layout else {
-            unreachable!("every family but the tree has an entry router")
-        };
-        let mut r = tree::route_tree(fabric, t, lids)?;
-        r.drop_detours(fabric, lids);
-        r.turn_on_one_vl(fabric, lids);
-        return Ok(r.lfts);
+    let family = hosts::routed(layout);
+    let Some(router) = family.host_router(fabric) else {
+        return family.route_whole(fabric, lids);
     };
     let mut lfts = LftSet::new(fabric, lids.max_lid());
     // rank of each host port (by global port index)
@@ -116,10 +105,7 @@ pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
         .map(|&s| lids.base[fabric.port_index(s, 0) as usize])
         .collect();
     updown::fill(&graph, &mut lfts, &switch_lid);
-    if let Layout::Fullmesh(l) = layout {
-        // every switch is one hop from every other: no ranking needed
-        fullmesh::route_switch_lids(fabric, l, lids, &mut lfts);
-    }
+    family.route_switch_lids(fabric, lids, &mut lfts);
     // hosts outside the rank order (a management host on a spine): the way to their
     // switch, then their port
     for (lid, d) in dest.iter().enumerate() {

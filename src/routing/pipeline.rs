@@ -8,12 +8,9 @@
 //! [`route_fabric`]. `check::prove` is the one soundness check of its result.
 
 use super::degraded::{route_lsft, route_lsft_spread, DegradedRoutes};
-use super::degraded_mols::route_mols;
-use super::degraded_pgft::route_pgft;
 use super::degraded_tree::TreeRoutes;
 use super::escape::Escape;
 use super::lanes::LaneRules;
-use super::tree::route_tree;
 use super::{LftSet, Lids};
 use crate::error::Error;
 use crate::families::lsft::lanes::LsftLanes;
@@ -222,35 +219,36 @@ impl From<Refusal> for Error {
 pub fn check_lmc(shape: Shape<'_>, objective: Objective, lmc: u8) -> Result<(), Error> {
     let (max, what) = match (shape, objective) {
         (_, Objective::Spread) => (0, "an LSFT is spread with LMC 0".to_string()),
-        (Shape::Intact(Layout::Fullmesh(_)), _) => (7, "a full mesh is routed with LMC 0..=7".to_string()),
-        (Shape::Intact(Layout::Tree(_)), _) => (0, "a tree as found is routed with LMC 0".to_string()),
-        (Shape::Intact(l), _) => (
-            1,
-            format!(
-                "LMC {lmc} is for full meshes; a {} is routed with LMC 0 or 1",
-                l.family_name()
+        (Shape::Intact(l), _) => {
+            let (max, family) = (l.ops().max_lmc(), l.family().long_name());
+            let what = match max {
+                0 => format!("a {family} is routed with LMC 0"),
+                1 => format!(
+                    "LMC {lmc} is for full meshes; a {} is routed with LMC 0 or 1",
+                    l.family_name()
+                ),
+                m => format!("a {family} is routed with LMC 0..={m}"),
+            };
+            (max, what)
+        }
+        (Shape::Degraded { holes, description }, _) => match holes.ops().max_lmc() {
+            0 => (0, format!("a degraded {description} is routed with LMC 0")),
+            1 => (
+                1,
+                format!("LMC {lmc} is for full meshes; a degraded tree is routed with LMC 0 or 1"),
             ),
-        ),
-        (
-            Shape::Degraded {
-                holes: Holes::Mols(_), ..
-            },
-            _,
-        ) => (
-            1,
-            format!("LMC {lmc} is for full meshes; a degraded tree is routed with LMC 0 or 1"),
-        ),
-        (Shape::Degraded { description, .. }, _) => (0, format!("a degraded {description} is routed with LMC 0")),
+            m => (m, format!("a degraded {description} is routed with LMC 0..={m}")),
+        },
     };
     if lmc <= max {
         return Ok(());
     }
     let hint = match max {
-        0 => "drop --lmc",
-        1 => "--lmc 0 or --lmc 1",
-        _ => "--lmc 0..=7",
+        0 => "drop --lmc".to_string(),
+        1 => "--lmc 0 or --lmc 1".to_string(),
+        m => format!("--lmc 0..={m}"),
     };
-    Err(Error::input("lmc", what, Some(hint.into())))
+    Err(Error::input("lmc", what, Some(hint)))
 }
 
 /// Route `fabric` as recognition found it, with `lids` (complete, of the LMC the shape
@@ -263,41 +261,52 @@ pub fn route_fabric(fabric: &Fabric, shape: Shape<'_>, lids: &Lids, ask: &Ask) -
 /// [`route_fabric`] on the threads it was given.
 fn route_on(fabric: &Fabric, shape: Shape<'_>, lids: &Lids, ask: &Ask) -> Result<Routed, Refusal> {
     check_lmc(shape, ask.objective, lids.lmc)?;
-    match (shape, ask.objective) {
-        (Shape::Intact(Layout::Lsft(l)), Objective::Spread) => {
-            // the spreading objective routes the intact LSFT as a degraded one without holes
-            let holes = LsftHoles::new(fabric, l.plane.clone(), l.sides, l.leaves.clone(), l.spines.clone());
-            lsft_lanes(fabric, &holes, lids, ask, &shape.describe())
-        }
-        (Shape::Intact(Layout::Tree(t)), Objective::Family) => {
-            Ok(tree(fabric, route_tree(fabric, t, lids)?, lids, ask))
-        }
-        (Shape::Intact(layout), Objective::Family) => intact(fabric, layout, lids, ask),
-        (
-            Shape::Degraded {
-                holes: Holes::Lsft(h),
-                description,
-            },
-            _,
-        ) => lsft_lanes(fabric, h, lids, ask, description),
-        (
-            Shape::Degraded {
-                holes: Holes::Pgft(h), ..
-            },
-            Objective::Family,
-        ) => Ok(tree(fabric, route_pgft(fabric, h, lids)?, lids, ask)),
-        (
-            Shape::Degraded {
-                holes: Holes::Mols(h), ..
-            },
-            Objective::Family,
-        ) => Ok(tree(fabric, route_mols(fabric, h, lids)?, lids, ask)),
-        (_, Objective::Spread) => Err(spread_is_for_lsfts(&shape.family()).into()),
+    match shape {
+        Shape::Intact(layout) => match super::hosts::routed(layout).route_own(fabric, lids, ask) {
+            Some(routed) => routed,
+            None if ask.objective == Objective::Family => intact(fabric, layout, lids, ask),
+            None => Err(spread_is_for_lsfts(&shape.family()).into()),
+        },
+        Shape::Degraded { holes, description } => routed_holes(holes).route(fabric, lids, ask, description),
     }
 }
 
+/// How a family's degraded structure is routed; each family with a degraded router
+/// implements it in its folder (`route_degraded*`).
+pub(crate) trait RoutedHoles {
+    /// Route around the holes as `ask` asks; `description` names the fabric in refusals.
+    fn route(&self, fabric: &Fabric, lids: &Lids, ask: &Ask, description: &str) -> Result<Routed, Refusal>;
+}
+
+macro_rules! make_routed_holes {
+    ($(holes $variant:ident: $folder:ident,)*) => {
+        /// What routes this degraded structure's family.
+        fn routed_holes(holes: &Holes) -> &dyn RoutedHoles {
+            match holes {
+                $(Holes::$variant(h) => h,)*
+            }
+        }
+    };
+}
+crate::families::for_each_holes!(make_routed_holes);
+
+/// The routes of a degraded tree (PGFT, k-ary, MOLS): up*/down* around the holes, or the
+/// refusal of the spread objective.
+pub(crate) fn degraded_tree(
+    routes: impl FnOnce() -> Result<TreeRoutes, Error>,
+    fabric: &Fabric,
+    lids: &Lids,
+    ask: &Ask,
+    description: &str,
+) -> Result<Routed, Refusal> {
+    if ask.objective == Objective::Spread {
+        return Err(spread_is_for_lsfts(&format!("degraded {description}")).into());
+    }
+    Ok(tree(fabric, routes()?, lids, ask))
+}
+
 /// `Objective::Spread` on a family it does not apply to.
-fn spread_is_for_lsfts(family: &str) -> Error {
+pub(crate) fn spread_is_for_lsfts(family: &str) -> Error {
     Error::input(
         "objective",
         format!("the spread objective is for Latin-square fat-trees, not a {family}"),
@@ -309,12 +318,7 @@ fn spread_is_for_lsfts(family: &str) -> Error {
 /// cables) turn at the relay and need two VLs.
 fn intact(fabric: &Fabric, layout: &Layout, lids: &Lids, ask: &Ask) -> Result<Routed, Refusal> {
     let lfts = super::route(fabric, layout, lids)?;
-    let lanes: Option<LaneBox> = match layout {
-        Layout::Fullmesh(l) if lids.lmc >= 1 || !l.cut.is_empty() => {
-            Some(Box::new(super::fullmesh::FullmeshLanes::new(fabric, l, lids)))
-        }
-        _ => None,
-    };
+    let lanes = super::hosts::routed(layout).lanes(fabric, lids);
     let routed = Routed::plain(lfts, Method::Family, lanes);
     fits(routed.data_vls(), ask)?;
     Ok(routed)
@@ -322,7 +326,13 @@ fn intact(fabric: &Fabric, layout: &Layout, lids: &Lids, ask: &Ask) -> Result<Ro
 
 /// An LSFT routed with lanes: detours around holes, or spread; every (leaf, LID) pair must
 /// be served (a leaf cut off from every spine is refused, naming the count).
-fn lsft_lanes(fabric: &Fabric, h: &LsftHoles, lids: &Lids, ask: &Ask, description: &str) -> Result<Routed, Refusal> {
+pub(crate) fn lsft_lanes(
+    fabric: &Fabric,
+    h: &LsftHoles,
+    lids: &Lids,
+    ask: &Ask,
+    description: &str,
+) -> Result<Routed, Refusal> {
     let spread = ask.objective == Objective::Spread;
     let r: DegradedRoutes = if spread {
         route_lsft_spread(fabric, h, lids)?
@@ -357,7 +367,7 @@ fn lsft_lanes(fabric: &Fabric, h: &LsftHoles, lids: &Lids, ask: &Ask, descriptio
 
 /// A degraded tree: up*/down* on one VL; relay detours and the escape lane when the subnet
 /// offers their VLs, dropped (their pairs unrouted) when it does not.
-fn tree(fabric: &Fabric, mut r: TreeRoutes, lids: &Lids, ask: &Ask) -> Routed {
+pub(crate) fn tree(fabric: &Fabric, mut r: TreeRoutes, lids: &Lids, ask: &Ask) -> Routed {
     let need = r.data_vls();
     let dropped = (need > ask.vls).then(|| {
         let mut d = Dropped {

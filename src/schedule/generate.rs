@@ -99,6 +99,14 @@ impl fmt::Display for PatternKind {
     }
 }
 
+impl PatternKind {
+    /// The family's own all-to-all (the LSFT's, a tree's shift in d-mod-k order); plain
+    /// shift for a family without one.
+    pub fn native(layout: &Layout) -> PatternKind {
+        layout.ops().native_pattern().parse().unwrap_or(PatternKind::Shift)
+    }
+}
+
 impl FromStr for PatternKind {
     type Err = Error;
     fn from_str(s: &str) -> Result<PatternKind> {
@@ -311,19 +319,10 @@ pub(crate) fn generate(plan: &Topology, req: &Request) -> Result<Generated> {
     let g = match kind {
         PatternKind::Shift => {
             let mut g = Generated::new(Box::new(Shift::new(n)), job.clone(), true);
-            if let Layout::Kary(_) | Layout::Mols(_) | Layout::Pgft(_) = plan.layout {
-                let wanted = if matches!(plan.layout, Layout::Kary(_) | Layout::Pgft(_)) {
-                    "kary-shift"
-                } else {
-                    "mols-shift"
-                };
+            let wanted = plan.layout.ops().native_pattern();
+            if let (Some(pos), "kary-shift" | "mols-shift") = (plan.layout.ops().tree_positions(), wanted) {
                 let t = TreeShift::for_layout(&plan.layout, &job, wanted)?;
-                let positions: Vec<u32> = match &plan.layout {
-                    Layout::Kary(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
-                    Layout::Mols(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
-                    Layout::Pgft(l) => job.fabric_ranks().iter().map(|&r| l.host_pos[r as usize]).collect(),
-                    Layout::Lsft(_) | Layout::Fullmesh(_) | Layout::Tree(_) => unreachable!(),
-                };
+                let positions: Vec<u32> = job.fabric_ranks().iter().map(|&r| pos[r as usize]).collect();
                 if positions.windows(2).all(|w| w[0] < w[1]) && t.conflict_free_by_construction() {
                     g.conflict_free = Some(format!(
                         "the job is in tree order, so this is {wanted}, conflict-free under d-mod-k"
@@ -441,6 +440,29 @@ mod tests {
     use crate::topology::{FamilySpec, Spec};
 
     use crate::schedule::testutil::lsft_plan as lsft;
+
+    #[test]
+    fn every_family_names_an_all_to_all_that_exists() {
+        use crate::families::fullmesh::model::FullmeshParams;
+        use crate::families::mols::model::{MolsParams, WiringChoice};
+        let fullmesh = FamilySpec::Fullmesh(FullmeshParams {
+            switches: 4,
+            hosts_per_switch: 2,
+            cables_per_pair: 1,
+        });
+        let mols = FamilySpec::Mols(MolsParams {
+            arity: 3,
+            wiring: WiringChoice::Auto,
+        });
+        let kary = FamilySpec::Kary(KaryParams { arity: 2, levels: 3 });
+        let mut plans = vec![lsft(3, false, None)];
+        plans.extend([fullmesh, mols, kary].map(|f| Spec::new(f).build().unwrap()));
+        let names: Vec<&str> = plans.iter().map(|p| p.layout.ops().native_pattern()).collect();
+        assert_eq!(names, ["lsft", "shift", "mols-shift", "kary-shift"]);
+        for (plan, name) in plans.iter().zip(names) {
+            assert_eq!(Some(PatternKind::native(&plan.layout)), name.parse().ok(), "{name}");
+        }
+    }
 
     #[test]
     fn restricted_lsft_is_compacted_and_complete() {

@@ -150,12 +150,13 @@ impl TreeShift {
                     },
                     layout.describe()
                 ),
-                Some(match layout {
-                    Layout::Kary(_) | Layout::Pgft(_) => "use kary-shift".into(),
-                    Layout::Mols(_) => "use mols-shift".into(),
-                    Layout::Lsft(_) => "on an LSFT use lsft (conflict-free) or shift".into(),
-                    Layout::Fullmesh(_) => "on a full mesh use shift".into(),
-                    Layout::Tree(_) => "on a tree as found use shift (its rank order is the routes' order)".into(),
+                Some(match layout.ops().native_pattern() {
+                    tree @ ("kary-shift" | "mols-shift") => format!("use {tree}"),
+                    "lsft" => "on an LSFT use lsft (conflict-free) or shift".into(),
+                    _ => format!(
+                        "on a {} use shift (its rank order is the routes' order)",
+                        layout.family().long_name()
+                    ),
                 }),
             )),
         }
@@ -250,7 +251,7 @@ mod tests {
             let pos = match &plan.layout {
                 Layout::Kary(l) => l.host_pos.clone(),
                 Layout::Mols(l) => l.host_pos.clone(),
-                Layout::Lsft(_) | Layout::Pgft(_) | Layout::Fullmesh(_) | Layout::Tree(_) => unreachable!(),
+                _ => unreachable!("built as a k-ary or MOLS tree"),
             };
             assert!(pos.iter().enumerate().all(|(r, &p)| p as usize == r));
             let job = Job::whole(plan.layout.hosts());

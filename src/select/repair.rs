@@ -306,16 +306,11 @@ pub fn repair_degraded(
 ) -> crate::Result<(crate::schedule::Schedule, RepairReport, crate::schedule::PatternKind)> {
     use crate::schedule::shift::Shift;
     use crate::schedule::Job;
-    use crate::topology::degraded::Holes;
-    let tree_hosts = match &d.holes {
-        Holes::Lsft(h) => {
-            let (sched, rep) = repair_lsft(fabric, h, lids, lfts)?;
-            return Ok((sched, rep, repaired_pattern(d)));
-        }
-        Holes::Pgft(h) => &h.layout.hosts,
-        Holes::Mols(h) => &h.layout.hosts,
-    };
-    let job = Job::whole(tree_hosts);
+    if let Some(h) = d.lsft() {
+        let (sched, rep) = repair_lsft(fabric, h, lids, lfts)?;
+        return Ok((sched, rep, repaired_pattern(d)));
+    }
+    let job = Job::whole(&d.holes.ops().hosts());
     let (sched, rep) = repaired_for(fabric, lids, lfts, &job, &Shift::new(job.len()))?;
     Ok((sched, rep, repaired_pattern(d)))
 }
@@ -323,10 +318,5 @@ pub fn repair_degraded(
 /// The pattern [`repair_degraded`] repairs for this fabric.
 pub fn repaired_pattern(d: &crate::recognize::Degraded) -> crate::schedule::PatternKind {
     use crate::schedule::PatternKind;
-    use crate::topology::degraded::Holes;
-    match &d.holes {
-        Holes::Lsft(_) => PatternKind::Lsft,
-        Holes::Pgft(_) => PatternKind::KaryShift,
-        Holes::Mols(_) => PatternKind::MolsShift,
-    }
+    d.holes.ops().native_pattern().parse().unwrap_or(PatternKind::Shift)
 }

@@ -163,25 +163,7 @@ pub(crate) fn check(field: &str, family: SizedFamily, switches: u64, hosts: u64,
 
 /// [`check`] for a built fabric of a known family, at the LMC routing will use.
 pub fn check_layout(layout: &Layout, switches: u64, hosts: u64, lmc: u8) -> Result<()> {
-    let (field, family) = match layout {
-        Layout::Lsft(l) => (
-            "order",
-            SizedFamily::Lsft {
-                hosts_per_leaf: (l.hosts_per_leaf != l.q + 1).then_some(l.hosts_per_leaf),
-            },
-        ),
-        Layout::Kary(l) => (
-            "levels",
-            SizedFamily::Kary {
-                k: l.k,
-                levels: l.levels,
-            },
-        ),
-        Layout::Mols(_) => ("arity", SizedFamily::Mols),
-        Layout::Pgft(l) => ("down", SizedFamily::Pgft { params: l.params }),
-        Layout::Fullmesh(l) => ("switches", SizedFamily::Fullmesh { hosts_per_switch: l.h }),
-        Layout::Tree(_) => ("topology", SizedFamily::Found),
-    };
+    let (field, family) = layout.ops().lid_budget();
     check(field, family, switches, hosts, lmc)
 }
 

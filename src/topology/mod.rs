@@ -13,6 +13,7 @@ pub mod faults;
 use crate::families::fullmesh::model as fullmesh;
 use crate::families::kary::model as kary;
 pub(crate) mod label;
+mod layout;
 pub mod lidspace;
 use crate::families::lsft::model as lsft;
 use crate::families::mols::model as mols;
@@ -22,22 +23,20 @@ pub mod rails;
 pub mod rate;
 pub mod roles;
 pub mod spec;
-use crate::families::tree::model as tree;
-use crate::families::twolevel::model as twolevel;
 
 pub(crate) use fabric::PortIdx;
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, Speed, Width, NO_PEER};
 pub(crate) use fullmesh::FullmeshLayout;
 pub(crate) use kary::KaryLayout;
+pub(crate) use layout::{FamilyLayout, SwitchRow};
+pub use layout::{Layout, Parameters};
 pub use lsft::LsftLayout;
 pub(crate) use mols::MolsLayout;
 pub use mols::Wiring;
 pub(crate) use pgft::PgftLayout;
 pub use spec::{FamilySpec, Spec};
-pub(crate) use tree::TreeLayout;
 
 use crate::error::{Error, Result};
-use crate::families::Family;
 use crate::rng::SplitMix64;
 use std::collections::HashSet;
 
@@ -65,204 +64,6 @@ impl Default for BuildOptions {
             shuffle: None,
             width: Width::X4,
             speed: Speed::Sdr,
-        }
-    }
-}
-
-/// The family-specific structure of a fabric.
-#[derive(Clone, Debug)]
-pub enum Layout {
-    /// A Latin-square fat-tree: leaves and spines by projective point and line.
-    Lsft(LsftLayout),
-    /// A k-ary n-tree: switches by level and digit string.
-    Kary(KaryLayout),
-    /// A MOLS proximity 3-level tree: bottoms, middles and tops.
-    Mols(MolsLayout),
-    /// A parallel-ports generalised fat-tree: switches by level and label.
-    Pgft(PgftLayout),
-    /// A full mesh of switches: switch index, W cables per pair.
-    Fullmesh(FullmeshLayout),
-    /// A fat-tree as it is found, no family exactly: switches by level.
-    Tree(TreeLayout),
-}
-
-impl Layout {
-    /// Host ports in rank order (the order of `shift` and of schedule files).
-    pub fn hosts(&self) -> &[Endpoint] {
-        match self {
-            Layout::Lsft(l) => &l.hosts,
-            Layout::Kary(l) => &l.hosts,
-            Layout::Mols(l) => &l.hosts,
-            Layout::Pgft(l) => &l.hosts,
-            Layout::Fullmesh(l) => &l.hosts,
-            Layout::Tree(l) => &l.hosts,
-        }
-    }
-    /// Non-compute hosts the family routes at a tree position but leaves out of the rank
-    /// order ([`roles`]); empty for LSFTs, whose every host slot is in the all-to-all.
-    pub fn others(&self) -> &[Endpoint] {
-        match self {
-            Layout::Lsft(_) => &[],
-            Layout::Kary(l) => &l.others,
-            Layout::Mols(l) => &l.others,
-            Layout::Pgft(l) => &l.others,
-            Layout::Fullmesh(l) => &l.others,
-            Layout::Tree(l) => &l.others,
-        }
-    }
-
-    /// Give the hosts their roles ([`roles::assign`]): non-compute hosts leave the rank
-    /// order and every leaf's compute hosts take its first slots. Returns how many hosts
-    /// are non-compute. LSFTs refuse non-compute hosts: their rank order is the geometry of
-    /// the conflict-free all-to-all; a pattern on part of the hosts is a job (`--job`).
-    pub fn apply_roles(&mut self, fabric: &Fabric, roles: &roles::Roles) -> Result<usize> {
-        match self {
-            Layout::Lsft(l) => match l.hosts.iter().find(|&&ep| !roles.is_compute(fabric, ep)) {
-                None => Ok(0),
-                Some(ep) => Err(Error::input(
-                    "host roles",
-                    format!(
-                        "{} is non-compute, but every host of an LSFT is a rank of its all-to-all",
-                        fabric.node(ep.node).desc
-                    ),
-                    Some("run patterns on part of the hosts with --job".into()),
-                )),
-            },
-            Layout::Kary(l) => {
-                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
-                roles::assign(fabric, roles, lists, l.k, &mut l.down, |d| d as usize)
-            }
-            Layout::Mols(l) => {
-                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
-                roles::assign(fabric, roles, lists, l.n, &mut l.b_host, |d| d as usize)
-            }
-            Layout::Pgft(l) => {
-                let m1 = l.params.m(1);
-                let off = &l.down_off;
-                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
-                roles::assign(fabric, roles, lists, m1, &mut l.down, |d| {
-                    (off[(d / m1) as usize] + d % m1) as usize
-                })
-            }
-            Layout::Fullmesh(l) => {
-                let lists = roles::HostLists::new(&mut l.hosts, &mut l.host_pos, &mut l.others, &mut l.other_pos);
-                roles::assign(fabric, roles, lists, l.h, &mut l.down, |d| d as usize)
-            }
-            Layout::Tree(l) => l.apply_roles(fabric, roles),
-        }
-    }
-
-    /// What giving the hosts their roles found odd but accepted (a compute host above a
-    /// tree's leaves), for the front end to show.
-    pub fn role_warnings(&self) -> &[String] {
-        match self {
-            Layout::Tree(l) => &l.role_warnings,
-            _ => &[],
-        }
-    }
-
-    /// True when host ports outside [`Layout::hosts`] (a management host on a spine) are
-    /// routed beside the family (through their switch) instead of refused: PGFTs, whose
-    /// recognition leaves such hosts out of the rank order.
-    pub(crate) fn hosts_beside_allowed(&self) -> bool {
-        matches!(self, Layout::Pgft(_) | Layout::Tree(_))
-    }
-
-    /// The layout's family; a 2-level PGFT named so is `twolevel`.
-    pub fn family(&self) -> Family {
-        match self {
-            Layout::Lsft(_) => Family::Lsft,
-            Layout::Kary(_) => Family::Kary,
-            Layout::Mols(_) => Family::Mols,
-            Layout::Pgft(l) if l.twolevel => Family::Twolevel,
-            Layout::Pgft(_) => Family::Pgft,
-            Layout::Fullmesh(_) => Family::Fullmesh,
-            Layout::Tree(_) => Family::Tree,
-        }
-    }
-
-    /// The family's registry name (`lsft`, `twolevel`, `tree`, …).
-    pub fn family_name(&self) -> &'static str {
-        self.family().name()
-    }
-
-    /// Switch level of every node (0 for hosts and anything outside the family):
-    /// LSFT leaves 1, spines 2; tree levels 1..=n; proximity tree bottom 1, middle 2, top 3.
-    pub(crate) fn levels(&self, fabric: &Fabric) -> Vec<u8> {
-        let mut v = vec![0u8; fabric.len()];
-        match self {
-            Layout::Lsft(l) => {
-                l.leaves.iter().for_each(|&n| v[n as usize] = 1);
-                l.spines.iter().for_each(|&n| v[n as usize] = 2);
-            }
-            Layout::Kary(l) => {
-                let per = l.per_level() as usize;
-                for (i, &n) in l.switches.iter().enumerate() {
-                    v[n as usize] = (i / per + 1) as u8;
-                }
-            }
-            Layout::Mols(l) => {
-                l.bottoms.iter().for_each(|&n| v[n as usize] = 1);
-                l.middles.iter().for_each(|&n| v[n as usize] = 2);
-                l.tops.iter().for_each(|&n| v[n as usize] = 3);
-            }
-            Layout::Pgft(l) => {
-                for (s, &n) in l.switches.iter().enumerate() {
-                    v[n as usize] = l.level_of(s as u32).0 as u8;
-                }
-            }
-            Layout::Fullmesh(l) => l.switches.iter().for_each(|&n| v[n as usize] = 1),
-            Layout::Tree(l) => v.copy_from_slice(&l.level),
-        }
-        v
-    }
-
-    /// One-line description with the parameters.
-    pub fn describe(&self) -> String {
-        match self {
-            Layout::Lsft(l) => format!(
-                "Latin-square fat-tree LSFT({}) {}-sided, {} hosts per leaf",
-                l.q,
-                if l.sides == 2 { "two" } else { "one" },
-                l.hosts_per_leaf
-            ),
-            Layout::Kary(l) => format!("{}-ary {}-tree", l.k, l.levels),
-            Layout::Mols(l) => format!("{}-ary 3-level proximity fat-tree, {} wiring", l.n, l.wiring),
-            Layout::Pgft(l) if l.twolevel => match twolevel::TwolevelParams::from_pgft(&l.params) {
-                Some(t) => format!(
-                    "two-level fat-tree: {} leaves of {} hosts, {} spines, {} cables per leaf-spine pair ({})",
-                    t.leaves,
-                    t.hosts_per_leaf,
-                    t.spines,
-                    t.links_per_pair,
-                    l.params.describe()
-                ),
-                None => l.params.describe(),
-            },
-            Layout::Pgft(l) => {
-                let over: Vec<String> = (1..l.params.levels)
-                    .filter_map(|lv| l.params.oversubscription(lv))
-                    .map(|o| format!("{o}:1"))
-                    .collect();
-                format!(
-                    "parallel-ports generalised fat-tree {}, {} hosts, oversubscription {}",
-                    l.params.describe(),
-                    l.hosts.len(),
-                    if over.is_empty() { "none".into() } else { over.join(" ") }
-                )
-            }
-            Layout::Fullmesh(l) => format!(
-                "full mesh of {} switches, {} hosts per switch, {} cable{} per switch pair{}",
-                l.n,
-                l.h,
-                l.w,
-                if l.w == 1 { "" } else { "s" },
-                match l.cut.iter().map(|c| c.2).sum::<u32>() {
-                    0 => String::new(),
-                    k => format!(", degraded: {k} missing cables"),
-                }
-            ),
-            Layout::Tree(l) => l.describe(),
         }
     }
 }

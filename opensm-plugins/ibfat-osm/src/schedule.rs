@@ -6,7 +6,7 @@ use crate::options::Options;
 use ibfat::routing::{LftSet, Lids};
 use ibfat::schedule::{file, Format, PatternKind, Request};
 use ibfat::select::generate;
-use ibfat::topology::{Layout, Topology};
+use ibfat::topology::Topology;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -80,12 +80,7 @@ pub fn retire_schedule(osm: *mut c_void, path: &Path) {
 pub fn write_schedule(osm: *mut c_void, options: &Options, topo: &Topology, lfts: &LftSet, lids: &Lids, path: &Path) {
     let (fabric, layout) = (&topo.fabric, &topo.layout);
     let t = Instant::now();
-    let kind = options.pattern.unwrap_or(match layout {
-        Layout::Lsft(_) => PatternKind::Lsft,
-        Layout::Kary(_) | Layout::Pgft(_) => PatternKind::KaryShift,
-        Layout::Mols(_) => PatternKind::MolsShift,
-        Layout::Fullmesh(_) | Layout::Tree(_) => PatternKind::Shift,
-    });
+    let kind = options.pattern.unwrap_or_else(|| PatternKind::native(layout));
     let computed_for = lfts.computed_for(fabric, lids);
     // the path was a file when the options were read; it may have been replaced since
     let res = crate::options::check_regular("schedule_out", path)

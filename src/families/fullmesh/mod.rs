@@ -8,6 +8,11 @@
 //! - `route_plan`: per-pair path plans over the LID offsets.
 
 pub mod model;
+mod model_layout;
 pub(crate) mod recognize;
+mod report;
 pub mod route;
 pub mod route_plan;
+
+/// The family's layout, the variant of `topology::Layout` the registry makes for it.
+pub type Layout = model::FullmeshLayout;

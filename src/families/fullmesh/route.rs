@@ -52,6 +52,7 @@
 //! depends on a switch-to-switch channel of the same VL after it, so both CDGs are
 //! acyclic, and VLs never decrease along a path. Two data VLs: [`DATA_VLS`].
 
+use crate::routing::hosts::{HostRoutes, RoutedLayout};
 use crate::routing::lids::Lids;
 use crate::routing::NO_ROUTE;
 use crate::topology::{Fabric, FullmeshLayout, NodeId, NodeKind, NO_PEER};
@@ -328,6 +329,32 @@ impl crate::routing::lanes::LaneRules for FullmeshLanes {
     }
     fn data_vls(&self) -> u8 {
         DATA_VLS
+    }
+}
+
+impl HostRoutes for FullmeshRouter<'_> {
+    fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8 {
+        FullmeshRouter::port(self, node, rank, offset)
+    }
+
+    fn rank(&self, node: NodeId) -> u32 {
+        FullmeshRouter::rank(self, node)
+    }
+}
+
+impl RoutedLayout for FullmeshLayout {
+    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
+        Some(Box::new(FullmeshRouter::new(fabric, self)))
+    }
+
+    /// Detours (LMC offsets, or around missing cables) turn at the relay: two VLs.
+    fn lanes(&self, fabric: &Fabric, lids: &Lids) -> Option<crate::routing::pipeline::LaneBox> {
+        (lids.lmc >= 1 || !self.cut.is_empty()).then(|| Box::new(FullmeshLanes::new(fabric, self, lids)) as _)
+    }
+
+    /// Every switch is one hop from every other: no ranking needed.
+    fn route_switch_lids(&self, fabric: &Fabric, lids: &Lids, lfts: &mut crate::routing::LftSet) {
+        route_switch_lids(fabric, self, lids, lfts);
     }
 }
 

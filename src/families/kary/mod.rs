@@ -6,5 +6,10 @@
 //! - `route`: its host routes, d-mod-k.
 
 pub mod model;
+mod model_layout;
 pub(crate) mod recognize;
+mod report;
 pub(crate) mod route;
+
+/// The family's layout, the variant of `topology::Layout` the registry makes for it.
+pub type Layout = model::KaryLayout;

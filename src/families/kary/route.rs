@@ -1,6 +1,7 @@
 //! Host routes of a k-ary n-tree: d-mod-k — up port ⌊d / k^(l−1)⌋ mod k at level l, down
 //! when the destination is in the subtree.
 
+use crate::routing::hosts::{HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::topology::{Fabric, KaryLayout, NodeId};
 
@@ -65,5 +66,21 @@ impl<'a> KaryRouter<'a> {
         }
         let per = self.pow[self.l.levels as usize - 1];
         self.l.levels - (i / per + 1)
+    }
+}
+
+impl HostRoutes for KaryRouter<'_> {
+    fn port(&self, node: NodeId, rank: u32, _offset: u16) -> u8 {
+        KaryRouter::port(self, node, rank)
+    }
+
+    fn rank(&self, node: NodeId) -> u32 {
+        KaryRouter::rank(self, node)
+    }
+}
+
+impl RoutedLayout for KaryLayout {
+    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
+        Some(Box::new(KaryRouter::new(fabric, self)))
     }
 }

@@ -14,9 +14,18 @@
 pub mod lanes;
 pub mod model;
 pub mod model_holes;
+mod model_layout;
 pub(crate) mod recognize;
 pub(crate) mod recognize_degraded;
 pub(crate) mod recognize_plane;
+mod report;
 pub(crate) mod route;
 pub mod route_degraded;
 pub mod schedule;
+
+/// The family's layout, the variant of `topology::Layout` the registry makes for it.
+pub type Layout = model::LsftLayout;
+
+/// The family's degraded structure, the variant of `topology::degraded::Holes` the registry
+/// makes for it.
+pub type Holes = model_holes::LsftHoles;

@@ -201,3 +201,20 @@ impl LsftHoles {
         }
     }
 }
+
+impl crate::topology::degraded::FamilyHoles for LsftHoles {
+    fn native_pattern(&self) -> &'static str {
+        "lsft"
+    }
+
+    fn hosts(&self) -> Vec<Endpoint> {
+        self.hosts.iter().map(|&(_, _, ep)| ep).collect()
+    }
+
+    fn parameters(&self) -> crate::topology::Parameters {
+        crate::topology::Parameters {
+            sides: self.sides,
+            ..Default::default()
+        }
+    }
+}

@@ -6,7 +6,11 @@
 //! its meet with the root line L (so every switch routes every LID, and routes stay
 //! up*/down*).
 
+use crate::families::lsft::model_holes::LsftHoles;
+use crate::routing::hosts::{HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
+use crate::routing::lids::Lids;
+use crate::routing::pipeline::{lsft_lanes, Ask, Objective, Refusal, Routed};
 use crate::topology::{Fabric, LsftLayout, NodeId};
 
 const NONE: u32 = u32::MAX;
@@ -139,5 +143,41 @@ impl<'a> LsftRouter<'a> {
             NONE => 4,
             _ => 2,
         }
+    }
+}
+
+impl HostRoutes for LsftRouter<'_> {
+    fn port(&self, node: NodeId, rank: u32, _offset: u16) -> u8 {
+        LsftRouter::port(self, node, rank)
+    }
+
+    fn rank(&self, node: NodeId) -> u32 {
+        LsftRouter::rank(self, node)
+    }
+}
+
+impl RoutedLayout for LsftLayout {
+    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
+        Some(Box::new(LsftRouter::new(fabric, self)))
+    }
+
+    /// The spreading objective routes the intact LSFT as a degraded one without holes.
+    fn route_own(&self, fabric: &Fabric, lids: &Lids, ask: &Ask) -> Option<Result<Routed, Refusal>> {
+        (ask.objective == Objective::Spread).then(|| {
+            let holes = LsftHoles::new(
+                fabric,
+                self.plane.clone(),
+                self.sides,
+                self.leaves.clone(),
+                self.spines.clone(),
+            );
+            lsft_lanes(
+                fabric,
+                &holes,
+                lids,
+                ask,
+                &crate::topology::FamilyLayout::describe(self),
+            )
+        })
     }
 }

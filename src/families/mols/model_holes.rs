@@ -47,3 +47,26 @@ impl MolsHoles {
         self.layout.g[(m * self.n() + c) as usize] * self.n() + c
     }
 }
+
+impl crate::topology::degraded::FamilyHoles for MolsHoles {
+    /// Both LMC routes survive around the holes.
+    fn max_lmc(&self) -> u8 {
+        1
+    }
+
+    fn native_pattern(&self) -> &'static str {
+        "mols-shift"
+    }
+
+    fn hosts(&self) -> Vec<crate::topology::Endpoint> {
+        self.layout.hosts.clone()
+    }
+
+    fn parameters(&self) -> crate::topology::Parameters {
+        crate::topology::Parameters {
+            arity: self.layout.n,
+            wiring: Some(self.layout.wiring),
+            ..Default::default()
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! destination's bottom switch); base+1 (LMC 1) = latency route, through a middle switch
 //! the source and destination bottoms share, when one exists.
 
+use crate::routing::hosts::{HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::topology::{Fabric, MolsLayout, NodeId};
 
@@ -81,5 +82,22 @@ impl<'a> MolsRouter<'a> {
             2 => 0,
             _ => u32::MAX,
         }
+    }
+}
+
+impl HostRoutes for MolsRouter<'_> {
+    /// Odd LID offsets take the latency route (LMC 1).
+    fn port(&self, node: NodeId, rank: u32, offset: u16) -> u8 {
+        MolsRouter::port(self, node, rank, offset & 1 == 1)
+    }
+
+    fn rank(&self, node: NodeId) -> u32 {
+        MolsRouter::rank(self, node)
+    }
+}
+
+impl RoutedLayout for MolsLayout {
+    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
+        Some(Box::new(MolsRouter::new(fabric, self)))
     }
 }

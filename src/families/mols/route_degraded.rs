@@ -379,6 +379,19 @@ fn bottom_entries(
     }
 }
 
+impl crate::routing::pipeline::RoutedHoles for MolsHoles {
+    /// Up*/down* around the holes on one VL, both LMC routes.
+    fn route(
+        &self,
+        fabric: &Fabric,
+        lids: &Lids,
+        ask: &crate::routing::Ask,
+        description: &str,
+    ) -> std::result::Result<crate::routing::Routed, crate::routing::Refusal> {
+        crate::routing::pipeline::degraded_tree(|| route_mols(fabric, self, lids), fabric, lids, ask, description)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Rows;

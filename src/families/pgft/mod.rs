@@ -11,7 +11,16 @@
 
 pub mod model;
 pub mod model_holes;
+mod model_layout;
 pub(crate) mod recognize;
 pub(crate) mod recognize_degraded;
+mod report;
 pub(crate) mod route;
 pub mod route_degraded;
+
+/// The family's layout, the variant of `topology::Layout` the registry makes for it.
+pub type Layout = model::PgftLayout;
+
+/// The family's degraded structure, the variant of `topology::degraded::Holes` the registry
+/// makes for it.
+pub type Holes = model_holes::PgftHoles;

@@ -45,3 +45,20 @@ impl PgftHoles {
         self.layout.offset[l as usize - 1] + a * w + b
     }
 }
+
+impl crate::topology::degraded::FamilyHoles for PgftHoles {
+    fn native_pattern(&self) -> &'static str {
+        "kary-shift"
+    }
+
+    fn hosts(&self) -> Vec<crate::topology::Endpoint> {
+        self.layout.hosts.clone()
+    }
+
+    fn parameters(&self) -> crate::topology::Parameters {
+        crate::topology::Parameters {
+            levels: self.layout.params.levels,
+            ..Default::default()
+        }
+    }
+}

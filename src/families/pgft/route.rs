@@ -17,6 +17,7 @@
 //! same tables as [`crate::routing::hosts`]'s k-ary router (tested). Switch LIDs are routed
 //! up*/down* by level, as for the other families.
 
+use crate::routing::hosts::{HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::topology::{Fabric, NodeId, PgftLayout};
 
@@ -163,6 +164,26 @@ fn balance_index(l: &PgftLayout) -> Vec<u64> {
         k += 1;
     }
     bal
+}
+
+impl HostRoutes for PgftRouter<'_> {
+    fn port(&self, node: NodeId, rank: u32, _offset: u16) -> u8 {
+        PgftRouter::port(self, node, rank)
+    }
+
+    fn fill_row(&self, node: NodeId, targets: &[(u32, u32, u16)], row: &mut [u8]) {
+        PgftRouter::fill_row(self, node, targets, row)
+    }
+
+    fn rank(&self, node: NodeId) -> u32 {
+        PgftRouter::rank(self, node)
+    }
+}
+
+impl RoutedLayout for PgftLayout {
+    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
+        Some(Box::new(PgftRouter::new(fabric, self)))
+    }
 }
 
 #[cfg(test)]

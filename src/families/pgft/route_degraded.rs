@@ -335,3 +335,16 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
     r.escape_the_rest(fabric, lids);
     Ok(r)
 }
+
+impl crate::routing::pipeline::RoutedHoles for PgftHoles {
+    /// Up*/down* around the holes on one VL.
+    fn route(
+        &self,
+        fabric: &Fabric,
+        lids: &Lids,
+        ask: &crate::routing::Ask,
+        description: &str,
+    ) -> std::result::Result<crate::routing::Routed, crate::routing::Refusal> {
+        crate::routing::pipeline::degraded_tree(|| route_pgft(fabric, self, lids), fabric, lids, ask, description)
+    }
+}

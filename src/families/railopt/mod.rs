@@ -3,11 +3,12 @@
 //!
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `model`: the plan, builder and cabling check;
-//! - `recognize_slots`: host slots in server order;
+//! - `recognize`: found as the PGFT it is; `recognize_slots`: host slots in server order;
 //! - `report`: the rails in a recognition report;
 //! - `schedule`: the traffic of GPU collectives per rail.
 
 pub mod model;
+pub(crate) mod recognize;
 pub(crate) mod recognize_slots;
 pub mod report;
 pub mod schedule;

@@ -11,9 +11,13 @@
 
 pub mod lanes;
 pub mod model;
+mod model_layout;
 pub(crate) mod recognize;
 pub(crate) mod report;
 pub(crate) mod route;
 pub mod route_degraded;
 
 pub use report::{IrregularityReport, LevelReport};
+
+/// The family's layout, the variant of `topology::Layout` the registry makes for it.
+pub type Layout = model::TreeLayout;

@@ -2,7 +2,7 @@
 //! groups of parallel cables between levels, and every irregularity by switch.
 
 use crate::families::tree::model::TreeLayout;
-use crate::recognize::report::{host_map, node_ref, NodeRef, RecognitionReport, SwitchMap};
+use crate::recognize::report::{host_map, node_ref, NodeRef, RecognitionReport, ReportSection, SwitchMap};
 use crate::topology::{Fabric, NodeId, NodeKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -40,37 +40,39 @@ pub struct IrregularityReport {
     pub detail: String,
 }
 
-/// Fill the tree's part of the report.
-pub(crate) fn tree_maps(r: &mut RecognitionReport, fabric: &Fabric, l: &TreeLayout) {
-    r.levels = Some(l.levels());
-    r.tree_levels = (1..=l.levels()).map(|lv| level_report(fabric, l, lv)).collect();
-    r.irregularities = l
-        .irregular
-        .iter()
-        .map(|i| IrregularityReport {
-            kind: i.kind,
-            switch: node_ref(fabric, i.switch),
-            lid: Some(fabric.port(i.switch, 0).lid).filter(|&x| x != 0),
-            level: l.level[i.switch as usize],
-            detail: i.detail.clone(),
-        })
-        .collect();
-    r.switch_map = l
-        .switches
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let lv = l.level[n as usize];
-            SwitchMap {
-                node: node_ref(fabric, n),
-                role: format!("level{lv}"),
-                index: i as u32,
-                position: format!("level {lv} switch {}", i as u32 - l.offset[lv as usize - 1]),
-            }
-        })
-        .collect();
-    r.host_map = host_map(fabric, &l.hosts, |rank| rank as u32);
-    r.non_compute = host_map(fabric, &l.others, |i| (l.hosts.len() + i) as u32);
+impl ReportSection for TreeLayout {
+    /// Fill the tree's part of the report: its levels and its irregularities.
+    fn fill_report(&self, r: &mut RecognitionReport, fabric: &Fabric) {
+        r.levels = Some(self.levels());
+        r.tree_levels = (1..=self.levels()).map(|lv| level_report(fabric, self, lv)).collect();
+        r.irregularities = self
+            .irregular
+            .iter()
+            .map(|i| IrregularityReport {
+                kind: i.kind,
+                switch: node_ref(fabric, i.switch),
+                lid: Some(fabric.port(i.switch, 0).lid).filter(|&x| x != 0),
+                level: self.level[i.switch as usize],
+                detail: i.detail.clone(),
+            })
+            .collect();
+        r.switch_map = self
+            .switches
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let lv = self.level[n as usize];
+                SwitchMap {
+                    node: node_ref(fabric, n),
+                    role: format!("level{lv}"),
+                    index: i as u32,
+                    position: format!("level {lv} switch {}", i as u32 - self.offset[lv as usize - 1]),
+                }
+            })
+            .collect();
+        r.host_map = host_map(fabric, &self.hosts, |rank| rank as u32);
+        r.non_compute = host_map(fabric, &self.others, |i| (self.hosts.len() + i) as u32);
+    }
 }
 
 /// Counts of level `lv`.

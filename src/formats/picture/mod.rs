@@ -37,16 +37,9 @@ pub(crate) const LAYERED_MAX_ROW: usize = 160;
 /// Hosts are drawn one by one (as dots under their leaf) up to this many in the fabric.
 pub(crate) const MAX_DRAWN_HOSTS: usize = 128;
 
-/// One switch level of the picture, in canonical order.
-#[derive(Clone, Debug)]
-pub(crate) struct Row {
-    /// What the level is (`leaves`, `spines`, `level 2` ...).
-    pub title: String,
-    /// Its switches, left to right.
-    pub nodes: Vec<NodeId>,
-    /// The family coordinate of each switch (`P(2,1)`), or empty.
-    pub coords: Vec<String>,
-}
+/// One switch level of the picture, in canonical order (the family's rows, or rows by
+/// distance from the hosts).
+pub(crate) use crate::topology::SwitchRow as Row;
 
 /// The cables between one switch of a level and one of the level above (parallel cables
 /// are one bundle).
@@ -204,78 +197,7 @@ fn label_rails(fabric: &Fabric, rows: &mut [Row]) {
 
 /// Rows of a known family, in canonical order with coordinates.
 fn family_rows(layout: &Layout) -> Vec<Row> {
-    let row = |title: String, nodes: &[NodeId], coord: &dyn Fn(usize) -> String| Row {
-        title,
-        nodes: nodes.to_vec(),
-        coords: (0..nodes.len()).map(coord).collect(),
-    };
-    match layout {
-        Layout::Lsft(l) => {
-            // two-sided: side 0's leaves then side 1's; the names (L3a, L3b) tell the side
-            vec![
-                row("leaves".into(), &l.leaves, &|i| {
-                    l.plane.point(i as u32 % l.npts()).to_string()
-                }),
-                row("spines".into(), &l.spines, &|i| l.plane.line(i as u32).to_string()),
-            ]
-        }
-        Layout::Kary(l) => {
-            let per = l.per_level() as usize;
-            (1..=l.levels as usize)
-                .map(|lv| {
-                    let nodes = &l.switches[(lv - 1) * per..lv * per];
-                    row(
-                        if lv == 1 {
-                            "leaves (level 1)".into()
-                        } else {
-                            format!("level {lv}")
-                        },
-                        nodes,
-                        &|i| {
-                            let (_, g, lane) = l.coords(((lv - 1) * per + i) as u32);
-                            format!("g{g} λ{lane}")
-                        },
-                    )
-                })
-                .collect()
-        }
-        Layout::Pgft(l) => (1..=l.params.levels)
-            .map(|lv| {
-                let first = l.offset[lv as usize - 1];
-                row(
-                    if lv == 1 {
-                        "leaves (level 1)".into()
-                    } else {
-                        format!("level {lv}")
-                    },
-                    l.level(lv),
-                    &|i| {
-                        let (_, a, b) = l.coords(first + i as u32);
-                        format!("t{a} c{b}")
-                    },
-                )
-            })
-            .collect(),
-        Layout::Mols(l) => {
-            let n = l.n as usize;
-            vec![
-                row("bottoms".into(), &l.bottoms, &|i| format!("pod {} c{}", i / n, i % n)),
-                row("middles".into(), &l.middles, &|i| format!("plane {} r{}", i / n, i % n)),
-                row("tops".into(), &l.tops, &|i| format!("plane {} t{}", i / n, i % n)),
-            ]
-        }
-        Layout::Fullmesh(l) => vec![row("switches (full mesh)".into(), &l.switches, &|i| format!("s{i}"))],
-        Layout::Tree(l) => (1..=l.levels())
-            .map(|lv| {
-                let title = if lv == 1 {
-                    "leaves (level 1)".into()
-                } else {
-                    format!("level {lv}")
-                };
-                row(title, l.at(lv), &|i| format!("#{i}"))
-            })
-            .collect(),
-    }
+    layout.ops().switch_rows()
 }
 
 /// Rows of an unrecognised fabric: switches with hosts are level 1, their other switch

@@ -679,5 +679,18 @@ impl DegradedRoutes {
     }
 }
 
+impl crate::routing::pipeline::RoutedHoles for LsftHoles {
+    /// Detours through another leaf, with virtual lanes (or spread, as asked).
+    fn route(
+        &self,
+        fabric: &Fabric,
+        lids: &Lids,
+        ask: &crate::routing::Ask,
+        description: &str,
+    ) -> std::result::Result<crate::routing::Routed, crate::routing::Refusal> {
+        crate::routing::pipeline::lsft_lanes(fabric, self, lids, ask, description)
+    }
+}
+
 #[cfg(test)]
 mod tests;
