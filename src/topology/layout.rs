@@ -18,7 +18,7 @@ use crate::families::Family;
 /// One row of switches in the family's canonical order (a level, the leaves, the spines):
 /// what a picture draws as one row, with each switch's family coordinate.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SwitchRow {
+pub(crate) struct SwitchRow {
     /// What the row is (`leaves (level 1)`, `spines`).
     pub title: String,
     /// Its switches, in canonical order.

@@ -15,4 +15,4 @@ pub mod route;
 pub mod route_plan;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
-pub type Layout = model::FullmeshLayout;
+pub(crate) type Layout = model::FullmeshLayout;

@@ -12,4 +12,4 @@ mod report;
 pub(crate) mod route;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
-pub type Layout = model::KaryLayout;
+pub(crate) type Layout = model::KaryLayout;

@@ -24,8 +24,8 @@ pub mod route_degraded;
 pub mod schedule;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
-pub type Layout = model::LsftLayout;
+pub(crate) type Layout = model::LsftLayout;
 
 /// The family's degraded structure, the variant of `topology::degraded::Holes` the registry
 /// makes for it.
-pub type Holes = model_holes::LsftHoles;
+pub(crate) type Holes = model_holes::LsftHoles;

@@ -18,8 +18,8 @@ pub(crate) mod route;
 pub mod route_degraded;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
-pub type Layout = model::MolsLayout;
+pub(crate) type Layout = model::MolsLayout;
 
 /// The family's degraded structure, the variant of `topology::degraded::Holes` the registry
 /// makes for it.
-pub type Holes = model_holes::MolsHoles;
+pub(crate) type Holes = model_holes::MolsHoles;

@@ -20,4 +20,4 @@ pub mod route_degraded;
 pub use report::{IrregularityReport, LevelReport};
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
-pub type Layout = model::TreeLayout;
+pub(crate) type Layout = model::TreeLayout;
