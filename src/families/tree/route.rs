@@ -12,7 +12,7 @@
 //! on the chain, else to one that goes down too: no packet ever climbs again); any other
 //! switch climbs to a parent below which the destination lies, else to any parent with an
 //! up*/down* path. Among equals a switch takes the cable it has used for the fewest
-//! destinations so far.
+//! destinations so far (going down, the chains that descend a cable count too).
 //! All traffic towards a destination therefore enters its leaf over one cable, and each
 //! cable a leaf has upwards carries the fewest destinations downwards it can: on a regular
 //! tree this is d-mod-k's property (every down-link serves ⌈hosts / up-links⌉ hosts),
@@ -320,6 +320,9 @@ struct Load {
     below_leaf: u32,
     /// Down-cables to children with that leaf below, in port order.
     below: Vec<usize>,
+    /// Down-cable index of each port (`usize::MAX` for the others), so that a chain
+    /// descending here counts on its cable ([`Load::count_chain`]).
+    down_of_port: Vec<usize>,
 }
 
 impl Load {
@@ -331,8 +334,28 @@ impl Load {
             fallback: vec![u32::MAX; rows.ups(r).len()],
             below_leaf: u32::MAX,
             below: Vec::new(),
+            down_of_port: down_index(rows.downs(r)),
         }
     }
+
+    /// Count a chain's destination on the down-cable it descends from this row: traffic
+    /// from every source climbing here enters the leaf over it, so a switch off the chain
+    /// that must go down here (no way up to the chain's top) takes the parallel cable
+    /// carrying the fewest destinations in all, not only the fewest of its own.
+    fn count_chain(&mut self, port: u8) {
+        if let Some(c) = self.down.get_mut(self.down_of_port[port as usize]) {
+            *c += 1;
+        }
+    }
+}
+
+/// The down-cable index of each port of a row (`usize::MAX` where none is).
+fn down_index(downs: &[(u8, u32)]) -> Vec<usize> {
+    let mut index = vec![usize::MAX; 256];
+    for (k, c) in downs.iter().enumerate() {
+        index[c.0 as usize] = k;
+    }
+    index
 }
 
 /// The least-used of the `cands` indices (ties: the smallest index), counted once more.
@@ -363,6 +386,7 @@ fn entry(rows: &Rows, r: usize, d: &Dest, chain: &[(u32, u8)], load: &mut Load) 
     let chain_at = |l: usize| l.checked_sub(1).and_then(|i| chain.get(i)).map(|c| c.0);
     if let Some(&(row, port)) = chain.get(lv - 1) {
         if row as usize == r {
+            load.count_chain(port);
             return port;
         }
     }
