@@ -168,7 +168,7 @@ fn declared_ports(b: &[u8]) -> Option<u32> {
     let digits = blanks(at + keyword.len());
     let (mut n, mut i) = (0u32, digits);
     while let Some(d) = b.get(i).map(|d| d.wrapping_sub(b'0')).filter(|&d| d <= 9) {
-        // a port count has at most three digits (the record pass refuses more)
+        // nine digits at most, a u32's (the record pass refuses a count over 254)
         if i - digits == 9 {
             return None;
         }
