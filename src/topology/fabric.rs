@@ -352,21 +352,23 @@ impl Fabric {
     }
 
     /// The node and its ports (port 0 included), unchecked.
+    #[inline]
     fn push_node(&mut self, kind: NodeKind, nports: u8, guid: u64, name: String, desc: String) -> NodeId {
         let id = self.nodes.len() as NodeId;
         let first_port = self.ports.len() as PortIdx;
-        for p in 0..=nports {
-            self.ports.push(Port {
-                node: id,
-                num: p,
-                guid: port_guid(kind, guid, p),
-                peer: NO_PEER,
-                width: Width::default(),
-                speed: Speed::default(),
-                lid: 0,
-                lmc: 0,
-            });
-        }
+        // one extension of known length (a push per port checked the capacity each
+        // time), the GUIDs as port_guid gives them: the node's, or the node's plus p
+        let step = port_guid(kind, 1, 1).wrapping_sub(1);
+        self.ports.extend((0..=nports).map(|p| Port {
+            node: id,
+            num: p,
+            guid: guid.wrapping_add(step * u64::from(p)),
+            peer: NO_PEER,
+            width: Width::default(),
+            speed: Speed::default(),
+            lid: 0,
+            lmc: 0,
+        }));
         self.nodes.push(Node {
             kind,
             nports,

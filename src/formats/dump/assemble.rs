@@ -11,11 +11,13 @@
 
 use super::grammar::{Labels, RawPort, Remote};
 pub(super) use super::keys::FxMap;
-use super::keys::ShortId;
+use super::keys::{ShortId, ShortIds};
+use super::netfast::BarePort;
 use super::{Discovered, DumpFormat, PortLabel, Problem};
 use crate::error::{Error, Result};
 use crate::topology::{Fabric, NodeId, NodeKind, PortIdx, Speed, Width, NO_PEER};
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::path::Path;
 
 /// One node record, as read.
@@ -83,14 +85,15 @@ pub(super) struct Assembly<'a> {
     partial: bool,
     fabric: Fabric,
     /// Node ids named so far, by headers or far ends, to their slot.
-    names: FxMap<ShortId, u32>,
+    names: ShortIds,
     /// Node ids longer than [`ShortId::MAX`], to their slot.
     long_names: FxMap<&'a str, u32>,
     /// Per slot: the node whose record has that id ([`NO_NODE`] while none).
     slot_node: Vec<NodeId>,
     by_guid: FxMap<u64, NodeId>,
     node_lines: Vec<usize>,
-    /// Per global port: the line of the port's own line (0: not listed, or its claim
+    /// Per global port (and, while reading, the ports declared but not yet read, cut at
+    /// the end): the line of the port's own line (0: not listed, or its claim
     /// was refused). Its claim is the port's `peer` in the fabric until the join.
     claim_line: Vec<u32>,
     /// Per global port: the far port a line claims while the far node is a slot.
@@ -125,14 +128,16 @@ impl<'a> Assembly<'a> {
             problems: Vec::new(),
             partial,
             fabric,
-            names: FxMap::with_capacity_and_hasher(nodes, Default::default()),
+            names: ShortIds::with_capacity(nodes),
             long_names: FxMap::default(),
             slot_node: Vec::with_capacity(nodes),
             by_guid: FxMap::with_capacity_and_hasher(nodes, Default::default()),
             node_lines: Vec::with_capacity(nodes),
-            claim_line: Vec::with_capacity(ports),
-            far_port: Vec::with_capacity(ports),
-            marks: Vec::with_capacity(ports),
+            // zeroed at once for the ports the text declares (cut to the fabric's at the
+            // end): three `memset` calls per node were a twentieth of a net file's parse
+            claim_line: vec![0; ports],
+            far_port: vec![0; ports],
+            marks: vec![0; ports],
             far_guids: Vec::new(),
             far_labels: Vec::new(),
             labels: Vec::new(),
@@ -205,17 +210,22 @@ impl<'a> Assembly<'a> {
 
     fn add_node_with(&mut self, n: RawNode<'a>, path: &Path, checked: bool) -> Result<NodeId> {
         let id = self.fabric.len() as NodeId;
-        if let Some(&j) = self.by_guid.get(&n.guid) {
-            let message = format!(
-                "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
-                n.guid,
-                n.id,
-                self.fabric.node(j).name,
-                self.node_lines[j as usize]
-            );
-            self.problems.push(Problem { line: n.line, message });
-        } else {
-            self.by_guid.insert(n.guid, id);
+        // one probe for the check and the insertion
+        match self.by_guid.entry(n.guid) {
+            Entry::Occupied(e) => {
+                let j = *e.get();
+                let message = format!(
+                    "duplicate GUID 0x{:016x}: node \"{}\" and node \"{}\" (line {})",
+                    n.guid,
+                    n.id,
+                    self.fabric.node(j).name,
+                    self.node_lines[j as usize]
+                );
+                self.problems.push(Problem { line: n.line, message });
+            }
+            Entry::Vacant(e) => {
+                e.insert(id);
+            }
         }
         // ids made from GUIDs (every reader but the record one) are unique by their GUID
         let key = match n.id {
@@ -247,9 +257,11 @@ impl<'a> Assembly<'a> {
             self.fabric.ports[p0].lmc = lmc.unwrap_or(0);
         }
         let ports = self.fabric.ports.len();
-        self.claim_line.resize(ports, 0);
-        self.far_port.resize(ports, 0);
-        self.marks.resize(ports, 0);
+        if self.marks.len() < ports {
+            self.claim_line.resize(ports, 0);
+            self.far_port.resize(ports, 0);
+            self.marks.resize(ports, 0);
+        }
         if !self.labels.is_empty() {
             self.labels.resize(ports, None);
         }
@@ -258,9 +270,15 @@ impl<'a> Assembly<'a> {
 
     /// The slot id `s` names, made (with no node yet) the first time it is named.
     fn slot_of(&mut self, s: &'a str) -> usize {
+        self.slot_by_key(s, ShortId::new(s))
+    }
+
+    /// [`Assembly::slot_of`] of an id whose key (when short) the caller made.
+    #[inline]
+    fn slot_by_key(&mut self, s: &'a str, key: Option<ShortId>) -> usize {
         let next = self.slot_node.len();
-        let slot = match ShortId::new(s) {
-            Some(k) => *self.names.entry(k).or_insert(next as u32),
+        let slot = match key {
+            Some(k) => self.names.slot_or_insert(k, next as u32),
             None => *self.long_names.entry(s).or_insert(next as u32),
         } as usize;
         if slot == next {
@@ -340,6 +358,42 @@ impl<'a> Assembly<'a> {
         self.claim(idx, p, far, remote_label);
     }
 
+    /// A port line with nothing but its port, far id and far port (an ibsim net file's):
+    /// what [`Assembly::add_port`] does with it, without the fields it lacks. False, with
+    /// nothing done, when it is out of the ordinary (a port out of range on either end, or
+    /// listed twice): the general way then says why.
+    #[inline]
+    pub(super) fn add_bare_port(&mut self, node: u32, p: &BarePort<'a>, line: usize) -> bool {
+        let me = &self.fabric.nodes[node as usize];
+        if p.num == 0 || p.num > u32::from(me.nports) {
+            return false;
+        }
+        let idx = (me.first_port + p.num) as usize;
+        if self.claim_line[idx] != 0 {
+            return false;
+        }
+        let slot = self.slot_by_key(p.far, p.key);
+        let peer = match self.slot_node[slot] {
+            NO_NODE if p.far_port != 0 && p.far_port <= crate::topology::fabric::MAX_PORTS => {
+                self.marks[idx] |= PENDING;
+                self.far_port[idx] = p.far_port as u8;
+                slot as u32
+            }
+            NO_NODE => return false,
+            other => {
+                let far = &self.fabric.nodes[other as usize];
+                if p.far_port == 0 || p.far_port > u32::from(far.nports) {
+                    return false;
+                }
+                far.first_port + p.far_port
+            }
+        };
+        self.port_lines += 1;
+        self.claim_line[idx] = u32::try_from(line).unwrap_or(u32::MAX);
+        self.fabric.ports[idx].peer = peer;
+        true
+    }
+
     /// What a port line says of its own port: label, GUID, LID and LMC.
     fn own_port(&mut self, idx: usize, p: &RawPort<'a>, label: Option<PortLabel>) {
         if let Some(l) = label {
@@ -385,7 +439,7 @@ impl<'a> Assembly<'a> {
     fn label(&mut self, idx: usize, l: PortLabel, own: bool) {
         if self.labels.is_empty() {
             self.labels.reserve_exact(self.marks.capacity());
-            self.labels.resize(self.marks.len(), None);
+            self.labels.resize(self.fabric.ports.len(), None);
         }
         if own && self.marks[idx] & OWN_LABEL == 0 {
             self.labels[idx] = Some(l);
@@ -428,6 +482,11 @@ impl<'a> Assembly<'a> {
 
     /// Build the fabric: far ends resolved, every cable checked from both ends.
     pub(super) fn finish(mut self, format: DumpFormat) -> Discovered {
+        // the ports declared but not read (the sizes were an estimate)
+        let ports = self.fabric.ports.len();
+        self.claim_line.truncate(ports);
+        self.far_port.truncate(ports);
+        self.marks.truncate(ports);
         self.resolve_far_ends();
         self.join_ends(format);
         let port_labels = self.labelled_ports();
@@ -478,8 +537,8 @@ impl<'a> Assembly<'a> {
             if node == NO_NODE {
                 if names.is_empty() {
                     names = vec![Cow::Borrowed(""); self.slot_node.len()];
-                    for (id, &s) in &self.names {
-                        names[s as usize] = Cow::Owned(id.text());
+                    for (id, s) in self.names.iter() {
+                        names[*s as usize] = Cow::Owned(id.text());
                     }
                     for (&id, &s) in &self.long_names {
                         names[s as usize] = Cow::Borrowed(id);

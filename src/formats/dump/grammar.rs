@@ -8,7 +8,10 @@
 //! ~1,000 instructions, which capped the parse of an ibsim net file at about 60 MB/s.
 //! Every token read is ASCII, so the text after a scanned part starts on a char boundary.
 
-pub(super) use super::linescan::{line_at, line_starts, record_lines, short_lines};
+pub(super) use super::linescan::{for_line_starts, record_lines, short_lines, Lines};
+#[cfg(test)]
+pub(super) use super::linescan::{line_at, line_starts};
+use super::swar::hex16;
 use super::PortLabel;
 use crate::topology::rate::rate_from_token;
 use crate::topology::{NodeKind, Speed, Width};
@@ -90,6 +93,14 @@ impl<'a> Cur<'a> {
     /// then stops after the 16th). The digits are told by a table: a GUID line was a
     /// twentieth of an ibsim net file's parse when each digit went through a `match`.
     pub(super) fn hex_u64(&mut self) -> Option<u64> {
+        // sixteen digits (every GUID of a net file), eight at a time; tried only where a
+        // digit ends them (shorter numbers would fail at a cost)
+        let digit = |at: usize| self.b.get(at).is_some_and(|&b| HEX[usize::from(b)] < 16);
+        let sixteen = digit(self.i + 15) && !digit(self.i + 16);
+        if let Some(v) = sixteen.then(|| self.b.get(self.i..).and_then(hex16)).flatten() {
+            self.i += 16;
+            return Some(v);
+        }
         let start = self.i;
         let mut v: u64 = 0;
         while let Some(&b) = self.b.get(self.i) {
@@ -518,7 +529,13 @@ pub(super) fn node_header(line: &str) -> Option<Header<'_>> {
 
 /// Header comment: `# "desc" base port 0 lid 6 lmc 0` -> (desc, lid, lmc).
 pub(super) fn header_comment(rest: &str) -> (Option<String>, Option<u16>, Option<u8>) {
-    let Some(c) = find_byte(rest.as_bytes(), b'#') else {
+    // a header's rest starts with its `#` (`node_header`): no search set up for it
+    let at = if rest.starts_with('#') {
+        Some(0)
+    } else {
+        find_byte(rest.as_bytes(), b'#')
+    };
+    let Some(c) = at else {
         return (None, None, None);
     };
     let c = trim_line(&rest[c + 1..]);
@@ -547,6 +564,12 @@ pub(super) fn guid_line(line: &str) -> Option<(NodeKind, bool, u64)> {
         (b"caguid", NodeKind::Ca),
         (b"rtguid", NodeKind::Router),
     ];
+    // ibsim's own form (a net file's every record): no keyword search
+    for (head, kind) in [(&b"caguid=0x"[..], NodeKind::Ca), (b"switchguid=0x", NodeKind::Switch)] {
+        if let Some(v) = line.as_bytes().strip_prefix(head).and_then(hex16) {
+            return Some((kind, false, v));
+        }
+    }
     let mut c = Cur::new(line);
     let kind = c.one_of(&KINDS)?;
     c.spaces();

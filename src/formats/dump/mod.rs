@@ -41,6 +41,7 @@ mod netfast;
 mod ports_report;
 mod records;
 mod subnet_lst;
+mod swar;
 #[cfg(test)]
 mod test_dumps;
 

@@ -7,10 +7,10 @@
 
 use super::assemble::{Assembly, RawNode};
 use super::grammar::{
-    guid_from_id, guid_line, header_comment, leading_port, line_at, line_starts, lines, node_header, port_line,
-    record_lines, short_lines, shorten, trim_line, truncation_hint,
+    for_line_starts, guid_from_id, guid_line, header_comment, leading_port, lines, node_header, port_line,
+    record_lines, short_lines, shorten, trim_line, truncation_hint, Lines,
 };
-use super::netfast::{bare_port_line_at, plain_port_line};
+use super::netfast::{bare_guid_line_at, bare_port_at, plain_port_line};
 use super::{DumpFormat, ParseOptions, Problem};
 use crate::error::{Error, Result};
 use crate::formats::text::{check_label, escape_controls, MAX_DESC, MAX_NAME};
@@ -141,35 +141,86 @@ fn port_lines_at_most(text: &str) -> usize {
     brackets / 2 + 64
 }
 
+/// The port count of the line at the start of `b` when it starts as a node header does
+/// (`Switch 36 "`, `Hca\t1 "`, blanks before it allowed), its id and comment unread (`b`
+/// runs on to the end of the text): the sizing pass needs no more, and the record pass
+/// reads the header in full (and says what is wrong with it). Reading every header twice
+/// in full, its end found first, was a twentieth of a net file's parse.
+fn declared_ports(b: &[u8]) -> Option<u32> {
+    let blanks = |mut i: usize| {
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let at = blanks(0);
+    let keyword: &[u8] = match b.get(at)? {
+        b'S' => b"Switch",
+        b'H' => b"Hca",
+        b'C' => b"Ca",
+        b'R' => b"Rt",
+        _ => return None,
+    };
+    let head = b.get(at..at + keyword.len())?;
+    if !head.iter().zip(keyword).all(|(x, k)| x == k) {
+        return None;
+    }
+    let digits = blanks(at + keyword.len());
+    let (mut n, mut i) = (0u32, digits);
+    while let Some(d) = b.get(i).map(|d| d.wrapping_sub(b'0')).filter(|&d| d <= 9) {
+        // nine digits at most, a u32's (the record pass refuses a count over 254)
+        if i - digits == 9 {
+            return None;
+        }
+        n = n * 10 + u32::from(d);
+        i += 1;
+    }
+    let quote = blanks(i);
+    (i > digits && quote > i && b.get(quote) == Some(&b'"')).then_some(n)
+}
+
 /// The nodes and ports (port 0 included) the headers of a text declare, within what its
 /// port lines allow: the fabric is sized once instead of grown by doubling, which holds
-/// up to three times its ports while it copies them.
+/// up to three times its ports while it copies them. (An estimate: a line that starts as
+/// a header does but is none counts too, and the sizes only decide the room reserved.)
 fn declared_size(text: &str) -> (usize, usize) {
     let (mut nodes, mut ports) = (0usize, 0usize);
-    let mut header = |line: &str| {
-        let t = line.trim_start();
-        if !matches!(t.as_bytes().first(), Some(b'S' | b'C' | b'H' | b'R')) || !header_keyword(t) {
-            return;
-        }
-        if let Some((_, n, _, _)) = node_header(t.trim_end()) {
+    let mut header = |t: &[u8]| {
+        if let Some(n) = declared_ports(t) {
             nodes += 1;
             ports += n.min(crate::topology::fabric::MAX_PORTS) as usize + 1;
         }
     };
     if short_lines(text) {
-        // a line whose first byte is printable and no header's is none after a trim
-        // either: most lines (port lines) are passed without finding their end
+        // only a line that starts with a header's first letter or a blank may be one:
+        // most lines (port lines) are passed without finding their end
+        let maybe = |first: u8| matches!(first, b'S' | b'C' | b'H' | b'R' | b' ' | b'\t');
         let bytes = text.as_bytes();
-        for start in line_starts(text) {
-            let first = bytes[start];
-            if !first.is_ascii_graphic() || matches!(first, b'S' | b'C' | b'H' | b'R') {
-                header(line_at(text, start));
-            }
-        }
+        for_line_starts(text, maybe, |start| header(bytes.get(start..).unwrap_or(&[])));
     } else {
-        record_lines(text).for_each(header);
+        record_lines(text).for_each(|line| header(line.as_bytes()));
     }
     (nodes, ports.min(PORT_FLOOR + PORTS_PER_LINE * port_lines_at_most(text)))
+}
+
+/// The port lines of the last node from where `lines` stands, while they end at their
+/// far port (`[3]\t"H7"[1]`), read straight from the text: such a line costs neither a
+/// search for its end nor a trim, nor the optional fields of the general record. Returns
+/// the number of the last line read (`lineno` when none was).
+fn bare_port_lines<'a>(text: &'a str, lines: &mut Lines<'a>, raw: &mut Assembly<'a>, mut lineno: usize) -> usize {
+    let node = (raw.nodes() - 1) as u32;
+    while let Some(p) = bare_port_at(text, lines.offset()) {
+        lineno += 1;
+        if !raw.add_bare_port(node, &p, lineno) {
+            // out of the ordinary (a port out of range, listed twice): the general way
+            // says why
+            let mut record = p.record();
+            (record.node, record.line) = (node, lineno);
+            raw.add_port(&record, [None, None]);
+        }
+        lines.skip_to(p.next);
+    }
+    lineno
 }
 
 /// Read the records of an ibnetdiscover dump or ibsim net file into the fabric, and
@@ -200,7 +251,19 @@ pub(super) fn read_records<'a>(
     let mut declared = 0usize;
     let mut lines = record_lines(text);
     let mut lineno = 0;
-    while let Some(line) = lines.next() {
+    loop {
+        // a net file's GUID line, read straight from the text
+        if let Some((kind, g, next)) = bare_guid_line_at(text, lines.offset()) {
+            lineno += 1;
+            in_record = false;
+            next_guid[slot(kind)] = g;
+            explicit_guid = Some((kind, g));
+            lines.skip_to(next);
+            continue;
+        }
+        let Some(line) = lines.next() else {
+            break;
+        };
         lineno += 1;
         let t = trim_line(line);
         if t.is_empty() {
@@ -217,12 +280,8 @@ pub(super) fn read_records<'a>(
                 raw.add_port(&p, [None, None]);
                 // the port lines that follow, while they end at their far port (as this one
                 // did: in a dump whose port lines have comments none does)
-                while let Some((mut p, next)) = bare.then(|| bare_port_line_at(text, lines.offset())).flatten() {
-                    lineno += 1;
-                    p.line = lineno;
-                    p.node = (raw.nodes() - 1) as u32;
-                    raw.add_port(&p, [None, None]);
-                    lines.skip_to(next);
+                if bare {
+                    lineno = bare_port_lines(text, &mut lines, &mut raw, lineno);
                 }
                 continue;
             }
@@ -361,6 +420,9 @@ pub(super) fn read_records<'a>(
             // the id, the description and the port count were checked above
             raw.add_checked_node(node, path)?;
             in_record = true;
+            // its port lines, where the first ends at its far port (an ibsim net file's);
+            // any other is read as a line below
+            lineno = bare_port_lines(text, &mut lines, &mut raw, lineno);
             continue;
         }
         if let Some(v) = t.strip_prefix("sysimgguid=") {
