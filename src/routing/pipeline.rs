@@ -267,15 +267,40 @@ fn route_on(fabric: &Fabric, shape: Shape<'_>, lids: &Lids, ask: &Ask) -> Result
             None if ask.objective == Objective::Family => intact(fabric, layout, lids, ask),
             None => Err(spread_is_for_lsfts(&shape.family()).into()),
         },
-        Shape::Degraded { holes, description } => routed_holes(holes).route(fabric, lids, ask, description),
+        Shape::Degraded { holes, description } => routed_holes(holes).route(&Around {
+            fabric,
+            lids,
+            ask,
+            description,
+        }),
     }
 }
 
 /// How a family's degraded structure is routed; each family with a degraded router
 /// implements it in its folder (`route_degraded*`).
 pub(crate) trait RoutedHoles {
-    /// Route around the holes as `ask` asks; `description` names the fabric in refusals.
-    fn route(&self, fabric: &Fabric, lids: &Lids, ask: &Ask, description: &str) -> Result<Routed, Refusal>;
+    /// Route around the holes as `at.ask` asks.
+    fn route(&self, at: &Around<'_>) -> Result<Routed, Refusal>;
+}
+
+/// What a degraded router is handed: the fabric, its LIDs, what is asked, and the line
+/// that names the fabric in refusals.
+pub(crate) struct Around<'a> {
+    pub(crate) fabric: &'a Fabric,
+    pub(crate) lids: &'a Lids,
+    pub(crate) ask: &'a Ask,
+    pub(crate) description: &'a str,
+}
+
+impl Around<'_> {
+    /// The routes of a degraded tree (PGFT, k-ary, MOLS): up*/down* around the holes, or
+    /// the refusal of the spread objective.
+    pub(crate) fn up_down(&self, routes: impl FnOnce() -> Result<TreeRoutes, Error>) -> Result<Routed, Refusal> {
+        if self.ask.objective == Objective::Spread {
+            return Err(spread_is_for_lsfts(&format!("degraded {}", self.description)).into());
+        }
+        Ok(tree(self.fabric, routes()?, self.lids, self.ask))
+    }
 }
 
 macro_rules! make_routed_holes {
@@ -289,21 +314,6 @@ macro_rules! make_routed_holes {
     };
 }
 crate::families::for_each_holes!(make_routed_holes);
-
-/// The routes of a degraded tree (PGFT, k-ary, MOLS): up*/down* around the holes, or the
-/// refusal of the spread objective.
-pub(crate) fn degraded_tree(
-    routes: impl FnOnce() -> Result<TreeRoutes, Error>,
-    fabric: &Fabric,
-    lids: &Lids,
-    ask: &Ask,
-    description: &str,
-) -> Result<Routed, Refusal> {
-    if ask.objective == Objective::Spread {
-        return Err(spread_is_for_lsfts(&format!("degraded {description}")).into());
-    }
-    Ok(tree(fabric, routes()?, lids, ask))
-}
 
 /// `Objective::Spread` on a family it does not apply to.
 pub(crate) fn spread_is_for_lsfts(family: &str) -> Error {

@@ -135,6 +135,42 @@ pub(crate) trait FamilyLayout {
     }
 }
 
+/// The ranks of a tree-shaped layout that keeps its compute hosts in `hosts` (tree
+/// positions in `host_pos`), its non-compute hosts in `others`/`other_pos`, and its leaves'
+/// host ports in the table `$table`, `self.$slots` per leaf: its [`FamilyLayout::hosts`],
+/// [`FamilyLayout::others`] and [`FamilyLayout::apply_roles`] (by [`roles::assign`]; `$at`
+/// maps a tree position to its entry of the table).
+macro_rules! ranked_hosts {
+    ($slots:ident, $table:ident) => {
+        $crate::topology::ranked_hosts!($slots, $table, |d| d as usize);
+    };
+    ($slots:ident, $table:ident, $at:expr) => {
+        fn hosts(&self) -> &[$crate::topology::Endpoint] {
+            &self.hosts
+        }
+
+        fn others(&self) -> &[$crate::topology::Endpoint] {
+            &self.others
+        }
+
+        fn apply_roles(
+            &mut self,
+            fabric: &$crate::topology::Fabric,
+            roles: &$crate::topology::roles::Roles,
+        ) -> $crate::error::Result<usize> {
+            let slots = self.$slots;
+            let lists = $crate::topology::roles::HostLists::new(
+                &mut self.hosts,
+                &mut self.host_pos,
+                &mut self.others,
+                &mut self.other_pos,
+            );
+            $crate::topology::roles::assign(fabric, roles, lists, slots, &mut self.$table, $at)
+        }
+    };
+}
+pub(crate) use ranked_hosts;
+
 macro_rules! make_layout {
     ($(layout $variant:ident: $folder:ident,)*) => {
         /// The family-specific structure of a fabric: one variant per family with a layout

@@ -28,7 +28,7 @@ pub(crate) use fabric::PortIdx;
 pub use fabric::{Endpoint, Fabric, Link, Node, NodeId, NodeKind, Port, Speed, Width, NO_PEER};
 pub(crate) use fullmesh::FullmeshLayout;
 pub(crate) use kary::KaryLayout;
-pub(crate) use layout::{FamilyLayout, SwitchRow};
+pub(crate) use layout::{ranked_hosts, FamilyLayout, SwitchRow};
 pub use layout::{Layout, Parameters};
 pub use lsft::LsftLayout;
 pub(crate) use mols::MolsLayout;

@@ -1,34 +1,16 @@
 //! What the generic layers ask of a full mesh's layout ([`FamilyLayout`]).
 
 use super::model::FullmeshLayout;
-use crate::error::Result;
 use crate::families::Family;
 use crate::topology::lidspace::SizedFamily;
-use crate::topology::roles::{self, Roles};
-use crate::topology::{Endpoint, Fabric, FamilyLayout, SwitchRow};
+use crate::topology::{FamilyLayout, SwitchRow};
 
 impl FamilyLayout for FullmeshLayout {
     fn family(&self) -> Family {
         Family::Fullmesh
     }
 
-    fn hosts(&self) -> &[Endpoint] {
-        &self.hosts
-    }
-
-    fn others(&self) -> &[Endpoint] {
-        &self.others
-    }
-
-    fn apply_roles(&mut self, fabric: &Fabric, roles: &Roles) -> Result<usize> {
-        let lists = roles::HostLists::new(
-            &mut self.hosts,
-            &mut self.host_pos,
-            &mut self.others,
-            &mut self.other_pos,
-        );
-        roles::assign(fabric, roles, lists, self.h, &mut self.down, |d| d as usize)
-    }
+    crate::topology::ranked_hosts!(h, down);
 
     fn mark_levels(&self, level: &mut [u8]) {
         self.switches.iter().for_each(|&n| level[n as usize] = 1);

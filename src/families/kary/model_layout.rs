@@ -1,34 +1,16 @@
 //! What the generic layers ask of a k-ary n-tree's layout ([`FamilyLayout`]).
 
 use super::model::KaryLayout;
-use crate::error::Result;
 use crate::families::Family;
 use crate::topology::lidspace::SizedFamily;
-use crate::topology::roles::{self, Roles};
-use crate::topology::{Endpoint, Fabric, FamilyLayout, Parameters, SwitchRow};
+use crate::topology::{FamilyLayout, Parameters, SwitchRow};
 
 impl FamilyLayout for KaryLayout {
     fn family(&self) -> Family {
         Family::Kary
     }
 
-    fn hosts(&self) -> &[Endpoint] {
-        &self.hosts
-    }
-
-    fn others(&self) -> &[Endpoint] {
-        &self.others
-    }
-
-    fn apply_roles(&mut self, fabric: &Fabric, roles: &Roles) -> Result<usize> {
-        let lists = roles::HostLists::new(
-            &mut self.hosts,
-            &mut self.host_pos,
-            &mut self.others,
-            &mut self.other_pos,
-        );
-        roles::assign(fabric, roles, lists, self.k, &mut self.down, |d| d as usize)
-    }
+    crate::topology::ranked_hosts!(k, down);
 
     fn mark_levels(&self, level: &mut [u8]) {
         let per = self.per_level() as usize;

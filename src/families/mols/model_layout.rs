@@ -1,34 +1,16 @@
 //! What the generic layers ask of a proximity tree's layout ([`FamilyLayout`]).
 
 use super::model::{MolsLayout, Wiring};
-use crate::error::Result;
 use crate::families::Family;
 use crate::topology::lidspace::SizedFamily;
-use crate::topology::roles::{self, Roles};
-use crate::topology::{Endpoint, Fabric, FamilyLayout, Parameters, SwitchRow};
+use crate::topology::{FamilyLayout, Parameters, SwitchRow};
 
 impl FamilyLayout for MolsLayout {
     fn family(&self) -> Family {
         Family::Mols
     }
 
-    fn hosts(&self) -> &[Endpoint] {
-        &self.hosts
-    }
-
-    fn others(&self) -> &[Endpoint] {
-        &self.others
-    }
-
-    fn apply_roles(&mut self, fabric: &Fabric, roles: &Roles) -> Result<usize> {
-        let lists = roles::HostLists::new(
-            &mut self.hosts,
-            &mut self.host_pos,
-            &mut self.others,
-            &mut self.other_pos,
-        );
-        roles::assign(fabric, roles, lists, self.n, &mut self.b_host, |d| d as usize)
-    }
+    crate::topology::ranked_hosts!(n, b_host);
 
     fn mark_levels(&self, level: &mut [u8]) {
         self.bottoms.iter().for_each(|&n| level[n as usize] = 1);

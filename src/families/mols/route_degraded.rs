@@ -57,6 +57,7 @@ use crate::families::mols::model_holes::MolsHoles;
 use crate::families::tree::route_degraded::{name_pairs, route_switch_lids, Div, TreeRoutes};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
+use crate::routing::pipeline::{Around, Refusal, Routed, RoutedHoles};
 use crate::topology::degraded::DEAD;
 use crate::topology::{Fabric, NodeKind, NO_PEER};
 use rayon::prelude::*;
@@ -379,16 +380,10 @@ fn bottom_entries(
     }
 }
 
-impl crate::routing::pipeline::RoutedHoles for MolsHoles {
+impl RoutedHoles for MolsHoles {
     /// Up*/down* around the holes on one VL, both LMC routes.
-    fn route(
-        &self,
-        fabric: &Fabric,
-        lids: &Lids,
-        ask: &crate::routing::Ask,
-        description: &str,
-    ) -> std::result::Result<crate::routing::Routed, crate::routing::Refusal> {
-        crate::routing::pipeline::degraded_tree(|| route_mols(fabric, self, lids), fabric, lids, ask, description)
+    fn route(&self, at: &Around<'_>) -> std::result::Result<Routed, Refusal> {
+        at.up_down(|| route_mols(at.fabric, self, at.lids))
     }
 }
 

@@ -48,6 +48,7 @@ use crate::families::pgft::model_holes::PgftHoles;
 use crate::families::tree::route_degraded::{name_pairs, route_switch_lids, Div, TreeRoutes, NAMED};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
+use crate::routing::pipeline::{Around, Refusal, Routed, RoutedHoles};
 use crate::topology::degraded::DEAD;
 use crate::topology::{Fabric, NodeKind, NO_PEER};
 use rayon::prelude::*;
@@ -336,15 +337,9 @@ pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDeg
     Ok(r)
 }
 
-impl crate::routing::pipeline::RoutedHoles for PgftHoles {
+impl RoutedHoles for PgftHoles {
     /// Up*/down* around the holes on one VL.
-    fn route(
-        &self,
-        fabric: &Fabric,
-        lids: &Lids,
-        ask: &crate::routing::Ask,
-        description: &str,
-    ) -> std::result::Result<crate::routing::Routed, crate::routing::Refusal> {
-        crate::routing::pipeline::degraded_tree(|| route_pgft(fabric, self, lids), fabric, lids, ask, description)
+    fn route(&self, at: &Around<'_>) -> std::result::Result<Routed, Refusal> {
+        at.up_down(|| route_pgft(at.fabric, self, at.lids))
     }
 }

@@ -122,7 +122,7 @@ impl Iterator for LineStarts<'_> {
     }
 }
 
-/// Call `f` with the offset of every line start (as [`line_starts`] gives them) whose
+/// Call `f` with the offset of every line start (as the test-only `line_starts` gives them) whose
 /// first byte `pick` takes: a pass that looks at a few lines only (the header pass). The
 /// text is read a word at a time in one loop, without an iterator's state between line
 /// starts: the iterator cost about 25 instructions a word, a twentieth of a net file's

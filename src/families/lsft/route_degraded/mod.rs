@@ -120,6 +120,7 @@ use crate::families::lsft::model_holes::LsftHoles;
 use crate::routing::escape::{self, Escape, ESCAPE_SL};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
+use crate::routing::pipeline::{lsft_lanes, Around, Refusal, Routed, RoutedHoles};
 use crate::topology::degraded::DEAD;
 use crate::topology::{Fabric, NodeId};
 use rayon::prelude::*;
@@ -679,16 +680,10 @@ impl DegradedRoutes {
     }
 }
 
-impl crate::routing::pipeline::RoutedHoles for LsftHoles {
+impl RoutedHoles for LsftHoles {
     /// Detours through another leaf, with virtual lanes (or spread, as asked).
-    fn route(
-        &self,
-        fabric: &Fabric,
-        lids: &Lids,
-        ask: &crate::routing::Ask,
-        description: &str,
-    ) -> std::result::Result<crate::routing::Routed, crate::routing::Refusal> {
-        crate::routing::pipeline::lsft_lanes(fabric, self, lids, ask, description)
+    fn route(&self, at: &Around<'_>) -> std::result::Result<Routed, Refusal> {
+        lsft_lanes(at.fabric, self, at.lids, at.ask, at.description)
     }
 }
 
