@@ -584,7 +584,7 @@ fn degraded_params(r: &mut RecognitionReport, fabric: &Fabric, d: &Degraded) {
     r.description = Some(d.description.clone());
     let p = d.holes.ops().parameters();
     let some = |x: u32| Some(x).filter(|&x| x != 0);
-    r.order = (p.sides != 0).then_some(d.order);
+    r.order = some(p.order);
     r.sides = some(p.sides);
     r.levels = some(p.levels);
     r.arity = some(p.arity).or((d.family == Family::Kary).then_some(d.order));

@@ -40,17 +40,20 @@ pub(crate) trait HostRoutes: Sync {
     fn rank(&self, node: NodeId) -> u32;
 }
 
+/// What a family's intact routes start from.
+pub(crate) enum Entries<'a> {
+    /// A router that fills the host entries row by row (then up*/down* the switch LIDs).
+    Rows(Box<dyn HostRoutes + 'a>),
+    /// The finished tables of a family routed destination by destination.
+    Tables(LftSet),
+}
+
 /// How a family's intact layout is routed; each family implements it in its folder
 /// (`route*`).
 pub(crate) trait RoutedLayout {
-    /// Its entry-by-entry router; `None` for a family routed destination by destination
-    /// ([`RoutedLayout::route_whole`]).
-    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>>;
-
-    /// The tables of a family without an entry router, on one VL.
-    fn route_whole(&self, _fabric: &Fabric, _lids: &Lids) -> Result<LftSet> {
-        unreachable!("a family with an entry router is routed entry by entry")
-    }
+    /// Its entry-by-entry router, or, for a family routed destination by destination, its
+    /// tables on one VL.
+    fn host_router<'a>(&'a self, fabric: &Fabric, lids: &Lids) -> Result<Entries<'a>>;
 
     /// Its own routes for what `ask` asks, where the generic path (entry by entry, then the
     /// family's lanes) does not serve; `None` takes the generic path (or refuses the spread

@@ -31,8 +31,9 @@ use rayon::prelude::*;
 pub fn route(fabric: &Fabric, layout: &Layout, lids: &Lids) -> Result<LftSet> {
     lids.require_complete(fabric)?;
     let family = hosts::routed(layout);
-    let Some(router) = family.host_router(fabric) else {
-        return family.route_whole(fabric, lids);
+    let router = match family.host_router(fabric, lids)? {
+        hosts::Entries::Rows(router) => router,
+        hosts::Entries::Tables(lfts) => return Ok(lfts),
     };
     let mut lfts = LftSet::new(fabric, lids.max_lid());
     // rank of each host port (by global port index)

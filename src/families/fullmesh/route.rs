@@ -52,7 +52,7 @@
 //! depends on a switch-to-switch channel of the same VL after it, so both CDGs are
 //! acyclic, and VLs never decrease along a path. Two data VLs: [`DATA_VLS`].
 
-use crate::routing::hosts::{HostRoutes, RoutedLayout};
+use crate::routing::hosts::{Entries, HostRoutes, RoutedLayout};
 use crate::routing::lids::Lids;
 use crate::routing::NO_ROUTE;
 use crate::topology::{Fabric, FullmeshLayout, NodeId, NodeKind, NO_PEER};
@@ -343,8 +343,8 @@ impl HostRoutes for FullmeshRouter<'_> {
 }
 
 impl RoutedLayout for FullmeshLayout {
-    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
-        Some(Box::new(FullmeshRouter::new(fabric, self)))
+    fn host_router<'a>(&'a self, fabric: &Fabric, _lids: &crate::routing::Lids) -> crate::error::Result<Entries<'a>> {
+        Ok(Entries::Rows(Box::new(FullmeshRouter::new(fabric, self))))
     }
 
     /// Detours (LMC offsets, or around missing cables) turn at the relay: two VLs.

@@ -1,7 +1,7 @@
 //! Host routes of a k-ary n-tree: d-mod-k — up port ⌊d / k^(l−1)⌋ mod k at level l, down
 //! when the destination is in the subtree.
 
-use crate::routing::hosts::{HostRoutes, RoutedLayout};
+use crate::routing::hosts::{Entries, HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::topology::{Fabric, KaryLayout, NodeId};
 
@@ -80,7 +80,7 @@ impl HostRoutes for KaryRouter<'_> {
 }
 
 impl RoutedLayout for KaryLayout {
-    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
-        Some(Box::new(KaryRouter::new(fabric, self)))
+    fn host_router<'a>(&'a self, fabric: &Fabric, _lids: &crate::routing::Lids) -> crate::error::Result<Entries<'a>> {
+        Ok(Entries::Rows(Box::new(KaryRouter::new(fabric, self))))
     }
 }

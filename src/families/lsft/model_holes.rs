@@ -213,6 +213,7 @@ impl crate::topology::degraded::FamilyHoles for LsftHoles {
 
     fn parameters(&self) -> crate::topology::Parameters {
         crate::topology::Parameters {
+            order: self.plane.order(),
             sides: self.sides,
             ..Default::default()
         }

@@ -7,7 +7,7 @@
 //! up*/down*).
 
 use crate::families::lsft::model_holes::LsftHoles;
-use crate::routing::hosts::{HostRoutes, RoutedLayout};
+use crate::routing::hosts::{Entries, HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::routing::lids::Lids;
 use crate::routing::pipeline::{lsft_lanes, Ask, Objective, Refusal, Routed};
@@ -157,8 +157,8 @@ impl HostRoutes for LsftRouter<'_> {
 }
 
 impl RoutedLayout for LsftLayout {
-    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
-        Some(Box::new(LsftRouter::new(fabric, self)))
+    fn host_router<'a>(&'a self, fabric: &Fabric, _lids: &crate::routing::Lids) -> crate::error::Result<Entries<'a>> {
+        Ok(Entries::Rows(Box::new(LsftRouter::new(fabric, self))))
     }
 
     /// The spreading objective routes the intact LSFT as a degraded one without holes.

@@ -3,7 +3,7 @@
 //! destination's bottom switch); base+1 (LMC 1) = latency route, through a middle switch
 //! the source and destination bottoms share, when one exists.
 
-use crate::routing::hosts::{HostRoutes, RoutedLayout};
+use crate::routing::hosts::{Entries, HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::topology::{Fabric, MolsLayout, NodeId};
 
@@ -97,7 +97,7 @@ impl HostRoutes for MolsRouter<'_> {
 }
 
 impl RoutedLayout for MolsLayout {
-    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
-        Some(Box::new(MolsRouter::new(fabric, self)))
+    fn host_router<'a>(&'a self, fabric: &Fabric, _lids: &crate::routing::Lids) -> crate::error::Result<Entries<'a>> {
+        Ok(Entries::Rows(Box::new(MolsRouter::new(fabric, self))))
     }
 }

@@ -17,7 +17,7 @@
 //! same tables as [`crate::routing::hosts`]'s k-ary router (tested). Switch LIDs are routed
 //! up*/down* by level, as for the other families.
 
-use crate::routing::hosts::{HostRoutes, RoutedLayout};
+use crate::routing::hosts::{Entries, HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::topology::{Fabric, NodeId, PgftLayout};
 
@@ -181,8 +181,8 @@ impl HostRoutes for PgftRouter<'_> {
 }
 
 impl RoutedLayout for PgftLayout {
-    fn host_router<'a>(&'a self, fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
-        Some(Box::new(PgftRouter::new(fabric, self)))
+    fn host_router<'a>(&'a self, fabric: &Fabric, _lids: &crate::routing::Lids) -> crate::error::Result<Entries<'a>> {
+        Ok(Entries::Rows(Box::new(PgftRouter::new(fabric, self))))
     }
 }
 

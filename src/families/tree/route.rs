@@ -30,7 +30,7 @@
 use crate::error::{Error, Result};
 use crate::families::tree::model::{cables, or_row, LeafReach, TreeLayout};
 use crate::families::tree::route_degraded::{name_pairs, route_switch_lids_from, TreeRoutes};
-use crate::routing::hosts::{HostRoutes, RoutedLayout};
+use crate::routing::hosts::{Entries, RoutedLayout};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
 use crate::routing::pipeline::{Ask, Objective, Refusal, Routed};
@@ -583,9 +583,14 @@ fn unrouted_host_pairs(
 }
 
 impl RoutedLayout for TreeLayout {
-    /// Routed destination by destination, balancing load as it goes.
-    fn host_router<'a>(&'a self, _fabric: &Fabric) -> Option<Box<dyn HostRoutes + 'a>> {
-        None
+    /// Routed destination by destination, balancing load as it goes; on one VL the relay
+    /// detours, which need a second, are left out, and what a turn serves with that VL's
+    /// CDG acyclic is routed again.
+    fn host_router<'a>(&'a self, fabric: &Fabric, lids: &Lids) -> Result<Entries<'a>> {
+        let mut r = route_tree(fabric, self, lids)?;
+        r.drop_detours(fabric, lids);
+        r.turn_on_one_vl(fabric, lids);
+        Ok(Entries::Tables(r.lfts))
     }
 
     /// Up*/down* with the relay detours and the escape lane the subnet offers VLs for.
@@ -594,14 +599,5 @@ impl RoutedLayout for TreeLayout {
             let r = route_tree(fabric, self, lids)?;
             Ok(crate::routing::pipeline::tree(fabric, r, lids, ask))
         })
-    }
-
-    /// On one VL: the relay detours, which need a second, are left out, and what a turn
-    /// serves with that VL's CDG acyclic is routed again.
-    fn route_whole(&self, fabric: &Fabric, lids: &Lids) -> Result<LftSet> {
-        let mut r = route_tree(fabric, self, lids)?;
-        r.drop_detours(fabric, lids);
-        r.turn_on_one_vl(fabric, lids);
-        Ok(r.lfts)
     }
 }
