@@ -46,31 +46,35 @@ pub struct Entry {
     pub c_value: i32,
 }
 
-/// Keeps the registry entries whose part flag is set, for one part: `layout` (the second
-/// flag) or `holes` (the third), and calls macro `m` with them as `layout Variant: folder,`
-/// or `holes Variant: folder,`. (A token muncher: entries come as `Variant folder own holes`,
-/// a flag being its part's name or `-`.)
+/// Keeps the registry entries that have a part, and calls macro `m` with them: `layout`
+/// (a layout of its own, the second flag) or `holes` (a degraded structure, the third) or
+/// `spec` (a `FamilySpec` of its own, the fourth) as `part Variant: folder,`; `build` keeps
+/// the families `ibfat build` makes (`builds true`) as `build Variant: folder,`. (A token
+/// muncher: entries come as `[Variant folder layout holes spec builds]`, a flag being its
+/// part's name or `-`.)
 macro_rules! pick {
-    (layout $m:ident [$($acc:tt)*]) => { $m! { $($acc)* } };
-    (layout $m:ident [$($acc:tt)*] $v:ident $f:ident layout $h:tt $($rest:tt)*) => {
+    ($part:ident $m:ident [$($acc:tt)*]) => { $m! { $($acc)* } };
+    (layout $m:ident [$($acc:tt)*] [$v:ident $f:ident layout $h:tt $s:tt $b:tt] $($rest:tt)*) => {
         $crate::families::pick! { layout $m [$($acc)* layout $v: $f,] $($rest)* }
     };
-    (layout $m:ident [$($acc:tt)*] $v:ident $f:ident - $h:tt $($rest:tt)*) => {
-        $crate::families::pick! { layout $m [$($acc)*] $($rest)* }
-    };
-    (holes $m:ident [$($acc:tt)*]) => { $m! { $($acc)* } };
-    (holes $m:ident [$($acc:tt)*] $v:ident $f:ident $o:tt holes $($rest:tt)*) => {
+    (holes $m:ident [$($acc:tt)*] [$v:ident $f:ident $o:tt holes $s:tt $b:tt] $($rest:tt)*) => {
         $crate::families::pick! { holes $m [$($acc)* holes $v: $f,] $($rest)* }
     };
-    (holes $m:ident [$($acc:tt)*] $v:ident $f:ident $o:tt - $($rest:tt)*) => {
-        $crate::families::pick! { holes $m [$($acc)*] $($rest)* }
+    (spec $m:ident [$($acc:tt)*] [$v:ident $f:ident $o:tt $h:tt spec $b:tt] $($rest:tt)*) => {
+        $crate::families::pick! { spec $m [$($acc)* spec $v: $f,] $($rest)* }
+    };
+    (build $m:ident [$($acc:tt)*] [$v:ident $f:ident $o:tt $h:tt $s:tt true] $($rest:tt)*) => {
+        $crate::families::pick! { build $m [$($acc)* build $v: $f,] $($rest)* }
+    };
+    ($part:ident $m:ident [$($acc:tt)*] [$($skip:tt)*] $($rest:tt)*) => {
+        $crate::families::pick! { $part $m [$($acc)*] $($rest)* }
     };
 }
 pub(crate) use pick;
 
 macro_rules! registry {
-    ($d:tt $($variant:ident($folder:ident, $own:tt, $holes:tt): $name:literal, $long:literal, auto $auto:literal,
-        builds $builds:literal, C $c:literal, $summary:literal;)*) => {
+    ($d:tt $($variant:ident($folder:ident, $own:tt, $holes:tt, $spec:tt): $name:literal, $long:literal, auto $auto:literal,
+        builds $builds:tt, C $c:literal, $summary:literal;)*) => {
         /// A family of fabrics (the registry's entries, [`FAMILIES`]):
         ///
         $(#[doc = concat!("- `", $name, "`: ", $summary)])*
@@ -101,7 +105,7 @@ macro_rules! registry {
         /// registry line) as `layout Variant: folder,`; the others reuse one of these
         /// ([`crate::topology::Layout`] and what dispatches on it).
         macro_rules! for_each_layout {
-            ($d m:ident) => { $crate::families::pick! { layout $d m [] $($variant $folder $own $holes)* } };
+            ($d m:ident) => { $crate::families::pick! { layout $d m [] $([$variant $folder $own $holes $spec $builds])* } };
         }
         pub(crate) use for_each_layout;
 
@@ -109,28 +113,43 @@ macro_rules! registry {
         /// (`holes` in its registry line) as `holes Variant: folder,`
         /// ([`crate::topology::degraded::Holes`] and what dispatches on it).
         macro_rules! for_each_holes {
-            ($d m:ident) => { $crate::families::pick! { holes $d m [] $($variant $folder $own $holes)* } };
+            ($d m:ident) => { $crate::families::pick! { holes $d m [] $([$variant $folder $own $holes $spec $builds])* } };
         }
         pub(crate) use for_each_holes;
+
+        /// Calls macro `m` with every family that has parameters of its own in a spec
+        /// (`spec` in its registry line) as `spec Variant: folder,`
+        /// ([`crate::topology::FamilySpec`] and what dispatches on it).
+        macro_rules! for_each_spec {
+            ($d m:ident) => { $crate::families::pick! { spec $d m [] $([$variant $folder $own $holes $spec $builds])* } };
+        }
+        pub(crate) use for_each_spec;
+
+        /// Calls macro `m` with every family `ibfat build` makes (`builds true`) as
+        /// `build Variant: folder,`: their `fabric.yaml` keys and readers.
+        macro_rules! for_each_build {
+            ($d m:ident) => { $crate::families::pick! { build $d m [] $([$variant $folder $own $holes $spec $builds])* } };
+        }
+        pub(crate) use for_each_build;
     };
 }
 
 registry! { $
-    Lsft(lsft, layout, holes): "lsft", "Latin-square fat-tree", auto true, builds true, C 1,
+    Lsft(lsft, layout, holes, spec): "lsft", "Latin-square fat-tree", auto true, builds true, C 1,
         "Latin-square fat-tree of order q: a conflict-free all-to-all";
-    Kary(kary, layout, -): "kary", "k-ary n-tree", auto true, builds true, C 2,
+    Kary(kary, layout, -, spec): "kary", "k-ary n-tree", auto true, builds true, C 2,
         "standard k-ary n-tree, routed with d-mod-k";
-    Mols(mols, layout, holes): "mols", "MOLS 3-level proximity tree", auto true, builds true, C 3,
+    Mols(mols, layout, holes, spec): "mols", "MOLS 3-level proximity tree", auto true, builds true, C 3,
         "3-level tree rewired by orthogonal Latin squares: fewer hops";
-    Pgft(pgft, layout, holes): "pgft", "parallel-ports generalised fat-tree", auto true, builds true, C 4,
+    Pgft(pgft, layout, holes, spec): "pgft", "parallel-ports generalised fat-tree", auto true, builds true, C 4,
         "parallel-ports generalised fat-tree: parallel cables, oversubscribed";
-    Fullmesh(fullmesh, layout, -): "fullmesh", "full mesh of switches", auto true, builds true, C 5,
+    Fullmesh(fullmesh, layout, -, spec): "fullmesh", "full mesh of switches", auto true, builds true, C 5,
         "every switch cabled to every other; one-relay detours with LMC";
-    Twolevel(twolevel, -, -): "twolevel", "two-level fat-tree", auto false, builds true, C 4,
+    Twolevel(twolevel, -, -, -): "twolevel", "two-level fat-tree", auto false, builds true, C 4,
         "two-level PGFT: leaves, hosts per leaf, spines, cables per pair";
-    Railopt(railopt, -, -): "railopt", "rail-optimised cluster", auto false, builds true, C 4,
+    Railopt(railopt, -, -, spec): "railopt", "rail-optimised cluster", auto false, builds true, C 4,
         "rail-optimised GPU cluster: one HCA per rail per server (a PGFT)";
-    Tree(tree, layout, -): "tree", "fat-tree as found", auto false, builds false, C 6,
+    Tree(tree, layout, -, -): "tree", "fat-tree as found", auto false, builds false, C 6,
         "any fat-tree as it is found: uneven, grown (recognised only)";
 }
 

@@ -18,7 +18,6 @@ pub mod lidspace;
 use crate::families::lsft::model as lsft;
 use crate::families::mols::model as mols;
 use crate::families::pgft::model as pgft;
-use crate::families::railopt::model as railopt;
 pub mod rails;
 pub mod rate;
 pub mod roles;

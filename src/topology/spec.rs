@@ -2,36 +2,90 @@
 //! yields the identical fabric (same names, GUIDs, ports), so the spec is what goes in
 //! version control next to a cluster's cabling.
 
-use super::fullmesh::FullmeshParams;
-use super::kary::KaryParams;
-use super::lsft::LsftParams;
-use super::mols::MolsParams;
-use super::pgft::PgftParams;
-use super::railopt::plan::RailoptParams;
-use super::{BuildOptions, Layout, Speed, Topology, Width};
+use super::{BuildOptions, Fabric, Layout, Topology};
 use crate::error::{Error, Result};
+use crate::families::Family;
 use serde::{Deserialize, Serialize};
+use serde_yaml::{Mapping, Value};
 use std::path::Path;
 
+mod file;
 mod keys;
-use keys::SpecKeys;
+use file::SpecFile;
+pub(crate) use file::{Key, KeyType};
+pub(crate) use keys::SpecKeys;
 
-/// The family and its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FamilySpec {
-    /// Latin-square fat-tree LSFT(q) (`family: lsft`).
-    Lsft(LsftParams),
-    /// Standard k-ary n-tree (`family: kary`).
-    Kary(KaryParams),
-    /// Proximity 3-level tree (`family: mols`).
-    Mols(MolsParams),
-    /// Parallel-ports generalised fat-tree (`family: pgft`).
-    Pgft(PgftParams),
-    /// Full mesh of switches (`family: fullmesh`).
-    Fullmesh(FullmeshParams),
-    /// Rail-optimised GPU cluster, built as a PGFT (`family: railopt`).
-    Railopt(RailoptParams),
+/// What a family with parameters of its own (`spec` in its registry line) gives the
+/// generic spec: its builder, its plan's short name and its `fabric.yaml` keys as written.
+pub(crate) trait FamilyParams {
+    /// The fabric and its layout (the family's builder).
+    fn build(&self, options: &BuildOptions) -> Result<(Fabric, Layout)>;
+
+    /// Short name of the plan: `lsft7`, `kary4x3`, …
+    fn short_name(&self) -> String;
+
+    /// The family's keys with their values, in the order `fabric.yaml` writes them (a
+    /// generic key such as `rails` may be among them: it is written in its generic place).
+    fn keys(&self) -> Vec<(&'static str, Value)>;
+
+    /// Record what the build resolved (an `auto` choice), so the spec rebuilds exactly
+    /// this fabric; most parameters have nothing to resolve.
+    fn settle(&mut self, _layout: &Layout) {}
 }
+
+/// What a family `ibfat build` makes (`builds true`) gives the spec reader: the keys it
+/// takes and how it reads them (a family may read into another's parameters, as
+/// `twolevel` reads into a PGFT's).
+pub(crate) trait FamilyKeys {
+    /// The `fabric.yaml` keys of the family besides the generic ones; any other key is
+    /// refused as not applying to it.
+    const KEYS: &'static [Key];
+
+    /// Its parameters from its keys, validated; errors name the file, line and key.
+    fn read(keys: &SpecKeys) -> Result<FamilySpec>;
+}
+
+/// One `Value` for `fabric.yaml` (plain data always serialises).
+pub(crate) fn value(v: impl Serialize) -> Value {
+    serde_yaml::to_value(v).expect("plain data serialises")
+}
+
+macro_rules! make_family_spec {
+    ($(spec $variant:ident: $folder:ident,)*) => {
+        /// The family and its parameters: one variant per family with parameters of its
+        /// own (made from the registry; the families read as another, like `twolevel`,
+        /// have none).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum FamilySpec {
+            $(
+                #[doc = concat!("`family: ", stringify!($folder), "` and its parameters.")]
+                $variant(crate::families::$folder::Params),
+            )*
+        }
+
+        impl FamilySpec {
+            /// The registry's family of these parameters.
+            pub fn family(&self) -> Family {
+                match self {
+                    $(FamilySpec::$variant(_) => Family::$variant,)*
+                }
+            }
+
+            fn ops(&self) -> &dyn FamilyParams {
+                match self {
+                    $(FamilySpec::$variant(p) => p,)*
+                }
+            }
+
+            fn ops_mut(&mut self) -> &mut dyn FamilyParams {
+                match self {
+                    $(FamilySpec::$variant(p) => p,)*
+                }
+            }
+        }
+    };
+}
+crate::families::for_each_spec!(make_family_spec);
 
 /// A complete, validated fabric spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,63 +108,15 @@ pub(crate) struct Expect {
     pub cables: usize,
 }
 
-/// The YAML document as written to `fabric.yaml`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SpecFile {
-    family: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    order: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    two_sided: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    hosts_per_leaf: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    io_per_leaf: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    arity: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    levels: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    wiring: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    down: Option<Vec<u32>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    up: Option<Vec<u32>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    parallel: Option<Vec<u32>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    switches: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    hosts_per_switch: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cables_per_pair: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    leaves: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    spines: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    links_per_pair: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    sus: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    servers_per_su: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    radix: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    guid_base: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    shuffle: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    link_width: Option<Width>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    link_speed: Option<Speed>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    expect: Option<Expect>,
-    /// Planes of a multi-rail plan ([`super::rails`]); absent = 1. `expect` counts one
-    /// rail. In `family: railopt` it is the HCAs per server instead (one plane).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    rails: Option<u32>,
+impl Expect {
+    /// The counts of a built plan.
+    fn of(plan: &Topology) -> Expect {
+        Expect {
+            switches: plan.fabric.switches().count(),
+            hosts: plan.layout.hosts().len(),
+            cables: plan.fabric.link_count(),
+        }
+    }
 }
 
 /// Largest fabric.yaml accepted (a spec is a dozen keys; the reader of spec files uses
@@ -181,19 +187,10 @@ impl Spec {
 
     /// Build the fabric, with its layout and this spec (as resolved) attached.
     pub fn build(&self) -> Result<Topology> {
-        let (fabric, layout) = match &self.family {
-            FamilySpec::Lsft(p) => super::lsft::build(p, &self.options)?,
-            FamilySpec::Kary(p) => super::kary::build(p, &self.options)?,
-            FamilySpec::Mols(p) => super::mols::build(p, &self.options)?,
-            FamilySpec::Pgft(p) => super::pgft::build(p, &self.options)?,
-            FamilySpec::Fullmesh(p) => super::fullmesh::build(p, &self.options)?,
-            FamilySpec::Railopt(p) => super::railopt::plan::build(p, &self.options)?,
-        };
+        let (fabric, layout) = self.family.ops().build(&self.options)?;
         // record what `auto` resolved to, so the spec file rebuilds exactly this fabric
         let mut spec = self.clone();
-        if let (FamilySpec::Mols(p), Layout::Mols(l)) = (&mut spec.family, &layout) {
-            p.wiring = l.wiring.to_string().parse().expect("a buildable wiring");
-        }
+        spec.family.ops_mut().settle(&layout);
         Ok(Topology {
             name: spec.short_name(),
             spec: Some(spec),
@@ -204,117 +201,36 @@ impl Spec {
 
     /// Short name: `lsft7`, `lsft2x2` (two-sided), `kary4x3`, `mols7-mols`.
     pub fn short_name(&self) -> String {
-        match &self.family {
-            FamilySpec::Lsft(p) => {
-                format!("lsft{}{}", p.order, if p.two_sided { "x2" } else { "" })
-            }
-            FamilySpec::Kary(p) => format!("kary{}x{}", p.arity, p.levels),
-            FamilySpec::Mols(p) => {
-                let wiring = p
-                    .resolve_wiring()
-                    .map(|w| w.to_string())
-                    .unwrap_or_else(|_| p.wiring.to_string());
-                format!("mols{}-{wiring}", p.arity)
-            }
-            FamilySpec::Pgft(p) => {
-                let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join("-");
-                let h = p.levels as usize;
-                format!(
-                    "pgft{}_{}_{}",
-                    list(&p.down[..h]),
-                    list(&p.up[..h]),
-                    list(&p.parallel[..h])
-                )
-            }
-            FamilySpec::Fullmesh(p) => {
-                let w = if p.cables_per_pair > 1 {
-                    format!("w{}", p.cables_per_pair)
-                } else {
-                    String::new()
-                };
-                format!("fullmesh{}x{}{w}", p.switches, p.hosts_per_switch)
-            }
-            FamilySpec::Railopt(p) => p.short_name(),
-        }
+        self.family.ops().short_name()
     }
 
-    /// The spec as YAML, with the counts of `plan` pinned under `expect`.
+    /// The spec as YAML, with the counts of `plan` pinned under `expect`: `family`, the
+    /// family's keys, then the generic ones.
     pub fn to_yaml(&self, plan: Option<&Topology>) -> String {
-        let mut f = SpecFile {
-            family: String::new(),
-            order: None,
-            two_sided: None,
-            hosts_per_leaf: None,
-            io_per_leaf: None,
-            arity: None,
-            levels: None,
-            wiring: None,
-            down: None,
-            up: None,
-            parallel: None,
-            switches: None,
-            hosts_per_switch: None,
-            cables_per_pair: None,
-            leaves: None,
-            spines: None,
-            links_per_pair: None,
-            sus: None,
-            servers_per_su: None,
-            radix: None,
-            guid_base: Some(format!("0x{:016x}", self.options.guid_base)),
-            shuffle: self.options.shuffle,
-            link_width: Some(self.options.width),
-            link_speed: Some(self.options.speed),
-            expect: plan.map(|p| Expect {
-                switches: p.fabric.switches().count(),
-                hosts: p.layout.hosts().len(),
-                cables: p.fabric.link_count(),
-            }),
-            rails: None,
-        };
-        match &self.family {
-            FamilySpec::Lsft(p) => {
-                f.family = "lsft".into();
-                f.order = Some(p.order);
-                f.two_sided = Some(p.two_sided);
-                f.hosts_per_leaf = Some(p.hosts_per_leaf.unwrap_or(p.order + 1));
-            }
-            FamilySpec::Kary(p) => {
-                f.family = "kary".into();
-                f.arity = Some(p.arity);
-                f.levels = Some(p.levels);
-            }
-            FamilySpec::Mols(p) => {
-                f.family = "mols".into();
-                f.arity = Some(p.arity);
-                f.wiring = Some(p.wiring.to_string());
-            }
-            FamilySpec::Pgft(p) => {
-                let h = p.levels as usize;
-                f.family = "pgft".into();
-                f.down = Some(p.down[..h].to_vec());
-                f.up = Some(p.up[..h].to_vec());
-                f.parallel = Some(p.parallel[..h].to_vec());
-                f.hosts_per_leaf = Some(p.hosts_per_leaf.unwrap_or(p.down[0]));
-                f.io_per_leaf = (p.io_per_leaf > 0).then_some(p.io_per_leaf);
-            }
-            FamilySpec::Fullmesh(p) => {
-                f.family = "fullmesh".into();
-                f.switches = Some(p.switches);
-                f.hosts_per_switch = Some(p.hosts_per_switch);
-                f.cables_per_pair = Some(p.cables_per_pair);
-            }
-            FamilySpec::Railopt(p) => {
-                f.family = "railopt".into();
-                f.sus = Some(p.sus);
-                f.servers_per_su = Some(p.servers_per_su);
-                f.rails = Some(p.rails);
-                f.levels = Some(p.levels);
-                f.spines = p.spines;
-                f.radix = Some(p.radix);
+        let own = self.family.ops().keys();
+        let mut map = Mapping::new();
+        map.insert("family".into(), self.family.family().name().into());
+        for (key, v) in own.iter().filter(|(k, _)| !file::is_generic(k)) {
+            map.insert((*key).into(), v.clone());
+        }
+        let generic = [
+            ("guid_base", Some(value(format!("0x{:016x}", self.options.guid_base)))),
+            ("shuffle", self.options.shuffle.map(value)),
+            ("link_width", Some(value(self.options.width))),
+            ("link_speed", Some(value(self.options.speed))),
+            ("expect", plan.map(|p| value(Expect::of(p)))),
+        ];
+        for (key, v) in generic {
+            if let Some(v) = v {
+                map.insert(key.into(), v);
             }
         }
-        let body = serde_yaml::to_string(&f).expect("a spec always serialises");
+        // a generic key the family gives itself (railopt's `rails`) goes last, where the
+        // generic keys are
+        for (key, v) in own.iter().filter(|(k, _)| file::is_generic(k)) {
+            map.insert((*key).into(), v.clone());
+        }
+        let body = serde_yaml::to_string(&map).expect("a spec always serialises");
         format!(
             "# ibfat fabric spec: `ibfat build --spec fabric.yaml --out DIR` rebuilds this fabric\n\
              # exactly (names, GUIDs, ports). `expect` pins the counts; a spec edited into\n\
@@ -334,10 +250,10 @@ impl Spec {
                 format!("malformed fabric spec: {e}"),
             )
         })?;
-        if file.family == "railopt" {
-            return Ok(1); // its `rails` are HCAs per server, in one plane
+        if file::takes(&file.family, "rails") {
+            return Ok(1); // its own `rails` (railopt's HCAs per server), in one plane
         }
-        let rails = file.rails.unwrap_or(1);
+        let rails = file.get::<u32>("rails").unwrap_or(1);
         if !(1..=super::rails::MAX_RAILS).contains(&rails) {
             let line = text
                 .lines()
@@ -365,14 +281,13 @@ impl Spec {
         let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
             Error::at(path, line, format!("malformed fabric spec: {e}"))
-                .with_hint("keys: family, order, two_sided, hosts_per_leaf, arity, levels, wiring, down, up, parallel, leaves, spines, links_per_pair, switches, hosts_per_switch, sus, servers_per_su, radix, cables_per_pair, guid_base, shuffle, link_width, link_speed, expect, rails")
+                .with_hint(format!("keys: {}", file::all_keys().join(", ")))
         })?;
         let keys = SpecKeys {
             file: &file,
             text,
             path,
         };
-        keys.forbid_foreign_keys()?;
         let family = keys.family()?;
         let options = keys.options()?;
         let spec = Spec { family, options };
@@ -384,7 +299,12 @@ impl Spec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::families::mols::model::WiringChoice;
+    use crate::families::fullmesh::model::FullmeshParams;
+    use crate::families::kary::model::KaryParams;
+    use crate::families::lsft::model::LsftParams;
+    use crate::families::mols::model::{MolsParams, WiringChoice};
+    use crate::families::pgft::model::PgftParams;
+    use crate::families::railopt::model::plan::RailoptParams;
 
     fn parse(s: &str) -> Result<Spec> {
         Spec::from_yaml(s, Path::new("fabric.yaml"))

@@ -3,12 +3,14 @@
 //!
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `model`: the layout and its builder;
+//! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: finding a full mesh in a discovered fabric;
 //! - `route`: direct and one-relay routes, and their lane rule;
 //! - `route_plan`: per-pair path plans over the LID offsets.
 
 pub mod model;
 mod model_layout;
+mod model_spec;
 pub(crate) mod recognize;
 mod report;
 pub mod route;
@@ -16,3 +18,7 @@ pub mod route_plan;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
 pub(crate) type Layout = model::FullmeshLayout;
+
+/// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
+/// `model_spec`).
+pub(crate) type Params = model::FullmeshParams;

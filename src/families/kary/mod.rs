@@ -2,14 +2,20 @@
 //!
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `model`: the layout and its builder;
+//! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: finding a k-ary n-tree;
 //! - `route`: its host routes, d-mod-k.
 
 pub mod model;
 mod model_layout;
+mod model_spec;
 pub(crate) mod recognize;
 mod report;
 pub(crate) mod route;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
 pub(crate) type Layout = model::KaryLayout;
+
+/// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
+/// `model_spec`).
+pub(crate) type Params = model::KaryParams;

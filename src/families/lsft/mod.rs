@@ -4,6 +4,7 @@
 //! - `lanes`: the SL/VL rule of the degraded router's detours;
 //! - `model`: the layout and its builder;
 //! - `model_holes`: a degraded LSFT: the plane with holes;
+//! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: finding an LSFT;
 //! - `recognize_degraded`: finding an LSFT with cables or switches missing;
 //! - `recognize_plane`: the plane isomorphism recognition rests on;
@@ -15,6 +16,7 @@ pub mod lanes;
 pub mod model;
 pub mod model_holes;
 mod model_layout;
+mod model_spec;
 pub(crate) mod recognize;
 pub(crate) mod recognize_degraded;
 pub(crate) mod recognize_plane;
@@ -29,3 +31,7 @@ pub(crate) type Layout = model::LsftLayout;
 /// The family's degraded structure, the variant of `topology::degraded::Holes` the registry
 /// makes for it.
 pub(crate) type Holes = model_holes::LsftHoles;
+
+/// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
+/// `model_spec`).
+pub(crate) type Params = model::LsftParams;

@@ -3,6 +3,7 @@
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `model`: the layout, wirings and builder;
 //! - `model_holes`: a degraded MOLS tree;
+//! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: finding a MOLS tree and its wiring;
 //! - `recognize_degraded`: finding one with faults;
 //! - `route`: the intact host routes, bandwidth and latency;
@@ -11,6 +12,7 @@
 pub mod model;
 pub mod model_holes;
 mod model_layout;
+mod model_spec;
 pub(crate) mod recognize;
 pub(crate) mod recognize_degraded;
 mod report;
@@ -23,3 +25,7 @@ pub(crate) type Layout = model::MolsLayout;
 /// The family's degraded structure, the variant of `topology::degraded::Holes` the registry
 /// makes for it.
 pub(crate) type Holes = model_holes::MolsHoles;
+
+/// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
+/// `model_spec`).
+pub(crate) type Params = model::MolsParams;

@@ -4,6 +4,7 @@
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `model`: the parameters, layout and builder;
 //! - `model_holes`: a degraded PGFT;
+//! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: finding a PGFT;
 //! - `recognize_degraded`: finding one with faults;
 //! - `route`: d-mod-k over levels and parallel cables;
@@ -12,6 +13,7 @@
 pub mod model;
 pub mod model_holes;
 mod model_layout;
+mod model_spec;
 pub(crate) mod recognize;
 pub(crate) mod recognize_degraded;
 mod report;
@@ -24,3 +26,7 @@ pub(crate) type Layout = model::PgftLayout;
 /// The family's degraded structure, the variant of `topology::degraded::Holes` the registry
 /// makes for it.
 pub(crate) type Holes = model_holes::PgftHoles;
+
+/// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
+/// `model_spec`).
+pub(crate) type Params = model::PgftParams;

@@ -3,7 +3,13 @@
 //!
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `model`: the parameters and their PGFT;
+//! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: a PGFT of two levels, named so.
 
 pub mod model;
+mod model_spec;
 pub(crate) mod recognize;
+
+/// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
+/// `model_spec`).
+pub(crate) type Params = model::TwolevelParams;
