@@ -291,7 +291,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build)
-            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh railopt twolevel help"
+            opts="-o -q -v -h -V --spec --out --no-svg --graphviz --json --quiet --verbose --node-name-map --input-format --partial --compute-guids --io-guids --io-hosts --help --version lsft kary mols pgft fullmesh twolevel railopt help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -411,7 +411,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__build__subcmd__help)
-            opts="lsft kary mols pgft fullmesh railopt twolevel help"
+            opts="lsft kary mols pgft fullmesh twolevel railopt help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1563,7 +1563,7 @@ _ibfat() {
             return 0
             ;;
         ibfat__subcmd__help__subcmd__build)
-            opts="lsft kary mols pgft fullmesh railopt twolevel"
+            opts="lsft kary mols pgft fullmesh twolevel railopt"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,15 +1,15 @@
 //! The families ibfat knows: one folder each, and the one list that names them.
 //!
-//! A family's folder holds everything that is that family's: its model and builder
-//! (`model*`), its recognition (`recognize*`, `report*`), its routing, degraded router and
+//! A family's folder holds everything that is that family's: its model and builder, its
+//! `fabric.yaml` keys and `ibfat build` arguments (`model*`), its recognition (`recognize*`, `report*`), its routing, degraded router and
 //! lane rule (`route*`, `lanes*`) and its own schedules (`schedule*`). Each part sits in
 //! the layer its name says (`tests/library/layers.rs` checks it); the generic modules reach a
 //! family only through the traits its parts implement (`topology::FamilyLayout`,
 //! `routing::hosts::RoutedLayout`, `recognize::report::ReportSection`, …), dispatched from
 //! the registry (docs/families.md §0.1).
 //!
-//! [`FAMILIES`] is the registry: the CLI's family names, choices and help lists, the
-//! recogniser's automatic order, the library's names in messages and JSON, and the C ABI's
+//! [`FAMILIES`] is the registry: the CLI's family names, choices, help lists and `build`
+//! subcommands, the keys of `fabric.yaml`, the recogniser's automatic order, the library's names in messages and JSON, and the C ABI's
 //! `IbfatFamily` values are all read from it (docs/families.md §0 lists what a new family
 //! touches).
 

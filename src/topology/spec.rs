@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_yaml::{Mapping, Value};
 use std::path::Path;
 
+#[cfg(feature = "cli")]
+pub mod args;
 mod file;
 mod keys;
 use file::SpecFile;

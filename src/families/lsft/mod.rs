@@ -4,6 +4,7 @@
 //! - `lanes`: the SL/VL rule of the degraded router's detours;
 //! - `model`: the layout and its builder;
 //! - `model_holes`: a degraded LSFT: the plane with holes;
+//! - `model_args`: its `ibfat build` arguments and help (with the `cli` feature);
 //! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: finding an LSFT;
 //! - `recognize_degraded`: finding an LSFT with cables or switches missing;
@@ -14,6 +15,8 @@
 
 pub mod lanes;
 pub mod model;
+#[cfg(feature = "cli")]
+pub mod model_args;
 pub mod model_holes;
 mod model_layout;
 mod model_spec;
@@ -35,3 +38,8 @@ pub(crate) type Holes = model_holes::LsftHoles;
 /// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
 /// `model_spec`).
 pub(crate) type Params = model::LsftParams;
+
+/// The family's `ibfat build` arguments (`model_args`), the variant of
+/// `topology::spec::args::BuildCommand` the registry makes for it.
+#[cfg(feature = "cli")]
+pub(crate) type Args = model_args::LsftArgs;

@@ -4,6 +4,7 @@
 //! Parts (each in the layer its name says, see [`crate::families`]):
 //! - `model`: the parameters, layout and builder;
 //! - `model_holes`: a degraded PGFT;
+//! - `model_args`: its `ibfat build` arguments and help (with the `cli` feature);
 //! - `model_spec`: its `fabric.yaml` keys, read and written;
 //! - `recognize`: finding a PGFT;
 //! - `recognize_degraded`: finding one with faults;
@@ -11,6 +12,8 @@
 //! - `route_degraded`: up*/down* around the holes.
 
 pub mod model;
+#[cfg(feature = "cli")]
+pub mod model_args;
 pub mod model_holes;
 mod model_layout;
 mod model_spec;
@@ -30,3 +33,8 @@ pub(crate) type Holes = model_holes::PgftHoles;
 /// The family's parameters, what `fabric.yaml` and `ibfat build` give it (its keys:
 /// `model_spec`).
 pub(crate) type Params = model::PgftParams;
+
+/// The family's `ibfat build` arguments (`model_args`), the variant of
+/// `topology::spec::args::BuildCommand` the registry makes for it.
+#[cfg(feature = "cli")]
+pub(crate) type Args = model_args::PgftArgs;
