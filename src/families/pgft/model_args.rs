@@ -30,6 +30,8 @@ Examples:
 /// sites run (parallel cables, oversubscribed, partly populated)
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES, after_long_help = AFTER)]
+// the doc comments are the help texts, where `<d>`-style placeholders are no HTML
+#[allow(rustdoc::invalid_html_tags)]
 pub struct PgftArgs {
     /// m1,..,mh: children per switch of levels 1 (host slots) to h
     ///

@@ -34,6 +34,8 @@ Examples:
 /// Rail-optimised GPU cluster: units of servers with one HCA per rail, a leaf per rail
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES, after_long_help = AFTER)]
+// the doc comments are the help texts, where `<d>`-style placeholders are no HTML
+#[allow(rustdoc::invalid_html_tags)]
 pub struct RailoptArgs {
     /// Scalable units S (2 levels: up to radix/R; 3 levels: up to the LID space)
     #[arg(long, value_name = "S")]

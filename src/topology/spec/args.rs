@@ -59,6 +59,8 @@ crate::families::for_each_build!(make_build_command);
 
 /// The options of every family's subcommand, with `--rails` planes.
 #[derive(Args, Debug, Clone)]
+// the doc comments are the help texts, where `<d>`-style placeholders are no HTML
+#[allow(rustdoc::invalid_html_tags)]
 pub struct FabricOpts {
     #[command(flatten)]
     base: BaseOpts,
