@@ -34,6 +34,7 @@
 //! with the switch named.
 
 use crate::families::pgft::model::{PgftLayout, PgftParams, MAX_LEVELS};
+use crate::formats::dump::keys::{FxMap, FxSet};
 use crate::recognize::graph::SwitchGraph;
 use crate::recognize::Fail;
 use crate::topology::{Endpoint, Layout, NodeId, NodeKind};
@@ -98,7 +99,7 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
         let mut leaves: Vec<u32> = (0..n).filter(|&s| g.hosts_of(s).len() >= t).collect();
         // a leaf without hosts (an empty rack) is cabled exactly like the leaves of its
         // subtree: the same parents. Levelled from the hosts it would sit two levels up.
-        let parents: std::collections::HashSet<Vec<u32>> = leaves.iter().map(|&s| g.neighbour_set(s)).collect();
+        let parents: FxSet<Vec<u32>> = leaves.iter().map(|&s| g.neighbour_set(s)).collect();
         leaves.extend((0..n).filter(|&s| g.hosts_of(s).is_empty() && parents.contains(&g.neighbour_set(s))));
         leaves.sort_unstable();
         match with_leaves(g, leaves) {
@@ -320,7 +321,7 @@ fn subtree_digits(lv: &Levels, params: &PgftParams) -> Result<Vec<u32>, Fail> {
         keyed.sort();
         keyed.dedup();
         let ml = params.m(l + 1);
-        let mut a_of = std::collections::HashMap::new();
+        let mut a_of = FxMap::default();
         let mut k = 0;
         while k < keyed.len() {
             let pa = keyed[k].0;
@@ -380,7 +381,7 @@ fn copy_digits(g: &SwitchGraph<'_>, lv: &Levels, params: &PgftParams) -> Result<
         }
         reps.sort_by_key(|r| (r.0, r.1));
         let wl = params.w(l);
-        let mut b_of = std::collections::HashMap::new();
+        let mut b_of = FxMap::default();
         let mut k = 0;
         while k < reps.len() {
             let cb = reps[k].0;

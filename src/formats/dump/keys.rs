@@ -1,5 +1,7 @@
 //! The hash keys of the readers: node ids and GUIDs, hashed by FxHash, short node ids
-//! packed into the key itself (and kept in a table of their own, [`ShortIds`]).
+//! packed into the key itself (and kept in a table of their own, [`ShortIds`]). The
+//! recognisers' maps (switch sets, host names) use the same hash: SipHash was most of
+//! grouping a SuperPOD unit's servers.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -7,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// FxHash, the multiply-rotate hash rustc uses: node ids and GUIDs of a local dump are
 /// not adversarial keys, and SipHash took a tenth of the parse time.
 #[derive(Default, Clone, Copy)]
-pub(super) struct Fx(u64);
+pub(crate) struct Fx(u64);
 
 impl Fx {
     #[inline]
@@ -42,8 +44,11 @@ impl Hasher for Fx {
     }
 }
 
-/// A hash map keyed by node ids or GUIDs.
-pub(super) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+/// A hash map keyed by node ids or GUIDs (or other keys of the fabric, never adversarial).
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// A hash set of such keys.
+pub(crate) type FxSet<K> = std::collections::HashSet<K, BuildHasherDefault<Fx>>;
 
 /// A node id of at most 23 bytes (ibnetdiscover's `S-<16 hex>`, ibsim's names), packed
 /// with its length into the key itself: a lookup then compares table memory instead of

@@ -35,7 +35,7 @@ mod assemble;
 mod detect;
 mod grammar;
 mod iblinkinfo;
-mod keys;
+pub(crate) mod keys;
 mod linescan;
 mod netfast;
 mod ports_report;
