@@ -97,6 +97,9 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
     let mut first = None;
     for &t in &counts {
         let mut leaves: Vec<u32> = (0..n).filter(|&s| g.hosts_of(s).len() >= t).collect();
+        if uneven_leaves(g, &leaves) {
+            continue;
+        }
         // a leaf without hosts (an empty rack) is cabled exactly like the leaves of its
         // subtree: the same parents. Levelled from the hosts it would sit two levels up.
         let parents: FxSet<Vec<u32>> = leaves.iter().map(|&s| g.neighbour_set(s)).collect();
@@ -109,7 +112,19 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             }
         }
     }
-    Err(first.expect("at least one attempt"))
+    // every attempt refused from counts (only ever without names: reason made again)
+    Err(first.unwrap_or_else(|| Fail::counts(String::new())))
+}
+
+/// Without names ([`SwitchGraph::quietly`]): whether these leaves differ in their
+/// number of switch cables, which no PGFT's leaves do (each has w₂·p₂ up-cables and
+/// none else to switches), so the attempt is refused before its levels are built.
+fn uneven_leaves(g: &SwitchGraph<'_>, leaves: &[u32]) -> bool {
+    let uneven = g.is_quiet() && leaves.iter().any(|&s| g.degree(s) != g.degree(leaves[0]));
+    if uneven {
+        g.inexact();
+    }
+    uneven
 }
 
 /// Recognise the PGFT whose leaves are `leaves` (the module doc's four steps, then the
