@@ -85,8 +85,10 @@ impl<'a> SwitchGraph<'a> {
         let s = switches.len();
         let mut off = Vec::with_capacity(s + 1);
         let mut host_off = Vec::with_capacity(s + 1);
-        let mut nbr = Vec::new();
-        let mut hosts = Vec::new();
+        // every switch port at most once: sized up front instead of grown push by push
+        let ports: usize = switches.iter().map(|&n| usize::from(fabric.node(n).nports)).sum();
+        let mut nbr = Vec::with_capacity(ports);
+        let mut hosts = Vec::with_capacity(ports);
         off.push(0);
         host_off.push(0);
         for &n in &switches {

@@ -618,16 +618,15 @@ pub(crate) type Neighbours = Vec<Vec<(u32, u32)>>;
 
 /// [`Neighbours`] one level up and one level down of every switch.
 pub(crate) fn parents_and_children(g: &SwitchGraph<'_>, level: &[u32]) -> (Neighbours, Neighbours) {
-    let grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
-        let mut v: Vec<u32> = g
-            .neighbours(s)
-            .iter()
-            .copied()
-            .filter(|&t| level[t as usize] == dl)
-            .collect();
+    // one scratch list, results sized up front: grown push by push they reallocated
+    // several times per switch and attempt
+    let mut v: Vec<u32> = Vec::new();
+    let mut grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
+        v.clear();
+        v.extend(g.neighbours(s).iter().copied().filter(|&t| level[t as usize] == dl));
         v.sort_unstable();
-        let mut out: Vec<(u32, u32)> = Vec::new();
-        for t in v {
+        let mut out: Vec<(u32, u32)> = Vec::with_capacity(v.len());
+        for &t in &v {
             match out.last_mut() {
                 Some((u, c)) if *u == t => *c += 1,
                 _ => out.push((t, 1)),
