@@ -34,7 +34,7 @@
 //! with the switch named.
 
 use crate::families::pgft::model::{PgftLayout, PgftParams, MAX_LEVELS};
-use crate::formats::dump::keys::{FxMap, FxSet};
+use crate::guid::{FxMap, FxSet};
 use crate::recognize::graph::SwitchGraph;
 use crate::recognize::Fail;
 use crate::topology::{Endpoint, Layout, NodeId, NodeKind};

@@ -10,7 +10,7 @@
 
 use crate::families::pgft::model::PgftLayout;
 use crate::families::railopt::model::RailFabric;
-use crate::formats::dump::keys::FxMap as HashMap;
+use crate::guid::FxMap as HashMap;
 use crate::topology::{Endpoint, Fabric};
 
 /// Renumber the host slots of every leaf of `l` by server position, where the fabric is

@@ -35,7 +35,7 @@ mod assemble;
 mod detect;
 mod grammar;
 mod iblinkinfo;
-pub(crate) mod keys;
+mod keys;
 mod linescan;
 mod netfast;
 mod ports_report;

@@ -6,7 +6,7 @@
 //! pass over the classes instead of one over every cable.
 
 use super::INF;
-use crate::formats::dump::keys::FxMap as HashMap;
+use crate::guid::FxMap as HashMap;
 
 /// Rows (by their index in a compressed adjacency) grouped by their set of neighbours.
 pub(super) struct Classes {

@@ -18,7 +18,7 @@
 pub mod check;
 pub mod plan;
 
-use crate::formats::dump::keys::FxMap as HashMap;
+use crate::guid::FxMap as HashMap;
 use crate::topology::{Endpoint, Fabric, NodeId, NodeKind};
 use std::borrow::Cow;
 
