@@ -2,6 +2,9 @@
 //! guid2lid, role files, SL files, schedules, specs, fingerprints): `0x` and 1 to 16 hex
 //! digits, nothing else. Rust's `from_str_radix` alone also takes a sign (`0x+1f`), so
 //! readers that used it accepted what others refused; every reader goes through here.
+//! GUIDs and node ids are also the hash keys of the readers and recognisers: [`FxMap`].
+
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// `0x` (or `0X`) and 1..=16 hex digits.
 pub(crate) fn hex(s: &str) -> Option<u64> {
@@ -39,6 +42,51 @@ fn digits_value(digits: &str, max: usize) -> Option<u64> {
         v.checked_mul(16)?.checked_add(u64::from(d))
     })
 }
+
+/// FxHash, the multiply-rotate hash rustc uses, for GUIDs, node ids and the other keys a
+/// fabric gives (switch sets, host names): they are not adversarial keys, and SipHash
+/// took a tenth of a dump's parse and most of grouping a SuperPOD unit's servers.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fx(u64);
+
+impl Fx {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        let mut tail = [0u8; 8];
+        let rest = chunks.remainder();
+        tail[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(tail) ^ ((rest.len() as u64) << 59));
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        // the product's low bits see only its inputs' low bits; the table indexes by them
+        self.0.rotate_left(26)
+    }
+}
+
+/// A hash map keyed by node ids or GUIDs (or other keys of the fabric, never adversarial).
+pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// A hash set of such keys.
+pub(crate) type FxSet<K> = std::collections::HashSet<K, BuildHasherDefault<Fx>>;
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,7 @@
 
 use super::Fail;
 use crate::topology::{Endpoint, Fabric, NodeId, NodeKind};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 /// "No such index".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -28,6 +29,11 @@ pub(crate) struct SwitchGraph<'a> {
     /// Node labels for messages that name many nodes ([`SwitchGraph::names`]), made on
     /// first use.
     labels: std::sync::OnceLock<crate::topology::label::Labels>,
+    /// While set, messages leave switches unnamed ([`SwitchGraph::quietly`]).
+    quiet: AtomicBool,
+    /// Messages made while quiet that differ from their named form (unnamed switches, a
+    /// refusal from counts alone): a failure made since is made again before it is shown.
+    inexact: AtomicUsize,
 }
 
 /// How a node is named in messages: its label ([`crate::topology::label::Labels`]: the
@@ -79,8 +85,10 @@ impl<'a> SwitchGraph<'a> {
         let s = switches.len();
         let mut off = Vec::with_capacity(s + 1);
         let mut host_off = Vec::with_capacity(s + 1);
-        let mut nbr = Vec::new();
-        let mut hosts = Vec::new();
+        // every switch port at most once: sized up front instead of grown push by push
+        let ports: usize = switches.iter().map(|&n| usize::from(fabric.node(n).nports)).sum();
+        let mut nbr = Vec::with_capacity(ports);
+        let mut hosts = Vec::with_capacity(ports);
         off.push(0);
         host_off.push(0);
         for &n in &switches {
@@ -105,7 +113,33 @@ impl<'a> SwitchGraph<'a> {
             host_off,
             hosts,
             labels: std::sync::OnceLock::new(),
+            quiet: AtomicBool::new(false),
+            inexact: AtomicUsize::new(0),
         })
+    }
+
+    /// Run `f` with messages that name no switch, and say whether a message it made (a
+    /// failure's reason) differs from its named form. Why: a fabric that some family
+    /// recognises discards every other family's reason, and labelling the switches in them
+    /// was a sixth of recognising a small fabric; the caller makes a reason again, named,
+    /// only when it shows it (docs/tree.md §2.5).
+    pub(crate) fn quietly<R>(&self, f: impl FnOnce() -> R) -> (R, bool) {
+        let before = self.inexact.load(Relaxed);
+        let was = self.quiet.swap(true, Relaxed);
+        let r = f();
+        self.quiet.store(was, Relaxed);
+        (r, self.inexact.load(Relaxed) != before)
+    }
+
+    /// Whether messages are being made without names ([`SwitchGraph::quietly`]): a
+    /// recogniser may then refuse from counts alone, before it builds anything.
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.quiet.load(Relaxed)
+    }
+
+    /// Note a message made quietly that differs from its named form.
+    pub(crate) fn inexact(&self) {
+        self.inexact.fetch_add(1, Relaxed);
     }
 
     /// Number of switches.
@@ -133,6 +167,10 @@ impl<'a> SwitchGraph<'a> {
 
     /// Node label of switch s for messages.
     pub(crate) fn name(&self, s: u32) -> String {
+        if self.is_quiet() {
+            self.inexact();
+            return String::new();
+        }
         // one node alone: every recogniser that gives up names a node or two, and
         // labelling the whole fabric for them was most of its time on a small fabric
         label(self.fabric, self.switches[s as usize])
@@ -140,6 +178,10 @@ impl<'a> SwitchGraph<'a> {
 
     /// Node labels of switches `list` for one message, each quoted.
     pub(crate) fn names(&self, list: &[u32]) -> Vec<String> {
+        if self.is_quiet() {
+            self.inexact();
+            return vec![String::new(); list.len()];
+        }
         if list.len() <= 4 {
             return list.iter().map(|&s| self.name(s)).collect();
         }

@@ -170,6 +170,10 @@ macro_rules! make_run {
 }
 crate::families::for_each_family!(make_run);
 
+/// A family that did not fit, and whether its reason was made without names
+/// ([`SwitchGraph::quietly`]).
+type Failed = (Family, Fail, bool);
+
 /// Recognise the family of a fabric. `hint` restricts the search to one family.
 pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
     let g = match SwitchGraph::new(fabric) {
@@ -187,18 +191,18 @@ pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
         Some(f) => vec![f],
         None => FAMILIES.iter().filter(|e| e.auto).map(|e| e.family).collect(),
     };
-    let mut fails: Vec<(Family, Fail)> = Vec::new();
+    let mut fails: Vec<Failed> = Vec::new();
     for family in families {
-        match run(family, &g) {
-            Ok(layout) => {
+        match g.quietly(|| run(family, &g)) {
+            (Ok(layout), _) => {
                 let equivalent = layout.ops().equivalent();
                 return Recognition::Recognized { layout, equivalent };
             }
-            Err(fail) => fails.push((family, fail)),
+            (Err(fail), inexact) => fails.push((family, fail, inexact)),
         }
     }
     // not intact: maybe a family with faults
-    let tried = |x: Family| fails.iter().any(|(f, _)| *f == x);
+    let tried = |x: Family| fails.iter().any(|(f, ..)| *f == x);
     let mut degraded = tried(Family::Lsft).then(|| degraded_lsft::lsft(&g).ok()).flatten();
     if degraded.is_none()
         && (tried(Family::Kary) || tried(Family::Pgft) || tried(Family::Twolevel) || tried(Family::Railopt))
@@ -210,31 +214,52 @@ pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
     }
     // no family, with or without faults: a tree as it is found, if it is one
     if degraded.is_none() && hint.is_none() {
-        match tree::recognize(&g) {
-            Ok(layout) => {
+        match g.quietly(|| tree::recognize(&g)) {
+            (Ok(layout), _) => {
                 return Recognition::Recognized {
                     layout,
                     equivalent: None,
                 }
             }
-            Err(fail) => fails.push((Family::Tree, fail)),
+            (Err(fail), inexact) => fails.push((Family::Tree, fail, inexact)),
         }
     }
-    // the furthest stage wins; ties go to the earlier family
+    name_reasons(&g, &mut fails);
+    unrecognized(&fails, hint, degraded)
+}
+
+/// The reasons made without names, made again with them (the recognisers are
+/// deterministic: the same failure, now as it is shown).
+fn name_reasons(g: &SwitchGraph<'_>, fails: &mut [Failed]) {
+    for (family, fail, inexact) in fails.iter_mut().filter(|f| f.2) {
+        let again = match family {
+            Family::Tree => tree::recognize(g),
+            _ => run(*family, g),
+        };
+        if let Err(named) = again {
+            *fail = named;
+            *inexact = false;
+        }
+    }
+}
+
+/// The answer when no family fits: the furthest stage's reason (ties go to the earlier
+/// family) and every family's.
+fn unrecognized(fails: &[Failed], hint: Option<Family>, degraded: Option<Degraded>) -> Recognition {
     let best = fails
         .iter()
         .enumerate()
-        .max_by_key(|(i, (_, f))| (f.stage, std::cmp::Reverse(*i)))
+        .max_by_key(|(i, (_, f, _))| (f.stage, std::cmp::Reverse(*i)))
         .map(|(i, _)| i)
         .unwrap_or(0);
-    let (family, fail) = &fails[best];
+    let (family, fail, _) = &fails[best];
     Recognition::Unrecognized {
         degraded,
         reason: fail.reason.clone(),
         closest: (fail.stage > Stage::Counts || hint.is_some()).then_some(*family),
         attempts: fails
             .iter()
-            .map(|(f, fail)| Attempt {
+            .map(|(f, fail, _)| Attempt {
                 family: *f,
                 reason: fail.reason.clone(),
             })

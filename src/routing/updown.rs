@@ -80,7 +80,13 @@ impl SwitchGraph {
     /// Build from the fabric; `rank[row]` ranks the switches (0 = root level).
     pub(crate) fn new(fabric: &Fabric, lfts: &LftSet, rank: &[u32]) -> SwitchGraph {
         let mut start = Vec::with_capacity(lfts.switches.len() + 1);
-        let (mut adj, mut far) = (Vec::new(), Vec::new());
+        // every switch port at most once: sized up front instead of grown push by push
+        let ports: usize = lfts
+            .switches
+            .iter()
+            .map(|&sw| usize::from(fabric.node(sw).nports))
+            .sum();
+        let (mut adj, mut far) = (Vec::with_capacity(ports), Vec::with_capacity(ports));
         for &sw in &lfts.switches {
             start.push(adj.len() as u32);
             for p in 1..=fabric.node(sw).nports {
@@ -111,7 +117,11 @@ impl SwitchGraph {
         // stored in root-first order (indexed by position): [`SwitchGraph::column`]'s pass
         // then reads them front to back
         let split = |keep: &dyn Fn(u32, u32) -> bool| {
-            let (mut st, mut out, mut out_far) = (Vec::with_capacity(rank.len() + 1), Vec::new(), Vec::new());
+            let (mut st, mut out, mut out_far) = (
+                Vec::with_capacity(rank.len() + 1),
+                Vec::with_capacity(adj.len()),
+                Vec::with_capacity(adj.len()),
+            );
             for &r in &order {
                 let r = r as usize;
                 st.push(out.len() as u32);

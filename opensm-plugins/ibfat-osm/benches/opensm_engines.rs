@@ -514,14 +514,24 @@ fn print_summary(name: &str, cables: usize, summary: &[(String, usize, Vec<Row>)
     }
 }
 
+/// Milliseconds as printed: two decimals under 10 ms (a small fabric's pass is a few
+/// tenths of a millisecond), one above.
+fn ms(x: f64) -> String {
+    if x < 10.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
 /// One line per engine as soon as it is done: every pass with the engine that routed it.
 fn print_passes(row: &Row) {
     let shown: Vec<String> = row
         .passes
         .iter()
         .map(|p| match (&p.configured_by, p.fell_back_from(&row.engine)) {
-            (_, false) => format!("{:.1}", p.engine_ms.unwrap_or(p.total_ms)),
-            (Some(by), true) => format!("{by}:{:.1}", p.engine_ms.unwrap_or(p.total_ms)),
+            (_, false) => ms(p.engine_ms.unwrap_or(p.total_ms)),
+            (Some(by), true) => format!("{by}:{}", ms(p.engine_ms.unwrap_or(p.total_ms))),
             (None, true) => "failed".into(),
         })
         .collect();
@@ -582,7 +592,7 @@ fn print_table(what: &str, rows: &[Row]) {
                 if r.entry == "ibfat" {
                     ibfat_median = Some(own[n / 2]);
                 }
-                (format!("{:.1}", own[n / 2]), format!("{:.1}", own[0]))
+                (ms(own[n / 2]), ms(own[0]))
             }
         };
         let q = r.quality.as_ref();
@@ -632,10 +642,10 @@ fn print_table(what: &str, rows: &[Row]) {
         let mut own = r.plugin_ms.clone();
         own.sort_by(f64::total_cmp);
         println!(
-            "{}: the plugin's own routing (its log) median {:.1} ms, best {:.1} ms; the rest of each pass is OpenSM's",
+            "{}: the plugin's own routing (its log) median {} ms, best {} ms; the rest of each pass is OpenSM's",
             r.entry,
-            own[own.len() / 2],
-            own[0]
+            ms(own[own.len() / 2]),
+            ms(own[0])
         );
     }
     if let Some(i) = ibfat_median {

@@ -134,6 +134,19 @@ pub fn link_rate(p: &ShimPort) -> (Option<Width>, Option<Speed>) {
     )
 }
 
+/// The name of a node: its kind's letter and its GUID, `S-0002c90300a1b2c3`, written
+/// digit by digit (the formatting machinery costs more than the rest of a node's record).
+fn guid_name(prefix: u8, guid: u64) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut b = [0u8; 18];
+    b[0] = prefix;
+    b[1] = b'-';
+    for (k, d) in b[2..].iter_mut().enumerate() {
+        *d = HEX[(guid >> (60 - 4 * k) & 0xf) as usize];
+    }
+    b.iter().map(|&c| c as char).collect()
+}
+
 /// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs). `sizes`
 /// holds the node and port counts of the last read: the records are taken in one walk of
 /// OpenSM's tables when they still fit (the usual re-sweep), in a second when the subnet
@@ -165,18 +178,12 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, Subnet
             .trim()
             .to_string();
         let prefix = match kind {
-            NodeKind::Switch => "S",
-            NodeKind::Ca => "H",
-            NodeKind::Router => "R",
+            NodeKind::Switch => b'S',
+            NodeKind::Ca => b'H',
+            NodeKind::Router => b'R',
         };
         let id = fabric
-            .add_node(
-                kind,
-                n.nports.max(1) as u32,
-                n.guid,
-                format!("{prefix}-{:016x}", n.guid),
-                desc,
-            )
+            .add_node(kind, n.nports.max(1) as u32, n.guid, guid_name(prefix, n.guid), desc)
             .map_err(SubnetFault::Fabric)?;
         if kind == NodeKind::Switch {
             let p0 = fabric.port_index(id, 0) as usize;
@@ -264,6 +271,14 @@ mod tests {
         assert_eq!(link_rate(&port(2, 4, 2, 0)), (Some(Width::X4), Some(Speed::Edr)));
         assert_eq!(link_rate(&port(1, 0, 8, 0)), (Some(Width::X1), Some(Speed::Ndr)));
         assert_eq!(link_rate(&port(16, 4, 0, 1)), (Some(Width::X2), Some(Speed::Fdr10)));
+    }
+
+    #[test]
+    fn node_names_are_kind_and_guid() {
+        for guid in [0, 1, 0x0002_c903_00a1_b2c3, u64::MAX] {
+            assert_eq!(guid_name(b'S', guid), format!("S-{guid:016x}"));
+        }
+        assert_eq!(guid_name(b'H', 0xabc), "H-0000000000000abc");
     }
 
     #[test]

@@ -32,12 +32,25 @@ fn order_of(n: usize) -> Option<u32> {
 
 /// Recognise an LSFT in a switch graph: one function per step of the module doc.
 pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
+    refuse_by_count(g)?;
     let (leaves, spines) = split_levels(g)?;
     let (q, sides) = check_counts(g, &leaves, &spines)?;
     let (points, inc) = pair_points(g, &leaves, &spines, q, sides)?;
     check_one_shared_spine(g, &spines, &points, &inc)?;
     let (plane, iso) = map_onto_pg(&inc)?;
     resolve_layout(g, plane, sides, &points, &spines, &iso)
+}
+
+/// Without names ([`SwitchGraph::quietly`]): refuse at once a switch count no LSFT has
+/// (q²+q+1 spines and as many leaves, or twice as many), before the levels are split.
+fn refuse_by_count(g: &SwitchGraph<'_>) -> Result<(), Fail> {
+    let n = g.len();
+    let fits = |sides: usize| n % (sides + 1) == 0 && order_of(n / (sides + 1)).is_some();
+    if !g.is_quiet() || fits(1) || fits(2) {
+        return Ok(());
+    }
+    g.inexact();
+    Err(Fail::counts(String::new()))
 }
 
 /// Step 1: two-colour the switch graph (it must be connected and bipartite) and return

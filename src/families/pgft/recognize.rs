@@ -34,6 +34,7 @@
 //! with the switch named.
 
 use crate::families::pgft::model::{PgftLayout, PgftParams, MAX_LEVELS};
+use crate::guid::{FxMap, FxSet};
 use crate::recognize::graph::SwitchGraph;
 use crate::recognize::Fail;
 use crate::topology::{Endpoint, Layout, NodeId, NodeKind};
@@ -96,9 +97,12 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
     let mut first = None;
     for &t in &counts {
         let mut leaves: Vec<u32> = (0..n).filter(|&s| g.hosts_of(s).len() >= t).collect();
+        if uneven_leaves(g, &leaves) {
+            continue;
+        }
         // a leaf without hosts (an empty rack) is cabled exactly like the leaves of its
         // subtree: the same parents. Levelled from the hosts it would sit two levels up.
-        let parents: std::collections::HashSet<Vec<u32>> = leaves.iter().map(|&s| g.neighbour_set(s)).collect();
+        let parents: FxSet<Vec<u32>> = leaves.iter().map(|&s| g.neighbour_set(s)).collect();
         leaves.extend((0..n).filter(|&s| g.hosts_of(s).is_empty() && parents.contains(&g.neighbour_set(s))));
         leaves.sort_unstable();
         match with_leaves(g, leaves) {
@@ -108,7 +112,19 @@ pub(crate) fn recognize(g: &SwitchGraph<'_>) -> Result<Layout, Fail> {
             }
         }
     }
-    Err(first.expect("at least one attempt"))
+    // every attempt refused from counts (only ever without names: reason made again)
+    Err(first.unwrap_or_else(|| Fail::counts(String::new())))
+}
+
+/// Without names ([`SwitchGraph::quietly`]): whether these leaves differ in their
+/// number of switch cables, which no PGFT's leaves do (each has w₂·p₂ up-cables and
+/// none else to switches), so the attempt is refused before its levels are built.
+fn uneven_leaves(g: &SwitchGraph<'_>, leaves: &[u32]) -> bool {
+    let uneven = g.is_quiet() && leaves.iter().any(|&s| g.degree(s) != g.degree(leaves[0]));
+    if uneven {
+        g.inexact();
+    }
+    uneven
 }
 
 /// Recognise the PGFT whose leaves are `leaves` (the module doc's four steps, then the
@@ -320,7 +336,7 @@ fn subtree_digits(lv: &Levels, params: &PgftParams) -> Result<Vec<u32>, Fail> {
         keyed.sort();
         keyed.dedup();
         let ml = params.m(l + 1);
-        let mut a_of = std::collections::HashMap::new();
+        let mut a_of = FxMap::default();
         let mut k = 0;
         while k < keyed.len() {
             let pa = keyed[k].0;
@@ -380,7 +396,7 @@ fn copy_digits(g: &SwitchGraph<'_>, lv: &Levels, params: &PgftParams) -> Result<
         }
         reps.sort_by_key(|r| (r.0, r.1));
         let wl = params.w(l);
-        let mut b_of = std::collections::HashMap::new();
+        let mut b_of = FxMap::default();
         let mut k = 0;
         while k < reps.len() {
             let cb = reps[k].0;
@@ -602,16 +618,15 @@ pub(crate) type Neighbours = Vec<Vec<(u32, u32)>>;
 
 /// [`Neighbours`] one level up and one level down of every switch.
 pub(crate) fn parents_and_children(g: &SwitchGraph<'_>, level: &[u32]) -> (Neighbours, Neighbours) {
-    let grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
-        let mut v: Vec<u32> = g
-            .neighbours(s)
-            .iter()
-            .copied()
-            .filter(|&t| level[t as usize] == dl)
-            .collect();
+    // one scratch list, results sized up front: grown push by push they reallocated
+    // several times per switch and attempt
+    let mut v: Vec<u32> = Vec::new();
+    let mut grouped = |s: u32, dl: u32| -> Vec<(u32, u32)> {
+        v.clear();
+        v.extend(g.neighbours(s).iter().copied().filter(|&t| level[t as usize] == dl));
         v.sort_unstable();
-        let mut out: Vec<(u32, u32)> = Vec::new();
-        for t in v {
+        let mut out: Vec<(u32, u32)> = Vec::with_capacity(v.len());
+        for &t in &v {
             match out.last_mut() {
                 Some((u, c)) if *u == t => *c += 1,
                 _ => out.push((t, 1)),

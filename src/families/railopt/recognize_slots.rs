@@ -10,15 +10,15 @@
 
 use crate::families::pgft::model::PgftLayout;
 use crate::families::railopt::model::RailFabric;
+use crate::guid::FxMap as HashMap;
 use crate::topology::{Endpoint, Fabric};
-use std::collections::HashMap;
 
 /// Renumber the host slots of every leaf of `l` by server position, where the fabric is
 /// rail-optimised and the leaf's hosts allow it; other hosts (management) take the free
 /// slots in their old order.
 pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
     let Some(rf) = RailFabric::of(fabric) else { return };
-    let mut position: HashMap<Endpoint, (u32, u32)> = HashMap::new();
+    let mut position: HashMap<Endpoint, (u32, u32)> = HashMap::default();
     for (u, unit) in rf.units.iter().enumerate() {
         for (k, &s) in unit.servers.iter().enumerate() {
             for h in &rf.servers[s as usize].hcas {

@@ -1,49 +1,8 @@
 //! The hash keys of the readers: node ids and GUIDs, hashed by FxHash, short node ids
 //! packed into the key itself (and kept in a table of their own, [`ShortIds`]).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// FxHash, the multiply-rotate hash rustc uses: node ids and GUIDs of a local dump are
-/// not adversarial keys, and SipHash took a tenth of the parse time.
-#[derive(Default, Clone, Copy)]
-pub(super) struct Fx(u64);
-
-impl Fx {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-        }
-        let mut tail = [0u8; 8];
-        let rest = chunks.remainder();
-        tail[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(tail) ^ ((rest.len() as u64) << 59));
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.add(v as u64);
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.add(v);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.add(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        // the product's low bits see only its inputs' low bits; the table indexes by them
-        self.0.rotate_left(26)
-    }
-}
-
-/// A hash map keyed by node ids or GUIDs.
-pub(super) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+/// The readers' hash map (FxHash: [`crate::guid::FxMap`]).
+pub(super) use crate::guid::FxMap;
 
 /// A node id of at most 23 bytes (ibnetdiscover's `S-<16 hex>`, ibsim's names), packed
 /// with its length into the key itself: a lookup then compares table memory instead of

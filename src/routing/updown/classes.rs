@@ -6,7 +6,7 @@
 //! pass over the classes instead of one over every cable.
 
 use super::INF;
-use std::collections::HashMap;
+use crate::guid::FxMap as HashMap;
 
 /// Rows (by their index in a compressed adjacency) grouped by their set of neighbours.
 pub(super) struct Classes {
@@ -27,7 +27,7 @@ impl Classes {
     /// The classes of the rows of the adjacency `(start, adj)`.
     pub(super) fn new(start: &[u32], adj: &[(u32, u8)]) -> Classes {
         let n = start.len().saturating_sub(1);
-        let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut index: HashMap<Vec<u32>, u32> = HashMap::default();
         let (mut of, mut cstart, mut nbrs) = (Vec::with_capacity(n), vec![0u32], Vec::new());
         for i in 0..n {
             let mut set: Vec<u32> = adj[start[i] as usize..start[i + 1] as usize]

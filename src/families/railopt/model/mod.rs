@@ -18,9 +18,9 @@
 pub mod check;
 pub mod plan;
 
+use crate::guid::FxMap as HashMap;
 use crate::topology::{Endpoint, Fabric, NodeId, NodeKind};
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// No rail, unit or leaf.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -237,7 +237,7 @@ impl RailFabric {
     /// nothing).
     fn find_units(&mut self, fabric: &Fabric) {
         let mut servers_on = vec![0u32; fabric.len()];
-        let mut shared: HashMap<(NodeId, NodeId), u32> = HashMap::new();
+        let mut shared: HashMap<(NodeId, NodeId), u32> = HashMap::default();
         for s in &self.servers {
             let mut leaves: Vec<NodeId> = s.hcas.iter().map(|h| h.leaf).collect();
             leaves.sort_unstable();
@@ -280,7 +280,7 @@ impl RailFabric {
             group_of_server.push(count.iter().find(|c| c.1 == best).map_or(NONE, |c| c.0));
         }
         // units in the order of their first server; a group no server calls its own is stray
-        let mut unit_of_group: HashMap<NodeId, u32> = HashMap::new();
+        let mut unit_of_group: HashMap<NodeId, u32> = HashMap::default();
         for (i, &g) in group_of_server.iter().enumerate() {
             let next = self.units.len() as u32;
             let u = *unit_of_group.entry(g).or_insert(next);
@@ -309,7 +309,7 @@ impl RailFabric {
     fn find_leaf_rails(&mut self, fabric: &Fabric) {
         let r = self.rails.len();
         let mut count = vec![0u32; r];
-        let mut on_leaf: HashMap<NodeId, Vec<u32>> = HashMap::new();
+        let mut on_leaf: HashMap<NodeId, Vec<u32>> = HashMap::default();
         for s in &self.servers {
             for h in &s.hcas {
                 on_leaf.entry(h.leaf).or_default().push(h.rail);
@@ -428,7 +428,7 @@ impl RailFabric {
 /// Host ports grouped by host name, servers in name order; host ports cabled to no switch
 /// are returned apart.
 fn group_servers(fabric: &Fabric) -> (Vec<Server>, Vec<Endpoint>) {
-    let mut by_name: HashMap<Cow<'_, str>, usize> = HashMap::new();
+    let mut by_name: HashMap<Cow<'_, str>, usize> = HashMap::default();
     let mut servers: Vec<Server> = Vec::new();
     let mut loose = Vec::new();
     for n in fabric.cas() {
@@ -472,7 +472,7 @@ fn group_servers(fabric: &Fabric) -> (Vec<Server>, Vec<Endpoint>) {
 
 /// The HCA count most servers have (the larger on a tie): the number of rails.
 fn common_hca_count(servers: &[Server]) -> usize {
-    let mut count: HashMap<usize, usize> = HashMap::new();
+    let mut count: HashMap<usize, usize> = HashMap::default();
     for s in servers.iter().filter(|s| s.hcas.len() > 1) {
         *count.entry(s.hcas.len()).or_default() += 1;
     }
@@ -483,7 +483,7 @@ fn common_hca_count(servers: &[Server]) -> usize {
 /// the servers (HCAs take the rail of their name, or none); otherwise rails come from the
 /// leaves later ([`RailSource::Leaves`]).
 fn rails_by_device(servers: &mut [Server], rails_n: usize) -> (Vec<String>, RailSource) {
-    let mut users: HashMap<&str, usize> = HashMap::new();
+    let mut users: HashMap<&str, usize> = HashMap::default();
     for s in servers.iter() {
         let mut seen: Vec<&str> = s.hcas.iter().map(|h| h.device.as_str()).collect();
         seen.sort_unstable();
