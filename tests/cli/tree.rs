@@ -355,6 +355,56 @@ fn superpod_shapes_stay_pgfts() {
     }
 }
 
+/// A SuperPOD leaf has 31 hosts on 32 up cables, so d-mod-k leaves the second cable to
+/// the last spine without a destination at every leaf, and random permutations lose it.
+/// The PGFT router hands that cable its sibling's destinations from half the source
+/// leaves (docs/tree.md §1.4): every up cable of every leaf carries destinations, at
+/// least a third as many as the cables' mean, and every cable to one spine still leads
+/// there (the route after the leaf is d-mod-k's).
+#[test]
+fn superpod_leaves_use_every_up_cable() {
+    for sus in [1, 2, 4] {
+        let f = found::superpod(1, sus);
+        let Recognition::Recognized { layout, .. } = recognize(&f, None) else {
+            panic!("{sus} units: unrecognised")
+        };
+        let lids = Lids::plan(&f, &[], 0).unwrap();
+        let routed = route_fabric(&f, Shape::Intact(&layout), &lids, &Ask::default()).unwrap();
+        let host_leaf = |n: u32| f.peer(n, 1).map(|(leaf, _)| leaf);
+        let hosts: Vec<(u32, u16)> = (0..f.len() as u32)
+            .filter(|&n| f.node(n).kind != NodeKind::Switch)
+            .filter_map(|n| Some((host_leaf(n)?, lids.base[f.port_index(n, 1) as usize])))
+            .collect();
+        let leaves: std::collections::BTreeSet<u32> = hosts.iter().map(|h| h.0).collect();
+        // every leaf sends a destination to the same spine
+        for &(home, lid) in &hosts {
+            let spines: std::collections::BTreeSet<u32> = leaves
+                .iter()
+                .filter(|&&l| l != home)
+                .map(|&l| f.peer(l, routed.lfts.get(l, lid).unwrap()).unwrap().0)
+                .collect();
+            assert_eq!(spines.len(), 1, "{sus} units, LID {lid}: spines {spines:?}");
+        }
+        for &leaf in &leaves {
+            let mut per_port: BTreeMap<u8, usize> = (1..=f.node(leaf).nports)
+                .filter(|&p| f.peer(leaf, p).is_some_and(|(x, _)| f.node(x).kind == NodeKind::Switch))
+                .map(|p| (p, 0))
+                .collect();
+            for &(_, lid) in hosts.iter().filter(|h| h.0 != leaf) {
+                let port = routed.lfts.get(leaf, lid).unwrap();
+                *per_port.get_mut(&port).expect("a host of another leaf is sent up") += 1;
+            }
+            let (least, total) = (per_port.values().min().unwrap(), per_port.values().sum::<usize>());
+            assert!(
+                least * 3 * per_port.len() >= total,
+                "{sus} units, leaf {}: destinations per up cable {:?}",
+                f.node(leaf).desc,
+                per_port.values().collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
 /// Route a generated fabric (LIDs planned) and prove the result.
 /// With every VL offered and with one (detours and escape lane dropped, as the plugin
 /// without QoS does), no host LID has a defective entry anywhere: switches without hosts

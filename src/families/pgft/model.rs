@@ -279,7 +279,15 @@ pub struct PgftLayout {
     /// Named as the two-level fat-tree it is (`recognize --family twolevel`, see
     /// [`crate::families::twolevel::model`]): changes the family name and description, not the routing.
     pub twolevel: bool,
+    /// Per host slot (or empty), the index within its leaf that the host's balance index
+    /// takes ([`COUNTED`]: its count among the leaf's hosts). A rail-optimised leaf's
+    /// servers leave their rail's index out, so that leaves of different rails idle
+    /// different up ports (docs/tree.md §1.4).
+    pub slot_balance: Vec<u32>,
 }
+
+/// A host whose balance index is its count among its leaf's hosts.
+pub const COUNTED: u32 = u32::MAX;
 
 impl PgftLayout {
     /// (level, index within the level) of switch s (global index).
@@ -421,6 +429,7 @@ pub(crate) fn build_named(params: &PgftParams, opts: &BuildOptions, names: &dyn 
             others,
             other_pos,
             twolevel: false,
+            slot_balance: Vec::new(),
         }),
     ))
 }

@@ -161,6 +161,7 @@ fn with_leaves(g: &SwitchGraph<'_>, leaves: Vec<u32>) -> Result<Layout, Fail> {
         others: Vec::new(),
         other_pos: Vec::new(),
         twolevel: false,
+        slot_balance: Vec::new(),
     };
     crate::families::railopt::recognize_slots::server_order(g.fabric, &mut layout);
     Ok(Layout::Pgft(layout))

@@ -513,6 +513,7 @@ fn layout(
             others: Vec::new(),
             other_pos: Vec::new(),
             twolevel,
+            slot_balance: Vec::new(),
         },
     };
     faults(holes, family)

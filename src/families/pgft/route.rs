@@ -17,6 +17,7 @@
 //! same tables as [`crate::routing::hosts`]'s k-ary router (tested). Switch LIDs are routed
 //! up*/down* by level, as for the other families.
 
+use crate::families::pgft::model::COUNTED;
 use crate::routing::hosts::{Entries, HostRoutes, RoutedLayout};
 use crate::routing::lft::NO_ROUTE;
 use crate::topology::{Fabric, NodeId, PgftLayout};
@@ -148,7 +149,8 @@ impl<'a> PgftRouter<'a> {
 /// The balance index of every host (compute hosts, then the others): its leaf's first
 /// slot plus how many hosts of that leaf sit on lower slots. A leaf's hosts are numbered
 /// without its empty ports, so that a run of consecutive ranks (a shift phase) never takes
-/// one up port twice; a host leaving renumbers only the hosts after it on its leaf.
+/// one up port twice; a host leaving renumbers only the hosts after it on its leaf. A host
+/// given an index of its own ([`PgftLayout::slot_balance`]) takes it instead.
 fn balance_index(l: &PgftLayout) -> Vec<u64> {
     let pos: Vec<u32> = l.host_pos.iter().chain(&l.other_pos).copied().collect();
     let m1 = l.params.m(1);
@@ -160,7 +162,8 @@ fn balance_index(l: &PgftLayout) -> Vec<u64> {
         if pos[i] / m1 != leaf {
             (leaf, k) = (pos[i] / m1, 0);
         }
-        bal[i] = u64::from(leaf) * u64::from(m1) + k;
+        let own = l.slot_balance.get(pos[i] as usize).copied().unwrap_or(COUNTED);
+        bal[i] = u64::from(leaf) * u64::from(m1) + if own == COUNTED { k } else { u64::from(own) };
         k += 1;
     }
     bal

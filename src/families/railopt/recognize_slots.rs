@@ -8,10 +8,13 @@
 //! (docs/railopt.md §5). A leaf whose HCAs do not fit (a server of another unit, a
 //! position beyond the slots) keeps its port order.
 
-use crate::families::pgft::model::PgftLayout;
+use crate::families::pgft::model::{PgftLayout, COUNTED};
 use crate::families::railopt::model::RailFabric;
 use crate::guid::FxMap as HashMap;
 use crate::topology::{Endpoint, Fabric};
+
+/// A leaf of no rail.
+const NO_RAIL: u32 = u32::MAX;
 
 /// Renumber the host slots of every leaf of `l` by server position, where the fabric is
 /// rail-optimised and the leaf's hosts allow it; other hosts (management) take the free
@@ -27,6 +30,12 @@ pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
         }
     }
     let m1 = l.params.m(1);
+    // a unit as large as a leaf leaves no index to idle
+    let rail = match rf.units.iter().all(|u| (u.servers.len() as u32) < m1) {
+        true => rail_of_leaf(&rf, l),
+        false => vec![NO_RAIL; l.level(1).len()],
+    };
+    l.slot_balance = vec![COUNTED; rail.len() * m1 as usize];
     let mut by_leaf: Vec<Vec<usize>> = vec![Vec::new(); l.params.switches_at(1) as usize];
     for (i, &d) in l.host_pos.iter().enumerate() {
         by_leaf[(d / m1) as usize].push(i);
@@ -45,11 +54,58 @@ pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
             l.host_pos[i] = leaf as u32 * m1 + slot;
             l.down[base + slot as usize] = port;
         }
+        let servers: Vec<bool> = hosts.iter().map(|&i| position.contains_key(&l.hosts[i])).collect();
+        if let Some(own) = rail_balance(&servers, &slots, m1, rail[leaf]) {
+            let first = leaf * m1 as usize;
+            for (&slot, b) in slots.iter().zip(own) {
+                l.slot_balance[first + slot as usize] = b;
+            }
+        }
     }
     let mut order: Vec<usize> = (0..l.hosts.len()).collect();
     order.sort_by_key(|&i| l.host_pos[i]);
     l.hosts = order.iter().map(|&i| l.hosts[i]).collect();
     l.host_pos = order.iter().map(|&i| l.host_pos[i]).collect();
+}
+
+/// The rail of each leaf of `l` in its unit ([`NO_RAIL`] for a leaf no unit has as a
+/// rail's).
+fn rail_of_leaf(rf: &RailFabric, l: &PgftLayout) -> Vec<u32> {
+    let leaves = l.level(1);
+    let mut rail = vec![NO_RAIL; leaves.len()];
+    for unit in &rf.units {
+        for (r, &node) in unit.rail_leaf.iter().enumerate() {
+            if let Some(i) = leaves.iter().position(|&n| n == node) {
+                rail[i] = r as u32;
+            }
+        }
+    }
+    rail
+}
+
+/// The index within its leaf that each host of a rail leaf takes for balance (`servers`:
+/// which hosts are servers' HCAs, `slots`: their slots, a server's being its position):
+/// a server's position with the leaf's rail index left out, the other hosts (management)
+/// the indices left, the rail's first. Leaves of one rail idle the same up index, so a
+/// GPU-order shift (a slot shift on every rail) stays conflict-free; leaves of different
+/// rails idle different ones, so a source leaf's up ports carry nearly equal shares
+/// (docs/tree.md §1.4). `None` for a leaf of no rail, or one whose servers do not fit.
+fn rail_balance(servers: &[bool], slots: &[u32], m1: u32, rail: u32) -> Option<Vec<u32>> {
+    if rail == NO_RAIL {
+        return None;
+    }
+    let mut taken = vec![false; m1 as usize];
+    let mut own = vec![COUNTED; slots.len()];
+    for (k, _) in servers.iter().enumerate().filter(|x| *x.1) {
+        let b = slots[k] + u32::from(slots[k] >= rail);
+        *taken.get_mut(b as usize)? = true;
+        own[k] = b;
+    }
+    let mut free = (0..m1).filter(|&b| !taken[b as usize]);
+    for (k, _) in servers.iter().enumerate().filter(|x| !*x.1) {
+        own[k] = free.next()?;
+    }
+    Some(own)
 }
 
 /// The new slot of each of a leaf's hosts (`hosts`: indices into `all`, in slot order),
