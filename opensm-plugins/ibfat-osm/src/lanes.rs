@@ -95,7 +95,7 @@ impl ActiveLanes {
 
 /// What OpenSM offers for virtual lanes: QoS on (it programs SL-to-VL tables only then),
 /// its `max_op_vls`, and the lowest VLCap of any cabled port (with the port, for the log).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VlOffer {
     pub qos: bool,
     pub max_op_vls: u8,

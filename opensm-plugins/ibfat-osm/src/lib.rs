@@ -56,6 +56,7 @@ mod hops;
 mod lanes;
 mod options;
 mod passlog;
+mod reuse;
 mod schedule;
 mod stages;
 mod subnet;
@@ -64,19 +65,21 @@ use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize, Recognition};
+use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::small::PassThreads;
 use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape};
 use ibfat::topology::{Fabric, Layout, Topology};
 use lanes::{ActiveLanes, VlOffer};
 pub use options::{parse_options, Options};
+use reuse::LastPass;
 use schedule::{ensure_folder, retire_schedule, write_schedule};
 use stages::Stages;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
-use subnet::read_subnet;
+use subnet::{subnet_of, Records};
 
 /// The OpenSM release this plugin was built against (checked by build.rs).
 pub const OSM_VERSION: &str = env!("IBFAT_OSM_VERSION");
@@ -146,6 +149,8 @@ struct Plugin {
     /// The SL/VL rules of the tables programmed by the last successful pass, if they need
     /// any (a degraded fabric); `None`: OpenSM's own SLs and SL-to-VL tables stand.
     lanes: RwLock<Option<ActiveLanes>>,
+    /// What the last successful pass computed, for a re-sweep of the same subnet.
+    last: Mutex<Option<LastPass>>,
 }
 
 fn log(osm: *mut c_void, error: bool, msg: &str) {
@@ -205,6 +210,7 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
             passes: AtomicU64::new(0),
             sizes: AtomicU64::new(0),
             lanes: RwLock::new(None),
+            last: Mutex::new(None),
         }));
         // SAFETY: the name is a static C string; the context outlives the engine (freed in delete())
         let st = unsafe {
@@ -327,15 +333,9 @@ extern "C" fn build_fwd_tables(ctx: *mut c_void) -> c_int {
 }
 
 /// Copy the tables into OpenSM's new LFTs of every switch, and the hops of their routes
-/// to switch LIDs into OpenSM's hop matrices (the engine skips OpenSM's min-hop
-/// propagation: [`hops`]).
-fn program(
-    osm: *mut c_void,
-    fabric: &Fabric,
-    lids: &Lids,
-    lfts: &LftSet,
-    threads: PassThreads,
-) -> Result<(), ProgramFault> {
+/// to switch LIDs (`rows`, from [`hops::switch_lid_hops`]) into OpenSM's hop matrices (the
+/// engine skips OpenSM's min-hop propagation: [`hops`]).
+fn program(osm: *mut c_void, fabric: &Fabric, lfts: &LftSet, rows: &[Vec<(u16, u8, u8)>]) -> Result<(), ProgramFault> {
     for (row, &sw) in lfts.switches.iter().enumerate() {
         let t = lfts.row(row);
         let mut size: c_uint = 0;
@@ -352,7 +352,6 @@ fn program(
             });
         }
     }
-    let rows = threads.run(|| hops::switch_lid_hops(fabric, lids, lfts));
     for (row, entries) in rows.iter().enumerate() {
         let sw = lfts.switches[row];
         let l: Vec<u16> = entries.iter().map(|e| e.0).collect();
@@ -399,6 +398,18 @@ struct Marks {
 }
 
 impl Marks {
+    /// The marks of a pass that read the subnet by `read` and computed nothing.
+    fn at(read: std::time::Duration) -> Marks {
+        Marks {
+            read,
+            recognised: read,
+            lids: read,
+            routed: read,
+            validated: read,
+            done: read,
+        }
+    }
+
     fn stages(&self) -> Stages {
         Stages {
             read: self.read + (self.lids - self.recognised),
@@ -412,13 +423,13 @@ impl Marks {
 
 /// What a pass found on the subnet: a family as built (host roles applied), or a family
 /// with holes.
-enum Found {
+pub(crate) enum Found {
     Intact(Topology),
     Degraded(Fabric, ibfat::recognize::Degraded),
 }
 
 impl Found {
-    fn fabric(&self) -> &Fabric {
+    pub(crate) fn fabric(&self) -> &Fabric {
         match self {
             Found::Intact(t) => &t.fabric,
             Found::Degraded(f, _) => f,
@@ -443,21 +454,97 @@ impl Found {
     }
 }
 
-/// One routing pass: read the subnet, recognise it, route it through the library's
-/// pipeline, prove, program, and write the schedule.
+/// The lane rules of a pass's routes.
+type LaneBox = Box<dyn LaneRules + Send + Sync>;
+
+/// One routing pass: read the subnet, and hand OpenSM the last pass's tables if it has
+/// not changed ([`reuse`]); else recognise it, route it through the library's pipeline
+/// and prove. Then program, and write the schedule.
 fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let osm = plugin.osm;
     let options = plugin.options.clone().map_err(StepAside::Options)?;
     let t0 = Instant::now();
-    let subnet = read_subnet(osm, &plugin.sizes).map_err(StepAside::Subnet)?;
-    if let Some(note) = subnet.unknown_rate_note() {
-        log(osm, false, &note);
+    let records = Records::read(osm, &plugin.sizes).map_err(StepAside::Subnet)?;
+    let offer = vl_offer(osm, records.lowest_vl_cap());
+    let pass = plugin.passes.load(Ordering::Relaxed);
+    let mut last = plugin.last.lock().unwrap_or_else(|e| e.into_inner());
+    // taken, not borrowed: a pass that fails leaves nothing for the next one to reuse
+    let earlier = last
+        .take()
+        .filter(|l| options.roles.is_empty() && l.serves(&records, &offer));
+    let (done, lanes, mut marks) = match earlier {
+        Some(l) => {
+            for (error, line) in &l.notes {
+                log(osm, *error, line);
+            }
+            (l, None, Marks::at(t0.elapsed()))
+        }
+        None => {
+            let (done, lanes, marks) = compute(osm, &options, records, offer, pass, t0)?;
+            (done, Some(lanes), marks)
+        }
+    };
+    let fabric = done.found.fabric();
+    program(osm, fabric, &done.lfts, &done.hops).map_err(StepAside::Program)?;
+    if let Some(lanes) = lanes {
+        // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); detours do
+        *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) =
+            lanes.map(|r| ActiveLanes::new(fabric, &done.lids, r));
     }
-    let lowest_vl_cap = subnet.lowest_vl_cap;
+    marks.done = t0.elapsed();
+    let reused = (done.pass != pass).then_some(done.pass);
+    log(
+        osm,
+        false,
+        &pass_line(pass, &done.description, &done.lfts, &done.lids, &marks, reused),
+    );
+    log(osm, false, &marks.stages().line(pass));
+    if let Some(path) = &options.schedule_out {
+        match &done.found {
+            // nearly every flow of the family's all-to-all is detoured on spread tables:
+            // its repair would re-pack them all inside the routing pass (minutes at
+            // LSFT(13)), and no schedule is conflict-free there anyway
+            _ if options.spread => {
+                log(
+                    osm,
+                    false,
+                    "objective=spread: no schedule is written (the family's all-to-all is conflict-free on its own routes only)",
+                );
+                retire_schedule(osm, path);
+            }
+            Found::Intact(topo) => write_schedule(osm, &options, topo, &done.lfts, &done.lids, path),
+            Found::Degraded(fabric, d) => schedule::write_repaired(osm, fabric, d, &done.lids, &done.lfts, path),
+        }
+    }
+    *last = Some(done);
+    Ok(())
+}
+
+/// Log a line of what the pass found, and keep it for a pass that reuses these tables.
+fn note(osm: *mut c_void, notes: &mut Vec<(bool, String)>, error: bool, line: String) {
+    log(osm, error, &line);
+    notes.push((error, line));
+}
+
+/// Recognise, route and prove the subnet of `records`: the tables and hop counts to
+/// program, the lanes the routes need, and the stage times so far.
+fn compute(
+    osm: *mut c_void,
+    options: &Options,
+    records: Records,
+    offer: VlOffer,
+    pass: u64,
+    t0: Instant,
+) -> Result<(LastPass, Option<LaneBox>, Marks), StepAside> {
+    let mut notes = Vec::new();
+    let subnet = subnet_of(&records).map_err(StepAside::Subnet)?;
+    if let Some(line) = subnet.unknown_rate_note() {
+        note(osm, &mut notes, false, line);
+    }
     // a small pass computes on this thread, a large one on all cores (routing::small)
     let threads = PassThreads::for_entries(table_entries(&subnet.fabric));
     let read = t0.elapsed();
-    let found = recognize_subnet(osm, &options, subnet.fabric, threads)?;
+    let found = recognize_subnet(osm, options, subnet.fabric, threads, &mut notes)?;
     let recognised = t0.elapsed();
     let fabric = found.fabric();
     let shape = found.shape();
@@ -468,7 +555,6 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     lids.require_complete(fabric)
         .map_err(|e| StepAside::Lids(LidsFault::Unusable(e)))?;
     let t_lids = t0.elapsed();
-    let offer = vl_offer(osm, lowest_vl_cap);
     let ask = Ask {
         objective: if options.spread {
             Objective::Spread
@@ -481,51 +567,40 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
         .run(|| route_fabric(fabric, shape, &lids, &ask))
         .map_err(|r| StepAside::route(&description, r, |n| offer.refusal(n)))?;
     for line in passlog::route_lines(&routed, &description, &offer) {
-        log(osm, false, &line);
+        note(osm, &mut notes, false, line);
     }
     let routed_at = t0.elapsed();
     if options.validate {
         let proof = threads.run(|| prove(fabric, &lids, &routed, found.layout()));
         for line in passlog::proof_lines(&proof, &routed) {
-            log(osm, !proof.sound, &line);
+            note(osm, &mut notes, !proof.sound, line);
         }
         if !proof.sound {
             return Err(StepAside::Unproven { fabric: description });
         }
     }
     let validated = t0.elapsed();
-    program(osm, fabric, &lids, &routed.lfts, threads).map_err(StepAside::Program)?;
-    // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); detours do
-    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = routed.lanes.map(|r| ActiveLanes::new(fabric, &lids, r));
+    let hops = threads.run(|| hops::switch_lid_hops(fabric, &lids, &routed.lfts));
     let marks = Marks {
         read,
         recognised,
         lids: t_lids,
         routed: routed_at,
         validated,
-        done: t0.elapsed(),
+        done: validated,
     };
-    let pass = plugin.passes.load(Ordering::Relaxed);
-    log(osm, false, &pass_line(pass, &description, &routed.lfts, &lids, &marks));
-    log(osm, false, &marks.stages().line(pass));
-    if let Some(path) = &options.schedule_out {
-        match &found {
-            // nearly every flow of the family's all-to-all is detoured on spread tables:
-            // its repair would re-pack them all inside the routing pass (minutes at
-            // LSFT(13)), and no schedule is conflict-free there anyway
-            _ if options.spread => {
-                log(
-                    osm,
-                    false,
-                    "objective=spread: no schedule is written (the family's all-to-all is conflict-free on its own routes only)",
-                );
-                retire_schedule(osm, path);
-            }
-            Found::Intact(topo) => write_schedule(osm, &options, topo, &routed.lfts, &lids, path),
-            Found::Degraded(fabric, d) => schedule::write_repaired(osm, fabric, d, &lids, &routed.lfts, path),
-        }
-    }
-    Ok(())
+    let done = LastPass {
+        records,
+        offer,
+        pass,
+        found,
+        lids,
+        lfts: routed.lfts,
+        hops,
+        description,
+        notes,
+    };
+    Ok((done, routed.lanes, marks))
 }
 
 /// Switches × LIDs up to the highest OpenSM assigned: the size of the tables to compute.
@@ -541,6 +616,7 @@ fn recognize_subnet(
     options: &Options,
     fabric: Fabric,
     threads: PassThreads,
+    notes: &mut Vec<(bool, String)>,
 ) -> Result<Found, StepAside> {
     match threads.run(|| recognize(&fabric, options.family)) {
         Recognition::Recognized { layout, .. } => {
@@ -556,7 +632,7 @@ fn recognize_subnet(
         }
         Recognition::Unrecognized { degraded: Some(d), .. } => {
             for line in passlog::fault_lines(&d) {
-                log(osm, false, &line);
+                note(osm, notes, false, line);
             }
             if !options.route_degraded {
                 return Err(StepAside::DegradedRefused { fabric: d.description });
@@ -598,10 +674,14 @@ fn with_roles(osm: *mut c_void, options: &Options, fabric: &Fabric, mut layout: 
     Ok(layout)
 }
 
-/// The pass summary line the tests and operators look for.
-fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks) -> String {
+/// The pass summary line the tests and operators look for; `reused`: the pass whose
+/// tables this one handed OpenSM again.
+fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks, reused: Option<u64>) -> String {
+    let again = reused.map_or(String::new(), |k| {
+        format!("; the subnet is as in pass {k}: its tables are programmed again")
+    });
     format!(
-        "pass {pass}: recognised {what}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms)",
+        "pass {pass}: recognised {what}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms){again}",
         lfts.switches.len(),
         lids.owner.iter().skip(1).filter(|&&o| o != ibfat::topology::NO_PEER).count(),
         lids.lmc,

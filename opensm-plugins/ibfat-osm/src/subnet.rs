@@ -20,6 +20,7 @@ extern "C" {
 }
 
 #[repr(C)]
+#[derive(PartialEq, Eq)]
 pub struct ShimNode {
     guid: u64,
     kind: u8,
@@ -29,6 +30,7 @@ pub struct ShimNode {
 }
 
 #[repr(C)]
+#[derive(PartialEq, Eq)]
 pub struct ShimPort {
     node_guid: u64,
     port_guid: u64,
@@ -63,8 +65,6 @@ pub struct Subnet {
     pub fabric: Fabric,
     /// The links whose codes were not understood: their rate is unknown.
     pub unknown_rates: Vec<UnknownRate>,
-    /// (VLCap code, node GUID, port) of the cabled port offering the fewest VLs.
-    pub lowest_vl_cap: Option<(u8, u64, u8)>,
 }
 
 impl Subnet {
@@ -83,6 +83,33 @@ impl Subnet {
             first.speed_ext,
             first.speed_mlnx
         ))
+    }
+}
+
+/// OpenSM's node and port records as one walk of its tables gave them: everything a
+/// routing pass knows of the subnet, so two equal readings route alike ([`crate::reuse`]).
+#[derive(PartialEq, Eq)]
+pub struct Records {
+    nodes: Vec<ShimNode>,
+    ports: Vec<ShimPort>,
+}
+
+impl Records {
+    /// Walk OpenSM's tables, once when the last read's sizes still hold. `sizes` holds the
+    /// node and port counts of the last read (high and low 32 bits) and is updated: the
+    /// usual re-sweep fits, a subnet that grew takes a second walk.
+    pub fn read(osm: *mut c_void, sizes: &AtomicU64) -> Result<Records, SubnetFault> {
+        let (nodes, ports) = walk(osm, sizes)?;
+        Ok(Records { nodes, ports })
+    }
+
+    /// (VLCap code, node GUID, port) of the cabled port offering the fewest VLs.
+    pub fn lowest_vl_cap(&self) -> Option<(u8, u64, u8)> {
+        self.ports
+            .iter()
+            .filter(|p| p.vl_cap != 0)
+            .map(|p| (p.vl_cap, p.node_guid, p.port))
+            .min()
     }
 }
 
@@ -147,12 +174,9 @@ fn guid_name(prefix: u8, guid: u64) -> String {
     b.iter().map(|&c| c as char).collect()
 }
 
-/// Read the subnet OpenSM discovered into an ibfat fabric (with OpenSM's LIDs). `sizes`
-/// holds the node and port counts of the last read: the records are taken in one walk of
-/// OpenSM's tables when they still fit (the usual re-sweep), in a second when the subnet
-/// grew, and `sizes` is updated.
-pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, SubnetFault> {
-    let (nodes, ports) = walk(osm, sizes)?;
+/// The subnet OpenSM discovered as an ibfat fabric (with OpenSM's LIDs).
+pub fn subnet_of(records: &Records) -> Result<Subnet, SubnetFault> {
+    let (nodes, ports) = (&records.nodes, &records.ports);
     let mut fabric = Fabric::new();
     fabric.reserve(
         nodes.len(),
@@ -161,12 +185,7 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, Subnet
     // GUID -> node id, sorted for binary search (a hash per port costs more at this size)
     let mut id_of: Vec<(u64, u32)> = Vec::with_capacity(nodes.len());
     let mut unknown_rates = Vec::new();
-    let lowest_vl_cap = ports
-        .iter()
-        .filter(|p| p.vl_cap != 0)
-        .map(|p| (p.vl_cap, p.node_guid, p.port))
-        .min();
-    for n in &nodes {
+    for n in nodes {
         let kind = match n.kind {
             2 => NodeKind::Switch,
             3 => NodeKind::Router,
@@ -193,7 +212,7 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, Subnet
     }
     id_of.sort_unstable();
     let id = |guid: u64| id_of.binary_search_by_key(&guid, |e| e.0).ok().map(|i| id_of[i].1);
-    for p in &ports {
+    for p in ports {
         let (Some(a), Some(b)) = (id(p.node_guid), id(p.remote_node_guid)) else {
             return Err(SubnetFault::UnknownPeer {
                 node: p.node_guid,
@@ -236,11 +255,7 @@ pub fn read_subnet(osm: *mut c_void, sizes: &AtomicU64) -> Result<Subnet, Subnet
             }
         }
     }
-    Ok(Subnet {
-        fabric,
-        unknown_rates,
-        lowest_vl_cap,
-    })
+    Ok(Subnet { fabric, unknown_rates })
 }
 
 #[cfg(test)]
@@ -292,7 +307,6 @@ mod tests {
         assert_eq!(link_rate(&port(3, 4, 0, 0)).0, None, "width 3");
         let subnet = Subnet {
             fabric: Fabric::new(),
-            lowest_vl_cap: None,
             unknown_rates: vec![UnknownRate {
                 node_guid: 0x2c9,
                 port: 3,

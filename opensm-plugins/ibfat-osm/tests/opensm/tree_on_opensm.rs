@@ -158,6 +158,31 @@ fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
         println!("{engine}: {theirs:.4?} (shift max congestion {c}); ibfat {ours:.4?} ({congestion})");
     }
 
+    // a re-sweep of the unchanged subnet hands OpenSM the last pass's tables again
+    // (src/reuse.rs): said in the pass line, and the switches hold the same tables
+    osm.resweep_after(&sim, "", "unchanged");
+    let log = osm.log();
+    let last = log
+        .lines()
+        .rev()
+        .find(|l| l.contains("ibfat: pass ") && l.contains(" recognised "));
+    assert!(
+        last.is_some_and(|l| l.contains(": its tables are programmed again")),
+        "{}",
+        harness::tail(&log, 30)
+    );
+    // and every pass, reusing or not, logs what validation found of its tables
+    let pass_lines = log.matches(" recognised fat-tree as found: ").count();
+    assert_eq!(
+        log.matches("ibfat: validation").count(),
+        pass_lines,
+        "{}",
+        harness::tail(&log, 30)
+    );
+    let (again_fabric, again_lids, again) = sim.programmed();
+    assert_eq!(again_lids.owner, lids.owner);
+    harness::assert_same_tables(&again_fabric, &library, &again, "unchanged re-sweep");
+
     // ten cut/restore cycles of one random switch cable, each re-swept and routed by ibfat
     for seed in 1..=10u64 {
         let drill = t.path().join(format!("cut{seed}"));
