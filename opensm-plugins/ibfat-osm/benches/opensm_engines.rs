@@ -13,7 +13,8 @@
 //! Run: `cargo bench -p ibfat-osm --bench opensm_engines` (or scripts/bench-opensm.sh).
 //! Environment: `IBFAT_BENCH_ORDER=q` (prime power, default 13), `IBFAT_BENCH_ENGINES`
 //! (comma list, default ibfat,minhop,updn,ftree,dfsssp,nue,nue/8; `ibfat/spread` is the
-//! plugin with `objective=spread`, QoS on), `IBFAT_BENCH_PASSES` (≥ 1),
+//! plugin with `objective=spread`, QoS on; `ibfat/cold` the plugin with `reuse=0`, every
+//! re-sweep computed anew as after a change), `IBFAT_BENCH_PASSES` (≥ 1),
 //! `IBFAT_BENCH_CHECK=0` (skip reading back and checking the tables),
 //! `IBFAT_BENCH_RANDOM=k` (k rounds of random permutations, each round's ratio printed),
 //! `IBFAT_BENCH_TIMEOUT` (seconds per pass, default 1800),
@@ -73,6 +74,8 @@ fn engine_setup(entry: &str) -> (String, Vec<String>) {
         ("dfsssp", None) => args.push("-Q".into()),
         // the spreading objective's detours need their SLs and SL-to-VL tables
         ("ibfat", Some("spread")) => args.push("-Q".into()),
+        // every pass computes (the plugin's `reuse=0`): the time of a pass after a change
+        ("ibfat", Some("cold")) => {}
         ("nue", None) => {}
         ("nue", Some(v)) => {
             let n: u8 = v
@@ -81,7 +84,7 @@ fn engine_setup(entry: &str) -> (String, Vec<String>) {
             args.extend(["-Q".into(), "--nue_max_num_vls".into(), n.to_string()]);
         }
         (_, Some(_)) => panic!(
-            "IBFAT_BENCH_ENGINES: {entry}: only nue takes a VL count (nue/8), only ibfat an objective (ibfat/spread)"
+            "IBFAT_BENCH_ENGINES: {entry}: only nue takes a VL count (nue/8), only ibfat an objective (ibfat/spread) or cold passes (ibfat/cold)"
         ),
         _ => {}
     }
@@ -260,10 +263,10 @@ fn run_engine(
         ..Default::default()
     };
     if engine == "ibfat" {
-        cfg = cfg.with_ibfat_plugin(if entry == "ibfat/spread" {
-            "objective=spread"
-        } else {
-            ""
+        cfg = cfg.with_ibfat_plugin(match entry {
+            "ibfat/spread" => "objective=spread",
+            "ibfat/cold" => "reuse=0",
+            _ => "",
         });
     }
     let mut osm = sim.opensm_spawn(&cfg);

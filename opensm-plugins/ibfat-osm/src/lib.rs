@@ -35,6 +35,11 @@
 //!   offers fewer VLs than the routes need, the pass is refused with the reason. The
 //!   faults are logged. On an intact fabric both callbacks leave OpenSM's choices alone.
 //!
+//! * `reuse=1|0` — a re-sweep of a subnet whose node and port records are all as the last
+//!   successful pass read them programs that pass's tables again instead of routing anew
+//!   (default 1; [`reuse`]); `reuse=0` computes every pass (to time the engine). With host
+//!   role options every pass computes (the role files are read during the pass).
+//!
 //! * `objective=family|spread` — what the routes optimise (default family). `spread`, on a
 //!   Latin-square fat-tree intact or degraded: every host slot of a leaf is reached over a
 //!   different up link of every other leaf (one-turn detours on two data VLs, with
@@ -471,7 +476,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     // taken, not borrowed: a pass that fails leaves nothing for the next one to reuse
     let earlier = last
         .take()
-        .filter(|l| options.roles.is_empty() && l.serves(&records, &offer));
+        .filter(|l| options.reuse && options.roles.is_empty() && l.serves(&records, &offer));
     let (done, lanes, mut marks) = match earlier {
         Some(l) => {
             for (error, line) in &l.notes {

@@ -28,6 +28,10 @@ pub struct Options {
     /// each leaf's traffic over all its up links with one-turn detours on two data VLs
     /// (`ibfat route --objective spread`).
     pub spread: bool,
+    /// `reuse=1` (default) or `0`: a re-sweep of an unchanged subnet programs the last
+    /// pass's tables again (src/reuse.rs), or every pass computes anew (to time the
+    /// engine, or to rule the reuse out when a site suspects it).
+    pub reuse: bool,
 }
 
 impl Default for Options {
@@ -40,6 +44,7 @@ impl Default for Options {
             roles: RoleSources::default(),
             route_degraded: true,
             spread: false,
+            reuse: true,
         }
     }
 }
@@ -48,7 +53,7 @@ impl Options {
     /// The options as `key=value` pairs, for the log (defaults spelled out).
     pub fn describe(&self) -> String {
         format!(
-            "family={} schedule_out={} pattern={} validate={} degraded={} objective={}{}",
+            "family={} schedule_out={} pattern={} validate={} degraded={} objective={} reuse={}{}",
             self.family.map_or("auto".to_string(), |f| f.to_string()),
             self.schedule_out
                 .as_ref()
@@ -58,6 +63,7 @@ impl Options {
             self.validate as u8,
             if self.route_degraded { "route" } else { "refuse" },
             if self.spread { "spread" } else { "family" },
+            self.reuse as u8,
             self.describe_roles()
         )
     }
@@ -90,6 +96,7 @@ enum OptKey {
     IoNames,
     Degraded,
     Objective,
+    Reuse,
 }
 
 const OPTION_KEYS: &[Key<OptKey>] = &[
@@ -138,6 +145,11 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
         name: "objective",
         expects: "family or spread",
     },
+    Key {
+        id: OptKey::Reuse,
+        name: "reuse",
+        expects: "0 or 1",
+    },
 ];
 
 /// A path the plugin reads or writes inside OpenSM's routing pass: a regular file (or a
@@ -183,6 +195,7 @@ pub fn parse_options(text: &str) -> ibfat::error::Result<Options> {
             OptKey::ScheduleOut => o.schedule_out = Some(s.read(|v| regular_path("schedule_out", v))?),
             OptKey::Pattern => o.pattern = Some(s.read(str::parse)?),
             OptKey::Validate => o.validate = s.flag()?,
+            OptKey::Reuse => o.reuse = s.flag()?,
             OptKey::CnGuidFile => o.roles.compute_guids = Some(s.read(|v| regular_path("cn_guid_file", v))?),
             OptKey::IoGuidFile => o.roles.io_guids = Some(s.read(|v| regular_path("io_guid_file", v))?),
             OptKey::Degraded => {
