@@ -171,7 +171,20 @@ fn guid_name(prefix: u8, guid: u64) -> String {
     for (k, d) in b[2..].iter_mut().enumerate() {
         *d = HEX[(guid >> (60 - 4 * k) & 0xf) as usize];
     }
-    b.iter().map(|&c| c as char).collect()
+    // ASCII by construction: one allocation and a copy, not a char-by-char collect
+    String::from_utf8_lossy(&b).into_owned()
+}
+
+/// A node description as the SMA reports it (NUL-terminated, at most 64 bytes used),
+/// without surrounding blanks; bytes that are not UTF-8 become U+FFFD. Valid text (the
+/// usual case) is copied once, with no lossy scan.
+fn description(desc: &[c_char; 65]) -> String {
+    // SAFETY: the shim NUL-terminates desc (65 bytes, at most 64 used)
+    let bytes = unsafe { CStr::from_ptr(desc.as_ptr()) }.to_bytes().trim_ascii();
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.trim().to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).trim().to_owned(),
+    }
 }
 
 /// The subnet OpenSM discovered as an ibfat fabric (with OpenSM's LIDs).
@@ -191,11 +204,7 @@ pub fn subnet_of(records: &Records) -> Result<Subnet, SubnetFault> {
             3 => NodeKind::Router,
             _ => NodeKind::Ca,
         };
-        // SAFETY: the shim NUL-terminates desc (65 bytes, at most 64 used)
-        let desc = unsafe { CStr::from_ptr(n.desc.as_ptr()) }
-            .to_string_lossy()
-            .trim()
-            .to_string();
+        let desc = description(&n.desc);
         let prefix = match kind {
             NodeKind::Switch => b'S',
             NodeKind::Ca => b'H',
@@ -294,6 +303,26 @@ mod tests {
             assert_eq!(guid_name(b'S', guid), format!("S-{guid:016x}"));
         }
         assert_eq!(guid_name(b'H', 0xabc), "H-0000000000000abc");
+    }
+
+    #[test]
+    fn descriptions_read_as_the_lossy_trimmed_text() {
+        let cases: [&[u8]; 6] = [
+            b"MF0;switch-a:SX6036/U1",
+            b"  host07 HCA-1 \t",
+            b"",
+            b"caf\xc3\xa9 \xe2\x80\x83",
+            b"bad \xff\xfe bytes ",
+            &[b'x'; 64],
+        ];
+        for bytes in cases {
+            let mut raw = [0 as c_char; 65];
+            for (d, &b) in raw.iter_mut().zip(bytes) {
+                *d = b as c_char;
+            }
+            let old = String::from_utf8_lossy(bytes).trim().to_string();
+            assert_eq!(description(&raw), old, "{bytes:?}");
+        }
     }
 
     #[test]
