@@ -4,10 +4,8 @@
 //! **One path in per destination.** Destinations are taken in rank order. For each, a
 //! chain is drawn from its leaf upwards to a switch with no parent, taking at every switch
 //! an up-cable that the fewest destinations so far descend (parallel cables and
-//! different parents alike), to the parent into which the routes so far climbed the
-//! fewest source hosts per cable it has below (docs/tree.md §2.1); every switch's entry
-//! for a destination is worked out before the next chain is drawn, so that this count
-//! includes the routes off the chains. Every switch of the chain sends the destination down that
+//! different parents alike), to the parent the fewest chains climb through (docs/tree.md
+//! §2.1). Every switch of the chain sends the destination down that
 //! chain; a switch from which the chain's top is reached going up climbs towards it (to a
 //! parent on the chain, else to one from which the top is reached going up); a switch
 //! that cannot, but has the destination below itself, goes down towards it (to a child
@@ -30,7 +28,7 @@
 //! unrouted, counted and named.
 
 use crate::error::{Error, Result};
-use crate::families::tree::model::{cables, or_row, LeafReach, TreeLayout, MAX_LEVELS};
+use crate::families::tree::model::{cables, or_row, LeafReach, TreeLayout};
 use crate::families::tree::route_degraded::{name_pairs, route_switch_lids_from, TreeRoutes};
 use crate::routing::hosts::{Entries, RoutedLayout};
 use crate::routing::lft::{LftSet, NO_ROUTE};
@@ -66,7 +64,6 @@ struct Rows {
     to_top: Vec<u32>,
     /// T: how many tops.
     ntops: usize,
-
     /// Per row, how many parents it has when their cable counts differ by at most one
     /// (they are then the first entries of its interleaved up-cables), else 0.
     even_parents: Vec<u32>,
@@ -239,151 +236,73 @@ struct Dest {
     leaf: u32,
     /// Leaf index of its leaf.
     leaf_index: u32,
+    /// The chain in `chains[start..end]`: (row, port towards the host), leaf first.
+    start: u32,
+    end: u32,
     /// The chain's top, as an index among the tops.
     top: u32,
 }
 
-/// Host routes: every destination's chain (module doc), then every switch's entry for it,
-/// destination by destination in rank order. A chain weighs its parents by the traffic
-/// the routes of the destinations before it climb into them ([`Climb`]), so each
-/// destination's entries are worked out before the next chain is drawn: into a column
-/// of its own (one byte a switch, what [`Climb::add`] reads), the columns written into
-/// the tables row by row at the end.
-fn route_hosts(fabric: &Fabric, rows: &Rows, lfts: &mut LftSet, lids: &Lids, hosts: &[Endpoint]) -> Vec<Dest> {
-    let n = rows.level.len();
+/// Draw every destination's chain (module doc): the up-cable fewest destinations descend.
+fn chains(fabric: &Fabric, rows: &Rows, lfts: &LftSet, lids: &Lids, hosts: &[Endpoint]) -> (Vec<Dest>, Vec<(u32, u8)>) {
     let mut load = vec![0u32; rows.up.len()];
-    let mut climb = Climb::new(fabric, rows, lfts, hosts);
-    let mut loads: Vec<Load> = (0..n).map(|r| Load::new(rows, r)).collect();
+    // destinations whose chain climbs through each switch so far
+    let mut through = vec![0u32; rows.level.len()];
     let mut dests = Vec::with_capacity(hosts.len());
-    let mut columns = Vec::with_capacity(hosts.len() * n);
-    let mut chain = Vec::with_capacity(MAX_LEVELS);
+    let mut chain = Vec::with_capacity(hosts.len() * 3);
     for ep in hosts {
         let Some((sw, port)) = fabric.peer(ep.node, ep.port) else {
             continue;
         };
         let leaf = lfts.row_of[sw as usize];
-        chain.clear();
+        let start = chain.len() as u32;
         chain.push((leaf, port));
         let mut at = leaf as usize;
-        while !rows.ups(at).is_empty() {
-            let best = least_loaded_up(rows, &load, &climb.into, at, dests.len());
+        loop {
+            if rows.ups(at).is_empty() {
+                break;
+            }
+            let best = least_loaded_up(rows, &load, &through, at, dests.len());
             load[best] += 1;
             let (_, parent, parent_port) = rows.up[best];
+            through[parent as usize] += 1;
             chain.push((parent, parent_port));
             at = parent as usize;
         }
-        let d = Dest {
+        dests.push(Dest {
             lid: lids.base[fabric.port_index(ep.node, ep.port) as usize],
             leaf,
             leaf_index: rows.leaf[leaf as usize],
+            start,
+            end: chain.len() as u32,
             top: rows.top_of[at],
-        };
-        let from = columns.len();
-        columns.extend(loads.iter_mut().enumerate().map(|(r, l)| entry(rows, r, &d, &chain, l)));
-        climb.add(&columns[from..]);
-        dests.push(d);
+        });
     }
-    let stride = lfts.stride;
-    lfts.ports.par_chunks_mut(stride).enumerate().for_each(|(r, row)| {
-        for (i, d) in dests.iter().enumerate() {
-            row[d.lid as usize] = columns[i * n + r];
-        }
-    });
-    dests
-}
-
-/// The traffic the host routes so far climb into each switch: per switch, how many
-/// source hosts' routes enter it from below, summed over the destinations routed (on a
-/// random permutation, the flows its cables from below carry up, times the host count).
-/// A chain's climb counts (every source below the chain's switches that reaches its top
-/// going up) and so do the climbs of sources that cannot reach that top (on the grown
-/// lab, the leaf cabled to 2 of the 4 spines climbs to those 2 for every destination).
-struct Climb {
-    /// Per row, source hosts whose routes climbed into it.
-    into: Vec<u64>,
-    /// Per row, the hosts that hang off it: where traffic starts.
-    hosts: Vec<u64>,
-    /// Per (row, port): the parent the cable leads up to (`u32::MAX` for any other port).
-    up: Vec<u32>,
-    /// The rows by level, leaves first: what climbs into a row comes from the level below.
-    order: Vec<u32>,
-    /// Per row, the source hosts climbing through it towards the destination at hand.
-    passing: Vec<u64>,
-}
-
-impl Climb {
-    fn new(fabric: &Fabric, rows: &Rows, lfts: &LftSet, hosts: &[Endpoint]) -> Climb {
-        let n = rows.level.len();
-        let mut per = vec![0u64; n];
-        for ep in hosts {
-            if let Some((sw, _)) = fabric.peer(ep.node, ep.port) {
-                per[lfts.row_of[sw as usize] as usize] += 1;
-            }
-        }
-        let mut up = vec![u32::MAX; n * 256];
-        for r in 0..n {
-            for &(p, q, _) in rows.ups(r) {
-                up[r * 256 + p as usize] = q;
-            }
-        }
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_by_key(|&r| rows.level[r as usize]);
-        Climb {
-            into: vec![0; n],
-            hosts: per,
-            up,
-            order,
-            passing: vec![0; n],
-        }
-    }
-
-    /// Count the hosts of every switch into every switch their routes to a destination
-    /// climb to, from its column of entries: level by level upwards, each row passes what
-    /// starts or arrives there up its entry's cable (a route that turns up again after
-    /// going down, which none of the test fabrics has, counts up to its turn).
-    fn add(&mut self, column: &[u8]) {
-        self.passing.copy_from_slice(&self.hosts);
-        for &r in &self.order {
-            let r = r as usize;
-            let parent = self.up[r * 256 + column[r] as usize];
-            if parent != u32::MAX && self.passing[r] > 0 {
-                self.passing[parent as usize] += self.passing[r];
-                self.into[parent as usize] += self.passing[r];
-            }
-        }
-    }
+    (dests, chain)
 }
 
 /// The up-cable of row `at` for the chain of destination `d`: one of the cables the
 /// fewest destinations descend so far (each cable of a leaf then serves
-/// ⌈hosts / cables⌉ of its hosts at most), to the parent into which the fewest source
-/// hosts climbed so far per cable it has below (`climb`): a parent that other traffic
-/// must climb to anyway (the only parents of a leaf cabled to some of them) is left to
-/// that traffic, so every source leaf's cables to each parent carry about as much. Then
-/// the parent d-mod-k takes (d mod parents, when the parents have about as many cables
-/// each), then d-mod-k's cable (d mod cables, counted from the first).
-fn least_loaded_up(rows: &Rows, load: &[u32], climb: &[u64], at: usize, d: usize) -> usize {
+/// ⌈hosts / cables⌉ of its hosts at most), to the parent the fewest chains climb through
+/// so far: a leaf with few hosts leaves its spare cables on the parents that the others
+/// load, so a source switch's cables to each parent carry about as many destinations.
+/// Then the parent d-mod-k takes (d mod parents, when the parents have about as many
+/// cables each), then d-mod-k's cable (d mod cables, counted from the first).
+fn least_loaded_up(rows: &Rows, load: &[u32], through: &[u32], at: usize, d: usize) -> usize {
     let (lo, hi) = (rows.up_off[at] as usize, rows.up_off[at + 1] as usize);
     let n = hi - lo;
     let parents = rows.even_parents[at] as usize;
     let d_mod_k_parent = (parents > 0).then(|| rows.up[lo + d % parents].1);
     let fewest = (lo..hi).map(|k| load[k]).min().unwrap_or(0);
-    // a parent's climb per cable below it, as the fraction (climb, cables)
-    let per_cable = |k: usize| {
-        let p = rows.up[k].1 as usize;
-        (climb[p], rows.downs(p).len().max(1) as u64)
-    };
-    let rest = |k: usize| {
-        (
-            d_mod_k_parent.is_some_and(|p| p != rows.up[k].1),
-            (k - lo + n - d % n) % n,
-        )
-    };
     (lo..hi)
         .filter(|&k| load[k] == fewest)
-        .min_by(|&a, &b| {
-            let ((ca, na), (cb, nb)) = (per_cable(a), per_cable(b));
-            (ca * nb).cmp(&(cb * na)).then_with(|| rest(a).cmp(&rest(b)))
+        .min_by_key(|&k| {
+            let parent = rows.up[k].1;
+            (
+                through[parent as usize],
+                d_mod_k_parent.is_some_and(|p| p != parent),
+                (k - lo + n - d % n) % n,
+            )
         })
         .unwrap_or(lo)
 }
@@ -564,7 +483,15 @@ pub(crate) fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result
         .iter()
         .chain(&t.others)
         .partition(|&&ep| !t.above_leaves(fabric, ep));
-    let dests = route_hosts(fabric, &rows, &mut lfts, lids, &on_leaves);
+    let (dests, chain) = chains(fabric, &rows, &lfts, lids, &on_leaves);
+    let stride = lfts.stride;
+    lfts.ports.par_chunks_mut(stride).enumerate().for_each(|(r, row)| {
+        let mut load = Load::new(&rows, r);
+        for d in &dests {
+            let on_chain = &chain[d.start as usize..d.end as usize];
+            row[d.lid as usize] = entry(&rows, r, d, on_chain, &mut load);
+        }
+    });
     let rank: Vec<u32> = rows.level.iter().map(|&l| t.levels() - l).collect();
     // the switches hosts hang off: the only sources of data traffic
     let mut hosted = vec![false; lfts.switches.len()];
