@@ -17,7 +17,7 @@ use crate::formats::dump::{self, Discovered, DumpFormat, ParseOptions};
 use crate::formats::guid2lid;
 use crate::formats::input;
 use crate::formats::outpath::is_dash;
-use crate::recognize::{recognize, Recognition};
+use crate::recognize::{recognize_to_route, Recognition};
 use crate::routing::Lids;
 use crate::topology::{rails, Fabric, Layout, Model, Spec, Topology};
 use std::path::{Path, PathBuf};
@@ -144,7 +144,7 @@ impl Loaded {
         if !self.model.layout().is_some_and(fits) {
             // a spec asked for as another family is recognised as that family (a
             // standard MOLS plan as a k-ary tree, say); it keeps its spec
-            match recognize(self.fabric(), hint) {
+            match recognize_to_route(self.fabric(), hint) {
                 Recognition::Recognized { layout, equivalent, .. } => {
                     match &mut self.model {
                         Model::Known(t) => t.layout = layout,

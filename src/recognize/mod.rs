@@ -176,6 +176,28 @@ type Failed = (Family, Fail, bool);
 
 /// Recognise the family of a fabric. `hint` restricts the search to one family.
 pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
+    recognize_with(fabric, hint, Reasons::Always)
+}
+
+/// [`recognize()`] for a caller that routes what it finds and shows no reasons once the
+/// fabric is a family with faults: then the reasons of the families that did not fit
+/// ([`Recognition::Unrecognized`]'s `reason` and `attempts`) are left as they were made
+/// without switch names, sparing the recognisers a second run. When no family fits, with
+/// or without faults, the reasons are the same as [`recognize()`]'s.
+pub fn recognize_to_route(fabric: &Fabric, hint: Option<Family>) -> Recognition {
+    recognize_with(fabric, hint, Reasons::UnlessDegraded)
+}
+
+/// When the reasons of the families that did not fit are made again with names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reasons {
+    /// Always (they may be shown).
+    Always,
+    /// Only when the fabric is no family with faults either.
+    UnlessDegraded,
+}
+
+fn recognize_with(fabric: &Fabric, hint: Option<Family>, reasons: Reasons) -> Recognition {
     let g = match SwitchGraph::new(fabric) {
         Ok(g) => g,
         Err(reason) => {
@@ -224,7 +246,9 @@ pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
             (Err(fail), inexact) => fails.push((Family::Tree, fail, inexact)),
         }
     }
-    name_reasons(&g, &mut fails);
+    if reasons == Reasons::Always || degraded.is_none() {
+        name_reasons(&g, &mut fails);
+    }
     unrecognized(&fails, hint, degraded)
 }
 

@@ -63,7 +63,7 @@ mod subnet;
 use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
-use ibfat::recognize::{recognize, Recognition};
+use ibfat::recognize::{recognize_to_route, Recognition};
 use ibfat::routing::small::PassThreads;
 use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape};
 use ibfat::topology::{Fabric, Layout, Topology};
@@ -542,7 +542,7 @@ fn recognize_subnet(
     fabric: Fabric,
     threads: PassThreads,
 ) -> Result<Found, StepAside> {
-    match threads.run(|| recognize(&fabric, options.family)) {
+    match threads.run(|| recognize_to_route(&fabric, options.family)) {
         Recognition::Recognized { layout, .. } => {
             if options.spread && !options.roles.is_empty() {
                 return Err(StepAside::Roles(RolesRefusal::Spread {
