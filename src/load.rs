@@ -314,7 +314,8 @@ pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<Family>, rail: Op
 /// Read a TOPOLOGY argument strictly and give it with a family layout: a spec's own, or
 /// the recognised one (`hint` restricts the family); an unrecognised fabric is an input
 /// error with the reason.
-pub fn load_family(path: &Path, hint: Option<Family>) -> Result<Loaded> {
+#[cfg(test)]
+pub(crate) fn load_family(path: &Path, hint: Option<Family>) -> Result<Loaded> {
     let loaded = load(path, ParseOptions::default(), Recognize::Yes(hint))?;
     loaded.topology()?;
     Ok(loaded)
