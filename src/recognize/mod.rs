@@ -290,3 +290,61 @@ fn unrecognized(fails: &[Failed], hint: Option<Family>, degraded: Option<Degrade
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::lsft::model::LsftParams;
+    use crate::topology::{FamilySpec, NodeKind, Spec};
+
+    /// The reasons of a recognition as shown: (reason, closest, attempts).
+    fn reasons(r: &Recognition) -> (String, Option<Family>, Vec<Attempt>) {
+        match r {
+            Recognition::Unrecognized {
+                reason,
+                closest,
+                attempts,
+                ..
+            } => (reason.clone(), *closest, attempts.clone()),
+            Recognition::Recognized { .. } => panic!("recognised"),
+        }
+    }
+
+    #[test]
+    fn recognize_to_route_finds_what_recognize_finds() {
+        let t = Spec::new(FamilySpec::Lsft(LsftParams::new(3, false))).build().unwrap();
+        // one switch-to-switch cable cut: the family with faults, with or without names
+        let mut cut = t.fabric.clone();
+        let (s, p) = cut
+            .switches()
+            .find_map(|s| {
+                (1..=cut.node(s).nports)
+                    .find(|&p| {
+                        cut.peer(s, p)
+                            .is_some_and(|(n, _)| cut.node(n).kind == NodeKind::Switch)
+                    })
+                    .map(|p| (s, p))
+            })
+            .unwrap();
+        cut.disconnect(s, p);
+        let (named, quiet) = (recognize(&cut, None), recognize_to_route(&cut, None));
+        let degraded = |r: &Recognition| match r {
+            Recognition::Unrecognized { degraded: Some(d), .. } => d.description.clone(),
+            _ => panic!("not degraded"),
+        };
+        assert_eq!(degraded(&named), degraded(&quiet));
+        // nothing fits (a family the fabric is not, with or without faults): the named
+        // reasons either way
+        for f in [Family::Fullmesh, Family::Mols, Family::Lsft] {
+            let named = recognize(&t.fabric, Some(f));
+            if let Recognition::Unrecognized { degraded: None, .. } = named {
+                assert_eq!(reasons(&named), reasons(&recognize_to_route(&t.fabric, Some(f))), "{f}");
+            }
+            let named = recognize(&cut, Some(f));
+            if let Recognition::Unrecognized { degraded: None, .. } = named {
+                assert!(!reasons(&named).0.is_empty());
+                assert_eq!(reasons(&named), reasons(&recognize_to_route(&cut, Some(f))), "{f}");
+            }
+        }
+    }
+}
