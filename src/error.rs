@@ -147,7 +147,7 @@ impl Error {
 /// `s` with every control character (C0, DEL, C1: newlines, tabs, ESC ...) written as a
 /// visible escape (`\n`, `\t`, `\x1b`, `\u{85}`), so that it can be shown on a terminal
 /// or quoted in a message without acting on it (every input error is shown through it). Borrowed when there is nothing to escape.
-pub fn escape_controls(s: &str) -> Cow<'_, str> {
+pub(crate) fn escape_controls(s: &str) -> Cow<'_, str> {
     if !s.chars().any(char::is_control) {
         return Cow::Borrowed(s);
     }

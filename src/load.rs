@@ -17,7 +17,7 @@ use crate::formats::dump::{self, Discovered, DumpFormat, ParseOptions};
 use crate::formats::guid2lid;
 use crate::formats::input;
 use crate::formats::outpath::is_dash;
-use crate::recognize::{recognize, Recognition};
+use crate::recognize::{recognize_to_route, Recognition};
 use crate::routing::Lids;
 use crate::topology::{rails, Fabric, Layout, Model, Spec, Topology};
 use std::path::{Path, PathBuf};
@@ -144,7 +144,7 @@ impl Loaded {
         if !self.model.layout().is_some_and(fits) {
             // a spec asked for as another family is recognised as that family (a
             // standard MOLS plan as a k-ary tree, say); it keeps its spec
-            match recognize(self.fabric(), hint) {
+            match recognize_to_route(self.fabric(), hint) {
                 Recognition::Recognized { layout, equivalent, .. } => {
                     match &mut self.model {
                         Model::Known(t) => t.layout = layout,
@@ -314,7 +314,8 @@ pub fn load_rail(path: &Path, opts: ParseOptions, hint: Option<Family>, rail: Op
 /// Read a TOPOLOGY argument strictly and give it with a family layout: a spec's own, or
 /// the recognised one (`hint` restricts the family); an unrecognised fabric is an input
 /// error with the reason.
-pub fn load_family(path: &Path, hint: Option<Family>) -> Result<Loaded> {
+#[cfg(test)]
+pub(crate) fn load_family(path: &Path, hint: Option<Family>) -> Result<Loaded> {
     let loaded = load(path, ParseOptions::default(), Recognize::Yes(hint))?;
     loaded.topology()?;
     Ok(loaded)

@@ -3,7 +3,7 @@
 
 use crate::status::{arg, cstr, free, give, guard, handle, handle_mut, out, Fail, IbfatStatus};
 use ibfat::families::Family;
-use ibfat::recognize::{recognize, Degraded, Recognition};
+use ibfat::recognize::{recognize_to_route, Degraded, Recognition};
 use ibfat::routing::Shape;
 use ibfat::topology::{Fabric, Layout, Model, NodeKind, Spec, Topology, Wiring};
 use std::ffi::{c_char, c_int};
@@ -466,7 +466,7 @@ pub unsafe extern "C" fn ibfat_fabric_recognize(
         // SAFETY: fabric is NULL or a live handle, out_result NULL or writable (pointer contract)
         let (f, o) = unsafe { (handle_mut(fabric, "fabric")?, out(out_result, "out_result")?) };
         let hint = IbfatFamily::hint(hint)?;
-        match recognize(f.fabric(), hint) {
+        match recognize_to_route(f.fabric(), hint) {
             Recognition::Recognized { layout, .. } => {
                 *o = describe(&layout);
                 f.degraded = None;

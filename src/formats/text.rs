@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 
-pub use crate::error::escape_controls;
-pub use crate::topology::label::{check_label, MAX_DESC, MAX_NAME};
+pub(crate) use crate::error::escape_controls;
+pub(crate) use crate::topology::label::{check_label, MAX_DESC, MAX_NAME};
 
 /// `s` with every control character replaced by a space, for text written into a file
 /// another program parses line by line, where an escape would be read literally

@@ -176,6 +176,28 @@ type Failed = (Family, Fail, bool);
 
 /// Recognise the family of a fabric. `hint` restricts the search to one family.
 pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
+    recognize_with(fabric, hint, Reasons::Always)
+}
+
+/// [`recognize()`] for a caller that routes what it finds and shows no reasons once the
+/// fabric is a family with faults: then the reasons of the families that did not fit
+/// ([`Recognition::Unrecognized`]'s `reason` and `attempts`) are left as they were made
+/// without switch names, sparing the recognisers a second run. When no family fits, with
+/// or without faults, the reasons are the same as [`recognize()`]'s.
+pub fn recognize_to_route(fabric: &Fabric, hint: Option<Family>) -> Recognition {
+    recognize_with(fabric, hint, Reasons::UnlessDegraded)
+}
+
+/// When the reasons of the families that did not fit are made again with names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reasons {
+    /// Always (they may be shown).
+    Always,
+    /// Only when the fabric is no family with faults either.
+    UnlessDegraded,
+}
+
+fn recognize_with(fabric: &Fabric, hint: Option<Family>, reasons: Reasons) -> Recognition {
     let g = match SwitchGraph::new(fabric) {
         Ok(g) => g,
         Err(reason) => {
@@ -224,7 +246,9 @@ pub fn recognize(fabric: &Fabric, hint: Option<Family>) -> Recognition {
             (Err(fail), inexact) => fails.push((Family::Tree, fail, inexact)),
         }
     }
-    name_reasons(&g, &mut fails);
+    if reasons == Reasons::Always || degraded.is_none() {
+        name_reasons(&g, &mut fails);
+    }
     unrecognized(&fails, hint, degraded)
 }
 
@@ -264,5 +288,63 @@ fn unrecognized(fails: &[Failed], hint: Option<Family>, degraded: Option<Degrade
                 reason: fail.reason.clone(),
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::lsft::model::LsftParams;
+    use crate::topology::{FamilySpec, NodeKind, Spec};
+
+    /// The reasons of a recognition as shown: (reason, closest, attempts).
+    fn reasons(r: &Recognition) -> (String, Option<Family>, Vec<Attempt>) {
+        match r {
+            Recognition::Unrecognized {
+                reason,
+                closest,
+                attempts,
+                ..
+            } => (reason.clone(), *closest, attempts.clone()),
+            Recognition::Recognized { .. } => panic!("recognised"),
+        }
+    }
+
+    #[test]
+    fn recognize_to_route_finds_what_recognize_finds() {
+        let t = Spec::new(FamilySpec::Lsft(LsftParams::new(3, false))).build().unwrap();
+        // one switch-to-switch cable cut: the family with faults, with or without names
+        let mut cut = t.fabric.clone();
+        let (s, p) = cut
+            .switches()
+            .find_map(|s| {
+                (1..=cut.node(s).nports)
+                    .find(|&p| {
+                        cut.peer(s, p)
+                            .is_some_and(|(n, _)| cut.node(n).kind == NodeKind::Switch)
+                    })
+                    .map(|p| (s, p))
+            })
+            .unwrap();
+        cut.disconnect(s, p);
+        let (named, quiet) = (recognize(&cut, None), recognize_to_route(&cut, None));
+        let degraded = |r: &Recognition| match r {
+            Recognition::Unrecognized { degraded: Some(d), .. } => d.description.clone(),
+            _ => panic!("not degraded"),
+        };
+        assert_eq!(degraded(&named), degraded(&quiet));
+        // nothing fits (a family the fabric is not, with or without faults): the named
+        // reasons either way
+        for f in [Family::Fullmesh, Family::Mols, Family::Lsft] {
+            let named = recognize(&t.fabric, Some(f));
+            if let Recognition::Unrecognized { degraded: None, .. } = named {
+                assert_eq!(reasons(&named), reasons(&recognize_to_route(&t.fabric, Some(f))), "{f}");
+            }
+            let named = recognize(&cut, Some(f));
+            if let Recognition::Unrecognized { degraded: None, .. } = named {
+                assert!(!reasons(&named).0.is_empty());
+                assert_eq!(reasons(&named), reasons(&recognize_to_route(&cut, Some(f))), "{f}");
+            }
+        }
     }
 }

@@ -74,7 +74,7 @@ pub enum Speed {
 
 impl Width {
     /// Number of lanes.
-    pub fn lanes(self) -> u32 {
+    pub(crate) fn lanes(self) -> u32 {
         match self {
             Width::X1 => 1,
             Width::X2 => 2,

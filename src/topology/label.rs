@@ -7,18 +7,18 @@
 use crate::error::{escape_controls, Error, Result};
 
 /// Longest node name ibfat accepts (names are short ids: `L3`, `S-0002c90000001003`).
-pub const MAX_NAME: usize = 256;
+pub(crate) const MAX_NAME: usize = 256;
 
 /// Longest node description: the NodeDescription attribute is 64 bytes; dumps of some
 /// vendors' tools pad or decorate it, so allow some more.
-pub const MAX_DESC: usize = 256;
+pub(crate) const MAX_DESC: usize = 256;
 
 /// Check a node name or description before it enters a fabric: no control characters
 /// (they would split lines of the files written from it, or act on a terminal), no `"` in
 /// names (names are quoted in dumps and net files), non-empty names, at most `max` bytes.
 /// The error names `field` and says what is valid.
 #[inline]
-pub fn check_label(field: &str, s: &str, max: usize, is_name: bool) -> Result<()> {
+pub(crate) fn check_label(field: &str, s: &str, max: usize, is_name: bool) -> Result<()> {
     // the common case at the caller, without a call: a dump's reader checks every node
     if s.len() <= max && !(is_name && s.is_empty()) && printable_ascii(s.as_bytes(), is_name) {
         return Ok(());
@@ -104,11 +104,11 @@ impl FloorBoundary for str {
 /// replaced by the node's name. A `--node-name-map` sets the descriptions first, so its
 /// names are what reports show wherever they are unique.
 #[derive(Clone, Debug)]
-pub struct Labels(Vec<String>);
+pub(crate) struct Labels(Vec<String>);
 
 impl Labels {
     /// The label of every node of `fabric` (computed once: one pass over the nodes).
-    pub fn new(fabric: &super::Fabric) -> Labels {
+    pub(crate) fn new(fabric: &super::Fabric) -> Labels {
         let mut seen: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
         for node in &fabric.nodes {
             *seen.entry(node.desc.trim()).or_default() += 1;
@@ -122,7 +122,7 @@ impl Labels {
     /// The label of node `n` alone, without labelling the fabric: for a message that
     /// names a node or two (a refusal), where labelling every node would cost more than
     /// the work that failed.
-    pub fn one(fabric: &super::Fabric, n: super::NodeId) -> String {
+    pub(crate) fn one(fabric: &super::Fabric, n: super::NodeId) -> String {
         label(fabric, n as usize, |desc| {
             // a shorter description cannot trim to `desc`: most are skipped untrimmed
             let same = |o: &&super::Node| o.desc.len() >= desc.len() && o.desc.trim() == desc;
@@ -131,7 +131,7 @@ impl Labels {
     }
 
     /// The label of node `n`.
-    pub fn get(&self, n: super::NodeId) -> &str {
+    pub(crate) fn get(&self, n: super::NodeId) -> &str {
         &self.0[n as usize]
     }
 }

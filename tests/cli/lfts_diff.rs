@@ -4,8 +4,9 @@
 //! command; identical dumps exit 0, different ones 1, bad input 2, an unreadable file 3.
 
 use crate::harness::{build_plan, ibfat};
+use ibfat::formats::dump::ParseOptions;
 use ibfat::formats::lftdump;
-use ibfat::load::load_family;
+use ibfat::load::{load, Recognize};
 use ibfat::routing::{route, LftSet, NO_ROUTE};
 use ibfat::topology::{Fabric, NodeKind};
 use serde_json::Value;
@@ -72,7 +73,8 @@ fn one_cut_cable_changes_what_the_tables_compared_here_say() {
 
     // the same fabric with the first switch-to-switch cable of the first leaf cut, routed
     // again (switch LIDs follow the cabling: up*/down* over what is left)
-    let loaded = load_family(&plan, None).unwrap();
+    let loaded = load(&plan, ParseOptions::default(), Recognize::Yes(None)).unwrap();
+    loaded.topology().unwrap();
     let lids = loaded.own_lids().unwrap().unwrap();
     let healthy = loaded.fabric().clone();
     let layout = loaded.layout().unwrap();

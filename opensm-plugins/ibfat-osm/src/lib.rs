@@ -69,7 +69,7 @@ mod subnet;
 use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
-use ibfat::recognize::{recognize, Recognition};
+use ibfat::recognize::{recognize_to_route, Recognition};
 use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::small::PassThreads;
 use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape};
@@ -623,7 +623,7 @@ fn recognize_subnet(
     threads: PassThreads,
     notes: &mut Vec<(bool, String)>,
 ) -> Result<Found, StepAside> {
-    match threads.run(|| recognize(&fabric, options.family)) {
+    match threads.run(|| recognize_to_route(&fabric, options.family)) {
         Recognition::Recognized { layout, .. } => {
             if options.spread && !options.roles.is_empty() {
                 return Err(StepAside::Roles(RolesRefusal::Spread {

@@ -287,7 +287,7 @@ pub struct PgftLayout {
 }
 
 /// A host whose balance index is its count among its leaf's hosts.
-pub const COUNTED: u32 = u32::MAX;
+pub(crate) const COUNTED: u32 = u32::MAX;
 
 impl PgftLayout {
     /// (level, index within the level) of switch s (global index).

@@ -11,7 +11,7 @@
 use crate::families::pgft::model::{PgftLayout, COUNTED};
 use crate::families::railopt::model::RailFabric;
 use crate::guid::FxMap as HashMap;
-use crate::topology::{Endpoint, Fabric};
+use crate::topology::{Endpoint, Fabric, NodeId};
 
 /// A leaf of no rail.
 const NO_RAIL: u32 = u32::MAX;
@@ -33,15 +33,18 @@ pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
     // a unit as large as a leaf leaves no index to idle
     let rail = match rf.units.iter().all(|u| (u.servers.len() as u32) < m1) {
         true => rail_of_leaf(&rf, l),
-        false => vec![NO_RAIL; l.level(1).len()],
+        false => Vec::new(),
     };
-    l.slot_balance = vec![COUNTED; rail.len() * m1 as usize];
+    // no rail leaf gives no index of its own: the slots keep their counted ones
+    if rail.iter().any(|&r| r != NO_RAIL) {
+        l.slot_balance = vec![COUNTED; rail.len() * m1 as usize];
+    }
     let mut by_leaf: Vec<Vec<usize>> = vec![Vec::new(); l.params.switches_at(1) as usize];
     for (i, &d) in l.host_pos.iter().enumerate() {
         by_leaf[(d / m1) as usize].push(i);
     }
     for (leaf, hosts) in by_leaf.iter().enumerate() {
-        let Some(slots) = leaf_slots(hosts, &l.hosts, &position, m1) else {
+        let Some((slots, servers)) = leaf_slots(hosts, &l.hosts, &position, m1) else {
             continue;
         };
         let base = l.down_off[leaf] as usize;
@@ -54,8 +57,8 @@ pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
             l.host_pos[i] = leaf as u32 * m1 + slot;
             l.down[base + slot as usize] = port;
         }
-        let servers: Vec<bool> = hosts.iter().map(|&i| position.contains_key(&l.hosts[i])).collect();
-        if let Some(own) = rail_balance(&servers, &slots, m1, rail[leaf]) {
+        let leaf_rail = rail.get(leaf).copied().unwrap_or(NO_RAIL);
+        if let Some(own) = rail_balance(&servers, &slots, m1, leaf_rail) {
             let first = leaf * m1 as usize;
             for (&slot, b) in slots.iter().zip(own) {
                 l.slot_balance[first + slot as usize] = b;
@@ -72,10 +75,11 @@ pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
 /// rail's).
 fn rail_of_leaf(rf: &RailFabric, l: &PgftLayout) -> Vec<u32> {
     let leaves = l.level(1);
+    let index: HashMap<NodeId, usize> = leaves.iter().enumerate().rev().map(|(i, &n)| (n, i)).collect();
     let mut rail = vec![NO_RAIL; leaves.len()];
     for unit in &rf.units {
-        for (r, &node) in unit.rail_leaf.iter().enumerate() {
-            if let Some(i) = leaves.iter().position(|&n| n == node) {
+        for (r, node) in unit.rail_leaf.iter().enumerate() {
+            if let Some(&i) = index.get(node) {
                 rail[i] = r as u32;
             }
         }
@@ -108,21 +112,23 @@ fn rail_balance(servers: &[bool], slots: &[u32], m1: u32, rail: u32) -> Option<V
     Some(own)
 }
 
-/// The new slot of each of a leaf's hosts (`hosts`: indices into `all`, in slot order),
-/// or `None` when server positions do not fit.
+/// The new slot of each of a leaf's hosts (`hosts`: indices into `all`, in slot order)
+/// and which of them are servers' HCAs, or `None` when server positions do not fit.
 fn leaf_slots(
     hosts: &[usize],
     all: &[Endpoint],
     position: &HashMap<Endpoint, (u32, u32)>,
     m1: u32,
-) -> Option<Vec<u32>> {
+) -> Option<(Vec<u32>, Vec<bool>)> {
     let mut taken = vec![false; m1 as usize];
     let mut unit = None;
     let mut slots = vec![u32::MAX; hosts.len()];
+    let mut servers = vec![false; hosts.len()];
     for (k, &i) in hosts.iter().enumerate() {
         let Some(&(u, pos)) = position.get(&all[i]) else {
             continue;
         };
+        servers[k] = true;
         if *unit.get_or_insert(u) != u || pos >= m1 || std::mem::replace(&mut taken[pos as usize], true) {
             return None;
         }
@@ -133,5 +139,5 @@ fn leaf_slots(
     for s in slots.iter_mut().filter(|s| **s == u32::MAX) {
         *s = free.next()?;
     }
-    Some(slots)
+    Some((slots, servers))
 }

@@ -73,7 +73,7 @@ pub enum DumpFormat {
 
 impl DumpFormat {
     /// Every format, in the order `--input-format` lists them.
-    pub const ALL: [DumpFormat; 8] = [
+    pub(crate) const ALL: [DumpFormat; 8] = [
         DumpFormat::Ibnetdiscover,
         DumpFormat::Ports,
         DumpFormat::Ibdiagnet,
@@ -100,7 +100,7 @@ impl DumpFormat {
 
     /// The `--input-format` name: `ibnetdiscover`, `ports`, `ibdiagnet`, `ibsim`, `iblinkinfo`,
     /// `iblinkinfo-l`, `subnet-lst`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             DumpFormat::Ibnetdiscover => "ibnetdiscover",
             DumpFormat::Ports => "ports",
@@ -159,7 +159,7 @@ pub struct PortLabel {
 impl PortLabel {
     /// `1/32/1` -> the label; `None` unless 1 to 4 decimal numbers below 65,536 joined by
     /// `/`, the first of which may be a PCI address `B<bus>D<device>F<function>`.
-    pub fn parse(s: &str) -> Option<PortLabel> {
+    pub(crate) fn parse(s: &str) -> Option<PortLabel> {
         let mut l = PortLabel {
             pci: None,
             parts: [0; 4],
@@ -195,12 +195,12 @@ impl PortLabel {
     }
 
     /// Whether the label is the bare number `n` (`[65](65)`: the port's own number).
-    pub fn is_number(&self, n: u32) -> bool {
+    pub(crate) fn is_number(&self, n: u32) -> bool {
         self.is_lone_number() && u32::from(self.parts[0]) == n
     }
 
     /// Whether the label is one number and nothing else (it could be read as a GUID).
-    pub fn is_lone_number(&self) -> bool {
+    pub(crate) fn is_lone_number(&self) -> bool {
         self.pci.is_none() && self.len == 1
     }
 
@@ -305,7 +305,7 @@ impl Discovered {
 
     #[cfg(test)]
     /// True when ports of this node are among the suspect ones.
-    pub fn is_suspect(&self, node: NodeId, port: u8) -> Option<usize> {
+    pub(crate) fn is_suspect(&self, node: NodeId, port: u8) -> Option<usize> {
         self.suspect
             .iter()
             .find(|&&(n, p, _)| n == node && p == port)

@@ -58,7 +58,7 @@ impl DumpStyle {
     }
 
     /// [`DumpStyle::resolve`] with another size limit (tests use small fabrics).
-    pub fn resolve_within(self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, limit: u64) -> DumpStyle {
+    pub(crate) fn resolve_within(self, fabric: &Fabric, lids: &Lids, lfts: &LftSet, limit: u64) -> DumpStyle {
         match self {
             DumpStyle::Auto if full_dump_bytes(fabric, lids, lfts) > limit => DumpStyle::Compact,
             DumpStyle::Auto => DumpStyle::Full,
@@ -79,7 +79,7 @@ impl DumpStyle {
 /// The exact size in bytes of these tables' dump in [`DumpStyle::Full`], without writing
 /// it: every routed entry is its LID's text, and the section headers are counted as
 /// written. Reads each table entry once.
-pub fn full_dump_bytes(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> u64 {
+pub(crate) fn full_dump_bytes(fabric: &Fabric, lids: &Lids, lfts: &LftSet) -> u64 {
     use rayon::prelude::*;
     let text = DumpText::new(fabric, lids, lfts, DumpStyle::Full);
     let entry: Vec<u64> = (0..lfts.stride)
@@ -605,6 +605,9 @@ pub fn lids_from_annotations(sections: &[DumpSwitch], fabric: &Fabric, path: &Pa
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::kary::model::KaryParams;
+    use crate::families::lsft::model::LsftParams;
+    use crate::topology::{BuildOptions, FamilySpec, Spec};
 
     #[test]
     fn reads_all_three_dialects() {
@@ -686,5 +689,64 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.starts_with("d:2: port 300"), "{e}");
+    }
+
+    /// `route --dump-style auto` decides by the exact size the full dump would have: the size
+    /// is computed without writing (the dump of LSFT(32) is 5.8 GB), so it must equal the
+    /// written text byte for byte, and the limit switches to the compact style just above it.
+    #[test]
+    fn auto_dump_style_decides_by_the_exact_full_size() {
+        for (f, lmc) in [
+            (
+                FamilySpec::Lsft(LsftParams {
+                    order: 3,
+                    two_sided: false,
+                    hosts_per_leaf: None,
+                }),
+                0,
+            ),
+            (
+                FamilySpec::Lsft(LsftParams {
+                    order: 4,
+                    two_sided: true,
+                    hosts_per_leaf: None,
+                }),
+                1,
+            ),
+            (FamilySpec::Kary(KaryParams { arity: 4, levels: 3 }), 0),
+        ] {
+            let p = Spec {
+                family: f,
+                options: BuildOptions {
+                    shuffle: Some(7),
+                    ..Default::default()
+                },
+            }
+            .build()
+            .unwrap();
+            let lids = Lids::plan(&p.fabric, p.layout.hosts(), lmc).unwrap();
+            let lfts = crate::routing::route(&p.fabric, &p.layout, &lids).unwrap();
+            let full = write_opensm(&p.fabric, &lids, &lfts);
+            let bytes = full_dump_bytes(&p.fabric, &lids, &lfts);
+            assert_eq!(bytes, full.len() as u64, "{f:?}");
+            let at = |limit| DumpStyle::Auto.resolve_within(&p.fabric, &lids, &lfts, limit);
+            assert_eq!(
+                at(bytes),
+                DumpStyle::Full,
+                "{f:?}: a dump of exactly the limit stays full"
+            );
+            assert_eq!(at(bytes - 1), DumpStyle::Compact, "{f:?}");
+            assert_eq!(DumpStyle::Auto.resolve(&p.fabric, &lids, &lfts), DumpStyle::Full);
+            for s in [DumpStyle::Full, DumpStyle::Compact] {
+                assert_eq!(s.resolve_within(&p.fabric, &lids, &lfts, 0), s, "explicit styles stay");
+            }
+            // what auto writes above the limit is the compact dump
+            let mut compact = Vec::new();
+            stream_opensm_as(&mut compact, &p.fabric, &lids, &lfts, DumpStyle::Compact).unwrap();
+            assert!(
+                compact.len() * 10 < full.len() * 7,
+                "{f:?}: compact is well under the full size"
+            );
+        }
     }
 }

@@ -61,7 +61,7 @@ crate::families::for_each_build!(make_build_command);
 #[derive(Args, Debug, Clone)]
 // the doc comments are the help texts, where `<d>`-style placeholders are no HTML
 #[allow(rustdoc::invalid_html_tags)]
-pub struct FabricOpts {
+pub(crate) struct FabricOpts {
     #[command(flatten)]
     base: BaseOpts,
     /// Identical planes (1..=4), one HCA port per rail on every host
@@ -74,7 +74,7 @@ pub struct FabricOpts {
 
 /// The options that make a rebuild identical: GUIDs, shuffle, cable width and speed.
 #[derive(Args, Debug, Clone)]
-pub struct BaseOpts {
+pub(crate) struct BaseOpts {
     /// Permute every switch's ports and draw random GUIDs from SEED
     ///
     /// For testing.
@@ -107,7 +107,7 @@ fn parse_speed(s: &str) -> std::result::Result<Speed, String> {
 
 impl FabricOpts {
     /// The build options.
-    pub fn options(&self) -> BuildOptions {
+    pub(crate) fn options(&self) -> BuildOptions {
         self.base.options()
     }
 
@@ -119,7 +119,7 @@ impl FabricOpts {
 
 impl BaseOpts {
     /// The build options (the default GUID base unless one is given).
-    pub fn options(&self) -> BuildOptions {
+    pub(crate) fn options(&self) -> BuildOptions {
         let d = BuildOptions::default();
         BuildOptions {
             guid_base: self.guid_base.unwrap_or(d.guid_base),
