@@ -44,13 +44,8 @@ impl FamilyKeys for FullmeshParams {
             hosts_per_switch: keys.need("hosts_per_switch")?,
             cables_per_pair: keys.get("cables_per_pair").unwrap_or(1),
         };
-        p.validate().map_err(|e| {
-            let key = ["hosts_per_switch", "cables_per_pair"]
-                .into_iter()
-                .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                .unwrap_or("switches");
-            keys.field_err(key, e)
-        })?;
+        p.validate()
+            .map_err(|e| keys.invalid(e, &["hosts_per_switch", "cables_per_pair"], "switches"))?;
         Ok(FamilySpec::Fullmesh(p))
     }
 }

@@ -29,14 +29,7 @@ impl FamilyKeys for KaryParams {
             arity: keys.need("arity")?,
             levels: keys.need("levels")?,
         };
-        p.validate().map_err(|e| {
-            let key = if e.to_string().starts_with("levels") {
-                "levels"
-            } else {
-                "arity"
-            };
-            keys.field_err(key, e)
-        })?;
+        p.validate().map_err(|e| keys.invalid(e, &["levels"], "arity"))?;
         Ok(FamilySpec::Kary(p))
     }
 }

@@ -38,14 +38,8 @@ impl FamilyKeys for LsftParams {
             two_sided: keys.get("two_sided").unwrap_or(false),
             hosts_per_leaf: keys.get("hosts_per_leaf"),
         };
-        p.validate().map_err(|e| {
-            let key = if e.to_string().starts_with("hosts_per_leaf") {
-                "hosts_per_leaf"
-            } else {
-                "order"
-            };
-            keys.field_err(key, e)
-        })?;
+        p.validate()
+            .map_err(|e| keys.invalid(e, &["hosts_per_leaf"], "order"))?;
         Ok(FamilySpec::Lsft(p))
     }
 }

@@ -44,14 +44,7 @@ impl FamilyKeys for MolsParams {
             arity: keys.need("arity")?,
             wiring,
         };
-        p.resolve_wiring().map_err(|e| {
-            let key = if e.to_string().starts_with("wiring") {
-                "wiring"
-            } else {
-                "arity"
-            };
-            keys.field_err(key, e)
-        })?;
+        p.resolve_wiring().map_err(|e| keys.invalid(e, &["wiring"], "arity"))?;
         Ok(FamilySpec::Mols(p))
     }
 }

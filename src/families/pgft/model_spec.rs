@@ -56,11 +56,11 @@ impl FamilyKeys for PgftParams {
         let p = PgftParams::from_lists(&down, &up, &parallel, keys.get("hosts_per_leaf"))
             .and_then(|p| p.with_io_per_leaf(keys.get("io_per_leaf").unwrap_or(0)))
             .map_err(|e: Error| {
-                let key = ["up", "parallel", "hosts_per_leaf", "io_per_leaf", "levels"]
-                    .into_iter()
-                    .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                    .unwrap_or("down");
-                keys.field_err(key, e)
+                keys.invalid(
+                    e,
+                    &["up", "parallel", "hosts_per_leaf", "io_per_leaf", "levels"],
+                    "down",
+                )
             })?;
         Ok(FamilySpec::Pgft(p))
     }

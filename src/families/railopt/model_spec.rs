@@ -53,13 +53,8 @@ impl FamilyKeys for RailoptParams {
             spines: keys.get("spines"),
             radix: keys.get("radix").unwrap_or(d.radix),
         };
-        p.validate().map_err(|e| {
-            let key = ["servers_per_su", "rails", "levels", "spines", "radix"]
-                .into_iter()
-                .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                .unwrap_or("sus");
-            keys.field_err(key, e)
-        })?;
+        p.validate()
+            .map_err(|e| keys.invalid(e, &["servers_per_su", "rails", "levels", "spines", "radix"], "sus"))?;
         Ok(FamilySpec::Railopt(p))
     }
 }

@@ -21,13 +21,9 @@ impl FamilyKeys for TwolevelParams {
             spines: keys.need("spines")?,
             links_per_pair: keys.get("links_per_pair").unwrap_or(1),
         };
-        let p = t.pgft().map_err(|e| {
-            let key = ["hosts_per_leaf", "spines", "links_per_pair"]
-                .into_iter()
-                .find(|k| e.to_string().starts_with(&format!("{k}:")))
-                .unwrap_or("leaves");
-            keys.field_err(key, e)
-        })?;
+        let p = t
+            .pgft()
+            .map_err(|e| keys.invalid(e, &["hosts_per_leaf", "spines", "links_per_pair"], "leaves"))?;
         Ok(FamilySpec::Pgft(p))
     }
 }

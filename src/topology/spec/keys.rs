@@ -29,6 +29,17 @@ impl SpecKeys<'_> {
             .unwrap_or(0)
     }
 
+    /// A family's validation error `e` placed at the line of the key it names (its
+    /// field) when that is one of `named`, else at `otherwise`'s.
+    pub(crate) fn invalid(&self, e: Error, named: &[&'static str], otherwise: &'static str) -> Error {
+        let field = match &e {
+            Error::Input(ie) => ie.field.as_deref(),
+            _ => None,
+        };
+        let key = named.iter().copied().find(|&k| field == Some(k)).unwrap_or(otherwise);
+        self.field_err(key, e)
+    }
+
     /// A validation error `e` placed at `key`'s line and naming the field.
     pub(crate) fn field_err(&self, key: &str, e: Error) -> Error {
         match e {
