@@ -31,9 +31,10 @@ pub(crate) fn server_order(fabric: &Fabric, l: &mut PgftLayout) {
     }
     let m1 = l.params.m(1);
     // a unit as large as a leaf leaves no index to idle
-    let rail = match rf.units.iter().all(|u| (u.servers.len() as u32) < m1) {
-        true => rail_of_leaf(&rf, l),
-        false => Vec::new(),
+    let rail = if rf.units.iter().all(|u| (u.servers.len() as u32) < m1) {
+        rail_of_leaf(&rf, l)
+    } else {
+        Vec::new()
     };
     // no rail leaf gives no index of its own: the slots keep their counted ones
     if rail.iter().any(|&r| r != NO_RAIL) {
