@@ -99,8 +99,41 @@ impl Records {
     /// node and port counts of the last read (high and low 32 bits) and is updated: the
     /// usual re-sweep fits, a subnet that grew takes a second walk.
     pub fn read(osm: *mut c_void, sizes: &AtomicU64) -> Result<Records, SubnetFault> {
-        let (nodes, ports) = walk(osm, sizes)?;
-        Ok(Records { nodes, ports })
+        let last = sizes.load(Ordering::Relaxed);
+        // a little room over the last read's counts: a host or two joining costs no second walk
+        let (mut cap_n, mut cap_p) = ((last >> 32) as c_uint, last as c_uint);
+        cap_n = cap_n.saturating_add(cap_n / 16 + 4);
+        cap_p = cap_p.saturating_add(cap_p / 16 + 4);
+        for _ in 0..2 {
+            let mut nodes: Vec<ShimNode> = Vec::with_capacity(cap_n as usize);
+            let mut ports: Vec<ShimPort> = Vec::with_capacity(cap_p as usize);
+            let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
+            // SAFETY: osm is OpenSM's (given to create()); the buffers have room for cap_n /
+            // cap_p records, the shim writes at most that many and counts every record in
+            // nn / np, written or not
+            let rc = unsafe {
+                ibfat_shim_subnet_walk(
+                    osm,
+                    nodes.as_mut_ptr(),
+                    cap_n,
+                    ports.as_mut_ptr(),
+                    cap_p,
+                    &mut nn,
+                    &mut np,
+                )
+            };
+            if rc == 0 && nn <= cap_n && np <= cap_p {
+                // SAFETY: the shim filled exactly nn and np records
+                unsafe {
+                    nodes.set_len(nn as usize);
+                    ports.set_len(np as usize);
+                }
+                sizes.store((u64::from(nn) << 32) | u64::from(np), Ordering::Relaxed);
+                return Ok(Records { nodes, ports });
+            }
+            (cap_n, cap_p) = (nn, np);
+        }
+        Err(SubnetFault::Changed)
     }
 
     /// (VLCap code, node GUID, port) of the cabled port offering the fewest VLs.
@@ -111,45 +144,6 @@ impl Records {
             .map(|p| (p.vl_cap, p.node_guid, p.port))
             .min()
     }
-}
-
-/// OpenSM's node and port records, in one walk when the last read's sizes still hold.
-fn walk(osm: *mut c_void, sizes: &AtomicU64) -> Result<(Vec<ShimNode>, Vec<ShimPort>), SubnetFault> {
-    let last = sizes.load(Ordering::Relaxed);
-    // a little room over the last read's counts: a host or two joining costs no second walk
-    let (mut cap_n, mut cap_p) = ((last >> 32) as c_uint, last as c_uint);
-    cap_n = cap_n.saturating_add(cap_n / 16 + 4);
-    cap_p = cap_p.saturating_add(cap_p / 16 + 4);
-    for _ in 0..2 {
-        let mut nodes: Vec<ShimNode> = Vec::with_capacity(cap_n as usize);
-        let mut ports: Vec<ShimPort> = Vec::with_capacity(cap_p as usize);
-        let (mut nn, mut np): (c_uint, c_uint) = (0, 0);
-        // SAFETY: osm is OpenSM's (given to create()); the buffers have room for cap_n /
-        // cap_p records, the shim writes at most that many and counts every record in
-        // nn / np, written or not
-        let rc = unsafe {
-            ibfat_shim_subnet_walk(
-                osm,
-                nodes.as_mut_ptr(),
-                cap_n,
-                ports.as_mut_ptr(),
-                cap_p,
-                &mut nn,
-                &mut np,
-            )
-        };
-        if rc == 0 && nn <= cap_n && np <= cap_p {
-            // SAFETY: the shim filled exactly nn and np records
-            unsafe {
-                nodes.set_len(nn as usize);
-                ports.set_len(np as usize);
-            }
-            sizes.store((u64::from(nn) << 32) | u64::from(np), Ordering::Relaxed);
-            return Ok((nodes, ports));
-        }
-        (cap_n, cap_p) = (nn, np);
-    }
-    Err(SubnetFault::Changed)
 }
 
 /// Width and speed of a port from its PortInfo codes (see `ibfat::topology::rate`);
@@ -180,11 +174,12 @@ fn guid_name(prefix: u8, guid: u64) -> String {
 /// usual case) is copied once, with no lossy scan.
 fn description(desc: &[c_char; 65]) -> String {
     // SAFETY: the shim NUL-terminates desc (65 bytes, at most 64 used)
-    let bytes = unsafe { CStr::from_ptr(desc.as_ptr()) }.to_bytes().trim_ascii();
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.trim().to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).trim().to_owned(),
-    }
+    let bytes = unsafe { CStr::from_ptr(desc.as_ptr()) }.to_bytes();
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
+    text.trim().to_owned()
 }
 
 /// The subnet OpenSM discovered as an ibfat fabric (with OpenSM's LIDs).
