@@ -35,8 +35,9 @@
 //!   offers fewer VLs than the routes need, the pass is refused with the reason. The
 //!   faults are logged. On an intact fabric both callbacks leave OpenSM's choices alone.
 //!
-//! * `reuse=1|0` — a re-sweep of a subnet whose node and port records are all as the last
-//!   successful pass read them programs that pass's tables again instead of routing anew
+//! * `reuse=1|0` — a re-sweep of a subnet whose node and port records are all as one of
+//!   the last four successful passes read them (the same subnet, or one a flapping cable
+//!   brought back) programs that pass's tables and lanes again instead of routing anew
 //!   (default 1; [`reuse`]); `reuse=0` computes every pass (to time the engine). With host
 //!   role options every pass computes (the role files are read during the pass).
 //!
@@ -70,13 +71,12 @@ use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
 use ibfat::recognize::{recognize_to_route, Recognition};
-use ibfat::routing::lanes::LaneRules;
 use ibfat::routing::small::PassThreads;
 use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape};
 use ibfat::topology::{Fabric, Layout, Topology};
 use lanes::{ActiveLanes, VlOffer};
 pub use options::{parse_options, Options};
-use reuse::LastPass;
+use reuse::{LastPass, Recent};
 use schedule::{ensure_folder, retire_schedule, write_schedule};
 use stages::Stages;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
@@ -153,9 +153,9 @@ struct Plugin {
     sizes: AtomicU64,
     /// The SL/VL rules of the tables programmed by the last successful pass, if they need
     /// any (a degraded fabric); `None`: OpenSM's own SLs and SL-to-VL tables stand.
-    lanes: RwLock<Option<ActiveLanes>>,
-    /// What the last successful pass computed, for a re-sweep of the same subnet.
-    last: Mutex<Option<LastPass>>,
+    lanes: RwLock<Option<Arc<ActiveLanes>>>,
+    /// What the last successful passes computed, for a re-sweep of one of their subnets.
+    recent: Mutex<Recent>,
 }
 
 fn log(osm: *mut c_void, error: bool, msg: &str) {
@@ -215,7 +215,7 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
             passes: AtomicU64::new(0),
             sizes: AtomicU64::new(0),
             lanes: RwLock::new(None),
-            last: Mutex::new(None),
+            recent: Mutex::new(Recent::default()),
         }));
         // SAFETY: the name is a static C string; the context outlives the engine (freed in delete())
         let st = unsafe {
@@ -459,9 +459,6 @@ impl Found {
     }
 }
 
-/// The lane rules of a pass's routes.
-type LaneBox = Box<dyn LaneRules + Send + Sync>;
-
 /// One routing pass: read the subnet, and hand OpenSM the last pass's tables if it has
 /// not changed ([`reuse`]); else recognise it, route it through the library's pipeline
 /// and prove. Then program, and write the schedule.
@@ -472,30 +469,27 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let records = Records::read(osm, &plugin.sizes).map_err(StepAside::Subnet)?;
     let offer = vl_offer(osm, records.lowest_vl_cap());
     let pass = plugin.passes.load(Ordering::Relaxed);
-    let mut last = plugin.last.lock().unwrap_or_else(|e| e.into_inner());
-    // taken, not borrowed: a pass that fails leaves nothing for the next one to reuse
-    let earlier = last
-        .take()
-        .filter(|l| options.reuse && options.roles.is_empty() && l.serves(&records, &offer));
-    let (done, lanes, mut marks) = match earlier {
+    let mut recent = plugin.recent.lock().unwrap_or_else(|e| e.into_inner());
+    // a pass that fails leaves nothing for the next one to reuse
+    let mut kept = std::mem::take(&mut *recent);
+    let earlier = if options.reuse && options.roles.is_empty() {
+        kept.take(&records, &offer)
+    } else {
+        None
+    };
+    let (done, mut marks) = match earlier {
         Some(l) => {
             for (error, line) in &l.notes {
                 log(osm, *error, line);
             }
-            (l, None, Marks::at(t0.elapsed()))
+            (l, Marks::at(t0.elapsed()))
         }
-        None => {
-            let (done, lanes, marks) = compute(osm, &options, records, offer, pass, t0)?;
-            (done, Some(lanes), marks)
-        }
+        None => compute(osm, &options, records, offer, pass, t0)?,
     };
     let fabric = done.found.fabric();
     program(osm, fabric, &done.lfts, &done.hops).map_err(StepAside::Program)?;
-    if let Some(lanes) = lanes {
-        // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); detours do
-        *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) =
-            lanes.map(|r| ActiveLanes::new(fabric, &done.lids, r));
-    }
+    // the SLs and SL-to-VL tables of the tables now programmed, whichever pass made them
+    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = done.lanes.clone();
     marks.done = t0.elapsed();
     let reused = (done.pass != pass).then_some(done.pass);
     log(
@@ -521,7 +515,8 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
             Found::Degraded(fabric, d) => schedule::write_repaired(osm, fabric, d, &done.lids, &done.lfts, path),
         }
     }
-    *last = Some(done);
+    *recent = kept;
+    recent.keep(done);
     Ok(())
 }
 
@@ -540,7 +535,7 @@ fn compute(
     offer: VlOffer,
     pass: u64,
     t0: Instant,
-) -> Result<(LastPass, Option<LaneBox>, Marks), StepAside> {
+) -> Result<(LastPass, Marks), StepAside> {
     let mut notes = Vec::new();
     let subnet = subnet_of(&records).map_err(StepAside::Subnet)?;
     if let Some(line) = subnet.unknown_rate_note() {
@@ -586,6 +581,8 @@ fn compute(
     }
     let validated = t0.elapsed();
     let hops = threads.run(|| hops::switch_lid_hops(fabric, &lids, &routed.lfts));
+    // up*/down* routes need no lanes (OpenSM's SLs and SL-to-VL tables stand); detours do
+    let lanes = routed.lanes.map(|r| Arc::new(ActiveLanes::new(fabric, &lids, r)));
     let marks = Marks {
         read,
         recognised,
@@ -604,8 +601,9 @@ fn compute(
         hops,
         description,
         notes,
+        lanes,
     };
-    Ok((done, routed.lanes, marks))
+    Ok((done, marks))
 }
 
 /// Switches × LIDs up to the highest OpenSM assigned: the size of the tables to compute.

@@ -28,9 +28,9 @@ pub struct Options {
     /// each leaf's traffic over all its up links with one-turn detours on two data VLs
     /// (`ibfat route --objective spread`).
     pub spread: bool,
-    /// `reuse=1` (default) or `0`: a re-sweep of an unchanged subnet programs the last
-    /// pass's tables again (src/reuse.rs), or every pass computes anew (to time the
-    /// engine, or to rule the reuse out when a site suspects it).
+    /// `reuse=1` (default) or `0`: a re-sweep of a subnet one of the last passes routed
+    /// programs that pass's tables again (src/reuse.rs), or every pass computes anew (to
+    /// time the engine, or to rule the reuse out when a site suspects it).
     pub reuse: bool,
 }
 

@@ -136,6 +136,11 @@ impl Records {
         Err(SubnetFault::Changed)
     }
 
+    /// The heap bytes of the records.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.nodes.as_slice()) + std::mem::size_of_val(self.ports.as_slice())
+    }
+
     /// (VLCap code, node GUID, port) of the cabled port offering the fewest VLs.
     pub fn lowest_vl_cap(&self) -> Option<(u8, u64, u8)> {
         self.ports

@@ -204,13 +204,43 @@ fn degraded_lsft5_is_routed_with_sls_and_sl2vl_tables() {
     assert!(detoured > 0, "no detoured pair was asked");
     let hosts = host_lids(&fabric, &lids);
 
-    // repair: the intact tables come back exactly, and the SLs are 0 again
+    // repair: the intact tables come back exactly, and the SLs are 0 again; the subnet is
+    // pass 1's again, so the pass programs pass 1's tables (src/reuse.rs) and with them
+    // OpenSM's own SLs
     harness::restore_and_expect_intact(&sim, &mut osm, &cut);
+    assert!(
+        last_pass_line(&osm).contains("the subnet is as in pass 1: its tables are programmed again"),
+        "{}",
+        harness::tail(&osm.log(), 20)
+    );
     let (slid, _) = firsts[0];
     for &(dlid, _) in hosts.iter().step_by(5) {
         assert_eq!(sim.path_record_sl(slid, dlid), 0, "{slid} -> {dlid} after the repair");
     }
+
+    // the same cut again (a flapping cable): the cut pass's tables and lanes come back,
+    // as the switches and the SA then say
+    play_and_resweep(&sim, &mut osm, &cut, "cut.ibsim", "cut again");
+    assert!(
+        last_pass_line(&osm).contains(": its tables are programmed again"),
+        "{}",
+        harness::tail(&osm.log(), 20)
+    );
+    let (_, _, _, again, v, _) = degraded_read_back(&sim, "cut again");
+    assert!(v.ok() && v.vls == again.data_vls(), "{v:?}");
+    let (detoured, _) = path_records_match(&sim, &fabric, &lids, &again, |f| f.iter().take(8).copied().collect(), 3);
+    assert!(detoured > 0, "no detoured pair was asked");
     osm.stop();
+}
+
+/// The last pass line of the plugin in OpenSM's log.
+fn last_pass_line(osm: &harness::OpenSm) -> String {
+    let log = osm.log();
+    log.lines()
+        .rev()
+        .find(|l| l.contains("ibfat: pass ") && l.contains(" recognised "))
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// A two-sided LSFT(3) (shuffled ports, random GUIDs) with 3 cables cut and a spine down

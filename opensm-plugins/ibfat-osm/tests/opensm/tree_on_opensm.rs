@@ -215,6 +215,16 @@ fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
         "1 + 10 cuts + 10 restores, all routed by ibfat as a tree: {passes}"
     );
     assert!(!osm.log().contains("falling back"));
+    // each restore brings pass 1's subnet back: its tables are programmed again, as the
+    // unchanged re-sweep's were (the comparisons above are of what the switches hold)
+    let again = osm
+        .log()
+        .matches("the subnet is as in pass 1: its tables are programmed again")
+        .count();
+    assert!(
+        again >= 11,
+        "the unchanged re-sweep and every restore reprogram pass 1's tables: {again} of {passes}"
+    );
     osm.stop();
 }
 
