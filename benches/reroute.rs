@@ -28,12 +28,10 @@ mod change;
 mod load;
 
 use ibfat::families::lsft::model::{build, LsftParams};
-use ibfat::families::lsft::route_degraded::route_lsft;
 use ibfat::families::pgft::model::PgftParams;
-use ibfat::families::pgft::route_degraded::route_pgft;
 use ibfat::formats::{dump, ibsim};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::{route, Lids};
+use ibfat::routing::{route, route_fabric, Ask, Lids, Shape};
 use ibfat::topology::faults::inject;
 use ibfat::topology::{BuildOptions, Fabric, FamilySpec, NodeId, Spec};
 use std::path::Path;
@@ -140,7 +138,8 @@ fn lsft(runs: usize) {
             let Recognition::Unrecognized { degraded: Some(d), .. } = r else {
                 panic!("{what}: not recognised as a degraded LSFT")
             };
-            let r = route_lsft(f, d.lsft().expect("LSFT holes"), lids).expect("routes");
+            assert!(d.lsft().is_some(), "{what}: not an LSFT's holes");
+            let r = degraded_routes(f, &d, lids);
             (r.unrouted, r.unrouted_switch_lids, r.lfts.fingerprint(f, lids))
         }
     };
@@ -155,6 +154,16 @@ fn lsft(runs: usize) {
     }
 }
 
+/// The routes `ibfat route` computes for a degraded fabric (`route_fabric`, every VL
+/// offered), timed as a front end pays for them.
+fn degraded_routes(f: &Fabric, d: &ibfat::recognize::Degraded, lids: &Lids) -> ibfat::routing::Routed {
+    let shape = Shape::Degraded {
+        holes: &d.holes,
+        description: &d.description,
+    };
+    route_fabric(f, shape, lids, &Ask::default()).expect("routes")
+}
+
 /// Route a recognised tree, intact (d-mod-k) or degraded (up*/down* around the holes).
 fn route_tree(what: &str, f: &Fabric, r: Recognition, lids: &Lids) -> Routed {
     match r {
@@ -163,10 +172,10 @@ fn route_tree(what: &str, f: &Fabric, r: Recognition, lids: &Lids) -> Routed {
             (0, 0, t.fingerprint(f, lids))
         }
         Recognition::Unrecognized { degraded: Some(d), .. } => {
-            let ibfat::topology::degraded::Holes::Pgft(h) = &d.holes else {
+            let ibfat::topology::degraded::Holes::Pgft(_) = &d.holes else {
                 panic!("{what}: not a degraded tree")
             };
-            let r = route_pgft(f, h, lids).expect("routes");
+            let r = degraded_routes(f, &d, lids);
             (r.unrouted, r.unrouted_switch_lids, r.lfts.fingerprint(f, lids))
         }
         Recognition::Unrecognized { reason, .. } => panic!("{what}: not recognised: {reason}"),

@@ -15,9 +15,8 @@
 
 use super::env_or;
 use ibfat::families::lsft::model::{build, LsftParams};
-use ibfat::families::lsft::route_degraded::{route_lsft, route_lsft_spread};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::{LftSet, Lids, NO_ROUTE};
+use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape, NO_ROUTE};
 use ibfat::topology::faults::inject;
 use ibfat::topology::{BuildOptions, Fabric, NodeKind, NO_PEER};
 
@@ -99,7 +98,11 @@ pub fn main() {
             let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(f, None) else {
                 panic!("{cut} cuts, seed {seed}: not recognised as a degraded LSFT")
             };
-            let h = d.lsft().expect("LSFT holes");
+            assert!(d.lsft().is_some(), "{cut} cuts, seed {seed}: not an LSFT's holes");
+            let shape = Shape::Degraded {
+                holes: &d.holes,
+                description: &d.description,
+            };
             let lids = Lids::plan(f, &[], 0).expect("LIDs");
             let total: u64 = f.switches_with_hosts().map(|s| hosts(f, s)).sum();
             let bound = f
@@ -110,25 +113,15 @@ pub fn main() {
                 })
                 .fold(0f64, f64::max);
             let mut cells = Vec::new();
-            for spread in [false, true] {
-                let r = match spread {
-                    false => route_lsft(f, h, &lids),
-                    true => route_lsft_spread(f, h, &lids),
-                }
-                .expect("routes");
-                let point: Vec<u32> = {
-                    let mut v = vec![u32::MAX; f.len()];
-                    for (i, &l) in h.leaves.iter().enumerate() {
-                        if (l as usize) < v.len() {
-                            v[l as usize] = i as u32;
-                        }
-                    }
-                    v
+            for objective in [Objective::Family, Objective::Spread] {
+                // the routes `ibfat route --objective` computes (route_fabric)
+                let ask = Ask {
+                    objective,
+                    ..Ask::default()
                 };
-                let sl = |s: u32, lid: usize| match point[s as usize] {
-                    u32::MAX => 0,
-                    p => r.sl[p as usize * r.stride + lid],
-                };
+                let r = route_fabric(f, shape, &lids, &ask).expect("routes");
+                let lanes = r.lanes.as_deref().expect("a degraded LSFT's lanes");
+                let sl = |s: u32, lid: usize| lanes.sl(s, lid);
                 let (worst, det) = loads(f, &lids, &r.lfts, sl);
                 cells.push(format!("{worst} ({det}) | {:.2}", worst as f64 / bound));
             }

@@ -20,8 +20,7 @@ fn lsft(q: u32, shuffle: u64) -> Topology {
 /// that stayed conflict-free, and beats the unrepaired schedule on the same tables.
 #[test]
 fn repaired_schedules_are_conflict_free_on_the_degraded_tables() {
-    use ibfat::families::lsft::route_degraded::route_lsft;
-    use ibfat::routing::Lids;
+    use ibfat::routing::{Ask, Lids};
     for (q, cut, dead) in [(5u32, 3usize, false), (7, 10, false), (7, 10, true)] {
         let t = lsft(q, 40 + q as u64);
         let f = &t.fabric;
@@ -35,8 +34,8 @@ fn repaired_schedules_are_conflict_free_on_the_degraded_tables() {
             panic!("LSFT({q}) with {cut} cuts not recognised as degraded")
         };
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-        let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
         let what = format!("LSFT({q}) {cut} cuts dead spine {dead}");
+        let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &what);
         let rep = harness::repaired_lsft_checked(
             &inj.fabric,
             d.lsft().unwrap(),

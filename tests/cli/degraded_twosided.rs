@@ -10,10 +10,9 @@ use crate::harness;
 use crate::harness::{build_shuffled, ibfat, leaf_spine};
 use ibfat::check::vls::check_lanes;
 use ibfat::families::lsft::model::LsftParams;
-use ibfat::families::lsft::route_degraded::{route_lsft, DegradedRoutes, LsftLanes};
 use ibfat::families::Family;
 use ibfat::recognize::{recognize, Degraded, Fault, Recognition};
-use ibfat::routing::{route, Lids};
+use ibfat::routing::{route, Ask, Lids, Routed};
 use ibfat::topology::faults::inject;
 use ibfat::topology::{FamilySpec, Layout, NodeId, Topology};
 use std::collections::BTreeSet;
@@ -156,31 +155,25 @@ fn count(d: &Degraded) -> (usize, usize, usize) {
 
 /// Route, check per VL, and return the routes with the number of leaf entries compared
 /// with the intact tables (same LIDs) when no switch is dead.
-fn route_and_check(
-    t: &Topology,
-    inj: &ibfat::topology::faults::Injected,
-    d: &Degraded,
-    what: &str,
-) -> (DegradedRoutes, usize) {
+fn route_and_check(t: &Topology, inj: &ibfat::topology::faults::Injected, d: &Degraded, what: &str) -> (Routed, usize) {
     let h = d.lsft().unwrap();
     let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-    let r = route_lsft(&inj.fabric, h, &lids).unwrap();
+    let r = harness::route_degraded(&inj.fabric, d, &lids, &Ask::default(), what);
     assert_eq!(r.unrouted, 0, "{what}");
-    let again = route_lsft(&inj.fabric, h, &lids).unwrap();
+    let again = harness::route_degraded(&inj.fabric, d, &lids, &Ask::default(), what);
     assert!(
-        again.lfts.ports == r.lfts.ports && again.sl == r.sl,
+        again.lfts.ports == r.lfts.ports && harness::sls_of(&again) == harness::sls_of(&r),
         "{what}: not deterministic"
     );
-    let lanes = LsftLanes::new(&inj.fabric, h, &r);
-    let v = check_lanes(&inj.fabric, &lids, &r.lfts, &lanes);
+    let v = check_lanes(&inj.fabric, &lids, &r.lfts, r.lanes.as_deref().expect("lanes"));
     assert!(v.ok(), "{what}: {v:?}");
     assert_eq!(v.unrouted, r.unrouted_switch_lids, "{what}: {v:?}");
     // the VLs above 0 carry exactly the paths that turn (SL > 0): without a broken pair (a
     // dead leaf only) one VL is used — switch LIDs follow up*/down* by the family's ranks;
     // the third exactly when some route turns twice
-    let twice = r.two_turn + r.two_turn_switch_lids;
-    assert_eq!(r.data_vls, 2 + (twice > 0) as u8, "{what}");
-    let want = if v.sl_paths > 0 { r.data_vls } else { 1 };
+    let twice = r.two_turn.0 + r.two_turn.1;
+    assert_eq!(r.data_vls(), 2 + (twice > 0) as u8, "{what}");
+    let want = if v.sl_paths > 0 { r.data_vls() } else { 1 };
     assert!(v.vls == want && v.paths > 0, "{what}: {v:?}");
     let mut kept = 0;
     if inj.dead.is_empty() {
@@ -275,7 +268,8 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
         let whole = route(&t.fabric, &layout, &lids).unwrap();
         for seed in seeds {
             let (inj, d) = degrade(&t, 1, seed, &[]);
-            let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
+            let what = format!("LSFT({q}) seed {seed}");
+            let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &what);
             harness::assert_change_share(
                 &format!("two-sided LSFT({q}) one cut, seed {seed}"),
                 &t.fabric,
@@ -297,10 +291,10 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
 fn detours_spread_over_the_surviving_spines() {
     let t = two_sided(5, 91);
     let (inj, d) = degrade(&t, 10, 7, &[]);
-    let h = d.lsft().unwrap();
+    assert!(d.lsft().is_some(), "not a degraded LSFT");
     let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-    let r = route_lsft(&inj.fabric, h, &lids).unwrap();
-    assert!(r.sl.iter().any(|&s| s > 0), "no detour");
+    let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), "two-sided LSFT(5), 10 cuts");
+    assert!(harness::sls_of(&r).iter().any(|&s| s > 0), "no detour");
     let (worst, bound) = harness::uniform_link_load(&inj.fabric, &lids, &r.lfts);
     eprintln!(
         "busiest link {worst} flows, endpoint bound {bound:.0}: {:.3}",
@@ -401,8 +395,8 @@ fn repaired_two_sided_schedules_are_conflict_free_on_the_degraded_tables() {
         let (inj, d) = degrade(&t, cut, 6, dead);
         let h = d.lsft().unwrap();
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-        let r = route_lsft(&inj.fabric, h, &lids).unwrap();
         let what = format!("two-sided LSFT({q}) {cut} cuts dead {dead:?}");
+        let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &what);
         let rep = harness::repaired_lsft_checked(&inj.fabric, h, &lids, &r.lfts, t.layout.hosts().len(), &what);
         assert!(rep.kept_phases > 0 && rep.moved_flows > 0, "{what}");
         eprintln!(

@@ -11,9 +11,8 @@ use ibfat::check::vls::check_lanes;
 use ibfat::check::{check, validate, CheckReport, CompiledRoutes};
 use ibfat::families::lsft::model::LsftParams;
 use ibfat::families::lsft::model_holes::LsftHoles;
-use ibfat::families::lsft::route_degraded::{route_lsft, route_lsft_spread, DegradedRoutes, LsftLanes};
 use ibfat::recognize::{recognize, Recognition};
-use ibfat::routing::Lids;
+use ibfat::routing::{Ask, LftSet, Lids, Objective, Routed};
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::Pattern;
 use ibfat::topology::faults::inject;
@@ -43,10 +42,19 @@ fn holes(f: &Fabric) -> LsftHoles {
     }
 }
 
+/// The routes `ibfat route --objective` writes for `f` as recognition finds it.
+fn routed(f: &Fabric, lids: &Lids, objective: Objective, what: &str) -> Routed {
+    let ask = Ask {
+        objective,
+        ..Ask::default()
+    };
+    harness::route_found(f, lids, &ask, what)
+}
+
 /// Shift over every host in (leaf index, port) order on the given tables.
-fn shift(f: &Fabric, h: &LsftHoles, lids: &Lids, r: &DegradedRoutes) -> CheckReport {
+fn shift(f: &Fabric, h: &LsftHoles, lids: &Lids, lfts: &LftSet) -> CheckReport {
     let hosts: Vec<Endpoint> = h.hosts.iter().map(|&(_, _, ep)| ep).collect();
-    let routes = CompiledRoutes::compile(f, lids, &r.lfts, &hosts, 0).unwrap();
+    let routes = CompiledRoutes::compile(f, lids, lfts, &hosts, 0).unwrap();
     let pat = Shift::new(hosts.len());
     check(f, &hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap()
 }
@@ -56,17 +64,16 @@ fn shift(f: &Fabric, h: &LsftHoles, lids: &Lids, r: &DegradedRoutes) -> CheckRep
 fn spread_and_check(f: &Fabric, what: &str) -> (f64, f64) {
     let h = holes(f);
     let lids = Lids::plan(f, &[], 0).unwrap();
-    let r = route_lsft_spread(f, &h, &lids).unwrap();
+    let r = routed(f, &lids, Objective::Spread, what);
     assert_eq!(r.unrouted, 0, "{what}: unrouted host pairs");
-    let again = route_lsft_spread(f, &h, &lids).unwrap();
+    let again = routed(f, &lids, Objective::Spread, what);
     assert!(
-        again.lfts.ports == r.lfts.ports && again.sl == r.sl,
+        again.lfts.ports == r.lfts.ports && harness::sls_of(&again) == harness::sls_of(&r),
         "{what}: not deterministic"
     );
-    let lanes = LsftLanes::new(f, &h, &r);
-    let v = check_lanes(f, &lids, &r.lfts, &lanes);
+    let v = check_lanes(f, &lids, &r.lfts, r.lanes.as_deref().expect("spread lanes"));
     // host routes turn at most once; a switch-LID route turning twice takes the third VL
-    assert!(v.ok() && v.vls == r.data_vls && r.two_turn == 0, "{what}: {v:?}");
+    assert!(v.ok() && v.vls == r.data_vls() && r.two_turn.0 == 0, "{what}: {v:?}");
     assert_eq!(v.unrouted, r.unrouted_switch_lids, "{what}: {v:?}");
     // tables without a defect: no black hole, loop or misdelivery for any host LID at any
     // switch (spines' completeness entries included); minimality is not promised (the
@@ -80,10 +87,10 @@ fn spread_and_check(f: &Fabric, what: &str) -> (f64, f64) {
     if r.unrouted_switch_lids == 0 {
         assert!(lr.complete, "{what}: {:?}", lr.defects.first());
     }
-    let spread = shift(f, &h, &lids, &r);
+    let spread = shift(f, &h, &lids, &r.lfts);
     assert_eq!(spread.unrouted_flows, 0, "{what}");
-    let family = route_lsft(f, &h, &lids).unwrap();
-    let base = shift(f, &h, &lids, &family);
+    let family = routed(f, &lids, Objective::Family, what);
+    let base = shift(f, &h, &lids, &family.lfts);
     eprintln!(
         "{what}: shift {:.4} ({}) spread against {:.4} ({}) family-first; {} detoured paths",
         spread.throughput_ratio, spread.max_congestion, base.throughput_ratio, base.max_congestion, v.sl_paths

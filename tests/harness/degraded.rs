@@ -302,3 +302,56 @@ pub fn uniform_link_load(f: &Fabric, lids: &ibfat::routing::Lids, lfts: &ibfat::
     }
     (load.into_iter().max().unwrap_or(0), bound)
 }
+
+/// The routes the library's one pipeline (`route_fabric`) gives the degraded fabric `f`
+/// recognised as `d`, as `ask` asks: what `ibfat route`, the C ABI and the plugin get, so
+/// a test checks those and not a family router's intermediate result. Panics (naming
+/// `what`) on a refusal — for an LSFT, a (leaf, LID) pair the lanes cannot serve.
+pub fn route_degraded(
+    f: &Fabric,
+    d: &ibfat::recognize::Degraded,
+    lids: &ibfat::routing::Lids,
+    ask: &ibfat::routing::Ask,
+    what: &str,
+) -> ibfat::routing::Routed {
+    let shape = ibfat::routing::Shape::Degraded {
+        holes: &d.holes,
+        description: &d.description,
+    };
+    ibfat::routing::route_fabric(f, shape, lids, ask).unwrap_or_else(|e| panic!("{what}: refused: {e}"))
+}
+
+/// The SL every switch of `r`'s tables (row by row) and the hosts on it use towards every
+/// LID, by the routes' lanes (all 0 without lanes): the SL table a test compares between
+/// two runs, or scans for the pairs on a detour (SL > 0).
+pub fn sls_of(r: &ibfat::routing::Routed) -> Vec<u8> {
+    let Some(lanes) = r.lanes.as_deref() else {
+        return vec![0; r.lfts.switches.len() * r.lfts.stride];
+    };
+    r.lfts
+        .switches
+        .iter()
+        .flat_map(|&s| (0..r.lfts.stride).map(move |lid| lanes.sl(s, lid)))
+        .collect()
+}
+
+/// The routes the library's pipeline gives `f` as recognition finds it, intact or
+/// degraded, as `ask` asks: what `ibfat route` writes and the plugin programs (it refuses
+/// an LSFT's routes on too few VLs rather than change them, so every VL is asked here).
+/// Panics (naming `what`) when `f` is not recognised or the routes are refused.
+pub fn route_found(
+    f: &Fabric,
+    lids: &ibfat::routing::Lids,
+    ask: &ibfat::routing::Ask,
+    what: &str,
+) -> ibfat::routing::Routed {
+    use ibfat::recognize::{recognize, Recognition};
+    use ibfat::routing::{route_fabric, Shape};
+    match recognize(f, None) {
+        Recognition::Recognized { layout, .. } => {
+            route_fabric(f, Shape::Intact(&layout), lids, ask).unwrap_or_else(|e| panic!("{what}: refused: {e}"))
+        }
+        Recognition::Unrecognized { degraded: Some(d), .. } => route_degraded(f, &d, lids, ask, what),
+        Recognition::Unrecognized { reason, .. } => panic!("{what}: not recognised: {reason}"),
+    }
+}

@@ -70,7 +70,6 @@ fn faults_cut_in_ibsim_are_recognised_from_ibnetdiscover() {
 #[test]
 fn degraded_routes_are_programmed_by_opensm_exactly() {
     use ibfat::check::vls::check_vls;
-    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
     use ibfat::formats::{dump, guid2lid, lftdump};
     use ibfat::recognize::{recognize, Recognition};
     use std::path::Path;
@@ -104,8 +103,8 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
     let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&fabric, None) else {
         panic!("not degraded")
     };
-    let r = route_lsft(&fabric, d.lsft().unwrap(), &lids).unwrap();
-    let lanes = LsftLanes::new(&fabric, d.lsft().unwrap(), &r);
+    let r = harness::route_degraded(&fabric, &d, &lids, &ibfat::routing::Ask::default(), "degraded");
+    let lanes = r.lanes.as_deref().expect("a degraded LSFT's lanes");
     let v = check_vls(
         &fabric,
         &lids,
@@ -114,5 +113,5 @@ fn degraded_routes_are_programmed_by_opensm_exactly() {
         |w, s, i, o| lanes.vl(w, s, i, o),
     );
     // the VLs the routes declare (2, or 3 when one turns twice)
-    assert!(v.ok() && v.vls == r.data_vls && v.sl_paths > 0, "{v:?}");
+    assert!(v.ok() && v.vls == r.data_vls() && v.sl_paths > 0, "{v:?}");
 }

@@ -27,8 +27,7 @@ type Cables = BTreeSet<(String, String)>;
 #[test]
 fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
     use ibfat::check::vls::check_vls;
-    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
-    use ibfat::routing::{route, Lids};
+    use ibfat::routing::{route, Ask, Lids};
     for (q, cut, dead) in [
         (3u32, 1usize, false),
         (5, 3, false),
@@ -50,11 +49,12 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
             panic!("LSFT({q}) with {cut} cuts not recognised as degraded")
         };
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-        let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
+        let what = format!("LSFT({q}) with {cut} cuts");
+        let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &what);
         assert_eq!(r.unrouted, 0, "LSFT({q}) with {cut} cuts");
         // switch LIDs too: a path that turns twice takes the third VL
         assert_eq!(r.unrouted_switch_lids, 0, "LSFT({q}) with {cut} cuts");
-        let lanes = LsftLanes::new(&inj.fabric, d.lsft().unwrap(), &r);
+        let lanes = r.lanes.as_deref().expect("a degraded LSFT's lanes");
         let v = check_vls(
             &inj.fabric,
             &lids,
@@ -72,9 +72,9 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
             "LSFT({q}) with {cut} cuts: {:?}",
             lr.defects.first()
         );
-        let twice = r.two_turn + r.two_turn_switch_lids;
+        let twice = r.two_turn.0 + r.two_turn.1;
         assert!(
-            v.paths > 0 && v.sl_paths > 0 && v.vls == r.data_vls && r.data_vls == 2 + (twice > 0) as u8,
+            v.paths > 0 && v.sl_paths > 0 && v.vls == r.data_vls() && r.data_vls() == 2 + (twice > 0) as u8,
             "LSFT({q}) with {cut} cuts: {v:?}"
         );
         // the same tables on one VL: the detours close cycles (shown on the larger cases)
@@ -115,8 +115,7 @@ fn degraded_lsfts_are_routed_deadlock_free_within_the_vl_bound() {
 /// `one_cut_cable_changes_at_most_two_percent_of_all_entries`.)
 #[test]
 fn one_cut_cable_changes_under_one_percent_of_host_entries() {
-    use ibfat::families::lsft::route_degraded::route_lsft;
-    use ibfat::routing::{route, Lids};
+    use ibfat::routing::{route, Ask, Lids};
     use ibfat::topology::NodeKind;
     let t = lsft(7, 5);
     let Recognition::Recognized { layout, .. } = recognize(&t.fabric, None) else {
@@ -129,7 +128,7 @@ fn one_cut_cable_changes_under_one_percent_of_host_entries() {
         let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
             panic!("not degraded")
         };
-        let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
+        let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &format!("seed {seed}"));
         let (mut changed, mut compared) = (0usize, 0usize);
         for (row, &sw) in whole.switches.iter().enumerate() {
             let drow = r.lfts.row_of[sw as usize] as usize;
@@ -157,8 +156,7 @@ fn one_cut_cable_changes_under_one_percent_of_host_entries() {
 /// routes crossed the cable change.
 #[test]
 fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
-    use ibfat::families::lsft::route_degraded::route_lsft;
-    use ibfat::routing::{route, Lids};
+    use ibfat::routing::{route, Ask, Lids};
     // the 2 % on LSFT(7) (seed 2 cuts a cable of the root spine, the worst case:
     // measured 1.98 %); the small planes change more in proportion, host entries alone
     // 2.3 % (LSFT(5)) and 4.5 % (LSFT(3)) when the root loses a cable (measured 2.74 %
@@ -175,7 +173,8 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
             let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
                 panic!("LSFT({q}) seed {seed}: not degraded")
             };
-            let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
+            let what = format!("LSFT({q}) seed {seed}");
+            let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &what);
             harness::assert_change_share(
                 &format!("LSFT({q}) one cut, seed {seed}"),
                 &t.fabric,
@@ -204,8 +203,7 @@ fn one_cut_cable_changes_at_most_two_percent_of_all_entries() {
 #[test]
 fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
     use ibfat::check::vls::check_vls;
-    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
-    use ibfat::routing::Lids;
+    use ibfat::routing::{Ask, Lids};
     use ibfat::topology::faults::without;
     use ibfat::topology::{Link, NodeId, NodeKind};
     let mut three = 0;
@@ -289,12 +287,12 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
                     .count();
                 assert_eq!(dead_now, !alive as usize, "{what}: {:?}", d.faults);
                 let lids = Lids::plan(&state.fabric, &[], 0).unwrap();
-                let r = route_lsft(&state.fabric, d.lsft().unwrap(), &lids).unwrap();
+                let r = harness::route_degraded(&state.fabric, &d, &lids, &Ask::default(), &what);
                 // a leaf of a spine cut from it is two turns away from a leaf with that single
                 // spine cable (doc comment above): routed on the third VL
                 assert_eq!(r.unrouted, 0, "{what}");
-                three += (r.data_vls == 3) as usize;
-                let lanes = LsftLanes::new(&state.fabric, d.lsft().unwrap(), &r);
+                three += (r.data_vls() == 3) as usize;
+                let lanes = r.lanes.as_deref().expect("a degraded LSFT's lanes");
                 let v = check_vls(
                     &state.fabric,
                     &lids,
@@ -304,7 +302,7 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
                 );
                 // the VLs above 0 carry exactly the paths that turn (SL > 0): a state without
                 // a broken pair (only a dead leaf) needs one VL — switch LIDs follow up*/down*
-                let want = if v.sl_paths > 0 { r.data_vls } else { 1 };
+                let want = if v.sl_paths > 0 { r.data_vls() } else { 1 };
                 assert!(
                     v.ok() && v.vls == want && v.unrouted == r.unrouted_switch_lids,
                     "{what}: {v:?}"
@@ -325,8 +323,7 @@ fn every_state_of_a_cable_by_cable_repair_is_recognised_and_routed() {
 #[test]
 fn switch_lids_that_need_two_turns_are_routed_over_a_relay_that_turns_once() {
     use ibfat::check::vls::check_lanes;
-    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes};
-    use ibfat::routing::Lids;
+    use ibfat::routing::{Ask, Lids};
     let t = lsft(3, 31);
     let inj = inject(&t.fabric, 12, 6, &[]).unwrap();
     let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(&inj.fabric, None) else {
@@ -334,7 +331,7 @@ fn switch_lids_that_need_two_turns_are_routed_over_a_relay_that_turns_once() {
     };
     let h = d.lsft().unwrap();
     let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-    let r = route_lsft(&inj.fabric, h, &lids).unwrap();
+    let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), "LSFT(3) with 12 cuts");
     let mut two = 0;
     for (row, &leaf) in r.lfts.switches.iter().enumerate() {
         if !h.leaves.contains(&leaf) {
@@ -353,7 +350,7 @@ fn switch_lids_that_need_two_turns_are_routed_over_a_relay_that_turns_once() {
         "no pair needs two turns: the fault set no longer tests the repair"
     );
     assert_eq!(r.unrouted_switch_lids, 0);
-    let v = check_lanes(&inj.fabric, &lids, &r.lfts, &LsftLanes::new(&inj.fabric, h, &r));
+    let v = check_lanes(&inj.fabric, &lids, &r.lfts, r.lanes.as_deref().unwrap());
     assert!(v.ok() && v.unrouted == 0 && v.vls == 3, "{v:?}");
 }
 
@@ -418,9 +415,9 @@ fn switches_connected(f: &ibfat::topology::Fabric) -> bool {
 #[test]
 fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
     use ibfat::check::vls::check_lanes;
-    use ibfat::families::lsft::route_degraded::{route_lsft, LsftLanes, MAX_DATA_VLS};
+    use ibfat::families::lsft::lanes::MAX_DATA_VLS;
     use ibfat::routing::escape::ESCAPE_SL;
-    use ibfat::routing::Lids;
+    use ibfat::routing::{Ask, Lids};
     let (mut routed, mut on_three, mut escaped, mut escape_sets, mut unrecognised) = (0, 0, 0, 0, 0);
     let mut need_three = 0;
     for (q, shuffle, cuts, seeds) in [
@@ -441,16 +438,15 @@ fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
                     unrecognised += 1;
                     continue;
                 };
-                let h = d.lsft().unwrap();
                 let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-                let r = route_lsft(&inj.fabric, h, &lids).unwrap();
+                let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &what);
                 assert_eq!(r.unrouted, 0, "{what}");
-                let lanes = LsftLanes::new(&inj.fabric, h, &r);
-                let v = check_lanes(&inj.fabric, &lids, &r.lfts, &lanes);
+                let lanes = r.lanes.as_deref().expect("a degraded LSFT's lanes");
+                let v = check_lanes(&inj.fabric, &lids, &r.lfts, lanes);
                 assert!(v.ok() && v.unrouted == r.unrouted_switch_lids, "{what}: {v:?}");
-                let twice = r.two_turn + r.two_turn_switch_lids;
-                assert_eq!(r.data_vls, 2 + (twice > 0) as u8 + r.escape.used() as u8, "{what}");
-                assert!(v.vls == r.data_vls && v.vls <= MAX_DATA_VLS + 1, "{what}: {v:?}");
+                let twice = r.two_turn.0 + r.two_turn.1;
+                assert_eq!(r.data_vls(), 2 + (twice > 0) as u8 + r.escape.used() as u8, "{what}");
+                assert!(v.vls == r.data_vls() && v.vls <= MAX_DATA_VLS + 1, "{what}: {v:?}");
                 // the fabric is connected: every (leaf, LID) pair is routed, the pairs the
                 // rule cannot serve on the escape lane (SL 15, the last VL), whose CDG is
                 // acyclic with the others' (the per-VL check above)
@@ -459,9 +455,11 @@ fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
                 for &(leaf, lid) in &r.escape.pairs {
                     assert_eq!(lanes.sl(leaf, lid as usize), ESCAPE_SL, "{what}");
                 }
-                let again = route_lsft(&inj.fabric, h, &lids).unwrap();
+                let again = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &what);
                 assert!(
-                    again.lfts.ports == r.lfts.ports && again.sl == r.sl && again.data_vls == r.data_vls,
+                    again.lfts.ports == r.lfts.ports
+                        && harness::sls_of(&again) == harness::sls_of(&r)
+                        && again.data_vls() == r.data_vls(),
                     "{what}: not deterministic"
                 );
                 // the escape lane serves only pairs the rule cannot: every path of the
@@ -473,7 +471,7 @@ fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
                     need_three += (turns >= 3) as usize;
                 }
                 routed += 1;
-                on_three += (r.data_vls - r.escape.used() as u8 == 3) as usize;
+                on_three += (r.data_vls() - r.escape.used() as u8 == 3) as usize;
                 escaped += r.escape.pairs.len();
                 escape_sets += r.escape.used() as usize;
             }
@@ -497,8 +495,7 @@ fn seeded_fault_sets_are_routed_within_three_vls_while_connected() {
 /// endpoints force. A fixed modular spread put 1.12–1.23× that on LSFT(13).
 #[test]
 fn detours_load_no_link_far_above_the_endpoint_bound() {
-    use ibfat::families::lsft::route_degraded::route_lsft;
-    use ibfat::routing::Lids;
+    use ibfat::routing::{Ask, Lids};
     let t = lsft(7, 17);
     for (cut, seed) in [(5usize, 1u64), (23, 2), (46, 3)] {
         let inj = inject(&t.fabric, cut, seed, &[]).unwrap();
@@ -506,7 +503,7 @@ fn detours_load_no_link_far_above_the_endpoint_bound() {
             panic!("LSFT(7) with {cut} cuts not recognised as degraded")
         };
         let lids = Lids::plan(&inj.fabric, &[], 0).unwrap();
-        let r = route_lsft(&inj.fabric, d.lsft().unwrap(), &lids).unwrap();
+        let r = harness::route_degraded(&inj.fabric, &d, &lids, &Ask::default(), &format!("{cut} cuts"));
         let (worst, bound) = harness::uniform_link_load(&inj.fabric, &lids, &r.lfts);
         eprintln!(
             "LSFT(7) {cut} cuts: busiest link {worst} flows, endpoint bound {bound:.0}: {:.3}",

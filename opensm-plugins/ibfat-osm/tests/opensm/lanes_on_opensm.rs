@@ -11,11 +11,14 @@ use crate::harness;
 
 use crate::harness::{OsmConfig, Sim};
 use ibfat::check::vls::{check_lanes, check_vls};
-use ibfat::families::lsft::lanes::{LsftLanes as Lanes, MAX_DATA_VLS};
-use ibfat::families::lsft::route_degraded::route_lsft;
+use ibfat::families::lsft::lanes::MAX_DATA_VLS;
 use ibfat::recognize::{recognize, Degraded, Recognition};
-use ibfat::routing::{route, LftSet, Lids};
+use ibfat::routing::lanes::LaneRules;
+use ibfat::routing::{route, Ask, LftSet, Lids, Objective};
 use ibfat::topology::{Fabric, NodeId, NodeKind};
+
+/// The lane rules of routes, as the plugin keeps them for OpenSM's queries.
+type Lanes = Box<dyn LaneRules + Send + Sync>;
 
 /// OpenSM with QoS on (so it programs SL-to-VL tables), re-sweeping only when told (and on
 /// traps), with a patient MAD timeout for a simulator that shares 2 cores with the tests.
@@ -36,15 +39,17 @@ fn qos_cfg_lmc(opts: &str, lmc: u8) -> OsmConfig {
     }
 }
 
-/// The degraded recognition and ibfat's routes of the subnet as it is now.
+/// The degraded recognition and ibfat's routes of the subnet as it is now (the plugin's
+/// pipeline; QoS on, so every VL the routes need is asked for — with fewer the plugin
+/// refuses, it never changes an LSFT's tables).
 fn expected(fabric: &Fabric, lids: &Lids) -> (Degraded, LftSet, Lanes, u64) {
     let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
         panic!("the cut fabric is not recognised as a degraded LSFT")
     };
-    let r = route_lsft(fabric, d.lsft().unwrap(), lids).unwrap();
-    let lanes = Lanes::new(fabric, d.lsft().unwrap(), &r);
-    let unrouted_switch_lids = r.unrouted_switch_lids;
-    (d, r.lfts, lanes, unrouted_switch_lids)
+    assert!(d.lsft().is_some(), "not an LSFT's holes");
+    let r = harness::route_degraded(fabric, &d, lids, &Ask::default(), "the degraded LSFT");
+    let lanes = r.lanes.expect("a degraded LSFT's lanes");
+    (d, r.lfts, lanes, r.unrouted_switch_lids)
 }
 
 /// Every cabled (input, output) port pair of every switch, read back with `smpquery
@@ -112,7 +117,7 @@ fn degraded_read_back(sim: &Sim, what: &str) -> (Fabric, Lids, Degraded, Lanes, 
     let (fabric, lids, programmed) = sim.programmed();
     let (d, want, lanes, unrouted_switch_lids) = expected(&fabric, &lids);
     harness::assert_same_tables(&fabric, &want, &programmed, what);
-    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
+    let v = check_lanes(&fabric, &lids, &programmed, &*lanes);
     (fabric, lids, d, lanes, v, unrouted_switch_lids)
 }
 
@@ -693,7 +698,6 @@ fn lsft_holes(fabric: &Fabric) -> ibfat::families::lsft::model_holes::LsftHoles 
 #[test]
 fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
     use ibfat::check::{check, CompiledRoutes};
-    use ibfat::families::lsft::route_degraded::route_lsft_spread;
     use ibfat::schedule::{shift::Shift, Pattern};
     let t = tempfile::tempdir().unwrap();
     let (plan, cut, _) = harness::lsft_with_faults(t.path(), 5, 23, "cut", &["--cut", "3", "--seed", "4"]);
@@ -722,12 +726,16 @@ fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
         assert!(!sched.exists(), "{what}: a schedule was written for spread tables");
         let (fabric, lids, programmed) = sim.programmed();
         let h = lsft_holes(&fabric);
-        let r = route_lsft_spread(&fabric, &h, &lids).unwrap();
+        let spread = Ask {
+            objective: Objective::Spread,
+            ..Ask::default()
+        };
+        let r = harness::route_found(&fabric, &lids, &spread, what);
         harness::assert_same_tables(&fabric, &r.lfts, &programmed, what);
-        let lanes = Lanes::new(&fabric, &h, &r);
-        let v = check_lanes(&fabric, &lids, &programmed, &lanes);
+        let lanes = r.lanes.as_ref().expect("spread lanes");
+        let v = check_lanes(&fabric, &lids, &programmed, &**lanes);
         assert!(
-            v.ok() && v.vls == r.data_vls && v.sl_paths > 0 && v.unrouted == r.unrouted_switch_lids,
+            v.ok() && v.vls == r.data_vls() && v.sl_paths > 0 && v.unrouted == r.unrouted_switch_lids,
             "{what}: {v:?}"
         );
         let (pairs, on_vl1) = sl2vl_of(
@@ -739,8 +747,7 @@ fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
             |w, sl, i, o| lanes.vl(w, sl, i, o),
         );
         assert!(on_vl1 > 0 && pairs > 100, "{what}: {pairs} pairs, {on_vl1} with VL 1");
-        let (detoured, _) =
-            path_records_match(&sim, &fabric, &lids, &lanes, |f| f.iter().take(4).copied().collect(), 4);
+        let (detoured, _) = path_records_match(&sim, &fabric, &lids, lanes, |f| f.iter().take(4).copied().collect(), 4);
         assert!(detoured > 0, "{what}: no detoured pair was asked");
         // shift over the hosts in leaf order, on the programmed tables and on the
         // family-first routes of the same fabric and LIDs
@@ -750,7 +757,7 @@ fn spread_objective_is_programmed_with_sls_and_sl2vl_tables() {
             let pat = Shift::new(hosts.len());
             check(&fabric, &hosts, &routes, &pat, 0..pat.phases(), &|| {}).unwrap()
         };
-        let family = route_lsft(&fabric, &h, &lids).unwrap().lfts;
+        let family = harness::route_found(&fabric, &lids, &Ask::default(), what).lfts;
         let (s, f) = (shift(&programmed), shift(&family));
         assert_eq!(s.unrouted_flows, 0, "{what}");
         assert!(
@@ -778,11 +785,14 @@ fn degraded_lsft3_escape_lane_on_a_fourth_vl() {
     osm.routed_by_ibfat(1, "intact");
     play_and_resweep(&sim, &mut osm, &cut, "cut.ibsim", "cut");
     let (fabric, lids, d, lanes, v, unrouted_switch_lids) = degraded_read_back(&sim, "cut");
-    let r = route_lsft(&fabric, d.lsft().unwrap(), &lids).unwrap();
+    let r = harness::route_degraded(&fabric, &d, &lids, &Ask::default(), "cut");
     assert!(r.escape.used(), "the cuts leave nothing for the escape lane");
     assert_eq!((r.unrouted, unrouted_switch_lids, r.escape.refused), (0, 0, 0));
-    assert_eq!(lanes.data_vls(), r.data_vls);
-    assert!(v.ok() && v.vls == r.data_vls && v.unrouted == 0, "{v:?}");
+    assert_eq!(lanes.data_vls(), r.data_vls());
+    // the rule's VLs (the third when a route turns twice), then the escape lane's
+    let twice = r.two_turn.0 + r.two_turn.1 > 0;
+    assert_eq!(r.data_vls(), 2 + twice as u8 + r.escape.used() as u8);
+    assert!(v.ok() && v.vls == r.data_vls() && v.unrouted == 0, "{v:?}");
     let log = osm.log();
     let pass = &log[log.rfind("ibfat: degraded fabric:").unwrap()..];
     assert!(
@@ -791,7 +801,7 @@ fn degraded_lsft3_escape_lane_on_a_fourth_vl() {
              and VL {}",
             r.escape.host_pairs,
             r.escape.switch_pairs,
-            r.data_vls - 1
+            r.data_vls() - 1
         )),
         "{}",
         harness::tail(pass, 40)
@@ -799,7 +809,7 @@ fn degraded_lsft3_escape_lane_on_a_fourth_vl() {
     // every switch maps SL 15 to the escape VL, the rest by the rule
     let (pairs, _) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
     assert!(pairs > 100, "{pairs} pairs");
-    assert!(fabric.switches().all(|w| lanes.vl(w, 15, 1, 2) == r.data_vls - 1));
+    assert!(fabric.switches().all(|w| lanes.vl(w, 15, 1, 2) == r.data_vls() - 1));
     // PathRecords: a host of an escape pair's leaf to that switch LID asks SL 15
     let hosts = host_lids(&fabric, &lids);
     let mut asked = 0;
