@@ -17,6 +17,8 @@ mod routes;
 pub mod shard;
 mod shard_links;
 pub mod steps;
+#[cfg(test)]
+mod tree_detours;
 pub mod vls;
 mod walk;
 

@@ -12,11 +12,10 @@ use crate::harness::{build_shuffled, degraded};
 use ibfat::check::lfts::validate;
 use ibfat::families::kary::model::KaryParams;
 use ibfat::families::pgft::model::PgftParams;
-use ibfat::families::pgft::route_degraded::route_pgft;
 use ibfat::families::twolevel::model::TwolevelParams;
 use ibfat::families::Family;
 use ibfat::recognize::{recognize, Fault, Recognition};
-use ibfat::routing::{route, Lids, NO_ROUTE};
+use ibfat::routing::{route, Ask, Lids, NO_ROUTE};
 use ibfat::topology::degraded::{Holes, DEAD};
 use ibfat::topology::faults::inject;
 use ibfat::topology::{FamilySpec, Layout, NodeKind, Topology};
@@ -87,9 +86,14 @@ fn check(t: &Topology, hint: Option<Family>, family: Family, cut: usize, seed: u
     // route and validate: loop-free, delivered, CDG acyclic, every pair routed
     let g = &inj.fabric;
     let lids = Lids::plan(g, &[], 0).unwrap();
-    let mut r = route_pgft(g, h, &lids).unwrap();
-    // the one-VL routes: switch-LID detours (SL 1, a second VL: tests/cli/tree_lanes.rs) dropped
-    r.drop_detours(g, &lids);
+    // the one-VL routes, as a subnet offering one data VL gets them: switch-LID detours
+    // (SL 1, a second VL: tests/cli/tree_lanes.rs) dropped, what a turn serves with VL 0's
+    // CDG acyclic routed again
+    let one_vl = Ask {
+        vls: 1,
+        ..Ask::default()
+    };
+    let r = harness::route_degraded(g, &d, &lids, &one_vl, &what);
     assert_eq!(r.unrouted, 0, "{what}: {:?}", r.unrouted_named);
     let v = validate(g, &lids, &r.lfts, None);
     assert_eq!((v.loops, v.misdelivered), (0, 0), "{what}: {:?}", v.defects);

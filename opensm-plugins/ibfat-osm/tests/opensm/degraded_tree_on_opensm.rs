@@ -11,10 +11,9 @@ use crate::harness;
 
 use crate::harness::{OsmConfig, Sim};
 use ibfat::check::validate;
-use ibfat::families::mols::route_degraded::route_mols;
-use ibfat::families::pgft::route_degraded::route_pgft;
 use ibfat::families::Family;
 use ibfat::recognize::{recognize, Recognition};
+use ibfat::routing::Ask;
 use ibfat::topology::degraded::Holes;
 
 /// OpenSM at `lmc`, re-sweeping only when told, with a patient MAD timeout for a simulator
@@ -145,6 +144,24 @@ fn degraded_tree(
     osm.stop();
 }
 
+/// The tables the plugin programs into the degraded tree `d`: every host pair routed
+/// when every VL is offered; OpenSM runs without QoS here, so the plugin asks the pipeline
+/// for one data VL (`VlOffer::usable`), which drops the switch-LID detours and routes again
+/// on VL 0 what a turn serves with that VL's CDG acyclic.
+fn want_on_one_vl(
+    fabric: &ibfat::topology::Fabric,
+    d: &ibfat::recognize::Degraded,
+    lids: &ibfat::routing::Lids,
+) -> ibfat::routing::LftSet {
+    let all = harness::route_degraded(fabric, d, lids, &Ask::default(), "every VL");
+    assert_eq!(all.unrouted, 0);
+    let one_vl = Ask {
+        vls: 1,
+        ..Ask::default()
+    };
+    harness::route_degraded(fabric, d, lids, &one_vl, "one VL").lfts
+}
+
 #[test]
 fn degraded_kary_tree_is_routed_by_the_plugin() {
     degraded_tree(
@@ -159,16 +176,10 @@ fn degraded_kary_tree_is_routed_by_the_plugin() {
                 panic!("the cut fabric is not recognised as a degraded tree")
             };
             assert_eq!((d.family, d.faults.len()), (Family::Kary, faults.0 + faults.1));
-            let Holes::Pgft(h) = &d.holes else {
+            let Holes::Pgft(_) = &d.holes else {
                 panic!("not a tree's holes")
             };
-            let mut want = route_pgft(fabric, h, lids).unwrap();
-            assert_eq!(want.unrouted, 0);
-            // OpenSM runs without QoS here: the plugin drops the switch-LID detours and
-            // routes again on VL 0 what a turn serves with that VL's CDG acyclic
-            want.drop_detours(fabric, lids);
-            want.turn_on_one_vl(fabric, lids);
-            want.lfts
+            want_on_one_vl(fabric, &d, lids)
         },
     );
 }
@@ -194,16 +205,10 @@ fn degraded_mols_tree_is_routed_by_the_plugin() {
                 .filter(|f| f.describe().starts_with("switch T("))
                 .count();
             assert_eq!(tops, faults.1, "the dead top is named by its position: {:?}", d.faults);
-            let Holes::Mols(h) = &d.holes else {
+            let Holes::Mols(_) = &d.holes else {
                 panic!("not a MOLS tree's holes")
             };
-            let mut want = route_mols(fabric, h, lids).unwrap();
-            assert_eq!(want.unrouted, 0);
-            // OpenSM runs without QoS here: the plugin drops the switch-LID detours and
-            // routes again on VL 0 what a turn serves with that VL's CDG acyclic
-            want.drop_detours(fabric, lids);
-            want.turn_on_one_vl(fabric, lids);
-            want.lfts
+            want_on_one_vl(fabric, &d, lids)
         },
     );
 }

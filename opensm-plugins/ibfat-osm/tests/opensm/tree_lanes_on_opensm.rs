@@ -13,12 +13,11 @@ use crate::harness;
 
 use crate::harness::{OsmConfig, Sim};
 use ibfat::check::vls::check_lanes;
-use ibfat::families::pgft::route_degraded::route_pgft;
-use ibfat::families::tree::route_degraded::TreeRoutes;
+use ibfat::families::tree::lanes::{RELAY_LEAF_SL, RELAY_TWO_SL};
 use ibfat::families::Family;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::lanes::LaneRules;
-use ibfat::routing::Lids;
+use ibfat::routing::{Ask, Lids, Routed};
 use ibfat::topology::degraded::Holes;
 use ibfat::topology::{Fabric, NodeId, NodeKind};
 
@@ -36,16 +35,37 @@ fn qos_cfg() -> OsmConfig {
     }
 }
 
-/// The library's routes of the degraded tree as the subnet holds it now.
-fn expected(fabric: &Fabric, lids: &Lids) -> TreeRoutes {
+/// The library's routes of the degraded tree as the subnet holds it now, as the plugin
+/// asks for them with QoS on (every VL offered: the detours are kept), and their relay
+/// detours: (leaf row, switch LID, SL) of every leaf's switch-LID route on SL 1 or 2, by
+/// the lanes, sorted.
+fn expected(fabric: &Fabric, lids: &Lids) -> (Routed, Vec<(u32, u16, u8)>) {
     let Recognition::Unrecognized { degraded: Some(d), .. } = recognize(fabric, None) else {
         panic!("the cut fabric is not recognised as a degraded tree")
     };
     assert_eq!(d.family, Family::Kary, "{}", d.description);
-    let Holes::Pgft(h) = &d.holes else {
+    let Holes::Pgft(_) = &d.holes else {
         panic!("not a tree's holes")
     };
-    route_pgft(fabric, h, lids).unwrap()
+    let want = harness::route_degraded(fabric, &d, lids, &Ask::default(), "cut");
+    let mut detours = Vec::new();
+    if let Some(lanes) = want.lanes.as_deref() {
+        for (row, &leaf) in want.lfts.switches.iter().enumerate() {
+            for lid in 1..want.lfts.stride {
+                let owner = lids.owner[lid];
+                let sl = lanes.sl(leaf, lid);
+                if owner != ibfat::topology::NO_PEER
+                    && fabric.node(fabric.ports[owner as usize].node).kind == NodeKind::Switch
+                    && [RELAY_LEAF_SL, RELAY_TWO_SL].contains(&sl)
+                {
+                    detours.push((row as u32, lid as u16, sl));
+                }
+            }
+        }
+    }
+    // the lanes name exactly the detours the routes count
+    assert_eq!(detours.len(), want.switch_lid_detours);
+    (want, detours)
 }
 
 /// A host port's base LID on `leaf`, if it has one.
@@ -93,7 +113,7 @@ fn cut_tree(
 }
 
 /// The switches on the paths of `pairs` ((source switch, LID)) in `want`'s tables.
-fn on_paths(fabric: &Fabric, want: &TreeRoutes, pairs: impl Iterator<Item = (NodeId, u16)>) -> Vec<NodeId> {
+fn on_paths(fabric: &Fabric, want: &Routed, pairs: impl Iterator<Item = (NodeId, u16)>) -> Vec<NodeId> {
     let mut on_path: Vec<NodeId> = Vec::new();
     for (mut at, lid) in pairs {
         for _ in 0..10 {
@@ -128,29 +148,29 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
 
     // the switches hold the library's routes, detours included
     let (fabric, lids, programmed) = sim.programmed();
-    let want = expected(&fabric, &lids);
-    assert!(!want.detours.is_empty(), "the cuts leave no switch-LID detour");
+    let (want, detours) = expected(&fabric, &lids);
+    assert!(!detours.is_empty(), "the cuts leave no switch-LID detour");
     assert!(
         pass.contains(&format!(
             "ibfat: up*/down* on VL 0; {} (leaf, switch LID) detours through a relay on SL 1-2",
-            want.detours.len()
+            detours.len()
         )) && pass.contains("ibfat: per-VL validation:")
             && pass.contains("CDG of host routes acyclic per VL"),
         "{}",
         harness::tail(pass, 40)
     );
     harness::assert_same_tables(&fabric, &want.lfts, &programmed, "cut");
-    let lanes = want.lanes(&fabric);
+    let lanes = want.lanes.as_deref().expect("the detours' lanes");
     assert_eq!(lanes.data_vls(), 2 + want.escape.used() as u8);
 
     // deadlock-free per VL on the tables read back; only the counted remainder unrouted
-    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
-    let on_sl = (want.detours.len() + want.escape.pairs.len()) as u64;
+    let v = check_lanes(&fabric, &lids, &programmed, lanes);
+    let on_sl = (detours.len() + want.escape.pairs.len()) as u64;
     assert!(v.ok() && v.vls == want.data_vls() && v.sl_paths == on_sl, "{v:?}");
     assert_eq!(v.unrouted, want.unrouted + want.unrouted_switch_lids, "{v:?}");
 
     // SL-to-VL tables of the switches on the first detours' paths are the rule
-    let firsts = want.detours.iter().take(3);
+    let firsts = detours.iter().take(3);
     let on_path = on_paths(
         &fabric,
         &want,
@@ -158,7 +178,7 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
     );
     let (mut pairs, mut on_vl1) = (0, 0);
     for &sw in &on_path {
-        let (p, v1) = sl2vl_as_ruled(&sim, &fabric, &lids, sw, &lanes);
+        let (p, v1) = sl2vl_as_ruled(&sim, &fabric, &lids, sw, lanes);
         pairs += p;
         on_vl1 += v1;
     }
@@ -167,7 +187,7 @@ fn degraded_kary_tree_switch_lid_detours_on_a_second_vl() {
     // PathRecords: a host on a detour's leaf to that switch LID carries the detour's SL;
     // to a switch LID it reaches up*/down*, SL 0
     let mut asked = 0;
-    for &(row, lid, sl) in want.detours.iter().step_by(7) {
+    for &(row, lid, sl) in detours.iter().step_by(7) {
         let leaf = want.lfts.switches[row as usize];
         let Some(slid) = host_on(&fabric, &lids, leaf) else {
             continue;
@@ -209,7 +229,7 @@ fn degraded_four_level_tree_escape_lane_on_its_own_vl() {
     let pass = &log[log.rfind("ibfat: degraded fabric:").expect("not degraded")..];
 
     let (fabric, lids, programmed) = sim.programmed();
-    let want = expected(&fabric, &lids);
+    let (want, detours) = expected(&fabric, &lids);
     assert!(want.escape.used(), "the cut leaves nothing for the escape lane");
     assert_eq!((want.unrouted, want.unrouted_switch_lids), (0, 0));
     assert!(
@@ -222,12 +242,12 @@ fn degraded_four_level_tree_escape_lane_on_its_own_vl() {
         harness::tail(pass, 40)
     );
     harness::assert_same_tables(&fabric, &want.lfts, &programmed, "cut");
-    let lanes = want.lanes(&fabric);
+    let lanes = want.lanes.as_deref().expect("the escape lane's lanes");
     assert_eq!(lanes.rule_sls(), 15);
 
     // every pair routed, deadlock-free per VL on the tables read back
-    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
-    let on_sl = (want.detours.len() + want.escape.pairs.len()) as u64;
+    let v = check_lanes(&fabric, &lids, &programmed, lanes);
+    let on_sl = (detours.len() + want.escape.pairs.len()) as u64;
     assert!(v.ok() && v.vls == want.data_vls() && v.sl_paths == on_sl, "{v:?}");
     assert_eq!(v.unrouted, 0, "{v:?}");
 
@@ -237,7 +257,7 @@ fn degraded_four_level_tree_escape_lane_on_its_own_vl() {
     let on_path = on_paths(&fabric, &want, firsts.map(|&(leaf, lid)| (leaf, lid as u16)));
     let mut pairs = 0;
     for &sw in &on_path {
-        pairs += sl2vl_as_ruled(&sim, &fabric, &lids, sw, &lanes).0;
+        pairs += sl2vl_as_ruled(&sim, &fabric, &lids, sw, lanes).0;
         assert_eq!(lanes.vl(sw, 15, 1, 2), escape_vl);
     }
     assert!(pairs > 20, "{pairs} port pairs compared");
