@@ -6,6 +6,10 @@
 //! than one VL, and what they leave unserved. No front end matches on a family or a
 //! fault variant to pick a router; which router serves which shape is written once, in
 //! [`route_fabric`]. `check::prove` is the one soundness check of its result.
+//!
+//! The per-family routers of degraded fabrics and their results (`route_lsft`,
+//! `route_pgft`, `route_mols`, `TreeRoutes`) are crate-private: a caller cannot route
+//! around this choice, nor get a tree's detours without the drop one VL calls for.
 
 use super::degraded::{route_lsft, route_lsft_spread, DegradedRoutes};
 use super::degraded_tree::TreeRoutes;

@@ -32,7 +32,6 @@
 //! then down, with no down → up dependency — and VLs never decrease along a path. The full
 //! argument is in [`super::route_degraded`].
 
-use super::route_degraded::DegradedRoutes;
 use crate::families::lsft::model_holes::LsftHoles;
 use crate::routing::escape::ESCAPE_SL;
 use crate::routing::lanes::{FarEnds, LaneRules};
@@ -142,12 +141,13 @@ const FAR_SPINE: u32 = u32::MAX - 1;
 /// (leaf, LID) pair and what is behind every port), so a subnet manager can keep it to
 /// answer PathRecord and SL-to-VL queries long after routing.
 #[derive(Clone, Debug)]
-pub struct LsftLanes {
+pub(crate) struct LsftLanes {
     /// Leaf index (side·n + point) of every leaf node, `u32::MAX` for other nodes.
     point_of: Vec<u32>,
     /// Per port: what is at its far end (a leaf index, FAR_HOST, FAR_SPINE).
     far: FarEnds<u32>,
-    /// `sl[i * stride + lid]` per leaf index i, as in [`DegradedRoutes::sl`].
+    /// `sl[i * stride + lid]` per leaf index i, as in
+    /// [`super::route_degraded::DegradedRoutes::sl`].
     sl: Vec<u8>,
     stride: usize,
     /// J, the leaf bipartitions the SLs name ([`partitions`]).
@@ -159,20 +159,10 @@ pub struct LsftLanes {
 }
 
 impl LsftLanes {
-    /// The rules of `routes`, computed for `h` on `fabric` (the SL table is copied).
-    pub fn new(fabric: &Fabric, h: &LsftHoles, routes: &DegradedRoutes) -> LsftLanes {
-        LsftLanes::with_sl(
-            fabric,
-            h,
-            routes.sl.clone(),
-            routes.stride,
-            (routes.data_vls, routes.escape.used()),
-        )
-    }
-
-    /// As [`LsftLanes::new`], taking the SL table (`sl[p * stride + lid]`), the data VLs
-    /// ([`DegradedRoutes::data_vls`]) of the routes and whether the escape lane carries a
-    /// pair (its VL is then the last of them).
+    /// The rules of routes computed for `h` on `fabric`, taking their SL table
+    /// (`sl[p * stride + lid]`, moved: a copy would cost as much as a table), the data VLs
+    /// of the routes ([`super::route_degraded::DegradedRoutes::data_vls`]) and whether the
+    /// escape lane carries a pair (its VL is then the last of them).
     pub(crate) fn with_sl(
         fabric: &Fabric,
         h: &LsftHoles,
@@ -221,12 +211,12 @@ impl LsftLanes {
 
     /// Data VLs the routes need (2, or 3 when some route turns twice; one more with the
     /// escape lane).
-    pub fn data_vls(&self) -> u8 {
+    pub(crate) fn data_vls(&self) -> u8 {
         self.rule_vls + self.escape_vl.is_some() as u8
     }
 
     /// The SL hosts on `leaf` use towards `lid` (0 for anything that is not a leaf).
-    pub fn sl(&self, leaf: NodeId, lid: usize) -> u8 {
+    pub(crate) fn sl(&self, leaf: NodeId, lid: usize) -> u8 {
         match self.point_of.get(leaf as usize) {
             Some(&p) if p != u32::MAX && lid < self.stride => self.sl[p as usize * self.stride + lid],
             _ => 0,
@@ -235,7 +225,7 @@ impl LsftLanes {
 
     /// The VL of a hop at `switch` for `sl`, in at `in_port` (0: from the switch itself or
     /// a host) and out at `out_port`.
-    pub fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
+    pub(crate) fn vl(&self, switch: NodeId, sl: u8, in_port: u8, out_port: u8) -> u8 {
         if let (ESCAPE_SL, Some(v)) = (sl, self.escape_vl) {
             return v; // the escape lane: one VL from the first switch to the last
         }

@@ -25,7 +25,7 @@ pub(crate) mod recognize_degraded;
 pub(crate) mod recognize_plane;
 mod report;
 pub(crate) mod route;
-pub mod route_degraded;
+pub(crate) mod route_degraded;
 pub mod schedule;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.

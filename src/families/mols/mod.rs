@@ -20,7 +20,7 @@ pub(crate) mod recognize;
 pub(crate) mod recognize_degraded;
 mod report;
 pub(crate) mod route;
-pub mod route_degraded;
+pub(crate) mod route_degraded;
 
 /// The family's layout, the variant of `topology::Layout` the registry makes for it.
 pub(crate) type Layout = model::MolsLayout;

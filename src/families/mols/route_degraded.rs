@@ -169,7 +169,7 @@ struct Dest {
 }
 
 /// Route every LID of a degraded MOLS tree (module doc) with LMC 0 or 1.
-pub fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<TreeRoutes> {
+pub(crate) fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<TreeRoutes> {
     lids.require_complete(fabric)?;
     if lids.lmc > 1 {
         return Err(Error::input(

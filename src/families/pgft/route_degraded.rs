@@ -145,7 +145,7 @@ impl Reach {
 }
 
 /// Route every LID of a degraded PGFT (module doc) with LMC 0.
-pub fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDegradedRoutes> {
+pub(crate) fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<PgftDegradedRoutes> {
     lids.require_complete(fabric)?;
     if lids.lmc != 0 {
         return Err(Error::input("lmc", "a degraded PGFT is routed with LMC 0", None));

@@ -131,7 +131,7 @@ pub(crate) fn detour_sl(hops: &[(Level, Level, Level)]) -> Option<u8> {
 /// needs (the level of every switch and of every port's far end, the detour pairs), so a
 /// subnet manager can keep it to answer PathRecord and SL-to-VL queries after routing.
 #[derive(Clone, Debug)]
-pub struct TreeLanes {
+pub(crate) struct TreeLanes {
     /// Level of every node.
     level: Vec<Level>,
     /// Per port: the level of its far end (Host for port 0 and hosts).

@@ -15,7 +15,7 @@ mod model_layout;
 pub(crate) mod recognize;
 pub(crate) mod report;
 pub(crate) mod route;
-pub mod route_degraded;
+pub(crate) mod route_degraded;
 
 pub use report::{IrregularityReport, LevelReport};
 

@@ -16,33 +16,33 @@ pub(crate) const NAMED: usize = 20;
 
 /// The tables of a degraded tree and the pairs they cannot serve.
 #[derive(Clone, Debug)]
-pub struct TreeRoutes {
+pub(crate) struct TreeRoutes {
     /// Forwarding tables of every switch (host and switch LIDs).
-    pub lfts: LftSet,
+    pub(crate) lfts: LftSet,
     /// (Leaf with hosts, host LID) pairs that no up*/down* path connects (entry unrouted).
-    pub unrouted: u64,
+    pub(crate) unrouted: u64,
     /// The first of those pairs, named: (source leaf, destination host port).
-    pub unrouted_named: Vec<(String, String)>,
+    pub(crate) unrouted_named: Vec<(String, String)>,
     /// (Leaf, switch LID) pairs left unrouted: no up*/down* path to that switch, no detour
     /// on the second VL of [`crate::families::tree::lanes`], and the escape lane cannot take it (or
     /// [`TreeRoutes::drop_detours`] removed it).
-    pub unrouted_switch_lids: u64,
+    pub(crate) unrouted_switch_lids: u64,
     /// (Leaf row, switch LID, SL) of the switch-LID routes that turn once, at a relay leaf
     /// (SL 1) or a level-2 switch (SL 2): deadlock-free only with the SL-to-VL rule of
     /// [`crate::families::tree::lanes`] (two data VLs). Sorted; empty when every switch-LID route is
     /// up*/down*.
-    pub detours: Vec<(u32, u16, u8)>,
+    pub(crate) detours: Vec<(u32, u16, u8)>,
     /// Rank of every row (0 = top level, `u32::MAX` = not a switch of the tree).
-    pub rank: Vec<u32>,
+    pub(crate) rank: Vec<u32>,
     /// The pairs neither up*/down* nor a detour serves, on the escape lane
     /// ([`crate::routing::escape`]: SL 15, a VL of its own); they are not counted in `unrouted` or
     /// `unrouted_switch_lids`.
-    pub escape: Escape,
+    pub(crate) escape: Escape,
 }
 
 impl TreeRoutes {
     /// Data VLs the routes need: 2 with detours, else 1; one more with the escape lane.
-    pub fn data_vls(&self) -> u8 {
+    pub(crate) fn data_vls(&self) -> u8 {
         let rule = if self.detours.is_empty() {
             1
         } else {
@@ -74,7 +74,7 @@ impl TreeRoutes {
     /// ([`escape::route_shared`]; on the grown lab, a leaf cabled to 2 of 4 spines reaches
     /// the other two and the hostless switch through a turn at another leaf). Returns the
     /// pairs it routed.
-    pub fn turn_on_one_vl(&mut self, fabric: &Fabric, lids: &Lids) -> u64 {
+    pub(crate) fn turn_on_one_vl(&mut self, fabric: &Fabric, lids: &Lids) -> u64 {
         debug_assert!(self.detours.is_empty() && !self.escape.used());
         let leaves = self.leaves();
         let shared = escape::route_shared(fabric, lids, &mut self.lfts, &leaves);
@@ -110,7 +110,7 @@ impl TreeRoutes {
     }
 
     /// The SL and SL-to-VL rules of these routes on `fabric` (the fabric they were routed on).
-    pub fn lanes(&self, fabric: &Fabric) -> crate::families::tree::lanes::TreeLanes {
+    pub(crate) fn lanes(&self, fabric: &Fabric) -> crate::families::tree::lanes::TreeLanes {
         let mut rank_of_node = vec![u32::MAX; fabric.len()];
         for (r, &n) in self.lfts.switches.iter().enumerate() {
             rank_of_node[n as usize] = self.rank.get(r).copied().unwrap_or(u32::MAX);
@@ -136,7 +136,7 @@ impl TreeRoutes {
     /// there: a second turn, or the row's own route would have no turn), nor a row the
     /// escape lane wrote (its walk did not arrive), so nothing else breaks. Returns how
     /// many pairs were dropped.
-    pub fn drop_detours(&mut self, fabric: &Fabric, lids: &Lids) -> u64 {
+    pub(crate) fn drop_detours(&mut self, fabric: &Fabric, lids: &Lids) -> u64 {
         let stride = self.lfts.stride;
         for &(r, lid, _) in &self.detours {
             self.lfts.ports[r as usize * stride + lid as usize] = NO_ROUTE;

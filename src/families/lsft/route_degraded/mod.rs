@@ -133,41 +133,40 @@ mod switch_lids;
 mod two_turn;
 use columns::{sl_rows, Columns, Dest};
 use near::{Near, SpineOptions};
-pub use spread::route_lsft_spread;
+pub(crate) use spread::route_lsft_spread;
 use two_turn::{Choice, Choices};
 
-pub(crate) use super::lanes::{partitions, relay_sl, two_turn_sl, vl, End, DATA_VLS};
-pub use super::lanes::{LsftLanes, MAX_DATA_VLS};
+pub(crate) use super::lanes::{partitions, relay_sl, two_turn_sl, vl, End, DATA_VLS, MAX_DATA_VLS};
 
 /// Routes of a degraded LSFT: the tables and the SL of every (source point, destination
 /// LID) pair.
 #[derive(Clone, Debug)]
-pub struct DegradedRoutes {
+pub(crate) struct DegradedRoutes {
     /// Forwarding tables of every switch.
-    pub lfts: LftSet,
+    pub(crate) lfts: LftSet,
     /// `sl[i * stride + lid]`: the SL a host on the leaf with leaf index i (side·n + point)
     /// uses towards `lid`.
-    pub sl: Vec<u8>,
+    pub(crate) sl: Vec<u8>,
     /// LIDs per row of `sl` (as in the tables).
-    pub stride: usize,
+    pub(crate) stride: usize,
     /// (Source leaf, host LID) pairs left without a route.
-    pub unrouted: u64,
+    pub(crate) unrouted: u64,
     /// (Source leaf, switch LID) pairs left without a route: up*/down* by the family's
     /// ranks has no legal path, every other path the tables allow turns more than twice
     /// or in an order no SL's VLs follow, and the escape lane cannot take it (no surviving
     /// path, or one closing a cycle on its VL). Management traffic to that switch goes
     /// directed-route.
-    pub unrouted_switch_lids: u64,
+    pub(crate) unrouted_switch_lids: u64,
     /// (Source leaf, host LID) pairs whose route turns twice (the third data VL).
-    pub two_turn: u64,
+    pub(crate) two_turn: u64,
     /// (Source leaf, switch LID) pairs whose route turns twice (the third data VL).
-    pub two_turn_switch_lids: u64,
+    pub(crate) two_turn_switch_lids: u64,
     /// Data VLs the routes need: [`DATA_VLS`] (2), or [`MAX_DATA_VLS`] (3) when some route
     /// turns twice — the rule's bound; one more when the escape lane carries a pair.
-    pub data_vls: u8,
+    pub(crate) data_vls: u8,
     /// The pairs the rule could not route, on the escape lane ([`crate::routing::escape`]: SL 15,
     /// a VL of its own); they are not counted in `unrouted` or `unrouted_switch_lids`.
-    pub escape: Escape,
+    pub(crate) escape: Escape,
 }
 
 struct Router<'a> {
@@ -305,7 +304,7 @@ fn leaf_hop(found: Option<(u8, u8)>, sl: &mut u8, missing: &mut u64) -> u8 {
 /// rule serves go on the escape lane ([`DegradedRoutes::escape`]); host pairs that neither
 /// connects are counted in [`DegradedRoutes::unrouted`], switch-LID pairs in
 /// [`DegradedRoutes::unrouted_switch_lids`] (their entries stay unrouted).
-pub fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
+pub(crate) fn route_lsft(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
     lids.require_complete(fabric)?;
     if lids.lmc != 0 {
         return Err(Error::input("lmc", "a degraded LSFT is routed with LMC 0", None));

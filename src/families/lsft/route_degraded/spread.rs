@@ -261,7 +261,7 @@ impl Spread<'_> {
 /// Route every LID of an LSFT (intact or degraded) for spreading (module documentation).
 /// Host pairs without a route are counted in [`DegradedRoutes::unrouted`], switch-LID
 /// pairs as by [`super::route_lsft`].
-pub fn route_lsft_spread(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
+pub(crate) fn route_lsft_spread(fabric: &Fabric, h: &LsftHoles, lids: &Lids) -> Result<DegradedRoutes> {
     lids.require_complete(fabric)?;
     if lids.lmc != 0 {
         return Err(Error::input("lmc", "an LSFT is spread with LMC 0", None));
