@@ -14,6 +14,7 @@ mod harness;
 
 mod degraded_tree_on_opensm;
 mod lanes_on_opensm;
+mod mesh_lanes_on_opensm;
 mod multicast_on_opensm;
 mod on_opensm;
 mod railopt_on_opensm;
