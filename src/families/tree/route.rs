@@ -4,9 +4,9 @@
 //! **One path in per destination.** Destinations are taken in rank order. For each, a
 //! chain is drawn from its leaf upwards to a switch with no parent, taking at every switch
 //! an up-cable that the fewest destinations so far descend (parallel cables and
-//! different parents alike), to the parent the fewest chains climb through (docs/tree.md
-//! §2.1). Every switch of the chain sends the destination down that
-//! chain; a switch from which the chain's top is reached going up climbs towards it (to a
+//! different parents alike), to the parent the fewest chains climb through (on a small
+//! tree: into which the fewest source hosts climb per cable below, [`climb`]; docs/tree.md
+//! §2.1). Every switch of the chain sends the destination down that chain; a switch from which the chain's top is reached going up climbs towards it (to a
 //! parent on the chain, else to one from which the top is reached going up); a switch
 //! that cannot, but has the destination below itself, goes down towards it (to a child
 //! on the chain, else to one that goes down too: no packet ever climbs again); any other
@@ -34,8 +34,11 @@ use crate::routing::hosts::{Entries, RoutedLayout};
 use crate::routing::lft::{LftSet, NO_ROUTE};
 use crate::routing::lids::Lids;
 use crate::routing::pipeline::{Ask, Objective, Refusal, Routed};
+use crate::routing::small::SMALL;
 use crate::topology::{Endpoint, Fabric, NodeId};
 use rayon::prelude::*;
+
+mod climb;
 
 /// The tree by LFT row: levels, cables up and down, leaf index, reach sets.
 struct Rows {
@@ -243,66 +246,105 @@ struct Dest {
     top: u32,
 }
 
-/// Draw every destination's chain (module doc): the up-cable fewest destinations descend.
+/// Draw every destination's chain (module doc), each parent weighed by the chains that
+/// climb through it so far.
 fn chains(fabric: &Fabric, rows: &Rows, lfts: &LftSet, lids: &Lids, hosts: &[Endpoint]) -> (Vec<Dest>, Vec<(u32, u8)>) {
-    let mut load = vec![0u32; rows.up.len()];
-    // destinations whose chain climbs through each switch so far
-    let mut through = vec![0u32; rows.level.len()];
+    let mut drawn = Chains::new(rows, hosts.len());
+    let mut through = vec![0u64; rows.level.len()];
     let mut dests = Vec::with_capacity(hosts.len());
-    let mut chain = Vec::with_capacity(hosts.len() * 3);
     for ep in hosts {
-        let Some((sw, port)) = fabric.peer(ep.node, ep.port) else {
+        let Some(start) = first_hop(fabric, lfts, lids, ep) else {
             continue;
         };
-        let leaf = lfts.row_of[sw as usize];
-        let start = chain.len() as u32;
-        chain.push((leaf, port));
-        let mut at = leaf as usize;
-        loop {
-            if rows.ups(at).is_empty() {
-                break;
-            }
-            let best = least_loaded_up(rows, &load, &through, at, dests.len());
-            load[best] += 1;
-            let (_, parent, parent_port) = rows.up[best];
+        let d = drawn.draw(rows, start, dests.len(), |p| (through[p], 1));
+        for &(parent, _) in &drawn.chain[d.start as usize + 1..d.end as usize] {
             through[parent as usize] += 1;
-            chain.push((parent, parent_port));
+        }
+        dests.push(d);
+    }
+    (dests, drawn.chain)
+}
+
+/// Where a destination host port enters the tree: (leaf row, the leaf's port to it, its
+/// LID); `None` for an uncabled port.
+fn first_hop(fabric: &Fabric, lfts: &LftSet, lids: &Lids, ep: &Endpoint) -> Option<(u32, u8, u16)> {
+    let (sw, port) = fabric.peer(ep.node, ep.port)?;
+    let lid = lids.base[fabric.port_index(ep.node, ep.port) as usize];
+    Some((lfts.row_of[sw as usize], port, lid))
+}
+
+/// The chains drawn so far: how many destinations descend each up-cable, and every
+/// chain as (row, port towards the host), leaf first.
+struct Chains {
+    load: Vec<u32>,
+    chain: Vec<(u32, u8)>,
+}
+
+impl Chains {
+    fn new(rows: &Rows, hosts: usize) -> Chains {
+        Chains {
+            load: vec![0; rows.up.len()],
+            chain: Vec::with_capacity(hosts * 3),
+        }
+    }
+
+    /// Draw the chain of the `d`-th destination, which enters the tree at `start` (leaf
+    /// row, port, LID), from its leaf up to a switch with no parent ([`least_loaded_up`]
+    /// with the parents' weights `weigh`).
+    fn draw(
+        &mut self,
+        rows: &Rows,
+        (leaf, port, lid): (u32, u8, u16),
+        d: usize,
+        weigh: impl Fn(usize) -> (u64, u64),
+    ) -> Dest {
+        let start = self.chain.len() as u32;
+        self.chain.push((leaf, port));
+        let mut at = leaf as usize;
+        while !rows.ups(at).is_empty() {
+            let best = least_loaded_up(rows, &self.load, &weigh, at, d);
+            self.load[best] += 1;
+            let (_, parent, parent_port) = rows.up[best];
+            self.chain.push((parent, parent_port));
             at = parent as usize;
         }
-        dests.push(Dest {
-            lid: lids.base[fabric.port_index(ep.node, ep.port) as usize],
+        Dest {
+            lid,
             leaf,
             leaf_index: rows.leaf[leaf as usize],
             start,
-            end: chain.len() as u32,
+            end: self.chain.len() as u32,
             top: rows.top_of[at],
-        });
+        }
     }
-    (dests, chain)
 }
 
 /// The up-cable of row `at` for the chain of destination `d`: one of the cables the
 /// fewest destinations descend so far (each cable of a leaf then serves
-/// ⌈hosts / cables⌉ of its hosts at most), to the parent the fewest chains climb through
-/// so far: a leaf with few hosts leaves its spare cables on the parents that the others
-/// load, so a source switch's cables to each parent carry about as many destinations.
-/// Then the parent d-mod-k takes (d mod parents, when the parents have about as many
-/// cables each), then d-mod-k's cable (d mod cables, counted from the first).
-fn least_loaded_up(rows: &Rows, load: &[u32], through: &[u32], at: usize, d: usize) -> usize {
+/// ⌈hosts / cables⌉ of its hosts at most), to the lightest parent by `weigh` (a fraction
+/// (numerator, denominator) per parent row: the chains climbing through it so far, or on
+/// a small tree the source hosts climbing into it per cable below, [`climb`]): a leaf with
+/// few hosts leaves its spare cables on the parents that the others load, so a source
+/// switch's cables to each parent carry about as many destinations. Then the parent
+/// d-mod-k takes (d mod parents, when the parents have about as many cables each), then
+/// d-mod-k's cable (d mod cables, counted from the first).
+fn least_loaded_up(rows: &Rows, load: &[u32], weigh: &impl Fn(usize) -> (u64, u64), at: usize, d: usize) -> usize {
     let (lo, hi) = (rows.up_off[at] as usize, rows.up_off[at + 1] as usize);
     let n = hi - lo;
     let parents = rows.even_parents[at] as usize;
     let d_mod_k_parent = (parents > 0).then(|| rows.up[lo + d % parents].1);
     let fewest = (lo..hi).map(|k| load[k]).min().unwrap_or(0);
+    let rest = |k: usize| {
+        let parent = rows.up[k].1;
+        (d_mod_k_parent.is_some_and(|p| p != parent), (k - lo + n - d % n) % n)
+    };
     (lo..hi)
         .filter(|&k| load[k] == fewest)
-        .min_by_key(|&k| {
-            let parent = rows.up[k].1;
-            (
-                through[parent as usize],
-                d_mod_k_parent.is_some_and(|p| p != parent),
-                (k - lo + n - d % n) % n,
-            )
+        .min_by(|&a, &b| {
+            let ((wa, na), (wb, nb)) = (weigh(rows.up[a].1 as usize), weigh(rows.up[b].1 as usize));
+            (u128::from(wa) * u128::from(nb))
+                .cmp(&(u128::from(wb) * u128::from(na)))
+                .then_with(|| rest(a).cmp(&rest(b)))
         })
         .unwrap_or(lo)
 }
@@ -466,6 +508,28 @@ fn down_entry(rows: &Rows, r: usize, d: &Dest, chain_below: Option<u32>, load: &
         .map_or(NO_ROUTE, |k| downs[k].0)
 }
 
+/// Every switch's entry for every host on a leaf. A small tree (a pass on one thread
+/// anyway, [`SMALL`]) weighs each chain's parents by the source hosts the routes so far
+/// climb into them ([`climb`]: destination by destination, as each chain depends on every
+/// entry before it); a larger one by the chains so far, its chains drawn first and its
+/// rows then filled in parallel (the climb-weighted pass on one thread took the 10,000-host
+/// bench from 0.8 s to 1.8 s; docs/tree.md §3).
+fn host_entries(fabric: &Fabric, rows: &Rows, lfts: &mut LftSet, lids: &Lids, hosts: &[Endpoint]) -> Vec<Dest> {
+    if lfts.ports.len() < SMALL {
+        return climb::route_hosts(fabric, rows, lfts, lids, hosts);
+    }
+    let (dests, chain) = chains(fabric, rows, lfts, lids, hosts);
+    let stride = lfts.stride;
+    lfts.ports.par_chunks_mut(stride).enumerate().for_each(|(r, row)| {
+        let mut load = Load::new(rows, r);
+        for d in &dests {
+            let on_chain = &chain[d.start as usize..d.end as usize];
+            row[d.lid as usize] = entry(rows, r, d, on_chain, &mut load);
+        }
+    });
+    dests
+}
+
 /// Route a tree as found with `lids` (LMC 0).
 pub(crate) fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result<TreeRoutes> {
     lids.require_complete(fabric)?;
@@ -483,15 +547,7 @@ pub(crate) fn route_tree(fabric: &Fabric, t: &TreeLayout, lids: &Lids) -> Result
         .iter()
         .chain(&t.others)
         .partition(|&&ep| !t.above_leaves(fabric, ep));
-    let (dests, chain) = chains(fabric, &rows, &lfts, lids, &on_leaves);
-    let stride = lfts.stride;
-    lfts.ports.par_chunks_mut(stride).enumerate().for_each(|(r, row)| {
-        let mut load = Load::new(&rows, r);
-        for d in &dests {
-            let on_chain = &chain[d.start as usize..d.end as usize];
-            row[d.lid as usize] = entry(&rows, r, d, on_chain, &mut load);
-        }
-    });
+    let dests = host_entries(fabric, &rows, &mut lfts, lids, &on_leaves);
     let rank: Vec<u32> = rows.level.iter().map(|&l| t.levels() - l).collect();
     // the switches hosts hang off: the only sources of data traffic
     let mut hosted = vec![false; lfts.switches.len()];
