@@ -50,6 +50,14 @@ fn family_choice() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(names.map(clap::builder::PossibleValue::new))
 }
 
+/// `-h`: a few examples, so that it fits a screen; `--help` has them all.
+const AFTER_SHORT_HELP: &str = "\
+Examples (more with --help):
+  ibfat demo                                   build two example plans and report
+  ibfat build lsft --order 7 --out lsft7/      plan an order-7 Latin-square fat-tree
+  ibfat route fabric.txt -o lfts/              LFTs for what ibnetdiscover printed
+  ibfat check fabric.txt --pattern shift       link conflicts of a shift, phase by phase";
+
 const AFTER_HELP: &str = "\
 Examples:
   ibfat demo                                   build two example plans and report
@@ -68,7 +76,7 @@ Examples:
 
 #[derive(Parser, Debug)]
 #[command(name = "ibfat", version, about = "Plan, route and verify InfiniBand fat-tree fabrics built from finite geometry",
-          long_about = long_about(), after_help = AFTER_HELP, propagate_version = true)]
+          long_about = long_about(), after_help = AFTER_SHORT_HELP, after_long_help = AFTER_HELP, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -133,7 +141,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Build a fabric and write its wiring plan (topology.net, cables.csv, fabric.yaml, picture)
+    /// Build a fabric and write its wiring plan (ibsim net file, cable list, spec, picture)
     Build(build::BuildArgs),
     /// Cost and latency figures: hosts/switches/cables per family, hops per wiring
     Metrics(metrics::MetricsArgs),
@@ -143,23 +151,23 @@ enum Command {
     Schedule(schedule::ScheduleArgs),
     /// Compute deterministic LFTs; write opensm-lfts.dump and guid2lid
     Route(route::RouteArgs),
-    /// Per host pair, the ten DLID offsets (direct route and detours) a full mesh's transport uses round robin
+    /// A full mesh's multipath plan: per host pair, the DLID offsets to use round robin
     PlanPaths(plan_paths::PlanPathsArgs),
     /// Work with LFT dumps (validate, diff)
     Lfts(lfts::LftsArgs),
     /// Count link conflicts of an all-to-all pattern, phase by phase, on the LFTs
     Check(check::CheckArgs),
-    /// Recognise the family of a discovered fabric (ibnetdiscover output) and map it to canonical coordinates
+    /// Recognise the family of a discovered fabric and map it to canonical coordinates
     Recognize(recognize::RecognizeArgs),
-    /// Check a discovered fabric (ibnetdiscover output) against its wiring plan, with a fix for every fault
+    /// Check a discovered fabric against its wiring plan, with a fix for every fault
     Cabling(cabling::CablingArgs),
     /// This host's InfiniBand ports and their ranks in a schedule
     Whoami(whoami::WhoamiArgs),
     /// Write the fabric in another tool's format (Slurm topology.conf)
     Export(export::ExportArgs),
-    /// Write a degraded copy of a fabric (cut cables, dead switches) and the ibsim commands for the same
+    /// Write a degraded copy of a fabric (cut cables, dead switches) and its ibsim commands
     Faults(faults::FaultsArgs),
-    /// Predict the all-to-all time of every algorithm for a job's placement, and the shortlist
+    /// Predict every all-to-all algorithm's time for a job's placement, and the shortlist
     Predict(predict::PredictArgs),
     /// Print a shell completion script (bash, zsh, fish)
     Completions(shell::CompletionsArgs),

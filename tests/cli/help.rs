@@ -24,7 +24,7 @@ fn every_command_help_has_examples() {
     assert!(pages >= 21, "{pages} pages");
 }
 
-/// Every subcommand's short help (`-h`) fits on one screen, at most 40 lines, and its
+/// `ibfat -h` and every subcommand's short help fit on one screen, at most 40 lines, and its
 /// long help (`--help`) says at least as much: the details, the mechanism and most
 /// examples are for `--help` (and the man pages) only. The subcommands are the ones the
 /// binary's own `--help` lists, recursively, so a new command is covered as it is added.
@@ -70,10 +70,11 @@ fn short_help_fits_a_screen_and_long_help_says_more() {
             next.push(sub);
             todo.push(next);
         }
-        if cmd.is_empty() {
-            continue; // `ibfat` itself is no subcommand
-        }
-        let name = cmd.join(" ");
+        let name = if cmd.is_empty() {
+            "(itself)".to_string()
+        } else {
+            cmd.join(" ")
+        };
         let short = help(&with("-h"));
         let (s, l) = (short.lines().count(), long.lines().count());
         assert!(l >= s, "ibfat {name}: --help has {l} lines, -h {s}");
@@ -90,6 +91,7 @@ fn short_help_fits_a_screen_and_long_help_says_more() {
     );
     // the walk went down every level
     for name in [
+        "(itself)",
         "build lsft",
         "schedule",
         "lfts validate",
