@@ -6,7 +6,7 @@
 use crate::harness;
 use crate::harness::Sim;
 use crate::lanes_on_opensm::{host_lids, qos_cfg_lmc, sl2vl_as_ruled};
-use ibfat::check::vls::check_vls;
+use ibfat::check::vls::check_lanes;
 use ibfat::recognize::{recognize, Recognition};
 use ibfat::routing::route;
 use ibfat::topology::{Fabric, NodeId, NodeKind};
@@ -62,13 +62,7 @@ fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
     let want = route(&fabric, &layout, &lids).unwrap();
     harness::assert_same_tables(&fabric, &want, &programmed, &what);
     let lanes = MeshLanes::new(&fabric, l, &lids);
-    let v = check_vls(
-        &fabric,
-        &lids,
-        &programmed,
-        |s, d| lanes.sl(s, d),
-        |w, s, i, o| lanes.vl(w, s, i, o),
-    );
+    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
     assert!(v.ok() && v.vls == 2 && v.sl_paths > 0 && v.unrouted == 0, "{v:?}");
     let (_, on_vl1) = sl2vl_as_ruled(&sim, &fabric, &lids, &osm, |w, sl, i, o| lanes.vl(w, sl, i, o));
     assert!(on_vl1 > 0);
@@ -125,13 +119,7 @@ fn mesh_on_opensm(n: u32, h: u32, lmc: u8, shuffle: u64) {
         "cut mesh",
     );
     let lanes = MeshLanes::new(&fabric, l, &lids);
-    let v = check_vls(
-        &fabric,
-        &lids,
-        &programmed,
-        |s, d| lanes.sl(s, d),
-        |w, s, i, o| lanes.vl(w, s, i, o),
-    );
+    let v = check_lanes(&fabric, &lids, &programmed, &lanes);
     assert!(v.ok() && v.vls == 2 && v.unrouted == 0 && v.broken == 0, "{v:?}");
     osm.stop();
 }
