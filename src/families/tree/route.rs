@@ -6,8 +6,9 @@
 //! an up-cable that the fewest destinations so far descend (parallel cables and
 //! different parents alike), to the parent the fewest chains climb through (on a small
 //! tree: into which the fewest source hosts climb per cable below, [`climb`]; docs/tree.md
-//! §2.1). Every switch of the chain sends the destination down that chain; a switch from which the chain's top is reached going up climbs towards it (to a
-//! parent on the chain, else to one from which the top is reached going up); a switch
+//! §2.1). Every switch of the chain sends the destination down that chain; a switch
+//! from which the chain's top is reached going up climbs towards it (to a parent on the
+//! chain, else to one from which the top is reached going up); a switch
 //! that cannot, but has the destination below itself, goes down towards it (to a child
 //! on the chain, else to one that goes down too: no packet ever climbs again); any other
 //! switch climbs to a parent below which the destination lies, else to any parent with an
