@@ -293,6 +293,43 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
     let Some((first_path, first)) = shards.first() else {
         return Err(Error::input("shards", "nothing to merge", None));
     };
+    let by_index = same_check(shards, first_path.as_ref(), first)?;
+    let mut sums = Sums::new();
+    for (path, s) in shards {
+        sums.add(path.as_ref(), s)?;
+    }
+    let partial = missing_shards(shards, first, &by_index, allow_partial)?;
+    let ranges: Vec<(usize, usize)> = by_index
+        .keys()
+        .map(|&i| slice(i, first.shards, first.pattern.phases))
+        .map(|r| (r.start, r.end))
+        .collect();
+    let mut report = CheckReport::from_counts(
+        first.pattern.name.clone(),
+        first.job.ranks,
+        first.pattern.phases,
+        (ranges.first().map_or(0, |r| r.0), ranges.last().map_or(0, |r| r.1)),
+        sums.checked,
+        (sums.flows, sums.unrouted_flows),
+        sums.hist,
+        sums.worst,
+        sums.unrouted,
+        sums.links.into_values().collect(),
+    );
+    report.partial = partial;
+    report.leaf_cut = shards
+        .iter()
+        .try_fold(super::LeafCut::default(), |acc, (_, s)| acc.join(s.leaf_cut?));
+    Ok(report)
+}
+
+/// Every shard against the first, before anything is added up: counts of different
+/// checks would add up to a plausible report of neither. The shards by index.
+fn same_check<'a, P: AsRef<Path>>(
+    shards: &'a [(P, CheckShard)],
+    first_path: &Path,
+    first: &CheckShard,
+) -> Result<BTreeMap<usize, &'a Path>> {
     let mut by_index: BTreeMap<usize, &Path> = BTreeMap::new();
     for (path, s) in shards {
         let path = path.as_ref();
@@ -302,7 +339,7 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
                 0,
                 format!(
                     "`{field}` is {this}, but {} has {that}: not a shard of the same check",
-                    first_path.as_ref().display()
+                    first_path.display()
                 ),
             )
         };
@@ -323,10 +360,7 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
             return Err(Error::at(
                 path,
                 0,
-                format!(
-                    "not a shard of the same check as {}: {why}",
-                    first_path.as_ref().display()
-                ),
+                format!("not a shard of the same check as {}: {why}", first_path.display()),
             )
             .with_hint("check every shard against the same fabric and tables"));
         }
@@ -338,30 +372,62 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
             ));
         }
     }
-    let mut hist = vec![0u64; 2];
-    let mut links: BTreeMap<(String, u8), LinkLoad> = BTreeMap::new();
-    let (mut worst, mut unrouted) = (Vec::new(), Vec::new());
-    let (mut flows, mut unrouted_flows, mut checked) = (0u64, 0u64, 0usize);
-    for (path, s) in shards {
-        if hist.len() < s.histogram.len() {
-            hist.resize(s.histogram.len(), 0);
+    Ok(by_index)
+}
+
+/// The counters of the shards added up, checked for overflow: a merge must be exact or
+/// refused, never wrapped into a small count.
+struct Sums {
+    hist: Vec<u64>,
+    links: BTreeMap<(String, u8), LinkLoad>,
+    worst: Vec<PhaseSummary>,
+    unrouted: Vec<UnroutedFlow>,
+    flows: u64,
+    unrouted_flows: u64,
+    checked: usize,
+}
+
+impl Sums {
+    /// Nothing added yet; the merged histogram has at least buckets 0 and 1, however
+    /// short the shards' are.
+    fn new() -> Sums {
+        Sums {
+            hist: vec![0u64; 2],
+            links: BTreeMap::new(),
+            worst: Vec::new(),
+            unrouted: Vec::new(),
+            flows: 0,
+            unrouted_flows: 0,
+            checked: 0,
         }
-        let too_many = |field: &str| {
-            Error::at(
-                path.as_ref(),
-                0,
-                format!(
-                    "{field}: the shards' counts add up to more than {} (valid 0..={})",
-                    u64::MAX,
-                    u64::MAX
-                ),
-            )
-        };
-        for (a, b) in hist.iter_mut().zip(&s.histogram) {
-            *a = a.checked_add(*b).ok_or_else(|| too_many("histogram"))?;
+    }
+
+    /// Add one shard (from `path`, named in errors).
+    fn add(&mut self, path: &Path, s: &CheckShard) -> Result<()> {
+        if self.hist.len() < s.histogram.len() {
+            self.hist.resize(s.histogram.len(), 0);
         }
+        for (a, b) in self.hist.iter_mut().zip(&s.histogram) {
+            *a = a.checked_add(*b).ok_or_else(|| too_many(path, "histogram"))?;
+        }
+        self.add_links(path, s)?;
+        self.worst.extend(s.worst_phases.iter().cloned());
+        self.unrouted.extend(s.unrouted_examples.iter().cloned());
+        self.flows = self.flows.checked_add(s.flows).ok_or_else(|| too_many(path, "flows"))?;
+        self.unrouted_flows = self
+            .unrouted_flows
+            .checked_add(s.unrouted_flows)
+            .ok_or_else(|| too_many(path, "unrouted_flows"))?;
+        self.checked += s.phase_range.1.saturating_sub(s.phase_range.0);
+        Ok(())
+    }
+
+    /// A link's loads add up by its port GUID and number; the same port named as another
+    /// link means the shards were checked on different fabrics.
+    fn add_links(&mut self, path: &Path, s: &CheckShard) -> Result<()> {
         for l in s.links.loads() {
-            let e = links
+            let e = self
+                .links
                 .entry((l.from_guid.clone(), l.from_port))
                 .or_insert_with(|| LinkLoad {
                     max_flows: 0,
@@ -370,7 +436,7 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
                 });
             if e.link != l.link {
                 return Err(Error::at(
-                    path.as_ref(),
+                    path,
                     0,
                     format!(
                         "port {} of {} is `{}` here but `{}` in another shard: shards of different fabrics",
@@ -382,16 +448,33 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
             e.total_flows = e
                 .total_flows
                 .checked_add(l.total_flows)
-                .ok_or_else(|| too_many("total_flows"))?;
+                .ok_or_else(|| too_many(path, "total_flows"))?;
         }
-        worst.extend(s.worst_phases.iter().cloned());
-        unrouted.extend(s.unrouted_examples.iter().cloned());
-        flows = flows.checked_add(s.flows).ok_or_else(|| too_many("flows"))?;
-        unrouted_flows = unrouted_flows
-            .checked_add(s.unrouted_flows)
-            .ok_or_else(|| too_many("unrouted_flows"))?;
-        checked += s.phase_range.1.saturating_sub(s.phase_range.0);
+        Ok(())
     }
+}
+
+/// A sum past u64 in shard `path`'s field.
+fn too_many(path: &Path, field: &str) -> Error {
+    Error::at(
+        path,
+        0,
+        format!(
+            "{field}: the shards' counts add up to more than {} (valid 0..={})",
+            u64::MAX,
+            u64::MAX
+        ),
+    )
+}
+
+/// Whether the set is partial: a missing shard is refused (naming the missing indices
+/// and some given files) unless `allow_partial`, so that a lost array task is noticed.
+fn missing_shards<P: AsRef<Path>>(
+    shards: &[(P, CheckShard)],
+    first: &CheckShard,
+    by_index: &BTreeMap<usize, &Path>,
+    allow_partial: bool,
+) -> Result<bool> {
     let missing: Vec<String> = (0..first.shards)
         .filter(|i| !by_index.contains_key(i))
         .map(|i| i.to_string())
@@ -416,28 +499,7 @@ pub fn merge<P: AsRef<Path>>(shards: &[(P, CheckShard)], allow_partial: bool) ->
             Some("give every shard, or --allow-partial for a report marked partial (exit 1)".into()),
         ));
     }
-    let ranges: Vec<(usize, usize)> = by_index
-        .keys()
-        .map(|&i| slice(i, first.shards, first.pattern.phases))
-        .map(|r| (r.start, r.end))
-        .collect();
-    let mut report = CheckReport::from_counts(
-        first.pattern.name.clone(),
-        first.job.ranks,
-        first.pattern.phases,
-        (ranges.first().map_or(0, |r| r.0), ranges.last().map_or(0, |r| r.1)),
-        checked,
-        (flows, unrouted_flows),
-        hist,
-        worst,
-        unrouted,
-        links.into_values().collect(),
-    );
-    report.partial = !missing.is_empty();
-    report.leaf_cut = shards
-        .iter()
-        .try_fold(super::LeafCut::default(), |acc, (_, s)| acc.join(s.leaf_cut?));
-    Ok(report)
+    Ok(!missing.is_empty())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use ibfat::families::railopt::model::check::{check, Finding, Severity};
 use ibfat::families::railopt::model::RailFabric;
 use ibfat::families::railopt::report::RailsReport;
 use ibfat::formats::dump::ParseOptions;
-use ibfat::load::{load, Recognize, Source};
+use ibfat::load::{load, Loaded, Recognize, Source};
 use ibfat::recognize::report::{slow_cable_reports, SlowCableReport};
 use ibfat::{Error, Result};
 use serde::Serialize;
@@ -274,24 +274,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             return without_plan(dump, a.json);
         }
     }
-    let plan_path = super::topo::positional(a.plan.clone(), a.plan_flag.clone(), "--plan", "PLAN")?;
-    let found_path = super::topo::positional(
-        a.discovered.clone(),
-        a.discovered_flag.clone(),
-        "--discovered",
-        "DISCOVERED",
-    )?;
-    let plan = load(&plan_path, ParseOptions::default(), Recognize::Yes(None))?;
-    let found = load(
-        &found_path,
-        ParseOptions {
-            lenient: true,
-            ..super::topo::read_options()
-        },
-        Recognize::No,
-    )?;
-    let plan = super::topo::named(plan);
-    let found = super::topo::named(found);
+    let (plan, found) = load_plan_and_found(&a)?;
     let Some(discovered) = &found.discovered else {
         return Err(Error::at(
             &found.path,
@@ -324,6 +307,36 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         )?;
         return Ok(code);
     }
+    let out = plan_text(&plan, &found, &r, &slow);
+    super::output::write_report(format_args!("{out}"));
+    Ok(code)
+}
+
+/// The plan (recognised, so the audit can match by the family's layout) and the dump,
+/// read leniently so a damaged one is still compared as far as it goes.
+fn load_plan_and_found(a: &CablingArgs) -> Result<(Loaded, Loaded)> {
+    let plan_path = super::topo::positional(a.plan.clone(), a.plan_flag.clone(), "--plan", "PLAN")?;
+    let found_path = super::topo::positional(
+        a.discovered.clone(),
+        a.discovered_flag.clone(),
+        "--discovered",
+        "DISCOVERED",
+    )?;
+    let plan = load(&plan_path, ParseOptions::default(), Recognize::Yes(None))?;
+    let found = load(
+        &found_path,
+        ParseOptions {
+            lenient: true,
+            ..super::topo::read_options()
+        },
+        Recognize::No,
+    )?;
+    Ok((super::topo::named(plan), super::topo::named(found)))
+}
+
+/// The text report against a plan: what was compared, the faults with their fixes, what
+/// is only information, and a verdict that tells a damaged dump from a mismatch.
+fn plan_text(plan: &Loaded, found: &Loaded, r: &CablingReport, slow: &[SlowCableReport]) -> String {
     let mut out = String::new();
     let src = |s: Source| s.describe();
     let _ = writeln!(
@@ -339,16 +352,35 @@ pub fn run(a: CablingArgs) -> Result<i32> {
         "  nodes matched by {}; {} planned cables, {} found, {} in place",
         r.matched_by, r.planned_cables, r.found_cables, r.matching_cables
     );
-    let section = |out: &mut String, title: &str, items: Vec<String>| {
-        if !items.is_empty() {
-            let _ = writeln!(out, "{title} ({})", items.len());
-            for i in items {
-                let _ = writeln!(out, "  {i}");
-            }
+    fault_sections(&mut out, r);
+    info_sections(&mut out, found, r, slow);
+    if r.is_match() {
+        let _ = writeln!(out, "OK: the fabric matches the plan");
+    } else if r.faults() == 0 {
+        let _ = writeln!(
+            out,
+            "INCOMPLETE: no fault found in what could be compared, but the dump is damaged"
+        );
+    } else {
+        let _ = writeln!(out, "MISMATCH: {} fault(s)", r.faults());
+    }
+    out
+}
+
+/// A titled, counted list; an empty one is left out so that a clean fabric reads short.
+fn section(out: &mut String, title: &str, items: Vec<String>) {
+    if !items.is_empty() {
+        let _ = writeln!(out, "{title} ({})", items.len());
+        for i in items {
+            let _ = writeln!(out, "  {i}");
         }
-    };
+    }
+}
+
+/// The cable-by-cable differences from the plan, each with the fix to apply at the rack.
+fn fault_sections(out: &mut String, r: &CablingReport) {
     section(
-        &mut out,
+        out,
         "MISSING",
         r.missing
             .iter()
@@ -356,7 +388,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             .collect(),
     );
     section(
-        &mut out,
+        out,
         "EXTRA",
         r.extra
             .iter()
@@ -364,7 +396,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             .collect(),
     );
     section(
-        &mut out,
+        out,
         "MISWIRED",
         r.miswired
             .iter()
@@ -380,7 +412,7 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             .collect(),
     );
     section(
-        &mut out,
+        out,
         "SWAPPED",
         r.swapped
             .iter()
@@ -398,15 +430,20 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             .collect(),
     );
     section(
-        &mut out,
+        out,
         "DEGRADED",
         r.degraded
             .iter()
             .map(|m| format!("{}: {} (planned {}): {}", cable(&m.cable), m.found, m.planned, m.fix))
             .collect(),
     );
+}
+
+/// The rest of the comparison: the dump's own problems, cables slow against their peers,
+/// HCAs off their planned rail ports, and what a damaged dump left uncompared.
+fn info_sections(out: &mut String, found: &Loaded, r: &CablingReport, slow: &[SlowCableReport]) {
     section(
-        &mut out,
+        out,
         "DUMP PROBLEMS",
         r.problems
             .iter()
@@ -414,30 +451,18 @@ pub fn run(a: CablingArgs) -> Result<i32> {
             .collect(),
     );
     section(
-        &mut out,
+        out,
         "SLOW (vs. their peers, for information)",
         slow.iter().map(slow_line).collect(),
     );
     section(
-        &mut out,
+        out,
         "RAILS (against the plan)",
         r.rail_findings
             .iter()
             .map(|f| format!("{}: {}", f.message, f.fix))
             .collect(),
     );
-    section(&mut out, "NOT COMPARED", r.uncompared.clone());
-    section(&mut out, "NOTES", r.notes.clone());
-    if r.is_match() {
-        let _ = writeln!(out, "OK: the fabric matches the plan");
-    } else if r.faults() == 0 {
-        let _ = writeln!(
-            out,
-            "INCOMPLETE: no fault found in what could be compared, but the dump is damaged"
-        );
-    } else {
-        let _ = writeln!(out, "MISMATCH: {} fault(s)", r.faults());
-    }
-    super::output::write_report(format_args!("{out}"));
-    Ok(code)
+    section(out, "NOT COMPARED", r.uncompared.clone());
+    section(out, "NOTES", r.notes.clone());
 }

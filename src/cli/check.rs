@@ -8,15 +8,17 @@ use ibfat::check::shard::{job_fingerprint, slice, ShardLinks};
 use ibfat::check::{check_counted, merge, name_links, CheckReport, CheckShard, CompiledRoutes, LinkCount, RateWeights};
 use ibfat::families::railopt::schedule::RailTraffic;
 use ibfat::fingerprint::ComputedFor;
-use ibfat::formats::{atomic, dot, lftbin, picture};
-use ibfat::load::{load_rail, Loaded};
-use ibfat::routing::{route, LftSet, Lids};
+use ibfat::formats::{atomic, dot, picture};
+use ibfat::load::Loaded;
 use ibfat::schedule::job::Hosts;
 use ibfat::schedule::{file, Job, Pattern, PatternKind, Request};
 use ibfat::select::generate;
 use ibfat::topology::Endpoint;
 use ibfat::{Error, Result};
 use std::path::{Path, PathBuf};
+use tables::{file_tables, own_or_dumped_tables, read_inputs, Tables};
+
+mod tables;
 
 const CHECK_AFTER: &str = "\
 Every flow of every phase is routed along the LFTs; flows are counted per directed
@@ -426,92 +428,54 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         allow_partial,
     }) = a.cmd
     {
-        let read = shards
-            .iter()
-            .map(|p| Ok((p.clone(), CheckShard::read(p)?)))
-            .collect::<Result<Vec<_>>>()?;
-        let mut r = merge(&read, allow_partial)?;
-        if !links {
-            r.link_loads.clear();
-        }
-        if json {
-            print_json("check", &r)?;
-        } else {
-            print_report(&r);
-            if r.partial {
-                outln!(
-                    "  PARTIAL: the shards cover {} of {} phases; the others are not checked",
-                    r.phases_checked,
-                    r.phases
-                );
-            }
-        }
-        return Ok(exit_code(&r));
+        return run_merge(&shards, allow_partial, json, links);
     }
+    check(a)
+}
+
+/// `ibfat check merge`: the report of a set of shards, which `merge` validates before it
+/// adds them up, so a wrong set never yields a plausible-looking report.
+fn run_merge(shards: &[PathBuf], allow_partial: bool, json: bool, links: bool) -> Result<i32> {
+    let read = shards
+        .iter()
+        .map(|p| Ok((p.clone(), CheckShard::read(p)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let mut r = merge(&read, allow_partial)?;
+    if !links {
+        r.link_loads.clear();
+    }
+    if json {
+        print_json("check", &r)?;
+    } else {
+        print_report(&r);
+        if r.partial {
+            outln!(
+                "  PARTIAL: the shards cover {} of {} phases; the others are not checked",
+                r.phases_checked,
+                r.phases
+            );
+        }
+    }
+    Ok(exit_code(&r))
+}
+
+/// One check, or one shard of it, in the stages `--timings` reports: read, pattern,
+/// tables, phases, output; the heat map is written last so it never costs the report.
+fn check(a: CheckArgs) -> Result<i32> {
     let mut stages = Stages::new(a.timings);
     let topology = topo::positional(a.topology.clone(), a.topology_flag.clone(), "--topology", "TOPOLOGY")?;
-    // a table file is read and checksummed on the other core while the topology and the
-    // LIDs the tables must match load (fixed costs every shard of a sharded check pays)
-    let table_file = a.lfts.as_deref().filter(|p| lftbin::is_lft_file(p));
-    let (loaded, opened) = rayon::join(
-        || {
-            let loaded =
-                load_rail(&topology, super::topo::read_options(), None, a.rail).and_then(super::topo::with_roles)?;
-            let given = match table_file {
-                Some(_) => topo::given_lids(&loaded, a.lids.as_deref())?,
-                None => None,
-            };
-            Ok::<_, Error>((loaded, given))
-        },
-        || table_file.map(lftbin::open),
-    );
-    let (loaded, given) = loaded?;
+    let (loaded, given, opened) = read_inputs(&a, &topology)?;
     stages.mark("read");
     let (pattern, hosts, recorded, rails) = resolve_pattern(&a, &loaded)?;
     stages.mark("pattern");
     // fingerprinting reads every table entry once (one sequential pass): only when a
-    // schedule file is compared with the tables or a shard records them, and on the
-    // other core while the routes compile
+    // schedule file is compared with the tables or a shard records them
     let need_fingerprint = a.shard.is_some() || recorded.is_some();
-    let compile =
-        |lids: &Lids, lfts: &LftSet| CompiledRoutes::compile(loaded.fabric(), lids, lfts, &hosts, a.lid_offset);
-    let (lids, lfts, fingerprint, routes) = match opened {
-        Some(opened) => {
-            // checksummed above; now matched to the fabric (and its recorded fingerprint)
-            let file = opened?.resolve(loaded.fabric(), given.as_ref())?;
-            stages.mark("tables");
-            let routes = compile(&file.lids, &file.lfts);
-            stages.mark("compile");
-            (file.lids, file.lfts, Some(file.computed_for), routes)
-        }
-        None => {
-            let (lids, lfts) = match &a.lfts {
-                Some(p) => topo::read_lfts(&loaded, a.lids.as_deref(), p)?,
-                None => {
-                    let lids = match (topo::given_lids(&loaded, a.lids.as_deref())?, loaded.model.layout()) {
-                        (Some(l), _) => l,
-                        (None, Some(layout)) => {
-                            Lids::plan(loaded.fabric(), layout.hosts(), if a.lid_offset > 0 { 1 } else { 0 })?
-                        }
-                        (None, None) => {
-                            return Err(Error::at(&topology, 0, "no LIDs known for this topology")
-                                .with_hint("pass --lids guid2lid"))
-                        }
-                    };
-                    let lfts = route(loaded.fabric(), &loaded.topology()?.layout, &lids)?;
-                    (lids, lfts)
-                }
-            };
-            stages.mark("tables");
-            let (fingerprint, routes) = rayon::join(
-                || need_fingerprint.then(|| lfts.computed_for(loaded.fabric(), &lids)),
-                || compile(&lids, &lfts),
-            );
-            stages.mark("fingerprint+compile");
-            (lids, lfts, fingerprint, routes)
-        }
+    let (tables, routes) = match opened {
+        Some(opened) => file_tables(opened, &loaded, given.as_ref(), &hosts, a.lid_offset, &mut stages)?,
+        None => own_or_dumped_tables(&a, &topology, &loaded, &hosts, need_fingerprint, &mut stages)?,
     };
-    if let (Some(recorded), Some(have)) = (&recorded, &fingerprint) {
+    if let (Some(recorded), Some(have)) = (&recorded, &tables.fingerprint) {
         refuse_stale(&a, recorded, have)?;
     }
     let routes = routes?;
@@ -521,84 +485,113 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         Some((i, k)) => slice(i, k, n),
         None => 0..n,
     };
-    let bar = progress(range.len() as u64, "phases");
-    let tick = || bar.inc(1);
-    let (mut report, links) = check_counted(
-        loaded.fabric(),
-        &hosts,
-        &routes,
-        pattern.as_ref(),
-        range.clone(),
-        weights.as_ref(),
-        &tick,
-    )?;
-    if weights.is_none() {
-        report.leaf_cut = Some(ibfat::check::leaf_cut(loaded.fabric(), &hosts, pattern.as_ref(), range));
-    }
-    bar.finish_and_clear();
+    let (mut report, links) = check_phases(&loaded, &hosts, &routes, pattern.as_ref(), range, weights.as_ref())?;
     stages.mark("phases");
     // drawn now (it needs every link's load) but written after the report is out, so a
     // picture that cannot be written never costs the report
     let heatmap = a
         .heatmap
-        .as_ref()
+        .as_deref()
         .map(|path| (path, heatmap(path, &loaded, &report, &links)));
-    let code = |report: &CheckReport| {
-        let code = exit_code(report);
-        match heatmap {
-            Some((path, picture)) => match picture.and_then(|bytes| atomic::write_file(path, &bytes)) {
-                Ok(()) => code,
-                Err(e) => {
-                    eprintln!("ibfat: error: heat map not written (the report above stands): {e}");
-                    code.max(super::exit_code(&e))
-                }
-            },
-            None => code,
-        }
-    };
     if let Some(index) = a.shard {
-        let shard = CheckShard::with_links(
-            &report,
-            ShardLinks::from_counts(loaded.fabric(), &links)?,
-            index,
-            pattern_options(&a),
-            job_fingerprint(loaded.fabric(), &hosts),
-            fingerprint.unwrap_or_else(|| lfts.computed_for(loaded.fabric(), &lids)),
-        );
-        if let Some(path) = &a.out {
-            shard.write(path)?;
-        }
-        // stdout: the shard itself with --json (for `> FILE`), else the slice's figures
-        if a.json {
-            print_raw_json(&shard)?;
-        } else {
-            print_report(&report);
-            if let Some(path) = &a.out {
-                outln!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
-            }
-        }
-        stages.mark("output");
-        stages.print();
-        return Ok(code(&report));
-    }
-    if let Some(t) = &rails {
-        report.per_rail = per_rail(loaded.fabric(), &hosts, &routes, t, weights.as_ref())?;
-    }
-    if a.links {
-        report.link_loads = name_links(loaded.fabric(), &links);
-    }
-    if a.json {
-        // weighted figures change the meaning of existing fields: another version
-        match report.rates {
-            Some(_) => print_json_version("check", 2, &report)?,
-            None => print_json("check", &report)?,
-        }
+        print_shard(&a, &loaded, &hosts, tables, &report, &links, index)?;
     } else {
-        print_report(&report);
+        if let Some(t) = &rails {
+            report.per_rail = per_rail(loaded.fabric(), &hosts, &routes, t, weights.as_ref())?;
+        }
+        if a.links {
+            report.link_loads = name_links(loaded.fabric(), &links);
+        }
+        print_check(&a, &report)?;
     }
     stages.mark("output");
     stages.print();
-    Ok(code(&report))
+    Ok(write_heatmap(heatmap, &report))
+}
+
+/// The phases of `range` counted link by link (with a progress bar, as it is the long
+/// stage); the leaf cut bound only for unweighted counts, where it means flows.
+fn check_phases(
+    loaded: &Loaded,
+    hosts: &[Endpoint],
+    routes: &CompiledRoutes,
+    pattern: &dyn Pattern,
+    range: std::ops::Range<usize>,
+    weights: Option<&RateWeights>,
+) -> Result<(CheckReport, Vec<LinkCount>)> {
+    let bar = progress(range.len() as u64, "phases");
+    let tick = || bar.inc(1);
+    let (mut report, links) = check_counted(loaded.fabric(), hosts, routes, pattern, range.clone(), weights, &tick)?;
+    if weights.is_none() {
+        report.leaf_cut = Some(ibfat::check::leaf_cut(loaded.fabric(), hosts, pattern, range));
+    }
+    bar.finish_and_clear();
+    Ok((report, links))
+}
+
+/// A shard's output: the file for `check merge`, and on stdout the shard itself with
+/// --json (for `> FILE`), else the slice's figures.
+fn print_shard(
+    a: &CheckArgs,
+    loaded: &Loaded,
+    hosts: &[Endpoint],
+    tables: Tables,
+    report: &CheckReport,
+    links: &[LinkCount],
+    index: (usize, usize),
+) -> Result<()> {
+    let shard = CheckShard::with_links(
+        report,
+        ShardLinks::from_counts(loaded.fabric(), links)?,
+        index,
+        pattern_options(a),
+        job_fingerprint(loaded.fabric(), hosts),
+        tables
+            .fingerprint
+            .unwrap_or_else(|| tables.lfts.computed_for(loaded.fabric(), &tables.lids)),
+    );
+    if let Some(path) = &a.out {
+        shard.write(path)?;
+    }
+    if a.json {
+        print_raw_json(&shard)?;
+    } else {
+        print_report(report);
+        if let Some(path) = &a.out {
+            outln!("  wrote shard {}/{} to {}", index.0, index.1, path.display());
+        }
+    }
+    Ok(())
+}
+
+/// The report of an unsharded check; weighted figures change the meaning of existing
+/// fields, so --rates reports another JSON version.
+fn print_check(a: &CheckArgs, report: &CheckReport) -> Result<()> {
+    if a.json {
+        match report.rates {
+            Some(_) => print_json_version("check", 2, report)?,
+            None => print_json("check", report)?,
+        }
+    } else {
+        print_report(report);
+    }
+    Ok(())
+}
+
+/// The exit code once the heat map is written: a picture that cannot be written is an
+/// error after the fact (the report stands), never a lost report.
+fn write_heatmap(heatmap: Option<(&Path, Result<Vec<u8>>)>, report: &CheckReport) -> i32 {
+    let code = exit_code(report);
+    match heatmap {
+        Some((path, picture)) => match picture.and_then(|bytes| atomic::write_file(path, &bytes)) {
+            Ok(()) => code,
+            Err(e) => {
+                eprintln!("ibfat: error: heat map not written (the report above stands): {e}");
+                code.max(super::exit_code(&e))
+            }
+        },
+        None => code,
+    }
 }
 
 /// `check --timings`: the seconds each stage took, on standard error once the check is

@@ -176,6 +176,28 @@ fn recognize_one(
     rail: Option<u32>,
     whole: bool,
 ) -> Result<(i32, RecognitionReport, String)> {
+    let r = plane_report(lf, family, whole)?;
+    // 1: no family, or a family with faults (a check that found defects)
+    let code = if r.family == "unrecognised" || !r.faults.is_empty() {
+        1
+    } else {
+        0
+    };
+    let mut out = String::new();
+    summary_lines(&mut out, lf, rail, &r);
+    if !r.faults.is_empty() {
+        fault_lines(&mut out, &r);
+    } else if let Some(reason) = &r.reason {
+        unrecognised_lines(&mut out, &r, reason);
+    } else {
+        mapping_lines(&mut out, &r);
+    }
+    Ok((code, r, out))
+}
+
+/// The report of one plane, in the roles a plan states; the dump's port labels and
+/// below-supported cables belong to the whole fabric as read, so only a one-plane report takes them.
+fn plane_report(lf: &ibfat::load::Loaded, family: Option<Family>, whole: bool) -> Result<RecognitionReport> {
     let mut rec = recognize(lf.fabric(), family);
     if let ibfat::recognize::Recognition::Recognized { layout, .. } = &mut rec {
         super::topo::apply_roles(lf.fabric(), layout)?;
@@ -187,13 +209,12 @@ fn recognize_one(
         }
         r.below_supported = ibfat::recognize::report::below_supported_reports(&d.fabric, &d.could_be);
     }
-    // 1: no family, or a family with faults (a check that found defects)
-    let code = if r.family == "unrecognised" || !r.faults.is_empty() {
-        1
-    } else {
-        0
-    };
-    let mut out = String::new();
+    Ok(r)
+}
+
+/// What was read and what is wrong with its cables, whatever the family: a slow cable
+/// matters even when the fabric is recognised.
+fn summary_lines(out: &mut String, lf: &ibfat::load::Loaded, rail: Option<u32>, r: &RecognitionReport) {
     if let Some(k) = rail {
         let _ = writeln!(out, "rail {k} (HCA port {}):", k + 1);
     }
@@ -219,82 +240,97 @@ fn recognize_one(
             b.describe()
         );
     }
-    below_supported_lines(&mut out, &r.below_supported);
+    below_supported_lines(out, &r.below_supported);
     for line in r.rail_optimised.iter().flat_map(|x| x.lines()) {
         let _ = writeln!(out, "  {line}");
     }
-    if !r.faults.is_empty() {
-        let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
-        let _ = writeln!(out, "  {} faults:", r.faults.len());
-        for f in &r.faults {
-            let name = |n: &Option<ibfat::recognize::report::NodeRef>| {
-                n.as_ref().map(|n| format!(" {}", n.description)).unwrap_or_default()
-            };
-            let _ = writeln!(
-                out,
-                "    {} {}{}{}{}",
-                f.kind,
-                f.point.as_deref().unwrap_or(""),
-                if f.point.is_some() && f.line.is_some() {
-                    " - "
-                } else {
-                    ""
-                },
-                f.line.as_deref().unwrap_or(""),
-                if !f.positions.is_empty() {
-                    let ends: Vec<String> = f
-                        .switches
-                        .iter()
-                        .map(|n| format!("{} ({})", n.description, n.guid))
-                        .collect();
-                    match ends.is_empty() {
-                        true => f.positions.join(" - "),
-                        false => format!("{} ({})", f.positions.join(" - "), ends.join(", ")),
-                    }
-                } else if f.leaf.is_some() {
-                    format!(" (leaf{}, spine{})", name(&f.leaf), name(&f.spine))
-                } else if !f.switches.is_empty() {
-                    let ends: Vec<String> = f
-                        .switches
-                        .iter()
-                        .map(|n| format!("{} ({})", n.description, n.guid))
-                        .collect();
-                    format!(
-                        "{} of the cables between {}",
-                        f.missing.unwrap_or(0),
-                        ends.join(" and ")
-                    )
-                } else {
-                    String::new()
-                }
-            );
-        }
-        let tree = r.faults.iter().any(|f| !f.positions.is_empty());
+}
+
+/// A family with faults: each fault where it sits, then how to route around them, which
+/// depends on whether the faults break the tree (positions) or only cables.
+fn fault_lines(out: &mut String, r: &RecognitionReport) {
+    let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
+    let _ = writeln!(out, "  {} faults:", r.faults.len());
+    for f in &r.faults {
         let _ = writeln!(
             out,
-            "{}",
-            if tree {
-                "  routing: `ibfat route` (up*/down* on one VL); the OpenSM plugin"
+            "    {} {}{}{}{}",
+            f.kind,
+            f.point.as_deref().unwrap_or(""),
+            if f.point.is_some() && f.line.is_some() {
+                " - "
             } else {
-                "  routing: `ibfat route` (detours on 2 data VLs, 3 where a route turns twice, with SL files); the OpenSM plugin with QoS on"
-            }
+                ""
+            },
+            f.line.as_deref().unwrap_or(""),
+            fault_place(f)
         );
-        return Ok((code, r, out));
     }
-    if let Some(reason) = &r.reason {
-        let _ = writeln!(out, "unrecognised: {reason}");
-        if let Some(f) = &r.closest_family {
-            let _ = writeln!(out, "  closest family: {f}");
+    let tree = r.faults.iter().any(|f| !f.positions.is_empty());
+    let _ = writeln!(
+        out,
+        "{}",
+        if tree {
+            "  routing: `ibfat route` (up*/down* on one VL); the OpenSM plugin"
+        } else {
+            "  routing: `ibfat route` (detours on 2 data VLs, 3 where a route turns twice, with SL files); the OpenSM plugin with QoS on"
         }
-        for at in r
-            .attempts
+    );
+}
+
+/// Where a fault is, in the terms its family has: tree positions, a leaf-spine pair, or
+/// a full mesh's pair of switches short of cables.
+fn fault_place(f: &ibfat::recognize::report::FaultReport) -> String {
+    let name = |n: &Option<ibfat::recognize::report::NodeRef>| {
+        n.as_ref().map(|n| format!(" {}", n.description)).unwrap_or_default()
+    };
+    if !f.positions.is_empty() {
+        let ends: Vec<String> = f
+            .switches
             .iter()
-            .filter(|at| Some(&at.family) != r.closest_family.as_ref())
-        {
-            let _ = writeln!(out, "  not {}: {}", at.family, at.reason);
+            .map(|n| format!("{} ({})", n.description, n.guid))
+            .collect();
+        match ends.is_empty() {
+            true => f.positions.join(" - "),
+            false => format!("{} ({})", f.positions.join(" - "), ends.join(", ")),
         }
-        return Ok((code, r, out));
+    } else if f.leaf.is_some() {
+        format!(" (leaf{}, spine{})", name(&f.leaf), name(&f.spine))
+    } else if !f.switches.is_empty() {
+        let ends: Vec<String> = f
+            .switches
+            .iter()
+            .map(|n| format!("{} ({})", n.description, n.guid))
+            .collect();
+        format!(
+            "{} of the cables between {}",
+            f.missing.unwrap_or(0),
+            ends.join(" and ")
+        )
+    } else {
+        String::new()
     }
+}
+
+/// No family fits: the reason, and why each other family was ruled out (the closest one
+/// is explained by the reason already).
+fn unrecognised_lines(out: &mut String, r: &RecognitionReport, reason: &str) {
+    let _ = writeln!(out, "unrecognised: {reason}");
+    if let Some(f) = &r.closest_family {
+        let _ = writeln!(out, "  closest family: {f}");
+    }
+    for at in r
+        .attempts
+        .iter()
+        .filter(|at| Some(&at.family) != r.closest_family.as_ref())
+    {
+        let _ = writeln!(out, "  not {}: {}", at.family, at.reason);
+    }
+}
+
+/// A recognised fabric: its family and the canonical mapping of its switches; the hosts
+/// only as a count, as a rank order is too long for a terminal (--json has it).
+fn mapping_lines(out: &mut String, r: &RecognitionReport) {
     let _ = writeln!(out, "{}", r.description.as_deref().unwrap_or_default());
     if let Some(e) = &r.equivalent {
         let _ = writeln!(out, "  the same fabric is also: {e}");
@@ -336,6 +372,11 @@ fn recognize_one(
         }
     }
     let _ = writeln!(out, "  {} hosts in rank order: see --json (host_map)", r.host_map.len());
+    non_compute_line(out, r);
+}
+
+/// Hosts that take no rank (service nodes, a plan's spares): named, the first eight.
+fn non_compute_line(out: &mut String, r: &RecognitionReport) {
     if !r.non_compute.is_empty() {
         let names: Vec<&str> = r
             .non_compute
@@ -351,7 +392,6 @@ fn recognize_one(
             if r.non_compute.len() > names.len() { ", ..." } else { "" }
         );
     }
-    Ok((code, r, out))
 }
 
 /// Print a report; a closed pipe (`| head`) is not an error worth a panic.
