@@ -17,6 +17,7 @@ use crate::topology::label::Labels;
 use crate::topology::{Fabric, Layout, NodeKind, NO_PEER};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::ops::ControlFlow;
 
 /// How many examples of each defect a report lists.
 pub(crate) const MAX_EXAMPLES: usize = 20;
@@ -267,161 +268,200 @@ fn stats(a: (u64, u64, u32, u32)) -> HopStats {
 /// Follow the LFTs from every switch to one LID.
 fn check_lid(cx: &Ctx, lid: u16, st: &mut [St], stack: &mut Vec<u32>) -> LidResult {
     let mut res = LidResult::new();
-    let owner = cx.lids.owner[lid as usize];
-    if owner == NO_PEER {
+    let Some(t) = Target::new(cx, lid) else {
         return res;
-    }
-    let fabric = cx.fabric;
-    let op = &fabric.ports[owner as usize];
-    let dest_is_switch = fabric.node(op.node).kind == NodeKind::Switch;
-    let dest_row = if dest_is_switch {
-        cx.lfts.row_of[op.node as usize]
-    } else {
-        cx.attach_row[owner as usize]
     };
-    let offset = lid - cx.lids.base[owner as usize];
-    let promised = !dest_is_switch && (cx.promise >> offset.min(31)) & 1 == 1;
-    let dest_desc = describe_port(fabric, owner);
     st.iter_mut().for_each(|s| *s = St::Unknown);
     for start in 0..cx.nsw {
         if st[start] != St::Unknown {
             continue;
         }
         stack.clear();
-        let mut r = start;
-        // walk until something known or terminal
-        let terminal: St = loop {
-            match st[r] {
-                St::Ok(h) => break St::Ok(h),
-                St::Bad => break St::Bad,
-                St::Visiting => {
-                    // a loop through r: everything on the stack from r on loops
-                    res.loops += 1;
-                    push_defect(cx, &mut res, "loop", r, lid, &dest_desc, stack, r);
-                    break St::Bad;
-                }
-                St::Unknown => {}
-            }
-            st[r] = St::Visiting;
-            stack.push(r as u32);
-            res.entries += 1;
-            let port = cx.walk.port(r, lid);
-            if dest_is_switch && r as u32 == dest_row {
-                if port == 0 {
-                    break St::Ok(0);
-                }
-                res.misdelivered += 1;
-                push_defect(
-                    cx,
-                    &mut res,
-                    &format!("switch forwards its own LID to port {port}"),
-                    r,
-                    lid,
-                    &dest_desc,
-                    stack,
-                    usize::MAX,
-                );
-                break St::Bad;
-            }
-            let bad = |res: &mut LidResult, what: String| {
-                res.black_holes += 1;
-                push_defect(cx, res, &what, r, lid, &dest_desc, stack, usize::MAX);
-            };
-            if port == NO_ROUTE {
-                bad(&mut res, "no route (LFT entry 255)".into());
-                break St::Bad;
-            }
-            if port == 0 {
-                res.misdelivered += 1;
-                push_defect(
-                    cx,
-                    &mut res,
-                    "delivered to this switch, which does not own the LID",
-                    r,
-                    lid,
-                    &dest_desc,
-                    stack,
-                    usize::MAX,
-                );
-                break St::Bad;
-            }
-            match cx.walk.step(r, port) {
-                Step::Row(next) => r = next,
-                Step::Beyond => {
-                    bad(&mut res, format!("port {port} is beyond the switch"));
-                    break St::Bad;
-                }
-                Step::Uncabled => {
-                    bad(&mut res, format!("port {port} is not cabled"));
-                    break St::Bad;
-                }
-                Step::Leaf(peer) if peer == owner => break St::Ok(0),
-                Step::Leaf(peer) => {
-                    res.misdelivered += 1;
-                    push_defect(
-                        cx,
-                        &mut res,
-                        &format!("delivered to {}", describe_port(fabric, peer)),
-                        r,
-                        lid,
-                        &dest_desc,
-                        stack,
-                        usize::MAX,
-                    );
-                    break St::Bad;
-                }
-            }
+        let terminal = walk_from(cx, &t, start, st, stack, &mut res);
+        unwind(terminal, st, stack);
+    }
+    count_broken(cx, &t, st, &mut res);
+    hop_stats(cx, &t, st, &mut res);
+    res
+}
+
+/// The destination of one LID as the walks see it: worked out once, read at every hop.
+struct Target {
+    lid: u16,
+    owner: u32,
+    dest_is_switch: bool,
+    /// The switch row of the destination itself, or of the switch a CA hangs off.
+    dest_row: u32,
+    /// The family promises this LID's routes minimal.
+    promised: bool,
+    dest_desc: String,
+}
+
+impl Target {
+    /// `None` for a LID nobody owns: there is nothing to walk to.
+    fn new(cx: &Ctx, lid: u16) -> Option<Target> {
+        let owner = cx.lids.owner[lid as usize];
+        if owner == NO_PEER {
+            return None;
+        }
+        let fabric = cx.fabric;
+        let op = &fabric.ports[owner as usize];
+        let dest_is_switch = fabric.node(op.node).kind == NodeKind::Switch;
+        let dest_row = if dest_is_switch {
+            cx.lfts.row_of[op.node as usize]
+        } else {
+            cx.attach_row[owner as usize]
         };
-        // unwind: hops count switches from each stacked switch to the destination
-        let mut h = match terminal {
-            St::Ok(h) => h,
-            _ => u32::MAX,
-        };
-        while let Some(x) = stack.pop() {
-            let x = x as usize;
-            if h == u32::MAX {
-                st[x] = St::Bad;
-                continue;
+        let offset = lid - cx.lids.base[owner as usize];
+        let promised = !dest_is_switch && (cx.promise >> offset.min(31)) & 1 == 1;
+        let dest_desc = describe_port(fabric, owner);
+        Some(Target {
+            lid,
+            owner,
+            dest_is_switch,
+            dest_row,
+            promised,
+            dest_desc,
+        })
+    }
+}
+
+/// Follow the tables from `start` until a switch whose fate is already known, the
+/// destination, or a defect; the switches passed stay on `stack` for [`unwind`].
+fn walk_from(cx: &Ctx, t: &Target, start: usize, st: &mut [St], stack: &mut Vec<u32>, res: &mut LidResult) -> St {
+    let mut r = start;
+    // walk until something known or terminal
+    loop {
+        match st[r] {
+            St::Ok(h) => return St::Ok(h),
+            St::Bad => return St::Bad,
+            St::Visiting => {
+                // a loop through r: everything on the stack from r on loops
+                res.loops += 1;
+                push_defect(cx, res, "loop", r, t.lid, &t.dest_desc, stack, r);
+                return St::Bad;
             }
-            h += 1;
-            st[x] = St::Ok(h);
+            St::Unknown => {}
+        }
+        st[r] = St::Visiting;
+        stack.push(r as u32);
+        res.entries += 1;
+        match follow(cx, t, r, stack, res) {
+            ControlFlow::Continue(next) => r = next,
+            ControlFlow::Break(end) => return end,
         }
     }
+}
+
+/// One hop from switch row `r`: the next row, or how the walk ends there (delivered,
+/// or the defect it records) — every defect kind is decided here and only here.
+fn follow(cx: &Ctx, t: &Target, r: usize, stack: &[u32], res: &mut LidResult) -> ControlFlow<St, usize> {
+    let lid = t.lid;
+    let port = cx.walk.port(r, lid);
+    if t.dest_is_switch && r as u32 == t.dest_row {
+        if port == 0 {
+            return ControlFlow::Break(St::Ok(0));
+        }
+        res.misdelivered += 1;
+        let kind = format!("switch forwards its own LID to port {port}");
+        push_defect(cx, res, &kind, r, lid, &t.dest_desc, stack, usize::MAX);
+        return ControlFlow::Break(St::Bad);
+    }
+    let bad = |res: &mut LidResult, what: String| {
+        res.black_holes += 1;
+        push_defect(cx, res, &what, r, lid, &t.dest_desc, stack, usize::MAX);
+    };
+    if port == NO_ROUTE {
+        bad(res, "no route (LFT entry 255)".into());
+        return ControlFlow::Break(St::Bad);
+    }
+    if port == 0 {
+        res.misdelivered += 1;
+        let kind = "delivered to this switch, which does not own the LID";
+        push_defect(cx, res, kind, r, lid, &t.dest_desc, stack, usize::MAX);
+        return ControlFlow::Break(St::Bad);
+    }
+    match cx.walk.step(r, port) {
+        Step::Row(next) => ControlFlow::Continue(next),
+        Step::Beyond => {
+            bad(res, format!("port {port} is beyond the switch"));
+            ControlFlow::Break(St::Bad)
+        }
+        Step::Uncabled => {
+            bad(res, format!("port {port} is not cabled"));
+            ControlFlow::Break(St::Bad)
+        }
+        Step::Leaf(peer) if peer == t.owner => ControlFlow::Break(St::Ok(0)),
+        Step::Leaf(peer) => {
+            res.misdelivered += 1;
+            let kind = format!("delivered to {}", describe_port(cx.fabric, peer));
+            push_defect(cx, res, &kind, r, lid, &t.dest_desc, stack, usize::MAX);
+            ControlFlow::Break(St::Bad)
+        }
+    }
+}
+
+/// Settle every switch a walk passed, so later walks stop as soon as they meet one:
+/// hops to the destination counted back from the end, or bad all the way.
+fn unwind(terminal: St, st: &mut [St], stack: &mut Vec<u32>) {
+    // unwind: hops count switches from each stacked switch to the destination
+    let mut h = match terminal {
+        St::Ok(h) => h,
+        _ => u32::MAX,
+    };
+    while let Some(x) = stack.pop() {
+        let x = x as usize;
+        if h == u32::MAX {
+            st[x] = St::Bad;
+            continue;
+        }
+        h += 1;
+        st[x] = St::Ok(h);
+    }
+}
+
+/// Count the switches with no route to the LID; for a CA destination, separately those
+/// its data traffic actually leaves from.
+fn count_broken(cx: &Ctx, t: &Target, st: &[St], res: &mut LidResult) {
     let bad = st.iter().filter(|s| **s == St::Bad).count() as u64;
-    if dest_is_switch {
+    if t.dest_is_switch {
         res.switch_bad += bad;
     } else {
         res.host_bad += bad;
         // data traffic enters at the switches hosts hang off: only their routes carry it
         res.host_routes_broken += cx.ca_rows.iter().filter(|&&r| st[r as usize] == St::Bad).count() as u64;
     }
+}
+
+/// Hop statistics of the working routes, and where the family promised minimal routes,
+/// each longer one counted and the first few shown.
+fn hop_stats(cx: &Ctx, t: &Target, st: &[St], res: &mut LidResult) {
     // hop statistics and the minimal-route promise
     for (r, s) in st.iter().enumerate() {
         let St::Ok(h) = *s else { continue };
-        if dest_is_switch {
+        if t.dest_is_switch {
             hop(&mut res.switch_hops, h);
         } else if cx.is_ca_row[r] {
             hop(&mut res.host_hops, h);
-            if promised {
+            if t.promised {
                 // distances are symmetric (cables are): read the destination's row
-                let min = cx.dist[dest_row as usize * cx.nsw + r] as u32 + 1;
-                if h > min && !cx.detour.is_some_and(|d| d(cx.lfts.switches[r], lid)) {
+                let min = cx.dist[t.dest_row as usize * cx.nsw + r] as u32 + 1;
+                if h > min && !cx.detour.is_some_and(|d| d(cx.lfts.switches[r], t.lid)) {
                     res.non_minimal += 1;
                     if res.defects.len() < MAX_EXAMPLES {
                         res.defects.push(Defect {
                             kind: format!("route of {h} switches where the shortest has {min}"),
                             switch: cx.row_desc(r).to_string(),
-                            switch_guid: format!("0x{:016x}", fabric.node(cx.lfts.switches[r]).guid),
-                            lid,
-                            destination: dest_desc.clone(),
-                            path: path_from(cx, r, lid),
+                            switch_guid: format!("0x{:016x}", cx.fabric.node(cx.lfts.switches[r]).guid),
+                            lid: t.lid,
+                            destination: t.dest_desc.clone(),
+                            path: path_from(cx, r, t.lid),
                         });
                     }
                 }
             }
         }
     }
-    res
 }
 
 #[allow(clippy::too_many_arguments)]

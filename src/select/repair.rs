@@ -112,20 +112,80 @@ pub(crate) fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec
         original_phases: pattern.phases(),
         ..Default::default()
     };
-    let mut phases: Vec<Phase> = Vec::with_capacity(pattern.phases());
-    // the phases that stayed conflict-free: their flows stay where they are
-    let mut kept: Vec<bool> = Vec::with_capacity(pattern.phases());
-    let mut dropped: Vec<(u32, u32)> = Vec::new();
-    let mut dest = vec![IDLE; ranks];
-    let mut load = vec![0u32; channels];
-    let mut flows: Vec<(usize, u32, u32)> = Vec::with_capacity(ranks);
-    let (mut moved_of, mut moved_to) = (vec![0u32; ranks], vec![0u32; ranks]);
+    let mut keep = Keep::new(routes, ranks, channels, pattern.phases());
     for p in 0..pattern.phases() {
-        pattern.phase(p, &mut dest);
-        flows.clear();
-        let mut phase = Phase::new(ranks, channels);
+        keep.phase(pattern, p, &mut report);
+    }
+    let Keep {
+        phases,
+        kept,
+        mut dropped,
+        mut dest,
+        ..
+    } = keep;
+    report.moved_flows = dropped.len() as u64;
+    let total = lower_bound(routes, &phases, &dropped, ranks, channels, &mut report);
+    order_moved(routes, &mut dropped, &total);
+    let dests = pack(routes, phases, &kept, dropped, ranks, channels, &report);
+    report.added_phases = dests.len().saturating_sub(report.original_phases);
+    count_moved(pattern, &dests, &mut dest, &mut report);
+    report.phases = dests.len();
+    (dests, report)
+}
+
+/// Stage 1 across the original phases: what is built, and the scratch every phase reuses
+/// (plus how many flows each rank lost so far, which orders the next phase's flows).
+struct Keep<'a> {
+    routes: &'a CompiledRoutes,
+    ranks: usize,
+    channels: usize,
+    phases: Vec<Phase>,
+    /// The phases that stayed conflict-free: their flows stay where they are.
+    kept: Vec<bool>,
+    dropped: Vec<(u32, u32)>,
+    dest: Vec<u32>,
+    load: Vec<u32>,
+    flows: Vec<(usize, u32, u32)>,
+    moved_of: Vec<u32>,
+    moved_to: Vec<u32>,
+}
+
+impl<'a> Keep<'a> {
+    fn new(routes: &'a CompiledRoutes, ranks: usize, channels: usize, n: usize) -> Keep<'a> {
+        Keep {
+            routes,
+            ranks,
+            channels,
+            phases: Vec::with_capacity(n),
+            kept: Vec::with_capacity(n),
+            dropped: Vec::new(),
+            dest: vec![IDLE; ranks],
+            load: vec![0u32; channels],
+            flows: Vec::with_capacity(ranks),
+            moved_of: vec![0u32; ranks],
+            moved_to: vec![0u32; ranks],
+        }
+    }
+
+    /// Stage 1 for original phase `p`: keep what fits, drop the rest for stage 2.
+    fn phase(&mut self, pattern: &dyn Pattern, p: usize, report: &mut RepairReport) {
+        let mut phase = Phase::new(self.ranks, self.channels);
+        let worst = self.collect_flows(pattern, p, &mut phase, report);
+        report.original_time += worst.max(1) as u64;
+        let before = self.dropped.len();
+        self.keep_or_drop(&mut phase);
+        report.kept_phases += (self.dropped.len() == before) as usize;
+        self.kept.push(self.dropped.len() == before);
+        self.phases.push(phase);
+    }
+
+    /// The routed flows of phase `p` into `flows` (local copies straight into the phase),
+    /// loading their links to tell how long the phase takes unrepaired (its busiest link).
+    fn collect_flows(&mut self, pattern: &dyn Pattern, p: usize, phase: &mut Phase, report: &mut RepairReport) -> u32 {
+        pattern.phase(p, &mut self.dest);
+        self.flows.clear();
         let mut worst = 0u32;
-        for (r, &d) in dest.iter().enumerate() {
+        for (r, &d) in self.dest.iter().enumerate() {
             if d == IDLE {
                 continue;
             }
@@ -134,54 +194,64 @@ pub(crate) fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec
                 continue;
             }
             report.flows += 1;
-            match routes.route(r, d as usize) {
+            match self.routes.route(r, d as usize) {
                 None => report.unrouted_flows += 1,
                 Some(route) => {
                     for &c in route {
-                        load[c as usize] += 1;
-                        worst = worst.max(load[c as usize]);
+                        self.load[c as usize] += 1;
+                        worst = worst.max(self.load[c as usize]);
                     }
-                    flows.push((route.len(), r as u32, d));
+                    self.flows.push((route.len(), r as u32, d));
                 }
             }
         }
-        report.original_time += worst.max(1) as u64;
+        worst
+    }
+
+    /// Keep the phase's flows in priority order while they fit, drop the others (and
+    /// clear the link loads for the next phase on the way).
+    fn keep_or_drop(&mut self, phase: &mut Phase) {
+        let (moved_of, moved_to) = (&mut self.moved_of, &mut self.moved_to);
         // keep first the flows whose sender and receiver already lost the most flows of
         // their phases, and the long routes (detours, the flows that fit fewest phases):
         // the moved flows then spread over many ranks, each of which is idle in the
         // phases its own moved flows left — where another moved flow can go
-        flows.sort_unstable_by_key(|&(len, r, d)| {
+        self.flows.sort_unstable_by_key(|&(len, r, d)| {
             (
                 std::cmp::Reverse(moved_of[r as usize] + moved_to[d as usize] + 2 * len as u32),
                 r,
                 d,
             )
         });
-        let before = dropped.len();
-        for &(_, r, d) in &flows {
-            let route = routes.route(r as usize, d as usize).unwrap_or(&[]);
+        for &(_, r, d) in &self.flows {
+            let route = self.routes.route(r as usize, d as usize).unwrap_or(&[]);
             for &c in route {
-                load[c as usize] = 0;
+                self.load[c as usize] = 0;
             }
             if phase.fits(r as usize, d as usize, route) {
                 phase.place(r as usize, d as usize, route);
             } else {
                 moved_of[r as usize] += 1;
                 moved_to[d as usize] += 1;
-                dropped.push((r, d));
+                self.dropped.push((r, d));
             }
         }
-        report.kept_phases += (dropped.len() == before) as usize;
-        kept.push(dropped.len() == before);
-        phases.push(phase);
     }
-    report.moved_flows = dropped.len() as u64;
-    // every flow's links in all: the lower bound, and the order of the moved flows (those
-    // on the busiest links first, as a greedy edge colouring does: they have the fewest
-    // phases to choose from)
+}
+
+/// Every flow's links in all, kept and dropped: sets the report's lower bound (busiest
+/// link, or busiest sender or receiver) and returns the per-link totals that order stage 2.
+fn lower_bound(
+    routes: &CompiledRoutes,
+    phases: &[Phase],
+    dropped: &[(u32, u32)],
+    ranks: usize,
+    channels: usize,
+    report: &mut RepairReport,
+) -> Vec<u64> {
     let mut total = vec![0u64; channels];
     let (mut sends, mut gets) = (vec![0u64; ranks], vec![0u64; ranks]);
-    for ph in &phases {
+    for ph in phases {
         for (r, &d) in ph.dest.iter().enumerate() {
             if d != IDLE && d as usize != r {
                 sends[r] += 1;
@@ -194,7 +264,7 @@ pub(crate) fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec
             }
         }
     }
-    for &(r, d) in &dropped {
+    for &(r, d) in dropped {
         sends[r as usize] += 1;
         gets[d as usize] += 1;
         routes
@@ -204,6 +274,12 @@ pub(crate) fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec
             .for_each(|&c| total[c as usize] += 1);
     }
     report.lower_bound_phases = total.iter().chain(&sends).chain(&gets).copied().max().unwrap_or(0);
+    total
+}
+
+/// The moved flows on the busiest links first, as a greedy edge colouring does: they have
+/// the fewest phases to choose from.
+fn order_moved(routes: &CompiledRoutes, dropped: &mut [(u32, u32)], total: &[u64]) {
     let busiest = |&(r, d): &(u32, u32)| {
         routes
             .route(r as usize, d as usize)
@@ -214,13 +290,23 @@ pub(crate) fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec
             .unwrap_or(0)
     };
     dropped.sort_by_key(|f| (std::cmp::Reverse(busiest(f)), f.0, f.1));
-    // who occupies what in every phase, where that fits in memory: first fit finds the
-    // phases where a flow's sender and receiver are idle word by word, and the appended
-    // phases are then emptied where one flow can move aside ([`kick`]); else first fit
-    // phase by phase
+}
+
+/// Stage 2: the moved flows first fit into the phases. Where the occupancy of every phase
+/// fits in memory, [`kick`] finds idle senders and receivers word by word and then empties
+/// appended phases where one flow can move aside; else plain first fit phase by phase.
+fn pack(
+    routes: &CompiledRoutes,
+    mut phases: Vec<Phase>,
+    kept: &[bool],
+    dropped: Vec<(u32, u32)>,
+    ranks: usize,
+    channels: usize,
+    report: &RepairReport,
+) -> Vec<Vec<u32>> {
     let expect = (report.lower_bound_phases as usize).max(phases.len()) * 5 / 4;
-    let dests: Vec<Vec<u32>> = if expect * (2 * ranks + channels) * 4 <= kick::MAX_BYTES {
-        let mut packing = kick::Phases::new(routes, phases.into_iter().map(|p| p.dest).collect(), ranks, &kept);
+    if expect * (2 * ranks + channels) * 4 <= kick::MAX_BYTES {
+        let mut packing = kick::Phases::new(routes, phases.into_iter().map(|p| p.dest).collect(), ranks, kept);
         for (r, d) in dropped {
             packing.first_fit(r, d);
         }
@@ -240,20 +326,21 @@ pub(crate) fn repair(routes: &CompiledRoutes, pattern: &dyn Pattern) -> (Vec<Vec
             }
         }
         phases.into_iter().map(|p| p.dest).collect()
-    };
-    report.added_phases = dests.len().saturating_sub(report.original_phases);
-    // moved: every flow not in its original phase any more (the second stage moves
-    // flows of the original phases too)
+    }
+}
+
+/// Moved: every flow not in its original phase any more — stage 2 may move flows of the
+/// original phases too, so this is counted against the pattern, not from the drops.
+fn count_moved(pattern: &dyn Pattern, dests: &[Vec<u32>], dest: &mut [u32], report: &mut RepairReport) {
+    let ranks = pattern.ranks();
     let mut stayed = 0u64;
     for (p, now) in dests.iter().enumerate().take(pattern.phases()) {
-        pattern.phase(p, &mut dest);
+        pattern.phase(p, dest);
         stayed += (0..ranks)
             .filter(|&r| dest[r] != IDLE && dest[r] as usize != r && now[r] == dest[r])
             .count() as u64;
     }
     report.moved_flows = report.flows - report.unrouted_flows - stayed;
-    report.phases = dests.len();
-    (dests, report)
 }
 
 /// The family's all-to-all of a degraded LSFT (every host that is there, in (point, slot)

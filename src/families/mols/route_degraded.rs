@@ -178,8 +178,37 @@ pub(crate) fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<
             Some("--lmc 0 or --lmc 1".into()),
         ));
     }
+    let role = switch_roles(fabric, h);
+    let dests = host_dests(fabric, h, lids, &role)?;
+    let plan = Plan::new(h, role, dests);
+    let mut lfts = LftSet::new(fabric, lids.max_lid());
+    let stride = lfts.stride;
+    let switches = lfts.switches.clone();
+    let unrouted: Vec<Vec<(u32, u32)>> = lfts
+        .ports
+        .par_chunks_mut(stride)
+        .zip(switches.par_iter())
+        .map(|(row, &node)| plan.route_row(row, node))
+        .collect();
+    let rank = plan.switch_rank(&switches);
+    let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
+    let mut r = TreeRoutes {
+        unrouted: unrouted.iter().map(|x| x.len() as u64).sum(),
+        unrouted_named: name_pairs(fabric, lids, unrouted.iter().flatten()),
+        unrouted_switch_lids,
+        detours,
+        rank,
+        lfts,
+        escape: Default::default(),
+    };
+    r.escape_the_rest(fabric, lids);
+    Ok(r)
+}
+
+/// Fabric node -> (level: 0 bottom / 1 middle / 2 top, index) of every live switch
+/// (`u8::MAX` elsewhere): the rows are walked by fabric node, the rules work by level.
+fn switch_roles(fabric: &Fabric, h: &MolsHoles) -> Vec<(u8, u32)> {
     let l = &h.layout;
-    let n = l.n;
     // node -> (level 0 bottom / 1 middle / 2 top, index)
     let mut role = vec![(u8::MAX, u32::MAX); fabric.len()];
     for (k, list) in [&l.bottoms, &l.middles, &l.tops].into_iter().enumerate() {
@@ -189,6 +218,15 @@ pub(crate) fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<
             }
         }
     }
+    role
+}
+
+/// The host LIDs with their tree position and LMC offset, sorted so each bottom's hosts
+/// are contiguous; a LID on anything but a host or a live switch of the layout is
+/// refused before any table is filled.
+fn host_dests(fabric: &Fabric, h: &MolsHoles, lids: &Lids, role: &[(u8, u32)]) -> Result<Vec<Dest>> {
+    let l = &h.layout;
+    let n = l.n;
     let mut pos_of = vec![u32::MAX; fabric.ports.len()];
     for (ep, &d) in l.hosts.iter().zip(&l.host_pos).chain(l.others.iter().zip(&l.other_pos)) {
         pos_of[fabric.port_index(ep.node, ep.port) as usize] = d;
@@ -219,111 +257,139 @@ pub(crate) fn route_mols(fabric: &Fabric, h: &MolsHoles, lids: &Lids) -> Result<
         }
     }
     dests.sort_unstable();
-    // per bottom λ: its range in `dests`
-    let nb = (n * n) as usize;
-    let mut first = vec![0usize; nb + 1];
-    for x in &dests {
-        first[(x.d / n) as usize + 1] += 1;
+    Ok(dests)
+}
+
+/// What every switch row reads, worked out once before the rows are filled in parallel.
+struct Plan<'a> {
+    h: &'a MolsHoles,
+    role: Vec<(u8, u32)>,
+    dests: Vec<Dest>,
+    /// Per bottom: the start of its hosts in `dests` (and one past the last one's end).
+    first: Vec<usize>,
+    reach: Reach,
+    by_n: Div,
+}
+
+impl<'a> Plan<'a> {
+    fn new(h: &'a MolsHoles, role: Vec<(u8, u32)>, dests: Vec<Dest>) -> Plan<'a> {
+        let n = h.layout.n;
+        // per bottom λ: its range in `dests`
+        let nb = (n * n) as usize;
+        let mut first = vec![0usize; nb + 1];
+        for x in &dests {
+            first[(x.d / n) as usize + 1] += 1;
+        }
+        for i in 0..nb {
+            first[i + 1] += first[i];
+        }
+        let reach = Reach::new(h);
+        Plan {
+            h,
+            role,
+            dests,
+            first,
+            reach,
+            by_n: Div::new(n),
+        }
     }
-    for i in 0..nb {
-        first[i + 1] += first[i];
-    }
-    let reach = Reach::new(h);
-    let mut lfts = LftSet::new(fabric, lids.max_lid());
-    let stride = lfts.stride;
-    let switches = lfts.switches.clone();
-    let by_n = Div::new(n);
-    let unrouted: Vec<Vec<(u32, u32)>> = lfts
-        .ports
-        .par_chunks_mut(stride)
-        .zip(switches.par_iter())
-        .map(|(row, &node)| {
-            let mut missing = Vec::new();
-            let (level, i) = role[node as usize];
-            let mut cands: Vec<u32> = Vec::with_capacity(n as usize);
-            for lam in 0..nb as u32 {
-                let range = &dests[first[lam as usize]..first[lam as usize + 1]];
-                let col = lam % n;
-                match level {
-                    0 => bottom_entries(h, &reach, i, lam, range, row, &mut missing, node, by_n),
-                    1 => {
-                        let (m, u) = (i, i / n);
-                        let port_to = |c: u32| l.m_down[(m * n + c) as usize];
-                        if reach.down_m.get(m, lam) {
-                            range.iter().for_each(|x| row[x.lid as usize] = port_to(col));
-                            continue;
-                        }
-                        cands.clear();
-                        let up = |t: u32| l.m_up[(m * n + t) as usize];
-                        let intact = if reach.reach_m.get(m, lam) {
-                            cands.extend((0..n).filter(|&t| up(t) != 0 && reach.down_t.get(u * n + t, lam)));
-                            (up(col) != 0 && reach.down_t.get(u * n + col, lam)).then(|| up(col))
-                        } else {
-                            // management: down to a bottom that reaches λ
-                            cands.extend(
-                                (0..n).filter(|&c| port_to(c) != 0 && reach.any_b.get(h.bottom_under(m, c), lam)),
-                            );
-                            cands.iter_mut().for_each(|c| *c += n); // mark: down ports
-                            None
-                        };
-                        for x in range {
-                            row[x.lid as usize] = match (intact, cands.len()) {
-                                (Some(p), _) => p,
-                                (None, 0) => NO_ROUTE,
-                                (None, k) => match cands[(x.d % k as u32) as usize] {
-                                    c if c >= n => port_to(c - n),
-                                    t => up(t),
-                                },
-                            };
-                        }
-                    }
-                    2 => {
-                        let (t, u) = (i, i / n);
-                        let port_to = |r: u32| l.t_down[(t * n + r) as usize];
-                        cands.clear();
-                        let intact = if reach.down_t.get(t, lam) {
-                            let r0 = l.b_row[(lam * n + u) as usize];
-                            cands.extend((0..n).filter(|&r| port_to(r) != 0 && reach.down_m.get(u * n + r, lam)));
-                            (port_to(r0) != 0 && reach.down_m.get(u * n + r0, lam)).then(|| port_to(r0))
-                        } else {
-                            cands.extend((0..n).filter(|&r| port_to(r) != 0 && reach.any_m.get(u * n + r, lam)));
-                            None
-                        };
-                        for x in range {
-                            row[x.lid as usize] = match (intact, cands.len()) {
-                                (Some(p), _) => p,
-                                (None, 0) => NO_ROUTE,
-                                (None, k) => port_to(cands[(x.d % k as u32) as usize]),
-                            };
-                        }
-                    }
-                    _ => {}
-                }
+
+    /// Fill the host entries of one switch's row, bottom by bottom, by the rule of its
+    /// level; returns the (bottom, LID) pairs it could not route.
+    fn route_row(&self, row: &mut [u8], node: u32) -> Vec<(u32, u32)> {
+        let n = self.h.layout.n;
+        let mut missing = Vec::new();
+        let (level, i) = self.role[node as usize];
+        let mut cands: Vec<u32> = Vec::with_capacity(n as usize);
+        for lam in 0..(self.first.len() - 1) as u32 {
+            let range = &self.dests[self.first[lam as usize]..self.first[lam as usize + 1]];
+            match level {
+                0 => bottom_entries(self.h, &self.reach, i, lam, range, row, &mut missing, node, self.by_n),
+                1 => self.middle_entries(i, lam, range, row, &mut cands),
+                2 => self.top_entries(i, lam, range, row, &mut cands),
+                _ => {}
             }
-            missing
-        })
-        .collect();
-    let rank: Vec<u32> = switches
-        .iter()
-        .map(|&s| match role[s as usize].0 {
-            0 => 2,
-            1 => 1,
-            2 => 0,
-            _ => u32::MAX,
-        })
-        .collect();
-    let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
-    let mut r = TreeRoutes {
-        unrouted: unrouted.iter().map(|x| x.len() as u64).sum(),
-        unrouted_named: name_pairs(fabric, lids, unrouted.iter().flatten()),
-        unrouted_switch_lids,
-        detours,
-        rank,
-        lfts,
-        escape: Default::default(),
-    };
-    r.escape_the_rest(fabric, lids);
-    Ok(r)
+        }
+        missing
+    }
+
+    /// The entries of middle m for the hosts of bottom λ: its own cable to λ when it has
+    /// one (the only way down), else up to a top that reaches λ going down, or, with no
+    /// up*/down* path at all, down to a bottom that has one (management only).
+    fn middle_entries(&self, m: u32, lam: u32, range: &[Dest], row: &mut [u8], cands: &mut Vec<u32>) {
+        let (h, reach) = (self.h, &self.reach);
+        let l = &h.layout;
+        let n = l.n;
+        let col = lam % n;
+        let u = m / n;
+        let port_to = |c: u32| l.m_down[(m * n + c) as usize];
+        if reach.down_m.get(m, lam) {
+            range.iter().for_each(|x| row[x.lid as usize] = port_to(col));
+            return;
+        }
+        cands.clear();
+        let up = |t: u32| l.m_up[(m * n + t) as usize];
+        let intact = if reach.reach_m.get(m, lam) {
+            cands.extend((0..n).filter(|&t| up(t) != 0 && reach.down_t.get(u * n + t, lam)));
+            (up(col) != 0 && reach.down_t.get(u * n + col, lam)).then(|| up(col))
+        } else {
+            // management: down to a bottom that reaches λ
+            cands.extend((0..n).filter(|&c| port_to(c) != 0 && reach.any_b.get(h.bottom_under(m, c), lam)));
+            cands.iter_mut().for_each(|c| *c += n); // mark: down ports
+            None
+        };
+        for x in range {
+            row[x.lid as usize] = match (intact, cands.len()) {
+                (Some(p), _) => p,
+                (None, 0) => NO_ROUTE,
+                (None, k) => match cands[(x.d % k as u32) as usize] {
+                    c if c >= n => port_to(c - n),
+                    t => up(t),
+                },
+            };
+        }
+    }
+
+    /// The entries of top t for the hosts of bottom λ: down to λ's row in its plane when
+    /// that path survives (the intact entry), else to rows that still reach λ, going down
+    /// or (management only) by any path.
+    fn top_entries(&self, t: u32, lam: u32, range: &[Dest], row: &mut [u8], cands: &mut Vec<u32>) {
+        let (h, reach) = (self.h, &self.reach);
+        let l = &h.layout;
+        let n = l.n;
+        let u = t / n;
+        let port_to = |r: u32| l.t_down[(t * n + r) as usize];
+        cands.clear();
+        let intact = if reach.down_t.get(t, lam) {
+            let r0 = l.b_row[(lam * n + u) as usize];
+            cands.extend((0..n).filter(|&r| port_to(r) != 0 && reach.down_m.get(u * n + r, lam)));
+            (port_to(r0) != 0 && reach.down_m.get(u * n + r0, lam)).then(|| port_to(r0))
+        } else {
+            cands.extend((0..n).filter(|&r| port_to(r) != 0 && reach.any_m.get(u * n + r, lam)));
+            None
+        };
+        for x in range {
+            row[x.lid as usize] = match (intact, cands.len()) {
+                (Some(p), _) => p,
+                (None, 0) => NO_ROUTE,
+                (None, k) => port_to(cands[(x.d % k as u32) as usize]),
+            };
+        }
+    }
+
+    /// The up*/down* rank of every switch by its level (top 0): the switch LIDs are
+    /// routed by it, and a dead or foreign switch gets none.
+    fn switch_rank(&self, switches: &[u32]) -> Vec<u32> {
+        switches
+            .iter()
+            .map(|&s| match self.role[s as usize].0 {
+                0 => 2,
+                1 => 1,
+                2 => 0,
+                _ => u32::MAX,
+            })
+            .collect()
+    }
 }
 
 /// The entries of bottom b for the hosts of bottom λ (`range`), module doc; unroutable

@@ -150,20 +150,42 @@ pub(crate) fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<
     if lids.lmc != 0 {
         return Err(Error::input("lmc", "a degraded PGFT is routed with LMC 0", None));
     }
-    let l = &h.layout;
-    let p = &l.params;
-    let hl = p.levels;
+    let slot_of = switch_slots(fabric, h);
+    let mut lfts = LftSet::new(fabric, lids.max_lid());
+    let dests = host_dests(fabric, h, lids, &slot_of)?;
+    let plan = Plan::new(h, slot_of, dests);
+    let stride = lfts.stride;
+    let switches = lfts.switches.clone();
+    let unrouted: Vec<(u64, Vec<(u32, u32)>)> = lfts
+        .ports
+        .par_chunks_mut(stride)
+        .zip(switches.par_iter())
+        .map(|(row, &node)| plan.route_row(row, node))
+        .collect();
+    Ok(finish(fabric, lids, &plan, lfts, &switches, &unrouted))
+}
+
+/// Fabric node -> layout slot of every live switch (`u32::MAX` elsewhere): the rows are
+/// walked by fabric node, the closed forms work on slots.
+fn switch_slots(fabric: &Fabric, h: &PgftHoles) -> Vec<u32> {
     let mut slot_of = vec![u32::MAX; fabric.len()];
-    for (s, &n) in l.switches.iter().enumerate() {
+    for (s, &n) in h.layout.switches.iter().enumerate() {
         if n != DEAD {
             slot_of[n as usize] = s as u32;
         }
     }
+    slot_of
+}
+
+/// The host LIDs as (tree position, LID), sorted so each leaf's hosts are contiguous; a
+/// LID on anything but a host or a live switch of the layout is refused before any
+/// table is filled.
+fn host_dests(fabric: &Fabric, h: &PgftHoles, lids: &Lids, slot_of: &[u32]) -> Result<Vec<(u32, u32)>> {
+    let l = &h.layout;
     let mut pos_of = vec![u32::MAX; fabric.ports.len()];
     for (ep, &d) in l.hosts.iter().zip(&l.host_pos) {
         pos_of[fabric.port_index(ep.node, ep.port) as usize] = d;
     }
-    let mut lfts = LftSet::new(fabric, lids.max_lid());
     // host LIDs by tree position; switches must all be in the layout
     let mut dests: Vec<(u32, u32)> = Vec::new(); // (d, lid)
     for (lid, &owner) in lids.owner.iter().enumerate() {
@@ -180,7 +202,7 @@ pub(crate) fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<
                     format!(
                         "{} is not a switch or host of the degraded {}",
                         crate::routing::lids::describe_port(fabric, owner),
-                        p.describe()
+                        l.params.describe()
                     ),
                     None,
                 ))
@@ -188,140 +210,266 @@ pub(crate) fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<
         }
     }
     dests.sort_unstable();
-    // the closed forms take a host's balance index (its leaf's first slot plus its count
-    // among that leaf's hosts: [`crate::families::pgft::route`]), the leaf's own down port its slot
-    let m1 = p.m(1);
-    // per leaf: its range in `dests`
-    let nl = p.switches_at(1) as usize;
-    let mut first = vec![0u32; nl + 1];
-    for &(d, _) in &dests {
-        first[(d / m1) as usize + 1] += 1;
+    Ok(dests)
+}
+
+/// What every switch row reads, worked out once before the rows are filled in parallel.
+struct Plan<'a> {
+    h: &'a PgftHoles,
+    slot_of: Vec<u32>,
+    /// (tree position, LID) of every host LID, sorted.
+    dests: Vec<(u32, u32)>,
+    /// Per leaf: the start of its hosts in `dests` (and one past the last leaf's end).
+    first: Vec<u32>,
+    reach: Reach,
+    /// W_l per level.
+    wprod: Vec<u32>,
+    /// Π_{2≤j<l} m_j per level.
+    mbelow: Vec<u32>,
+    m1: u32,
+}
+
+impl<'a> Plan<'a> {
+    fn new(h: &'a PgftHoles, slot_of: Vec<u32>, dests: Vec<(u32, u32)>) -> Plan<'a> {
+        let p = &h.layout.params;
+        let hl = p.levels;
+        // the closed forms take a host's balance index (its leaf's first slot plus its count
+        // among that leaf's hosts: [`crate::families::pgft::route`]), the leaf's own down port its slot
+        let m1 = p.m(1);
+        // per leaf: its range in `dests`
+        let nl = p.switches_at(1) as usize;
+        let mut first = vec![0u32; nl + 1];
+        for &(d, _) in &dests {
+            first[(d / m1) as usize + 1] += 1;
+        }
+        for i in 0..nl {
+            first[i + 1] += first[i];
+        }
+        let reach = Reach::new(h);
+        // W_l and Π_{2≤j<l} m_j per level
+        let mut wprod = vec![1u32; hl as usize + 2];
+        let mut mbelow = vec![1u32; hl as usize + 2];
+        for lv in 1..=hl as usize {
+            wprod[lv] = wprod[lv - 1] * p.w(lv as u32);
+            mbelow[lv + 1] = if lv >= 2 { mbelow[lv] * p.m(lv as u32) } else { 1 };
+        }
+        Plan {
+            h,
+            slot_of,
+            dests,
+            first,
+            reach,
+            wprod,
+            mbelow,
+            m1,
+        }
     }
-    for i in 0..nl {
-        first[i + 1] += first[i];
-    }
-    let reach = Reach::new(h);
-    // W_l and Π_{2≤j<l} m_j per level
-    let mut wprod = vec![1u32; hl as usize + 2];
-    let mut mbelow = vec![1u32; hl as usize + 2];
-    for lv in 1..=hl as usize {
-        wprod[lv] = wprod[lv - 1] * p.w(lv as u32);
-        mbelow[lv + 1] = if lv >= 2 { mbelow[lv] * p.m(lv as u32) } else { 1 };
-    }
-    let stride = lfts.stride;
-    let switches = lfts.switches.clone();
-    let unrouted: Vec<(u64, Vec<(u32, u32)>)> = lfts
-        .ports
-        .par_chunks_mut(stride)
-        .zip(switches.par_iter())
-        .map(|(row, &node)| {
-            let s = slot_of[node as usize];
-            let mut missing = (0u64, Vec::new());
-            if s == u32::MAX {
-                return missing;
+
+    /// Fill the host entries of one switch's row, leaf by leaf; returns the (leaf, LID)
+    /// pairs it could not route, counted and the first few named.
+    fn route_row(&self, row: &mut [u8], node: u32) -> (u64, Vec<(u32, u32)>) {
+        let s = self.slot_of[node as usize];
+        if s == u32::MAX {
+            return (0, Vec::new());
+        }
+        let mut r = Row::new(self, node, s);
+        for lam in 0..self.first.len() as u32 - 1 {
+            let range = &self.dests[self.first[lam as usize] as usize..self.first[lam as usize + 1] as usize];
+            if range.is_empty() {
+                continue;
             }
-            let (lv, a, b) = l.coords(s);
-            let mut cands: Vec<u32> = Vec::new();
-            // this switch's up ports and the parents they lead to (port 0: cable missing)
-            let w = p.w(lv + 1);
-            let up_port: Vec<u8> = (0..p.up_ports(lv)).map(|u| h.up(s, u)).collect();
-            let up_to: Vec<u32> = (0..p.up_ports(lv))
-                .map(|u| match up_port[u as usize] {
-                    0 => 0,
-                    _ => h.slot(lv + 1, a / p.m(lv + 1), b + (u % w) * wprod[lv as usize]),
-                })
-                .collect();
-            let mut okv = vec![false; up_port.len()];
-            // the divisors of this row's closed forms, each position divided by multiplication
-            let by_w = Div::new(wprod[lv as usize]);
-            let by_ups = Div::new(up_port.len() as u32);
-            let by_wb = Div::new(wprod[lv as usize - 1]);
-            let by_wpp = Div::new(p.w(lv) * p.p(lv));
-            let by_wl = Div::new(p.w(lv));
-            for lam in 0..nl as u32 {
-                let range = &dests[first[lam as usize] as usize..first[lam as usize + 1] as usize];
-                if range.is_empty() {
-                    continue;
-                }
-                if lv == 1 && a == lam {
-                    for &(d, lid) in range {
-                        row[lid as usize] = h.down(s, d % m1);
-                    }
-                } else if reach.down(s, lam) {
-                    // the child whose subtree holds λ, on the cables that survive
-                    let (m, pp) = (p.m(lv), p.p(lv));
-                    let k = (lam / mbelow[lv as usize]) % m;
-                    cands.clear();
-                    cands.extend((0..pp).filter(|&c| h.down(s, k * pp + c) != 0));
-                    for (b, &(_, lid)) in (lam * m1..).zip(range) {
-                        let c = by_wl.div(by_wpp.rem(by_wb.div(b)));
-                        let port = h.down(s, k * pp + c);
-                        row[lid as usize] = match port {
-                            0 if cands.is_empty() => NO_ROUTE,
-                            0 => h.down(s, k * pp + cands[(b % cands.len() as u32) as usize]),
-                            port => port,
-                        };
-                    }
-                } else if !reach.reach(s, lam) && lv > 1 {
-                    // no up*/down* path from here: no host route passes this switch, but a
-                    // packet that starts here (management) goes down to a child that has one
-                    let (m, pp) = (p.m(lv), p.p(lv));
-                    let wb = wprod[lv as usize - 1];
-                    cands.clear();
-                    cands.extend(
-                        (0..m * pp)
-                            .filter(|&k| h.down(s, k) != 0 && reach.any(h.slot(lv - 1, a * m + k / pp, b % wb), lam)),
-                    );
-                    for (b, &(_, lid)) in (lam * m1..).zip(range) {
-                        row[lid as usize] = match cands.len() {
-                            0 => NO_ROUTE,
-                            n => h.down(s, cands[(b % n as u32) as usize]),
-                        };
-                    }
+            r.leaf_entries(lam, range, row);
+        }
+        r.missing
+    }
+
+    /// The up*/down* rank of every switch by its level (top 0): the switch LIDs are
+    /// routed by it, and a dead or foreign switch gets none.
+    fn switch_rank(&self, switches: &[u32]) -> Vec<u32> {
+        let l = &self.h.layout;
+        let hl = l.params.levels;
+        switches
+            .iter()
+            .map(|&n| match self.slot_of[n as usize] {
+                u32::MAX => u32::MAX,
+                s => hl - l.coords(s).0,
+            })
+            .collect()
+    }
+}
+
+/// One switch's row being filled: its coordinates, its up cables and the divisors of its
+/// closed forms, worked out once per row rather than once per entry.
+struct Row<'p> {
+    plan: &'p Plan<'p>,
+    node: u32,
+    s: u32,
+    lv: u32,
+    a: u32,
+    b: u32,
+    /// Its up ports (0: cable missing) and the parents they lead to.
+    up_port: Vec<u8>,
+    up_to: Vec<u32>,
+    by_w: Div,
+    by_ups: Div,
+    by_wb: Div,
+    by_wpp: Div,
+    by_wl: Div,
+    /// Scratch for the leaf at hand: candidate ports, and which up ports qualify.
+    cands: Vec<u32>,
+    okv: Vec<bool>,
+    /// Unroutable (leaf, LID) pairs: their count and the first few.
+    missing: (u64, Vec<(u32, u32)>),
+}
+
+impl<'p> Row<'p> {
+    fn new(plan: &'p Plan<'p>, node: u32, s: u32) -> Row<'p> {
+        let h = plan.h;
+        let l = &h.layout;
+        let p = &l.params;
+        let (lv, a, b) = l.coords(s);
+        let wprod = &plan.wprod;
+        // this switch's up ports and the parents they lead to (port 0: cable missing)
+        let w = p.w(lv + 1);
+        let up_port: Vec<u8> = (0..p.up_ports(lv)).map(|u| h.up(s, u)).collect();
+        let up_to: Vec<u32> = (0..p.up_ports(lv))
+            .map(|u| match up_port[u as usize] {
+                0 => 0,
+                _ => h.slot(lv + 1, a / p.m(lv + 1), b + (u % w) * wprod[lv as usize]),
+            })
+            .collect();
+        let okv = vec![false; up_port.len()];
+        // the divisors of this row's closed forms, each position divided by multiplication
+        Row {
+            plan,
+            node,
+            s,
+            lv,
+            a,
+            b,
+            by_w: Div::new(wprod[lv as usize]),
+            by_ups: Div::new(up_port.len() as u32),
+            by_wb: Div::new(wprod[lv as usize - 1]),
+            by_wpp: Div::new(p.w(lv) * p.p(lv)),
+            by_wl: Div::new(p.w(lv)),
+            up_port,
+            up_to,
+            cands: Vec::new(),
+            okv,
+            missing: (0, Vec::new()),
+        }
+    }
+
+    /// The entries for the hosts of leaf λ (`range`): which rule of the module doc applies
+    /// depends only on where this switch stands relative to λ.
+    fn leaf_entries(&mut self, lam: u32, range: &[(u32, u32)], row: &mut [u8]) {
+        let (h, reach) = (self.plan.h, &self.plan.reach);
+        if self.lv == 1 && self.a == lam {
+            for &(d, lid) in range {
+                row[lid as usize] = h.down(self.s, d % self.plan.m1);
+            }
+        } else if reach.down(self.s, lam) {
+            self.down_entries(lam, range, row);
+        } else if !reach.reach(self.s, lam) && self.lv > 1 {
+            self.stranded_entries(lam, range, row);
+        } else {
+            self.up_entries(lam, range, row);
+        }
+    }
+
+    /// Going down to the child whose subtree holds λ: the intact cable where it survives,
+    /// so untouched routes stay as they were, else the survivors to that child spread by d.
+    fn down_entries(&mut self, lam: u32, range: &[(u32, u32)], row: &mut [u8]) {
+        let (h, p, s) = (self.plan.h, &self.plan.h.layout.params, self.s);
+        // the child whose subtree holds λ, on the cables that survive
+        let (m, pp) = (p.m(self.lv), p.p(self.lv));
+        let k = (lam / self.plan.mbelow[self.lv as usize]) % m;
+        let cands = &mut self.cands;
+        cands.clear();
+        cands.extend((0..pp).filter(|&c| h.down(s, k * pp + c) != 0));
+        for (b, &(_, lid)) in (lam * self.plan.m1..).zip(range) {
+            let c = self.by_wl.div(self.by_wpp.rem(self.by_wb.div(b)));
+            let port = h.down(s, k * pp + c);
+            row[lid as usize] = match port {
+                0 if cands.is_empty() => NO_ROUTE,
+                0 => h.down(s, k * pp + cands[(b % cands.len() as u32) as usize]),
+                port => port,
+            };
+        }
+    }
+
+    /// No up*/down* path from here: no host route passes this switch, but a packet that
+    /// starts here (management) must still leave, down to a child that has one.
+    fn stranded_entries(&mut self, lam: u32, range: &[(u32, u32)], row: &mut [u8]) {
+        let (h, p, s) = (self.plan.h, &self.plan.h.layout.params, self.s);
+        let (lv, a, sb) = (self.lv, self.a, self.b);
+        let reach = &self.plan.reach;
+        let (m, pp) = (p.m(lv), p.p(lv));
+        let wb = self.plan.wprod[lv as usize - 1];
+        let cands = &mut self.cands;
+        cands.clear();
+        cands.extend(
+            (0..m * pp).filter(|&k| h.down(s, k) != 0 && reach.any(h.slot(lv - 1, a * m + k / pp, sb % wb), lam)),
+        );
+        for (b, &(_, lid)) in (lam * self.plan.m1..).zip(range) {
+            row[lid as usize] = match cands.len() {
+                0 => NO_ROUTE,
+                n => h.down(s, cands[(b % n as u32) as usize]),
+            };
+        }
+    }
+
+    /// Going up: to parents where the route can turn down (shortest) or else that reach λ
+    /// at all; the intact port when it qualifies, so the faults move only what they touch.
+    fn up_entries(&mut self, lam: u32, range: &[(u32, u32)], row: &mut [u8]) {
+        let reach = &self.plan.reach;
+        let (up_port, up_to, okv) = (&self.up_port, &self.up_to, &mut self.okv);
+        let ups = up_port.len();
+        let turning = (0..ups).any(|u| up_port[u] != 0 && reach.down(up_to[u], lam));
+        let cands = &mut self.cands;
+        cands.clear();
+        for u in 0..ups {
+            okv[u] = up_port[u] != 0
+                && if turning {
+                    reach.down(up_to[u], lam)
                 } else {
-                    let ups = up_port.len();
-                    let turning = (0..ups).any(|u| up_port[u] != 0 && reach.down(up_to[u], lam));
-                    cands.clear();
-                    for u in 0..ups {
-                        okv[u] = up_port[u] != 0
-                            && if turning {
-                                reach.down(up_to[u], lam)
-                            } else {
-                                reach.reach(up_to[u], lam)
-                            };
-                        if okv[u] {
-                            cands.push(u as u32);
-                        }
-                    }
-                    for (b, &(_, lid)) in (lam * m1..).zip(range) {
-                        let u = by_ups.rem(by_w.div(b)) as usize;
-                        row[lid as usize] = if cands.is_empty() {
-                            if lv == 1 {
-                                missing.0 += 1;
-                                if missing.1.len() < NAMED {
-                                    missing.1.push((node, lid));
-                                }
-                            }
-                            NO_ROUTE
-                        } else if okv[u] {
-                            up_port[u]
-                        } else {
-                            up_port[cands[(b % cands.len() as u32) as usize] as usize]
-                        };
+                    reach.reach(up_to[u], lam)
+                };
+            if okv[u] {
+                cands.push(u as u32);
+            }
+        }
+        for (b, &(_, lid)) in (lam * self.plan.m1..).zip(range) {
+            let u = self.by_ups.rem(self.by_w.div(b)) as usize;
+            row[lid as usize] = if cands.is_empty() {
+                if self.lv == 1 {
+                    self.missing.0 += 1;
+                    if self.missing.1.len() < NAMED {
+                        self.missing.1.push((self.node, lid));
                     }
                 }
-            }
-            missing
-        })
-        .collect();
+                NO_ROUTE
+            } else if okv[u] {
+                up_port[u]
+            } else {
+                up_port[cands[(b % cands.len() as u32) as usize] as usize]
+            };
+        }
+    }
+}
+
+/// The switch LIDs and the assembled result: up*/down* by level over the surviving cables
+/// (the intact families' rule), then the escape lane for whatever is still unrouted.
+fn finish(
+    fabric: &Fabric,
+    lids: &Lids,
+    plan: &Plan<'_>,
+    mut lfts: LftSet,
+    switches: &[u32],
+    unrouted: &[(u64, Vec<(u32, u32)>)],
+) -> PgftDegradedRoutes {
     // switch LIDs: up*/down* by level over the surviving cables
-    let rank: Vec<u32> = switches
-        .iter()
-        .map(|&n| match slot_of[n as usize] {
-            u32::MAX => u32::MAX,
-            s => hl - l.coords(s).0,
-        })
-        .collect();
+    let rank = plan.switch_rank(switches);
     let (unrouted_switch_lids, detours) = route_switch_lids(fabric, &mut lfts, lids, &rank);
     let named = name_pairs(fabric, lids, unrouted.iter().flat_map(|x| x.1.iter()));
     let mut r = TreeRoutes {
@@ -334,7 +482,7 @@ pub(crate) fn route_pgft(fabric: &Fabric, h: &PgftHoles, lids: &Lids) -> Result<
         escape: Default::default(),
     };
     r.escape_the_rest(fabric, lids);
-    Ok(r)
+    r
 }
 
 impl RoutedHoles for PgftHoles {
