@@ -332,3 +332,44 @@ pub(crate) fn describe_port(fabric: &Fabric, port: PortIdx) -> String {
         _ => format!("'{}' port {} (GUID 0x{:016x})", n.desc, p.num, p.guid),
     }
 }
+
+/// Every host LID of a degraded tree family as (tree position, LID, owning port), sorted
+/// by position: `placed` gives each host port's position in the layout, `in_layout` says
+/// which switches are the layout's. A LID owned by anything else (a host or switch the
+/// layout does not know) is refused before any table is filled, naming it and `family`.
+pub(crate) fn positioned_host_lids<'a>(
+    fabric: &Fabric,
+    lids: &Lids,
+    placed: impl Iterator<Item = (&'a Endpoint, &'a u32)>,
+    in_layout: impl Fn(NodeId) -> bool,
+    family: impl Fn() -> String,
+) -> Result<Vec<(u32, u32, PortIdx)>> {
+    let mut pos_of = vec![u32::MAX; fabric.ports.len()];
+    for (ep, &d) in placed {
+        pos_of[fabric.port_index(ep.node, ep.port) as usize] = d;
+    }
+    let mut dests = Vec::new();
+    for (lid, &owner) in lids.owner.iter().enumerate() {
+        if owner == NO_PEER || lid == 0 {
+            continue;
+        }
+        let node = fabric.ports[owner as usize].node;
+        match fabric.node(node).kind {
+            NodeKind::Switch if in_layout(node) => {}
+            _ if pos_of[owner as usize] != u32::MAX => dests.push((pos_of[owner as usize], lid as u32, owner)),
+            _ => {
+                return Err(Error::input(
+                    "topology",
+                    format!(
+                        "{} is not a switch or host of the degraded {}",
+                        describe_port(fabric, owner),
+                        family()
+                    ),
+                    None,
+                ))
+            }
+        }
+    }
+    dests.sort_unstable();
+    Ok(dests)
+}

@@ -56,10 +56,10 @@ use crate::error::{Error, Result};
 use crate::families::mols::model_holes::MolsHoles;
 use crate::families::tree::route_degraded::{name_pairs, route_switch_lids, Div, TreeRoutes};
 use crate::routing::lft::{LftSet, NO_ROUTE};
-use crate::routing::lids::Lids;
+use crate::routing::lids::{positioned_host_lids, Lids};
 use crate::routing::pipeline::{Around, Refusal, Routed, RoutedHoles};
 use crate::topology::degraded::DEAD;
-use crate::topology::{Fabric, NodeKind, NO_PEER};
+use crate::topology::{Fabric, NodeId};
 use rayon::prelude::*;
 
 /// Rows of bits over the bottoms, one row per switch of a level.
@@ -226,38 +226,16 @@ fn switch_roles(fabric: &Fabric, h: &MolsHoles) -> Vec<(u8, u32)> {
 /// refused before any table is filled.
 fn host_dests(fabric: &Fabric, h: &MolsHoles, lids: &Lids, role: &[(u8, u32)]) -> Result<Vec<Dest>> {
     let l = &h.layout;
-    let n = l.n;
-    let mut pos_of = vec![u32::MAX; fabric.ports.len()];
-    for (ep, &d) in l.hosts.iter().zip(&l.host_pos).chain(l.others.iter().zip(&l.other_pos)) {
-        pos_of[fabric.port_index(ep.node, ep.port) as usize] = d;
-    }
-    let mut dests: Vec<Dest> = Vec::new();
-    for (lid, &owner) in lids.owner.iter().enumerate() {
-        if owner == NO_PEER || lid == 0 {
-            continue;
-        }
-        let node = fabric.ports[owner as usize].node;
-        match fabric.node(node).kind {
-            NodeKind::Switch if role[node as usize].0 != u8::MAX => {}
-            _ if pos_of[owner as usize] != u32::MAX => dests.push(Dest {
-                d: pos_of[owner as usize],
-                lid: lid as u32,
-                offset: lid as u16 - lids.base[owner as usize],
-            }),
-            _ => {
-                return Err(Error::input(
-                    "topology",
-                    format!(
-                        "{} is not a switch or host of the degraded {n}-ary MOLS tree",
-                        crate::routing::lids::describe_port(fabric, owner)
-                    ),
-                    None,
-                ))
-            }
-        }
-    }
-    dests.sort_unstable();
-    Ok(dests)
+    let placed = l.hosts.iter().zip(&l.host_pos).chain(l.others.iter().zip(&l.other_pos));
+    let in_layout = |n: NodeId| role[n as usize].0 != u8::MAX;
+    let family = || format!("{}-ary MOLS tree", l.n);
+    let dests = positioned_host_lids(fabric, lids, placed, in_layout, family)?;
+    let dest = |(d, lid, owner): (u32, u32, u32)| Dest {
+        d,
+        lid,
+        offset: lid as u16 - lids.base[owner as usize],
+    };
+    Ok(dests.into_iter().map(dest).collect())
 }
 
 /// What every switch row reads, worked out once before the rows are filled in parallel.

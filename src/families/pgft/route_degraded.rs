@@ -47,10 +47,10 @@ use crate::error::{Error, Result};
 use crate::families::pgft::model_holes::PgftHoles;
 use crate::families::tree::route_degraded::{name_pairs, route_switch_lids, Div, TreeRoutes, NAMED};
 use crate::routing::lft::{LftSet, NO_ROUTE};
-use crate::routing::lids::Lids;
+use crate::routing::lids::{positioned_host_lids, Lids};
 use crate::routing::pipeline::{Around, Refusal, Routed, RoutedHoles};
 use crate::topology::degraded::DEAD;
-use crate::topology::{Fabric, NodeKind, NO_PEER};
+use crate::topology::{Fabric, NodeId};
 use rayon::prelude::*;
 
 /// The tables of a degraded PGFT and the pairs they cannot serve (the shape every
@@ -182,35 +182,10 @@ fn switch_slots(fabric: &Fabric, h: &PgftHoles) -> Vec<u32> {
 /// table is filled.
 fn host_dests(fabric: &Fabric, h: &PgftHoles, lids: &Lids, slot_of: &[u32]) -> Result<Vec<(u32, u32)>> {
     let l = &h.layout;
-    let mut pos_of = vec![u32::MAX; fabric.ports.len()];
-    for (ep, &d) in l.hosts.iter().zip(&l.host_pos) {
-        pos_of[fabric.port_index(ep.node, ep.port) as usize] = d;
-    }
-    // host LIDs by tree position; switches must all be in the layout
-    let mut dests: Vec<(u32, u32)> = Vec::new(); // (d, lid)
-    for (lid, &owner) in lids.owner.iter().enumerate() {
-        if owner == NO_PEER || lid == 0 {
-            continue;
-        }
-        let node = fabric.ports[owner as usize].node;
-        match fabric.node(node).kind {
-            NodeKind::Switch if slot_of[node as usize] != u32::MAX => {}
-            _ if pos_of[owner as usize] != u32::MAX => dests.push((pos_of[owner as usize], lid as u32)),
-            _ => {
-                return Err(Error::input(
-                    "topology",
-                    format!(
-                        "{} is not a switch or host of the degraded {}",
-                        crate::routing::lids::describe_port(fabric, owner),
-                        l.params.describe()
-                    ),
-                    None,
-                ))
-            }
-        }
-    }
-    dests.sort_unstable();
-    Ok(dests)
+    let placed = l.hosts.iter().zip(&l.host_pos);
+    let in_layout = |n: NodeId| slot_of[n as usize] != u32::MAX;
+    let dests = positioned_host_lids(fabric, lids, placed, in_layout, || l.params.describe())?;
+    Ok(dests.into_iter().map(|(d, lid, _)| (d, lid)).collect())
 }
 
 /// What every switch row reads, worked out once before the rows are filled in parallel.
