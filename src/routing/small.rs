@@ -58,6 +58,11 @@ impl PassThreads {
         }
     }
 
+    /// Whether the pass runs on the calling thread alone (a small fabric).
+    pub fn single(self) -> bool {
+        self.inline
+    }
+
     /// Run `f`, and every rayon loop in it, where the pass belongs.
     pub fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
         if !self.inline {

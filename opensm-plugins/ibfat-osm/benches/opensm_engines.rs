@@ -35,9 +35,8 @@
 //! `IBFAT_BENCH_SEED`). Every row also measures bisection and random permutations in
 //! ibfat's rank order and counts the (switch, LID) entries left unrouted.
 
-#[path = "../../../tests/harness/found.rs"]
-#[allow(dead_code)]
-mod found;
+#[path = "support/fabric.rs"]
+mod fabric;
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
 
@@ -52,7 +51,7 @@ use ibfat::schedule::compare::{Bisection, RandomPermutations};
 use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Job, Pattern};
 use ibfat::topology::faults::inject;
-use ibfat::topology::{Fabric, FamilySpec, Layout, NodeKind, Spec};
+use ibfat::topology::{FamilySpec, Layout, NodeKind, Spec};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -367,36 +366,6 @@ fn run_engine(
     }
 }
 
-/// The fabric of `IBFAT_BENCH_FABRIC` (a file) or `IBFAT_BENCH_FOUND` (a generator of
-/// field shapes), with its name; none when neither is set.
-fn found_fabric(seed: u64) -> Option<(Fabric, String)> {
-    use ibfat::formats::dump::ParseOptions;
-    use ibfat::load::{load, Recognize};
-    if let Ok(path) = std::env::var("IBFAT_BENCH_FABRIC") {
-        let loaded = load(std::path::Path::new(&path), ParseOptions::default(), Recognize::No)
-            .unwrap_or_else(|e| panic!("IBFAT_BENCH_FABRIC: {e}"));
-        let name = std::path::Path::new(&path)
-            .file_name()
-            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
-        return Some((loaded.fabric().clone(), name));
-    }
-    let name = std::env::var("IBFAT_BENCH_FOUND").ok()?;
-    let fabric = match name.as_str() {
-        "grown-lab" => found::grown_lab(seed),
-        "storage-on-spine" => found::storage_on_spine(seed),
-        // Janus's shape: ~100 edge switches under 3 directors of 36 leaf chips (648 ports)
-        "directors" => found::under_directors(seed, 100, 3, 36),
-        "superpod1" => found::superpod(seed, 1),
-        "superpod2" => found::superpod(seed, 2),
-        "superpod4" => found::superpod(seed, 4),
-        "big" => found::big_irregular(seed, 40),
-        other => panic!(
-            "IBFAT_BENCH_FOUND={other}: one of grown-lab, storage-on-spine, directors, superpod1, superpod2, superpod4, big"
-        ),
-    };
-    Some((fabric, format!("{name} (seed {seed})")))
-}
-
 /// A fault level of `IBFAT_BENCH_CUTS`: a cable count or a percentage of the
 /// switch-to-switch cables.
 fn cut_count(level: &str, cables: usize) -> usize {
@@ -421,7 +390,7 @@ fn main() {
     let limit = Duration::from_secs(env_or("IBFAT_BENCH_TIMEOUT", 1800));
     let levels: String = env_or("IBFAT_BENCH_CUTS", "0".to_string());
     let seed: u64 = env_or("IBFAT_BENCH_SEED", 1);
-    let (base, name, hint) = match (found_fabric(seed), std::env::var("IBFAT_BENCH_SPEC")) {
+    let (base, name, hint) = match (fabric::found_fabric(seed), std::env::var("IBFAT_BENCH_SPEC")) {
         (Some((fabric, name)), _) => (fabric, name, None),
         (None, Ok(path)) => {
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

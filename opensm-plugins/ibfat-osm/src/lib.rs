@@ -38,7 +38,9 @@
 //! * `reuse=1|0` — a re-sweep of a subnet whose node and port records are all as one of
 //!   the last four successful passes read them (the same subnet, or one a flapping cable
 //!   brought back) programs that pass's tables and lanes again instead of routing anew
-//!   (default 1; [`reuse`]); `reuse=0` computes every pass (to time the engine). With host
+//!   (default 1; [`reuse`]); so does the pass after a single change of a small subnet (a
+//!   cable, a host's cable, a switch gone), whose tables a low-priority thread computed
+//!   ahead ([`ahead`]). `reuse=0` computes every pass (to time the engine). With host
 //!   role options every pass computes (the role files are read during the pass).
 //!
 //! * `objective=family|spread` — what the routes optimise (default family). `spread`, on a
@@ -57,6 +59,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod ahead;
 mod aside;
 mod hops;
 mod lanes;
@@ -67,6 +70,7 @@ mod schedule;
 mod stages;
 mod subnet;
 
+use ahead::Ahead;
 use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
@@ -156,6 +160,8 @@ struct Plugin {
     lanes: RwLock<Option<Arc<ActiveLanes>>>,
     /// What the last successful passes computed, for a re-sweep of one of their subnets.
     recent: Mutex<Recent>,
+    /// Tables computed ahead for the single changes of the last subnet programmed.
+    ahead: Ahead,
 }
 
 fn log(osm: *mut c_void, error: bool, msg: &str) {
@@ -209,14 +215,24 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
                 &format!("bad plugin options: {e}; the ibfat engine will refuse to route"),
             ),
         }
-        let plugin = Box::into_raw(Box::new(Plugin {
+        let plugin = Box::new(Plugin {
             osm,
             options,
             passes: AtomicU64::new(0),
             sizes: AtomicU64::new(0),
             lanes: RwLock::new(None),
             recent: Mutex::new(Recent::default()),
-        }));
+            ahead: Ahead::new(),
+        });
+        // tables computed ahead need their thread: started now, not in the first pass,
+        // as is the code a first pass runs (ahead::warm_up)
+        if let Ok(o) = &plugin.options {
+            if o.reuse && o.roles.is_empty() {
+                ahead::warm_up(o);
+                plugin.ahead.start(osm);
+            }
+        }
+        let plugin = Box::into_raw(plugin);
         // SAFETY: the name is a static C string; the context outlives the engine (freed in delete())
         let st = unsafe {
             ibfat_shim_register(
@@ -243,7 +259,12 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
 extern "C" fn delete(data: *mut c_void) {
     if !data.is_null() {
         // SAFETY: data is the Box created in create(); OpenSM calls delete once, at exit
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(data as *mut Plugin) })));
+        let plugin = unsafe { Box::from_raw(data as *mut Plugin) };
+        // the worker logs through OpenSM: it ends before OpenSM does
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            plugin.ahead.stop();
+            drop(plugin)
+        }));
     }
 }
 
@@ -472,30 +493,53 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let mut recent = plugin.recent.lock().unwrap_or_else(|e| e.into_inner());
     // a pass that fails leaves nothing for the next one to reuse
     let mut kept = std::mem::take(&mut *recent);
-    let earlier = if options.reuse && options.roles.is_empty() {
-        kept.take(&records, &offer)
+    // computed before: a subnet of a recent pass, or a change computed ahead
+    let reusable = options.reuse && options.roles.is_empty();
+    let earlier = if reusable {
+        (kept.take(&records, &offer).map(|l| (Origin::Kept(l.pass), l))).or_else(|| {
+            plugin
+                .ahead
+                .take(&records, &offer)
+                .map(|r| (Origin::Ahead(r.base, r.change), r.done))
+        })
     } else {
         None
     };
-    let (done, mut marks) = match earlier {
-        Some(l) => {
+    let (mut done, mut marks, origin) = match earlier {
+        Some((origin, l)) => {
             for (error, line) in &l.notes {
                 log(osm, *error, line);
             }
-            (l, Marks::at(t0.elapsed()))
+            (l, Marks::at(t0.elapsed()), origin)
         }
-        None => compute(osm, &options, records, offer, pass, t0)?,
+        None => {
+            let mut notes = Vec::new();
+            let computed = compute(&options, records, offer, pass, t0, &mut notes);
+            for (error, line) in &notes {
+                log(osm, *error, line);
+            }
+            let (mut done, marks) = computed?;
+            done.notes = notes;
+            (done, marks, Origin::Computed)
+        }
     };
+    if let Origin::Ahead(..) = origin {
+        // first programmed now: a later re-sweep of this subnet says this pass
+        done.pass = pass;
+    }
     let fabric = done.found.fabric();
     program(osm, fabric, &done.lfts, &done.hops).map_err(StepAside::Program)?;
     // the SLs and SL-to-VL tables of the tables now programmed, whichever pass made them
-    *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()) = done.lanes.clone();
+    let lanes = std::mem::replace(
+        &mut *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()),
+        done.lanes.clone(),
+    );
+    plugin.ahead.discard(Box::new(lanes));
     marks.done = t0.elapsed();
-    let reused = (done.pass != pass).then_some(done.pass);
     log(
         osm,
         false,
-        &pass_line(pass, &done.description, &done.lfts, &done.lids, &marks, reused),
+        &pass_line(pass, &done.description, &done.lfts, &done.lids, &marks, &origin),
     );
     log(osm, false, &marks.stages().line(pass));
     if let Some(path) = &options.schedule_out {
@@ -515,36 +559,60 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
             Found::Degraded(fabric, d) => schedule::write_repaired(osm, fabric, d, &done.lids, &done.lfts, path),
         }
     }
+    if reusable
+        && PassThreads::for_entries(table_entries(done.found.fabric())).single()
+        && plugin.ahead.submit(osm, &options, &done.records, done.offer, pass)
+    {
+        log(
+            osm,
+            false,
+            &format!(
+                "pass {pass}: computing ahead the tables of the single changes of its subnet, on a low-priority thread"
+            ),
+        );
+    }
     *recent = kept;
-    recent.keep(done);
+    let evicted = recent.keep(done);
+    // what the worker may have made goes back to it to free (ahead::Msg)
+    plugin.ahead.discard(Box::new((evicted, origin)));
     Ok(())
 }
 
-/// Log a line of what the pass found, and keep it for a pass that reuses these tables.
-fn note(osm: *mut c_void, notes: &mut Vec<(bool, String)>, error: bool, line: String) {
-    log(osm, error, &line);
+/// Where a pass's tables come from.
+enum Origin {
+    /// Computed by this pass.
+    Computed,
+    /// Those of this earlier pass, whose subnet is back.
+    Kept(u64),
+    /// Computed ahead for this change of this pass's subnet.
+    Ahead(u64, String),
+}
+
+/// Keep a line of what the pass found for the log (written when the pass has computed,
+/// [`compute`] runs on the worker of [`ahead`] too) and for a pass that reuses the tables.
+fn note(notes: &mut Vec<(bool, String)>, error: bool, line: String) {
     notes.push((error, line));
 }
 
 /// Recognise, route and prove the subnet of `records`: the tables and hop counts to
-/// program, the lanes the routes need, and the stage times so far.
-fn compute(
-    osm: *mut c_void,
+/// program, the lanes the routes need, and the stage times so far. What it found for the
+/// log goes to `notes`, also when it fails; the returned pass holds none of them.
+pub(crate) fn compute(
     options: &Options,
     records: Records,
     offer: VlOffer,
     pass: u64,
     t0: Instant,
+    notes: &mut Vec<(bool, String)>,
 ) -> Result<(LastPass, Marks), StepAside> {
-    let mut notes = Vec::new();
     let subnet = subnet_of(&records).map_err(StepAside::Subnet)?;
     if let Some(line) = subnet.unknown_rate_note() {
-        note(osm, &mut notes, false, line);
+        note(notes, false, line);
     }
     // a small pass computes on this thread, a large one on all cores (routing::small)
     let threads = PassThreads::for_entries(table_entries(&subnet.fabric));
     let read = t0.elapsed();
-    let found = recognize_subnet(osm, options, subnet.fabric, threads, &mut notes)?;
+    let found = recognize_subnet(options, subnet.fabric, threads, notes)?;
     let recognised = t0.elapsed();
     let fabric = found.fabric();
     let shape = found.shape();
@@ -567,13 +635,13 @@ fn compute(
         .run(|| route_fabric(fabric, shape, &lids, &ask))
         .map_err(|r| StepAside::route(&description, r, |n| offer.refusal(n)))?;
     for line in passlog::route_lines(&routed, &description, &offer) {
-        note(osm, &mut notes, false, line);
+        note(notes, false, line);
     }
     let routed_at = t0.elapsed();
     if options.validate {
         let proof = threads.run(|| prove(fabric, &lids, &routed, found.layout()));
         for line in passlog::proof_lines(&proof, &routed) {
-            note(osm, &mut notes, !proof.sound, line);
+            note(notes, !proof.sound, line);
         }
         if !proof.sound {
             return Err(StepAside::Unproven { fabric: description });
@@ -600,7 +668,7 @@ fn compute(
         lfts: routed.lfts,
         hops,
         description,
-        notes,
+        notes: Vec::new(),
         lanes,
     };
     Ok((done, marks))
@@ -615,7 +683,6 @@ fn table_entries(fabric: &Fabric) -> usize {
 /// Recognise the subnet: an intact family (host roles applied), or a degraded one when
 /// `degraded=route`; anything else is refused with recognition's reason.
 fn recognize_subnet(
-    osm: *mut c_void,
     options: &Options,
     fabric: Fabric,
     threads: PassThreads,
@@ -629,13 +696,13 @@ fn recognize_subnet(
                 }));
             }
             let layout =
-                with_roles(osm, options, &fabric, layout).map_err(|e| StepAside::Roles(RolesRefusal::Apply(e)))?;
+                with_roles(options, &fabric, layout, notes).map_err(|e| StepAside::Roles(RolesRefusal::Apply(e)))?;
             // from here on the subnet is a topology like any planned or loaded one
             Ok(Found::Intact(Topology::discovered(fabric, layout, "subnet")))
         }
         Recognition::Unrecognized { degraded: Some(d), .. } => {
             for line in passlog::fault_lines(&d) {
-                note(osm, notes, false, line);
+                note(notes, false, line);
             }
             if !options.route_degraded {
                 return Err(StepAside::DegradedRefused { fabric: d.description });
@@ -654,22 +721,27 @@ fn recognize_subnet(
 }
 
 /// Apply the host-role options to an intact family's layout.
-fn with_roles(osm: *mut c_void, options: &Options, fabric: &Fabric, mut layout: Layout) -> ibfat::Result<Layout> {
+fn with_roles(
+    options: &Options,
+    fabric: &Fabric,
+    mut layout: Layout,
+    notes: &mut Vec<(bool, String)>,
+) -> ibfat::Result<Layout> {
     if options.roles.is_empty() {
         return Ok(layout);
     }
     let roles = resolve_roles(fabric, &options.roles, false)?;
     for w in &roles.warnings {
-        log(osm, false, &format!("host roles: {w} (skipped)"));
+        note(notes, false, format!("host roles: {w} (skipped)"));
     }
     let n = layout.apply_roles(fabric, &roles)?;
     for w in layout.role_warnings() {
-        log(osm, false, &format!("host roles: {w}"));
+        note(notes, false, format!("host roles: {w}"));
     }
-    log(
-        osm,
+    note(
+        notes,
         false,
-        &format!(
+        format!(
             "host roles: {} compute hosts ranked, {n} non-compute hosts routed at their slots",
             layout.hosts().len()
         ),
@@ -677,12 +749,16 @@ fn with_roles(osm: *mut c_void, options: &Options, fabric: &Fabric, mut layout: 
     Ok(layout)
 }
 
-/// The pass summary line the tests and operators look for; `reused`: the pass whose
-/// tables this one handed OpenSM again.
-fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks, reused: Option<u64>) -> String {
-    let again = reused.map_or(String::new(), |k| {
-        format!("; the subnet is as in pass {k}: its tables are programmed again")
-    });
+/// The pass summary line the tests and operators look for, with where its tables came
+/// from when this pass did not compute them.
+fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks, origin: &Origin) -> String {
+    let again = match origin {
+        Origin::Computed => String::new(),
+        Origin::Kept(k) => format!("; the subnet is as in pass {k}: its tables are programmed again"),
+        Origin::Ahead(k, change) => {
+            format!("; the subnet is pass {k}'s with {change}: its tables were computed ahead")
+        }
+    };
     format!(
         "pass {pass}: recognised {what}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms){again}",
         lfts.switches.len(),

@@ -65,7 +65,7 @@ impl LastPass {
 
 impl LastPass {
     /// Roughly the heap bytes this state holds.
-    fn bytes(&self) -> usize {
+    pub fn bytes(&self) -> usize {
         let fabric = self.found.fabric();
         let hops: usize = self.hops.iter().map(|h| size_of_val(h.as_slice())).sum();
         self.records.bytes()
@@ -91,12 +91,12 @@ impl Recent {
         Some(self.kept.remove(k))
     }
 
-    /// Keep `done` as the newest state, dropping the oldest past [`KEPT`] states or
-    /// [`KEPT_BYTES`].
-    pub fn keep(&mut self, done: LastPass) {
+    /// Keep `done` as the newest state; the oldest past [`KEPT`] states or [`KEPT_BYTES`]
+    /// come back, for the caller to free where it suits ([`crate::ahead::Ahead::discard`]).
+    pub fn keep(&mut self, done: LastPass) -> Vec<LastPass> {
         self.kept.insert(0, done);
         let n = kept_of(self.kept.iter().skip(1).map(LastPass::bytes));
-        self.kept.truncate(n);
+        self.kept.split_off(n)
     }
 }
 

@@ -4,9 +4,16 @@
  * never needs OpenSM's struct layouts. The osm_* functions are exported by the opensm
  * executable and bind when opensm dlopen()s the plugin.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_switch.h>
@@ -232,4 +239,20 @@ int ibfat_shim_set_lft(void *osm, uint64_t sw_guid, const uint8_t *lft, unsigned
 	memcpy(sw->new_lft, lft, n);
 	*lft_size = sw->lft_size;
 	return 0;
+}
+
+/* make the calling thread a background one: every signal blocked (OpenSM's handlers keep
+ * running on its own threads), and scheduled SCHED_IDLE, so that waking it never preempts
+ * OpenSM's sweeper (a nice 19 thread still did, now and then, for milliseconds); where
+ * that policy is refused, nice 19 (Linux sets a thread's nice value by its TID) */
+int ibfat_shim_background_thread(void)
+{
+	struct sched_param none = { 0 };
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &none) == 0)
+		return 0;
+	return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 }

@@ -20,25 +20,25 @@ extern "C" {
 }
 
 #[repr(C)]
-#[derive(PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ShimNode {
-    guid: u64,
-    kind: u8,
+    pub(crate) guid: u64,
+    pub(crate) kind: u8,
     nports: u8,
     lid: u16,
-    desc: [c_char; 65],
+    pub(crate) desc: [c_char; 65],
 }
 
 #[repr(C)]
-#[derive(PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ShimPort {
-    node_guid: u64,
+    pub(crate) node_guid: u64,
     port_guid: u64,
-    remote_node_guid: u64,
+    pub(crate) remote_node_guid: u64,
     lid: u16,
     lmc: u8,
-    port: u8,
-    remote_port: u8,
+    pub(crate) port: u8,
+    pub(crate) remote_port: u8,
     width: u8,
     speed: u8,
     speed_ext: u8,
@@ -88,10 +88,12 @@ impl Subnet {
 
 /// OpenSM's node and port records as one walk of its tables gave them: everything a
 /// routing pass knows of the subnet, so two equal readings route alike ([`crate::reuse`]).
-#[derive(PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Records {
-    nodes: Vec<ShimNode>,
-    ports: Vec<ShimPort>,
+    /// One per node, in OpenSM's node-table order (by GUID).
+    pub(crate) nodes: Vec<ShimNode>,
+    /// One per cabled port, node by node, port by port.
+    pub(crate) ports: Vec<ShimPort>,
 }
 
 impl Records {
@@ -177,7 +179,7 @@ fn guid_name(prefix: u8, guid: u64) -> String {
 /// A node description as the SMA reports it (NUL-terminated, at most 64 bytes used),
 /// without surrounding blanks; bytes that are not UTF-8 become U+FFFD. Valid text (the
 /// usual case) is copied once, with no lossy scan.
-fn description(desc: &[c_char; 65]) -> String {
+pub(crate) fn description(desc: &[c_char; 65]) -> String {
     // SAFETY: the shim NUL-terminates desc (65 bytes, at most 64 used)
     let bytes = unsafe { CStr::from_ptr(desc.as_ptr()) }.to_bytes();
     let text = match std::str::from_utf8(bytes) {
@@ -265,6 +267,94 @@ pub fn subnet_of(records: &Records) -> Result<Subnet, SubnetFault> {
         }
     }
     Ok(Subnet { fabric, unknown_rates })
+}
+
+/// Records made by hand: the warm-up subnet of [`crate::ahead`], and tests.
+pub(crate) mod made {
+    use super::*;
+
+    /// A node record: kind 1 a CA, 2 a switch.
+    pub fn node(guid: u64, kind: u8, nports: u8, desc: &str) -> ShimNode {
+        let mut d = [0 as c_char; 65];
+        for (to, &b) in d.iter_mut().zip(desc.as_bytes()) {
+            *to = b as c_char;
+        }
+        ShimNode {
+            guid,
+            kind,
+            nports,
+            lid: 0,
+            desc: d,
+        }
+    }
+
+    /// The two port records of a 4x QDR cable between (a, pa) and (b, pb).
+    pub fn cable(a: u64, pa: u8, b: u64, pb: u8) -> [ShimPort; 2] {
+        let end = |n: u64, p: u8, r: u64, rp: u8| ShimPort {
+            node_guid: n,
+            port_guid: n,
+            remote_node_guid: r,
+            lid: 0,
+            lmc: 0,
+            port: p,
+            remote_port: rp,
+            width: 2,
+            speed: 4,
+            speed_ext: 0,
+            speed_mlnx: 0,
+            vl_cap: 4,
+        };
+        [end(a, pa, b, pb), end(b, pb, a, pa)]
+    }
+
+    /// A small irregular two-level tree: 3 leaves of 36 ports with 3, 2 and 1 hosts, 2
+    /// spines, one leaf with a second cable to a spine, a host on a spine. Recognition
+    /// tries every family on it before it is a tree as found.
+    pub fn warm_up() -> Records {
+        let (spines, leaves) = ([0x5001u64, 0x5002], [0x4001u64, 0x4002, 0x4003]);
+        let mut nodes: Vec<ShimNode> = spines
+            .iter()
+            .chain(&leaves)
+            .map(|&g| node(g, 2, 36, "warm-up switch"))
+            .collect();
+        let mut cables = Vec::new();
+        let mut host = 0x1000u64;
+        let mut add_host = |nodes: &mut Vec<ShimNode>, cables: &mut Vec<[ShimPort; 2]>, sw: u64, port: u8| {
+            host += 1;
+            nodes.push(node(host, 1, 1, "warm-up host"));
+            cables.push(cable(host, 1, sw, port));
+        };
+        for (i, &leaf) in leaves.iter().enumerate() {
+            for (j, &spine) in spines.iter().enumerate() {
+                cables.push(cable(leaf, 35 + j as u8, spine, 1 + i as u8));
+            }
+            for p in 0..3 - i as u8 {
+                add_host(&mut nodes, &mut cables, leaf, 1 + p);
+            }
+        }
+        cables.push(cable(leaves[2], 34, spines[0], 4));
+        add_host(&mut nodes, &mut cables, spines[1], 10);
+        records(nodes, &cables)
+    }
+
+    /// Records as the shim's walk orders them — nodes by GUID, ports node by node, port
+    /// by port — with LIDs as OpenSM gives them: one per switch, one per CA port.
+    pub fn records(mut nodes: Vec<ShimNode>, cables: &[[ShimPort; 2]]) -> Records {
+        nodes.sort_by_key(|n| n.guid);
+        let mut ports: Vec<ShimPort> = cables.iter().flat_map(|c| c.iter().cloned()).collect();
+        ports.sort_by_key(|p| (nodes.iter().position(|n| n.guid == p.node_guid), p.port));
+        let mut lid = 0u16;
+        for n in nodes.iter_mut().filter(|n| n.kind == 2) {
+            lid += 1;
+            n.lid = lid;
+        }
+        let switch = |g: u64| nodes.iter().any(|n| n.guid == g && n.kind == 2);
+        for p in ports.iter_mut().filter(|p| !switch(p.node_guid)) {
+            lid += 1;
+            p.lid = lid;
+        }
+        Records { nodes, ports }
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //! first (ftree refuses it); then the ibfat engine routes it itself — no fallback — and the
 //! switches hold the library's tree routes, which validate and beat minhop's and updn's on
 //! the shift, bisection and random permutations in ibfat's rank order. Ten cut/restore
-//! cycles of a random spine cable, each with a re-sweep, are all routed by ibfat.
+//! cycles of a random spine cable, each with a re-sweep, are all routed by ibfat: each cut
+//! with the tables computed ahead for it, each restore with pass 1's.
 
 use crate::harness;
 
@@ -197,10 +198,25 @@ fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
             drill.to_str().unwrap(),
         ]);
         assert_eq!(code, 0, "{out}{err}");
+        // the subnet now programmed has its single changes computed ahead (src/ahead.rs)
+        let computed_ahead = harness::wait_until(std::time::Duration::from_secs(120), || {
+            let log = osm.log();
+            log.rfind("ibfat: computed ahead: ") > log.rfind(": computing ahead the tables of")
+        });
+        assert!(computed_ahead, "cut {seed}: {}", harness::tail(&osm.log(), 20));
+        let before = osm.log().len();
         osm.resweep_after(
             &sim,
             &std::fs::read_to_string(drill.join("cut.ibsim")).unwrap(),
             &format!("cut {seed}"),
+        );
+        let log = osm.log();
+        let first = log[before..]
+            .lines()
+            .find(|l| l.contains("ibfat: pass ") && l.contains(" recognised "));
+        assert!(
+            first.is_some_and(|l| l.contains("its tables were computed ahead")),
+            "cut {seed}: the pass after the cut programs the tables computed ahead: {first:?}"
         );
         let (fabric, lids, programmed) = sim.programmed();
         let library = ibfat::routing::route(&fabric, &tree(&fabric), &lids).unwrap();

@@ -1,0 +1,327 @@
+//! Tables computed ahead: after a pass on a small subnet, a low-priority thread computes
+//! the tables of every single change that subnet may see next — a cable gone, a switch
+//! gone ([`changes`]) — so the pass after a cable fails programs them at once instead of
+//! recognising and routing with caches OpenSM's sweep has just emptied (issue 39 item 4:
+//! a computed pass on a 100-host tree takes 0.5 ms there, minhop's 0.2).
+//!
+//! A pass takes tables computed ahead only when the records it read equal the predicted
+//! ones field for field, under the same VL offer: the tables are then exactly those the
+//! pass would compute (they are a function of the records, the offer and the options,
+//! [`crate::reuse`]). The cable's return finds the earlier subnet in [`crate::reuse`].
+//!
+//! The worker runs under `SCHED_IDLE` with every signal blocked, one change at a time, and
+//! stops between two changes when a pass asks for another subnet or the plugin unloads;
+//! it never touches OpenSM except its log (which takes its own lock). The routing pass
+//! never waits on it: jobs go over a channel, and what the worker allocated is freed by
+//! the worker ([`Msg`]).
+
+mod changes;
+
+use crate::lanes::VlOffer;
+use crate::options::Options;
+use crate::reuse::LastPass;
+use crate::subnet::Records;
+use changes::Change;
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// The memory the tables computed ahead may hold together (the states of
+/// [`crate::reuse`] have their own budget).
+const AHEAD_BYTES: usize = 64 << 20;
+
+extern "C" {
+    fn ibfat_shim_background_thread() -> std::ffi::c_int;
+}
+
+/// OpenSM's handle, carried to the worker for the log only.
+#[derive(Clone, Copy)]
+struct Osm(*mut c_void);
+
+// SAFETY: the worker passes the pointer only to OpenSM's log, which serialises its
+// writers itself (OpenSM logs from all its threads), and the plugin's delete() joins the
+// worker before OpenSM is gone.
+unsafe impl Send for Osm {}
+
+/// Tables computed for one change of the subnet a pass programmed.
+pub(crate) struct Ready {
+    /// The change, in words.
+    pub change: String,
+    /// The pass whose subnet it changes.
+    pub base: u64,
+    /// What the pass after the change would compute.
+    pub done: LastPass,
+    /// The job that computed it.
+    epoch: u64,
+}
+
+/// What a pass asks the worker to compute ahead.
+struct Job {
+    osm: Osm,
+    options: Options,
+    records: Records,
+    offer: VlOffer,
+    pass: u64,
+    epoch: u64,
+}
+
+/// What the routing pass sends the worker. Sending never blocks (the channel takes no
+/// lock a sleeping worker could hold), and what a pass lets go of that the worker made
+/// goes back to it: freeing it in the pass would take the worker's malloc arena lock,
+/// which a worker scheduled out holds for milliseconds.
+enum Msg {
+    Job(Job),
+    Drop(Box<dyn Send>),
+}
+
+/// The tables computed ahead, shared with the worker. It holds the lock only to move a
+/// finished change in (room reserved beforehand) or the previous job's changes out.
+struct Shared {
+    ready: Mutex<Vec<Ready>>,
+    /// Bumped for every new subnet and at unload: work for an older one stops.
+    epoch: AtomicU64,
+    /// The plugin is unloading: the worker ends without a word.
+    stopping: AtomicBool,
+}
+
+impl Shared {
+    fn ready(&self) -> MutexGuard<'_, Vec<Ready>> {
+        self.ready.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The worker and the tables it computed.
+pub(crate) struct Ahead {
+    shared: Arc<Shared>,
+    send: Mutex<Option<Sender<Msg>>>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+    /// The subnet last submitted and its offer (only the routing pass reads it).
+    base: Mutex<Option<(Records, VlOffer)>>,
+}
+
+impl Ahead {
+    pub fn new() -> Ahead {
+        Ahead {
+            shared: Arc::new(Shared {
+                ready: Mutex::new(Vec::new()),
+                epoch: AtomicU64::new(0),
+                stopping: AtomicBool::new(false),
+            }),
+            send: Mutex::new(None),
+            worker: Mutex::new(None),
+            base: Mutex::new(None),
+        }
+    }
+
+    /// Take out the tables computed ahead for a pass that read `records` under `offer`.
+    pub fn take(&self, records: &Records, offer: &VlOffer) -> Option<Ready> {
+        let mut ready = self.shared.ready();
+        let k = ready.iter().position(|r| r.done.serves(records, offer))?;
+        Some(ready.swap_remove(k))
+    }
+
+    /// Hand the worker something to free (see [`Msg`]); freed here when it is not running.
+    pub fn discard(&self, what: Box<dyn Send>) {
+        let send = self.send.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = send.as_ref() {
+            let _ = tx.send(Msg::Drop(what));
+        }
+    }
+
+    /// Compute ahead the single changes of the subnet pass `pass` just programmed (read as
+    /// `records` under `offer`); what was computed for another subnet is dropped by the
+    /// worker. False, with nothing to do, when that subnet is the last one submitted or
+    /// the worker is not running.
+    pub fn submit(&self, osm: *mut c_void, options: &Options, records: &Records, offer: VlOffer, pass: u64) -> bool {
+        let mut base = self.base.lock().unwrap_or_else(|e| e.into_inner());
+        if base.as_ref().is_some_and(|(r, o)| r == records && *o == offer) {
+            return false;
+        }
+        let send = self.send.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(tx) = send.as_ref() else {
+            return false;
+        };
+        let epoch = self.shared.epoch.fetch_add(1, Ordering::AcqRel) + 1;
+        let job = Job {
+            osm: Osm(osm),
+            options: options.clone(),
+            records: records.clone(),
+            offer,
+            pass,
+            epoch,
+        };
+        if tx.send(Msg::Job(job)).is_err() {
+            return false;
+        }
+        *base = Some((records.clone(), offer));
+        true
+    }
+
+    /// Start the worker (when the plugin loads: a thread started inside the first pass
+    /// costs that pass 0.1 ms).
+    pub fn start(&self, osm: *mut c_void) {
+        let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
+        if worker.is_some() {
+            return;
+        }
+        let shared = Arc::clone(&self.shared);
+        let (tx, rx) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("ibfat-ahead".into())
+            .stack_size(8 << 20)
+            .spawn(move || work(&shared, &rx));
+        match spawned {
+            Ok(h) => {
+                *worker = Some(h);
+                *self.send.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
+            }
+            // nothing is computed ahead; every pass after a change computes
+            Err(e) => crate::log(
+                osm,
+                true,
+                &format!("cannot start the thread that computes tables ahead: {e}"),
+            ),
+        }
+    }
+
+    /// Stop the worker and wait for it (it ends within one change's routing).
+    pub fn stop(&self) {
+        self.shared.stopping.store(true, Ordering::Release);
+        self.shared.epoch.fetch_add(1, Ordering::AcqRel);
+        // the worker ends when the channel closes
+        drop(self.send.lock().unwrap_or_else(|e| e.into_inner()).take());
+        if let Some(h) = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// The worker's loop: wait for the newest job, compute its changes, say what it computed.
+fn work(shared: &Shared, rx: &Receiver<Msg>) {
+    // SAFETY: a plain call that lowers this thread's priority and blocks its signals
+    unsafe { ibfat_shim_background_thread() };
+    while let Ok(msg) = rx.recv() {
+        let mut job = match msg {
+            Msg::Job(job) => job,
+            Msg::Drop(what) => {
+                drop(what);
+                continue;
+            }
+        };
+        // only the newest job matters; what else came is freed here
+        while let Ok(next) = rx.try_recv() {
+            match next {
+                Msg::Job(j) => job = j,
+                Msg::Drop(what) => drop(what),
+            }
+        }
+        if shared.epoch.load(Ordering::Acquire) != job.epoch {
+            continue;
+        }
+        let changes = job.records.changes();
+        let stale: Vec<Ready> = {
+            let mut ready = shared.ready();
+            let (old, keep): (Vec<Ready>, Vec<Ready>) = ready.drain(..).partition(|r| r.epoch != job.epoch);
+            *ready = keep;
+            ready.reserve(changes.len());
+            old
+        };
+        drop(stale);
+        if let Some(line) = compute_changes(shared, &job, &changes) {
+            crate::log(job.osm.0, false, &line);
+        }
+    }
+}
+
+/// Compute every change of `job`'s subnet, the likeliest first, keeping each result
+/// while the job is current and the budget holds; the job's log line (every job ends with
+/// one, but at unload).
+fn compute_changes(shared: &Shared, job: &Job, changes: &[Change]) -> Option<String> {
+    let t0 = Instant::now();
+    let (mut kept, mut failed, mut bytes) = (0usize, 0usize, 0usize);
+    let current = || shared.epoch.load(Ordering::Acquire) == job.epoch;
+    for &change in changes {
+        if !current() {
+            return superseded(shared, job, kept, changes.len());
+        }
+        let Some(done) = compute_change(job, change) else {
+            failed += 1;
+            continue;
+        };
+        if bytes + done.bytes() > AHEAD_BYTES {
+            return Some(format!(
+                "computed ahead: the tables of {kept} of the {} single changes of pass {}'s subnet, then the {} MiB budget was spent ({:.1} ms on a low-priority thread)",
+                changes.len(),
+                job.pass,
+                AHEAD_BYTES >> 20,
+                t0.elapsed().as_secs_f64() * 1e3
+            ));
+        }
+        bytes += done.bytes();
+        let ready = Ready {
+            change: job.records.describe(change),
+            base: job.pass,
+            done,
+            epoch: job.epoch,
+        };
+        let mut list = shared.ready();
+        if !current() {
+            drop(list);
+            return superseded(shared, job, kept, changes.len());
+        }
+        list.push(ready);
+        kept += 1;
+    }
+    Some(format!(
+        "computed ahead: the tables of {kept} single changes of pass {}'s subnet ({failed} others not routable) in {:.1} ms on a low-priority thread, {:.1} MiB",
+        job.pass,
+        t0.elapsed().as_secs_f64() * 1e3,
+        bytes as f64 / f64::from(1 << 20)
+    ))
+}
+
+/// The log line of a job a later pass superseded (none at unload: the channel is closed
+/// and OpenSM is going).
+fn superseded(shared: &Shared, job: &Job, kept: usize, of: usize) -> Option<String> {
+    (!shared.stopping.load(Ordering::Acquire)).then(|| format!(
+        "computed ahead: stopped after {kept} of the {of} single changes of pass {}'s subnet, a later pass programmed another",
+        job.pass
+    ))
+}
+
+/// Run a pass and a change of it on a small irregular tree, and keep nothing: the code
+/// and the lazily made tables a first pass on a tree as found needs are then in memory,
+/// not faulted in during OpenSM's first sweep. The plugin runs it when it loads, on
+/// OpenSM's thread, before any sweep (a few milliseconds).
+pub(crate) fn warm_up(options: &Options) {
+    let records = crate::subnet::made::warm_up();
+    let offer = VlOffer {
+        qos: false,
+        max_op_vls: 0,
+        lowest_cap: records.lowest_vl_cap(),
+    };
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        let changed = records.after(records.changes()[0]);
+        for r in [records, changed] {
+            let _ = crate::compute(options, r, offer, 0, Instant::now(), &mut Vec::new());
+        }
+    }));
+}
+
+/// What a pass would compute after `change`; `None` where it would not route.
+fn compute_change(job: &Job, change: Change) -> Option<LastPass> {
+    let records = job.records.after(change);
+    let routed = catch_unwind(AssertUnwindSafe(|| {
+        let mut notes = Vec::new();
+        let res = crate::compute(&job.options, records, job.offer, job.pass, Instant::now(), &mut notes);
+        res.ok().map(|(mut done, _)| {
+            done.notes = notes;
+            done
+        })
+    }));
+    routed.ok().flatten()
+}
