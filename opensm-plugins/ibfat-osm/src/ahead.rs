@@ -26,7 +26,7 @@ use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -118,8 +118,17 @@ impl Ahead {
     }
 
     /// Take out the tables computed ahead for a pass that read `records` under `offer`.
+    /// The pass does not wait for the worker: when the list stays locked for a few
+    /// microseconds (the worker, scheduled out while it holds it), it computes instead.
     pub fn take(&self, records: &Records, offer: &VlOffer) -> Option<Ready> {
-        let mut ready = self.shared.ready();
+        let mut ready = (0..200).find_map(|_| match self.shared.ready.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                std::hint::spin_loop();
+                None
+            }
+        })?;
         let k = ready.iter().position(|r| r.done.serves(records, offer))?;
         Some(ready.swap_remove(k))
     }
@@ -223,18 +232,29 @@ fn work(shared: &Shared, rx: &Receiver<Msg>) {
             continue;
         }
         let changes = job.records.changes();
-        let stale: Vec<Ready> = {
-            let mut ready = shared.ready();
-            let (old, keep): (Vec<Ready>, Vec<Ready>) = ready.drain(..).partition(|r| r.epoch != job.epoch);
-            *ready = keep;
-            ready.reserve(changes.len());
-            old
-        };
-        drop(stale);
+        make_room(shared, job.epoch, changes.len());
         if let Some(line) = compute_changes(shared, &job, &changes) {
             crate::log(job.osm.0, false, &line);
         }
     }
+}
+
+/// Drop the tables of older jobs and reserve room for `n` more, allocating and freeing
+/// only while the list is unlocked (a pass may be looking it up).
+fn make_room(shared: &Shared, epoch: u64, n: usize) {
+    let all = std::mem::take(&mut *shared.ready());
+    let (stale, mut keep): (Vec<Ready>, Vec<Ready>) = all.into_iter().partition(|r| r.epoch != epoch);
+    drop(stale);
+    keep.reserve(n);
+    let mut ready = shared.ready();
+    if ready.is_empty() {
+        std::mem::swap(&mut *ready, &mut keep);
+    } else {
+        // (not reached: only this thread adds to the list)
+        ready.extend(keep.drain(..));
+    }
+    drop(ready);
+    drop(keep);
 }
 
 /// Compute every change of `job`'s subnet, the likeliest first, keeping each result

@@ -68,13 +68,11 @@ impl Records {
             .collect();
         let mut kept: Vec<u64> = nodes.iter().map(|n| n.guid).collect();
         kept.sort_unstable();
-        Records {
-            nodes,
-            ports: ports
-                .into_iter()
-                .filter(|p| kept.binary_search(&p.node_guid).is_ok())
-                .collect(),
-        }
+        let ports = ports
+            .into_iter()
+            .filter(|p| kept.binary_search(&p.node_guid).is_ok())
+            .collect();
+        Records::new(nodes, ports)
     }
 
     /// The change in words, for the log: the cable by both ends, the switch by GUID and
