@@ -105,7 +105,7 @@ impl Records {
     /// Records with their digest. Equal records have equal digests; what it leaves out
     /// (descriptions, rates) only costs a full comparison where it collides.
     pub(crate) fn new(nodes: Vec<ShimNode>, ports: Vec<ShimPort>) -> Records {
-        let mix = |h: u64, v: u64| (h.rotate_left(5) ^ v).wrapping_mul(0x51_7cc1_b727_220a_95);
+        let mix = |h: u64, v: u64| (h.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
         let mut h = mix(nodes.len() as u64, ports.len() as u64);
         for n in &nodes {
             h = mix(h, n.guid ^ u64::from(n.lid) << 48);
