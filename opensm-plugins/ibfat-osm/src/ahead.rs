@@ -315,8 +315,10 @@ fn superseded(shared: &Shared, job: &Job, kept: usize, of: usize) -> Option<Stri
 
 /// Run a pass and a change of it on a small irregular tree, and keep nothing: the code
 /// and the lazily made tables a first pass on a tree as found needs are then in memory,
-/// not faulted in during OpenSM's first sweep. The plugin runs it when it loads, on
-/// OpenSM's thread, before any sweep (a few milliseconds).
+/// not faulted in during OpenSM's first routing pass. The plugin runs it once, on the
+/// routing thread, when OpenSM starts its first heavy sweep (a few milliseconds before
+/// discovery; run concurrently with the sweep, on the worker, it made SuperPOD 1 SU's
+/// first pass 3 ms instead of 1).
 pub(crate) fn warm_up(options: &Options) {
     let records = crate::subnet::made::warm_up();
     let offer = VlOffer {

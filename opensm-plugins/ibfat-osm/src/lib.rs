@@ -82,10 +82,10 @@ use lanes::{ActiveLanes, VlOffer};
 pub use options::{parse_options, Options};
 use reuse::{LastPass, Recent};
 use schedule::{ensure_folder, retire_schedule, write_schedule};
-use stages::Stages;
+use stages::Marks;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 use subnet::{subnet_of, Records};
@@ -109,6 +109,7 @@ extern "C" {
     fn ibfat_shim_qos(osm: *mut c_void, qos: *mut c_int, max_op_vls: *mut u8);
     fn ibfat_shim_log(osm: *mut c_void, error: c_int, msg: *const c_char);
     fn ibfat_shim_options(osm: *mut c_void) -> *const c_char;
+    fn ibfat_shim_is_heavy_sweep_start(event: c_int) -> c_int;
     fn ibfat_shim_set_lft(osm: *mut c_void, sw_guid: u64, lft: *const u8, len: c_uint, lft_size: *mut c_uint) -> c_int;
     fn ibfat_shim_set_hops(
         osm: *mut c_void,
@@ -152,6 +153,8 @@ struct Plugin {
     osm: *mut c_void,
     options: Result<Options, Arc<ibfat::Error>>,
     passes: AtomicU64,
+    /// The routing thread was warmed up ([`report`]).
+    warmed: AtomicBool,
     /// Node and port counts of the last subnet read (high and low 32 bits): the next read
     /// sizes its records by them and walks OpenSM's tables once.
     sizes: AtomicU64,
@@ -219,16 +222,15 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
             osm,
             options,
             passes: AtomicU64::new(0),
+            warmed: AtomicBool::new(false),
             sizes: AtomicU64::new(0),
             lanes: RwLock::new(None),
             recent: Mutex::new(Recent::default()),
             ahead: Ahead::new(),
         });
-        // tables computed ahead need their thread: started now, not in the first pass,
-        // as is the code a first pass runs (ahead::warm_up)
+        // tables computed ahead need their thread: started now, not in the first pass
         if let Ok(o) = &plugin.options {
             if o.reuse && o.roles.is_empty() {
-                ahead::warm_up(o);
                 plugin.ahead.start(osm);
             }
         }
@@ -268,7 +270,37 @@ extern "C" fn delete(data: *mut c_void) {
     }
 }
 
-extern "C" fn report(_data: *mut c_void, _event: c_int, _event_data: *mut c_void) {}
+/// OpenSM's events. At the start of its first heavy sweep, on the thread that will run
+/// the routing passes and before discovery, the plugin warms that thread up
+/// ([`ahead::warm_up`]): what a thread does once (its one-thread pool, its allocator
+/// cache, lazily made tables, code paged in) is then not done inside the first pass.
+extern "C" fn report(data: *mut c_void, event: c_int, _event_data: *mut c_void) {
+    // SAFETY: a plain comparison with OpenSM's enum value
+    if unsafe { ibfat_shim_is_heavy_sweep_start(event) } == 0 {
+        return;
+    }
+    // SAFETY: data is the context create() returned
+    let Some(plugin) = (unsafe { plugin_of(data) }) else {
+        return;
+    };
+    if plugin.warmed.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        if let Ok(o) = &plugin.options {
+            let t = Instant::now();
+            PassThreads::for_entries(0).run(|| ahead::warm_up(o));
+            log(
+                plugin.osm,
+                false,
+                &format!(
+                    "warmed up the routing thread in {:.3} ms, before the first discovery",
+                    t.elapsed().as_secs_f64() * 1e3
+                ),
+            );
+        }
+    }));
+}
 
 /// The Plugin behind an engine context, shared.
 ///
@@ -410,40 +442,6 @@ fn vl_offer(osm: *mut c_void, subnet_lowest: Option<(u8, u64, u8)>) -> VlOffer {
         qos: qos != 0,
         max_op_vls,
         lowest_cap: subnet_lowest,
-    }
-}
-
-/// Stage times of a pass, from its start.
-struct Marks {
-    read: std::time::Duration,
-    recognised: std::time::Duration,
-    lids: std::time::Duration,
-    routed: std::time::Duration,
-    validated: std::time::Duration,
-    done: std::time::Duration,
-}
-
-impl Marks {
-    /// The marks of a pass that read the subnet by `read` and computed nothing.
-    fn at(read: std::time::Duration) -> Marks {
-        Marks {
-            read,
-            recognised: read,
-            lids: read,
-            routed: read,
-            validated: read,
-            done: read,
-        }
-    }
-
-    fn stages(&self) -> Stages {
-        Stages {
-            read: self.read + (self.lids - self.recognised),
-            recognize: self.recognised - self.read,
-            route: self.routed - self.lids,
-            validate: self.validated - self.routed,
-            write: self.done - self.validated,
-        }
     }
 }
 

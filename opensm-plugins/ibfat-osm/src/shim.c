@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <opensm/osm_config.h>
+#include <opensm/osm_event_plugin.h>
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_switch.h>
 #include <opensm/osm_node.h>
@@ -255,4 +256,10 @@ int ibfat_shim_background_thread(void)
 	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &none) == 0)
 		return 0;
 	return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+}
+
+/* whether an event plugin's event is the start of a heavy sweep (OpenSM's enum value) */
+int ibfat_shim_is_heavy_sweep_start(int event)
+{
+	return event == OSM_EVENT_ID_HEAVY_SWEEP_START;
 }

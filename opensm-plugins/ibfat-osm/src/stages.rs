@@ -32,3 +32,37 @@ impl Stages {
         )
     }
 }
+
+/// Stage times of a pass, from its start.
+pub(crate) struct Marks {
+    pub read: std::time::Duration,
+    pub recognised: std::time::Duration,
+    pub lids: std::time::Duration,
+    pub routed: std::time::Duration,
+    pub validated: std::time::Duration,
+    pub done: std::time::Duration,
+}
+
+impl Marks {
+    /// The marks of a pass that read the subnet by `read` and computed nothing.
+    pub fn at(read: std::time::Duration) -> Marks {
+        Marks {
+            read,
+            recognised: read,
+            lids: read,
+            routed: read,
+            validated: read,
+            done: read,
+        }
+    }
+
+    pub fn stages(&self) -> Stages {
+        Stages {
+            read: self.read + (self.lids - self.recognised),
+            recognize: self.recognised - self.read,
+            route: self.routed - self.lids,
+            validate: self.validated - self.routed,
+            write: self.done - self.validated,
+        }
+    }
+}
