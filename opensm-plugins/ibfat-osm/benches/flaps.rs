@@ -124,7 +124,8 @@ fn run(sim: &Sim, entry: &str, events: &[Event], gap: Duration) -> Times {
         for l in log.lines().filter(|l| {
             l.contains("ibfat: pass ")
                 || l.contains("computed ahead: ")
-                || l.contains("computing ahead: ") || l.contains("warmed up")
+                || l.contains("computing ahead: ")
+                || l.contains("warmed up")
                 || l.contains("building routing")
                 || l.contains(END)
         }) {
