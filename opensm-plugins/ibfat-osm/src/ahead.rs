@@ -246,15 +246,9 @@ fn make_room(shared: &Shared, epoch: u64, n: usize) {
     let (stale, mut keep): (Vec<Ready>, Vec<Ready>) = all.into_iter().partition(|r| r.epoch != epoch);
     drop(stale);
     keep.reserve(n);
-    let mut ready = shared.ready();
-    if ready.is_empty() {
-        std::mem::swap(&mut *ready, &mut keep);
-    } else {
-        // (not reached: only this thread adds to the list)
-        ready.extend(keep.drain(..));
-    }
-    drop(ready);
-    drop(keep);
+    // the list is still the empty one taken above (passes only remove, only this thread
+    // adds): replacing it frees nothing
+    *shared.ready() = keep;
 }
 
 /// Compute every change of `job`'s subnet, the likeliest first, keeping each result
