@@ -19,6 +19,9 @@ extern "C" {
     ) -> c_int;
 }
 
+/// The IB node type of a switch in [`ShimNode::kind`].
+pub(crate) const SWITCH_KIND: u8 = 2;
+
 #[repr(C)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct ShimNode {
@@ -229,7 +232,7 @@ pub fn subnet_of(records: &Records) -> Result<Subnet, SubnetFault> {
     let mut unknown_rates = Vec::new();
     for n in nodes {
         let kind = match n.kind {
-            2 => NodeKind::Switch,
+            SWITCH_KIND => NodeKind::Switch,
             3 => NodeKind::Router,
             _ => NodeKind::Ca,
         };
@@ -342,7 +345,7 @@ pub(crate) mod made {
         let mut nodes: Vec<ShimNode> = spines
             .iter()
             .chain(&leaves)
-            .map(|&g| node(g, 2, 36, "warm-up switch"))
+            .map(|&g| node(g, SWITCH_KIND, 36, "warm-up switch"))
             .collect();
         let mut cables = Vec::new();
         let mut host = 0x1000u64;
@@ -371,11 +374,11 @@ pub(crate) mod made {
         let mut ports: Vec<ShimPort> = cables.iter().flat_map(|c| c.iter().cloned()).collect();
         ports.sort_by_key(|p| (nodes.iter().position(|n| n.guid == p.node_guid), p.port));
         let mut lid = 0u16;
-        for n in nodes.iter_mut().filter(|n| n.kind == 2) {
+        for n in nodes.iter_mut().filter(|n| n.kind == SWITCH_KIND) {
             lid += 1;
             n.lid = lid;
         }
-        let switch = |g: u64| nodes.iter().any(|n| n.guid == g && n.kind == 2);
+        let switch = |g: u64| nodes.iter().any(|n| n.guid == g && n.kind == SWITCH_KIND);
         for p in ports.iter_mut().filter(|p| !switch(p.node_guid)) {
             lid += 1;
             p.lid = lid;

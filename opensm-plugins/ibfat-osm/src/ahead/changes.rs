@@ -8,10 +8,7 @@
 //! side, a rate that changed with the cable) only costs the work: a pass takes tables
 //! computed ahead only when its records equal the predicted ones field for field.
 
-use crate::subnet::{description, Records, ShimPort};
-
-/// IB node type of a switch in the shim's records.
-const SWITCH: u8 = 2;
+use crate::subnet::{description, Records, ShimPort, SWITCH_KIND};
 
 /// One change of a subnet: an index into its records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +33,7 @@ impl Records {
                 .filter(move |(_, p)| once(p) && (is_switch(p.node_guid) && is_switch(p.remote_node_guid)) == inner)
                 .map(|(i, _)| Change::Cable(i))
         };
-        let switches = self.nodes.iter().enumerate().filter(|(_, n)| n.kind == SWITCH);
+        let switches = self.nodes.iter().enumerate().filter(|(_, n)| n.kind == SWITCH_KIND);
         cables(true)
             .chain(cables(false))
             .chain(switches.map(|(i, _)| Change::Switch(i)))
@@ -104,7 +101,12 @@ impl Records {
 
     /// The GUIDs of the switches, sorted.
     fn switch_guids(&self) -> Vec<u64> {
-        let mut s: Vec<u64> = self.nodes.iter().filter(|n| n.kind == SWITCH).map(|n| n.guid).collect();
+        let mut s: Vec<u64> = self
+            .nodes
+            .iter()
+            .filter(|n| n.kind == SWITCH_KIND)
+            .map(|n| n.guid)
+            .collect();
         s.sort_unstable();
         s
     }
