@@ -14,29 +14,23 @@
 //! Each engine's passes are listed in order; `IBFAT_BENCH_VERBOSE=1` also prints the
 //! plugin's pass lines and OpenSM's timing lines (where a slow pass spent its time).
 
+#[path = "support/env.rs"]
+mod env;
 #[path = "support/fabric.rs"]
 mod fabric;
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
 
+use env::env_or;
 use harness::osmlog::routing_passes;
 use harness::{OsmConfig, Sim, Waited};
 use ibfat::formats::dump::ParseOptions;
 use ibfat::load::{load, Recognize};
 use ibfat::topology::faults::{ibsim_commands, inject};
 use ibfat::topology::{Fabric, NodeKind};
-use std::str::FromStr;
 use std::time::Duration;
 
 const END: &str = " tables configured on all switches";
-
-/// A variable of the environment, or `default` when unset.
-fn env_or<T: FromStr>(name: &str, default: T) -> T {
-    match std::env::var(name) {
-        Ok(s) => s.parse().unwrap_or_else(|_| panic!("{name}={s}: not a valid value")),
-        Err(_) => default,
-    }
-}
 
 /// One event: its name and the ibsim console commands that make and undo it.
 struct Event {

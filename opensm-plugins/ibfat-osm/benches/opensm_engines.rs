@@ -35,11 +35,14 @@
 //! `IBFAT_BENCH_SEED`). Every row also measures bisection and random permutations in
 //! ibfat's rank order and counts the (switch, LID) entries left unrouted.
 
+#[path = "support/env.rs"]
+mod env;
 #[path = "support/fabric.rs"]
 mod fabric;
 #[path = "../../../tests/harness/mod.rs"]
 mod harness;
 
+use env::env_or;
 use harness::osmlog::{last_value, routing_passes, unfinished_pass, RoutingPass};
 use harness::{OsmConfig, Sim, Waited};
 use ibfat::check::{check, leaf_cut_bound, validate, CompiledRoutes};
@@ -52,7 +55,6 @@ use ibfat::schedule::shift::Shift;
 use ibfat::schedule::{Job, Pattern};
 use ibfat::topology::faults::inject;
 use ibfat::topology::{FamilySpec, Layout, NodeKind, Spec};
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 const DEFAULT_ENGINES: &str = "ibfat,minhop,updn,ftree,dfsssp,nue,nue/8";
@@ -88,15 +90,6 @@ fn engine_setup(entry: &str) -> (String, Vec<String>) {
         _ => {}
     }
     (engine.to_string(), args)
-}
-
-/// A variable of the environment, or `default` when unset; a value that does not parse
-/// stops the bench with its name.
-fn env_or<T: FromStr>(name: &str, default: T) -> T {
-    match std::env::var(name) {
-        Ok(s) => s.parse().unwrap_or_else(|_| panic!("{name}={s}: not a valid value")),
-        Err(_) => default,
-    }
 }
 
 /// What the programmed tables give: (throughput ratio, max congestion) of shift and of
