@@ -59,6 +59,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod after;
 mod ahead;
 mod aside;
 mod hops;
@@ -70,6 +71,7 @@ mod schedule;
 mod stages;
 mod subnet;
 
+use after::Later;
 use ahead::Ahead;
 use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
@@ -109,7 +111,7 @@ extern "C" {
     fn ibfat_shim_qos(osm: *mut c_void, qos: *mut c_int, max_op_vls: *mut u8);
     fn ibfat_shim_log(osm: *mut c_void, error: c_int, msg: *const c_char);
     fn ibfat_shim_options(osm: *mut c_void) -> *const c_char;
-    fn ibfat_shim_is_heavy_sweep_start(event: c_int) -> c_int;
+    fn ibfat_shim_sweep_event(event: c_int) -> c_int;
     fn ibfat_shim_set_lft(osm: *mut c_void, sw_guid: u64, lft: *const u8, len: c_uint, lft_size: *mut c_uint) -> c_int;
     fn ibfat_shim_set_hops(
         osm: *mut c_void,
@@ -165,6 +167,8 @@ struct Plugin {
     recent: Mutex<Recent>,
     /// Tables computed ahead for the single changes of the last subnet programmed.
     ahead: Ahead,
+    /// What the passes left for after the tables are out.
+    later: Later,
 }
 
 fn log(osm: *mut c_void, error: bool, msg: &str) {
@@ -227,6 +231,7 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
             lanes: RwLock::new(None),
             recent: Mutex::new(Recent::default()),
             ahead: Ahead::new(),
+            later: Later::default(),
         });
         // tables computed ahead need their thread: started now, not in the first pass
         if let Ok(o) = &plugin.options {
@@ -270,20 +275,28 @@ extern "C" fn delete(data: *mut c_void) {
     }
 }
 
-/// OpenSM's events. At the start of its first heavy sweep, on the thread that will run
-/// the routing passes and before discovery, the plugin warms that thread up
-/// ([`ahead::warm_up`]): what a thread does once (its one-thread pool, its allocator
-/// cache, lazily made tables, code paged in) is then not done inside the first pass.
+/// OpenSM's events. Once the switches have their tables, and at the start of every heavy
+/// sweep, the plugin does what the last pass left for then ([`after`]). At the start of
+/// its first heavy sweep, on the thread that will run the routing passes and before
+/// discovery, it warms that thread up ([`ahead::warm_up`]): what a thread does once (its
+/// one-thread pool, its allocator cache, lazily made tables, code paged in) is then not
+/// done inside the first pass.
 extern "C" fn report(data: *mut c_void, event: c_int, _event_data: *mut c_void) {
-    // SAFETY: a plain comparison with OpenSM's enum value
-    if unsafe { ibfat_shim_is_heavy_sweep_start(event) } == 0 {
+    // SAFETY: a plain comparison with OpenSM's enum values
+    let sweep = unsafe { ibfat_shim_sweep_event(event) };
+    if sweep == 0 {
         return;
     }
     // SAFETY: data is the context create() returned
     let Some(plugin) = (unsafe { plugin_of(data) }) else {
         return;
     };
-    if plugin.warmed.swap(true, Ordering::Relaxed) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        if let Ok(o) = &plugin.options {
+            plugin.later.run(plugin.osm, o, &plugin.recent, &plugin.ahead);
+        }
+    }));
+    if sweep != 1 || plugin.warmed.swap(true, Ordering::Relaxed) {
         return;
     }
     let _ = catch_unwind(AssertUnwindSafe(|| {
@@ -532,7 +545,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
         &mut *plugin.lanes.write().unwrap_or_else(|e| e.into_inner()),
         done.lanes.clone(),
     );
-    plugin.ahead.discard(Box::new(lanes));
+    plugin.later.discard(&plugin.ahead, Box::new(lanes));
     marks.done = t0.elapsed();
     log(
         osm,
@@ -557,22 +570,13 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
             Found::Degraded(fabric, d) => schedule::write_repaired(osm, fabric, d, &done.lids, &done.lfts, path),
         }
     }
-    if reusable
-        && PassThreads::for_entries(table_entries(done.found.fabric())).single()
-        && plugin.ahead.submit(osm, &options, &done.records, done.offer, pass)
-    {
-        log(
-            osm,
-            false,
-            &format!(
-                "pass {pass}: computing ahead the tables of the single changes of its subnet, on a low-priority thread"
-            ),
-        );
-    }
+    // computed ahead from the subnet kept below, once the tables are out (after.rs)
+    let small = PassThreads::for_entries(table_entries(done.found.fabric())).single();
+    plugin.later.submit((reusable && small).then_some(pass));
     *recent = kept;
     let evicted = recent.keep(done);
     // what the worker may have made goes back to it to free (ahead::Msg)
-    plugin.ahead.discard(Box::new((evicted, origin)));
+    plugin.later.discard(&plugin.ahead, Box::new((evicted, origin)));
     Ok(())
 }
 

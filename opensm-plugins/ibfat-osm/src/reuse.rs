@@ -91,6 +91,11 @@ impl Recent {
         Some(self.kept.remove(k))
     }
 
+    /// The state of the last successful pass.
+    pub fn newest(&self) -> Option<&LastPass> {
+        self.kept.first()
+    }
+
     /// Keep `done` as the newest state; the oldest past [`KEPT`] states or [`KEPT_BYTES`]
     /// come back, for the caller to free where it suits ([`crate::ahead::Ahead::discard`]).
     pub fn keep(&mut self, done: LastPass) -> Vec<LastPass> {

@@ -258,8 +258,17 @@ int ibfat_shim_background_thread(void)
 	return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 }
 
-/* whether an event plugin's event is the start of a heavy sweep (OpenSM's enum value) */
-int ibfat_shim_is_heavy_sweep_start(int event)
+/* the events of OpenSM's sweep thread the plugin acts on (OpenSM's enum values): 1 the
+ * start of a heavy sweep, 2 unicast routing done (the switches have their tables), 0 any
+ * other */
+int ibfat_shim_sweep_event(int event)
 {
-	return event == OSM_EVENT_ID_HEAVY_SWEEP_START;
+	switch (event) {
+	case OSM_EVENT_ID_HEAVY_SWEEP_START:
+		return 1;
+	case OSM_EVENT_ID_UCAST_ROUTING_DONE:
+		return 2;
+	default:
+		return 0;
+	}
 }
