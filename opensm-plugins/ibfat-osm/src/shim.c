@@ -150,6 +150,21 @@ const char *ibfat_shim_options(void *osm)
 	return ((osm_opensm_t *)osm)->subn.opt.event_plugin_options;
 }
 
+/* Room enough for a walk of the subnet: the node count and, over all nodes, their
+ * ports (cabled or not). Reads each node record once, not its ports. */
+void ibfat_shim_subnet_bounds(void *osm, unsigned *n_nodes, unsigned *n_ports)
+{
+	cl_qmap_t *tbl = &((osm_opensm_t *)osm)->subn.node_guid_tbl;
+	osm_node_t *n;
+	unsigned np = 0;
+
+	for (n = (osm_node_t *)cl_qmap_head(tbl); n != (osm_node_t *)cl_qmap_end(tbl);
+	     n = (osm_node_t *)cl_qmap_next(&n->map_item))
+		np += osm_node_get_num_physp(n);
+	*n_nodes = (unsigned)cl_qmap_count(tbl);
+	*n_ports = np;
+}
+
 /* Walk the subnet: count the nodes and the cabled ports (ports with a remote end) into
  * *n_nodes / *n_ports, and fill the records while they fit in the buffers (pass NULL
  * buffers and 0 sizes to count only). Returns -1 when the buffers were too small. */

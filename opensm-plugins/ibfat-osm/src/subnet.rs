@@ -17,6 +17,7 @@ extern "C" {
         n_nodes: *mut c_uint,
         n_ports: *mut c_uint,
     ) -> c_int;
+    fn ibfat_shim_subnet_bounds(osm: *mut c_void, n_nodes: *mut c_uint, n_ports: *mut c_uint);
 }
 
 /// The IB node type of a switch in [`ShimNode::kind`].
@@ -129,11 +130,16 @@ impl Records {
 
     /// Walk OpenSM's tables, once when the last read's sizes still hold. `sizes` holds the
     /// node and port counts of the last read (high and low 32 bits) and is updated: the
-    /// usual re-sweep fits, a subnet that grew takes a second walk.
+    /// usual re-sweep fits, a subnet that grew takes a second walk. The first read sizes
+    /// its buffers by every node's port count (a second walk was a third of its time).
     pub fn read(osm: *mut c_void, sizes: &AtomicU64) -> Result<Records, SubnetFault> {
         let last = sizes.load(Ordering::Relaxed);
         // a little room over the last read's counts: a host or two joining costs no second walk
         let (mut cap_n, mut cap_p) = ((last >> 32) as c_uint, last as c_uint);
+        if last == 0 {
+            // SAFETY: osm is OpenSM's (given to create()); the shim writes the two counts
+            unsafe { ibfat_shim_subnet_bounds(osm, &mut cap_n, &mut cap_p) };
+        }
         cap_n = cap_n.saturating_add(cap_n / 16 + 4);
         cap_p = cap_p.saturating_add(cap_p / 16 + 4);
         for _ in 0..2 {
