@@ -47,12 +47,32 @@ struct Osm(*mut c_void);
 // worker before OpenSM is gone.
 unsafe impl Send for Osm {}
 
+/// The subnet whose changes are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Base {
+    /// The one this pass programmed.
+    Pass(u64),
+    /// The one `state_file` kept from before OpenSM started ([`crate::subnet::saved`]): its
+    /// own tables are computed first, for the first pass.
+    Saved,
+}
+
+impl Base {
+    /// "pass 3's subnet", "the saved subnet", for the log.
+    fn words(self) -> String {
+        match self {
+            Base::Pass(k) => format!("pass {k}'s subnet"),
+            Base::Saved => "the subnet state_file kept (itself included)".to_string(),
+        }
+    }
+}
+
 /// Tables computed for one change of the subnet a pass programmed.
 pub(crate) struct Ready {
     /// The change, in words.
     pub change: String,
-    /// The pass whose subnet it changes.
-    pub base: u64,
+    /// The subnet it changes.
+    pub base: Base,
     /// What the pass after the change would compute.
     pub done: LastPass,
     /// The job that computed it.
@@ -65,7 +85,7 @@ struct Job {
     options: Options,
     records: Records,
     offer: VlOffer,
-    pass: u64,
+    base: Base,
     epoch: u64,
 }
 
@@ -76,6 +96,8 @@ struct Job {
 enum Msg {
     Job(Job),
     Drop(Box<dyn Send>),
+    /// Keep these records in this state file ([`crate::subnet::saved`]).
+    Save(Osm, std::path::PathBuf, Records),
 }
 
 /// The tables computed ahead, shared with the worker. It holds the lock only to move a
@@ -141,13 +163,13 @@ impl Ahead {
         }
     }
 
-    /// Compute ahead the single changes of the subnet pass `pass` just programmed (read as
-    /// `records` under `offer`); what was computed for another subnet is dropped by the
-    /// worker. False, with nothing to do, when that subnet is the last one submitted or
-    /// the worker is not running.
-    pub fn submit(&self, osm: *mut c_void, options: &Options, records: &Records, offer: VlOffer, pass: u64) -> bool {
-        let mut base = self.base.lock().unwrap_or_else(|e| e.into_inner());
-        if base.as_ref().is_some_and(|(r, o)| r == records && *o == offer) {
+    /// Compute ahead the single changes of the subnet `base` (read as `records` under
+    /// `offer`), and for a saved one its own tables first; what was computed for another
+    /// subnet is dropped by the worker. False, with nothing to do, when that subnet is the
+    /// last one submitted or the worker is not running.
+    pub fn submit(&self, osm: *mut c_void, options: &Options, records: &Records, offer: VlOffer, base: Base) -> bool {
+        let mut last = self.base.lock().unwrap_or_else(|e| e.into_inner());
+        if last.as_ref().is_some_and(|(r, o)| r == records && *o == offer) {
             return false;
         }
         let send = self.send.lock().unwrap_or_else(|e| e.into_inner());
@@ -160,14 +182,23 @@ impl Ahead {
             options: options.clone(),
             records: records.clone(),
             offer,
-            pass,
+            base,
             epoch,
         };
         if tx.send(Msg::Job(job)).is_err() {
             return false;
         }
-        *base = Some((records.clone(), offer));
+        *last = Some((records.clone(), offer));
         true
+    }
+
+    /// Have the worker keep `records` in the state file at `path` (written atomically, off
+    /// the routing thread; a failure is logged).
+    pub fn save(&self, osm: *mut c_void, path: &std::path::Path, records: Records) {
+        let send = self.send.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = send.as_ref() {
+            let _ = tx.send(Msg::Save(Osm(osm), path.to_path_buf(), records));
+        }
     }
 
     /// Start the worker (when the plugin loads: a thread started inside the first pass
@@ -214,29 +245,45 @@ fn work(shared: &Shared, rx: &Receiver<Msg>) {
     // SAFETY: a plain call that lowers this thread's priority and blocks its signals
     unsafe { ibfat_shim_background_thread() };
     while let Ok(msg) = rx.recv() {
-        let mut job = match msg {
-            Msg::Job(job) => job,
-            Msg::Drop(what) => {
-                drop(what);
-                continue;
-            }
+        let Some(mut job) = chores(msg) else {
+            continue;
         };
-        // only the newest job matters; what else came is freed here
+        // only the newest job matters; what else came is done here
         while let Ok(next) = rx.try_recv() {
-            match next {
-                Msg::Job(j) => job = j,
-                Msg::Drop(what) => drop(what),
+            if let Some(j) = chores(next) {
+                job = j;
             }
         }
         if shared.epoch.load(Ordering::Acquire) != job.epoch {
             continue;
         }
-        let changes = job.records.changes();
+        let mut changes = job.records.changes();
+        if job.base == Base::Saved {
+            changes.insert(0, Change::Unchanged);
+        }
         make_room(shared, job.epoch, changes.len());
         if let Some(line) = compute_changes(shared, &job, &changes) {
             crate::log(job.osm.0, false, &line);
         }
     }
+}
+
+/// Do what a message asks but a job: free, or save a subnet's records.
+fn chores(msg: Msg) -> Option<Job> {
+    match msg {
+        Msg::Job(job) => return Some(job),
+        Msg::Drop(what) => drop(what),
+        Msg::Save(osm, path, records) => {
+            if let Err(e) = crate::subnet::saved::save(&path, &records) {
+                crate::log(
+                    osm.0,
+                    true,
+                    &format!("state_file: cannot keep the subnet in {}: {e}", path.display()),
+                );
+            }
+        }
+    }
+    None
 }
 
 /// Drop the tables of older jobs and reserve room for `n` more, allocating and freeing
@@ -268,9 +315,9 @@ fn compute_changes(shared: &Shared, job: &Job, changes: &[Change]) -> Option<Str
         };
         if bytes + done.bytes() > AHEAD_BYTES {
             return Some(format!(
-                "computed ahead: the tables of {kept} of the {} single changes of pass {}'s subnet, then the {} MiB budget was spent ({:.1} ms on a low-priority thread)",
+                "computed ahead: the tables of {kept} of the {} single changes of {}, then the {} MiB budget was spent ({:.1} ms on a low-priority thread)",
                 changes.len(),
-                job.pass,
+                job.base.words(),
                 AHEAD_BYTES >> 20,
                 t0.elapsed().as_secs_f64() * 1e3
             ));
@@ -278,7 +325,7 @@ fn compute_changes(shared: &Shared, job: &Job, changes: &[Change]) -> Option<Str
         bytes += done.bytes();
         let ready = Ready {
             change: job.records.describe(change),
-            base: job.pass,
+            base: job.base,
             done,
             epoch: job.epoch,
         };
@@ -291,8 +338,8 @@ fn compute_changes(shared: &Shared, job: &Job, changes: &[Change]) -> Option<Str
         kept += 1;
     }
     Some(format!(
-        "computed ahead: the tables of {kept} single changes of pass {}'s subnet ({failed} others not routable) in {:.1} ms on a low-priority thread, {:.1} MiB",
-        job.pass,
+        "computed ahead: the tables of {kept} single changes of {} ({failed} others not routable) in {:.1} ms on a low-priority thread, {:.1} MiB",
+        job.base.words(),
         t0.elapsed().as_secs_f64() * 1e3,
         bytes as f64 / f64::from(1 << 20)
     ))
@@ -301,10 +348,12 @@ fn compute_changes(shared: &Shared, job: &Job, changes: &[Change]) -> Option<Str
 /// The log line of a job a later pass superseded (none at unload: the channel is closed
 /// and OpenSM is going).
 fn superseded(shared: &Shared, job: &Job, kept: usize, of: usize) -> Option<String> {
-    (!shared.stopping.load(Ordering::Acquire)).then(|| format!(
-        "computed ahead: stopped after {kept} of the {of} single changes of pass {}'s subnet, a later pass programmed another",
-        job.pass
-    ))
+    (!shared.stopping.load(Ordering::Acquire)).then(|| {
+        format!(
+            "computed ahead: stopped after {kept} of the {of} single changes of {}, a later pass programmed another",
+            job.base.words()
+        )
+    })
 }
 
 /// Run a pass and a change of it on a small irregular tree, and keep nothing: the code
@@ -333,7 +382,11 @@ fn compute_change(job: &Job, change: Change) -> Option<LastPass> {
     let records = job.records.after(change);
     let routed = catch_unwind(AssertUnwindSafe(|| {
         let mut notes = Vec::new();
-        let res = crate::compute(&job.options, records, job.offer, job.pass, Instant::now(), &mut notes);
+        let pass = match job.base {
+            Base::Pass(k) => k,
+            Base::Saved => 0,
+        };
+        let res = crate::compute(&job.options, records, job.offer, pass, Instant::now(), &mut notes);
         res.ok().map(|(mut done, _)| {
             done.notes = notes;
             done

@@ -72,7 +72,7 @@ mod stages;
 mod subnet;
 
 use after::Later;
-use ahead::Ahead;
+use ahead::{Ahead, Base};
 use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
@@ -204,15 +204,16 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
                         o.describe()
                     ),
                 );
-                if let Some(path) = &o.schedule_out {
+                let outputs = [("schedule_out", &o.schedule_out), ("state_file", &o.state_file)];
+                for (key, path) in outputs.iter().filter_map(|(k, p)| Some((k, p.as_ref()?))) {
                     match ensure_folder(path) {
                         Ok(Some(made)) => log(
                             osm,
                             false,
-                            &format!("created the folder {} (mode 0755) for schedule_out", made.display()),
+                            &format!("created the folder {} (mode 0755) for {key}", made.display()),
                         ),
                         Ok(None) => {}
-                        Err(e) => log(osm, true, &format!("schedule_out: {e}; no schedule will be written")),
+                        Err(e) => log(osm, true, &format!("{key}: {e}; it will not be written")),
                     }
                 }
             }
@@ -237,6 +238,7 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
         if let Ok(o) = &plugin.options {
             if o.reuse && o.roles.is_empty() {
                 plugin.ahead.start(osm);
+                resume(osm, o, &plugin.ahead);
             }
         }
         let plugin = Box::into_raw(plugin);
@@ -261,6 +263,47 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
         plugin as *mut c_void
     }));
     res.unwrap_or(std::ptr::null_mut())
+}
+
+/// Have the worker compute the tables of the subnet `state_file` kept, and of its single
+/// changes, while OpenSM starts: a first pass that reads the same records takes them.
+fn resume(osm: *mut c_void, options: &Options, ahead: &Ahead) {
+    let Some(path) = &options.state_file else {
+        return;
+    };
+    match subnet::saved::load(path) {
+        Ok(Some(records)) => {
+            let (nodes, ports) = (records.nodes.len(), records.ports.len());
+            let offer = vl_offer(osm, records.lowest_vl_cap());
+            if ahead.submit(osm, options, &records, offer, Base::Saved) {
+                log(
+                    osm,
+                    false,
+                    &format!(
+                        "state_file: read the last subnet ibfat programmed ({nodes} nodes, {ports} cabled ports) from {}; \
+                         computing its tables and those of its single changes on a low-priority thread",
+                        path.display()
+                    ),
+                );
+            }
+        }
+        Ok(None) => log(
+            osm,
+            false,
+            &format!(
+                "state_file: {} is not there yet; the first pass computes its tables",
+                path.display()
+            ),
+        ),
+        Err(e) => log(
+            osm,
+            true,
+            &format!(
+                "state_file: cannot use {}: {e}; the first pass computes its tables, and the file is replaced after it",
+                path.display()
+            ),
+        ),
+    }
 }
 
 extern "C" fn delete(data: *mut c_void) {
@@ -586,8 +629,8 @@ enum Origin {
     Computed,
     /// Those of this earlier pass, whose subnet is back.
     Kept(u64),
-    /// Computed ahead for this change of this pass's subnet.
-    Ahead(u64, String),
+    /// Computed ahead for this change of this subnet.
+    Ahead(Base, String),
 }
 
 /// Keep a line of what the pass found for the log (written when the pass has computed,
@@ -757,8 +800,16 @@ fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks, origi
     let again = match origin {
         Origin::Computed => String::new(),
         Origin::Kept(k) => format!("; the subnet is as in pass {k}: its tables are programmed again"),
-        Origin::Ahead(k, change) => {
+        Origin::Ahead(Base::Pass(k), change) => {
             format!("; the subnet is pass {k}'s with {change}: its tables were computed ahead")
+        }
+        Origin::Ahead(Base::Saved, change) => {
+            let with = if change == "no change" {
+                String::new()
+            } else {
+                format!(" with {change}")
+            };
+            format!("; the subnet is the one state_file kept{with}: its tables were computed when the plugin loaded")
         }
     };
     format!(

@@ -32,6 +32,11 @@ pub struct Options {
     /// programs that pass's tables again (src/reuse.rs), or every pass computes anew (to
     /// time the engine, or to rule the reuse out when a site suspects it).
     pub reuse: bool,
+    /// `state_file=`: where the records of the last subnet programmed are kept for the
+    /// next start of OpenSM, whose first pass then finds its tables computed when the
+    /// plugin loaded (src/subnet/saved.rs); with `reuse=0` or host roles it is neither
+    /// read nor written.
+    pub state_file: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -45,6 +50,7 @@ impl Default for Options {
             route_degraded: true,
             spread: false,
             reuse: true,
+            state_file: None,
         }
     }
 }
@@ -53,7 +59,7 @@ impl Options {
     /// The options as `key=value` pairs, for the log (defaults spelled out).
     pub fn describe(&self) -> String {
         format!(
-            "family={} schedule_out={} pattern={} validate={} degraded={} objective={} reuse={}{}",
+            "family={} schedule_out={} pattern={} validate={} degraded={} objective={} reuse={} state_file={}{}",
             self.family.map_or("auto".to_string(), |f| f.to_string()),
             self.schedule_out
                 .as_ref()
@@ -64,6 +70,9 @@ impl Options {
             if self.route_degraded { "route" } else { "refuse" },
             if self.spread { "spread" } else { "family" },
             self.reuse as u8,
+            self.state_file
+                .as_ref()
+                .map_or("(none)".to_string(), |p| p.display().to_string()),
             self.describe_roles()
         )
     }
@@ -97,6 +106,7 @@ enum OptKey {
     Degraded,
     Objective,
     Reuse,
+    StateFile,
 }
 
 const OPTION_KEYS: &[Key<OptKey>] = &[
@@ -150,10 +160,15 @@ const OPTION_KEYS: &[Key<OptKey>] = &[
         name: "reuse",
         expects: "0 or 1",
     },
+    Key {
+        id: OptKey::StateFile,
+        name: "state_file",
+        expects: "the path of the file that keeps the last subnet for the next start",
+    },
 ];
 
 /// A path the plugin reads or writes inside OpenSM's routing pass: a regular file (or a
-/// symlink to one), or for `schedule_out` one not there yet. A FIFO, device, socket,
+/// symlink to one), or for `schedule_out` and `state_file` one not there yet. A FIFO, device, socket,
 /// folder or `-` could make OpenSM wait forever (or write into its standard streams),
 /// so it is refused when the options are read. The check looks without opening.
 pub fn regular_path(key: &str, value: &str) -> ibfat::error::Result<PathBuf> {
@@ -196,6 +211,7 @@ pub fn parse_options(text: &str) -> ibfat::error::Result<Options> {
             OptKey::Pattern => o.pattern = Some(s.read(str::parse)?),
             OptKey::Validate => o.validate = s.flag()?,
             OptKey::Reuse => o.reuse = s.flag()?,
+            OptKey::StateFile => o.state_file = Some(s.read(|v| regular_path("state_file", v))?),
             OptKey::CnGuidFile => o.roles.compute_guids = Some(s.read(|v| regular_path("cn_guid_file", v))?),
             OptKey::IoGuidFile => o.roles.io_guids = Some(s.read(|v| regular_path("io_guid_file", v))?),
             OptKey::Degraded => {
@@ -263,5 +279,12 @@ mod tests {
         assert!(o
             .describe()
             .ends_with(" io_guid_file=/etc/io.guids io_names=stor*|login?"));
+        let o = parse_options("state_file=/var/cache/opensm/ibfat.state").unwrap();
+        assert_eq!(o.state_file, Some(PathBuf::from("/var/cache/opensm/ibfat.state")));
+        assert!(o.describe().contains(" state_file=/var/cache/opensm/ibfat.state"));
+        assert!(parse_options("state_file=-")
+            .unwrap_err()
+            .to_string()
+            .contains("not a file"));
     }
 }

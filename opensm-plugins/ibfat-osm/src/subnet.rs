@@ -2,6 +2,8 @@
 //! plain records ([`ShimNode`], [`ShimPort`]) and this turns them into an ibfat fabric with
 //! OpenSM's LIDs, link rates and VL capabilities.
 
+pub(crate) mod saved;
+
 use crate::aside::SubnetFault;
 use ibfat::topology::{Fabric, NodeKind, Speed, Width};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -172,6 +174,11 @@ impl Records {
             (cap_n, cap_p) = (nn, np);
         }
         Err(SubnetFault::Changed)
+    }
+
+    /// The digest of the records ([`Records::new`]).
+    pub(crate) fn digest(&self) -> u64 {
+        self.digest
     }
 
     /// The heap bytes of the records.

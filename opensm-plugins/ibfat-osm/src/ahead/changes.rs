@@ -13,6 +13,8 @@ use crate::subnet::{description, Records, ShimPort, SWITCH_KIND};
 /// One change of a subnet: an index into its records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Change {
+    /// Nothing: the subnet as it is (a saved subnet's own tables, [`super::Base::Saved`]).
+    Unchanged,
     /// The cable of this port record (both ends) is gone.
     Cable(usize),
     /// This node (a switch) is gone with all its cables.
@@ -45,6 +47,7 @@ impl Records {
     /// connected part kept.
     pub(crate) fn after(&self, change: Change) -> Records {
         let (ends, gone) = match change {
+            Change::Unchanged => return self.clone(),
             Change::Cable(i) => {
                 let p = &self.ports[i];
                 ([(p.node_guid, p.port), (p.remote_node_guid, p.remote_port)], None)
@@ -85,6 +88,7 @@ impl Records {
             format!("0x{guid:016x} ({desc})")
         };
         match change {
+            Change::Unchanged => "no change".to_string(),
             Change::Cable(i) => {
                 let p = &self.ports[i];
                 format!(

@@ -244,6 +244,93 @@ fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
     osm.stop();
 }
 
+/// The first pass after OpenSM restarts (issue 39 item 4): with `state_file=`, the plugin
+/// keeps the records of the subnet it programmed, computes their tables when it loads
+/// again, and the first pass of the new OpenSM takes them — the same tables, read back
+/// from the switches. A damaged file is named in the log, the pass computes, and the
+/// file is replaced by a good one.
+#[test]
+fn after_a_restart_the_first_pass_takes_the_tables_computed_from_the_state_file() {
+    harness::require_tools();
+    let f = fixture("loginoff-sx6036-fdr10-2014.ibnetdiscover");
+    let t = tempfile::tempdir().unwrap();
+    let net = t.path().join("topology.net");
+    std::fs::write(&net, ibfat::formats::ibsim::write_net(&f, &[])).unwrap();
+    let sim = Sim::start(&net);
+    // a folder not there yet: the plugin makes it when it loads
+    let state = t.path().join("state").join("ibfat.state");
+    let cfg = OsmConfig {
+        engine: "ibfat,minhop".into(),
+        extra_args: vec!["-s".into(), "0".into()],
+        conf: vec!["transaction_timeout 1000".into()],
+        ..Default::default()
+    }
+    .with_ibfat_plugin(&format!("state_file={}", state.display()));
+    let kept = || harness::wait_until(std::time::Duration::from_secs(60), || state.is_file());
+
+    let mut osm = sim.opensm_daemon(&cfg);
+    osm.routed_by_ibfat(1, "first start");
+    assert!(osm.log().contains("is not there yet; the first pass computes"));
+    assert!(kept(), "the state file is written: {}", harness::tail(&osm.log(), 20));
+    let (fabric, lids, _) = sim.programmed();
+    let library = ibfat::routing::route(&fabric, &tree(&fabric), &lids).unwrap();
+    osm.stop();
+
+    // the worker computes at idle priority while OpenSM discovers the subnet: on a busy
+    // machine it may not be done by the first pass, which then computes the same tables;
+    // up to three starts, each checked, and at least one must take the saved tables
+    let first_pass = |log: &str| {
+        log.lines()
+            .find(|l| l.contains("ibfat: pass 1: recognised "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut taken = 0;
+    for start in 1..=3 {
+        let mut osm = sim.opensm_daemon(&cfg);
+        osm.routed_by_ibfat(1, &format!("restart {start}"));
+        let log = osm.log();
+        assert!(
+            log.contains("state_file: read the last subnet ibfat programmed (153 nodes, "),
+            "restart {start}: {}",
+            harness::tail(&log, 30)
+        );
+        let (again_fabric, again_lids, programmed) = sim.programmed();
+        assert_eq!(again_lids.owner, lids.owner, "restart {start}: OpenSM kept its LIDs");
+        harness::assert_same_tables(&again_fabric, &library, &programmed, &format!("restart {start}"));
+        assert!(validate(&again_fabric, &again_lids, &programmed, None).ok);
+        osm.stop();
+        if first_pass(&log)
+            .contains("the subnet is the one state_file kept: its tables were computed when the plugin loaded")
+        {
+            taken += 1;
+            break;
+        }
+        println!("restart {start}: the first pass computed: {}", first_pass(&log));
+    }
+    assert_eq!(
+        taken, 1,
+        "no restart's first pass took the tables computed from the state file"
+    );
+
+    // a damaged file: named, the first pass computes, a good file replaces it
+    std::fs::write(&state, b"ibfat-osm subnet records 1\n\x05\0\0\0").unwrap();
+    let mut osm = sim.opensm_daemon(&cfg);
+    osm.routed_by_ibfat(1, "damaged state file");
+    let log = osm.log();
+    assert!(
+        log.contains("state_file: cannot use ") && log.contains("truncated"),
+        "{}",
+        harness::tail(&log, 30)
+    );
+    assert!(!first_pass(&log).contains("state_file kept"), "{}", first_pass(&log));
+    let good = harness::wait_until(std::time::Duration::from_secs(60), || {
+        std::fs::read(&state).is_ok_and(|b| b.len() > 1000)
+    });
+    assert!(good, "the damaged state file is replaced after the pass");
+    osm.stop();
+}
+
 /// The field-shape generators as the real tools see them (issue 39 item 6): each shape runs
 /// in ibsim, stock OpenSM sweeps it, and what `ibnetdiscover` then prints is recognised
 /// as the same fabric the generator built — same family and description, levels, hosts
