@@ -35,7 +35,7 @@ use std::time::Instant;
 const AHEAD_BYTES: usize = 64 << 20;
 
 extern "C" {
-    fn ibfat_shim_background_thread() -> std::ffi::c_int;
+    fn ibfat_shim_background_thread(idle: std::ffi::c_int) -> std::ffi::c_int;
 }
 
 /// OpenSM's handle, carried to the worker for the log only.
@@ -242,8 +242,18 @@ impl Ahead {
 
 /// The worker's loop: wait for the newest job, compute its changes, say what it computed.
 fn work(shared: &Shared, rx: &Receiver<Msg>) {
-    // SAFETY: a plain call that lowers this thread's priority and blocks its signals
-    unsafe { ibfat_shim_background_thread() };
+    // SAFETY: a plain call that blocks this thread's signals
+    unsafe { ibfat_shim_background_thread(0) };
+    // the saved subnet's own tables race OpenSM's first discovery, on a machine it keeps
+    // busy: they are computed at the thread's first priority, everything else at idle
+    let mut idle = false;
+    let mut lower = move || {
+        if !idle {
+            idle = true;
+            // SAFETY: a plain call that lowers this thread's priority (signals stay blocked)
+            unsafe { ibfat_shim_background_thread(1) };
+        }
+    };
     while let Ok(msg) = rx.recv() {
         let Some(mut job) = chores(msg) else {
             continue;
@@ -260,9 +270,11 @@ fn work(shared: &Shared, rx: &Receiver<Msg>) {
         let mut changes = job.records.changes();
         if job.base == Base::Saved {
             changes.insert(0, Change::Unchanged);
+        } else {
+            lower();
         }
         make_room(shared, job.epoch, changes.len());
-        if let Some(line) = compute_changes(shared, &job, &changes) {
+        if let Some(line) = compute_changes(shared, &job, &changes, &mut lower) {
             crate::log(job.osm.0, false, &line);
         }
     }
@@ -299,13 +311,17 @@ fn make_room(shared: &Shared, epoch: u64, n: usize) {
 }
 
 /// Compute every change of `job`'s subnet, the likeliest first, keeping each result
-/// while the job is current and the budget holds; the job's log line (every job ends with
+/// while the job is current and the budget holds (after the first, the thread runs at
+/// idle priority: `lower`); the job's log line (every job ends with
 /// one, but at unload).
-fn compute_changes(shared: &Shared, job: &Job, changes: &[Change]) -> Option<String> {
+fn compute_changes(shared: &Shared, job: &Job, changes: &[Change], lower: &mut dyn FnMut()) -> Option<String> {
     let t0 = Instant::now();
     let (mut kept, mut failed, mut bytes) = (0usize, 0usize, 0usize);
     let current = || shared.epoch.load(Ordering::Acquire) == job.epoch;
-    for &change in changes {
+    for (i, &change) in changes.iter().enumerate() {
+        if i > 0 {
+            lower();
+        }
         if !current() {
             return superseded(shared, job, kept, changes.len());
         }
@@ -393,4 +409,45 @@ fn compute_change(job: &Job, change: Change) -> Option<LastPass> {
         })
     }));
     routed.ok().flatten()
+}
+
+/// Have the worker compute the tables of the subnet `state_file` kept, and of its single
+/// changes, while OpenSM starts: a first pass that reads the same records takes them.
+pub(crate) fn resume(osm: *mut c_void, options: &Options, ahead: &Ahead) {
+    let Some(path) = &options.state_file else {
+        return;
+    };
+    match crate::subnet::saved::load(path) {
+        Ok(Some(records)) => {
+            let (nodes, ports) = (records.nodes.len(), records.ports.len());
+            let offer = crate::vl_offer(osm, records.lowest_vl_cap());
+            if ahead.submit(osm, options, &records, offer, Base::Saved) {
+                crate::log(
+                    osm,
+                    false,
+                    &format!(
+                        "state_file: read the last subnet ibfat programmed ({nodes} nodes, {ports} cabled ports) from {}; \
+                         computing its tables and those of its single changes on a low-priority thread",
+                        path.display()
+                    ),
+                );
+            }
+        }
+        Ok(None) => crate::log(
+            osm,
+            false,
+            &format!(
+                "state_file: {} is not there yet; the first pass computes its tables",
+                path.display()
+            ),
+        ),
+        Err(e) => crate::log(
+            osm,
+            true,
+            &format!(
+                "state_file: cannot use {}: {e}; the first pass computes its tables, and the file is replaced after it",
+                path.display()
+            ),
+        ),
+    }
 }

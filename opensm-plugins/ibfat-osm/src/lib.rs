@@ -43,6 +43,13 @@
 //!   ahead ([`ahead`]). `reuse=0` computes every pass (to time the engine). With host
 //!   role options every pass computes (the role files are read during the pass).
 //!
+//! * `state_file=PATH` — keep the records of the last subnet programmed there (written
+//!   atomically by the low-priority thread; a missing folder is created at load). When
+//!   the plugin loads again, that thread computes their tables and those of their single
+//!   changes while OpenSM discovers the subnet, and a first pass that reads the same
+//!   records programs them ([`subnet::saved`]). A damaged file is named in the log and
+//!   replaced after the first pass. Not read nor written with `reuse=0` or host roles.
+//!
 //! * `objective=family|spread` — what the routes optimise (default family). `spread`, on a
 //!   Latin-square fat-tree intact or degraded: every host slot of a leaf is reached over a
 //!   different up link of every other leaf (one-turn detours on two data VLs, with
@@ -72,7 +79,7 @@ mod stages;
 mod subnet;
 
 use after::Later;
-use ahead::{Ahead, Base};
+use ahead::Ahead;
 use aside::{LidsFault, ProgramFault, RolesRefusal, StepAside};
 use ibfat::check::prove;
 use ibfat::formats::roles::resolve as resolve_roles;
@@ -82,6 +89,7 @@ use ibfat::routing::{route_fabric, Ask, LftSet, Lids, Objective, Shape};
 use ibfat::topology::{Fabric, Layout, Topology};
 use lanes::{ActiveLanes, VlOffer};
 pub use options::{parse_options, Options};
+use passlog::Origin;
 use reuse::{LastPass, Recent};
 use schedule::{ensure_folder, retire_schedule, write_schedule};
 use stages::Marks;
@@ -238,7 +246,7 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
         if let Ok(o) = &plugin.options {
             if o.reuse && o.roles.is_empty() {
                 plugin.ahead.start(osm);
-                resume(osm, o, &plugin.ahead);
+                ahead::resume(osm, o, &plugin.ahead);
             }
         }
         let plugin = Box::into_raw(plugin);
@@ -263,47 +271,6 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
         plugin as *mut c_void
     }));
     res.unwrap_or(std::ptr::null_mut())
-}
-
-/// Have the worker compute the tables of the subnet `state_file` kept, and of its single
-/// changes, while OpenSM starts: a first pass that reads the same records takes them.
-fn resume(osm: *mut c_void, options: &Options, ahead: &Ahead) {
-    let Some(path) = &options.state_file else {
-        return;
-    };
-    match subnet::saved::load(path) {
-        Ok(Some(records)) => {
-            let (nodes, ports) = (records.nodes.len(), records.ports.len());
-            let offer = vl_offer(osm, records.lowest_vl_cap());
-            if ahead.submit(osm, options, &records, offer, Base::Saved) {
-                log(
-                    osm,
-                    false,
-                    &format!(
-                        "state_file: read the last subnet ibfat programmed ({nodes} nodes, {ports} cabled ports) from {}; \
-                         computing its tables and those of its single changes on a low-priority thread",
-                        path.display()
-                    ),
-                );
-            }
-        }
-        Ok(None) => log(
-            osm,
-            false,
-            &format!(
-                "state_file: {} is not there yet; the first pass computes its tables",
-                path.display()
-            ),
-        ),
-        Err(e) => log(
-            osm,
-            true,
-            &format!(
-                "state_file: cannot use {}: {e}; the first pass computes its tables, and the file is replaced after it",
-                path.display()
-            ),
-        ),
-    }
 }
 
 extern "C" fn delete(data: *mut c_void) {
@@ -593,7 +560,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     log(
         osm,
         false,
-        &pass_line(pass, &done.description, &done.lfts, &done.lids, &marks, &origin),
+        &passlog::pass_line(pass, &done.description, &done.lfts, &done.lids, &marks, &origin),
     );
     log(osm, false, &marks.stages().line(pass));
     if let Some(path) = &options.schedule_out {
@@ -621,16 +588,6 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     // what the worker may have made goes back to it to free (ahead::Msg)
     plugin.later.discard(&plugin.ahead, Box::new((evicted, origin)));
     Ok(())
-}
-
-/// Where a pass's tables come from.
-enum Origin {
-    /// Computed by this pass.
-    Computed,
-    /// Those of this earlier pass, whose subnet is back.
-    Kept(u64),
-    /// Computed ahead for this change of this subnet.
-    Ahead(Base, String),
 }
 
 /// Keep a line of what the pass found for the log (written when the pass has computed,
@@ -792,35 +749,6 @@ fn with_roles(
         ),
     );
     Ok(layout)
-}
-
-/// The pass summary line the tests and operators look for, with where its tables came
-/// from when this pass did not compute them.
-fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks, origin: &Origin) -> String {
-    let again = match origin {
-        Origin::Computed => String::new(),
-        Origin::Kept(k) => format!("; the subnet is as in pass {k}: its tables are programmed again"),
-        Origin::Ahead(Base::Pass(k), change) => {
-            format!("; the subnet is pass {k}'s with {change}: its tables were computed ahead")
-        }
-        Origin::Ahead(Base::Saved, change) => {
-            let with = if change == "no change" {
-                String::new()
-            } else {
-                format!(" with {change}")
-            };
-            format!("; the subnet is the one state_file kept{with}: its tables were computed when the plugin loaded")
-        }
-    };
-    format!(
-        "pass {pass}: recognised {what}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms){again}",
-        lfts.switches.len(),
-        lids.owner.iter().skip(1).filter(|&&o| o != ibfat::topology::NO_PEER).count(),
-        lids.lmc,
-        m.done.as_secs_f64() * 1e3,
-        m.read.as_secs_f64() * 1e3,
-        (m.recognised - m.read).as_secs_f64() * 1e3
-    )
 }
 
 #[cfg(test)]

@@ -2,11 +2,13 @@
 //! Operators and the tests read them; the routes themselves come from the library's one
 //! pipeline (`ibfat::routing::route_fabric`), proven by `ibfat::check::prove`.
 
+use crate::ahead::Base;
 use crate::lanes::VlOffer;
+use crate::stages::Marks;
 use ibfat::check::vls::VlReport;
 use ibfat::check::Proof;
 use ibfat::recognize::Degraded;
-use ibfat::routing::{Method, Routed};
+use ibfat::routing::{LftSet, Lids, Method, Routed};
 
 /// The log lines naming a degraded fabric and its faults (the first 20).
 pub fn fault_lines(d: &Degraded) -> Vec<String> {
@@ -169,4 +171,43 @@ pub fn proof_lines(proof: &Proof, routed: &Routed) -> Vec<String> {
         }
     }
     v
+}
+
+/// Where a pass's tables come from.
+pub(crate) enum Origin {
+    /// Computed by this pass.
+    Computed,
+    /// Those of this earlier pass, whose subnet is back.
+    Kept(u64),
+    /// Computed ahead for this change of this subnet.
+    Ahead(Base, String),
+}
+
+/// The pass summary line the tests and operators look for, with where its tables came
+/// from when this pass did not compute them.
+pub(crate) fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks, origin: &Origin) -> String {
+    let again = match origin {
+        Origin::Computed => String::new(),
+        Origin::Kept(k) => format!("; the subnet is as in pass {k}: its tables are programmed again"),
+        Origin::Ahead(Base::Pass(k), change) => {
+            format!("; the subnet is pass {k}'s with {change}: its tables were computed ahead")
+        }
+        Origin::Ahead(Base::Saved, change) => {
+            let with = if change == "no change" {
+                String::new()
+            } else {
+                format!(" with {change}")
+            };
+            format!("; the subnet is the one state_file kept{with}: its tables were computed when the plugin loaded")
+        }
+    };
+    format!(
+        "pass {pass}: recognised {what}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms){again}",
+        lfts.switches.len(),
+        lids.owner.iter().skip(1).filter(|&&o| o != ibfat::topology::NO_PEER).count(),
+        lids.lmc,
+        m.done.as_secs_f64() * 1e3,
+        m.read.as_secs_f64() * 1e3,
+        (m.recognised - m.read).as_secs_f64() * 1e3
+    )
 }

@@ -258,16 +258,19 @@ int ibfat_shim_set_lft(void *osm, uint64_t sw_guid, const uint8_t *lft, unsigned
 }
 
 /* make the calling thread a background one: every signal blocked (OpenSM's handlers keep
- * running on its own threads), and scheduled SCHED_IDLE, so that waking it never preempts
- * OpenSM's sweeper (a nice 19 thread still did, now and then, for milliseconds); where
- * that policy is refused, nice 19 (Linux sets a thread's nice value by its TID) */
-int ibfat_shim_background_thread(void)
+ * running on its own threads), and with idle set, scheduled SCHED_IDLE, so that waking it
+ * never preempts OpenSM's sweeper (a nice 19 thread still did, now and then, for
+ * milliseconds); where that policy is refused, nice 19 (Linux sets a thread's nice value
+ * by its TID) */
+int ibfat_shim_background_thread(int idle)
 {
 	struct sched_param none = { 0 };
 	sigset_t all;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (!idle)
+		return 0;
 	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &none) == 0)
 		return 0;
 	return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
