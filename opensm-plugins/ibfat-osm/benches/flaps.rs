@@ -134,7 +134,7 @@ fn run(sim: &Sim, entry: &str, events: &[Event], gap: Duration) -> Times {
         for l in log.lines().filter(|l| {
             l.contains("ibfat: pass ")
                 || l.contains("computed ahead: ")
-                || l.contains("computing ahead: ")
+                || l.contains("ibfat: computing ahead ")
                 || l.contains("warmed up")
                 || l.contains("building routing")
                 || l.contains(END)

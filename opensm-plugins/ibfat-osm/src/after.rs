@@ -27,8 +27,10 @@ pub(crate) struct Later {
 
 #[derive(Default)]
 struct Waiting {
-    /// The pass whose subnet (the newest of [`Recent`]) the worker should compute ahead.
-    submit: Option<u64>,
+    /// The pass whose subnet is the newest of [`Recent`], and whether the worker computes
+    /// its single changes ahead (a subnet routed on one thread) or only keeps it in the
+    /// state file.
+    newest: Option<(u64, bool)>,
     /// What the worker made that passes let go of ([`Ahead::discard`]).
     drops: Vec<Box<dyn Send>>,
     /// The digest of the records last handed to the state file.
@@ -51,11 +53,12 @@ impl Later {
         }
     }
 
-    /// Have the worker compute ahead the single changes of the subnet pass `pass`
-    /// programmed, which [`Recent`] now holds as its newest state (`None`: a pass whose
-    /// subnet is not computed ahead; an earlier pass's wish no longer holds).
-    pub fn submit(&self, pass: Option<u64>) {
-        self.waiting().submit = pass;
+    /// The subnet pass `pass` programmed, which [`Recent`] now holds as its newest state,
+    /// goes to the state file, and to the worker to compute its single changes ahead when
+    /// `changes` (`None`: a pass with nothing to hand on; an earlier pass's wish no longer
+    /// holds).
+    pub fn hand_on(&self, newest: Option<(u64, bool)>) {
+        self.waiting().newest = newest;
     }
 
     /// Do what waits: called on OpenSM's sweep thread, between routing passes.
@@ -64,7 +67,7 @@ impl Later {
         for d in w.drops.drain(..) {
             ahead.discard(d);
         }
-        let Some(pass) = w.submit.take() else {
+        let Some((pass, changes)) = w.newest.take() else {
             return;
         };
         let recent = recent.lock().unwrap_or_else(|e| e.into_inner());
@@ -77,12 +80,14 @@ impl Later {
                 ahead.save(osm, path, newest.records.clone());
             }
         }
-        if ahead.submit(osm, options, &newest.records, newest.offer, Base::Pass(pass)) {
+        // logged after OpenSM's "tables configured": not a "pass N:" line, which tests
+        // and operators read as the pass's own (the pass has ended)
+        if changes && ahead.submit(osm, options, &newest.records, newest.offer, Base::Pass(pass)) {
             crate::log(
                 osm,
                 false,
                 &format!(
-                    "pass {pass}: computing ahead the tables of the single changes of its subnet, on a low-priority thread"
+                    "computing ahead the tables of the single changes of pass {pass}'s subnet, on a low-priority thread"
                 ),
             );
         }

@@ -9,7 +9,8 @@
 //! pass would compute (they are a function of the records, the offer and the options,
 //! [`crate::reuse`]). The cable's return finds the earlier subnet in [`crate::reuse`].
 //!
-//! The worker runs under `SCHED_IDLE` with every signal blocked, one change at a time, and
+//! The worker runs under `SCHED_IDLE` with every signal blocked (but for a saved subnet's
+//! own tables, which race OpenSM's first discovery), one change at a time, and
 //! stops between two changes when a pass asks for another subnet or the plugin unloads;
 //! it never touches OpenSM except its log (which takes its own lock). The routing pass
 //! never waits on it: jobs go over a channel, and what the worker allocated is freed by
@@ -22,6 +23,7 @@ use crate::options::Options;
 use crate::reuse::LastPass;
 use crate::subnet::Records;
 use changes::Change;
+use ibfat::routing::small::PassThreads;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -267,10 +269,8 @@ fn work(shared: &Shared, rx: &Receiver<Msg>) {
         if shared.epoch.load(Ordering::Acquire) != job.epoch {
             continue;
         }
-        let mut changes = job.records.changes();
-        if job.base == Base::Saved {
-            changes.insert(0, Change::Unchanged);
-        } else {
+        let changes = job_changes(&job);
+        if job.base != Base::Saved {
             lower();
         }
         make_room(shared, job.epoch, changes.len());
@@ -278,6 +278,20 @@ fn work(shared: &Shared, rx: &Receiver<Msg>) {
             crate::log(job.osm.0, false, &line);
         }
     }
+}
+
+/// What a job computes: the single changes of its subnet, after a saved subnet's own
+/// tables (alone when the subnet is routed on all cores: its changes are not computed
+/// ahead, [`crate::routing_pass`]).
+fn job_changes(job: &Job) -> Vec<Change> {
+    if job.base != Base::Saved {
+        return job.records.changes();
+    }
+    let mut changes = vec![Change::Unchanged];
+    if PassThreads::for_entries(job.records.table_entries()).single() {
+        changes.extend(job.records.changes());
+    }
+    changes
 }
 
 /// Do what a message asks but a job: free, or save a subnet's records.

@@ -580,9 +580,10 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
             Found::Degraded(fabric, d) => schedule::write_repaired(osm, fabric, d, &done.lids, &done.lfts, path),
         }
     }
-    // computed ahead from the subnet kept below, once the tables are out (after.rs)
-    let small = PassThreads::for_entries(table_entries(done.found.fabric())).single();
-    plugin.later.submit((reusable && small).then_some(pass));
+    // the subnet kept below goes to the state file, and is computed ahead when small, once
+    // the tables are out (after.rs)
+    let small = PassThreads::for_entries(done.records.table_entries()).single();
+    plugin.later.hand_on(reusable.then_some((pass, small)));
     *recent = kept;
     let evicted = recent.keep(done);
     // what the worker may have made goes back to it to free (ahead::Msg)
@@ -612,7 +613,7 @@ pub(crate) fn compute(
         note(notes, false, line);
     }
     // a small pass computes on this thread, a large one on all cores (routing::small)
-    let threads = PassThreads::for_entries(table_entries(&subnet.fabric));
+    let threads = PassThreads::for_entries(records.table_entries());
     let read = t0.elapsed();
     let found = recognize_subnet(options, subnet.fabric, threads, notes)?;
     let recognised = t0.elapsed();
@@ -674,12 +675,6 @@ pub(crate) fn compute(
         lanes,
     };
     Ok((done, marks))
-}
-
-/// Switches × LIDs up to the highest OpenSM assigned: the size of the tables to compute.
-fn table_entries(fabric: &Fabric) -> usize {
-    let top = fabric.ports.iter().map(|p| usize::from(p.lid)).max().unwrap_or(0);
-    fabric.switches().count().saturating_mul(top + 1)
 }
 
 /// Recognise the subnet: an intact family (host roles applied), or a degraded one when

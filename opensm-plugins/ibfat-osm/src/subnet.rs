@@ -181,6 +181,14 @@ impl Records {
         self.digest
     }
 
+    /// Switches × LIDs up to the highest OpenSM assigned: the size of their tables.
+    pub(crate) fn table_entries(&self) -> usize {
+        let lids = self.nodes.iter().map(|n| n.lid).chain(self.ports.iter().map(|p| p.lid));
+        let top = usize::from(lids.max().unwrap_or(0));
+        let switches = self.nodes.iter().filter(|n| n.kind == SWITCH_KIND).count();
+        switches.saturating_mul(top + 1)
+    }
+
     /// The heap bytes of the records.
     pub fn bytes(&self) -> usize {
         std::mem::size_of_val(self.nodes.as_slice()) + std::mem::size_of_val(self.ports.as_slice())

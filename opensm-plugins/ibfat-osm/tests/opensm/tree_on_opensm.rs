@@ -28,6 +28,17 @@ fn fixture(name: &str) -> Fabric {
         .clone()
 }
 
+/// The published 145-host lab cluster running in ibsim: the folder holding its net file,
+/// that file, and the simulator.
+fn lab_in_ibsim() -> (tempfile::TempDir, std::path::PathBuf, Sim) {
+    let f = fixture("loginoff-sx6036-fdr10-2014.ibnetdiscover");
+    let t = tempfile::tempdir().unwrap();
+    let net = t.path().join("topology.net");
+    std::fs::write(&net, ibfat::formats::ibsim::write_net(&f, &[])).unwrap();
+    let sim = Sim::start(&net);
+    (t, net, sim)
+}
+
 /// The tree layout of a fabric read back from the running simulator.
 fn tree(fabric: &Fabric) -> Layout {
     match recognize(fabric, None) {
@@ -111,11 +122,7 @@ fn a_superpod_unit_routes_at_least_as_well_as_ftree() {
 #[test]
 fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
     harness::require_tools();
-    let f = fixture("loginoff-sx6036-fdr10-2014.ibnetdiscover");
-    let t = tempfile::tempdir().unwrap();
-    let net = t.path().join("topology.net");
-    std::fs::write(&net, ibfat::formats::ibsim::write_net(&f, &[])).unwrap();
-    let sim = Sim::start(&net);
+    let (t, net, sim) = lab_in_ibsim();
     let anchors: Vec<(&str, ([f64; 3], u32))> = ["minhop", "updn"]
         .into_iter()
         .map(|e| (e, engine_alone(&sim, e).unwrap_or_else(|| panic!("{e} did not route"))))
@@ -252,11 +259,7 @@ fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
 #[test]
 fn after_a_restart_the_first_pass_takes_the_tables_computed_from_the_state_file() {
     harness::require_tools();
-    let f = fixture("loginoff-sx6036-fdr10-2014.ibnetdiscover");
-    let t = tempfile::tempdir().unwrap();
-    let net = t.path().join("topology.net");
-    std::fs::write(&net, ibfat::formats::ibsim::write_net(&f, &[])).unwrap();
-    let sim = Sim::start(&net);
+    let (t, _net, sim) = lab_in_ibsim();
     // a folder not there yet: the plugin makes it when it loads
     let state = t.path().join("state").join("ibfat.state");
     let cfg = OsmConfig {
