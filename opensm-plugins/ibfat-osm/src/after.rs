@@ -42,6 +42,12 @@ impl Later {
         self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The records of this digest are in the state file already (read when the plugin
+    /// loaded): a first pass that reads them does not write them again.
+    pub fn kept_in_file(&self, digest: u64) {
+        self.waiting().saved = Some(digest);
+    }
+
     /// Let the worker free `what` once the tables are out (at once when many wait).
     pub fn discard(&self, ahead: &Ahead, what: Box<dyn Send>) {
         let mut w = self.waiting();

@@ -426,11 +426,10 @@ fn compute_change(job: &Job, change: Change) -> Option<LastPass> {
 }
 
 /// Have the worker compute the tables of the subnet `state_file` kept, and of its single
-/// changes, while OpenSM starts: a first pass that reads the same records takes them.
-pub(crate) fn resume(osm: *mut c_void, options: &Options, ahead: &Ahead) {
-    let Some(path) = &options.state_file else {
-        return;
-    };
+/// changes, while OpenSM starts: a first pass that reads the same records takes them. The
+/// digest of the records read, if any (the file need not be written again for them).
+pub(crate) fn resume(osm: *mut c_void, options: &Options, ahead: &Ahead) -> Option<u64> {
+    let path = options.state_file.as_ref()?;
     match crate::subnet::saved::load(path) {
         Ok(Some(records)) => {
             let (nodes, ports) = (records.nodes.len(), records.ports.len());
@@ -441,11 +440,12 @@ pub(crate) fn resume(osm: *mut c_void, options: &Options, ahead: &Ahead) {
                     false,
                     &format!(
                         "state_file: read the last subnet ibfat programmed ({nodes} nodes, {ports} cabled ports) from {}; \
-                         computing its tables and those of its single changes on a low-priority thread",
+                         computing its tables, then those of its single changes, in the background",
                         path.display()
                     ),
                 );
             }
+            return Some(records.digest());
         }
         Ok(None) => crate::log(
             osm,
@@ -464,4 +464,5 @@ pub(crate) fn resume(osm: *mut c_void, options: &Options, ahead: &Ahead) {
             ),
         ),
     }
+    None
 }

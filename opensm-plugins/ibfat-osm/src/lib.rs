@@ -246,7 +246,9 @@ extern "C" fn create(osm: *mut c_void) -> *mut c_void {
         if let Ok(o) = &plugin.options {
             if o.reuse && o.roles.is_empty() {
                 plugin.ahead.start(osm);
-                ahead::resume(osm, o, &plugin.ahead);
+                if let Some(digest) = ahead::resume(osm, o, &plugin.ahead) {
+                    plugin.later.kept_in_file(digest);
+                }
             }
         }
         let plugin = Box::into_raw(plugin);
