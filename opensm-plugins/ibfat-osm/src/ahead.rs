@@ -159,9 +159,14 @@ impl Ahead {
 
     /// Hand the worker something to free (see [`Msg`]); freed here when it is not running.
     pub fn discard(&self, what: Box<dyn Send>) {
+        self.post(Msg::Drop(what));
+    }
+
+    /// Send the worker `msg`; dropped (here) when the worker is not running.
+    fn post(&self, msg: Msg) {
         let send = self.send.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = send.as_ref() {
-            let _ = tx.send(Msg::Drop(what));
+            let _ = tx.send(msg);
         }
     }
 
@@ -197,10 +202,7 @@ impl Ahead {
     /// Have the worker keep `records` in the state file at `path` (written atomically, off
     /// the routing thread; a failure is logged).
     pub fn save(&self, osm: *mut c_void, path: &std::path::Path, records: Records) {
-        let send = self.send.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tx) = send.as_ref() {
-            let _ = tx.send(Msg::Save(Osm(osm), path.to_path_buf(), records));
-        }
+        self.post(Msg::Save(Osm(osm), path.to_path_buf(), records));
     }
 
     /// Start the worker (when the plugin loads: a thread started inside the first pass
