@@ -23,7 +23,6 @@ use crate::options::Options;
 use crate::reuse::LastPass;
 use crate::subnet::Records;
 use changes::Change;
-use ibfat::routing::small::PassThreads;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -290,7 +289,7 @@ fn job_changes(job: &Job) -> Vec<Change> {
         return job.records.changes();
     }
     let mut changes = vec![Change::Unchanged];
-    if PassThreads::for_entries(job.records.table_entries()).single() {
+    if job.records.threads().single() {
         changes.extend(job.records.changes());
     }
     changes

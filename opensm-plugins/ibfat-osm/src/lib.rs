@@ -584,7 +584,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     }
     // the subnet kept below goes to the state file, and is computed ahead when small, once
     // the tables are out (after.rs)
-    let small = PassThreads::for_entries(done.records.table_entries()).single();
+    let small = done.records.threads().single();
     plugin.later.hand_on(reusable.then_some((pass, small)));
     *recent = kept;
     let evicted = recent.keep(done);
@@ -615,7 +615,7 @@ pub(crate) fn compute(
         note(notes, false, line);
     }
     // a small pass computes on this thread, a large one on all cores (routing::small)
-    let threads = PassThreads::for_entries(records.table_entries());
+    let threads = records.threads();
     let read = t0.elapsed();
     let found = recognize_subnet(options, subnet.fabric, threads, notes)?;
     let recognised = t0.elapsed();

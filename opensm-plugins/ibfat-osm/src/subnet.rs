@@ -5,6 +5,7 @@
 pub(crate) mod saved;
 
 use crate::aside::SubnetFault;
+use ibfat::routing::small::PassThreads;
 use ibfat::topology::{Fabric, NodeKind, Speed, Width};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -181,12 +182,14 @@ impl Records {
         self.digest
     }
 
-    /// Switches × LIDs up to the highest OpenSM assigned: the size of their tables.
-    pub(crate) fn table_entries(&self) -> usize {
+    /// How a pass on these records routes: on its own thread or on all cores, by the size
+    /// of the tables (switches × LIDs up to the highest OpenSM assigned). The same size
+    /// decides whether the changes of the subnet are computed ahead (single thread only).
+    pub(crate) fn threads(&self) -> PassThreads {
         let lids = self.nodes.iter().map(|n| n.lid).chain(self.ports.iter().map(|p| p.lid));
         let top = usize::from(lids.max().unwrap_or(0));
         let switches = self.nodes.iter().filter(|n| n.kind == SWITCH_KIND).count();
-        switches.saturating_mul(top + 1)
+        PassThreads::for_entries(switches.saturating_mul(top + 1))
     }
 
     /// The heap bytes of the records.
