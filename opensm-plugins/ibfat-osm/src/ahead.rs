@@ -23,6 +23,7 @@ use crate::options::Options;
 use crate::reuse::LastPass;
 use crate::subnet::Records;
 use changes::Change;
+pub(crate) use changes::NO_CHANGE;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -193,7 +193,7 @@ pub(crate) fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &M
             format!("; the subnet is pass {k}'s with {change}: its tables were computed ahead")
         }
         Origin::Ahead(Base::Saved, change) => {
-            let with = if change == "no change" {
+            let with = if change == crate::ahead::NO_CHANGE {
                 String::new()
             } else {
                 format!(" with {change}")

@@ -10,6 +10,10 @@
 
 use crate::subnet::{description, Records, ShimPort, SWITCH_KIND};
 
+/// [`Change::Unchanged`] in words: the pass line of a saved subnet's own tables says
+/// nothing of a change ([`crate::passlog::pass_line`]).
+pub(crate) const NO_CHANGE: &str = "no change";
+
 /// One change of a subnet: an index into its records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Change {
@@ -88,7 +92,7 @@ impl Records {
             format!("0x{guid:016x} ({desc})")
         };
         match change {
-            Change::Unchanged => "no change".to_string(),
+            Change::Unchanged => NO_CHANGE.to_string(),
             Change::Cable(i) => {
                 let p = &self.ports[i];
                 format!(
