@@ -98,7 +98,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
-use subnet::{subnet_of, Records};
+use subnet::{subnet_of, Reading, Records};
 
 /// The OpenSM release this plugin was built against (checked by build.rs).
 pub const OSM_VERSION: &str = env!("IBFAT_OSM_VERSION");
@@ -303,10 +303,14 @@ extern "C" fn report(data: *mut c_void, event: c_int, _event_data: *mut c_void) 
     let Some(plugin) = (unsafe { plugin_of(data) }) else {
         return;
     };
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        if let Ok(o) = &plugin.options {
-            plugin.later.run(plugin.osm, o, &plugin.recent, &plugin.ahead);
+    let _ = catch_unwind(AssertUnwindSafe(|| match &plugin.options {
+        Ok(o) if sweep == 3 => {
+            if o.reuse && o.roles.is_empty() {
+                ahead::discovered(plugin.osm, o, &plugin.sizes, &plugin.recent, &plugin.ahead);
+            }
         }
+        Ok(o) => plugin.later.run(plugin.osm, o, &plugin.recent, &plugin.ahead),
+        Err(_) => {}
     }));
     if sweep != 1 || plugin.warmed.swap(true, Ordering::Relaxed) {
         return;
@@ -510,7 +514,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
     let osm = plugin.osm;
     let options = plugin.options.clone().map_err(StepAside::Options)?;
     let t0 = Instant::now();
-    let records = Records::read(osm, &plugin.sizes).map_err(StepAside::Subnet)?;
+    let records = Records::read(osm, &plugin.sizes, Reading::Pass).map_err(StepAside::Subnet)?;
     let offer = vl_offer(osm, records.lowest_vl_cap());
     let pass = plugin.passes.load(Ordering::Relaxed);
     let mut recent = plugin.recent.lock().unwrap_or_else(|e| e.into_inner());

@@ -200,6 +200,12 @@ pub(crate) fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &M
             };
             format!("; the subnet is the one state_file kept{with}: its tables were computed when the plugin loaded")
         }
+        Origin::Ahead(Base::Discovered, change) if change == crate::ahead::NO_CHANGE => {
+            "; the subnet is the one discovery found: its tables were computed while OpenSM configured it".to_string()
+        }
+        Origin::Ahead(Base::Discovered, change) => {
+            format!("; the subnet is the one an earlier discovery found with {change}: its tables were computed ahead")
+        }
     };
     format!(
         "pass {pass}: recognised {what}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms){again}",

@@ -91,6 +91,11 @@ impl Recent {
         Some(self.kept.remove(k))
     }
 
+    /// Whether a state serves a pass that reads `records` under `offer`.
+    pub fn serves(&self, records: &Records, offer: &VlOffer) -> bool {
+        self.kept.iter().any(|l| l.serves(records, offer))
+    }
+
     /// The state of the last successful pass.
     pub fn newest(&self) -> Option<&LastPass> {
         self.kept.first()

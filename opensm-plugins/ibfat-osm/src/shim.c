@@ -21,6 +21,7 @@
 #include <opensm/osm_node.h>
 #include <opensm/osm_port.h>
 #include <opensm/osm_log.h>
+#include <opensm/osm_db_pack.h>
 
 typedef int (*ibfat_build_fn)(void *rust_ctx);
 /* the SL of the path slid -> dlid (host byte order); hint: what OpenSM would use */
@@ -165,11 +166,26 @@ void ibfat_shim_subnet_bounds(void *osm, unsigned *n_nodes, unsigned *n_ports)
 	*n_ports = np;
 }
 
+/* Take (1) or release (0) OpenSM's subnet lock for reading: for a walk outside a routing
+ * pass (the pass holds it), while OpenSM's other threads may change the tables. */
+void ibfat_shim_read_lock(void *osm, int take)
+{
+	cl_plock_t *lock = &((osm_opensm_t *)osm)->lock;
+
+	if (take) {
+		CL_PLOCK_ACQUIRE(lock);
+	} else {
+		CL_PLOCK_RELEASE(lock);
+	}
+}
+
 /* Walk the subnet: count the nodes and the cabled ports (ports with a remote end) into
  * *n_nodes / *n_ports, and fill the records while they fit in the buffers (pass NULL
- * buffers and 0 sizes to count only). Returns -1 when the buffers were too small. */
-int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_nodes, struct shim_port *ports,
-			   unsigned max_ports, unsigned *n_nodes, unsigned *n_ports)
+ * buffers and 0 sizes to count only). Returns -1 when the buffers were too small.
+ * found_only: right after a discovery, leave out what OpenSM's drop manager is about to
+ * remove (nodes the sweep did not reach, and the cables to them). */
+int ibfat_shim_subnet_walk(void *osm, int found_only, struct shim_node *nodes, unsigned max_nodes,
+			   struct shim_port *ports, unsigned max_ports, unsigned *n_nodes, unsigned *n_ports)
 {
 	cl_qmap_t *tbl = &((osm_opensm_t *)osm)->subn.node_guid_tbl;
 	osm_node_t *n;
@@ -178,10 +194,13 @@ int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_node
 	for (n = (osm_node_t *)cl_qmap_head(tbl); n != (osm_node_t *)cl_qmap_end(tbl);
 	     n = (osm_node_t *)cl_qmap_next(&n->map_item)) {
 		unsigned i, num = osm_node_get_num_physp(n);
-		struct shim_node *sn = nn < max_nodes ? &nodes[nn] : NULL;
+		struct shim_node *sn;
 		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(n));
 		uint8_t kind = osm_node_get_type(n);
 
+		if (found_only && n->discovery_count == 0)
+			continue;
+		sn = nn < max_nodes ? &nodes[nn] : NULL;
 		nn++;
 		if (sn) {
 			sn->guid = guid;
@@ -202,6 +221,8 @@ int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_node
 			struct shim_port *sp;
 
 			if (!p || !(r = osm_physp_get_remote(p)))
+				continue;
+			if (found_only && osm_physp_get_node_ptr(r)->discovery_count == 0)
 				continue;
 			sp = np < max_ports ? &ports[np] : NULL;
 			np++;
@@ -226,6 +247,63 @@ int ibfat_shim_subnet_walk(void *osm, struct shim_node *nodes, unsigned max_node
 	*n_nodes = nn;
 	*n_ports = np;
 	return nn > max_nodes || np > max_ports ? -1 : 0;
+}
+
+/* what OpenSM's LID manager decides a port's LIDs from (osm_lid_mgr.c), one per port it
+ * will give LIDs to: switch port 0 and every CA or router port */
+struct shim_lid_port {
+	uint64_t node_guid;
+	uint64_t port_guid;
+	uint16_t lid;		/* the base LID the port has now (0: none) */
+	uint16_t kept;		/* the base LID OpenSM's guid2lid database holds for it (0: none) */
+	uint8_t port;		/* its port number (0 for a switch) */
+	uint8_t is_switch;
+	uint8_t lmc_capable;	/* it takes 2^LMC LIDs (a switch port 0 only when enhanced) */
+	uint8_t pad;
+};
+
+/* The LID manager's inputs, in the order it gives LIDs (its port table's, after the SM's
+ * own port), under OpenSM's read lock: the ports (at most max; *n counts all), the SM's
+ * port GUID, the LMC option; -1 when reassign_lids is set (every LID is given anew) or
+ * the buffer was too small. Ports the last sweep did not reach are left out: the drop
+ * manager removes them before LIDs are given. */
+int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, unsigned *n, uint64_t *sm_port,
+			  uint8_t *lmc)
+{
+	osm_opensm_t *o = osm;
+	cl_qmap_t *tbl = &o->subn.port_guid_tbl;
+	osm_port_t *p;
+	unsigned k = 0;
+
+	CL_PLOCK_ACQUIRE(&o->lock);
+	*sm_port = cl_ntoh64(o->subn.sm_port_guid);
+	*lmc = o->subn.opt.lmc;
+	for (p = (osm_port_t *)cl_qmap_head(tbl); p != (osm_port_t *)cl_qmap_end(tbl);
+	     p = (osm_port_t *)cl_qmap_next(&p->map_item)) {
+		uint64_t guid = cl_ntoh64(osm_port_get_guid(p));
+		uint16_t lo = 0, hi = 0;
+		struct shim_lid_port *r;
+
+		if (p->discovery_count == 0 || !p->p_node || !p->p_physp)
+			continue;
+		if (k >= max) {
+			k++;
+			continue;
+		}
+		r = &out[k++];
+		memset(r, 0, sizeof(*r));
+		r->node_guid = cl_ntoh64(osm_node_get_node_guid(p->p_node));
+		r->port_guid = guid;
+		r->lid = cl_ntoh16(osm_port_get_base_lid(p));
+		if (osm_db_guid2lid_get(o->sm.lid_mgr.p_g2l, guid, &lo, &hi) == 0)
+			r->kept = lo;
+		r->port = osm_physp_get_port_num(p->p_physp);
+		r->is_switch = p->p_node->sw != NULL;
+		r->lmc_capable = !p->p_node->sw || osm_switch_sp0_is_lmc_capable(p->p_node->sw, &o->subn);
+	}
+	CL_PLOCK_RELEASE(&o->lock);
+	*n = k;
+	return o->subn.opt.reassign_lids || k > max ? -1 : 0;
 }
 
 /* copy a whole new LFT into a switch (entries beyond the switch's table are dropped;
@@ -261,7 +339,8 @@ int ibfat_shim_set_lft(void *osm, uint64_t sw_guid, const uint8_t *lft, unsigned
  * running on its own threads), and with idle set, scheduled SCHED_IDLE, so that waking it
  * never preempts OpenSM's sweeper (a nice 19 thread still did, now and then, for
  * milliseconds); where that policy is refused, nice 19 (Linux sets a thread's nice value
- * by its TID) */
+ * by its TID). Without idle, a SCHED_IDLE thread is scheduled normally again (work that
+ * races OpenSM's next pass); a nice 19 one stays so. */
 int ibfat_shim_background_thread(int idle)
 {
 	struct sched_param none = { 0 };
@@ -270,15 +349,16 @@ int ibfat_shim_background_thread(int idle)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (!idle)
-		return 0;
+		return sched_getscheduler(0) == SCHED_IDLE ?
+			pthread_setschedparam(pthread_self(), SCHED_OTHER, &none) : 0;
 	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &none) == 0)
 		return 0;
 	return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 }
 
 /* the events of OpenSM's sweep thread the plugin acts on (OpenSM's enum values): 1 the
- * start of a heavy sweep, 2 unicast routing done (the switches have their tables), 0 any
- * other */
+ * start of a heavy sweep, 2 unicast routing done (the switches have their tables), 3 a
+ * heavy sweep's discovery done (LIDs and routing to come), 0 any other */
 int ibfat_shim_sweep_event(int event)
 {
 	switch (event) {
@@ -286,6 +366,8 @@ int ibfat_shim_sweep_event(int event)
 		return 1;
 	case OSM_EVENT_ID_UCAST_ROUTING_DONE:
 		return 2;
+	case OSM_EVENT_ID_HEAVY_SWEEP_DONE:
+		return 3;
 	default:
 		return 0;
 	}

@@ -2,6 +2,7 @@
 //! plain records ([`ShimNode`], [`ShimPort`]) and this turns them into an ibfat fabric with
 //! OpenSM's LIDs, link rates and VL capabilities.
 
+pub(crate) mod lids;
 pub(crate) mod saved;
 
 use crate::aside::SubnetFault;
@@ -13,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 extern "C" {
     fn ibfat_shim_subnet_walk(
         osm: *mut c_void,
+        found_only: c_int,
         nodes: *mut ShimNode,
         max_nodes: c_uint,
         ports: *mut ShimPort,
@@ -21,6 +23,36 @@ extern "C" {
         n_ports: *mut c_uint,
     ) -> c_int;
     fn ibfat_shim_subnet_bounds(osm: *mut c_void, n_nodes: *mut c_uint, n_ports: *mut c_uint);
+    fn ibfat_shim_read_lock(osm: *mut c_void, take: c_int);
+}
+
+/// When the subnet is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// In a routing pass, which holds OpenSM's lock: the subnet as it is routed.
+    Pass,
+    /// Right after a heavy sweep's discovery, outside any lock OpenSM holds: under its
+    /// read lock, and without what its drop manager removes next (nodes the sweep did not
+    /// reach). The records a pass will read if the LIDs stay as they are.
+    Discovered,
+}
+
+/// OpenSM's subnet lock, held for reading while this lives.
+struct ReadLock(*mut c_void);
+
+impl ReadLock {
+    fn take(osm: *mut c_void) -> ReadLock {
+        // SAFETY: osm is OpenSM's (given to create()); the caller holds no OpenSM lock
+        unsafe { ibfat_shim_read_lock(osm, 1) };
+        ReadLock(osm)
+    }
+}
+
+impl Drop for ReadLock {
+    fn drop(&mut self) {
+        // SAFETY: taken in ReadLock::take on this thread
+        unsafe { ibfat_shim_read_lock(self.0, 0) };
+    }
 }
 
 /// The IB node type of a switch in [`ShimNode::kind`].
@@ -135,7 +167,8 @@ impl Records {
     /// node and port counts of the last read (high and low 32 bits) and is updated: the
     /// usual re-sweep fits, a subnet that grew takes a second walk. The first read sizes
     /// its buffers by every node's port count (a second walk was a third of its time).
-    pub fn read(osm: *mut c_void, sizes: &AtomicU64) -> Result<Records, SubnetFault> {
+    pub fn read(osm: *mut c_void, sizes: &AtomicU64, when: Reading) -> Result<Records, SubnetFault> {
+        let _lock = (when == Reading::Discovered).then(|| ReadLock::take(osm));
         let last = sizes.load(Ordering::Relaxed);
         // a little room over the last read's counts: a host or two joining costs no second walk
         let (mut cap_n, mut cap_p) = ((last >> 32) as c_uint, last as c_uint);
@@ -155,6 +188,7 @@ impl Records {
             let rc = unsafe {
                 ibfat_shim_subnet_walk(
                     osm,
+                    c_int::from(when == Reading::Discovered),
                     nodes.as_mut_ptr(),
                     cap_n,
                     ports.as_mut_ptr(),
