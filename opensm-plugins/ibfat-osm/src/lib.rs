@@ -288,7 +288,9 @@ extern "C" fn delete(data: *mut c_void) {
 }
 
 /// OpenSM's events. Once the switches have their tables, and at the start of every heavy
-/// sweep, the plugin does what the last pass left for then ([`after`]). At the start of
+/// sweep, the plugin does what the last pass left for then ([`after`]). When a heavy
+/// sweep's discovery ends, it has the tables of the subnet found computed while OpenSM
+/// configures it ([`ahead::discovered`]). At the start of
 /// its first heavy sweep, on the thread that will run the routing passes and before
 /// discovery, it warms that thread up ([`ahead::warm_up`]): what a thread does once (its
 /// one-thread pool, its allocator cache, lazily made tables, code paged in) is then not
