@@ -120,6 +120,7 @@ extern "C" {
     fn ibfat_shim_log(osm: *mut c_void, error: c_int, msg: *const c_char);
     fn ibfat_shim_options(osm: *mut c_void) -> *const c_char;
     fn ibfat_shim_sweep_event(event: c_int) -> c_int;
+    fn ibfat_shim_engine_listed(osm: *mut c_void, name: *const c_char) -> c_int;
     fn ibfat_shim_set_lft(osm: *mut c_void, sw_guid: u64, lft: *const u8, len: c_uint, lft_size: *mut c_uint) -> c_int;
     fn ibfat_shim_set_hops(
         osm: *mut c_void,
@@ -307,8 +308,11 @@ extern "C" fn report(data: *mut c_void, event: c_int, _event_data: *mut c_void) 
     };
     let _ = catch_unwind(AssertUnwindSafe(|| match &plugin.options {
         Ok(o) if sweep == 3 => {
-            if o.reuse && o.roles.is_empty() {
-                ahead::discovered(plugin.osm, o, &plugin.sizes, &plugin.recent, &plugin.ahead);
+            // SAFETY: osm is OpenSM's; the name is a static C string
+            let listed = unsafe { ibfat_shim_engine_listed(plugin.osm, c"ibfat".as_ptr()) } == 1;
+            if o.reuse && o.roles.is_empty() && listed {
+                let first = plugin.passes.load(Ordering::Relaxed) == 0;
+                ahead::discovered(plugin.osm, o, &plugin.sizes, first, &plugin.recent, &plugin.ahead);
             }
         }
         Ok(o) => plugin.later.run(plugin.osm, o, &plugin.recent, &plugin.ahead),
@@ -529,7 +533,7 @@ fn routing_pass(plugin: &Plugin) -> Result<(), StepAside> {
             plugin
                 .ahead
                 .take(&records, &offer)
-                .map(|r| (Origin::Ahead(r.base, r.change), r.done))
+                .map(|(r, waited)| (Origin::Ahead(r.base, r.change, waited), r.done))
         })
     } else {
         None

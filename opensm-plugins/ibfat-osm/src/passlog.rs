@@ -179,20 +179,21 @@ pub(crate) enum Origin {
     Computed,
     /// Those of this earlier pass, whose subnet is back.
     Kept(u64),
-    /// Computed ahead for this change of this subnet.
-    Ahead(Base, String),
+    /// Computed ahead for this change of this subnet; how long the pass waited for the
+    /// worker to finish them, if it did.
+    Ahead(Base, String, Option<std::time::Duration>),
 }
 
 /// The pass summary line the tests and operators look for, with where its tables came
 /// from when this pass did not compute them.
 pub(crate) fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &Marks, origin: &Origin) -> String {
-    let again = match origin {
+    let mut again = match origin {
         Origin::Computed => String::new(),
         Origin::Kept(k) => format!("; the subnet is as in pass {k}: its tables are programmed again"),
-        Origin::Ahead(Base::Pass(k), change) => {
+        Origin::Ahead(Base::Pass(k), change, _) => {
             format!("; the subnet is pass {k}'s with {change}: its tables were computed ahead")
         }
-        Origin::Ahead(Base::Saved, change) => {
+        Origin::Ahead(Base::Saved, change, _) => {
             let with = if change == crate::ahead::NO_CHANGE {
                 String::new()
             } else {
@@ -200,13 +201,19 @@ pub(crate) fn pass_line(pass: u64, what: &str, lfts: &LftSet, lids: &Lids, m: &M
             };
             format!("; the subnet is the one state_file kept{with}: its tables were computed when the plugin loaded")
         }
-        Origin::Ahead(Base::Discovered, change) if change == crate::ahead::NO_CHANGE => {
+        Origin::Ahead(Base::Discovered, change, _) if change == crate::ahead::NO_CHANGE => {
             "; the subnet is the one discovery found: its tables were computed while OpenSM configured it".to_string()
         }
-        Origin::Ahead(Base::Discovered, change) => {
+        Origin::Ahead(Base::Discovered, change, _) => {
             format!("; the subnet is the one an earlier discovery found with {change}: its tables were computed ahead")
         }
     };
+    if let Origin::Ahead(_, _, Some(waited)) = origin {
+        again += &format!(
+            " (the pass waited {:.3} ms for the thread computing them)",
+            waited.as_secs_f64() * 1e3
+        );
+    }
     format!(
         "pass {pass}: recognised {what}; {} switches x {} LIDs (LMC {}) routed in {:.3} ms (read {:.3} ms, recognise {:.3} ms){again}",
         lfts.switches.len(),

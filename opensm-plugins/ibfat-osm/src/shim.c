@@ -166,6 +166,17 @@ void ibfat_shim_subnet_bounds(void *osm, unsigned *n_nodes, unsigned *n_ports)
 	*n_ports = np;
 }
 
+/* whether OpenSM's list of routing engines names this one (else its passes never run) */
+int ibfat_shim_engine_listed(void *osm, const char *name)
+{
+	struct osm_routing_engine *e;
+
+	for (e = ((osm_opensm_t *)osm)->routing_engine_list; e; e = e->next)
+		if (e->name && strcmp(e->name, name) == 0)
+			return 1;
+	return 0;
+}
+
 /* Take (1) or release (0) OpenSM's subnet lock for reading: for a walk outside a routing
  * pass (the pass holds it), while OpenSM's other threads may change the tables. */
 void ibfat_shim_read_lock(void *osm, int take)

@@ -442,6 +442,18 @@ fn a_first_pass_takes_the_tables_computed_for_the_subnet_discovery_found() {
     harness::restore_and_expect_intact(&sim, &mut osm, &drill);
     assert!(!osm.log().contains("falling back"));
     osm.stop();
+
+    // loaded but not among OpenSM's routing engines: nothing is computed for it
+    let mut cfg = ibfat_first("");
+    cfg.engine = "minhop".into();
+    let osm = sim.opensm_daemon(&cfg);
+    assert!(harness::wait_until(std::time::Duration::from_secs(60), || osm
+        .log()
+        .contains("minhop tables configured on all switches")));
+    let log = osm.log();
+    assert!(log.contains("ibfat: plugin "), "{}", harness::tail(&log, 20));
+    assert!(!log.contains(FOUND), "{}", harness::tail(&log, 20));
+    osm.stop();
 }
 
 /// The field-shape generators as the real tools see them (issue 39 item 6): each shape runs
