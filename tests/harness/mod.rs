@@ -586,12 +586,20 @@ pub fn lsft_with_faults(dir: &Path, q: u32, shuffle: u64, name: &str, faults: &[
     let (q, shuffle) = (q.to_string(), shuffle.to_string());
     build_plan(&["build", "lsft", "--order", &q, "--shuffle", &shuffle], &plan);
     let out = dir.join(name);
+    let mut args = faults.to_vec();
+    args.push("--json");
+    let stdout = faults_into(&plan, &args, &out);
+    (plan, out, stdout)
+}
+
+/// `ibfat faults plan <faults> --out out`, which must succeed: its standard output.
+pub fn faults_into(plan: &Path, faults: &[&str], out: &Path) -> String {
     let mut args = vec!["faults", plan.to_str().expect("a UTF-8 path")];
     args.extend(faults);
-    args.extend(["--out", out.to_str().expect("a UTF-8 path"), "--json"]);
+    args.extend(["--out", out.to_str().expect("a UTF-8 path")]);
     let (code, stdout, stderr) = ibfat(&args);
     assert_eq!(code, 0, "ibfat {args:?}: {stdout}{stderr}");
-    (plan, out, stdout)
+    stdout
 }
 
 /// Exchange the far ends of the cables at (a, pa) and (b, pb): the fault of two cables

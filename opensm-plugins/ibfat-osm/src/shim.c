@@ -270,16 +270,18 @@ struct shim_lid_port {
 	uint8_t port;		/* its port number (0 for a switch) */
 	uint8_t is_switch;
 	uint8_t lmc_capable;	/* it takes 2^LMC LIDs (a switch port 0 only when enhanced) */
-	uint8_t pad;
+	uint8_t lmc_now;	/* the LMC the port has now */
 };
 
 /* The LID manager's inputs, in the order it gives LIDs (its port table's, after the SM's
  * own port), under OpenSM's read lock: the ports (at most max; *n counts all), the SM's
- * port GUID, the LMC option; -1 when reassign_lids is set (every LID is given anew) or
- * the buffer was too small. Ports the last sweep did not reach are left out: the drop
- * manager removes them before LIDs are given. */
+ * port GUID, the LMC option, the LIDs its database holds (used, IB_LID_UCAST_END_HO + 1
+ * bytes) and the highest unicast LID; -1 when reassign_lids is set or the SM comes out
+ * of standby (the database is dropped or read again), or the buffer was too small. Ports
+ * the last sweep did not reach are left out: the drop manager removes them before LIDs
+ * are given. */
 int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, unsigned *n, uint64_t *sm_port,
-			  uint8_t *lmc)
+			  uint8_t *lmc, uint8_t *used, uint16_t *max_lid)
 {
 	osm_opensm_t *o = osm;
 	cl_qmap_t *tbl = &o->subn.port_guid_tbl;
@@ -289,6 +291,8 @@ int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, un
 	CL_PLOCK_ACQUIRE(&o->lock);
 	*sm_port = cl_ntoh64(o->subn.sm_port_guid);
 	*lmc = o->subn.opt.lmc;
+	*max_lid = o->subn.max_ucast_lid_ho;
+	memcpy(used, o->sm.lid_mgr.used_lids, sizeof(o->sm.lid_mgr.used_lids));
 	for (p = (osm_port_t *)cl_qmap_head(tbl); p != (osm_port_t *)cl_qmap_end(tbl);
 	     p = (osm_port_t *)cl_qmap_next(&p->map_item)) {
 		uint64_t guid = cl_ntoh64(osm_port_get_guid(p));
@@ -311,10 +315,11 @@ int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, un
 		r->port = osm_physp_get_port_num(p->p_physp);
 		r->is_switch = p->p_node->sw != NULL;
 		r->lmc_capable = !p->p_node->sw || osm_switch_sp0_is_lmc_capable(p->p_node->sw, &o->subn);
+		r->lmc_now = osm_physp_get_lmc(p->p_physp);
 	}
 	CL_PLOCK_RELEASE(&o->lock);
 	*n = k;
-	return o->subn.opt.reassign_lids || k > max ? -1 : 0;
+	return o->subn.opt.reassign_lids || o->subn.coming_out_of_standby || k > max ? -1 : 0;
 }
 
 /* copy a whole new LFT into a switch (entries beyond the switch's table are dropped;

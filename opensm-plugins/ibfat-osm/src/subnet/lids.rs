@@ -1,14 +1,16 @@
 //! The LIDs OpenSM's LID manager is about to give, told right after discovery, so that the
 //! tables computed then are those of the subnet the pass will read ([`crate::ahead`]).
 //!
-//! OpenSM 3.3.23 (`osm_lid_mgr.c`) gives the SM's own port its LIDs first, then every
-//! other port in its port table's order. A port keeps what its guid2lid database holds
-//! for it; without an entry, the LID it has when that is aligned and no database entry
-//! claims it; else the next free range (aligned to 2^LMC where the port takes that many).
-//! Two cases are told exactly here: every port already decided (by the database or by the
-//! LID it has, no two claiming one LID), and a subnet nobody has given LIDs (no entry, no
-//! LID: the free range is everything, given in order). Anything else — some ports with
-//! LIDs and some without, `reassign_lids` — is not told: the pass computes.
+//! OpenSM 3.3.23 (`osm_lid_mgr.c`) first marks free ranges: every LID its guid2lid
+//! database does not hold, but those a port without an entry can keep (its LID aligned,
+//! the rest of its range not held). It gives the SM's own port its LIDs first, then every
+//! other port in its port table's order: a port keeps its database entry; without one,
+//! the LID it has when aligned and not held; else the first free range that fits (aligned
+//! to 2^LMC where the port takes that many). Each LID given is held from then on. This is
+//! that, step for step, on the manager's own inputs (the shim copies its database
+//! marks). Not told: `reassign_lids` and an SM coming out of standby (the database is
+//! dropped or read again), and entries the manager finds invalid and deletes at the
+//! sweep (none it kept at start are).
 
 use super::{Records, SWITCH_KIND};
 use std::ffi::{c_int, c_uint, c_void};
@@ -21,6 +23,8 @@ extern "C" {
         n: *mut c_uint,
         sm_port: *mut u64,
         lmc: *mut u8,
+        used: *mut u8,
+        max_lid: *mut u16,
     ) -> c_int;
 }
 
@@ -38,15 +42,21 @@ pub(crate) struct LidPort {
     pub is_switch: u8,
     /// It takes 2^LMC LIDs (a switch port 0 only when enhanced).
     pub lmc_capable: u8,
-    pad: u8,
+    /// The LMC it has now.
+    pub lmc_now: u8,
 }
 
-/// What the LID manager decides from: its ports in the order it gives LIDs, the SM's port
-/// and the LMC.
+/// The highest unicast LID, and the size of the manager's marks less one.
+const UCAST_END: u16 = 0xBFFF;
+
+/// What the LID manager decides from: its ports in the order it gives LIDs, the SM's port,
+/// the LMC, which LIDs its database holds (index = LID) and the highest LID it gives.
 pub(crate) struct LidInputs {
     pub ports: Vec<LidPort>,
     pub sm_port: u64,
     pub lmc: u8,
+    pub used: Vec<u8>,
+    pub max_lid: u16,
 }
 
 impl LidInputs {
@@ -55,15 +65,33 @@ impl LidInputs {
         let mut cap = room + room / 16 + 4;
         for _ in 0..2 {
             let mut ports = vec![LidPort::default(); cap];
-            let (mut n, mut sm_port, mut lmc): (c_uint, u64, u8) = (0, 0, 0);
+            let mut used = vec![0u8; usize::from(UCAST_END) + 1];
+            let (mut n, mut sm_port, mut lmc, mut max_lid): (c_uint, u64, u8, u16) = (0, 0, 0, 0);
             // SAFETY: osm is OpenSM's; the buffer holds cap records, the shim writes at most
-            // that many and counts every port in n; the caller holds no OpenSM lock
+            // that many and counts every port in n; used has the manager's UCAST_END + 1
+            // marks; the caller holds no OpenSM lock
             let rc = unsafe {
-                ibfat_shim_lid_inputs(osm, ports.as_mut_ptr(), cap as c_uint, &mut n, &mut sm_port, &mut lmc)
+                ibfat_shim_lid_inputs(
+                    osm,
+                    ports.as_mut_ptr(),
+                    cap as c_uint,
+                    &mut n,
+                    &mut sm_port,
+                    &mut lmc,
+                    used.as_mut_ptr(),
+                    &mut max_lid,
+                )
             };
             if rc == 0 {
                 ports.truncate(n as usize);
-                return Some(LidInputs { ports, sm_port, lmc });
+                let max_lid = max_lid.min(UCAST_END);
+                return Some(LidInputs {
+                    ports,
+                    sm_port,
+                    lmc,
+                    used,
+                    max_lid,
+                });
             }
             if n as usize <= cap {
                 return None;
@@ -81,55 +109,131 @@ impl LidInputs {
         }
     }
 
-    /// The base LID each port will have, in `ports` order; `None` where that is not told.
+    /// The base LID each port will have, in `ports` order; `None` when a port would find
+    /// no free range.
     pub fn predict(&self) -> Option<Vec<u16>> {
-        let decided = |p: &LidPort| if p.kept != 0 { p.kept } else { p.lid };
-        if self.ports.iter().all(|p| decided(p) != 0) {
-            let lids: Vec<u16> = self.ports.iter().map(decided).collect();
-            return self.distinct_and_aligned(&lids).then_some(lids);
-        }
-        if self.ports.iter().all(|p| p.kept == 0 && p.lid == 0) {
-            return Some(self.in_order());
-        }
-        None
-    }
-
-    /// No two ports claim one LID, and every range of more than one LID is aligned: the
-    /// LID manager keeps them all.
-    fn distinct_and_aligned(&self, lids: &[u16]) -> bool {
-        let mut taken: Vec<(u16, u16)> = Vec::with_capacity(lids.len());
-        for (p, &lo) in self.ports.iter().zip(lids) {
-            let n = self.span(p);
-            if n > 1 && lo & (n - 1) != 0 {
-                return false;
-            }
-            let Some(hi) = lo.checked_add(n - 1) else {
-                return false;
-            };
-            taken.push((lo, hi));
-        }
-        taken.sort_unstable();
-        taken.windows(2).all(|w| w[0].1 < w[1].0)
-    }
-
-    /// A subnet without LIDs: one free range from LID 1, the SM's port first, then the
-    /// others in table order, each range aligned to its size.
-    fn in_order(&self) -> Vec<u16> {
+        let mut used = self.used.clone();
+        // made when a port first needs a free range (a subnet whose ports all keep their
+        // LIDs needs none)
+        let mut free: Option<Vec<(u16, u16)>> = None;
         let mut lids = vec![0u16; self.ports.len()];
-        let mut next = 1u16;
         let sm = self.ports.iter().position(|p| p.port_guid == self.sm_port);
         let order = sm.into_iter().chain((0..self.ports.len()).filter(|&k| Some(k) != sm));
         for k in order {
-            let n = self.span(&self.ports[k]);
-            let mut lo = next;
-            if n > 1 && lo & (n - 1) != 0 {
-                lo = (lo + n) & !(n - 1);
+            let p = &self.ports[k];
+            let n = self.span(p);
+            let lo = if p.kept != 0 {
+                p.kept
+            } else if p.lid != 0 && self.aligned(p.lid, n) && !held(&used, p.lid, n) {
+                p.lid
+            } else {
+                take_free(free.get_or_insert_with(|| self.free_ranges()), n, self.lmc)?
+            };
+            for lid in lo..lo.saturating_add(n) {
+                if let Some(u) = used.get_mut(usize::from(lid)) {
+                    *u = 1;
+                }
             }
             lids[k] = lo;
-            next = lo.saturating_add(n);
         }
-        lids
+        Some(lids)
     }
+
+    fn aligned(&self, lid: u16, n: u16) -> bool {
+        n == 1 || lid & !((1u16 << self.lmc) - 1) == lid
+    }
+
+    /// The manager's free ranges at the start of the sweep: LIDs the database does not
+    /// hold and no port without an entry keeps, in order, the last one open to `max_lid`.
+    fn free_ranges(&self) -> Vec<(u16, u16)> {
+        // the port each LID's current holder is (later ports win, as in the manager)
+        const NONE: u32 = u32::MAX;
+        let mut holder: Vec<u32> = vec![NONE; usize::from(UCAST_END) + 1];
+        for (k, p) in self.ports.iter().enumerate() {
+            let (lo, hi) = (trim(p.lid), trim(p.lid.saturating_add((1u16 << p.lmc_now.min(7)) - 1)));
+            if lo == 0 || hi < lo {
+                continue;
+            }
+            for lid in lo..=hi {
+                holder[usize::from(lid)] = if lid < lo.saturating_add(1 << self.lmc) {
+                    k as u32
+                } else {
+                    NONE
+                };
+            }
+        }
+        let mut ranges: Vec<(u16, u16)> = Vec::new();
+        let mut open: Option<(u16, u16)> = None;
+        let mut lid = 1u16;
+        while lid <= UCAST_END {
+            let mut free = self.used[usize::from(lid)] == 0;
+            let k = holder[usize::from(lid)];
+            if free && k != NONE {
+                let p = &self.ports[k as usize];
+                let n = self.span(p);
+                if p.kept == 0 && self.aligned(p.lid, n) {
+                    let top = if p.lmc_capable != 0 {
+                        p.lid.saturating_add(n - 1)
+                    } else {
+                        p.lid.saturating_add((1u16 << p.lmc_now.min(7)) - 1)
+                    };
+                    free = (p.lid.saturating_add(1)..=top).any(|l| self.used[usize::from(l.min(UCAST_END))] != 0);
+                    if !free && top > lid {
+                        lid = top;
+                    }
+                }
+            }
+            match (free, open.as_mut()) {
+                (true, Some(r)) => r.1 = lid,
+                (true, None) => open = Some((lid, lid)),
+                (false, Some(_)) => ranges.extend(open.take()),
+                (false, None) => {}
+            }
+            lid = lid.saturating_add(1);
+            if lid == u16::MAX {
+                break;
+            }
+        }
+        let last = open.map_or(lid, |r| r.0);
+        ranges.push((last, self.max_lid));
+        ranges
+    }
+}
+
+/// A LID as the manager keeps it: 0 outside the unicast range.
+fn trim(lid: u16) -> u16 {
+    if lid > UCAST_END {
+        0
+    } else {
+        lid
+    }
+}
+
+/// Whether the database holds one of `n` LIDs from `lo`.
+fn held(used: &[u8], lo: u16, n: u16) -> bool {
+    (lo..lo.saturating_add(n)).any(|l| used.get(usize::from(l)).is_some_and(|&u| u != 0))
+}
+
+/// The first free range that fits `n` LIDs (aligned when more than one), consumed.
+fn take_free(free: &mut Vec<(u16, u16)>, n: u16, lmc: u8) -> Option<u16> {
+    let block = 1u16 << lmc;
+    for k in 0..free.len() {
+        let (min, max) = free[k];
+        let mut lid = min;
+        if n > 1 && lid & !(block - 1) != lid {
+            lid = lid.saturating_add(block) & !(block - 1);
+        }
+        let top = lid.saturating_add(n - 1);
+        if top <= max {
+            if top == max {
+                free.remove(k);
+            } else {
+                free[k].0 = top + 1;
+            }
+            return Some(lid);
+        }
+    }
+    None
 }
 
 /// `records` with the LIDs (and LMC) OpenSM is about to give; `None` where they are not
@@ -191,59 +295,69 @@ mod tests {
             port: if is_switch { 0 } else { 1 },
             is_switch: is_switch.into(),
             lmc_capable: lmc_capable.into(),
-            pad: 0,
+            lmc_now: 0,
         }
     }
 
-    fn inputs(ports: Vec<LidPort>, sm_port: u64, lmc: u8) -> LidInputs {
-        LidInputs { ports, sm_port, lmc }
+    /// The inputs, with the database holding what the ports' entries say (and `other`,
+    /// entries of ports not in the subnet), as OpenSM marks it when it starts.
+    fn inputs(ports: Vec<LidPort>, sm_port: u64, lmc: u8, other: &[u16]) -> LidInputs {
+        let mut used = vec![0u8; usize::from(UCAST_END) + 1];
+        for p in &ports {
+            if p.kept != 0 {
+                let n = if p.lmc_capable != 0 { 1u16 << lmc } else { 1 };
+                (p.kept..p.kept + n).for_each(|l| used[usize::from(l)] = 1);
+            }
+        }
+        other.iter().for_each(|&l| used[usize::from(l)] = 1);
+        LidInputs {
+            ports,
+            sm_port,
+            lmc,
+            used,
+            max_lid: UCAST_END,
+        }
+    }
+
+    /// A switch and two hosts with these LIDs and entries, the SM on the second host.
+    fn three(lids: [u16; 3], kept: [u16; 3], lmc: u8, other: &[u16]) -> LidInputs {
+        let ports = vec![
+            port(1, lids[0], kept[0], true, false),
+            port(2, lids[1], kept[1], false, true),
+            port(3, lids[2], kept[2], false, true),
+        ];
+        inputs(ports, 3, lmc, other)
     }
 
     #[test]
     fn a_subnet_without_lids_gets_them_in_order_the_sm_port_first() {
-        let i = inputs(
-            vec![
-                port(1, 0, 0, true, false),
-                port(2, 0, 0, false, true),
-                port(3, 0, 0, false, true),
-            ],
-            3,
-            0,
-        );
-        assert_eq!(i.predict(), Some(vec![2, 3, 1]));
+        assert_eq!(three([0; 3], [0; 3], 0, &[]).predict(), Some(vec![2, 3, 1]));
     }
 
     #[test]
     fn with_an_lmc_every_range_is_aligned_and_switches_take_one_lid() {
         // SM port 3 takes 2..=3 (1 is not aligned), the switch 4, host 2 then 6..=7
-        let i = inputs(
-            vec![
-                port(1, 0, 0, true, false),
-                port(2, 0, 0, false, true),
-                port(3, 0, 0, false, true),
-            ],
-            3,
-            1,
-        );
-        assert_eq!(i.predict(), Some(vec![4, 6, 2]));
+        assert_eq!(three([0; 3], [0; 3], 1, &[]).predict(), Some(vec![4, 6, 2]));
     }
 
     #[test]
-    fn decided_ports_keep_the_database_lid_over_the_one_they_have() {
-        let i = inputs(vec![port(1, 7, 0, true, false), port(2, 9, 12, false, true)], 2, 0);
-        assert_eq!(i.predict(), Some(vec![7, 12]));
+    fn the_database_entry_wins_over_the_lid_a_port_has() {
+        assert_eq!(three([7, 9, 5], [0, 12, 0], 0, &[]).predict(), Some(vec![7, 12, 5]));
     }
 
     #[test]
-    fn what_the_lid_manager_would_change_is_not_told() {
-        // two ports claiming one LID
-        let i = inputs(vec![port(1, 5, 0, true, false), port(2, 0, 5, false, true)], 2, 0);
-        assert_eq!(i.predict(), None);
-        // an unaligned LID under LMC 1
-        let i = inputs(vec![port(1, 4, 0, true, false), port(2, 7, 0, false, true)], 2, 1);
-        assert_eq!(i.predict(), None);
-        // some ports with LIDs, one without (a node that joined)
-        let i = inputs(vec![port(1, 4, 0, true, false), port(2, 0, 0, false, true)], 2, 0);
-        assert_eq!(i.predict(), None);
+    fn a_port_without_a_lid_gets_the_first_free_one() {
+        // a host joined: 1, 2 and 3 are held by the others, 4 by an entry of a port gone
+        assert_eq!(three([1, 0, 3], [1, 0, 3], 0, &[2, 4]).predict(), Some(vec![1, 5, 3]));
+        // and the same without any entry: the LIDs the others have are not free
+        assert_eq!(three([1, 0, 3], [0; 3], 0, &[]).predict(), Some(vec![1, 2, 3]));
+    }
+
+    #[test]
+    fn a_lid_an_entry_holds_is_not_kept_by_another_port() {
+        // host 2 has LID 5, which an entry of a port gone holds: it gets the first free one
+        assert_eq!(three([1, 5, 3], [0; 3], 0, &[5]).predict(), Some(vec![1, 2, 3]));
+        // an unaligned LID under LMC 1 is not kept either
+        assert_eq!(three([1, 7, 4], [0; 3], 1, &[]).predict(), Some(vec![1, 2, 4]));
     }
 }

@@ -194,17 +194,7 @@ fn the_plugin_routes_a_lab_cluster_as_found_and_beats_minhop_and_updn() {
     // ten cut/restore cycles of one random switch cable, each re-swept and routed by ibfat
     for seed in 1..=10u64 {
         let drill = t.path().join(format!("cut{seed}"));
-        let (code, out, err) = harness::ibfat(&[
-            "faults",
-            net.to_str().unwrap(),
-            "--cut",
-            "1",
-            "--seed",
-            &seed.to_string(),
-            "--out",
-            drill.to_str().unwrap(),
-        ]);
-        assert_eq!(code, 0, "{out}{err}");
+        harness::faults_into(&net, &["--cut", "1", "--seed", &seed.to_string()], &drill);
         // the subnet now programmed has its single changes computed ahead (src/ahead.rs)
         let computed_ahead = harness::wait_until(std::time::Duration::from_secs(120), || {
             let log = osm.log();
@@ -423,17 +413,7 @@ fn a_first_pass_takes_the_tables_computed_for_the_subnet_discovery_found() {
 
     // two spine cables cut while OpenSM is down: the state file holds the subnet before
     let drill = t.path().join("cut");
-    let (code, out, err) = harness::ibfat(&[
-        "faults",
-        net.to_str().unwrap(),
-        "--cut",
-        "2",
-        "--seed",
-        "3",
-        "--out",
-        drill.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
+    harness::faults_into(&net, &["--cut", "2", "--seed", "3"], &drill);
     for cmd in std::fs::read_to_string(drill.join("cut.ibsim")).unwrap().lines() {
         sim.console(cmd);
     }
@@ -454,6 +434,44 @@ fn a_first_pass_takes_the_tables_computed_for_the_subnet_discovery_found() {
     assert!(log.contains("ibfat: plugin "), "{}", harness::tail(&log, 20));
     assert!(!log.contains(FOUND), "{}", harness::tail(&log, 20));
     osm.stop();
+}
+
+/// A host cabled while OpenSM was down (issue 39 item 4): its port has no LID, every other
+/// port has one, and OpenSM's LID manager gives it the first free LID. The plugin tells
+/// that LID when discovery ends, and the first pass takes the tables computed then — the
+/// library's, read back from the switches. Up to three fresh simulators, each checked.
+#[test]
+fn a_first_pass_takes_the_tables_computed_when_a_host_joined_while_opensm_was_down() {
+    harness::require_tools();
+    let f = fixture("loginoff-sx6036-fdr10-2014.ibnetdiscover");
+    // not ibsim's first CA, which holds OpenSM's port
+    let joined = f.cas().last().unwrap();
+    let (host, guid) = (&f.node(joined).name, f.node(joined).guid);
+    let taken = (1..=3).any(|start| {
+        let (_t, _net, sim) = lab_in_ibsim();
+        sim.console(&format!("Unlink \"{host}\"[1]"));
+        let mut osm = sim.opensm_daemon(&ibfat_first(""));
+        osm.routed_by_ibfat(1, "without the host");
+        let (_, lids, _) = sim.programmed();
+        let before: Vec<bool> = lids.owner.iter().map(|&o| o != ibfat::topology::NO_PEER).collect();
+        osm.stop();
+        sim.console(&format!("ReLink \"{host}\"[1]"));
+        let mut osm = sim.opensm_daemon(&ibfat_first(""));
+        let what = format!("a host joined, start {start}");
+        osm.routed_by_ibfat(1, &what);
+        let (fabric, lids, _) = sim.programmed();
+        // the host is back, with a LID no port had before: OpenSM's LID manager gave it
+        let port = fabric.port_index(fabric.guid_index()[&guid], 1);
+        let lid = usize::from(lids.base[port as usize]);
+        assert!(
+            lid != 0 && !before.get(lid).copied().unwrap_or(false),
+            "{what}: LID {lid}"
+        );
+        let took = took_discovered(&sim, &osm, &what);
+        osm.stop();
+        took
+    });
+    assert!(taken, "a host joined: no first pass took the tables computed ahead");
 }
 
 /// The field-shape generators as the real tools see them (issue 39 item 6): each shape runs
