@@ -33,7 +33,8 @@ pub(crate) enum Reading {
     Pass,
     /// Right after a heavy sweep's discovery, outside any lock OpenSM holds: under its
     /// read lock, and without what its drop manager removes next (nodes the sweep did not
-    /// reach). The records a pass will read if the LIDs stay as they are.
+    /// reach), with the LIDs the ports have now ([`lids`] puts in those OpenSM is about
+    /// to give).
     Discovered,
 }
 
