@@ -276,15 +276,17 @@ struct shim_lid_port {
 /* The LID manager's inputs, in the order it gives LIDs (its port table's, after the SM's
  * own port), under OpenSM's read lock: the ports (at most max; *n counts all), the SM's
  * port GUID, the LMC option, the LIDs its database holds (used, IB_LID_UCAST_END_HO + 1
- * bytes) and the highest unicast LID; -1 when reassign_lids is set or the SM comes out
- * of standby (the database is dropped or read again), or the buffer was too small. Ports
- * the last sweep did not reach are left out: the drop manager removes them before LIDs
- * are given. */
+ * bytes) and the highest unicast LID. An SM coming out of standby drops its database at
+ * this sweep: without honor_guid2lid_file it starts from none (no entry, nothing held);
+ * with it, it reads the file again, which is not told. -1 then, when reassign_lids is
+ * set, or when the buffer was too small. Ports the last sweep did not reach are left
+ * out: the drop manager removes them before LIDs are given. */
 int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, unsigned *n, uint64_t *sm_port,
 			  uint8_t *lmc, uint8_t *used, uint16_t *max_lid)
 {
 	osm_opensm_t *o = osm;
 	cl_qmap_t *tbl = &o->subn.port_guid_tbl;
+	int standby = o->subn.coming_out_of_standby;
 	osm_port_t *p;
 	unsigned k = 0;
 
@@ -292,7 +294,10 @@ int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, un
 	*sm_port = cl_ntoh64(o->subn.sm_port_guid);
 	*lmc = o->subn.opt.lmc;
 	*max_lid = o->subn.max_ucast_lid_ho;
-	memcpy(used, o->sm.lid_mgr.used_lids, sizeof(o->sm.lid_mgr.used_lids));
+	if (standby)
+		memset(used, 0, sizeof(o->sm.lid_mgr.used_lids));
+	else
+		memcpy(used, o->sm.lid_mgr.used_lids, sizeof(o->sm.lid_mgr.used_lids));
 	for (p = (osm_port_t *)cl_qmap_head(tbl); p != (osm_port_t *)cl_qmap_end(tbl);
 	     p = (osm_port_t *)cl_qmap_next(&p->map_item)) {
 		uint64_t guid = cl_ntoh64(osm_port_get_guid(p));
@@ -310,7 +315,7 @@ int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, un
 		r->node_guid = cl_ntoh64(osm_node_get_node_guid(p->p_node));
 		r->port_guid = guid;
 		r->lid = cl_ntoh16(osm_port_get_base_lid(p));
-		if (osm_db_guid2lid_get(o->sm.lid_mgr.p_g2l, guid, &lo, &hi) == 0)
+		if (!standby && osm_db_guid2lid_get(o->sm.lid_mgr.p_g2l, guid, &lo, &hi) == 0)
 			r->kept = lo;
 		r->port = osm_physp_get_port_num(p->p_physp);
 		r->is_switch = p->p_node->sw != NULL;
@@ -319,7 +324,7 @@ int ibfat_shim_lid_inputs(void *osm, struct shim_lid_port *out, unsigned max, un
 	}
 	CL_PLOCK_RELEASE(&o->lock);
 	*n = k;
-	return o->subn.opt.reassign_lids || o->subn.coming_out_of_standby || k > max ? -1 : 0;
+	return o->subn.opt.reassign_lids || (standby && o->subn.opt.honor_guid2lid_file) || k > max ? -1 : 0;
 }
 
 /* copy a whole new LFT into a switch (entries beyond the switch's table are dropped;

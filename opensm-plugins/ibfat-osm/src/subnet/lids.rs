@@ -8,8 +8,9 @@
 //! the LID it has when aligned and not held; else the first free range that fits (aligned
 //! to 2^LMC where the port takes that many). Each LID given is held from then on. This is
 //! that, step for step, on the manager's own inputs (the shim copies its database
-//! marks). Not told: `reassign_lids` and an SM coming out of standby (the database is
-//! dropped or read again), and entries the manager finds invalid and deletes at the
+//! marks; an SM coming out of standby drops its database first, and starts from none).
+//! Not told: `reassign_lids`, an SM coming out of standby with `honor_guid2lid_file`
+//! (the file is read again), and entries the manager finds invalid and deletes at the
 //! sweep (none it kept at start are).
 
 use super::{Records, SWITCH_KIND};
@@ -343,6 +344,12 @@ mod tests {
     #[test]
     fn the_database_entry_wins_over_the_lid_a_port_has() {
         assert_eq!(three([7, 9, 5], [0, 12, 0], 0, &[]).predict(), Some(vec![7, 12, 5]));
+    }
+
+    #[test]
+    fn without_a_database_every_port_keeps_its_lid() {
+        // an SM coming out of standby: the LIDs the master gave stay
+        assert_eq!(three([4, 9, 2], [0; 3], 0, &[]).predict(), Some(vec![4, 9, 2]));
     }
 
     #[test]
